@@ -1,0 +1,60 @@
+import js from '@eslint/js'
+import reactHooks from 'eslint-plugin-react-hooks'
+import globals from 'globals'
+import tseslint from 'typescript-eslint'
+
+const electronOnlyInShell = {
+  paths: [{ name: 'electron', message: "Only src/main/index.ts, src/main/desktop/ and src/preload/ may import 'electron'." }],
+}
+
+export default tseslint.config(
+  { ignores: ['out/', 'node_modules/', 'test-results/', 'playwright-report/', 'e2e/output/', 'bench/results/'] },
+  js.configs.recommended,
+  ...tseslint.configs.strict,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  // The layering rule (architecture.md): imports point only towards the more general layer.
+  {
+    files: ['src/shared/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { ...electronOnlyInShell, patterns: [{ group: ['node:*', '../main/*', '../renderer/*', '../preload/*'], message: 'src/shared is the contract: no Node, no other layer.' }] },
+      ],
+    },
+  },
+  {
+    files: ['src/main/engine/**', 'src/main/server/**', 'src/main/cli/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { ...electronOnlyInShell, patterns: [{ group: ['**/desktop/*', '**/renderer/*', '**/preload/*'], message: 'The engine, server and CLI never reach into the shell or the page.' }] },
+      ],
+    },
+  },
+  {
+    files: ['src/main/engine/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { ...electronOnlyInShell, patterns: [{ group: ['**/server/*', '**/cli/*', '**/desktop/*', '**/renderer/*', 'hono', '@hono/*'], message: 'The engine knows nothing of HTTP, the CLI or the shell.' }] },
+      ],
+    },
+  },
+  {
+    files: ['src/renderer/**'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      'no-restricted-imports': [
+        'error',
+        { ...electronOnlyInShell, patterns: [{ group: ['node:*', '**/main/*', '**/preload/*'], message: 'The renderer imports src/shared only and talks through a bridge.' }] },
+      ],
+    },
+  },
+)

@@ -1,0 +1,200 @@
+import { existsSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { parseArgs, type ParseArgsConfig } from 'node:util'
+import { ApiError } from '../../shared/errors'
+import { Scope } from '../../shared/schemas'
+import { ConfigError } from '../engine/config'
+import { openEngine, type Engine } from '../engine/engine'
+import { defaultDataDir } from '../engine/paths'
+import { DataFolderLockedError } from '../engine/store/lock'
+import { API_BASE, createApp } from '../server/app'
+import { listen } from '../server/listen'
+import { mountWeb } from '../server/web'
+
+const USAGE = `Usage: factdesk <command> [options]
+
+  serve [--host 127.0.0.1] [--port 8787]   run the REST API headless
+  web   [--host 127.0.0.1] [--port 8787]   run the API and the editor for a browser
+  org create NAME [--credits N]            create an organization (prints its id)
+  token create --scope read|write [--org ID] [--name NAME]
+                                           create an API token (prints only the token)
+  token list [--org ID]                    list tokens (never their values)
+  token revoke ID                          revoke a token
+  credits grant --org ID AMOUNT            add credits to an organization
+
+Every command takes --data-dir DIR (default: the desktop app's data folder, or
+FACTDESK_DATA_DIR) and --config FILE.`
+
+/// A mistake in the command line: printed with the usage, exit status 2.
+class UsageError extends Error {}
+
+const common = {
+  'data-dir': { type: 'string' },
+  config: { type: 'string' },
+} satisfies ParseArgsConfig['options']
+
+const serverOptions = {
+  ...common,
+  host: { type: 'string', default: '127.0.0.1' },
+  port: { type: 'string', default: '8787' },
+} satisfies ParseArgsConfig['options']
+
+function parse<O extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: O) {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true })
+  } catch (error) {
+    throw new UsageError((error as Error).message)
+  }
+}
+
+function open(values: { 'data-dir'?: string; config?: string }, runJobs: boolean): Engine {
+  return openEngine({
+    dataDir: resolve(values['data-dir'] ?? defaultDataDir()),
+    configPath: values.config,
+    runJobs,
+  })
+}
+
+function wholeNumber(text: string | undefined, what: string): number {
+  if (text === undefined || !/^\d+$/.test(text)) throw new UsageError(`${what} must be a whole number.`)
+  return Number(text)
+}
+
+/// Runs the engine with the REST API (and, for `web`, the editor) until SIGTERM or SIGINT.
+async function runServer(args: string[], withEditor: boolean): Promise<void> {
+  const { values, positionals } = parse(args, serverOptions)
+  if (positionals.length > 0) throw new UsageError(`Unexpected argument ${positionals[0]}.`)
+  const port = wholeNumber(values.port, '--port')
+  if (port > 65535) throw new UsageError('--port must be at most 65535.')
+  const rendererDir = withEditor ? findRenderer() : null
+  const engine = open(values, true)
+  const app = createApp(engine, { acceptSessionCookie: withEditor })
+  const oneTimeToken = rendererDir ? mountWeb(app, engine, rendererDir) : null
+  let server
+  try {
+    server = await listen(app, values.host, port)
+  } catch (error) {
+    engine.close()
+    throw error
+  }
+  console.log(oneTimeToken ? `open ${server.origin}/#token=${oneTimeToken}` : `listening on ${server.origin}${API_BASE}`)
+  const stop = (): void => {
+    void server.close().then(() => {
+      engine.close()
+      process.exit(0)
+    })
+  }
+  process.once('SIGTERM', stop)
+  process.once('SIGINT', stop)
+}
+
+/// The built editor pages: `out/renderer` of this package, whether running from the bundle or the source.
+function findRenderer(): string {
+  let dir = import.meta.dirname
+  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir)
+  const rendererDir = join(dir, 'out', 'renderer')
+  if (!existsSync(join(rendererDir, 'index.html'))) {
+    throw new Error(`The editor is not built (${rendererDir} is missing): run "npm run build" first.`)
+  }
+  return rendererDir
+}
+
+function org(args: string[]): void {
+  const { values, positionals } = parse(args, { ...common, credits: { type: 'string', default: '0' } })
+  const [sub, name, extra] = positionals
+  if (sub !== 'create' || !name || extra) throw new UsageError('Usage: factdesk org create NAME [--credits N]')
+  const engine = open(values, false)
+  try {
+    console.log(engine.admin.createOrganization(name, wholeNumber(values.credits, '--credits')).id)
+  } finally {
+    engine.close()
+  }
+}
+
+function token(args: string[]): void {
+  const { values, positionals } = parse(args, {
+    ...common,
+    scope: { type: 'string' },
+    org: { type: 'string' },
+    name: { type: 'string' },
+  })
+  const [sub, id, extra] = positionals
+  const engine = open(values, false)
+  try {
+    if (sub === 'create' && !id) {
+      const scope = Scope.safeParse(values.scope)
+      if (!scope.success) throw new UsageError('--scope must be read or write.')
+      const organizationId = values.org ?? engine.admin.defaultOrganization().id
+      console.log(engine.admin.createToken(scope.data, organizationId, values.name ?? null).value)
+    } else if (sub === 'list' && !id) {
+      const rows = engine.admin.listTokens(values.org).map((t) => [
+        t.id,
+        t.organizationId,
+        t.scope,
+        t.revokedAt ? `revoked ${t.revokedAt}` : 'active',
+        t.createdAt,
+        t.name ?? '',
+      ])
+      printTable(['ID', 'ORGANIZATION', 'SCOPE', 'STATE', 'CREATED', 'NAME'], rows)
+    } else if (sub === 'revoke' && id && !extra) {
+      engine.admin.revokeToken(id)
+      console.log(`revoked ${id}`)
+    } else {
+      throw new UsageError('Usage: factdesk token create|list|revoke …')
+    }
+  } finally {
+    engine.close()
+  }
+}
+
+function credits(args: string[]): void {
+  const { values, positionals } = parse(args, { ...common, org: { type: 'string' } })
+  const [sub, amount, extra] = positionals
+  if (sub !== 'grant' || !values.org || extra) throw new UsageError('Usage: factdesk credits grant --org ID AMOUNT')
+  const engine = open(values, false)
+  try {
+    const balance = engine.admin.grantCredits(values.org, wholeNumber(amount, 'AMOUNT'))
+    console.log(`balance ${balance}`)
+  } finally {
+    engine.close()
+  }
+}
+
+function printTable(header: string[], rows: string[][]): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]?.length ?? 0)))
+  for (const row of [header, ...rows]) console.log(row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd())
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...args] = argv
+  switch (command) {
+    case 'serve':
+      return runServer(args, false)
+    case 'web':
+      return runServer(args, true)
+    case 'org':
+      return org(args)
+    case 'token':
+      return token(args)
+    case 'credits':
+      return credits(args)
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      console.log(USAGE)
+      return
+    default:
+      throw new UsageError(`Unknown command "${command}".`)
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof UsageError) {
+    console.error(`factdesk: ${error.message}\n\n${USAGE}`)
+    process.exit(2)
+  }
+  const known = [ApiError, ConfigError, DataFolderLockedError].some((kind) => error instanceof kind)
+  console.error(`factdesk: ${known ? (error as Error).message : String(error)}`)
+  process.exit(1)
+})

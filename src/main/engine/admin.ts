@@ -1,0 +1,90 @@
+import { ApiError } from '../../shared/errors'
+import type { Organization, Scope } from '../../shared/schemas'
+import type { Clock } from './clock'
+import { newId } from './ids'
+import { hashToken, newTokenValue, newWebhookSecret } from './service'
+import type { Store } from './store'
+import type { TokenRecord } from './store/tokens'
+
+/// Starting balance of the organization created on first open.
+export const DEFAULT_ORGANIZATION_CREDITS = 1000
+
+/// Operations of whoever holds the data folder (the CLI, the desktop shell, browser-mode sessions): creating
+/// organizations and tokens and granting credits. No token reaches these.
+export class Admin {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+  ) {}
+
+  /// A new organization with its first webhook secret and, when `credits` > 0, a grant.
+  createOrganization(name: string, credits: number, isDefault = false): Organization {
+    if (name.trim() === '') throw new ApiError('bad_request', 'An organization needs a name.')
+    if (!Number.isSafeInteger(credits) || credits < 0) {
+      throw new ApiError('bad_request', 'Credits must be a whole number, zero or more.')
+    }
+    const now = this.clock.now()
+    const organization: Organization = { id: newId('org', now), name: name.trim(), createdAt: now.toISOString() }
+    this.store.transaction(() => {
+      this.store.organizations.insert(organization, isDefault)
+      this.store.webhookSecrets.insert(organization.id, {
+        id: newId('whs', now),
+        secret: newWebhookSecret(),
+        createdAt: organization.createdAt,
+        expiresAt: null,
+      })
+      this.store.ledger.record(organization.id, 'grant', credits, null, organization.createdAt)
+    })
+    return organization
+  }
+
+  /// The default organization, created with its starting balance the first time a data folder is opened.
+  defaultOrganization(): Organization {
+    return (
+      this.store.organizations.getDefault() ??
+      this.createOrganization('Default organization', DEFAULT_ORGANIZATION_CREDITS, true)
+    )
+  }
+
+  /// A new token; its value is returned here once and never stored.
+  createToken(scope: Scope, organizationId: string, name: string | null): { value: string; token: TokenRecord } {
+    this.requireOrganization(organizationId)
+    const now = this.clock.now()
+    const value = newTokenValue()
+    const token: TokenRecord = {
+      id: newId('tok', now),
+      organizationId,
+      name,
+      scope,
+      createdAt: now.toISOString(),
+      revokedAt: null,
+    }
+    this.store.tokens.insert(token, hashToken(value))
+    return { value, token }
+  }
+
+  listTokens(organizationId?: string): TokenRecord[] {
+    return this.store.tokens.list(organizationId)
+  }
+
+  revokeToken(id: string): void {
+    if (!this.store.tokens.get(id)) throw new ApiError('not_found', `There is no token ${id}.`)
+    this.store.tokens.revoke(id, this.clock.now().toISOString())
+  }
+
+  /// Adds credits to an organization's balance; returns the new balance.
+  grantCredits(organizationId: string, amount: number): number {
+    this.requireOrganization(organizationId)
+    if (!Number.isSafeInteger(amount) || amount <= 0) {
+      throw new ApiError('bad_request', 'The amount must be a whole number of credits, more than zero.')
+    }
+    return this.store.transaction(() => {
+      this.store.ledger.record(organizationId, 'grant', amount, null, this.clock.now().toISOString())
+      return this.store.ledger.balance(organizationId)
+    })
+  }
+
+  private requireOrganization(id: string): void {
+    if (!this.store.organizations.get(id)) throw new ApiError('not_found', `There is no organization ${id}.`)
+  }
+}

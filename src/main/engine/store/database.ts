@@ -1,0 +1,46 @@
+import Database from 'libsql'
+import { MIGRATIONS } from './migrations'
+
+/// The SQLite connection (libsql's synchronous API). One per engine.
+export type Db = InstanceType<typeof Database>
+
+/// Opens the database file in WAL mode and applies the migrations it has not seen yet.
+export function openDatabase(file: string): Db {
+  const db = new Database(file)
+  db.exec('PRAGMA journal_mode = WAL')
+  db.exec('PRAGMA synchronous = NORMAL')
+  db.exec('PRAGMA foreign_keys = ON')
+  // Short CLI commands may write while a server runs on the same folder: wait for the lock, don't fail.
+  db.exec('PRAGMA busy_timeout = 5000')
+  migrate(db)
+  return db
+}
+
+function migrate(db: Db): void {
+  const applied = Number((db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version)
+  if (applied > MIGRATIONS.length) {
+    throw new Error(
+      `The data folder was written by a newer Factdesk (schema ${applied}, this one knows ${MIGRATIONS.length}).`,
+    )
+  }
+  MIGRATIONS.slice(applied).forEach((sql, index) => {
+    transaction(db, () => {
+      db.exec(sql)
+      db.exec(`PRAGMA user_version = ${applied + index + 1}`)
+    })
+  })
+}
+
+/// Runs `work` in one write transaction (BEGIN IMMEDIATE, so concurrent writers queue instead of
+/// failing half-way); everything it wrote is rolled back if it throws.
+export function transaction<T>(db: Db, work: () => T): T {
+  db.exec('BEGIN IMMEDIATE')
+  try {
+    const result = work()
+    db.exec('COMMIT')
+    return result
+  } catch (error) {
+    db.exec('ROLLBACK')
+    throw error
+  }
+}

@@ -1,0 +1,78 @@
+import { OpenAPIHono } from '@hono/zod-openapi'
+import { Hono, type MiddlewareHandler } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
+import { ApiError } from '../../shared/errors'
+import type { Engine } from '../engine/engine'
+import { authenticate, type ApiEnv } from './auth'
+import { errorResponse, validationError } from './errors'
+import { accountRoutes } from './routes/account'
+
+/// The path prefix of the REST API.
+export const API_BASE = '/api/v1'
+
+/// Largest request body accepted: comfortably above the longest text allowed (200,000 UTF-16 units).
+const MAX_BODY_BYTES = 4 * 1024 * 1024
+
+export interface AppOptions {
+  /// Browser mode: also accept the session cookie of the page that `mountWeb` serves.
+  acceptSessionCookie?: boolean
+}
+
+/// The REST API of the specification, declared once with zod: the same declarations validate requests,
+/// type the handlers and generate the OpenAPI document.
+export function createApi(engine: Engine, options: AppOptions = {}): OpenAPIHono<ApiEnv> {
+  const api = new OpenAPIHono<ApiEnv>({
+    defaultHook: (result) => {
+      if (!result.success) throw validationError(result.error, result.target === 'json' ? 'request body' : result.target)
+    },
+  })
+  api.use('*', authenticate(engine.service, options.acceptSessionCookie ?? false))
+  api.use('*', requireJsonBody, bodyLimit({ maxSize: MAX_BODY_BYTES, onError: tooLarge }))
+  api.route('/', accountRoutes(engine.service))
+  api.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'An API token: `factdesk token create --scope read|write`.',
+  })
+  return api
+}
+
+/// The whole HTTP application: the API under `/api/v1`, its OpenAPI document (no authentication), and the
+/// error envelope for everything else, unknown routes included.
+export function createApp(engine: Engine, options: AppOptions = {}): Hono {
+  const app = new Hono()
+  const api = createApi(engine, options)
+  app.get(`${API_BASE}/openapi.json`, (c) =>
+    c.json(
+      api.getOpenAPI31Document({
+        openapi: '3.1.0',
+        info: {
+          title: 'Factdesk fact-checking service',
+          version: '1',
+          description: 'Fact-check text in tiers (t1 spelling and grammar, t2 model panel, t3 web research).',
+        },
+        servers: [{ url: API_BASE }],
+        security: [{ bearer: [] }],
+      }),
+    ),
+  )
+  app.route(API_BASE, api)
+  app.notFound(() => {
+    throw new ApiError('not_found', 'There is no such route.')
+  })
+  app.onError(errorResponse)
+  return app
+}
+
+const requireJsonBody: MiddlewareHandler = async (c, next) => {
+  const hasBody = c.req.header('Content-Length') !== undefined && c.req.header('Content-Length') !== '0'
+  const type = c.req.header('Content-Type') ?? ''
+  if ((hasBody || c.req.header('Transfer-Encoding')) && !/^application\/([\w.-]+\+)?json\b/i.test(type)) {
+    throw new ApiError('bad_request', 'Send the body as JSON with "Content-Type: application/json".')
+  }
+  await next()
+}
+
+const tooLarge = (): never => {
+  throw new ApiError('unprocessable', `The request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MB.`)
+}

@@ -1,0 +1,47 @@
+import type { MiddlewareHandler } from 'hono'
+import { getCookie } from 'hono/cookie'
+import { ApiError } from '../../shared/errors'
+import type { Principal, Service } from '../engine/service'
+
+/// Hono's per-request variables of the API.
+export interface ApiEnv {
+  Variables: { principal: Principal }
+}
+
+/// Name of the browser-mode session cookie; it holds a session token (see `web.ts`).
+export const SESSION_COOKIE = 'factdesk_session'
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
+
+/// Authentication before anything else: a bearer token, or in browser mode the session cookie of a
+/// same-origin page. Sets the principal for the handlers.
+export function authenticate(service: Service, acceptSessionCookie: boolean): MiddlewareHandler<ApiEnv> {
+  return async (c, next) => {
+    const header = c.req.header('Authorization')
+    let token: string
+    if (header !== undefined) {
+      const match = /^Bearer +(\S+) *$/i.exec(header)
+      if (!match?.[1]) throw new ApiError('unauthorized', 'The Authorization header must be "Bearer <token>".')
+      token = match[1]
+    } else {
+      const session = acceptSessionCookie ? getCookie(c, SESSION_COOKIE) : undefined
+      if (!session) throw new ApiError('unauthorized', 'Send your API token as "Authorization: Bearer <token>".')
+      // The cookie is SameSite=Strict; refusing cross-site writes here as well guards older browsers.
+      if (!SAFE_METHODS.has(c.req.method) && !isSameOrigin(c.req.header('Origin'), c.req.url)) {
+        throw new ApiError('forbidden', 'Cross-site requests cannot use the browser session.')
+      }
+      token = session
+    }
+    const principal = service.authenticate(token)
+    // "read tokens may call GET endpoints": refused here for every other method, known route or not.
+    if (principal.scope === 'read' && !SAFE_METHODS.has(c.req.method)) {
+      throw new ApiError('forbidden', 'This needs a token with write scope; this one is read-only.')
+    }
+    c.set('principal', principal)
+    await next()
+  }
+}
+
+function isSameOrigin(origin: string | undefined, url: string): boolean {
+  return origin !== undefined && origin === new URL(url).origin
+}

@@ -1,0 +1,28 @@
+import type { Context } from 'hono'
+import { HTTPException } from 'hono/http-exception'
+import type { ZodError } from 'zod'
+import { ApiError } from '../../shared/errors'
+
+/// Turns zod's issues into the envelope's `details`, one per field.
+export function validationError(error: ZodError, what: string): ApiError {
+  const details = error.issues.map((issue) => ({
+    field: issue.path.length > 0 ? issue.path.join('.') : '(body)',
+    message: issue.message,
+  }))
+  const fields = [...new Set(details.map((d) => d.field))].join(', ')
+  return new ApiError('bad_request', `The ${what} is not valid (${fields}).`, details)
+}
+
+/// Every failure leaves as the error envelope; unexpected ones as `internal_error`, never with a stack trace,
+/// SQL or a secret in the reply.
+export function errorResponse(error: unknown, c: Context): Response {
+  if (error instanceof ApiError) return c.json(error.toEnvelope(), error.status as 400)
+  if (error instanceof HTTPException && error.status === 400) {
+    return c.json(new ApiError('bad_request', 'The request body is not valid JSON.').toEnvelope(), 400)
+  }
+  if (error instanceof HTTPException && error.status === 413) {
+    return c.json(new ApiError('unprocessable', error.message).toEnvelope(), 422)
+  }
+  console.error('internal error:', error)
+  return c.json(new ApiError('internal_error', 'Something went wrong on our side.').toEnvelope(), 500)
+}

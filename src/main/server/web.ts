@@ -1,0 +1,44 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
+import { serveStatic } from '@hono/node-server/serve-static'
+import type { Hono } from 'hono'
+import { setCookie } from 'hono/cookie'
+import { z } from 'zod'
+import { CONTENT_SECURITY_POLICY } from '../../shared/csp'
+import { ApiError } from '../../shared/errors'
+import type { Engine } from '../engine/engine'
+import { SESSION_COOKIE } from './auth'
+import { validationError } from './errors'
+
+const SessionRequest = z.strictObject({ token: z.string() })
+const digest = (value: string): Buffer => createHash('sha256').update(value).digest()
+
+/// Browser mode, like a notebook server: serves the editor's built pages and exchanges the one-time token
+/// printed at start (carried in the URL fragment, so it never reaches a request log) for a session cookie.
+/// Returns the one-time token for the `open …` line.
+export function mountWeb(app: Hono, engine: Engine, rendererDir: string): string {
+  const oneTimeToken = randomBytes(24).toString('base64url')
+  let unused: Buffer | null = digest(oneTimeToken)
+
+  app.post('/auth/session', async (c) => {
+    const body = SessionRequest.safeParse(await c.req.json().catch(() => null))
+    if (!body.success) throw validationError(body.error, 'request body')
+    const offered = digest(body.data.token)
+    if (!unused || !timingSafeEqual(offered, unused)) {
+      throw new ApiError('unauthorized', 'This link was used already or is not valid: use the one `factdesk web` printed.')
+    }
+    unused = null
+    const { value } = engine.admin.createToken('write', engine.admin.defaultOrganization().id, 'browser session')
+    setCookie(c, SESSION_COOKIE, value, { httpOnly: true, sameSite: 'Strict', path: '/' })
+    return c.body(null, 204)
+  })
+
+  app.use('*', async (c, next) => {
+    await next()
+    c.header('Content-Security-Policy', CONTENT_SECURITY_POLICY)
+    c.header('X-Content-Type-Options', 'nosniff')
+    c.header('X-Frame-Options', 'DENY')
+    c.header('Referrer-Policy', 'no-referrer')
+  })
+  app.get('*', serveStatic({ root: rendererDir }))
+  return oneTimeToken
+}

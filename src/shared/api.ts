@@ -1,0 +1,22 @@
+import type { Credits, ErrorEnvelope, Me } from './schemas'
+
+/// What the renderer can ask of the engine. Two implementations: IPC in the desktop app (through the
+/// preload's `window.factdesk`) and HTTP in browser mode. Both reject with an `ApiError`.
+export interface FactdeskApi {
+  /// The organization and token the editor acts as.
+  me(): Promise<Me>
+  /// The balance and the price list.
+  credits(): Promise<Credits>
+}
+
+/// The operations as IPC channel names, one per method of `FactdeskApi`.
+export type Operation = keyof FactdeskApi
+
+/// Every operation, written out rather than taken from `OPERATION_ARGS` (operations.ts) so that this module needs
+/// no zod: the sandboxed preload bundles it and may require only 'electron'.
+export const OPERATIONS = Object.keys({ me: true, credits: true } satisfies Record<Operation, true>) as Operation[]
+export const channelOf = (operation: Operation): string => `factdesk:${operation}`
+
+/// How a result crosses the IPC boundary: Electron flattens thrown errors into strings, so failures
+/// travel as the same error envelope the REST API uses.
+export type IpcResult<T> = { ok: true; data: T } | ({ ok: false } & ErrorEnvelope)

@@ -1,0 +1,16 @@
+/// The page's Content-Security-Policy, the same in the desktop app and in browser mode. Scripts only from the
+/// app itself (plus WebAssembly for the spelling checker); styles may be inline because CodeMirror injects its
+/// theme as style elements; the page talks to nothing but its own origin.
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "worker-src 'self' blob:",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ')

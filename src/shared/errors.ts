@@ -1,0 +1,37 @@
+import type { ErrorCode, ErrorEnvelope, FieldError } from './schemas'
+
+/// The HTTP status of each error code (api-decisions.md, "Errors").
+export const STATUS_OF: Record<ErrorCode, 400 | 401 | 402 | 403 | 404 | 422 | 500> = {
+  bad_request: 400,
+  unauthorized: 401,
+  insufficient_credits: 402,
+  forbidden: 403,
+  not_found: 404,
+  unprocessable: 422,
+  internal_error: 500,
+}
+
+/// A failure the caller can act on. The engine throws it; the server, the IPC layer and the renderer's
+/// bridges carry it as the error envelope and turn it back into this class.
+export class ApiError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: FieldError[] | null = null,
+  ) {
+    super(message)
+    this.name = 'ApiError'
+  }
+
+  get status(): number {
+    return STATUS_OF[this.code]
+  }
+
+  toEnvelope(): ErrorEnvelope {
+    return { error: { code: this.code, message: this.message, details: this.details } }
+  }
+
+  static fromEnvelope(envelope: ErrorEnvelope): ApiError {
+    return new ApiError(envelope.error.code, envelope.error.message, envelope.error.details)
+  }
+}

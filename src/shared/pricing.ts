@@ -1,0 +1,19 @@
+import type { PriceList, Quote, Tier } from './schemas'
+
+/// Default prices in credits: per claim for each tier, flat for research (api-decisions.md).
+export const DEFAULT_PRICES: PriceList = { t1: 1, t2: 4, t3: 10, research: 40 }
+
+/// The one pricing function: the app, the estimate and the charge all call it.
+export function quote(claimCount: number, tiers: readonly Tier[], prices: PriceList): Quote {
+  const breakdown = tiers.map((tier) => ({
+    tier,
+    claims: claimCount,
+    unitPrice: prices[tier],
+    subtotal: claimCount * prices[tier],
+  }))
+  return {
+    total: breakdown.reduce((sum, line) => sum + line.subtotal, 0),
+    unitPrices: Object.fromEntries(tiers.map((tier) => [tier, prices[tier]])),
+    breakdown,
+  }
+}
