@@ -93,7 +93,8 @@ export class Service {
   }
 }
 
-function requireWrite(principal: Principal): void {
+/// Refuses read-only tokens.
+export function requireWrite(principal: Principal): void {
   if (principal.scope !== 'write') {
     throw new ApiError('forbidden', 'This needs a token with write scope; this one is read-only.')
   }

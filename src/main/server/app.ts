@@ -27,7 +27,7 @@ export function createApi(engine: Engine, options: AppOptions = {}): OpenAPIHono
     },
   })
   api.use('*', authenticate(engine.service, options.acceptSessionCookie ?? false))
-  api.use('*', requireJsonBody, bodyLimit({ maxSize: MAX_BODY_BYTES, onError: tooLarge }))
+  api.use('*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: tooLarge }), requireJsonBody)
   api.route('/', accountRoutes(engine.service))
   api.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {
     type: 'http',
@@ -64,11 +64,16 @@ export function createApp(engine: Engine, options: AppOptions = {}): Hono {
   return app
 }
 
+/// A body, wherever one is sent, must be JSON: parsed once here (Hono caches it for the route's validator).
 const requireJsonBody: MiddlewareHandler = async (c, next) => {
-  const hasBody = c.req.header('Content-Length') !== undefined && c.req.header('Content-Length') !== '0'
-  const type = c.req.header('Content-Type') ?? ''
-  if ((hasBody || c.req.header('Transfer-Encoding')) && !/^application\/([\w.-]+\+)?json\b/i.test(type)) {
-    throw new ApiError('bad_request', 'Send the body as JSON with "Content-Type: application/json".')
+  const length = c.req.header('Content-Length')
+  if ((length !== undefined && length !== '0') || c.req.header('Transfer-Encoding')) {
+    if (!/^application\/([\w.-]+\+)?json\b/i.test(c.req.header('Content-Type') ?? '')) {
+      throw new ApiError('bad_request', 'Send the body as JSON with "Content-Type: application/json".')
+    }
+    await c.req.json().catch(() => {
+      throw new ApiError('bad_request', 'The request body is not valid JSON.')
+    })
   }
   await next()
 }

@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono'
 import { getCookie } from 'hono/cookie'
 import { ApiError } from '../../shared/errors'
-import type { Principal, Service } from '../engine/service'
+import { requireWrite, type Principal, type Service } from '../engine/service'
 
 /// Hono's per-request variables of the API.
 export interface ApiEnv {
@@ -34,9 +34,7 @@ export function authenticate(service: Service, acceptSessionCookie: boolean): Mi
     }
     const principal = service.authenticate(token)
     // "read tokens may call GET endpoints": refused here for every other method, known route or not.
-    if (principal.scope === 'read' && !SAFE_METHODS.has(c.req.method)) {
-      throw new ApiError('forbidden', 'This needs a token with write scope; this one is read-only.')
-    }
+    if (!SAFE_METHODS.has(c.req.method)) requireWrite(principal)
     c.set('principal', principal)
     await next()
   }

@@ -32,13 +32,13 @@ export class WebhookSecrets {
       .run(record.id, organizationId, record.secret, record.createdAt, record.expiresAt)
   }
 
-  /// The secrets that still sign at `at`: the current one first, then rotated-out ones, newest first.
+  /// The secrets that still sign at `at`: the current one first, then rotated-out ones, last retired first.
   valid(organizationId: string, at: string): SecretRecord[] {
     const rows = this.db
       .prepare(
         `SELECT id, secret, created_at, expires_at FROM webhook_secrets
          WHERE organization_id = ? AND (expires_at IS NULL OR expires_at > ?)
-         ORDER BY expires_at IS NOT NULL, created_at DESC, id DESC`,
+         ORDER BY expires_at IS NOT NULL, expires_at DESC, created_at DESC`,
       )
       .all(organizationId, at) as Row[]
     return rows.map(toRecord)

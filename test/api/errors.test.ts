@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { call, expectEnvelope, startServer, type TestServer } from '../helpers/server'
+
+let server: TestServer
+beforeAll(async () => {
+  server = await startServer()
+})
+afterAll(() => server.close())
+
+describe('the error envelope', () => {
+  it('unknown routes, with a valid token, are 404 not_found', async () => {
+    for (const path of ['/nope', '/checks', '/research/rsc_1', '/me/extra', '/']) {
+      const res = await call(server, 'GET', path)
+      expect(res.status, path).toBe(404)
+      expectEnvelope(res.json, 'not_found')
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/)
+    }
+  })
+
+  it('routes outside /api/v1 are 404 not_found too', async () => {
+    for (const path of ['/', '/api', '/api/v2/me', '/index.html']) {
+      const res = await fetch(server.origin + path)
+      expect(res.status, path).toBe(404)
+      expectEnvelope(await res.json(), 'not_found')
+    }
+  })
+
+  it('a wrong method on a known path is 404 not_found', async () => {
+    const res = await call(server, 'DELETE', '/me')
+    expect(res.status).toBe(404)
+    expectEnvelope(res.json, 'not_found')
+  })
+
+  it('malformed JSON is 400 bad_request', async () => {
+    for (const rawBody of ['{', 'nope', '{"a":}', '\u0000']) {
+      const res = await call(server, 'POST', '/webhook-secret/rotate', { rawBody })
+      expect(res.status, rawBody).toBe(400)
+      expectEnvelope(res.json, 'bad_request')
+    }
+  })
+
+  it('a body that is not JSON by its content type is 400 bad_request', async () => {
+    const res = await call(server, 'POST', '/webhook-secret/rotate', {
+      rawBody: 'text=1',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    })
+    expect(res.status).toBe(400)
+    expect(expectEnvelope(res.json, 'bad_request').message).toMatch(/application\/json/)
+  })
+
+  it('an over-large body is 422 unprocessable', async () => {
+    const res = await call(server, 'POST', '/webhook-secret/rotate', { rawBody: JSON.stringify({ text: 'x'.repeat(5 * 1024 * 1024) }) })
+    expect(res.status).toBe(422)
+    expectEnvelope(res.json, 'unprocessable')
+  })
+
+  it('an unexpected failure is 500 internal_error without stack, SQL or secrets', async () => {
+    // Break the store underneath the running server: the next query fails inside SQLite.
+    const broken = await startServer()
+    broken.engine.close()
+    const res = await call(broken, 'GET', '/credits')
+    expect(res.status).toBe(500)
+    const error = expectEnvelope(res.json, 'internal_error')
+    expect(error.message).toBe('Something went wrong on our side.')
+    await broken.close().catch(() => undefined)
+  })
+})

@@ -1,0 +1,31 @@
+import { validate } from '@readme/openapi-parser'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startServer, type TestServer } from '../helpers/server'
+
+let server: TestServer
+beforeAll(async () => {
+  server = await startServer()
+})
+afterAll(() => server.close())
+
+describe('GET /api/v1/openapi.json', () => {
+  it('needs no token and lists every implemented path with its method', async () => {
+    const res = await fetch(`${server.api}/openapi.json`)
+    expect(res.status).toBe(200)
+    const doc = await res.json()
+    expect(doc.openapi).toBe('3.1.0')
+    const operations = Object.entries(doc.paths as Record<string, object>).flatMap(([path, item]) =>
+      Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`),
+    )
+    expect(operations.sort()).toEqual(['GET /credits', 'GET /me', 'GET /webhook-secret', 'POST /webhook-secret/rotate'])
+    expect(doc.components.schemas).toHaveProperty('Error')
+    expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' })
+  })
+
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const doc = await (await fetch(`${server.api}/openapi.json`)).json()
+    const result = await validate(doc)
+    expect(result.errors ?? []).toEqual([])
+    expect(result.valid).toBe(true)
+  })
+})

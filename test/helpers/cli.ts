@@ -1,0 +1,37 @@
+import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+
+const run = promisify(execFile)
+const CLI = join(import.meta.dirname, '../../src/main/cli/index.ts')
+
+/// Runs `factdesk ARGS` (from source, through tsx) to completion.
+export async function factdesk(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', CLI, ...args], { timeout: 30_000 })
+    return { code: 0, stdout, stderr }
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string }
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr }
+  }
+}
+
+/// Starts a long-running `factdesk ARGS` and resolves with its first line of output.
+export function startFactdesk(args: string[]): Promise<{ child: ChildProcessWithoutNullStreams; line: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args])
+  return new Promise((resolve, reject) => {
+    let out = ''
+    let err = ''
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString()
+      const newline = out.indexOf('\n')
+      if (newline >= 0) resolve({ child, line: out.slice(0, newline) })
+    })
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()))
+    child.once('exit', (code) => reject(new Error(`factdesk exited with ${code}: ${err}`)))
+  })
+}
+
+/// Resolves with the exit code once the process ends.
+export const exited = (child: ChildProcessWithoutNullStreams): Promise<number | null> =>
+  new Promise((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code))))

@@ -1,0 +1,90 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Hono } from 'hono'
+import type { ConfigInput } from '../../src/shared/config'
+import { Config } from '../../src/shared/config'
+import type { Clock } from '../../src/main/engine/clock'
+import { openEngine, type Engine } from '../../src/main/engine/engine'
+import { API_BASE, createApp } from '../../src/main/server/app'
+import { listen, type Listening } from '../../src/main/server/listen'
+
+/// A fresh data folder under the system's temporary directory.
+export const tempDir = (): string => mkdtempSync(join(tmpdir(), 'factdesk-test-'))
+
+export interface TestServer {
+  engine: Engine
+  origin: string
+  /// Base URL of the API, e.g. http://127.0.0.1:PORT/api/v1
+  api: string
+  /// A write token and a read token of the default organization.
+  write: string
+  read: string
+  organizationId: string
+  close(): Promise<void>
+}
+
+/// Starts the real engine and HTTP server on 127.0.0.1 with a fresh data folder.
+export async function startServer(
+  options: { clock?: Clock; config?: ConfigInput; dataDir?: string; extend?: (app: Hono, engine: Engine) => void } = {},
+): Promise<TestServer> {
+  const engine = openEngine({
+    dataDir: options.dataDir ?? tempDir(),
+    config: Config.parse(options.config ?? {}),
+    clock: options.clock,
+    runJobs: true,
+  })
+  const app = createApp(engine, { acceptSessionCookie: options.extend !== undefined })
+  options.extend?.(app, engine)
+  let server: Listening
+  try {
+    server = await listen(app, '127.0.0.1', 0)
+  } catch (error) {
+    engine.close()
+    throw error
+  }
+  const organizationId = engine.admin.defaultOrganization().id
+  return {
+    engine,
+    origin: server.origin,
+    api: server.origin + API_BASE,
+    write: engine.admin.createToken('write', organizationId, 'test write').value,
+    read: engine.admin.createToken('read', organizationId, 'test read').value,
+    organizationId,
+    close: async () => {
+      await server.close()
+      engine.close()
+    },
+  }
+}
+
+/// Fetches `path` of the API with a bearer token and returns status, headers and parsed JSON.
+export async function call(
+  server: TestServer,
+  method: string,
+  path: string,
+  init: { token?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; headers: Headers; json: any }> {
+  const headers: Record<string, string> = { ...init.headers }
+  const token = init.token === undefined ? server.write : init.token
+  if (token !== null) headers.Authorization = `Bearer ${token}`
+  let body: string | undefined
+  if (init.rawBody !== undefined || init.body !== undefined) {
+    headers['Content-Type'] ??= 'application/json'
+    body = init.rawBody ?? JSON.stringify(init.body)
+  }
+  const response = await fetch(server.api + path, { method, headers, body })
+  const text = await response.text()
+  return { status: response.status, headers: response.headers, json: text ? JSON.parse(text) : null }
+}
+
+/// Asserts the error envelope of api-decisions.md and returns it.
+export function expectEnvelope(json: any, code: string): { code: string; message: string; details: unknown } {
+  if (!json || typeof json !== 'object' || !json.error) throw new Error(`not an error envelope: ${JSON.stringify(json)}`)
+  const { error } = json
+  if (error.code !== code) throw new Error(`expected code ${code}, got ${JSON.stringify(error)}`)
+  if (typeof error.message !== 'string' || error.message.length === 0) throw new Error('envelope without message')
+  if (!(error.details === null || Array.isArray(error.details))) throw new Error('details must be null or a list')
+  if (/\bat .+:\d+:\d+|SELECT |INSERT |fdk_|whsec_/.test(error.message)) throw new Error(`leaky message: ${error.message}`)
+  return error
+}

@@ -1,0 +1,104 @@
+import { spawn } from 'node:child_process'
+import { existsSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import Database from 'libsql'
+import { describe, expect, it } from 'vitest'
+import { openEngine } from '../../src/main/engine/engine'
+import { Store } from '../../src/main/engine/store'
+import { DataFolderLockedError, lockDataFolder } from '../../src/main/engine/store/lock'
+import { MIGRATIONS } from '../../src/main/engine/store/migrations'
+import { tempDir } from '../helpers/server'
+
+describe('the store', () => {
+  it('migrates an empty folder to the latest schema, in WAL mode', () => {
+    const dir = tempDir()
+    Store.open(dir).close()
+    const db = new Database(join(dir, 'factdesk.db'))
+    const version = db.prepare('PRAGMA user_version').get() as { user_version: number }
+    expect(version.user_version).toBe(MIGRATIONS.length)
+    expect((db.prepare('PRAGMA journal_mode').get() as { journal_mode: string }).journal_mode).toBe('wal')
+    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((t) => t.name)
+    expect(tables).toEqual(expect.arrayContaining(['organizations', 'tokens', 'ledger_entries', 'webhook_secrets']))
+    db.close()
+  })
+
+  it('reopening keeps the data and creates no second default organization', () => {
+    const dir = tempDir()
+    const first = openEngine({ dataDir: dir })
+    const organization = first.admin.defaultOrganization()
+    const { value } = first.admin.createToken('read', organization.id, 'kept')
+    first.admin.grantCredits(organization.id, 5)
+    first.close()
+
+    const second = openEngine({ dataDir: dir })
+    expect(second.admin.defaultOrganization()).toEqual(organization)
+    const principal = second.service.authenticate(value)
+    expect(second.service.credits(principal).balance).toBe(1005)
+    second.close()
+  })
+
+  it('refuses a folder written by a newer schema', () => {
+    const dir = tempDir()
+    Store.open(dir).close()
+    const db = new Database(join(dir, 'factdesk.db'))
+    db.exec(`PRAGMA user_version = ${MIGRATIONS.length + 1}`)
+    db.close()
+    expect(() => Store.open(dir)).toThrow(/newer Factdesk/)
+  })
+
+  it('rolls back a failed transaction completely', () => {
+    const store = Store.open(tempDir())
+    const organization = { id: 'org_rollback', name: 'Half', createdAt: '2026-01-01T00:00:00.000Z' }
+    expect(() =>
+      store.transaction(() => {
+        store.organizations.insert(organization, false)
+        store.ledger.record(organization.id, 'grant', 10, null, organization.createdAt)
+        store.ledger.record(organization.id, 'charge', 11, null, organization.createdAt)
+      }),
+    ).toThrow(/does not cover/)
+    expect(store.organizations.get(organization.id)).toBeNull()
+    expect(store.ledger.balance(organization.id)).toBe(0)
+    store.close()
+  })
+})
+
+describe('the data-folder lock', () => {
+  it('a second engine that runs jobs on the same folder gets a clear error; read-only tools still work', () => {
+    const dir = tempDir()
+    const first = openEngine({ dataDir: dir, runJobs: true })
+    expect(() => openEngine({ dataDir: dir, runJobs: true })).toThrow(DataFolderLockedError)
+    expect(() => openEngine({ dataDir: dir, runJobs: true })).toThrow(/in use by another Factdesk engine \(process \d+\)/)
+    const cli = openEngine({ dataDir: dir })
+    expect(cli.admin.defaultOrganization().id).toBe(first.admin.defaultOrganization().id)
+    cli.close()
+    first.close()
+    const again = openEngine({ dataDir: dir, runJobs: true })
+    again.close()
+    expect(existsSync(join(dir, 'engine.lock'))).toBe(false)
+  })
+
+  it('is held across processes, and a lock left by a killed process is taken over', async () => {
+    const dir = tempDir()
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', '-e', `import('${join(process.cwd(), 'src/main/engine/store/lock.ts')}').then(m => { m.lockDataFolder(${JSON.stringify(dir)}); console.log('locked'); setInterval(() => {}, 1000) })`],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    )
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('locked') && resolve())
+      child.once('exit', (code) => reject(new Error(`child exited ${code}`)))
+    })
+    expect(() => lockDataFolder(dir)).toThrow(new RegExp(`process ${child.pid}`))
+    child.kill('SIGKILL')
+    await new Promise((resolve) => child.once('exit', resolve))
+    expect(existsSync(join(dir, 'engine.lock'))).toBe(true) // SIGKILL leaves it behind
+    const release = lockDataFolder(dir)
+    release()
+  })
+
+  it('treats an unreadable lock file as stale', () => {
+    const dir = tempDir()
+    writeFileSync(join(dir, 'engine.lock'), 'garbage')
+    lockDataFolder(dir)()
+  })
+})
