@@ -18,12 +18,18 @@ export const SpellingVerdict = z.enum(['clean', 'issues']).meta({ id: 'SpellingV
 export const Scope = z.enum(['read', 'write']).meta({ id: 'Scope' })
 export type Scope = z.infer<typeof Scope>
 
-export const CheckStatus = z.enum(['queued', 'running', 'completed', 'failed', 'cancelled']).meta({ id: 'CheckStatus' })
+export const CheckStatus = z
+  .enum(['queued', 'running', 'completed', 'failed', 'cancelled'])
+  .meta({ id: 'CheckStatus' })
 export type CheckStatus = z.infer<typeof CheckStatus>
 
-export const ResearchStatus = z.enum(['queued', 'running', 'completed', 'failed']).meta({ id: 'ResearchStatus' })
+export const ResearchStatus = z
+  .enum(['queued', 'running', 'completed', 'failed'])
+  .meta({ id: 'ResearchStatus' })
 
-const timestamp = z.string().meta({ description: 'ISO-8601 UTC timestamp', example: '2026-01-01T00:00:00.000Z' })
+const timestamp = z
+  .string()
+  .meta({ description: 'ISO-8601 UTC timestamp', example: '2026-01-01T00:00:00.000Z' })
 const unit = z.number().min(0).max(1)
 
 export const Citation = z
@@ -162,10 +168,14 @@ export const Research = z
         verdict: Verdict,
         confidence: unit,
         summary: z.string(),
-        votes: z.array(z.object({ model: z.string(), verdict: Verdict, confidence: unit, rationale: z.string() })),
+        votes: z.array(
+          z.object({ model: z.string(), verdict: Verdict, confidence: unit, rationale: z.string() }),
+        ),
         argumentMap: z.object({
           nodes: z.array(ArgumentNode),
-          edges: z.array(z.object({ from: z.string(), to: z.string(), relation: z.enum(['supports', 'attacks']) })),
+          edges: z.array(
+            z.object({ from: z.string(), to: z.string(), relation: z.enum(['supports', 'attacks']) }),
+          ),
         }),
         sources: z.array(Citation),
       })
@@ -237,7 +247,9 @@ export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>
 const tiersField = z.array(Tier).min(1).meta({ description: 'one or more of t1, t2, t3' })
 
 /// Body of `POST /checks/estimate`.
-export const EstimateRequest = z.strictObject({ text: z.string(), tiers: tiersField }).meta({ id: 'EstimateRequest' })
+export const EstimateRequest = z
+  .strictObject({ text: z.string(), tiers: tiersField })
+  .meta({ id: 'EstimateRequest' })
 
 /// Body of `POST /checks`: exactly one of `documentId` or `text`.
 export const CreateCheckRequest = z

@@ -53,14 +53,21 @@ describe('webhook secret rotation', () => {
     expect(rotated.previousExpiresAt).toBe('2026-03-02T12:00:00.000Z')
 
     const after = WebhookSecret.parse((await call(server, 'GET', '/webhook-secret')).json)
-    expect(after).toEqual({ secret: rotated.secret, createdAt: rotated.createdAt, previous: [{ expiresAt: rotated.previousExpiresAt }] })
+    expect(after).toEqual({
+      secret: rotated.secret,
+      createdAt: rotated.createdAt,
+      previous: [{ expiresAt: rotated.previousExpiresAt }],
+    })
     expect(JSON.stringify(after)).not.toContain(first.secret)
 
     clock.advance(2 * HOUR)
     const second = WebhookSecretRotation.parse((await call(server, 'POST', '/webhook-secret/rotate')).json)
     expect(new Set([first.secret, rotated.secret, second.secret]).size).toBe(3)
     const both = WebhookSecret.parse((await call(server, 'GET', '/webhook-secret')).json)
-    expect(both.previous.map((p) => p.expiresAt)).toEqual(['2026-03-02T14:00:00.000Z', '2026-03-02T12:00:00.000Z'])
+    expect(both.previous.map((p) => p.expiresAt)).toEqual([
+      '2026-03-02T14:00:00.000Z',
+      '2026-03-02T12:00:00.000Z',
+    ])
 
     clock.advance(22 * HOUR) // 2026-03-02T12:00: the first secret's 24 hours are over
     expect(WebhookSecret.parse((await call(server, 'GET', '/webhook-secret')).json).previous).toEqual([

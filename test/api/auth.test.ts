@@ -37,20 +37,28 @@ describe('authentication', () => {
     expect((await call(server, 'GET', '/me', { token: value })).status).toBe(200)
     server.engine.admin.revokeToken(token.id)
     for (const { method, path } of ENDPOINTS) {
-      const res = await call(server, method, path, { token: value, ...(method === 'GET' ? {} : { rawBody: '{not json' }) })
+      const res = await call(server, method, path, {
+        token: value,
+        ...(method === 'GET' ? {} : { rawBody: '{not json' }),
+      })
       expect(res.status).toBe(401)
       expectEnvelope(res.json, 'unauthorized')
     }
   })
 
   it('authentication comes before validation and routing', async () => {
-    expect((await call(server, 'POST', '/webhook-secret/rotate', { token: null, rawBody: '{' })).status).toBe(401)
+    expect((await call(server, 'POST', '/webhook-secret/rotate', { token: null, rawBody: '{' })).status).toBe(
+      401,
+    )
     expect((await call(server, 'GET', '/no/such/route', { token: null })).status).toBe(401)
     expect((await call(server, 'POST', '/checks', { token: null, body: { tiers: ['t9'] } })).status).toBe(401)
   })
 
   it('the bearer scheme is case-insensitive', async () => {
-    const res = await call(server, 'GET', '/me', { token: null, headers: { Authorization: `bearer ${server.read}` } })
+    const res = await call(server, 'GET', '/me', {
+      token: null,
+      headers: { Authorization: `bearer ${server.read}` },
+    })
     expect(res.status).toBe(200)
   })
 })

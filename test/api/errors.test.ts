@@ -49,7 +49,9 @@ describe('the error envelope', () => {
   })
 
   it('an over-large body is 422 unprocessable', async () => {
-    const res = await call(server, 'POST', '/webhook-secret/rotate', { rawBody: JSON.stringify({ text: 'x'.repeat(5 * 1024 * 1024) }) })
+    const res = await call(server, 'POST', '/webhook-secret/rotate', {
+      rawBody: JSON.stringify({ text: 'x'.repeat(5 * 1024 * 1024) }),
+    })
     expect(res.status).toBe(422)
     expectEnvelope(res.json, 'unprocessable')
   })

@@ -10,7 +10,20 @@ beforeAll(async () => {
 afterAll(() => server.close())
 
 const segment = fc.oneof(
-  fc.constantFrom('me', 'credits', 'webhook-secret', 'rotate', 'checks', 'estimate', 'report', 'research', 'openapi.json', '..', '%2e%2e', ''),
+  fc.constantFrom(
+    'me',
+    'credits',
+    'webhook-secret',
+    'rotate',
+    'checks',
+    'estimate',
+    'report',
+    'research',
+    'openapi.json',
+    '..',
+    '%2e%2e',
+    '',
+  ),
   fc.string({ maxLength: 12 }).map(encodeURIComponent),
 )
 const path = fc
@@ -31,7 +44,9 @@ describe('random requests', () => {
               fc.string({ maxLength: 60 }).filter((s) => /^[\x20-\x7e]*$/.test(s)),
             ),
           ),
-          contentType: fc.option(fc.constantFrom('application/json', 'text/plain', 'application/json; charset=utf-8', 'x/y')),
+          contentType: fc.option(
+            fc.constantFrom('application/json', 'text/plain', 'application/json; charset=utf-8', 'x/y'),
+          ),
           body: fc.option(fc.oneof(fc.json(), fc.string({ maxLength: 200 }))),
         }),
         async ({ method, path, authorization, contentType, body }) => {
@@ -39,7 +54,11 @@ describe('random requests', () => {
           if (authorization !== null) headers.Authorization = authorization
           if (contentType !== null) headers['Content-Type'] = contentType
           const sendsBody = body !== null && method !== 'GET'
-          const res = await fetch(server.origin + path, { method, headers, body: sendsBody ? body : undefined })
+          const res = await fetch(server.origin + path, {
+            method,
+            headers,
+            body: sendsBody ? body : undefined,
+          })
           expect(res.status).toBeLessThan(500)
           if (res.status >= 400) {
             expect(res.headers.get('content-type')).toMatch(/^application\/json/)

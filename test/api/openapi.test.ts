@@ -17,7 +17,12 @@ describe('GET /api/v1/openapi.json', () => {
     const operations = Object.entries(doc.paths as Record<string, object>).flatMap(([path, item]) =>
       Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`),
     )
-    expect(operations.sort()).toEqual(['GET /credits', 'GET /me', 'GET /webhook-secret', 'POST /webhook-secret/rotate'])
+    expect(operations.sort()).toEqual([
+      'GET /credits',
+      'GET /me',
+      'GET /webhook-secret',
+      'POST /webhook-secret/rotate',
+    ])
     expect(doc.components.schemas).toHaveProperty('Error')
     expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' })
   })

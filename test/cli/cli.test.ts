@@ -13,7 +13,18 @@ describe('factdesk org, token and credits', () => {
     expect(org.stdout).toMatch(/^org_[0-9a-z]+\n$/)
     const orgId = org.stdout.trim()
 
-    const created = await factdesk(['token', 'create', '--scope', 'write', '--org', orgId, '--name', 'ci', '--data-dir', dir])
+    const created = await factdesk([
+      'token',
+      'create',
+      '--scope',
+      'write',
+      '--org',
+      orgId,
+      '--name',
+      'ci',
+      '--data-dir',
+      dir,
+    ])
     expect(created.code).toBe(0)
     expect(created.stdout).toMatch(/^fdk_[A-Za-z0-9_-]{43}\n$/)
     const value = created.stdout.trim()
@@ -31,7 +42,11 @@ describe('factdesk org, token and credits', () => {
     expect(engine.service.credits(principal).balance).toBe(75)
     engine.close()
 
-    const tokenId = list.stdout.split('\n').find((line) => line.includes(orgId))?.split(/\s+/)[0] ?? ''
+    const tokenId =
+      list.stdout
+        .split('\n')
+        .find((line) => line.includes(orgId))
+        ?.split(/\s+/)[0] ?? ''
     expect((await factdesk(['token', 'revoke', tokenId, '--data-dir', dir])).code).toBe(0)
     const after = openEngine({ dataDir: dir })
     expect(() => after.service.authenticate(value)).toThrow(/not valid/)

@@ -15,7 +15,10 @@ describe('the config file', () => {
     const config = loadConfig()
     expect(config.pricing).toEqual({ t1: 1, t2: 4, t3: 10, research: 40 })
     expect(config.limits.maxTextChars).toBe(200_000)
-    expect(config.webhooks).toEqual({ allowLocalTargets: false, retryDelaysSeconds: [10, 30, 60, 120, 300, 600, 1200] })
+    expect(config.webhooks).toEqual({
+      allowLocalTargets: false,
+      retryDelaysSeconds: [10, 30, 60, 120, 300, 600, 1200],
+    })
     expect(config.web.allowLocalTargets).toBe(false)
     expect(config.models).toEqual({ panel: [], judge: null })
   })
@@ -25,7 +28,15 @@ describe('the config file', () => {
       write(
         JSON.stringify({
           models: {
-            panel: [{ id: 'panel-a', provider: 'openai-compatible', baseURL: 'http://127.0.0.1:11434/v1', model: 'llama3.1:8b', apiKeyEnv: 'OLLAMA_KEY' }],
+            panel: [
+              {
+                id: 'panel-a',
+                provider: 'openai-compatible',
+                baseURL: 'http://127.0.0.1:11434/v1',
+                model: 'llama3.1:8b',
+                apiKeyEnv: 'OLLAMA_KEY',
+              },
+            ],
             judge: { id: 'judge', provider: 'openai', model: 'gpt-5-mini', apiKeyEnv: 'OPENAI_API_KEY' },
           },
           search: { provider: 'wikipedia', baseURL: 'https://en.wikipedia.org/w/api.php' },
@@ -69,7 +80,9 @@ describe('the config file', () => {
   })
 
   it('says when the file is missing or not JSON', () => {
-    expect(() => loadConfig('/nonexistent/factdesk.json')).toThrow(/Cannot read the config file \/nonexistent\/factdesk.json/)
+    expect(() => loadConfig('/nonexistent/factdesk.json')).toThrow(
+      /Cannot read the config file \/nonexistent\/factdesk.json/,
+    )
     expect(() => loadConfig(write('{ "models": '))).toThrow(/is not valid JSON/)
   })
 
@@ -78,8 +91,12 @@ describe('the config file', () => {
       { id: 'a', provider: 'openai', model: 'x' },
       { id: 'a', provider: 'openai', model: 'y' },
     ]
-    expect(() => loadConfig(write(JSON.stringify({ models: { panel } })))).toThrow(/models\.panel: model ids must be unique/)
+    expect(() => loadConfig(write(JSON.stringify({ models: { panel } })))).toThrow(
+      /models\.panel: model ids must be unique/,
+    )
     const keyed = { models: { judge: { id: 'j', provider: 'openai', model: 'x', apiKeyEnv: 'sk-live-123' } } }
-    expect(() => loadConfig(write(JSON.stringify(keyed)))).toThrow(/models\.judge\.apiKeyEnv: must be the name of an environment variable/)
+    expect(() => loadConfig(write(JSON.stringify(keyed)))).toThrow(
+      /models\.judge\.apiKeyEnv: must be the name of an environment variable/,
+    )
   })
 })

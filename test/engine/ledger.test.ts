@@ -14,7 +14,9 @@ describe('the credits ledger', () => {
     let n = 0
     fc.assert(
       fc.property(
-        fc.array(fc.record({ kind: fc.constantFrom('grant', 'charge', 'refund'), amount: fc.nat(500) }), { maxLength: 40 }),
+        fc.array(fc.record({ kind: fc.constantFrom('grant', 'charge', 'refund'), amount: fc.nat(500) }), {
+          maxLength: 40,
+        }),
         (operations) => {
           const org = `org_${n++}`
           store.organizations.insert({ id: org, name: org, createdAt: AT }, false)
@@ -47,7 +49,9 @@ describe('the credits ledger', () => {
     store.ledger.record('org_a', 'grant', 5, null, AT)
     store.close()
     const db = new Database(join(dir, 'factdesk.db'))
-    const insert = db.prepare("INSERT INTO ledger_entries (organization_id, kind, amount, created_at) VALUES ('org_a', 'charge', ?, ?)")
+    const insert = db.prepare(
+      "INSERT INTO ledger_entries (organization_id, kind, amount, created_at) VALUES ('org_a', 'charge', ?, ?)",
+    )
     expect(() => insert.run(6, AT)).toThrow(/insufficient_credits/)
     insert.run(5, AT)
     expect(() => insert.run(1, AT)).toThrow(/insufficient_credits/)

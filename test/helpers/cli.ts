@@ -8,7 +8,9 @@ const CLI = join(import.meta.dirname, '../../src/main/cli/index.ts')
 /// Runs `factdesk ARGS` (from source, through tsx) to completion.
 export async function factdesk(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', CLI, ...args], { timeout: 30_000 })
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', CLI, ...args], {
+      timeout: 30_000,
+    })
     return { code: 0, stdout, stderr }
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string }
@@ -17,7 +19,9 @@ export async function factdesk(args: string[]): Promise<{ code: number; stdout: 
 }
 
 /// Starts a long-running `factdesk ARGS` and resolves with its first line of output.
-export function startFactdesk(args: string[]): Promise<{ child: ChildProcessWithoutNullStreams; line: string }> {
+export function startFactdesk(
+  args: string[],
+): Promise<{ child: ChildProcessWithoutNullStreams; line: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args])
   return new Promise((resolve, reject) => {
     let out = ''
@@ -34,4 +38,6 @@ export function startFactdesk(args: string[]): Promise<{ child: ChildProcessWith
 
 /// Resolves with the exit code once the process ends.
 export const exited = (child: ChildProcessWithoutNullStreams): Promise<number | null> =>
-  new Promise((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code))))
+  new Promise((resolve) =>
+    child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code)),
+  )

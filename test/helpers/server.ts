@@ -26,7 +26,12 @@ export interface TestServer {
 
 /// Starts the real engine and HTTP server on 127.0.0.1 with a fresh data folder.
 export async function startServer(
-  options: { clock?: Clock; config?: ConfigInput; dataDir?: string; extend?: (app: Hono, engine: Engine) => void } = {},
+  options: {
+    clock?: Clock
+    config?: ConfigInput
+    dataDir?: string
+    extend?: (app: Hono, engine: Engine) => void
+  } = {},
 ): Promise<TestServer> {
   const engine = openEngine({
     dataDir: options.dataDir ?? tempDir(),
@@ -80,11 +85,15 @@ export async function call(
 
 /// Asserts the error envelope of api-decisions.md and returns it.
 export function expectEnvelope(json: any, code: string): { code: string; message: string; details: unknown } {
-  if (!json || typeof json !== 'object' || !json.error) throw new Error(`not an error envelope: ${JSON.stringify(json)}`)
+  if (!json || typeof json !== 'object' || !json.error)
+    throw new Error(`not an error envelope: ${JSON.stringify(json)}`)
   const { error } = json
   if (error.code !== code) throw new Error(`expected code ${code}, got ${JSON.stringify(error)}`)
-  if (typeof error.message !== 'string' || error.message.length === 0) throw new Error('envelope without message')
-  if (!(error.details === null || Array.isArray(error.details))) throw new Error('details must be null or a list')
-  if (/\bat .+:\d+:\d+|SELECT |INSERT |fdk_|whsec_/.test(error.message)) throw new Error(`leaky message: ${error.message}`)
+  if (typeof error.message !== 'string' || error.message.length === 0)
+    throw new Error('envelope without message')
+  if (!(error.details === null || Array.isArray(error.details)))
+    throw new Error('details must be null or a list')
+  if (/\bat .+:\d+:\d+|SELECT |INSERT |fdk_|whsec_/.test(error.message))
+    throw new Error(`leaky message: ${error.message}`)
   return error
 }

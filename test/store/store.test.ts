@@ -17,8 +17,14 @@ describe('the store', () => {
     const version = db.prepare('PRAGMA user_version').get() as { user_version: number }
     expect(version.user_version).toBe(MIGRATIONS.length)
     expect((db.prepare('PRAGMA journal_mode').get() as { journal_mode: string }).journal_mode).toBe('wal')
-    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((t) => t.name)
-    expect(tables).toEqual(expect.arrayContaining(['organizations', 'tokens', 'ledger_entries', 'webhook_secrets']))
+    const tables = (
+      db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as {
+        name: string
+      }[]
+    ).map((t) => t.name)
+    expect(tables).toEqual(
+      expect.arrayContaining(['organizations', 'tokens', 'ledger_entries', 'webhook_secrets']),
+    )
     db.close()
   })
 
@@ -67,7 +73,9 @@ describe('the data-folder lock', () => {
     const dir = tempDir()
     const first = openEngine({ dataDir: dir, runJobs: true })
     expect(() => openEngine({ dataDir: dir, runJobs: true })).toThrow(DataFolderLockedError)
-    expect(() => openEngine({ dataDir: dir, runJobs: true })).toThrow(/in use by another Factdesk engine \(process \d+\)/)
+    expect(() => openEngine({ dataDir: dir, runJobs: true })).toThrow(
+      /in use by another Factdesk engine \(process \d+\)/,
+    )
     const cli = openEngine({ dataDir: dir })
     expect(cli.admin.defaultOrganization().id).toBe(first.admin.defaultOrganization().id)
     cli.close()
@@ -81,7 +89,12 @@ describe('the data-folder lock', () => {
     const dir = tempDir()
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', '-e', `import('${join(process.cwd(), 'src/main/engine/store/lock.ts')}').then(m => { m.lockDataFolder(${JSON.stringify(dir)}); console.log('locked'); setInterval(() => {}, 1000) })`],
+      [
+        '--import',
+        'tsx',
+        '-e',
+        `import('${join(process.cwd(), 'src/main/engine/store/lock.ts')}').then(m => { m.lockDataFolder(${JSON.stringify(dir)}); console.log('locked'); setInterval(() => {}, 1000) })`,
+      ],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     )
     await new Promise<void>((resolve, reject) => {

@@ -77,7 +77,11 @@ async function runServer(args: string[], withEditor: boolean): Promise<void> {
     engine.close()
     throw error
   }
-  console.log(oneTimeToken ? `open ${server.origin}/#token=${oneTimeToken}` : `listening on ${server.origin}${API_BASE}`)
+  console.log(
+    oneTimeToken
+      ? `open ${server.origin}/#token=${oneTimeToken}`
+      : `listening on ${server.origin}${API_BASE}`,
+  )
   const stop = (): void => {
     void server.close().then(() => {
       engine.close()
@@ -102,7 +106,8 @@ function findRenderer(): string {
 function org(args: string[]): void {
   const { values, positionals } = parse(args, { ...common, credits: { type: 'string', default: '0' } })
   const [sub, name, extra] = positionals
-  if (sub !== 'create' || !name || extra) throw new UsageError('Usage: factdesk org create NAME [--credits N]')
+  if (sub !== 'create' || !name || extra)
+    throw new UsageError('Usage: factdesk org create NAME [--credits N]')
   const engine = open(values, false)
   try {
     console.log(engine.admin.createOrganization(name, wholeNumber(values.credits, '--credits')).id)
@@ -127,14 +132,16 @@ function token(args: string[]): void {
       const organizationId = values.org ?? engine.admin.defaultOrganization().id
       console.log(engine.admin.createToken(scope.data, organizationId, values.name ?? null).value)
     } else if (sub === 'list' && !id) {
-      const rows = engine.admin.listTokens(values.org).map((t) => [
-        t.id,
-        t.organizationId,
-        t.scope,
-        t.revokedAt ? `revoked ${t.revokedAt}` : 'active',
-        t.createdAt,
-        t.name ?? '',
-      ])
+      const rows = engine.admin
+        .listTokens(values.org)
+        .map((t) => [
+          t.id,
+          t.organizationId,
+          t.scope,
+          t.revokedAt ? `revoked ${t.revokedAt}` : 'active',
+          t.createdAt,
+          t.name ?? '',
+        ])
       printTable(['ID', 'ORGANIZATION', 'SCOPE', 'STATE', 'CREATED', 'NAME'], rows)
     } else if (sub === 'revoke' && id && !extra) {
       engine.admin.revokeToken(id)
@@ -150,7 +157,8 @@ function token(args: string[]): void {
 function credits(args: string[]): void {
   const { values, positionals } = parse(args, { ...common, org: { type: 'string' } })
   const [sub, amount, extra] = positionals
-  if (sub !== 'grant' || !values.org || extra) throw new UsageError('Usage: factdesk credits grant --org ID AMOUNT')
+  if (sub !== 'grant' || !values.org || extra)
+    throw new UsageError('Usage: factdesk credits grant --org ID AMOUNT')
   const engine = open(values, false)
   try {
     const balance = engine.admin.grantCredits(values.org, wholeNumber(amount, 'AMOUNT'))
@@ -162,7 +170,13 @@ function credits(args: string[]): void {
 
 function printTable(header: string[], rows: string[][]): void {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]?.length ?? 0)))
-  for (const row of [header, ...rows]) console.log(row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd())
+  for (const row of [header, ...rows])
+    console.log(
+      row
+        .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+        .join('  ')
+        .trimEnd(),
+    )
 }
 
 async function main(argv: string[]): Promise<void> {

@@ -24,7 +24,11 @@ export class Admin {
       throw new ApiError('bad_request', 'Credits must be a whole number, zero or more.')
     }
     const now = this.clock.now()
-    const organization: Organization = { id: newId('org', now), name: name.trim(), createdAt: now.toISOString() }
+    const organization: Organization = {
+      id: newId('org', now),
+      name: name.trim(),
+      createdAt: now.toISOString(),
+    }
     this.store.transaction(() => {
       this.store.organizations.insert(organization, isDefault)
       this.store.webhookSecrets.insert(organization.id, {
@@ -47,7 +51,11 @@ export class Admin {
   }
 
   /// A new token; its value is returned here once and never stored.
-  createToken(scope: Scope, organizationId: string, name: string | null): { value: string; token: TokenRecord } {
+  createToken(
+    scope: Scope,
+    organizationId: string,
+    name: string | null,
+  ): { value: string; token: TokenRecord } {
     this.requireOrganization(organizationId)
     const now = this.clock.now()
     const value = newTokenValue()

@@ -1,12 +1,6 @@
 import { createHash } from 'node:crypto'
 import { ApiError } from '../../shared/errors'
-import type {
-  Credits,
-  Me,
-  Scope,
-  WebhookSecret,
-  WebhookSecretRotation,
-} from '../../shared/schemas'
+import type { Credits, Me, Scope, WebhookSecret, WebhookSecretRotation } from '../../shared/schemas'
 import type { Clock } from './clock'
 import type { Config } from '../../shared/config'
 import { newId, newSecret } from './ids'
@@ -52,7 +46,10 @@ export class Service {
     const organization = this.store.organizations.get(principal.organizationId)
     const token = this.store.tokens.get(principal.tokenId)
     if (!organization || !token) throw new ApiError('unauthorized', 'The token no longer exists.')
-    return { organization, token: { id: token.id, name: token.name, scope: token.scope, createdAt: token.createdAt } }
+    return {
+      organization,
+      token: { id: token.id, name: token.name, scope: token.scope, createdAt: token.createdAt },
+    }
   }
 
   credits(principal: Principal): Credits {

@@ -23,7 +23,8 @@ export interface AppOptions {
 export function createApi(engine: Engine, options: AppOptions = {}): OpenAPIHono<ApiEnv> {
   const api = new OpenAPIHono<ApiEnv>({
     defaultHook: (result) => {
-      if (!result.success) throw validationError(result.error, result.target === 'json' ? 'request body' : result.target)
+      if (!result.success)
+        throw validationError(result.error, result.target === 'json' ? 'request body' : result.target)
     },
   })
   api.use('*', authenticate(engine.service, options.acceptSessionCookie ?? false))

@@ -21,11 +21,13 @@ export function authenticate(service: Service, acceptSessionCookie: boolean): Mi
     let token: string
     if (header !== undefined) {
       const match = /^Bearer +(\S+) *$/i.exec(header)
-      if (!match?.[1]) throw new ApiError('unauthorized', 'The Authorization header must be "Bearer <token>".')
+      if (!match?.[1])
+        throw new ApiError('unauthorized', 'The Authorization header must be "Bearer <token>".')
       token = match[1]
     } else {
       const session = acceptSessionCookie ? getCookie(c, SESSION_COOKIE) : undefined
-      if (!session) throw new ApiError('unauthorized', 'Send your API token as "Authorization: Bearer <token>".')
+      if (!session)
+        throw new ApiError('unauthorized', 'Send your API token as "Authorization: Bearer <token>".')
       // The cookie is SameSite=Strict; refusing cross-site writes here as well guards older browsers.
       if (!SAFE_METHODS.has(c.req.method) && !isSameOrigin(c.req.header('Origin'), c.req.url)) {
         throw new ApiError('forbidden', 'Cross-site requests cannot use the browser session.')

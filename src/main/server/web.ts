@@ -24,10 +24,17 @@ export function mountWeb(app: Hono, engine: Engine, rendererDir: string): string
     if (!body.success) throw validationError(body.error, 'request body')
     const offered = digest(body.data.token)
     if (!unused || !timingSafeEqual(offered, unused)) {
-      throw new ApiError('unauthorized', 'This link was used already or is not valid: use the one `factdesk web` printed.')
+      throw new ApiError(
+        'unauthorized',
+        'This link was used already or is not valid: use the one `factdesk web` printed.',
+      )
     }
     unused = null
-    const { value } = engine.admin.createToken('write', engine.admin.defaultOrganization().id, 'browser session')
+    const { value } = engine.admin.createToken(
+      'write',
+      engine.admin.defaultOrganization().id,
+      'browser session',
+    )
     setCookie(c, SESSION_COOKIE, value, { httpOnly: true, sameSite: 'Strict', path: '/' })
     return c.body(null, 204)
   })

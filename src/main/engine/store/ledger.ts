@@ -38,14 +38,18 @@ export class Ledger {
       if (balance < amount) throw new InsufficientCreditsError(balance, amount)
     }
     this.db
-      .prepare('INSERT INTO ledger_entries (organization_id, kind, amount, subject, created_at) VALUES (?, ?, ?, ?, ?)')
+      .prepare(
+        'INSERT INTO ledger_entries (organization_id, kind, amount, subject, created_at) VALUES (?, ?, ?, ?, ?)',
+      )
       .run(organizationId, kind, amount, subject, at)
   }
 
   /// Sums per kind, for audits and the ledger invariant.
   totals(organizationId: string): Record<LedgerKind, number> {
     const rows = this.db
-      .prepare('SELECT kind, SUM(amount) AS total FROM ledger_entries WHERE organization_id = ? GROUP BY kind')
+      .prepare(
+        'SELECT kind, SUM(amount) AS total FROM ledger_entries WHERE organization_id = ? GROUP BY kind',
+      )
       .all(organizationId) as { kind: LedgerKind; total: number }[]
     const totals: Record<LedgerKind, number> = { grant: 0, charge: 0, refund: 0 }
     for (const row of rows) totals[row.kind] = Number(row.total)

@@ -20,14 +20,15 @@ export class Organizations {
   }
 
   get(id: string): Organization | null {
-    const row = this.db.prepare('SELECT id, name, created_at FROM organizations WHERE id = ?').get(id) as Row | undefined
+    const row = this.db.prepare('SELECT id, name, created_at FROM organizations WHERE id = ?').get(id) as
+      Row | undefined
     return row ? toOrganization(row) : null
   }
 
   getDefault(): Organization | null {
-    const row = this.db.prepare('SELECT id, name, created_at FROM organizations WHERE is_default = 1').get() as
-      | Row
-      | undefined
+    const row = this.db
+      .prepare('SELECT id, name, created_at FROM organizations WHERE is_default = 1')
+      .get() as Row | undefined
     return row ? toOrganization(row) : null
   }
 }

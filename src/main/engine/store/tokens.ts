@@ -32,7 +32,9 @@ export class Tokens {
 
   insert(token: Omit<TokenRecord, 'revokedAt'>, hash: string): void {
     this.db
-      .prepare('INSERT INTO tokens (id, organization_id, name, scope, hash, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+      .prepare(
+        'INSERT INTO tokens (id, organization_id, name, scope, hash, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+      )
       .run(token.id, token.organizationId, token.name, token.scope, hash, token.createdAt)
   }
 
@@ -49,13 +51,18 @@ export class Tokens {
   /// Every token, or those of one organization, oldest first.
   list(organizationId?: string): TokenRecord[] {
     const rows = organizationId
-      ? this.db.prepare(`SELECT ${COLUMNS} FROM tokens WHERE organization_id = ? ORDER BY id`).all(organizationId)
+      ? this.db
+          .prepare(`SELECT ${COLUMNS} FROM tokens WHERE organization_id = ? ORDER BY id`)
+          .all(organizationId)
       : this.db.prepare(`SELECT ${COLUMNS} FROM tokens ORDER BY id`).all()
     return (rows as Row[]).map(toRecord)
   }
 
   /// Marks the token revoked; false if it does not exist or was revoked already.
   revoke(id: string, at: string): boolean {
-    return this.db.prepare('UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(at, id).changes > 0
+    return (
+      this.db.prepare('UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(at, id)
+        .changes > 0
+    )
   }
 }

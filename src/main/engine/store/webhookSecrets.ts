@@ -28,7 +28,9 @@ export class WebhookSecrets {
 
   insert(organizationId: string, record: SecretRecord): void {
     this.db
-      .prepare('INSERT INTO webhook_secrets (id, organization_id, secret, created_at, expires_at) VALUES (?, ?, ?, ?, ?)')
+      .prepare(
+        'INSERT INTO webhook_secrets (id, organization_id, secret, created_at, expires_at) VALUES (?, ?, ?, ?, ?)',
+      )
       .run(record.id, organizationId, record.secret, record.createdAt, record.expiresAt)
   }
 

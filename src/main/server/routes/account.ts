@@ -22,7 +22,10 @@ const webhookSecret = createRoute({
   method: 'get',
   path: '/webhook-secret',
   summary: 'The webhook signing secret (write scope)',
-  responses: { 200: ok(WebhookSecret, 'The current secret; rotated-out ones still valid are listed without value'), ...errorResponses('write') },
+  responses: {
+    200: ok(WebhookSecret, 'The current secret; rotated-out ones still valid are listed without value'),
+    ...errorResponses('write'),
+  },
 })
 
 const rotateWebhookSecret = createRoute({
