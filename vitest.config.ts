@@ -6,5 +6,7 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 20_000,
     hookTimeout: 120_000,
+    // The JSON report feeds the closing "N passed, N failed" line of CI (scripts/test-summary.js).
+    reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
   },
 })
