@@ -12,9 +12,11 @@ export interface FactdeskApi {
 /// The operations as IPC channel names, one per method of `FactdeskApi`.
 export type Operation = keyof FactdeskApi
 
-/// Every operation, written out rather than taken from `OPERATION_ARGS` (operations.ts) so that this module needs
-/// no zod: the sandboxed preload bundles it and may require only 'electron'.
-export const OPERATIONS = Object.keys({ me: true, credits: true } satisfies Record<Operation, true>) as Operation[]
+// Written out rather than taken from `OPERATION_ARGS` (operations.ts) so that this module needs no zod: the
+// sandboxed preload bundles it and may require only 'electron'. `satisfies` keeps the list complete.
+const EVERY_OPERATION = { me: true, credits: true } satisfies Record<Operation, true>
+/// Every operation, one IPC channel each.
+export const OPERATIONS = Object.keys(EVERY_OPERATION) as Operation[]
 export const channelOf = (operation: Operation): string => `factdesk:${operation}`
 
 /// How a result crosses the IPC boundary: Electron flattens thrown errors into strings, so failures

@@ -1,0 +1,29 @@
+import { BrowserWindow } from 'electron'
+import type { WindowBounds } from './bounds'
+import { guardNavigation } from './guards'
+import { webPreferences } from './webPreferences'
+
+const FIRST_SIZE = { width: 1280, height: 860 }
+
+/// Opens the editor's window on the app's page with the locked-down preferences, where it was last closed.
+export function createMainWindow(page: URL, preload: string, bounds: WindowBounds): BrowserWindow {
+  const window = new BrowserWindow({
+    ...(bounds.restore() ?? FIRST_SIZE),
+    minWidth: 720,
+    minHeight: 480,
+    title: 'Factdesk',
+    // Shown once painted, so the user never sees an empty white frame.
+    show: false,
+    webPreferences: webPreferences(preload),
+  })
+  guardNavigation(window.webContents, page)
+  bounds.track(window)
+  window.once('ready-to-show', () => window.show())
+  // A file: URL here is what loadFile would load; one call serves the dev server and the built page alike.
+  window.loadURL(page.href).catch((error: unknown) => {
+    console.error('factdesk: the page did not load', error)
+    // It may never be painted now; a visible window beats an app running with none.
+    window.show()
+  })
+  return window
+}

@@ -1,0 +1,73 @@
+import { join } from 'node:path'
+import { app, BrowserWindow, dialog, session } from 'electron'
+import { openEngine, type Engine } from './engine/engine'
+import { defaultDataDir } from './engine/paths'
+import { appPage } from './desktop/appPage'
+import { WindowBounds } from './desktop/bounds'
+import { createDispatch } from './desktop/dispatch'
+import { registerIpc } from './desktop/ipc'
+import { pagePolicy } from './desktop/pagePolicy'
+import { secureSession } from './desktop/session'
+import { createMainWindow } from './desktop/window'
+
+// The desktop app: one window on the editor page, and the engine running in this process.
+
+// A packaged app never takes its page from the environment: anyone who can set a variable could otherwise point
+// the window, and its preload, at a page of their own.
+const devServerUrl = app.isPackaged ? undefined : process.env.ELECTRON_RENDERER_URL
+// Paths are relative to this file's bundle in out/main, beside out/preload and out/renderer.
+const page = appPage(devServerUrl, join(import.meta.dirname, '../renderer/index.html'))
+const preload = join(import.meta.dirname, '../preload/index.cjs')
+
+// The same folder the CLI defaults to (Electron would name it after the lower-case package name), so
+// `factdesk serve` and the app share one store; FACTDESK_DATA_DIR moves both.
+app.setPath('userData', defaultDataDir())
+
+let engine: Engine | undefined
+let bounds: WindowBounds | undefined
+let mainWindow: BrowserWindow | undefined
+
+// Every renderer sandboxed, whatever a window's preferences say.
+app.enableSandbox()
+
+// The engine holds the data folder; a second app would be refused it, so it hands over to the first instead.
+if (!app.requestSingleInstanceLock()) {
+  app.quit()
+} else {
+  app.on('second-instance', showMainWindow)
+  app.on('activate', showMainWindow)
+  app.on('window-all-closed', () => {
+    // On macOS an app stays open without windows until the user quits it.
+    if (process.platform !== 'darwin') app.quit()
+  })
+  app.on('will-quit', () => {
+    engine?.close()
+    engine = undefined
+  })
+  app.whenReady().then(start).catch(fail)
+}
+
+function start(): void {
+  // Throws a readable error when the data folder is locked by a running `factdesk serve` (or is unusable).
+  engine = openEngine({ dataDir: app.getPath('userData'), runJobs: true })
+  secureSession(session.defaultSession, pagePolicy(devServerUrl))
+  registerIpc(createDispatch(engine, page))
+  bounds = new WindowBounds()
+  showMainWindow()
+}
+
+// Brings the editor's window forward, opening it if there is none (macOS keeps the app alive without one).
+function showMainWindow(): void {
+  if (!engine || !bounds) return
+  if (mainWindow && !mainWindow.isDestroyed()) {
+    if (mainWindow.isMinimized()) mainWindow.restore()
+    mainWindow.focus()
+    return
+  }
+  mainWindow = createMainWindow(page, preload, bounds)
+}
+
+function fail(error: unknown): void {
+  dialog.showErrorBox('Factdesk cannot start', error instanceof Error ? error.message : String(error))
+  app.quit()
+}
