@@ -7,7 +7,12 @@ export default defineConfig({
     build: {
       rollupOptions: {
         // The desktop shell and the headless CLI share one engine bundle.
-        input: { index: resolve('src/main/index.ts'), cli: resolve('src/main/cli/index.ts') },
+        // t1-worker: the spelling checker's worker thread, started from out/main/t1-worker.js.
+        input: {
+          index: resolve('src/main/index.ts'),
+          cli: resolve('src/main/cli/index.ts'),
+          't1-worker': resolve('src/main/engine/tiers/t1/worker.ts'),
+        },
       },
     },
   },

@@ -1,0 +1,110 @@
+import type { Worker } from 'node:worker_threads'
+import type { CheckReply, CheckRequest, Finding } from './protocol'
+import { startWorker } from './workerEntry'
+
+/// What one check found, and which checker found it.
+export interface CheckResult {
+  /// The checker's name and version, e.g. `harper.js 2.10.0`.
+  model: string
+  findings: Finding[]
+}
+
+interface Pending {
+  id: number
+  text: string
+  resolve(result: CheckResult): void
+  reject(error: Error): void
+}
+
+/// Spelling and grammar checks by Harper in a worker thread, one text at a time. The worker starts on first use;
+/// Harper is initialised once in it and reused.
+export class SpellingChecker {
+  private worker: Worker | undefined
+  private readonly queue: Pending[] = []
+  // The check the worker is working on; the others wait in the queue, so an aborted one is never sent.
+  private running: Pending | undefined
+  private nextId = 1
+
+  /// Checks `text`; offsets are UTF-16 indices into `text`. Rejects with an AbortError when `signal` aborts.
+  check(text: string, signal?: AbortSignal): Promise<CheckResult> {
+    if (signal?.aborted) return Promise.reject(abortError())
+    return new Promise<CheckResult>((resolve, reject) => {
+      const onAbort = (): void => {
+        // A queued check leaves the queue; a running one is ignored when it answers, as Harper cannot be
+        // interrupted and the worker stays useful for the checks behind it.
+        const queued = this.queue.indexOf(pending)
+        if (queued >= 0) this.queue.splice(queued, 1)
+        reject(abortError())
+      }
+      const pending: Pending = {
+        id: this.nextId++,
+        text,
+        resolve: (result) => {
+          signal?.removeEventListener('abort', onAbort)
+          resolve(result)
+        },
+        reject: (error) => {
+          signal?.removeEventListener('abort', onAbort)
+          reject(error)
+        },
+      }
+      signal?.addEventListener('abort', onAbort, { once: true })
+      this.queue.push(pending)
+      this.next()
+    })
+  }
+
+  /// Stops the worker; checks still waiting reject. A later check starts a new worker.
+  async close(): Promise<void> {
+    const worker = this.worker
+    this.fail(new Error('the spelling checker was closed'))
+    await worker?.terminate()
+  }
+
+  private next(): void {
+    if (this.running) return
+    this.running = this.queue.shift()
+    // An idle worker must not keep the process alive: a CLI run ends when its work is done.
+    if (!this.running) return void this.worker?.unref()
+    const worker = this.worker ?? this.start()
+    worker.ref()
+    const request: CheckRequest = { id: this.running.id, text: this.running.text }
+    worker.postMessage(request)
+  }
+
+  private start(): Worker {
+    const worker = startWorker()
+    worker.on('message', (reply: CheckReply) => this.answered(reply))
+    // A crashed or killed worker fails what it was given; the next check starts a fresh one.
+    worker.on('error', (error) => this.stopped(worker, error))
+    worker.on('exit', (code) => this.stopped(worker, new Error(`the t1 worker stopped (exit code ${code})`)))
+    this.worker = worker
+    return worker
+  }
+
+  private answered(reply: CheckReply): void {
+    const running = this.running
+    if (running?.id !== reply.id) return
+    this.running = undefined
+    if ('error' in reply) running.reject(new Error(`t1 check failed: ${reply.error}`))
+    else running.resolve({ model: reply.model, findings: reply.findings })
+    this.next()
+  }
+
+  private stopped(worker: Worker, error: Error): void {
+    if (this.worker !== worker) return
+    this.fail(error)
+  }
+
+  private fail(error: Error): void {
+    this.worker = undefined
+    const pending = this.running ? [this.running, ...this.queue] : [...this.queue]
+    this.running = undefined
+    this.queue.length = 0
+    for (const check of pending) check.reject(error)
+  }
+}
+
+function abortError(): Error {
+  return new DOMException('the spelling check was aborted', 'AbortError')
+}

@@ -1,0 +1,36 @@
+import { SuggestionKind, type Lint, type Suggestion } from 'harper.js'
+import type { Finding } from './protocol'
+
+/// Turns Harper's lints, grouped by rule, into findings ordered by position, freeing the WebAssembly objects
+/// (a long-lived worker would otherwise hold them until the garbage collector notices).
+export function toFindings(groups: Record<string, Lint[]>): Finding[] {
+  const findings = Object.entries(groups).flatMap(([rule, lints]) =>
+    lints.map((lint) => toFinding(lint, rule)),
+  )
+  return findings.sort((a, b) => a.charStart - b.charStart || a.charEnd - b.charEnd)
+}
+
+function toFinding(lint: Lint, rule: string): Finding {
+  // harper.js 2.x reports spans in UTF-16 code units, the unit of JS strings, so they index the text as they
+  // are (test/t1 pins this with emoji, CJK and combining marks before a finding).
+  const span = lint.span()
+  const problem = lint.get_problem_text()
+  const finding: Finding = {
+    charStart: span.start,
+    charEnd: span.end,
+    message: lint.message(),
+    suggestions: lint.suggestions().map((suggestion) => replacement(suggestion, problem)),
+    rule,
+  }
+  span.free()
+  lint.free()
+  return finding
+}
+
+// Every suggestion as the text that replaces the span, so callers need not know Harper's kinds.
+function replacement(suggestion: Suggestion, problem: string): string {
+  const kind = suggestion.kind()
+  const text = kind === SuggestionKind.Remove ? '' : suggestion.get_replacement_text()
+  suggestion.free()
+  return kind === SuggestionKind.InsertAfter ? problem + text : text
+}

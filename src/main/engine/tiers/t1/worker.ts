@@ -1,0 +1,38 @@
+// The t1 worker thread: Harper is initialised once here and reused for every check, so linting never blocks
+// the main process's event loop.
+import { readFileSync } from 'node:fs'
+import { parentPort } from 'node:worker_threads'
+import { Dialect, LocalLinter } from 'harper.js'
+// The WebAssembly binary inlined as a data URL: nothing to fetch or locate on disk, in Node and in Electron.
+import { binaryInlined } from 'harper.js/binaryInlined'
+import { toFindings } from './lints'
+import type { CheckReply, CheckRequest } from './protocol'
+
+// Claims are plain sentences: Markdown parsing would misread `*`, `#` or `_` in them as markup.
+const PLAIN = { language: 'plaintext' } as const
+
+const port = parentPort
+if (!port) throw new Error('the t1 checker must run in a worker thread')
+
+const linter = new LocalLinter({ binary: binaryInlined, dialect: Dialect.American })
+// t1 is spelling and grammar: sentence length is a matter of style, and a long claim is not a wrong one.
+const ready = linter.setup().then(() => linter.setLintConfig({ LongSentences: false }))
+const model = `harper.js ${harperVersion()}`
+
+port.on('message', async ({ id, text }: CheckRequest) => {
+  let reply: CheckReply
+  try {
+    await ready
+    // Grouped by rule, as plain lints do not name theirs; measured as fast as plain linting.
+    reply = { id, model, findings: toFindings(await linter.organizedLints(text, PLAIN)) }
+  } catch (error) {
+    reply = { id, error: error instanceof Error ? error.message : String(error) }
+  }
+  port.postMessage(reply)
+})
+
+function harperVersion(): string {
+  // harper.js exports no package.json; its entry point sits in dist/, one folder below it.
+  const manifest = new URL('../package.json', import.meta.resolve('harper.js'))
+  return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version
+}

@@ -1,0 +1,119 @@
+import { readFileSync } from 'node:fs'
+import type { Worker } from 'node:worker_threads'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { SpellingChecker, type Finding } from '../../src/main/engine/tiers/t1'
+import { startWorker } from '../../src/main/engine/tiers/t1/workerEntry'
+
+// The real worker, watched: the restart test needs to kill the thread a check runs on.
+vi.mock('../../src/main/engine/tiers/t1/workerEntry', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../src/main/engine/tiers/t1/workerEntry')>()
+  return { ...actual, startWorker: vi.fn(actual.startWorker) }
+})
+const workers = (): Worker[] => vi.mocked(startWorker).mock.results.map((result) => result.value as Worker)
+
+// Distinct sentences, so Harper's cache of recent sentences cannot make the work quick.
+const longText = (count: number): string =>
+  Array.from(
+    { length: count },
+    (_, i) => `Sentence ${i} of the report has a speling mistake near the end.`,
+  ).join(' ')
+
+const checker = new SpellingChecker()
+beforeAll(() => checker.check('Warm up.'), 60_000)
+afterAll(() => checker.close())
+
+const spellingOf = (text: string, findings: Finding[]): Finding | undefined =>
+  findings.find(
+    (finding) => finding.rule === 'SpellCheck' && text.slice(finding.charStart, finding.charEnd) === 'brwon',
+  )
+
+describe('SpellingChecker', () => {
+  it('finds a misspelt word, with its offsets and the right word first', async () => {
+    const text = 'The quick brwon fox jumps over the lazy dog.'
+    const { findings } = await checker.check(text)
+    expect(findings).toHaveLength(1)
+    const [finding] = findings
+    expect(finding).toMatchObject({ charStart: 10, charEnd: 15, rule: 'SpellCheck' })
+    expect(finding?.suggestions[0]).toBe('brown')
+    expect(finding?.message).toMatch(/brwon/)
+  })
+
+  it('finds a grammar error', async () => {
+    const text = 'I ate a apple for lunch.'
+    const { findings } = await checker.check(text)
+    expect(findings).toEqual([
+      expect.objectContaining({ charStart: 6, charEnd: 7, rule: 'AnA', suggestions: ['an'] }),
+    ])
+  })
+
+  it('finds nothing in clean text', async () => {
+    for (const text of ['The cat sat on the mat.', 'Paris is the capital of France.', ''])
+      expect((await checker.check(text)).findings).toEqual([])
+  })
+
+  it('gives UTF-16 offsets after emoji, CJK and combining marks', async () => {
+    const prefixes = [
+      '😀😀 ',
+      '👨‍👩‍👧 ',
+      '𝒳𝒴 ',
+      '日本語の ',
+      'Cafe\u0301 cre\u0300me ',
+      '🇫🇷 e\u0301\u0301 Ω ',
+      '😀 日本 e\u0301 𝒳 ',
+    ]
+    for (const prefix of prefixes) {
+      const text = `${prefix}The brwon fox is here.`
+      const { findings } = await checker.check(text)
+      expect(spellingOf(text, findings), JSON.stringify(text)).toMatchObject({
+        charStart: prefix.length + 4,
+        suggestions: expect.arrayContaining(['brown']),
+      })
+      for (const finding of findings) expect(finding.charEnd).toBeLessThanOrEqual(text.length)
+    }
+  })
+
+  it('names the checker with the version of harper.js it runs', async () => {
+    const { version } = JSON.parse(readFileSync('node_modules/harper.js/package.json', 'utf8')) as {
+      version: string
+    }
+    expect((await checker.check('Fine.')).model).toBe(`harper.js ${version}`)
+  })
+
+  it('rejects promptly with an AbortError, and goes on with the checks behind', async () => {
+    const controller = new AbortController()
+    const running = checker.check(longText(200), controller.signal)
+    const queued = new AbortController()
+    const dropped = checker.check('A dropped check.', queued.signal)
+    const next = checker.check('The brwon fox.')
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    const aborted = performance.now()
+    controller.abort()
+    queued.abort()
+    await expect(running).rejects.toMatchObject({ name: 'AbortError' })
+    await expect(dropped).rejects.toMatchObject({ name: 'AbortError' })
+    expect(performance.now() - aborted).toBeLessThan(50)
+    expect(spellingOf('The brwon fox.', (await next).findings)).toBeDefined()
+    await expect(checker.check('Too late.', AbortSignal.abort())).rejects.toMatchObject({
+      name: 'AbortError',
+    })
+  })
+
+  it('fails the checks of a killed worker and starts a new one for the next', async () => {
+    const started = workers().length
+    const killed = checker.check(longText(200))
+    const behind = checker.check('Behind the killed one.')
+    await workers().at(-1)?.terminate()
+    await expect(killed).rejects.toThrow(/t1 worker stopped/)
+    await expect(behind).rejects.toThrow(/t1 worker stopped/)
+    const { findings } = await checker.check('The brwon fox.')
+    expect(spellingOf('The brwon fox.', findings)).toBeDefined()
+    expect(workers().length).toBe(started + 1)
+  }, 60_000)
+
+  it('rejects what is pending when closed', async () => {
+    const closing = new SpellingChecker()
+    const pending = expect(closing.check('Never answered.')).rejects.toThrow(/closed/)
+    await closing.close()
+    await pending
+  })
+})
