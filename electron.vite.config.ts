@@ -1,6 +1,22 @@
 import { resolve } from 'node:path'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'electron-vite'
+import type { Plugin } from 'vite'
+import { META_CONTENT_SECURITY_POLICY } from './src/shared/csp'
+
+/// Puts the page's Content-Security-Policy in the built index.html. Only at build time: in development the
+/// React refresh preamble is an inline script, which the shell's (relaxed, development-only) header allows.
+const contentSecurityPolicyMeta = (): Plugin => ({
+  name: 'factdesk-csp-meta',
+  apply: 'build',
+  transformIndexHtml: () => [
+    {
+      tag: 'meta',
+      attrs: { 'http-equiv': 'Content-Security-Policy', content: META_CONTENT_SECURITY_POLICY },
+      injectTo: 'head-prepend',
+    },
+  ],
+})
 
 export default defineConfig({
   main: {
@@ -24,7 +40,7 @@ export default defineConfig({
   },
   renderer: {
     root: 'src/renderer',
-    plugins: [react()],
-    build: { rollupOptions: { input: resolve('src/renderer/index.html') } },
+    plugins: [react(), contentSecurityPolicyMeta()],
+    build: { minify: true, rollupOptions: { input: resolve('src/renderer/index.html') } },
   },
 })

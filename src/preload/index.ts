@@ -1,14 +1,7 @@
 import { contextBridge, ipcRenderer } from 'electron'
-import { channelOf, OPERATIONS, type FactdeskApi, type IpcResult, type Operation } from '../shared/api'
+import { channelOf, OPERATIONS, type FactdeskIpc } from '../shared/api'
 
-/// What the page sees as `window.factdesk`: every operation of `FactdeskApi`, resolving to its `IpcResult`
-/// instead of throwing. contextBridge copies only the message of a thrown Error, so an `ApiError`'s code and
-/// details would be lost on the way; the page's IPC bridge turns a failed result into an `ApiError` itself.
-type FactdeskIpc = {
-  [Op in Operation]: (
-    ...args: Parameters<FactdeskApi[Op]>
-  ) => Promise<IpcResult<Awaited<ReturnType<FactdeskApi[Op]>>>>
-}
+// What the page sees as `window.factdesk` (see FactdeskIpc: results, not thrown errors, cross the bridge).
 
 // One function per operation and nothing else: no ipcRenderer, no way to name a channel.
 const factdesk = Object.fromEntries(

@@ -22,3 +22,11 @@ export const channelOf = (operation: Operation): string => `factdesk:${operation
 /// How a result crosses the IPC boundary: Electron flattens thrown errors into strings, so failures
 /// travel as the same error envelope the REST API uses.
 export type IpcResult<T> = { ok: true; data: T } | ({ ok: false } & ErrorEnvelope)
+
+/// What the desktop app's preload exposes as `window.factdesk`: each operation of `FactdeskApi`, resolving to
+/// an `IpcResult` rather than rejecting, because Electron's context bridge keeps only the message of an error.
+export type FactdeskIpc = {
+  [Op in Operation]: (
+    ...args: Parameters<FactdeskApi[Op]>
+  ) => Promise<IpcResult<Awaited<ReturnType<FactdeskApi[Op]>>>>
+}

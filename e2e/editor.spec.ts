@@ -1,0 +1,56 @@
+import { fileURLToPath } from 'node:url'
+import { expect, test } from './webServer'
+
+const screenshot = (name: string): string => fileURLToPath(new URL(`output/${name}`, import.meta.url))
+
+test('writes in the editor after signing in with the one-time link', async ({ page, server }) => {
+  const problems: string[] = []
+  page.on('pageerror', (error) => problems.push(error.message))
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text())
+  })
+
+  await page.goto(server.link)
+  const editor = page.getByRole('textbox', { name: 'Document' })
+  const status = page.getByRole('contentinfo')
+  await expect(editor).toBeVisible()
+  await expect(status).toContainText('1,000 credits')
+  await expect(status).toContainText('Default organization')
+  await expect(status).toContainText('0 words')
+  expect(page.url()).not.toContain(server.token)
+
+  await editor.click()
+  await page.keyboard.type('The Eiffel Tower is 330 metres tall.')
+  await expect(status).toContainText('7 words')
+  await expect(status).toContainText('36 characters')
+  await page.screenshot({ path: screenshot('editor.png') })
+  await page.emulateMedia({ colorScheme: 'dark' })
+  await page.screenshot({ path: screenshot('editor-dark.png') })
+
+  await page.reload()
+  await expect(status).toContainText('1,000 credits')
+  await expect(page.getByRole('alert')).toHaveCount(0)
+
+  expect(problems).toEqual([])
+  // The token was printed once, in the link, and never again (no request log, no error message).
+  expect(server.output().split(server.token)).toHaveLength(2)
+})
+
+test('without the link the page says it needs one', async ({ page, server }) => {
+  await page.goto(server.origin)
+  await expect(page.getByRole('alert')).toContainText('This page needs the link printed by factdesk web')
+  await expect(page.getByRole('contentinfo')).toContainText('Not signed in')
+  await expect(page.getByRole('textbox', { name: 'Document' })).toBeVisible()
+})
+
+test('the link works once: opened again elsewhere it asks for a new one', async ({ browser, server }) => {
+  const first = await browser.newPage()
+  await first.goto(server.link)
+  await expect(first.getByRole('contentinfo')).toContainText('1,000 credits')
+
+  const second = await browser.newPage() // a new context: no cookie
+  await second.goto(server.link)
+  await expect(second.getByRole('alert')).toContainText('This page needs the link printed by factdesk web')
+  expect(second.url()).not.toContain(server.token)
+  await Promise.all([first.close(), second.close()])
+})

@@ -1,0 +1,86 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { test as base } from '@playwright/test'
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const OPEN_LINE = /^open (http:\/\/127\.0\.0\.1:\d+)\/#token=(\S+)$/m
+const START_TIMEOUT_MS = 20_000
+const STOP_TIMEOUT_MS = 10_000
+
+/// A `factdesk web` server of the built CLI, on a fresh data folder, as a test sees it.
+export interface WebServer {
+  /// The link the server printed, one-time token included.
+  link: string
+  /// The server's origin: the page without the token.
+  origin: string
+  /// The one-time token of `link`.
+  token: string
+  /// Everything the server has printed so far, standard output and error together.
+  output(): string
+}
+
+/// Playwright's `test` with a `server` fixture: a `factdesk web` started for the test and stopped after it.
+export const test = base.extend<{ server: WebServer }>({
+  server: async ({ context }, use) => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'factdesk-e2e-'))
+    const child = spawn(process.execPath, ['bin/factdesk.js', 'web', '--port', '0', '--data-dir', dataDir], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let output = ''
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
+    const exited = once(child, 'exit')
+    try {
+      const [, origin = '', token = ''] = await openLine(() => output, exited)
+      await use({ link: `${origin}/#token=${token}`, origin, token, output: () => output })
+    } finally {
+      // The browser goes first, as a writer closes the tab before stopping the server: the server's close
+      // waits for the connections Chromium holds open, even ones it opened ahead and never used.
+      await context.close()
+      await stop(child, exited)
+      rmSync(dataDir, { recursive: true, force: true })
+    }
+  },
+})
+
+export { expect } from '@playwright/test'
+
+// SIGTERM, as a writer's Ctrl-C; a server still running after STOP_TIMEOUT_MS is killed and the test fails.
+async function stop(child: ChildProcess, exited: Promise<unknown>): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  child.kill('SIGTERM')
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(resolve, STOP_TIMEOUT_MS, 'late')))
+  const outcome = await Promise.race([exited, late])
+  clearTimeout(timer)
+  if (outcome === 'late') {
+    child.kill('SIGKILL')
+    await exited
+    throw new Error(`factdesk web was still running ${STOP_TIMEOUT_MS} ms after SIGTERM.`)
+  }
+}
+
+// Waits for the `open http://127.0.0.1:PORT/#token=…` line, failing with what the server said if it never comes.
+async function openLine(output: () => string, exited: Promise<unknown>): Promise<RegExpExecArray> {
+  const deadline = Date.now() + START_TIMEOUT_MS
+  let gone = false
+  const stop = (): void => {
+    gone = true
+  }
+  exited.then(stop, stop)
+  for (;;) {
+    const match = OPEN_LINE.exec(output())
+    if (match) return match
+    if (gone || Date.now() > deadline) {
+      throw new Error(
+        `factdesk web did not print its link${gone ? ' and exited' : ''}. It said:\n${output()}`,
+      )
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}

@@ -1,0 +1,44 @@
+import { existsSync } from 'node:fs'
+import { chromium, defineConfig } from '@playwright/test'
+
+// Playwright cannot download its own browser on the build machines, so any installed Chromium will do.
+const CANDIDATES = [
+  process.env.CHROMIUM_PATH,
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/bin/google-chrome',
+  '/usr/bin/google-chrome-stable',
+  chromium.executablePath(),
+]
+
+/// The first Chromium found on this machine.
+function findChromium(): string {
+  const found = CANDIDATES.find((path) => path !== undefined && path !== '' && existsSync(path))
+  if (!found) {
+    throw new Error('No Chromium found: install it (Debian: apt-get install chromium) or set CHROMIUM_PATH')
+  }
+  return found
+}
+
+export default defineConfig({
+  testDir: 'e2e',
+  outputDir: 'e2e/output/test-results',
+  workers: 1,
+  reporter: 'list',
+  use: {
+    headless: true,
+    locale: 'en-US',
+    launchOptions: {
+      executablePath: findChromium(),
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-quic',
+      ],
+    },
+  },
+})

@@ -1,0 +1,21 @@
+import type { Extension } from '@codemirror/state'
+import { drawSelection, dropCursor, EditorView, placeholder } from '@codemirror/view'
+import { reportCounts, type DocumentCounts } from './counts'
+import { editingKeys } from './keymaps'
+import { markdownProse } from './markdown'
+import { writingLook } from './theme'
+
+/// Everything the writing editor is made of. `onCounts` hears the document's word and character counts.
+export function writingEditor(onCounts: (counts: DocumentCounts) => void): Extension {
+  return [
+    markdownProse(),
+    editingKeys(),
+    writingLook(),
+    drawSelection(),
+    dropCursor(),
+    EditorView.lineWrapping,
+    placeholder('Start writing…'),
+    EditorView.contentAttributes.of({ 'aria-label': 'Document' }),
+    reportCounts(onCounts),
+  ]
+}
