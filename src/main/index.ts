@@ -40,9 +40,13 @@ if (!app.requestSingleInstanceLock()) {
     // On macOS an app stays open without windows until the user quits it.
     if (process.platform !== 'darwin') app.quit()
   })
-  app.on('will-quit', () => {
-    engine?.close()
+  app.on('will-quit', (event) => {
+    if (!engine) return
+    // Let in-flight units go back to the queue and the store close before the process ends.
+    event.preventDefault()
+    const closing = engine
     engine = undefined
+    void closing.close().finally(() => app.quit())
   })
   app.whenReady().then(start).catch(fail)
 }

@@ -35,6 +35,7 @@ const unit = z.number().min(0).max(1)
 export const Citation = z
   .object({ url: z.string(), title: z.string(), quote: z.string(), retrievedAt: timestamp })
   .meta({ id: 'Citation' })
+export type Citation = z.infer<typeof Citation>
 
 export const Evaluation = z
   .object({
@@ -47,6 +48,7 @@ export const Evaluation = z
     createdAt: timestamp,
   })
   .meta({ id: 'Evaluation' })
+export type Evaluation = z.infer<typeof Evaluation>
 
 export const Consensus = z
   .object({
@@ -59,6 +61,7 @@ export const Consensus = z
     decidedAt: timestamp,
   })
   .meta({ id: 'Consensus' })
+export type Consensus = z.infer<typeof Consensus>
 
 /// A spelling or grammar finding, with offsets into the submitted text.
 export const TextIssue = z
@@ -70,17 +73,20 @@ export const TextIssue = z
     rule: z.string(),
   })
   .meta({ id: 'TextIssue' })
+export type TextIssue = z.infer<typeof TextIssue>
 
 /// A claim as quoted by an estimate: offsets are UTF-16 indices, end exclusive.
 export const EstimatedClaim = z
   .object({ claimId: z.string(), text: z.string(), charStart: z.int(), charEnd: z.int() })
   .meta({ id: 'EstimatedClaim' })
+export type EstimatedClaim = z.infer<typeof EstimatedClaim>
 
 export const Claim = EstimatedClaim.extend({
   evaluations: z.array(Evaluation),
   consensus: z.partialRecord(Tier, Consensus),
   issues: z.array(TextIssue),
 }).meta({ id: 'Claim' })
+export type Claim = z.infer<typeof Claim>
 
 export const TierCounts = z.partialRecord(Tier, z.int())
 
@@ -108,6 +114,7 @@ export type Check = z.infer<typeof Check>
 export const CheckList = z
   .object({ data: z.array(Check), nextCursor: z.string().nullable() })
   .meta({ id: 'CheckList' })
+export type CheckList = z.infer<typeof CheckList>
 
 export const Report = z
   .object({
@@ -121,6 +128,7 @@ export const Report = z
     }),
   })
   .meta({ id: 'Report' })
+export type Report = z.infer<typeof Report>
 
 export const PriceList = z
   .object({ t1: z.int(), t2: z.int(), t3: z.int(), research: z.int() })
@@ -146,6 +154,7 @@ export const Estimate = z
     sufficient: z.boolean(),
   })
   .meta({ id: 'Estimate' })
+export type Estimate = z.infer<typeof Estimate>
 
 export const ArgumentNode = z
   .object({
@@ -186,6 +195,7 @@ export const Research = z
     completedAt: timestamp.nullable(),
   })
   .meta({ id: 'Research' })
+export type Research = z.infer<typeof Research>
 
 export const Credits = z.object({ balance: z.int(), prices: PriceList }).meta({ id: 'Credits' })
 export type Credits = z.infer<typeof Credits>
@@ -250,6 +260,7 @@ const tiersField = z.array(Tier).min(1).meta({ description: 'one or more of t1, 
 export const EstimateRequest = z
   .strictObject({ text: z.string(), tiers: tiersField })
   .meta({ id: 'EstimateRequest' })
+export type EstimateRequest = z.infer<typeof EstimateRequest>
 
 /// Body of `POST /checks`: exactly one of `documentId` or `text`.
 export const CreateCheckRequest = z
@@ -267,6 +278,7 @@ export const CreateCheckRequest = z
     path: ['documentId'],
   })
   .meta({ id: 'CreateCheckRequest' })
+export type CreateCheckRequest = z.infer<typeof CreateCheckRequest>
 
 /// Body of `PATCH /checks/{id}`: only these members, each a string or null.
 export const PatchCheckRequest = z
@@ -276,8 +288,10 @@ export const PatchCheckRequest = z
     sourceUrl: z.string().nullable().optional(),
   })
   .meta({ id: 'PatchCheckRequest' })
+export type PatchCheckRequest = z.infer<typeof PatchCheckRequest>
 
 /// Body of `POST /research`: exactly one of `claimId` or `text`.
 export const ResearchRequest = z
   .union([z.strictObject({ claimId: z.string() }), z.strictObject({ text: z.string() })])
   .meta({ id: 'ResearchRequest' })
+export type ResearchRequest = z.infer<typeof ResearchRequest>

@@ -59,7 +59,7 @@ describe('the error envelope', () => {
   it('an unexpected failure is 500 internal_error without stack, SQL or secrets', async () => {
     // Break the store underneath the running server: the next query fails inside SQLite.
     const broken = await startServer()
-    broken.engine.close()
+    await broken.engine.close()
     const res = await call(broken, 'GET', '/credits')
     expect(res.status).toBe(500)
     const error = expectEnvelope(res.json, 'internal_error')

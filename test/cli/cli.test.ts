@@ -40,7 +40,7 @@ describe('factdesk org, token and credits', () => {
     const engine = openEngine({ dataDir: dir })
     const principal = engine.service.authenticate(value)
     expect(engine.service.credits(principal).balance).toBe(75)
-    engine.close()
+    await engine.close()
 
     const tokenId =
       list.stdout
@@ -50,7 +50,7 @@ describe('factdesk org, token and credits', () => {
     expect((await factdesk(['token', 'revoke', tokenId, '--data-dir', dir])).code).toBe(0)
     const after = openEngine({ dataDir: dir })
     expect(() => after.service.authenticate(value)).toThrow(/not valid/)
-    after.close()
+    await after.close()
     expect((await factdesk(['token', 'list', '--data-dir', dir])).stdout).toMatch(/revoked 20/)
   })
 
@@ -62,7 +62,7 @@ describe('factdesk org, token and credits', () => {
     expect(principal.scope).toBe('read')
     expect(engine.service.me(principal).organization.name).toBe('Default organization')
     expect(engine.service.credits(principal).balance).toBe(1000)
-    engine.close()
+    await engine.close()
   })
 
   it('FACTDESK_DATA_DIR chooses the data folder', async () => {

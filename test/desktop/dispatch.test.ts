@@ -21,9 +21,9 @@ beforeEach(() => {
   dispatch = createDispatch(engine, page)
 })
 
-afterEach(() => {
+afterEach(async () => {
   vi.restoreAllMocks()
-  engine.close()
+  await engine.close()
   rmSync(dataDir, { recursive: true, force: true })
 })
 

@@ -5,7 +5,7 @@ import type { Hono } from 'hono'
 import type { ConfigInput } from '../../src/shared/config'
 import { Config } from '../../src/shared/config'
 import type { Clock } from '../../src/main/engine/clock'
-import { openEngine, type Engine } from '../../src/main/engine/engine'
+import { openEngine, type Engine, type EngineOptions } from '../../src/main/engine/engine'
 import { API_BASE, createApp } from '../../src/main/server/app'
 import { listen, type Listening } from '../../src/main/server/listen'
 
@@ -31,12 +31,16 @@ export async function startServer(
     config?: ConfigInput
     dataDir?: string
     extend?: (app: Hono, engine: Engine) => void
+    tiers?: EngineOptions['tiers']
+    runner?: EngineOptions['runner']
   } = {},
 ): Promise<TestServer> {
   const engine = openEngine({
     dataDir: options.dataDir ?? tempDir(),
     config: Config.parse(options.config ?? {}),
     clock: options.clock,
+    tiers: options.tiers,
+    runner: options.runner,
     runJobs: true,
   })
   const app = createApp(engine, { acceptSessionCookie: options.extend !== undefined })
@@ -45,7 +49,7 @@ export async function startServer(
   try {
     server = await listen(app, '127.0.0.1', 0)
   } catch (error) {
-    engine.close()
+    await engine.close()
     throw error
   }
   const organizationId = engine.admin.defaultOrganization().id
@@ -58,7 +62,7 @@ export async function startServer(
     organizationId,
     close: async () => {
       await server.close()
-      engine.close()
+      await engine.close()
     },
   }
 }
@@ -81,6 +85,17 @@ export async function call(
   const response = await fetch(server.api + path, { method, headers, body })
   const text = await response.text()
   return { status: response.status, headers: response.headers, json: text ? JSON.parse(text) : null }
+}
+
+/// Polls `GET /checks/{id}` until the check has ended (or `timeoutMs` passes) and returns it.
+export async function waitForEnd(server: TestServer, checkId: string, timeoutMs = 15_000): Promise<any> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const { json } = await call(server, 'GET', `/checks/${checkId}`)
+    if (['completed', 'failed', 'cancelled'].includes(json.status)) return json
+    if (Date.now() > deadline) throw new Error(`check ${checkId} still ${json.status}`)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
 }
 
 /// Asserts the error envelope of api-decisions.md and returns it.

@@ -28,19 +28,19 @@ describe('the store', () => {
     db.close()
   })
 
-  it('reopening keeps the data and creates no second default organization', () => {
+  it('reopening keeps the data and creates no second default organization', async () => {
     const dir = tempDir()
     const first = openEngine({ dataDir: dir })
     const organization = first.admin.defaultOrganization()
     const { value } = first.admin.createToken('read', organization.id, 'kept')
     first.admin.grantCredits(organization.id, 5)
-    first.close()
+    await first.close()
 
     const second = openEngine({ dataDir: dir })
     expect(second.admin.defaultOrganization()).toEqual(organization)
     const principal = second.service.authenticate(value)
     expect(second.service.credits(principal).balance).toBe(1005)
-    second.close()
+    await second.close()
   })
 
   it('refuses a folder written by a newer schema', () => {
@@ -69,7 +69,7 @@ describe('the store', () => {
 })
 
 describe('the data-folder lock', () => {
-  it('a second engine that runs jobs on the same folder gets a clear error; read-only tools still work', () => {
+  it('a second engine that runs jobs on the same folder gets a clear error; read-only tools still work', async () => {
     const dir = tempDir()
     const first = openEngine({ dataDir: dir, runJobs: true })
     expect(() => openEngine({ dataDir: dir, runJobs: true })).toThrow(DataFolderLockedError)
@@ -78,10 +78,10 @@ describe('the data-folder lock', () => {
     )
     const cli = openEngine({ dataDir: dir })
     expect(cli.admin.defaultOrganization().id).toBe(first.admin.defaultOrganization().id)
-    cli.close()
-    first.close()
+    await cli.close()
+    await first.close()
     const again = openEngine({ dataDir: dir, runJobs: true })
-    again.close()
+    await again.close()
     expect(existsSync(join(dir, 'engine.lock'))).toBe(false)
   })
 

@@ -1,8 +1,8 @@
-import { existsSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
+import { existsSync, readFileSync } from 'node:fs'
+import { basename, dirname, join, resolve } from 'node:path'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { ApiError } from '../../shared/errors'
-import { Scope } from '../../shared/schemas'
+import { Scope, Tier } from '../../shared/schemas'
 import { ConfigError } from '../engine/config'
 import { openEngine, type Engine } from '../engine/engine'
 import { defaultDataDir } from '../engine/paths'
@@ -10,6 +10,7 @@ import { DataFolderLockedError } from '../engine/store/lock'
 import { API_BASE, createApp } from '../server/app'
 import { listen } from '../server/listen'
 import { mountWeb } from '../server/web'
+import { formatReport, runCheck } from './check'
 
 const USAGE = `Usage: factdesk <command> [options]
 
@@ -21,6 +22,7 @@ const USAGE = `Usage: factdesk <command> [options]
   token list [--org ID]                    list tokens (never their values)
   token revoke ID                          revoke a token
   credits grant --org ID AMOUNT            add credits to an organization
+  check FILE [--tiers t1,t2,t3] [--json]   estimate, run and print the report
 
 Every command takes --data-dir DIR (default: the desktop app's data folder, or
 FACTDESK_DATA_DIR) and --config FILE.`
@@ -74,7 +76,7 @@ async function runServer(args: string[], withEditor: boolean): Promise<void> {
   try {
     server = await listen(app, values.host, port)
   } catch (error) {
-    engine.close()
+    await engine.close()
     throw error
   }
   console.log(
@@ -83,10 +85,10 @@ async function runServer(args: string[], withEditor: boolean): Promise<void> {
       : `listening on ${server.origin}${API_BASE}`,
   )
   const stop = (): void => {
-    void server.close().then(() => {
-      engine.close()
-      process.exit(0)
-    })
+    void server
+      .close()
+      .then(() => engine.close())
+      .then(() => process.exit(0))
   }
   process.once('SIGTERM', stop)
   process.once('SIGINT', stop)
@@ -103,7 +105,7 @@ function findRenderer(): string {
   return rendererDir
 }
 
-function org(args: string[]): void {
+async function org(args: string[]): Promise<void> {
   const { values, positionals } = parse(args, { ...common, credits: { type: 'string', default: '0' } })
   const [sub, name, extra] = positionals
   if (sub !== 'create' || !name || extra)
@@ -112,11 +114,11 @@ function org(args: string[]): void {
   try {
     console.log(engine.admin.createOrganization(name, wholeNumber(values.credits, '--credits')).id)
   } finally {
-    engine.close()
+    await engine.close()
   }
 }
 
-function token(args: string[]): void {
+async function token(args: string[]): Promise<void> {
   const { values, positionals } = parse(args, {
     ...common,
     scope: { type: 'string' },
@@ -150,11 +152,11 @@ function token(args: string[]): void {
       throw new UsageError('Usage: factdesk token create|list|revoke …')
     }
   } finally {
-    engine.close()
+    await engine.close()
   }
 }
 
-function credits(args: string[]): void {
+async function credits(args: string[]): Promise<void> {
   const { values, positionals } = parse(args, { ...common, org: { type: 'string' } })
   const [sub, amount, extra] = positionals
   if (sub !== 'grant' || !values.org || extra)
@@ -164,7 +166,37 @@ function credits(args: string[]): void {
     const balance = engine.admin.grantCredits(values.org, wholeNumber(amount, 'AMOUNT'))
     console.log(`balance ${balance}`)
   } finally {
-    engine.close()
+    await engine.close()
+  }
+}
+
+/// `factdesk check FILE`: runs a whole check in this process, as the data folder's owner.
+async function check(args: string[]): Promise<void> {
+  const { values, positionals } = parse(args, {
+    ...common,
+    tiers: { type: 'string', default: 't1' },
+    json: { type: 'boolean', default: false },
+  })
+  const [file, extra] = positionals
+  if (!file || extra) throw new UsageError('Usage: factdesk check FILE [--tiers t1,t2,t3] [--json]')
+  const tiers = values.tiers.split(',').map((tier) => {
+    const parsed = Tier.safeParse(tier.trim())
+    if (!parsed.success) throw new UsageError(`Unknown tier "${tier}": use t1, t2 or t3.`)
+    return parsed.data
+  })
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (error) {
+    throw new Error(`Cannot read ${file}: ${(error as Error).message}`)
+  }
+  const engine = open(values, true)
+  try {
+    const report = await runCheck(engine, text, tiers, basename(file))
+    console.log(values.json ? JSON.stringify(report, null, 2) : formatReport(report))
+    if (report.check.status !== 'completed') process.exitCode = 1
+  } finally {
+    await engine.close()
   }
 }
 
@@ -192,6 +224,8 @@ async function main(argv: string[]): Promise<void> {
       return token(args)
     case 'credits':
       return credits(args)
+    case 'check':
+      return check(args)
     case undefined:
     case 'help':
     case '--help':

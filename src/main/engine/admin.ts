@@ -4,6 +4,7 @@ import type { Clock } from './clock'
 import { newId } from './ids'
 import { hashToken, newTokenValue, newWebhookSecret } from './service'
 import type { Store } from './store'
+import type { LedgerKind } from './store/ledger'
 import type { TokenRecord } from './store/tokens'
 
 /// Starting balance of the organization created on first open.
@@ -90,6 +91,11 @@ export class Admin {
       this.store.ledger.record(organizationId, 'grant', amount, null, this.clock.now().toISOString())
       return this.store.ledger.balance(organizationId)
     })
+  }
+
+  /// The organization's ledger summed per kind: grants, charges, refunds.
+  ledger(organizationId: string): Record<LedgerKind, number> {
+    return this.store.ledger.totals(organizationId)
   }
 
   private requireOrganization(id: string): void {

@@ -3,9 +3,14 @@ import type { Config } from '../../shared/config'
 import { Admin } from './admin'
 import { systemClock, type Clock } from './clock'
 import { loadConfig } from './config'
+import { ReportEvents } from './events'
+import { DEFAULT_RUNNER_OPTIONS, JobRunner, type RunnerOptions } from './jobs/runner'
 import { Service, type Principal } from './service'
 import { Store } from './store'
 import { lockDataFolder } from './store/lock'
+import { createTiers } from './tiers'
+import type { TierChecker } from './tiers/tier'
+import type { Tier } from '../../shared/schemas'
 
 export interface EngineOptions {
   /// Folder of the SQLite store and the lock.
@@ -17,6 +22,10 @@ export interface EngineOptions {
   /// True for engines that run jobs (desktop app, `serve`, `web`): they take the data folder's lock.
   runJobs?: boolean
   clock?: Clock
+  /// How the job runner paces work (tests shorten the retry delays).
+  runner?: Partial<RunnerOptions>
+  /// The tiers to run; by default the ones the configuration allows.
+  tiers?: Map<Tier, TierChecker>
 }
 
 /// The fact-checking engine over one data folder: the service, the admin operations and the store.
@@ -25,12 +34,16 @@ export interface Engine {
   readonly admin: Admin
   readonly config: Config
   readonly dataDir: string
-  /// The principal the desktop app acts as: the default organization, with write scope.
-  desktopPrincipal(): Principal
-  close(): void
+  /// Report changes as they happen.
+  readonly events: ReportEvents
+  /// The principal of whoever holds the data folder (the desktop app, `factdesk check`): the default
+  /// organization, with write scope.
+  localPrincipal(): Principal
+  /// Stops the job runner (in-flight units go back to the queue), the tiers' workers and the store.
+  close(): Promise<void>
 }
 
-const DESKTOP_TOKEN_NAME = 'desktop app'
+const LOCAL_TOKEN_NAME = 'this computer'
 
 /// Opens the engine: reads the configuration, takes the lock if it runs jobs, opens and migrates the store,
 /// and makes sure the default organization exists.
@@ -50,24 +63,31 @@ export function openEngine(options: EngineOptions): Engine {
     unlock()
     throw error
   }
-  let desktop: Principal | null = null
+  const events = new ReportEvents()
+  const tiers = options.tiers ?? createTiers()
+  const runner = new JobRunner(store, tiers, events, clock, { ...DEFAULT_RUNNER_OPTIONS, ...options.runner })
+  if (options.runJobs) runner.start()
+  let local: Principal | null = null
   return {
-    service: new Service(store, config, clock),
+    service: new Service(store, config, clock, tiers, runner, events),
     admin,
     config,
     dataDir: options.dataDir,
-    desktopPrincipal() {
-      if (desktop) return desktop
+    events,
+    localPrincipal() {
+      if (local) return local
       const organization = admin.defaultOrganization()
       const token =
         admin
           .listTokens(organization.id)
-          .find((t) => t.name === DESKTOP_TOKEN_NAME && t.scope === 'write' && t.revokedAt === null) ??
-        admin.createToken('write', organization.id, DESKTOP_TOKEN_NAME).token
-      desktop = { organizationId: organization.id, tokenId: token.id, scope: 'write' }
-      return desktop
+          .find((t) => t.name === LOCAL_TOKEN_NAME && t.scope === 'write' && t.revokedAt === null) ??
+        admin.createToken('write', organization.id, LOCAL_TOKEN_NAME).token
+      local = { organizationId: organization.id, tokenId: token.id, scope: 'write' }
+      return local
     },
-    close() {
+    async close() {
+      await runner.stop()
+      await Promise.all([...tiers.values()].map((tier) => tier.close?.()))
       store.close()
       unlock()
     },

@@ -1,10 +1,39 @@
 import { createHash } from 'node:crypto'
-import { ApiError } from '../../shared/errors'
-import type { Credits, Me, Scope, WebhookSecret, WebhookSecretRotation } from '../../shared/schemas'
-import type { Clock } from './clock'
 import type { Config } from '../../shared/config'
+import { ApiError } from '../../shared/errors'
+import { quote } from '../../shared/pricing'
+import {
+  TIERS,
+  type Check,
+  type CheckList,
+  type CreateCheckRequest,
+  type Credits,
+  type Estimate,
+  type EstimateRequest,
+  type Me,
+  type PatchCheckRequest,
+  type Report,
+  type Scope,
+  type Tier,
+  type WebhookSecret,
+  type WebhookSecretRotation,
+} from '../../shared/schemas'
+import { extractClaims } from './claims'
+import type { Clock } from './clock'
+import type { ReportEvents } from './events'
 import { newId, newSecret } from './ids'
 import type { Store } from './store'
+import type { CheckRecord } from './store/checks'
+import type { ClaimRecord, DocumentRecord } from './store/documents'
+import { InsufficientCreditsError } from './store/ledger'
+import type { TierChecker } from './tiers/tier'
+import {
+  requireCallbackUrl,
+  requireCheckableText,
+  requireIdempotencyKey,
+  requireSourceUrl,
+} from './validation'
+import { checkView, reportView } from './views'
 
 /// Who is asking: the organization a token acts for, and what it may do.
 export interface Principal {
@@ -23,6 +52,33 @@ export const newTokenValue = (): string => newSecret('fdk_')
 export const newWebhookSecret = (): string => newSecret('whsec_')
 export const hashToken = (value: string): string => createHash('sha256').update(value).digest('hex')
 
+/// What the service asks of the job runner.
+export interface Jobs {
+  submitted(checkId: string): void
+  abort(checkId: string): void
+}
+
+/// Sorts tiers into their canonical order and drops repeats.
+const canonicalTiers = (tiers: readonly Tier[]): Tier[] => TIERS.filter((tier) => tiers.includes(tier))
+
+/// A stable hash of a request body: the same members in any order hash the same.
+function bodyHash(body: unknown): string {
+  const canonical = (value: unknown): unknown =>
+    value && typeof value === 'object' && !Array.isArray(value)
+      ? Object.fromEntries(
+          Object.entries(value)
+            .filter(([, v]) => v !== undefined)
+            .sort(([a], [b]) => (a < b ? -1 : 1))
+            .map(([k, v]) => [k, canonical(v)]),
+        )
+      : value
+  return createHash('sha256')
+    .update(JSON.stringify(canonical(body)))
+    .digest('hex')
+}
+
+const LIST_LIMIT_MAX = 100
+
 /// The operations of the API, with organization and scope checks. The REST server, the IPC layer and the
 /// CLI all call this one object; it knows nothing of HTTP.
 export class Service {
@@ -30,6 +86,9 @@ export class Service {
     private readonly store: Store,
     private readonly config: Config,
     private readonly clock: Clock,
+    private readonly tiers: ReadonlyMap<Tier, TierChecker>,
+    private readonly jobs: Jobs,
+    private readonly events: ReportEvents,
   ) {}
 
   /// Turns a bearer token's value into a principal, or refuses it: unknown, malformed and revoked tokens
@@ -85,9 +144,245 @@ export class Service {
     return { secret, createdAt, previousExpiresAt }
   }
 
+  /// Finds the claims of a text and quotes them; caches both under a new documentId. Charges nothing.
+  estimate(principal: Principal, request: EstimateRequest): Estimate {
+    requireWrite(principal)
+    requireCheckableText(request.text, this.config.limits.maxTextChars)
+    const tiers = canonicalTiers(request.tiers)
+    const { document, claims } = this.newDocument(principal, request.text, tiers)
+    this.store.transaction(() => this.store.documents.insert(document, claims))
+    const credits = quote(claims.length, tiers, this.config.pricing)
+    const balance = this.store.ledger.balance(principal.organizationId)
+    return {
+      documentId: document.id,
+      claimCount: claims.length,
+      claims: claims.map((claim) => ({
+        claimId: claim.id,
+        text: claim.text,
+        charStart: claim.charStart,
+        charEnd: claim.charEnd,
+      })),
+      credits,
+      balance,
+      sufficient: balance >= credits.total,
+    }
+  }
+
+  /// Accepts a check: charges it, creates it and queues its units in one transaction. A repeat with the same
+  /// `Idempotency-Key` and body returns the first check and charges nothing.
+  submit(
+    principal: Principal,
+    request: CreateCheckRequest,
+    idempotencyKey?: string,
+  ): { check: Check; replayed: boolean } {
+    requireWrite(principal)
+    if (idempotencyKey !== undefined) requireIdempotencyKey(idempotencyKey)
+    const tiers = canonicalTiers(request.tiers)
+    requireSourceUrl(request.sourceUrl)
+    requireCallbackUrl(request.callbackUrl, this.config.webhooks.allowLocalTargets)
+    const missing = tiers.find((tier) => !this.tiers.has(tier))
+    if (missing) throw new ApiError('unprocessable', tierUnavailable(missing))
+    const requestHash = bodyHash(request)
+
+    const replay = (): { check: Check; replayed: boolean } | null => {
+      if (idempotencyKey === undefined) return null
+      const earlier = this.store.idempotencyKeys.find(principal.organizationId, idempotencyKey)
+      if (!earlier) return null
+      if (earlier.requestHash !== requestHash) {
+        throw new ApiError('unprocessable', 'This Idempotency-Key was used with a different request body.')
+      }
+      return { check: this.getCheck(principal, earlier.checkId), replayed: true }
+    }
+    const earlier = replay()
+    if (earlier) return earlier
+
+    let document: DocumentRecord
+    let claims: ClaimRecord[]
+    let fresh = false
+    if (request.documentId !== undefined) {
+      const cached = this.store.documents.get(principal.organizationId, request.documentId)
+      if (!cached) throw new ApiError('not_found', `There is no document ${request.documentId}.`)
+      if (cached.tiers.join() !== tiers.join()) {
+        throw new ApiError(
+          'unprocessable',
+          `Document ${cached.id} was estimated for ${cached.tiers.join(', ')}; submit the same tiers or estimate again.`,
+        )
+      }
+      document = cached
+      claims = this.store.documents.claims(cached.id)
+    } else {
+      const text = request.text ?? ''
+      requireCheckableText(text, this.config.limits.maxTextChars)
+      ;({ document, claims } = this.newDocument(principal, text, tiers))
+      fresh = true
+    }
+
+    const price = quote(claims.length, tiers, this.config.pricing)
+    const now = this.now()
+    const record: CheckRecord = {
+      id: newId('chk', this.clock.now()),
+      organizationId: principal.organizationId,
+      documentId: document.id,
+      status: 'queued',
+      name: request.name ?? null,
+      author: request.author ?? null,
+      sourceUrl: request.sourceUrl ?? null,
+      callbackUrl: request.callbackUrl ?? null,
+      tiers,
+      unitPrices: price.unitPrices,
+      claimCount: claims.length,
+      credits: { charged: price.total, refunded: 0 },
+      createdAt: now,
+      updatedAt: now,
+      completedAt: null,
+      error: null,
+    }
+    const replayed = this.store.transaction(() => {
+      // Checked again inside the write transaction: the first of concurrent repeats wins.
+      const raced = replay()
+      if (raced) return raced
+      if (fresh) this.store.documents.insert(document, claims)
+      this.store.checks.insert(record)
+      try {
+        this.store.ledger.record(principal.organizationId, 'charge', price.total, record.id, now)
+      } catch (error) {
+        if (!(error instanceof InsufficientCreditsError)) throw error
+        throw new ApiError(
+          'insufficient_credits',
+          `This check costs ${error.amount} credits; the balance is ${error.balance}.`,
+        )
+      }
+      const units = claims.flatMap((claim) =>
+        tiers.flatMap((tier) =>
+          (this.tiers.get(tier)?.models() ?? []).map((model) => ({ claimId: claim.id, tier, model })),
+        ),
+      )
+      this.store.units.enqueue(record.id, units, now)
+      if (idempotencyKey !== undefined) {
+        this.store.idempotencyKeys.insert(
+          principal.organizationId,
+          idempotencyKey,
+          requestHash,
+          record.id,
+          now,
+        )
+      }
+      return null
+    })
+    if (replayed) return replayed
+    const check = checkView(this.store, record)
+    this.events.emit({ type: 'check', organizationId: principal.organizationId, check })
+    this.jobs.submitted(record.id)
+    return { check: this.getCheck(principal, record.id), replayed: false }
+  }
+
+  getCheck(principal: Principal, id: string): Check {
+    return checkView(this.store, this.findCheck(principal, id))
+  }
+
+  report(principal: Principal, id: string): Report {
+    return reportView(this.store, this.findCheck(principal, id))
+  }
+
+  /// The organization's checks, newest first, a page at a time.
+  listChecks(principal: Principal, limit = 20, cursor: string | null = null): CheckList {
+    if (!Number.isSafeInteger(limit) || limit < 1 || limit > LIST_LIMIT_MAX) {
+      throw new ApiError('bad_request', `limit must be a whole number from 1 to ${LIST_LIMIT_MAX}.`, [
+        { field: 'limit', message: 'out of range' },
+      ])
+    }
+    const after = cursor === null ? null : Buffer.from(cursor, 'base64url').toString()
+    if (after !== null && !/^chk_[0-9a-z]+$/.test(after)) {
+      throw new ApiError('bad_request', 'cursor is not one this API gave out.', [
+        { field: 'cursor', message: 'invalid' },
+      ])
+    }
+    const page = this.store.checks.list(principal.organizationId, limit + 1, after)
+    const data = page.slice(0, limit).map((record) => checkView(this.store, record))
+    const last = data.at(-1)
+    return {
+      data,
+      nextCursor: page.length > limit && last ? Buffer.from(last.id).toString('base64url') : null,
+    }
+  }
+
+  /// Stops a check and refunds all of it, once. A cancelled check stays cancelled; an ended one cannot be.
+  cancel(principal: Principal, id: string): Check {
+    requireWrite(principal)
+    const cancelled = this.store.transaction(() => {
+      const check = this.findCheck(principal, id)
+      if (check.status === 'cancelled') return false
+      if (check.status === 'completed' || check.status === 'failed') {
+        throw new ApiError(
+          'unprocessable',
+          `Check ${id} has already ${check.status === 'completed' ? 'completed' : 'failed'}.`,
+        )
+      }
+      const at = this.now()
+      this.store.checks.end(id, { status: 'cancelled', refunded: check.credits.charged, error: null, at })
+      this.store.units.cancelCheck(id)
+      this.store.ledger.record(check.organizationId, 'refund', check.credits.charged, id, at)
+      return true
+    })
+    const check = this.getCheck(principal, id)
+    if (cancelled) {
+      this.jobs.abort(id)
+      this.events.emit({ type: 'check', organizationId: principal.organizationId, check })
+    }
+    return check
+  }
+
+  /// Edits a check's name, author or sourceUrl, at any time.
+  patch(principal: Principal, id: string, edits: PatchCheckRequest): Check {
+    requireWrite(principal)
+    requireSourceUrl(edits.sourceUrl)
+    this.findCheck(principal, id)
+    this.store.checks.edit(id, edits, this.now())
+    const check = this.getCheck(principal, id)
+    this.events.emit({ type: 'check', organizationId: principal.organizationId, check })
+    return check
+  }
+
+  private findCheck(principal: Principal, id: string): CheckRecord {
+    const check = this.store.checks.get(principal.organizationId, id)
+    if (!check) throw new ApiError('not_found', `There is no check ${id}.`)
+    return check
+  }
+
+  private newDocument(
+    principal: Principal,
+    text: string,
+    tiers: Tier[],
+  ): { document: DocumentRecord; claims: ClaimRecord[] } {
+    const now = this.clock.now()
+    const document: DocumentRecord = {
+      id: newId('doc', now),
+      organizationId: principal.organizationId,
+      text,
+      tiers,
+      createdAt: now.toISOString(),
+    }
+    const claims = extractClaims(text).map((claim) => ({
+      id: newId('clm', now),
+      documentId: document.id,
+      text: claim.text,
+      charStart: claim.charStart,
+      charEnd: claim.charEnd,
+    }))
+    return { document, claims }
+  }
+
   private now(): string {
     return this.clock.now().toISOString()
   }
+}
+
+/// Why a tier cannot run, and how to make it run.
+function tierUnavailable(tier: Tier): string {
+  return tier === 't1'
+    ? 'The t1 spelling and grammar checker is not available in this engine.'
+    : `${tier} needs language models: add a panel and a judge under "models" in the config file ` +
+        '(factdesk serve --config FILE), or in the app under Settings > Models.'
 }
 
 /// Refuses read-only tokens.

@@ -6,6 +6,7 @@ import type { Engine } from '../engine/engine'
 import { authenticate, type ApiEnv } from './auth'
 import { errorResponse, validationError } from './errors'
 import { accountRoutes } from './routes/account'
+import { checkRoutes } from './routes/checks'
 
 /// The path prefix of the REST API.
 export const API_BASE = '/api/v1'
@@ -30,6 +31,7 @@ export function createApi(engine: Engine, options: AppOptions = {}): OpenAPIHono
   api.use('*', authenticate(engine.service, options.acceptSessionCookie ?? false))
   api.use('*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: tooLarge }), requireJsonBody)
   api.route('/', accountRoutes(engine.service))
+  api.route('/', checkRoutes(engine.service))
   api.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {
     type: 'http',
     scheme: 'bearer',

@@ -51,4 +51,114 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX webhook_secrets_by_organization ON webhook_secrets (organization_id, created_at);
   `,
+  // 2: documents and their claims, checks, the work queue, evaluations, consensus, spelling issues, idempotency.
+  `
+  CREATE TABLE documents (
+    id TEXT PRIMARY KEY,
+    organization_id TEXT NOT NULL REFERENCES organizations (id),
+    text TEXT NOT NULL,
+    tiers TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+
+  CREATE TABLE claims (
+    id TEXT PRIMARY KEY,
+    document_id TEXT NOT NULL REFERENCES documents (id),
+    text TEXT NOT NULL,
+    char_start INTEGER NOT NULL,
+    char_end INTEGER NOT NULL
+  );
+  CREATE INDEX claims_by_document ON claims (document_id, char_start);
+
+  CREATE TABLE checks (
+    id TEXT PRIMARY KEY,
+    organization_id TEXT NOT NULL REFERENCES organizations (id),
+    document_id TEXT NOT NULL REFERENCES documents (id),
+    status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'completed', 'failed', 'cancelled')),
+    name TEXT,
+    author TEXT,
+    source_url TEXT,
+    callback_url TEXT,
+    tiers TEXT NOT NULL,
+    claim_count INTEGER NOT NULL,
+    unit_prices TEXT NOT NULL,
+    charged INTEGER NOT NULL,
+    refunded INTEGER NOT NULL DEFAULT 0,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    completed_at TEXT,
+    error_code TEXT,
+    error_message TEXT
+  );
+  CREATE INDEX checks_by_organization ON checks (organization_id, id);
+
+  -- One unit of work per claim x tier (x model where a tier has several).
+  CREATE TABLE units (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    check_id TEXT NOT NULL REFERENCES checks (id),
+    claim_id TEXT NOT NULL REFERENCES claims (id),
+    tier TEXT NOT NULL,
+    model TEXT NOT NULL DEFAULT '',
+    status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'running', 'done', 'failed', 'cancelled')),
+    attempts INTEGER NOT NULL DEFAULT 0,
+    available_at TEXT NOT NULL,
+    lease_until TEXT,
+    last_error TEXT,
+    UNIQUE (check_id, claim_id, tier, model)
+  );
+  CREATE INDEX units_ready ON units (status, available_at);
+  CREATE INDEX units_by_check ON units (check_id, status);
+
+  CREATE TABLE evaluations (
+    check_id TEXT NOT NULL REFERENCES checks (id),
+    claim_id TEXT NOT NULL REFERENCES claims (id),
+    tier TEXT NOT NULL,
+    model TEXT NOT NULL,
+    verdict TEXT NOT NULL,
+    confidence REAL NOT NULL,
+    rationale TEXT NOT NULL,
+    citations TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (check_id, claim_id, tier, model)
+  );
+
+  CREATE TABLE consensus (
+    check_id TEXT NOT NULL REFERENCES checks (id),
+    claim_id TEXT NOT NULL REFERENCES claims (id),
+    tier TEXT NOT NULL,
+    verdict TEXT NOT NULL,
+    confidence REAL NOT NULL,
+    agreement REAL NOT NULL,
+    reasoning TEXT NOT NULL,
+    citations TEXT NOT NULL,
+    correction TEXT,
+    decided_at TEXT NOT NULL,
+    PRIMARY KEY (check_id, claim_id, tier)
+  );
+
+  CREATE TABLE claim_issues (
+    check_id TEXT NOT NULL REFERENCES checks (id),
+    claim_id TEXT NOT NULL REFERENCES claims (id),
+    position INTEGER NOT NULL,
+    char_start INTEGER NOT NULL,
+    char_end INTEGER NOT NULL,
+    message TEXT NOT NULL,
+    suggestions TEXT NOT NULL,
+    rule TEXT NOT NULL,
+    PRIMARY KEY (check_id, claim_id, position)
+  );
+
+  CREATE TABLE idempotency_keys (
+    organization_id TEXT NOT NULL REFERENCES organizations (id),
+    key TEXT NOT NULL,
+    request_hash TEXT NOT NULL,
+    check_id TEXT NOT NULL REFERENCES checks (id),
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (organization_id, key)
+  );
+
+  -- A check is charged once and refunded at most once, whatever races.
+  CREATE UNIQUE INDEX ledger_one_charge ON ledger_entries (subject) WHERE kind = 'charge' AND subject IS NOT NULL;
+  CREATE UNIQUE INDEX ledger_one_refund ON ledger_entries (subject) WHERE kind = 'refund' AND subject IS NOT NULL;
+  `,
 ]

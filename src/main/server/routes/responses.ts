@@ -7,7 +7,8 @@ export const ok = <T extends ZodType>(schema: T, description: string) => ({
   description,
 })
 
-const error = (description: string) => ok(ErrorEnvelope, description)
+/// An error response declaration: always the envelope.
+export const error = (description: string) => ok(ErrorEnvelope, description)
 
 /// The error responses every authenticated route can give; write routes add 403 for read tokens.
 export function errorResponses(scope: 'read' | 'write') {

@@ -1,0 +1,212 @@
+import type { Tier } from '../../../shared/schemas'
+import type { Clock } from '../clock'
+import type { ReportEvents } from '../events'
+import type { Store } from '../store'
+import type { UnitRecord } from '../store/units'
+import type { TierChecker } from '../tiers/tier'
+import { checkView } from '../views'
+
+export interface RunnerOptions {
+  /// Units worked on at once.
+  concurrency: number
+  /// How long one attempt at a unit may take before it is aborted and retried.
+  unitTimeoutMs: number
+  /// Attempts per unit before it fails.
+  maxAttempts: number
+  /// Wait before attempt `attempt + 1`, after `attempt` failed.
+  retryDelayMs(attempt: number): number
+}
+
+/// Exponential backoff with jitter: about 1 s, 2 s, 4 s … capped at a minute.
+export const DEFAULT_RUNNER_OPTIONS: RunnerOptions = {
+  concurrency: 4,
+  unitTimeoutMs: 60_000,
+  maxAttempts: 3,
+  retryDelayMs: (attempt) => Math.min(60_000, 1000 * 2 ** (attempt - 1)) * (0.75 + Math.random() / 2),
+}
+
+const iso = (ms: number): string => new Date(ms).toISOString()
+
+/// Works the durable queue: leases due units, runs them through their tier with an AbortSignal, records the
+/// outcome and the unit's end in one transaction, retries with backoff, and ends each check exactly once.
+export class JobRunner {
+  private inFlight = 0
+  private running = false
+  private pumping = false
+  private timer: NodeJS.Timeout | null = null
+  private readonly controllers = new Map<string, Set<AbortController>>()
+  private readonly drained: (() => void)[] = []
+
+  constructor(
+    private readonly store: Store,
+    private readonly tiers: ReadonlyMap<Tier, TierChecker>,
+    private readonly events: ReportEvents,
+    private readonly clock: Clock,
+    private readonly options: RunnerOptions = DEFAULT_RUNNER_OPTIONS,
+  ) {}
+
+  /// Starts working, first taking back the units a previous process left running when it died.
+  start(): void {
+    this.store.units.releaseAbandoned(this.now())
+    this.running = true
+    this.pump()
+  }
+
+  /// New work was queued for `checkId`: start on it, or end it at once if it has nothing to do.
+  submitted(checkId: string): void {
+    this.settle(checkId)
+    this.pump()
+  }
+
+  /// Stops the check's units that are in flight (after a cancel).
+  abort(checkId: string): void {
+    for (const controller of this.controllers.get(checkId) ?? []) controller.abort()
+  }
+
+  /// Stops taking work, aborts what is in flight and puts it back in the queue for the next start.
+  async stop(): Promise<void> {
+    this.running = false
+    if (this.timer) clearTimeout(this.timer)
+    for (const set of this.controllers.values()) for (const controller of set) controller.abort()
+    if (this.inFlight > 0) await new Promise<void>((resolve) => this.drained.push(resolve))
+  }
+
+  private now(): string {
+    return this.clock.now().toISOString()
+  }
+
+  private pump(): void {
+    if (!this.running || this.pumping) return
+    this.pumping = true
+    try {
+      while (this.inFlight < this.options.concurrency) {
+        const now = this.clock.now().getTime()
+        const units = this.store.transaction(() =>
+          this.store.units.lease(
+            iso(now),
+            iso(now + this.options.unitTimeoutMs),
+            this.options.concurrency - this.inFlight,
+          ),
+        )
+        if (units.length === 0) break
+        for (const unit of units) {
+          this.inFlight++
+          void this.run(unit).finally(() => {
+            this.inFlight--
+            if (this.inFlight === 0) this.drained.splice(0).forEach((resolve) => resolve())
+            this.pump()
+          })
+        }
+      }
+      this.scheduleNext()
+    } finally {
+      this.pumping = false
+    }
+  }
+
+  /// Wakes up when the next unit waiting for a retry falls due.
+  private scheduleNext(): void {
+    if (this.timer) clearTimeout(this.timer)
+    this.timer = null
+    const due = this.store.units.nextDue()
+    if (!this.running || due === null || this.inFlight >= this.options.concurrency) return
+    const delay = Math.max(0, Math.min(Date.parse(due) - this.clock.now().getTime(), 60_000))
+    this.timer = setTimeout(() => this.pump(), delay)
+  }
+
+  private async run(unit: UnitRecord): Promise<void> {
+    const check = this.store.checks.byId(unit.checkId)
+    const claim = this.store.documents.claim(unit.claimId)
+    const tier = this.tiers.get(unit.tier)
+    if (!check || !claim || (check.status !== 'queued' && check.status !== 'running')) return
+    if (!tier) return this.giveUp(unit, `The ${unit.tier} tier is not available: it is not configured.`)
+    if (this.store.checks.start(check.id, this.now())) this.emitCheck(check.id)
+
+    const controller = new AbortController()
+    const mine = this.controllers.get(check.id) ?? new Set()
+    this.controllers.set(check.id, mine.add(controller))
+    try {
+      const outcome = await tier.check({
+        claim,
+        model: unit.model,
+        signal: AbortSignal.any([controller.signal, AbortSignal.timeout(this.options.unitTimeoutMs)]),
+        now: () => this.now(),
+      })
+      const recorded = this.store.transaction(() => {
+        if (!this.store.units.finish(unit.id)) return false // cancelled meanwhile
+        this.store.results.addEvaluation(check.id, claim.id, outcome.evaluation)
+        this.store.results.addIssues(check.id, claim.id, outcome.issues)
+        if (outcome.consensus)
+          this.store.results.setConsensus(check.id, claim.id, unit.tier, outcome.consensus)
+        return true
+      })
+      if (!recorded) return
+      this.events.emit({
+        type: 'claim',
+        organizationId: check.organizationId,
+        checkId: check.id,
+        claimId: claim.id,
+        tier: unit.tier,
+        ...outcome,
+      })
+      this.settle(check.id)
+    } catch (error) {
+      if (controller.signal.aborted) {
+        // Cancelled (its units are already marked) or the engine is stopping (the unit waits for the next start).
+        if (!this.running) this.store.units.retryLater(unit.id, 'The engine stopped.', this.now())
+        return
+      }
+      const reason = error instanceof Error ? error.message : String(error)
+      if (unit.attempts < this.options.maxAttempts) {
+        const at = this.clock.now().getTime() + this.options.retryDelayMs(unit.attempts)
+        this.store.units.retryLater(unit.id, reason, iso(at))
+      } else {
+        this.giveUp(unit, reason)
+      }
+    } finally {
+      mine.delete(controller)
+      if (mine.size === 0) this.controllers.delete(check.id)
+    }
+  }
+
+  private giveUp(unit: UnitRecord, reason: string): void {
+    this.store.units.fail(unit.id, reason)
+    this.settle(unit.checkId)
+  }
+
+  /// Ends the check once none of its units is open: completed when all succeeded, otherwise failed with the
+  /// claim-tiers that reached no consensus refunded. The conditional update lets only one ending win.
+  private settle(checkId: string): void {
+    const ended = this.store.transaction(() => {
+      const { open, failed } = this.store.units.tally(checkId)
+      const check = this.store.checks.byId(checkId)
+      if (open > 0 || !check) return false
+      const at = this.now()
+      if (failed === 0)
+        return this.store.checks.end(checkId, { status: 'completed', refunded: 0, error: null, at })
+      const decided = this.store.results.decided(checkId)
+      const refund = check.tiers.reduce((sum, tier) => {
+        const undecided = check.claimCount - decided.filter((entry) => entry.tier === tier).length
+        return sum + undecided * (check.unitPrices[tier] ?? 0)
+      }, 0)
+      const error = {
+        code: 'unit_failed',
+        message: `${failed} claim check${failed === 1 ? '' : 's'} failed: ${this.store.units.lastError(checkId) ?? 'unknown error'}`,
+      }
+      if (!this.store.checks.end(checkId, { status: 'failed', refunded: refund, error, at })) return false
+      this.store.ledger.record(check.organizationId, 'refund', refund, checkId, at)
+      return true
+    })
+    if (ended) this.emitCheck(checkId)
+  }
+
+  private emitCheck(checkId: string): void {
+    const record = this.store.checks.byId(checkId)
+    if (record)
+      this.events.emit({
+        type: 'check',
+        organizationId: record.organizationId,
+        check: checkView(this.store, record),
+      })
+  }
+}

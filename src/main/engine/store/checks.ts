@@ -1,0 +1,167 @@
+import type { Check, CheckStatus, Tier } from '../../../shared/schemas'
+import type { Db } from './database'
+
+/// A check as stored; `progress` is derived from its consensus rows when read. `unitPrices` are the prices
+/// per claim it was charged at, so that a partial refund pays back exactly what was charged.
+export type CheckRecord = Omit<Check, 'progress'> & {
+  organizationId: string
+  unitPrices: Partial<Record<Tier, number>>
+}
+
+interface Row {
+  id: string
+  organization_id: string
+  document_id: string
+  status: CheckStatus
+  name: string | null
+  author: string | null
+  source_url: string | null
+  callback_url: string | null
+  tiers: string
+  unit_prices: string
+  claim_count: number
+  charged: number
+  refunded: number
+  created_at: string
+  updated_at: string
+  completed_at: string | null
+  error_code: string | null
+  error_message: string | null
+}
+
+const toRecord = (row: Row): CheckRecord => ({
+  id: row.id,
+  organizationId: row.organization_id,
+  documentId: row.document_id,
+  status: row.status,
+  name: row.name,
+  author: row.author,
+  sourceUrl: row.source_url,
+  callbackUrl: row.callback_url,
+  tiers: JSON.parse(row.tiers) as Tier[],
+  unitPrices: JSON.parse(row.unit_prices) as Partial<Record<Tier, number>>,
+  claimCount: row.claim_count,
+  credits: { charged: row.charged, refunded: row.refunded },
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  completedAt: row.completed_at,
+  error: row.error_code ? { code: row.error_code, message: row.error_message ?? '' } : null,
+})
+
+/// The fields PATCH may change.
+export type CheckEdits = Partial<Pick<CheckRecord, 'name' | 'author' | 'sourceUrl'>>
+
+/// What ends a check: its terminal status, refund and error.
+export interface CheckEnding {
+  status: Extract<CheckStatus, 'completed' | 'failed' | 'cancelled'>
+  refunded: number
+  error: { code: string; message: string } | null
+  at: string
+}
+
+const ACTIVE: readonly CheckStatus[] = ['queued', 'running']
+
+/// Checks: their status, credits and metadata.
+export class Checks {
+  constructor(private readonly db: Db) {}
+
+  insert(check: CheckRecord): void {
+    this.db
+      .prepare(
+        `INSERT INTO checks (id, organization_id, document_id, status, name, author, source_url, callback_url, tiers,
+           unit_prices, claim_count, charged, refunded, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        check.id,
+        check.organizationId,
+        check.documentId,
+        check.status,
+        check.name,
+        check.author,
+        check.sourceUrl,
+        check.callbackUrl,
+        JSON.stringify(check.tiers),
+        JSON.stringify(check.unitPrices),
+        check.claimCount,
+        check.credits.charged,
+        check.credits.refunded,
+        check.createdAt,
+        check.updatedAt,
+      )
+  }
+
+  /// The check if it belongs to the organization; another organization's is as good as absent.
+  get(organizationId: string, id: string): CheckRecord | null {
+    const row = this.db
+      .prepare('SELECT * FROM checks WHERE id = ? AND organization_id = ?')
+      .get(id, organizationId) as Row | undefined
+    return row ? toRecord(row) : null
+  }
+
+  /// For the job runner, which works for every organization.
+  byId(id: string): CheckRecord | null {
+    const row = this.db.prepare('SELECT * FROM checks WHERE id = ?').get(id) as Row | undefined
+    return row ? toRecord(row) : null
+  }
+
+  /// Newest first, `limit` of them, after the check `before` (exclusive) when given.
+  list(organizationId: string, limit: number, before: string | null): CheckRecord[] {
+    const rows = before
+      ? this.db
+          .prepare('SELECT * FROM checks WHERE organization_id = ? AND id < ? ORDER BY id DESC LIMIT ?')
+          .all(organizationId, before, limit)
+      : this.db
+          .prepare('SELECT * FROM checks WHERE organization_id = ? ORDER BY id DESC LIMIT ?')
+          .all(organizationId, limit)
+    return (rows as Row[]).map(toRecord)
+  }
+
+  /// Consensus entries per tier: the check's `progress.claimsDone`.
+  claimsDone(checkId: string): Partial<Record<Tier, number>> {
+    const rows = this.db
+      .prepare('SELECT tier, COUNT(*) AS done FROM consensus WHERE check_id = ? GROUP BY tier')
+      .all(checkId) as { tier: Tier; done: number }[]
+    return Object.fromEntries(rows.map((row) => [row.tier, Number(row.done)]))
+  }
+
+  /// queued -> running; false if it was not queued.
+  start(id: string, at: string): boolean {
+    return (
+      this.db
+        .prepare("UPDATE checks SET status = 'running', updated_at = ? WHERE id = ? AND status = 'queued'")
+        .run(at, id).changes > 0
+    )
+  }
+
+  /// Moves an active check to its terminal state. Only one ending can win: false if it had ended already.
+  end(id: string, ending: CheckEnding): boolean {
+    return (
+      this.db
+        .prepare(
+          `UPDATE checks SET status = ?, refunded = ?, error_code = ?, error_message = ?, updated_at = ?, completed_at = ?
+           WHERE id = ? AND status IN (${ACTIVE.map(() => '?').join(', ')})`,
+        )
+        .run(
+          ending.status,
+          ending.refunded,
+          ending.error?.code ?? null,
+          ending.error?.message ?? null,
+          ending.at,
+          ending.at,
+          id,
+          ...ACTIVE,
+        ).changes > 0
+    )
+  }
+
+  edit(id: string, edits: CheckEdits, at: string): void {
+    const columns = { name: 'name', author: 'author', sourceUrl: 'source_url' } as const
+    const entries = Object.entries(edits) as [keyof CheckEdits, string | null][]
+    if (entries.length === 0) return
+    const sets = entries.map(([field]) => `${columns[field]} = ?`).join(', ')
+    this.db
+      .prepare(`UPDATE checks SET ${sets}, updated_at = ? WHERE id = ?`)
+      .run(...entries.map(([, v]) => v), at, id)
+  }
+}

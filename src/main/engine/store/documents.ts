@@ -1,0 +1,108 @@
+import type { Tier } from '../../../shared/schemas'
+import type { Db } from './database'
+
+/// A text as estimated or submitted, with the tiers it was quoted for.
+export interface DocumentRecord {
+  id: string
+  organizationId: string
+  text: string
+  tiers: Tier[]
+  createdAt: string
+}
+
+/// A claim found in a document; offsets are UTF-16 indices into the document's text.
+export interface ClaimRecord {
+  id: string
+  documentId: string
+  text: string
+  charStart: number
+  charEnd: number
+}
+
+interface DocumentRow {
+  id: string
+  organization_id: string
+  text: string
+  tiers: string
+  created_at: string
+}
+
+interface ClaimRow {
+  id: string
+  document_id: string
+  text: string
+  char_start: number
+  char_end: number
+}
+
+const toClaim = (row: ClaimRow): ClaimRecord => ({
+  id: row.id,
+  documentId: row.document_id,
+  text: row.text,
+  charStart: row.char_start,
+  charEnd: row.char_end,
+})
+
+/// Documents and their extracted claims: an estimate caches them so that the check reuses the same claims.
+export class Documents {
+  constructor(private readonly db: Db) {}
+
+  insert(document: DocumentRecord, claims: readonly ClaimRecord[]): void {
+    this.db
+      .prepare('INSERT INTO documents (id, organization_id, text, tiers, created_at) VALUES (?, ?, ?, ?, ?)')
+      .run(
+        document.id,
+        document.organizationId,
+        document.text,
+        JSON.stringify(document.tiers),
+        document.createdAt,
+      )
+    const insertClaim = this.db.prepare(
+      'INSERT INTO claims (id, document_id, text, char_start, char_end) VALUES (?, ?, ?, ?, ?)',
+    )
+    for (const claim of claims)
+      insertClaim.run(claim.id, document.id, claim.text, claim.charStart, claim.charEnd)
+  }
+
+  /// The document if it belongs to the organization; another organization's is as good as absent.
+  get(organizationId: string, id: string): DocumentRecord | null {
+    const row = this.db
+      .prepare(
+        'SELECT id, organization_id, text, tiers, created_at FROM documents WHERE id = ? AND organization_id = ?',
+      )
+      .get(id, organizationId) as DocumentRow | undefined
+    return row
+      ? {
+          id: row.id,
+          organizationId: row.organization_id,
+          text: row.text,
+          tiers: JSON.parse(row.tiers) as Tier[],
+          createdAt: row.created_at,
+        }
+      : null
+  }
+
+  text(id: string): string {
+    const row = this.db.prepare('SELECT text FROM documents WHERE id = ?').get(id) as
+      { text: string } | undefined
+    if (!row) throw new Error(`document ${id} is missing`)
+    return row.text
+  }
+
+  /// The document's claims in text order.
+  claims(documentId: string): ClaimRecord[] {
+    const rows = this.db
+      .prepare(
+        'SELECT id, document_id, text, char_start, char_end FROM claims WHERE document_id = ? ORDER BY char_start, id',
+      )
+      .all(documentId) as ClaimRow[]
+    return rows.map(toClaim)
+  }
+
+  claim(id: string): ClaimRecord | null {
+    const row = this.db
+      .prepare('SELECT id, document_id, text, char_start, char_end FROM claims WHERE id = ?')
+      .get(id) as ClaimRow | undefined
+    return row ? toClaim(row) : null
+  }
+}

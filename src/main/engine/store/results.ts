@@ -1,0 +1,178 @@
+import type { Citation, Consensus, Evaluation, TextIssue, Tier } from '../../../shared/schemas'
+import type { Db } from './database'
+
+interface EvaluationRow {
+  claim_id: string
+  tier: Tier
+  model: string
+  verdict: Evaluation['verdict']
+  confidence: number
+  rationale: string
+  citations: string
+  created_at: string
+}
+
+interface ConsensusRow {
+  claim_id: string
+  tier: Tier
+  verdict: Consensus['verdict']
+  confidence: number
+  agreement: number
+  reasoning: string
+  citations: string
+  correction: string | null
+  decided_at: string
+}
+
+interface IssueRow {
+  claim_id: string
+  char_start: number
+  char_end: number
+  message: string
+  suggestions: string
+  rule: string
+}
+
+/// Everything a check has found, per claim id.
+export interface CheckResults {
+  evaluations: Map<string, Evaluation[]>
+  consensus: Map<string, Partial<Record<Tier, Consensus>>>
+  issues: Map<string, TextIssue[]>
+}
+
+function push<T>(map: Map<string, T[]>, key: string, value: T): void {
+  const list = map.get(key)
+  if (list) list.push(value)
+  else map.set(key, [value])
+}
+
+/// Per-model evaluations, per-tier consensus and spelling issues of checks' claims.
+export class Results {
+  constructor(private readonly db: Db) {}
+
+  /// Records a model's vote. The primary key makes a second vote of the same model on the same claim-tier fail,
+  /// so a unit re-run after a crash can never count twice.
+  addEvaluation(checkId: string, claimId: string, evaluation: Evaluation): void {
+    this.db
+      .prepare(
+        `INSERT INTO evaluations (check_id, claim_id, tier, model, verdict, confidence, rationale, citations, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        checkId,
+        claimId,
+        evaluation.tier,
+        evaluation.model,
+        evaluation.verdict,
+        evaluation.confidence,
+        evaluation.rationale,
+        JSON.stringify(evaluation.citations),
+        evaluation.createdAt,
+      )
+  }
+
+  setConsensus(checkId: string, claimId: string, tier: Tier, consensus: Consensus): void {
+    this.db
+      .prepare(
+        `INSERT INTO consensus (check_id, claim_id, tier, verdict, confidence, agreement, reasoning, citations, correction, decided_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        checkId,
+        claimId,
+        tier,
+        consensus.verdict,
+        consensus.confidence,
+        consensus.agreement,
+        consensus.reasoning,
+        JSON.stringify(consensus.citations),
+        consensus.correction,
+        consensus.decidedAt,
+      )
+  }
+
+  addIssues(checkId: string, claimId: string, issues: readonly TextIssue[]): void {
+    const insert = this.db.prepare(
+      `INSERT INTO claim_issues (check_id, claim_id, position, char_start, char_end, message, suggestions, rule)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    issues.forEach((issue, position) =>
+      insert.run(
+        checkId,
+        claimId,
+        position,
+        issue.charStart,
+        issue.charEnd,
+        issue.message,
+        JSON.stringify(issue.suggestions),
+        issue.rule,
+      ),
+    )
+  }
+
+  /// Claim-tiers of the check that reached a consensus.
+  decided(checkId: string): { claimId: string; tier: Tier }[] {
+    const rows = this.db.prepare('SELECT claim_id, tier FROM consensus WHERE check_id = ?').all(checkId) as {
+      claim_id: string
+      tier: Tier
+    }[]
+    return rows.map((row) => ({ claimId: row.claim_id, tier: row.tier }))
+  }
+
+  /// All results of a check, read with three indexed queries.
+  forCheck(checkId: string): CheckResults {
+    const results: CheckResults = { evaluations: new Map(), consensus: new Map(), issues: new Map() }
+    const evaluations = this.db
+      .prepare(
+        `SELECT claim_id, tier, model, verdict, confidence, rationale, citations, created_at FROM evaluations
+         WHERE check_id = ? ORDER BY created_at, tier, model`,
+      )
+      .all(checkId) as EvaluationRow[]
+    for (const row of evaluations) {
+      push(results.evaluations, row.claim_id, {
+        tier: row.tier,
+        model: row.model,
+        verdict: row.verdict,
+        confidence: row.confidence,
+        rationale: row.rationale,
+        citations: JSON.parse(row.citations) as Citation[],
+        createdAt: row.created_at,
+      })
+    }
+    const consensus = this.db
+      .prepare(
+        `SELECT claim_id, tier, verdict, confidence, agreement, reasoning, citations, correction, decided_at
+         FROM consensus WHERE check_id = ?`,
+      )
+      .all(checkId) as ConsensusRow[]
+    for (const row of consensus) {
+      const entry = results.consensus.get(row.claim_id) ?? {}
+      entry[row.tier] = {
+        verdict: row.verdict,
+        confidence: row.confidence,
+        agreement: row.agreement,
+        reasoning: row.reasoning,
+        citations: JSON.parse(row.citations) as Citation[],
+        correction: row.correction,
+        decidedAt: row.decided_at,
+      }
+      results.consensus.set(row.claim_id, entry)
+    }
+    const issues = this.db
+      .prepare(
+        `SELECT claim_id, char_start, char_end, message, suggestions, rule FROM claim_issues
+         WHERE check_id = ? ORDER BY claim_id, position`,
+      )
+      .all(checkId) as IssueRow[]
+    for (const row of issues) {
+      push(results.issues, row.claim_id, {
+        charStart: row.char_start,
+        charEnd: row.char_end,
+        message: row.message,
+        suggestions: JSON.parse(row.suggestions) as string[],
+        rule: row.rule,
+      })
+    }
+    return results
+  }
+}

@@ -1,0 +1,134 @@
+import type { Tier } from '../../../shared/schemas'
+import type { Db } from './database'
+
+/// One unit of work: a claim checked in one tier (by one model, where a tier has several).
+export interface UnitRecord {
+  id: number
+  checkId: string
+  claimId: string
+  tier: Tier
+  model: string
+  attempts: number
+}
+
+interface Row {
+  id: number
+  check_id: string
+  claim_id: string
+  tier: Tier
+  model: string
+  attempts: number
+}
+
+const toRecord = (row: Row): UnitRecord => ({
+  id: Number(row.id),
+  checkId: row.check_id,
+  claimId: row.claim_id,
+  tier: row.tier,
+  model: row.model,
+  attempts: Number(row.attempts),
+})
+
+/// The durable work queue, in the same database as the checks it serves.
+export class Units {
+  constructor(private readonly db: Db) {}
+
+  enqueue(
+    checkId: string,
+    units: readonly { claimId: string; tier: Tier; model: string }[],
+    at: string,
+  ): void {
+    const insert = this.db.prepare(
+      'INSERT INTO units (check_id, claim_id, tier, model, available_at) VALUES (?, ?, ?, ?, ?)',
+    )
+    for (const unit of units) insert.run(checkId, unit.claimId, unit.tier, unit.model, at)
+  }
+
+  /// Leases up to `limit` units that are due, oldest first, until `leaseUntil`.
+  lease(now: string, leaseUntil: string, limit: number): UnitRecord[] {
+    const rows = this.db
+      .prepare(
+        `UPDATE units SET status = 'running', attempts = attempts + 1, lease_until = ?
+         WHERE id IN (SELECT id FROM units WHERE status = 'pending' AND available_at <= ? ORDER BY id LIMIT ?)
+         RETURNING id, check_id, claim_id, tier, model, attempts`,
+      )
+      .all(leaseUntil, now, limit) as Row[]
+    return rows.map(toRecord).sort((a, b) => a.id - b.id)
+  }
+
+  /// When the next pending unit falls due, or null when none is waiting.
+  nextDue(): string | null {
+    const row = this.db
+      .prepare("SELECT MIN(available_at) AS at FROM units WHERE status = 'pending'")
+      .get() as {
+      at: string | null
+    }
+    return row.at
+  }
+
+  /// Units left running by a process that died: due again now. Only the engine holding the lock calls this.
+  releaseAbandoned(now: string): number {
+    return this.db
+      .prepare(
+        "UPDATE units SET status = 'pending', lease_until = NULL, available_at = ? WHERE status = 'running'",
+      )
+      .run(now).changes
+  }
+
+  /// Marks a running unit done; false if it was no longer running (cancelled meanwhile).
+  finish(id: number): boolean {
+    return (
+      this.db
+        .prepare("UPDATE units SET status = 'done', lease_until = NULL WHERE id = ? AND status = 'running'")
+        .run(id).changes > 0
+    )
+  }
+
+  /// Puts a unit back to wait until `availableAt` after a transient failure.
+  retryLater(id: number, error: string, availableAt: string): void {
+    this.db
+      .prepare(
+        "UPDATE units SET status = 'pending', lease_until = NULL, last_error = ?, available_at = ? WHERE id = ? AND status = 'running'",
+      )
+      .run(error, availableAt, id)
+  }
+
+  /// Gives up on a unit.
+  fail(id: number, error: string): void {
+    this.db
+      .prepare(
+        "UPDATE units SET status = 'failed', lease_until = NULL, last_error = ? WHERE id = ? AND status = 'running'",
+      )
+      .run(error, id)
+  }
+
+  /// Stops every unit of a check that has not finished.
+  cancelCheck(checkId: string): void {
+    this.db
+      .prepare(
+        "UPDATE units SET status = 'cancelled', lease_until = NULL WHERE check_id = ? AND status IN ('pending', 'running')",
+      )
+      .run(checkId)
+  }
+
+  /// How many units of the check are still pending or running, and how many failed.
+  tally(checkId: string): { open: number; failed: number } {
+    const row = this.db
+      .prepare(
+        `SELECT COALESCE(SUM(status IN ('pending', 'running')), 0) AS open, COALESCE(SUM(status = 'failed'), 0) AS failed
+         FROM units WHERE check_id = ?`,
+      )
+      .get(checkId) as { open: number; failed: number }
+    return { open: Number(row.open), failed: Number(row.failed) }
+  }
+
+  /// The last error of the check's failed units, for its `error` message.
+  lastError(checkId: string): string | null {
+    const row = this.db
+      .prepare(
+        "SELECT last_error FROM units WHERE check_id = ? AND status = 'failed' ORDER BY id DESC LIMIT 1",
+      )
+      .get(checkId) as { last_error: string | null } | undefined
+    return row?.last_error ?? null
+  }
+}

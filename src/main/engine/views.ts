@@ -1,0 +1,41 @@
+import type { Check, Claim, Report, Tier } from '../../shared/schemas'
+import type { CheckRecord } from './store/checks'
+import type { Store } from './store'
+
+/// The public shape of a check: the stored record with its progress per tier.
+export function checkView(store: Store, record: CheckRecord): Check {
+  const done = store.checks.claimsDone(record.id)
+  const { organizationId: _organization, unitPrices: _prices, ...check } = record
+  return {
+    ...check,
+    progress: { claimsDone: Object.fromEntries(record.tiers.map((tier) => [tier, done[tier] ?? 0])) },
+  }
+}
+
+/// The report of a check, assembled from one consistent read of the store.
+export function reportView(store: Store, record: CheckRecord): Report {
+  return store.snapshot(() => {
+    const text = store.documents.text(record.documentId)
+    const results = store.results.forCheck(record.id)
+    const verdicts: Record<string, number> = {}
+    const done: Partial<Record<Tier, number>> = Object.fromEntries(record.tiers.map((tier) => [tier, 0]))
+    const claims: Claim[] = store.documents.claims(record.documentId).map((claim) => {
+      const consensus = results.consensus.get(claim.id) ?? {}
+      for (const [tier, entry] of Object.entries(consensus) as [Tier, { verdict: string }][]) {
+        done[tier] = (done[tier] ?? 0) + 1
+        verdicts[entry.verdict] = (verdicts[entry.verdict] ?? 0) + 1
+      }
+      return {
+        claimId: claim.id,
+        text: claim.text,
+        charStart: claim.charStart,
+        charEnd: claim.charEnd,
+        evaluations: results.evaluations.get(claim.id) ?? [],
+        consensus,
+        issues: results.issues.get(claim.id) ?? [],
+      }
+    })
+    const check = checkView(store, record)
+    return { check, text, claims, summary: { claimCount: claims.length, done, verdicts } }
+  })
+}
