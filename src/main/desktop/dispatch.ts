@@ -30,7 +30,7 @@ const HANDLERS: Handlers = {
 
 /// The IPC layer's one entry: only the app's own page is answered, arguments are checked against the shared
 /// contract before the engine sees them, and every failure comes back as the REST API's error envelope.
-export function createDispatch(engine: Pick<Engine, 'service' | 'desktopPrincipal'>, page: URL): Dispatch {
+export function createDispatch(engine: Pick<Engine, 'service' | 'localPrincipal'>, page: URL): Dispatch {
   return async (operation, args, senderUrl) => {
     try {
       if (senderUrl === undefined || !isAppUrl(senderUrl, page)) {
@@ -50,7 +50,7 @@ export function createDispatch(engine: Pick<Engine, 'service' | 'desktopPrincipa
         principal: Principal,
         ...args: unknown[]
       ) => unknown
-      return { ok: true, data: await handler(engine.service, engine.desktopPrincipal(), ...parsed.data) }
+      return { ok: true, data: await handler(engine.service, engine.localPrincipal(), ...parsed.data) }
     } catch (error) {
       return { ok: false, ...asApiError(error, operation).toEnvelope() }
     }
