@@ -11,6 +11,7 @@ export interface EvalSet {
 const SETS: Record<string, () => Promise<EvalSet>> = {
   spelling: async () => (await import('./spelling')).default,
   grammar: async () => (await import('./grammar')).default,
+  checkworthiness: async () => (await import('./checkworthiness')).default,
 }
 
 const { values, positionals } = parseArgs({

@@ -1,0 +1,68 @@
+// `npm run eval -- checkworthiness [--file PATH]`: precision, recall and F1 of "check-worthy" sentences.
+// By default: ClaimBuster by 5-fold cross-validation of the training (each fold's threshold chosen by an
+// inner cross-validation of its own training part), and Factcheck-Bench by the shipped model, which never
+// saw it. With --file: the shipped model on that file.
+import { fileURLToPath } from 'node:url'
+import { checkWorthiness, CHECKWORTHY_THRESHOLD, documentRegister } from '../src/main/engine/claims'
+import {
+  crossValidate,
+  measure,
+  readLabelledSentences,
+  trainWithThreshold,
+  type LabelledSentence,
+} from '../src/main/engine/claims/training'
+import type { EvalSet } from './index'
+
+const DATA = fileURLToPath(new URL('../../shared/data/checkworthiness/', import.meta.url))
+
+const checkworthiness: EvalSet = {
+  describe:
+    'precision, recall and F1 of check-worthy sentences (ClaimBuster by 5-fold CV, others by the shipped model)',
+  async run({ file }) {
+    if (file) return { [file]: shipped(readLabelledSentences(file)) }
+    return {
+      'claimbuster-train.jsonl (5-fold CV)': crossValidated(
+        readLabelledSentences(`${DATA}claimbuster-train.jsonl`),
+      ),
+      'factcheckbench-sentences.jsonl': shipped(
+        readLabelledSentences(`${DATA}factcheckbench-sentences.jsonl`),
+      ),
+    }
+  },
+}
+export default checkworthiness
+
+/// Each file is read as one document: its register (talk or prose) is that of its sentences together.
+function shipped(rows: LabelledSentence[]) {
+  const register = documentRegister(rows.map((row) => row.text))
+  const scores = rows.map((row) => checkWorthiness(row.text, register))
+  return figures(rows, measure(scores, labels(rows), CHECKWORTHY_THRESHOLD))
+}
+
+function crossValidated(rows: LabelledSentence[]) {
+  const judged = crossValidate(rows, 5, (training) => trainWithThreshold(training))
+  return figures(
+    rows,
+    measure(
+      judged.map((row) => row.score),
+      labels(rows),
+      judged.map((row) => row.threshold),
+    ),
+  )
+}
+
+function labels(rows: LabelledSentence[]): boolean[] {
+  return rows.map((row) => row.checkworthy)
+}
+
+function figures(rows: LabelledSentence[], result: { precision: number; recall: number; f1: number }) {
+  const round = (x: number) => Math.round(x * 1000) / 1000
+  return {
+    sentences: rows.length,
+    register: documentRegister(rows.map((row) => row.text)),
+    checkworthy: rows.filter((row) => row.checkworthy).length,
+    precision: round(result.precision),
+    recall: round(result.recall),
+    f1: round(result.f1),
+  }
+}

@@ -1,0 +1,169 @@
+// The features of one sentence that the check-worthiness model weighs. Each is a plain word list or
+// shape test, so the model stays small and its weights can be read: what a reader of a sentence would
+// point at when asked "is there a fact in here to check?".
+
+const WORD = /\p{L}+(?:['’]\p{L}+)*|\p{N}+(?:[.,:/]\p{N}+)*(?:st|nd|rd|th|s)?|[$€£¥%?!]/gu
+
+const MONTHS = words('january february march april june july august september october november december')
+const NUMBER_WORDS = words(
+  'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen ' +
+    'eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred hundreds thousand thousands ' +
+    'million millions billion billions trillion trillions dozen dozens half twice double doubled triple tripled ' +
+    'quarter percent percentage',
+)
+const ORDINALS = words('first second third fourth fifth sixth seventh eighth ninth tenth last')
+const UNITS = words(
+  'dollars cents euros pounds yen km kilometers kilometres miles meters metres feet foot inches cm mm kg ' +
+    'kilograms grams tons tonnes pounds acres hectares degrees celsius fahrenheit years year months days hours ' +
+    'minutes seconds decades centuries century decade gallons liters litres barrels watts megawatts gigawatts ' +
+    'square species people jobs votes seats members',
+)
+const SUPERLATIVES = words(
+  'most least largest biggest highest lowest smallest oldest youngest longest shortest fastest slowest ' +
+    'greatest best worst only earliest latest richest poorest deepest tallest heaviest',
+)
+const COMPARATIVES = words(
+  'more less fewer than larger bigger higher lower smaller older younger longer faster',
+)
+const ATTRIBUTION = words(
+  'said says say told announced reported stated claimed wrote according testified admitted confirmed ' +
+    'voted signed passed vetoed ruled published found discovered invented founded established elected',
+)
+const CAUSAL = words('because caused causes cause due result resulted results led leads therefore thus since')
+const HEDGES = words(
+  'may might could perhaps possibly probably likely unlikely seem seems seemed appear appears suggest ' +
+    'suggests generally usually often sometimes can maybe somewhat potentially typically',
+)
+const FIRST_PERSON_SINGULAR = words("i me my mine myself i'm i've i'd i'll")
+const FIRST_PERSON_PLURAL = words("we us our ours ourselves we're we've we'd we'll let's")
+const SECOND_PERSON = words("you your yours yourself you're you've you'd you'll")
+const FEELINGS = words(
+  'think believe feel felt hope hoped wish want wanted love hate glad proud afraid sorry guess ' +
+    'happy sad worried concerned convinced delighted honored pleased',
+)
+const OPINIONS = words(
+  'good bad great terrible wrong right important should must need needs ought wonderful horrible awful ' +
+    'beautiful amazing fair unfair ridiculous shame disgrace strong weak better worse nice terrific tremendous ' +
+    'absolutely clearly obviously really very essential crucial recommend',
+)
+const FUTURE = words("will would shall going gonna 'll won't wouldn't")
+const NEGATIONS = words(
+  "not no never nothing nobody none n't don't doesn't didn't isn't aren't wasn't weren't",
+)
+const QUESTION_WORDS = words('what why how who whom whose which when where whether')
+const AUXILIARIES = words(
+  "is are was were do does did can could would will should have has shall isn't aren't",
+)
+const IMPERATIVES = words(
+  'let please look consider imagine remember think make take give tell ask go come find check try ' +
+    'select compare determine use keep note read see start',
+)
+const DISCOURSE_STARTS = words('and but so well now yes no oh okay ok look because or also then')
+const DEICTIC_STARTS = words('that this these those it there here they he she')
+const PAST_COPULAS = words('was were had been did became')
+const PRESENT_COPULAS = words('is are has have')
+const IRREGULAR_PAST = words(
+  'went made took gave began grew rose fell won lost built wrote sold bought paid spent brought ' +
+    'fought led left met ran saw sent set stood told thought came became kept held',
+)
+const YEAR = /^(?:1[5-9]\d\d|20\d\d)s?$/
+const DIGITS = /^\p{N}/u
+const ORDINAL_NUMBER = /^\p{N}+(?:st|nd|rd|th)$/u
+
+/// The names of the features present in a sentence (each counted once), in a fixed order.
+export function sentenceFeatures(sentence: string): string[] {
+  const tokens = sentence.match(WORD) ?? []
+  const features = new Set<string>()
+  const lower = tokens.map((token) => token.toLowerCase())
+  let wordCount = 0
+  let names = 0
+  let acronyms = 0
+  let numbers = 0
+  let pasts = 0
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i] as string
+    const word = lower[i] as string
+    if (/\p{L}|\p{N}/u.test(token)) wordCount++
+    features.add(`w:${DIGITS.test(word) ? numberShape(word) : word}`)
+    const previous = lower[i - 1]
+    if (previous !== undefined) features.add(`b:${bigramPart(previous)}_${bigramPart(word)}`)
+    if (DIGITS.test(word) || NUMBER_WORDS.has(word)) numbers++
+    if (DIGITS.test(word)) features.add(YEAR.test(word) ? 'has:year' : 'has:number')
+    if (ORDINAL_NUMBER.test(word) || ORDINALS.has(word)) features.add('has:ordinal')
+    if (NUMBER_WORDS.has(word)) features.add('has:number-word')
+    if (word === '%' || word === '$' || word === '€' || word === '£' || word === '¥')
+      features.add('has:money-or-percent')
+    if (MONTHS.has(word)) features.add('has:month')
+    if (UNITS.has(word) && previous !== undefined && (DIGITS.test(previous) || NUMBER_WORDS.has(previous)))
+      features.add('has:quantity')
+    if (SUPERLATIVES.has(word) || (word.endsWith('est') && word.length > 5)) features.add('has:superlative')
+    if (COMPARATIVES.has(word)) features.add('has:comparative')
+    if (ATTRIBUTION.has(word)) features.add('has:attribution')
+    if (CAUSAL.has(word)) features.add('has:causal')
+    if (HEDGES.has(word)) features.add('has:hedge')
+    if (FIRST_PERSON_SINGULAR.has(word)) features.add('has:first-person-singular')
+    if (FIRST_PERSON_PLURAL.has(word)) features.add('has:first-person-plural')
+    if (SECOND_PERSON.has(word)) features.add('has:second-person')
+    if (FEELINGS.has(word)) features.add('has:feeling')
+    if (OPINIONS.has(word)) features.add('has:opinion')
+    if (FUTURE.has(word)) features.add('has:future')
+    if (NEGATIONS.has(word) || word.endsWith("n't")) features.add('has:negation')
+    if (PAST_COPULAS.has(word) || IRREGULAR_PAST.has(word) || (word.endsWith('ed') && word.length > 4)) {
+      features.add('has:past')
+      pasts++
+    }
+    if (PRESENT_COPULAS.has(word)) features.add('has:present-copula')
+    if (i > 0 && /^\p{Lu}/u.test(token) && word !== 'i') names++
+    if (/^\p{Lu}{2,}$/u.test(token)) acronyms++
+  }
+  const first = lower[0]
+  const last = lower[lower.length - 1]
+  features.add(`first:${first === undefined ? '' : DIGITS.test(first) ? numberShape(first) : first}`)
+  if (lower[1] !== undefined) features.add(`first:${first}_${bigramPart(lower[1])}`)
+  if (numbers > 1) features.add('numbers:several')
+  if (pasts > 1) features.add('past:several')
+  if (/\b(?:uh|um)\b|--| - /i.test(sentence)) features.add('has:filler')
+  if (/\p{L}['’](?:s|re|ve|ll|d|m)\b|n['’]t\b/iu.test(sentence)) features.add('has:contraction')
+  if (/["“”]/.test(sentence)) features.add('has:quote')
+  if (first !== undefined) {
+    if (QUESTION_WORDS.has(first) || AUXILIARIES.has(first)) features.add('start:question-word')
+    if (IMPERATIVES.has(first)) features.add('start:imperative')
+    if (DISCOURSE_STARTS.has(first)) features.add('start:discourse')
+    if (DEICTIC_STARTS.has(first)) features.add('start:deictic')
+    if (
+      /^\p{Lu}/u.test(tokens[0] as string) &&
+      !DEICTIC_STARTS.has(first) &&
+      !FIRST_PERSON_SINGULAR.has(first)
+    )
+      features.add('start:capitalised')
+  }
+  if (last === '?' || sentence.trimEnd().endsWith('?')) features.add('end:question')
+  if (last === '!') features.add('end:exclamation')
+  if (names > 0) features.add(names > 3 ? 'names:many' : names > 1 ? 'names:several' : 'names:one')
+  if (acronyms > 0) features.add('has:acronym')
+  features.add(`length:${lengthBucket(wordCount)}`)
+  return [...features]
+}
+
+function words(list: string): Set<string> {
+  return new Set(list.split(' '))
+}
+
+/// Numbers are read by their shape, so "1,200" and "3,400" are the same word to the model.
+function numberShape(word: string): string {
+  if (YEAR.test(word)) return '<year>'
+  if (ORDINAL_NUMBER.test(word)) return '<ordinal>'
+  return '<number>'
+}
+
+function bigramPart(word: string): string {
+  return DIGITS.test(word) ? numberShape(word) : word
+}
+
+function lengthBucket(words: number): string {
+  if (words <= 4) return 'tiny'
+  if (words <= 8) return 'short'
+  if (words <= 15) return 'medium'
+  if (words <= 25) return 'long'
+  return 'very-long'
+}

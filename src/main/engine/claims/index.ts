@@ -1,0 +1,99 @@
+// Claims of a text: its prose (Markdown syntax and code left out), cut into sentences by Intl.Segmenter,
+// long compound sentences into their clauses, and kept when check-worthy. Offline, deterministic, linear.
+
+import { clauseSpans } from './clauses'
+import { HARD_SYNTAX, proseView, type ProseView } from './markdown'
+import { sentenceSpans, type Span } from './sentences'
+import { documentRegister, type Register } from './statements'
+import { CHECKWORTHY_THRESHOLD, checkWorthiness } from './worthiness'
+
+export { CHECKWORTHY_THRESHOLD, checkWorthiness } from './worthiness'
+export { documentRegister, type Register } from './statements'
+
+/// A check-worthy statement of a text; `text.slice(charStart, charEnd) === claim.text` (UTF-16 offsets).
+export interface ExtractedClaim {
+  text: string
+  charStart: number
+  charEnd: number
+  /// Check-worthiness from 0 to 1; claims have at least CHECKWORTHY_THRESHOLD.
+  score: number
+}
+
+// Fewer words than this make no claim to check ("Yes.", "See below.").
+const MIN_WORDS = 3
+const EDGE_PUNCTUATION = /[\s,;:]/
+const WORD = /[\p{L}\p{N}]+/gu
+
+/// Claims of a text in text order, non-overlapping, with UTF-16 offsets into `text`.
+export function extractClaims(text: string): ExtractedClaim[] {
+  const prose = proseView(text)
+  const sentences = sentenceSpans(prose.view)
+  const register = documentRegister(
+    sentences.map((sentence) => prose.view.slice(sentence.start, sentence.end)),
+  )
+  const claims: ExtractedClaim[] = []
+  for (const sentence of sentences) {
+    const statement = longestRun(prose, sentence)
+    if (!statement) continue
+    const clauses = clauseSpans(prose.view, statement).map((clause) =>
+      scored(prose.view, trim(prose.view, clause), register),
+    )
+    const worthy = clauses.filter((clause) => clause.score >= CHECKWORTHY_THRESHOLD)
+    // A compound sentence becomes several claims only when several of its clauses are claims; otherwise
+    // the sentence is judged whole (with any code or URL in it blanked out).
+    const whole = { ...statement, score: scored(prose.view, sentence, register).score }
+    const kept = worthy.length > 1 ? worthy : whole.score >= CHECKWORTHY_THRESHOLD ? [whole] : []
+    for (const claim of kept) {
+      if (wordCount(prose.view, claim) < MIN_WORDS) continue
+      claims.push({
+        text: text.slice(claim.start, claim.end),
+        charStart: claim.start,
+        charEnd: claim.end,
+        score: claim.score,
+      })
+    }
+  }
+  return claims
+}
+
+interface ScoredSpan extends Span {
+  score: number
+}
+
+function scored(view: string, span: Span, register: Register): ScoredSpan {
+  return {
+    ...span,
+    score: span.end > span.start ? checkWorthiness(view.slice(span.start, span.end), register) : 0,
+  }
+}
+
+/// The part of a sentence that a claim may take: the sentence itself, or when code, a URL or other markup
+/// that no claim may hold cuts it, its longest part between them ("5 million died" of "[WHO](url): 5 million died").
+function longestRun(prose: ProseView, sentence: Span): Span | undefined {
+  let longest: Span | undefined
+  let longestWords = 0
+  let start = sentence.start
+  for (let i = sentence.start; i <= sentence.end; i++) {
+    if (i < sentence.end && prose.kind[i] !== HARD_SYNTAX) continue
+    const run = trim(prose.view, { start, end: i })
+    const words = wordCount(prose.view, run)
+    if (words > longestWords) {
+      longest = run
+      longestWords = words
+    }
+    start = i + 1
+  }
+  return longest
+}
+
+/// Without whitespace, blanked markup and dangling commas, colons or semicolons at either end.
+function trim(view: string, span: Span): Span {
+  let { start, end } = span
+  while (start < end && EDGE_PUNCTUATION.test(view[start] as string)) start++
+  while (end > start && EDGE_PUNCTUATION.test(view[end - 1] as string)) end--
+  return { start, end }
+}
+
+function wordCount(view: string, span: Span): number {
+  return view.slice(span.start, span.end).match(WORD)?.length ?? 0
+}

@@ -1,0 +1,286 @@
+// Fitting the check-worthiness model: logistic regression over `sentenceFeatures` with L2 penalties,
+// minimised by L-BFGS, and its threshold by cross-validation. Used by scripts/train-checkworthiness.ts and
+// the eval, never by the running app.
+import { readFileSync } from 'node:fs'
+import { sentenceFeatures } from './features'
+import { learnedScore, modelScore, ruling, type WorthinessModel } from './model'
+import { documentRegister, sentenceForm } from './statements'
+
+/// A sentence with its human label.
+export interface LabelledSentence {
+  text: string
+  checkworthy: boolean
+}
+
+/// Settings of one training run.
+export interface TrainingOptions {
+  /// Features seen in fewer training sentences than this are dropped (keeps the model small and general).
+  minCount: number
+  /// L2 penalty on word and word-pair weights (the inverse of a prior variance).
+  lexicalPenalty: number
+  /// L2 penalty on the hand-built features' weights, weaker: they are few and meant to generalise.
+  featurePenalty: number
+  /// Steps of L-BFGS; the loss is convex, so this only bounds the time.
+  iterations: number
+}
+
+export const DEFAULT_TRAINING: TrainingOptions = {
+  minCount: 3,
+  lexicalPenalty: 2,
+  featurePenalty: 0.1,
+  iterations: 300,
+}
+
+/// Fits a model on the sentences (penalised log-loss minimised by L-BFGS); its threshold is left at 0.5
+/// (see `trainWithThreshold`).
+export function trainModel(
+  rows: LabelledSentence[],
+  options: TrainingOptions = DEFAULT_TRAINING,
+): WorthinessModel {
+  const featureRows = rows.map((row) => sentenceFeatures(row.text))
+  const counts = new Map<string, number>()
+  for (const features of featureRows)
+    for (const name of features) counts.set(name, (counts.get(name) ?? 0) + 1)
+  const names = [...counts.keys()].filter((name) => (counts.get(name) ?? 0) >= options.minCount).sort()
+  const index = new Map(names.map((name, i) => [name, i]))
+  const encoded = featureRows.map((features) =>
+    features.map((name) => index.get(name)).filter((i): i is number => i !== undefined),
+  )
+  const labels = rows.map((row) => (row.checkworthy ? 1 : 0))
+  const penalties = Float64Array.from(names, (name) =>
+    isLexical(name) ? options.lexicalPenalty : options.featurePenalty,
+  )
+  // Parameters: the weights, then the bias (not penalised).
+  const size = names.length + 1
+  const lossAndGradient = (parameters: Float64Array, gradient: Float64Array): number => {
+    gradient.fill(0)
+    let loss = 0
+    const bias = parameters[size - 1] as number
+    encoded.forEach((features, i) => {
+      let logit = bias
+      for (const f of features) logit += parameters[f] as number
+      const label = labels[i] as number
+      loss += Math.max(logit, 0) - logit * label + Math.log1p(Math.exp(-Math.abs(logit)))
+      const error = sigmoid(logit) - label
+      for (const f of features) gradient[f] = (gradient[f] as number) + error
+      gradient[size - 1] = (gradient[size - 1] as number) + error
+    })
+    for (let f = 0; f < size - 1; f++) {
+      const weight = parameters[f] as number
+      loss += 0.5 * (penalties[f] as number) * weight * weight
+      gradient[f] = (gradient[f] as number) + (penalties[f] as number) * weight
+    }
+    return loss
+  }
+  const parameters = minimise(lossAndGradient, new Float64Array(size), options.iterations)
+  const shipped: Record<string, number> = {}
+  names.forEach((name, i) => {
+    const weight = round(parameters[i] as number)
+    if (weight !== 0) shipped[name] = weight
+  })
+  return { bias: round(parameters[size - 1] as number), weights: shipped, threshold: 0.5 }
+}
+
+/// L-BFGS with a backtracking (Armijo) line search: deterministic, and enough for a convex loss.
+function minimise(
+  lossAndGradient: (x: Float64Array, gradient: Float64Array) => number,
+  start: Float64Array,
+  iterations: number,
+): Float64Array {
+  const memory = 10
+  const n = start.length
+  let x = start
+  let gradient = new Float64Array(n)
+  let loss = lossAndGradient(x, gradient)
+  const steps: Float64Array[] = []
+  const changes: Float64Array[] = []
+  for (let iteration = 0; iteration < iterations; iteration++) {
+    const direction = Float64Array.from(gradient, (g) => -g)
+    const alphas: number[] = []
+    for (let k = steps.length - 1; k >= 0; k--) {
+      const alpha =
+        dot(steps[k] as Float64Array, direction) / dot(changes[k] as Float64Array, steps[k] as Float64Array)
+      alphas[k] = alpha
+      addScaled(direction, changes[k] as Float64Array, -alpha)
+    }
+    if (steps.length > 0) {
+      const last = steps.length - 1
+      const scale =
+        dot(steps[last] as Float64Array, changes[last] as Float64Array) /
+        dot(changes[last] as Float64Array, changes[last] as Float64Array)
+      for (let i = 0; i < n; i++) direction[i] = (direction[i] as number) * scale
+    }
+    for (let k = 0; k < steps.length; k++) {
+      const beta =
+        dot(changes[k] as Float64Array, direction) / dot(changes[k] as Float64Array, steps[k] as Float64Array)
+      addScaled(direction, steps[k] as Float64Array, (alphas[k] as number) - beta)
+    }
+    const slope = dot(gradient, direction)
+    if (slope >= 0) break
+    let stepSize = steps.length === 0 ? 1 / Math.max(1, Math.sqrt(dot(gradient, gradient))) : 1
+    const next = new Float64Array(n)
+    const nextGradient = new Float64Array(n)
+    let nextLoss = Infinity
+    for (let tries = 0; tries < 40; tries++) {
+      for (let i = 0; i < n; i++) next[i] = (x[i] as number) + stepSize * (direction[i] as number)
+      nextLoss = lossAndGradient(next, nextGradient)
+      if (nextLoss <= loss + 1e-4 * stepSize * slope) break
+      stepSize /= 2
+    }
+    if (!(nextLoss < loss)) break
+    const step = Float64Array.from(next, (value, i) => value - (x[i] as number))
+    const change = Float64Array.from(nextGradient, (value, i) => value - (gradient[i] as number))
+    if (dot(step, change) > 1e-12) {
+      steps.push(step)
+      changes.push(change)
+      if (steps.length > memory) {
+        steps.shift()
+        changes.shift()
+      }
+    }
+    const converged = loss - nextLoss < 1e-7 * Math.max(1, Math.abs(loss))
+    x = next
+    gradient = nextGradient
+    loss = nextLoss
+    if (converged) break
+  }
+  return x
+}
+
+function dot(a: Float64Array, b: Float64Array): number {
+  let sum = 0
+  for (let i = 0; i < a.length; i++) sum += (a[i] as number) * (b[i] as number)
+  return sum
+}
+
+function addScaled(target: Float64Array, source: Float64Array, scale: number): void {
+  for (let i = 0; i < target.length; i++) target[i] = (target[i] as number) + scale * (source[i] as number)
+}
+
+/// A model trained on the sentences, with the threshold that gives the best F1 in k-fold cross-validation.
+export function trainWithThreshold(
+  rows: LabelledSentence[],
+  options: TrainingOptions = DEFAULT_TRAINING,
+): WorthinessModel {
+  const judged = crossValidate(rows, 5, (training) => trainModel(training, options))
+  // The rules of form hold at any threshold (scores 1 and 0 here): it is chosen for the sentences they
+  // leave to the words.
+  const register = documentRegister(rows.map((row) => row.text))
+  const threshold = bestThreshold(
+    judged.map((row, i) => {
+      const ruled = ruling(sentenceForm((rows[i] as LabelledSentence).text), register)
+      return ruled === undefined ? row.learned : ruled ? 1 : 0
+    }),
+    rows.map((row) => row.checkworthy),
+  )
+  return { ...trainModel(rows, options), threshold }
+}
+
+/// Every sentence judged by a model that never saw it (k-fold cross-validation with fixed folds): its score
+/// as a sentence of that file (whose register is the file's), its learned score alone, and the threshold.
+export function crossValidate(
+  rows: LabelledSentence[],
+  folds: number,
+  train: (rows: LabelledSentence[]) => WorthinessModel,
+): { score: number; learned: number; threshold: number }[] {
+  const fold = foldOf(rows.length, folds)
+  const register = documentRegister(rows.map((row) => row.text))
+  const judged = rows.map(() => ({ score: 0, learned: 0, threshold: 0 }))
+  for (let k = 0; k < folds; k++) {
+    const model = train(rows.filter((_, i) => fold[i] !== k))
+    rows.forEach((row, i) => {
+      if (fold[i] !== k) return
+      judged[i] = {
+        score: modelScore(model, row.text, register),
+        learned: learnedScore(model, row.text),
+        threshold: model.threshold,
+      }
+    })
+  }
+  return judged
+}
+
+/// Precision, recall and F1 of "check-worthy" when scores at or above the threshold count as check-worthy.
+export function measure(scores: number[], labels: boolean[], threshold: number | number[]) {
+  let truePositives = 0
+  let falsePositives = 0
+  let falseNegatives = 0
+  scores.forEach((score, i) => {
+    const predicted = score >= (typeof threshold === 'number' ? threshold : (threshold[i] as number))
+    if (predicted && labels[i]) truePositives++
+    else if (predicted) falsePositives++
+    else if (labels[i]) falseNegatives++
+  })
+  const precision = truePositives / Math.max(1, truePositives + falsePositives)
+  const recall = truePositives / Math.max(1, truePositives + falseNegatives)
+  const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall)
+  return { precision, recall, f1 }
+}
+
+/// The threshold on a 0.01 grid that gives the best F1 on these scores.
+export function bestThreshold(scores: number[], labels: boolean[]): number {
+  let best = 0.5
+  let bestF1 = -1
+  for (let step = 1; step < 100; step++) {
+    const threshold = step / 100
+    const { f1 } = measure(scores, labels, threshold)
+    if (f1 > bestF1) {
+      bestF1 = f1
+      best = threshold
+    }
+  }
+  return best
+}
+
+function isLexical(name: string): boolean {
+  return name.startsWith('w:') || name.startsWith('b:') || name.startsWith('first:')
+}
+
+/// Fold k holds every sentence whose shuffled position is k modulo the number of folds.
+function foldOf(length: number, folds: number): number[] {
+  const order = Array.from({ length }, (_, i) => i)
+  shuffle(order, seededRandom(12345))
+  const fold = new Array<number>(length).fill(0)
+  order.forEach((row, position) => (fold[row] = position % folds))
+  return fold
+}
+
+function sigmoid(x: number): number {
+  return 1 / (1 + Math.exp(-x))
+}
+
+function round(x: number): number {
+  return Math.round(x * 100) / 100
+}
+
+/// Mulberry32: a tiny seeded generator, so folds are the same on every machine.
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0
+    let t = state
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+function shuffle(items: number[], random: () => number): void {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1))
+    const swap = items[i] as number
+    items[i] = items[j] as number
+    items[j] = swap
+  }
+}
+
+/// Sentences of a JSON-lines file of `{"text","checkworthy"}` rows.
+export function readLabelledSentences(path: string): LabelledSentence[] {
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => {
+      const row = JSON.parse(line) as LabelledSentence
+      return { text: String(row.text), checkworthy: row.checkworthy === true }
+    })
+}
