@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { cpus, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { reportBenchmarks } from './report'
+import { tokenBenchmarks } from './tokens'
 import type { Figure } from './measure'
 
 const figures: Figure[] = [...(await reportBenchmarks())]
@@ -15,6 +16,9 @@ console.table(
     runs: f.runs,
   })),
 )
+// t2 tokens per claim at batch sizes 1, 4 and 8, against the fake OpenAI-compatible server.
+const tokens = await tokenBenchmarks()
+console.table(tokens)
 const out = join(import.meta.dirname, 'results')
 mkdirSync(out, { recursive: true })
 writeFileSync(
@@ -29,6 +33,7 @@ writeFileSync(
       },
       node: process.version,
       figures,
+      tokens,
     },
     null,
     2,

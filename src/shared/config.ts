@@ -26,6 +26,17 @@ export const Config = z.strictObject({
         .default([])
         .refine((panel) => new Set(panel.map((m) => m.id)).size === panel.length, 'model ids must be unique'),
       judge: ModelConfig.nullable().default(null),
+      // How models are called; absent members take the defaults of src/main/engine/models (README).
+      /// Claims of one check sent to a panel model in one request.
+      batchSize: z.number().int().min(1).max(16).optional(),
+      /// Time allowed for one request before it is abandoned and retried.
+      requestTimeoutMs: z.number().int().positive().optional(),
+      /// Retries of a request after a 429, a 5xx, a timeout or a lost connection.
+      maxRetries: z.number().int().min(0).max(10).optional(),
+      /// First backoff delay; doubled each retry, with jitter. A Retry-After header wins.
+      retryDelayMs: z.number().int().positive().optional(),
+      /// Requests in flight at once to one provider (one base URL).
+      concurrencyPerProvider: z.number().int().positive().optional(),
     })
     .prefault({}),
   search: z

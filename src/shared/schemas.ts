@@ -37,6 +37,12 @@ export const Citation = z
   .meta({ id: 'Citation' })
 export type Citation = z.infer<typeof Citation>
 
+/// Input and output tokens of a model request.
+export const TokenUsage = z
+  .object({ inputTokens: z.int().nonnegative(), outputTokens: z.int().nonnegative() })
+  .meta({ id: 'TokenUsage' })
+export type TokenUsage = z.infer<typeof TokenUsage>
+
 export const Evaluation = z
   .object({
     tier: Tier,
@@ -46,6 +52,10 @@ export const Evaluation = z
     rationale: z.string(),
     citations: z.array(Citation),
     createdAt: timestamp,
+    /// True when the vote was reused from the vote cache (same claim text and model within 24 hours).
+    cached: z.boolean(),
+    /// Tokens the vote cost, when a model was asked and reported them (a batched request's share).
+    usage: TokenUsage.nullable(),
   })
   .meta({ id: 'Evaluation' })
 export type Evaluation = z.infer<typeof Evaluation>
@@ -90,6 +100,28 @@ export type Claim = z.infer<typeof Claim>
 
 export const TierCounts = z.partialRecord(Tier, z.int())
 
+/// The delivery of a check's webhook event: `waiting` until the check ends; `pending` while attempts go on;
+/// `delivered` once acknowledged; `failed` when the retry schedule ran out; `skipped` when the check ended
+/// without an event (cancelled). `log` holds every attempt with the receiver's status code or the error.
+export const WebhookDelivery = z
+  .object({
+    status: z.enum(['waiting', 'pending', 'delivered', 'failed', 'skipped']),
+    eventId: z.string().nullable(),
+    attempts: z.int(),
+    lastAttemptAt: timestamp.nullable(),
+    nextAttemptAt: timestamp.nullable(),
+    log: z.array(
+      z.object({
+        attempt: z.int(),
+        attemptedAt: timestamp,
+        statusCode: z.int().nullable(),
+        error: z.string().nullable(),
+      }),
+    ),
+  })
+  .meta({ id: 'WebhookDelivery' })
+export type WebhookDelivery = z.infer<typeof WebhookDelivery>
+
 export const Check = z
   .object({
     id: z.string(),
@@ -107,6 +139,8 @@ export const Check = z
     updatedAt: timestamp,
     completedAt: timestamp.nullable(),
     error: z.object({ code: z.string(), message: z.string() }).nullable(),
+    /// Null when the check has no `callbackUrl`.
+    webhook: WebhookDelivery.nullable(),
   })
   .meta({ id: 'Check' })
 export type Check = z.infer<typeof Check>
@@ -125,6 +159,8 @@ export const Report = z
       claimCount: z.int(),
       done: TierCounts,
       verdicts: z.record(z.string(), z.int()),
+      /// Model tokens the check spent: panel votes and judges.
+      tokens: z.object({ input: z.int(), output: z.int() }),
     }),
   })
   .meta({ id: 'Report' })

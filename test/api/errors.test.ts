@@ -9,7 +9,7 @@ afterAll(() => server.close())
 
 describe('the error envelope', () => {
   it('unknown routes, with a valid token, are 404 not_found', async () => {
-    for (const path of ['/nope', '/checks', '/research/rsc_1', '/me/extra', '/']) {
+    for (const path of ['/nope', '/checks/chk_1/nope', '/research/rsc_1', '/me/extra', '/']) {
       const res = await call(server, 'GET', path)
       expect(res.status, path).toBe(404)
       expectEnvelope(res.json, 'not_found')

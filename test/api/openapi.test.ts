@@ -18,9 +18,16 @@ describe('GET /api/v1/openapi.json', () => {
       Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`),
     )
     expect(operations.sort()).toEqual([
+      'GET /checks',
+      'GET /checks/{id}',
+      'GET /checks/{id}/report',
       'GET /credits',
       'GET /me',
       'GET /webhook-secret',
+      'PATCH /checks/{id}',
+      'POST /checks',
+      'POST /checks/estimate',
+      'POST /checks/{id}/cancel',
       'POST /webhook-secret/rotate',
     ])
     expect(doc.components.schemas).toHaveProperty('Error')

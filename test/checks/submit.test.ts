@@ -55,6 +55,7 @@ describe('POST /checks', () => {
       claimCount: estimate.claimCount,
       done: { t1: estimate.claimCount },
       verdicts: { clean: estimate.claimCount },
+      tokens: { input: 0, output: 0 },
     })
     expect(await balance()).toBe(before - estimate.credits.total)
   })
@@ -103,6 +104,13 @@ describe('POST /checks', () => {
       [{ text: TEXT, tiers: ['t1'], callbackUrl: 'http://example.com/hook' }, 422, 'unprocessable', /https/],
       [{ text: TEXT, tiers: ['t1'], callbackUrl: 'https://10.0.0.8/hook' }, 422, 'unprocessable', /public/],
       [{ text: TEXT, tiers: ['t1'], callbackUrl: 'https://127.0.0.1/hook' }, 422, 'unprocessable', /public/],
+      [
+        { text: TEXT, tiers: ['t1'], callbackUrl: 'https://[::ffff:10.0.0.5]/hook' },
+        422,
+        'unprocessable',
+        /public/,
+      ],
+      [{ text: TEXT, tiers: ['t1'], callbackUrl: 'https://[fd00::1]/hook' }, 422, 'unprocessable', /public/],
       [
         { text: TEXT, tiers: ['t1'], callbackUrl: 'https://user:pw@example.com/hook' },
         422,

@@ -46,6 +46,8 @@ export class GatedTier implements TierChecker {
         rationale: 'ok',
         citations: [],
         createdAt: at,
+        cached: false,
+        usage: null,
       },
       consensus: {
         verdict: 'clean',

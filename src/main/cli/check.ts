@@ -10,7 +10,7 @@ export async function runCheck(engine: Engine, text: string, tiers: Tier[], name
     `${estimate.claimCount} claim${estimate.claimCount === 1 ? '' : 's'}, ${estimate.credits.total} credits ` +
       `(balance ${estimate.balance})`,
   )
-  const { check } = engine.service.submit(principal, { documentId: estimate.documentId, tiers, name })
+  const { check } = await engine.service.submit(principal, { documentId: estimate.documentId, tiers, name })
   if (!hasEnded(engine.service.getCheck(principal, check.id))) await engine.events.ended(check.id)
   return engine.service.report(principal, check.id)
 }

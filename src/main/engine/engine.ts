@@ -10,6 +10,7 @@ import { Store } from './store'
 import { lockDataFolder } from './store/lock'
 import { createTiers } from './tiers'
 import type { TierChecker } from './tiers/tier'
+import { WebhookDeliveries, type DeliveryOptions } from './webhooks/deliveries'
 import type { Tier } from '../../shared/schemas'
 
 export interface EngineOptions {
@@ -26,6 +27,8 @@ export interface EngineOptions {
   runner?: Partial<RunnerOptions>
   /// The tiers to run; by default the ones the configuration allows.
   tiers?: Map<Tier, TierChecker>
+  /// How webhook targets are resolved and how long an attempt may take (tests inject a resolver).
+  webhooks?: Partial<DeliveryOptions>
 }
 
 /// The fact-checking engine over one data folder: the service, the admin operations and the store.
@@ -36,10 +39,13 @@ export interface Engine {
   readonly dataDir: string
   /// Report changes as they happen.
   readonly events: ReportEvents
+  /// The webhook delivery worker (running in engines that run jobs).
+  readonly webhooks: WebhookDeliveries
   /// The principal of whoever holds the data folder (the desktop app, `factdesk check`): the default
   /// organization, with write scope.
   localPrincipal(): Principal
-  /// Stops the job runner (in-flight units go back to the queue), the tiers' workers and the store.
+  /// Stops the job runner (in-flight units go back to the queue), the webhook deliveries (an attempt in flight
+  /// is made again at the next start), the tiers' workers and the store.
   close(): Promise<void>
 }
 
@@ -64,16 +70,27 @@ export function openEngine(options: EngineOptions): Engine {
     throw error
   }
   const events = new ReportEvents()
-  const tiers = options.tiers ?? createTiers()
-  const runner = new JobRunner(store, tiers, events, clock, { ...DEFAULT_RUNNER_OPTIONS, ...options.runner })
+  const tiers = options.tiers ?? createTiers(config, store)
+  const runner = new JobRunner(store, tiers, events, clock, {
+    ...DEFAULT_RUNNER_OPTIONS,
+    // A tier that batches model requests needs a batch's worth of units in flight.
+    concurrency: Math.max(
+      DEFAULT_RUNNER_OPTIONS.concurrency,
+      ...[...tiers.values()].map((t) => t.concurrency ?? 0),
+    ),
+    ...options.runner,
+  })
+  const webhooks = new WebhookDeliveries(store, config.webhooks, clock, events, options.webhooks)
   if (options.runJobs) runner.start()
+  if (options.runJobs) webhooks.start()
   let local: Principal | null = null
   return {
-    service: new Service(store, config, clock, tiers, runner, events),
+    service: new Service(store, config, clock, tiers, runner, events, options.webhooks?.resolveHost),
     admin,
     config,
     dataDir: options.dataDir,
     events,
+    webhooks,
     localPrincipal() {
       if (local) return local
       const organization = admin.defaultOrganization()
@@ -87,6 +104,7 @@ export function openEngine(options: EngineOptions): Engine {
     },
     async close() {
       await runner.stop()
+      await webhooks.stop()
       await Promise.all([...tiers.values()].map((tier) => tier.close?.()))
       store.close()
       unlock()

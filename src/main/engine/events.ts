@@ -10,7 +10,8 @@ export type ReportEvent =
       checkId: string
       claimId: string
       tier: Tier
-      evaluation: Evaluation
+      /// The vote that landed; null when a judge wrote the consensus.
+      evaluation: Evaluation | null
       consensus: Consensus | null
       issues: TextIssue[]
     }

@@ -34,6 +34,7 @@ import {
   requireSourceUrl,
 } from './validation'
 import { checkView, reportView } from './views'
+import { lookupHost, requireCallbackTarget, type HostResolver } from './webhooks/target'
 
 /// Who is asking: the organization a token acts for, and what it may do.
 export interface Principal {
@@ -89,6 +90,7 @@ export class Service {
     private readonly tiers: ReadonlyMap<Tier, TierChecker>,
     private readonly jobs: Jobs,
     private readonly events: ReportEvents,
+    private readonly resolveHost: HostResolver = lookupHost,
   ) {}
 
   /// Turns a bearer token's value into a principal, or refuses it: unknown, malformed and revoked tokens
@@ -169,12 +171,13 @@ export class Service {
   }
 
   /// Accepts a check: charges it, creates it and queues its units in one transaction. A repeat with the same
-  /// `Idempotency-Key` and body returns the first check and charges nothing.
-  submit(
+  /// `Idempotency-Key` and body returns the first check and charges nothing. A `callbackUrl`'s host must
+  /// resolve to public addresses only (loopback too when configured).
+  async submit(
     principal: Principal,
     request: CreateCheckRequest,
     idempotencyKey?: string,
-  ): { check: Check; replayed: boolean } {
+  ): Promise<{ check: Check; replayed: boolean }> {
     requireWrite(principal)
     if (idempotencyKey !== undefined) requireIdempotencyKey(idempotencyKey)
     const tiers = canonicalTiers(request.tiers)
@@ -195,6 +198,13 @@ export class Service {
     }
     const earlier = replay()
     if (earlier) return earlier
+    if (request.callbackUrl) {
+      await requireCallbackTarget(
+        request.callbackUrl,
+        this.config.webhooks.allowLocalTargets,
+        this.resolveHost,
+      )
+    }
 
     let document: DocumentRecord
     let claims: ClaimRecord[]

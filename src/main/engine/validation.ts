@@ -1,5 +1,6 @@
 import { isIP } from 'node:net'
 import { ApiError } from '../../shared/errors'
+import { isLoopbackAddress, isRefusedAddress } from './addresses'
 
 /// Refuses an empty text or one longer than the configured limit (UTF-16 units, as offsets count).
 export function requireCheckableText(text: string, maxTextChars: number): void {
@@ -22,42 +23,6 @@ export function requireSourceUrl(value: string | null | undefined): void {
   }
 }
 
-const isLoopback = (host: string): boolean =>
-  host === 'localhost' || host === '[::1]' || (isIP(host) === 4 && host.startsWith('127.'))
-
-/// True for literal addresses that are not on the public internet: private, loopback, link-local, CGNAT,
-/// multicast, unspecified and the like (IPv4 and IPv6, IPv4-mapped included).
-export function isNonPublicAddress(address: string): boolean {
-  const bare = address.replace(/^\[|\]$/g, '').toLowerCase()
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(bare)
-  if (mapped?.[1]) return isNonPublicAddress(mapped[1])
-  if (isIP(bare) === 4) {
-    const [a = 0, b = 0] = bare.split('.').map(Number)
-    return (
-      a === 0 ||
-      a === 10 ||
-      a === 127 ||
-      (a === 100 && b >= 64 && b <= 127) ||
-      (a === 169 && b === 254) ||
-      (a === 172 && b >= 16 && b <= 31) ||
-      (a === 192 && b === 168) ||
-      (a === 192 && b === 0) ||
-      (a === 198 && (b === 18 || b === 19)) ||
-      a >= 224
-    )
-  }
-  if (isIP(bare) === 6) {
-    return (
-      bare === '::' ||
-      bare === '::1' ||
-      /^f[cd]/.test(bare) ||
-      /^fe[89ab]/.test(bare) ||
-      bare.startsWith('ff')
-    )
-  }
-  return false
-}
-
 /// Refuses a `callbackUrl` that is not a public https endpoint (loopback http(s) only when `allowLocal`).
 /// The host's DNS answers are checked again before every delivery.
 export function requireCallbackUrl(value: string | null | undefined, allowLocal: boolean): void {
@@ -68,14 +33,16 @@ export function requireCallbackUrl(value: string | null | undefined, allowLocal:
   if (!URL.canParse(value)) refuse('is not a URL')
   const url = new URL(value)
   if (url.username || url.password) refuse('must not carry credentials')
-  const local = isLoopback(url.hostname)
+  const host = url.hostname.replace(/^\[|\]$/g, '')
+  const literal = isIP(host) !== 0
+  const local = host === 'localhost' || (literal && isLoopbackAddress(host))
   if (local && allowLocal) {
     if (!['http:', 'https:'].includes(url.protocol)) refuse('must be an http(s) URL')
     return
   }
   if (url.protocol !== 'https:') refuse('must be an https URL')
-  if (local || isNonPublicAddress(url.hostname) || !url.hostname.includes('.'))
-    refuse('must be a public address')
+  // A literal address must be public; a name must at least look like one on the internet (DNS is asked next).
+  if (local || (literal ? isRefusedAddress(host) : !host.includes('.'))) refuse('must be a public address')
 }
 
 /// An `Idempotency-Key` is 1 to 255 visible ASCII characters.

@@ -1,14 +1,16 @@
 import type { Check, Claim, Report, Tier } from '../../shared/schemas'
 import type { CheckRecord } from './store/checks'
 import type { Store } from './store'
+import { webhookView } from './webhooks/view'
 
-/// The public shape of a check: the stored record with its progress per tier.
+/// The public shape of a check: the stored record with its progress per tier and its webhook's delivery.
 export function checkView(store: Store, record: CheckRecord): Check {
   const done = store.checks.claimsDone(record.id)
   const { organizationId: _organization, unitPrices: _prices, ...check } = record
   return {
     ...check,
     progress: { claimsDone: Object.fromEntries(record.tiers.map((tier) => [tier, done[tier] ?? 0])) },
+    webhook: webhookView(store, record),
   }
 }
 
@@ -36,6 +38,7 @@ export function reportView(store: Store, record: CheckRecord): Report {
       }
     })
     const check = checkView(store, record)
-    return { check, text, claims, summary: { claimCount: claims.length, done, verdicts } }
+    const tokens = store.results.tokens(record.id)
+    return { check, text, claims, summary: { claimCount: claims.length, done, verdicts, tokens } }
   })
 }

@@ -3,8 +3,9 @@ import type { Clock } from '../clock'
 import type { ReportEvents } from '../events'
 import type { Store } from '../store'
 import type { UnitRecord } from '../store/units'
-import type { TierChecker } from '../tiers/tier'
+import { JUDGE_UNIT, PermanentError, type TierChecker, type UnitOutcome } from '../tiers/tier'
 import { checkView } from '../views'
+import { queueCheckEvent } from '../webhooks/event'
 
 export interface RunnerOptions {
   /// Units worked on at once.
@@ -36,6 +37,7 @@ export class JobRunner {
   private timer: NodeJS.Timeout | null = null
   private readonly controllers = new Map<string, Set<AbortController>>()
   private readonly drained: (() => void)[] = []
+  private lastDocument: { id: string; text: string } | null = null
 
   constructor(
     private readonly store: Store,
@@ -69,6 +71,13 @@ export class JobRunner {
     if (this.timer) clearTimeout(this.timer)
     for (const set of this.controllers.values()) for (const controller of set) controller.abort()
     if (this.inFlight > 0) await new Promise<void>((resolve) => this.drained.push(resolve))
+  }
+
+  /// A document's text; the last one read is kept, since a check's units follow one another.
+  private documentText(documentId: string): string {
+    if (this.lastDocument?.id !== documentId)
+      this.lastDocument = { id: documentId, text: this.store.documents.text(documentId) }
+    return this.lastDocument.text
   }
 
   private now(): string {
@@ -126,18 +135,39 @@ export class JobRunner {
     const mine = this.controllers.get(check.id) ?? new Set()
     this.controllers.set(check.id, mine.add(controller))
     try {
-      const outcome = await tier.check({
+      const input = {
         claim,
         model: unit.model,
-        signal: AbortSignal.any([controller.signal, AbortSignal.timeout(this.options.unitTimeoutMs)]),
+        checkId: check.id,
+        organizationId: check.organizationId,
+        documentText: this.documentText(check.documentId),
+        signal: AbortSignal.any([
+          controller.signal,
+          AbortSignal.timeout(tier.unitTimeoutMs ?? this.options.unitTimeoutMs),
+        ]),
         now: () => this.now(),
-      })
+      }
+      let outcome: UnitOutcome
+      if (unit.model !== JUDGE_UNIT) outcome = await tier.check(input)
+      else if (tier.judge)
+        outcome = await tier.judge({
+          ...input,
+          votes: this.store.results.votes(check.id, claim.id, unit.tier),
+        })
+      else throw new PermanentError(`The ${unit.tier} tier has no judge.`)
       const recorded = this.store.transaction(() => {
         if (!this.store.units.finish(unit.id)) return false // cancelled meanwhile
-        this.store.results.addEvaluation(check.id, claim.id, outcome.evaluation)
+        if (outcome.evaluation) this.store.results.addEvaluation(check.id, claim.id, outcome.evaluation)
         this.store.results.addIssues(check.id, claim.id, outcome.issues)
         if (outcome.consensus)
-          this.store.results.setConsensus(check.id, claim.id, unit.tier, outcome.consensus)
+          this.store.results.setConsensus(
+            check.id,
+            claim.id,
+            unit.tier,
+            outcome.consensus,
+            outcome.consensusUsage ?? null,
+          )
+        this.queueJudge(unit)
         return true
       })
       if (!recorded) return
@@ -147,7 +177,9 @@ export class JobRunner {
         checkId: check.id,
         claimId: claim.id,
         tier: unit.tier,
-        ...outcome,
+        evaluation: outcome.evaluation ?? null,
+        consensus: outcome.consensus,
+        issues: outcome.issues,
       })
       this.settle(check.id)
     } catch (error) {
@@ -157,7 +189,7 @@ export class JobRunner {
         return
       }
       const reason = error instanceof Error ? error.message : String(error)
-      if (unit.attempts < this.options.maxAttempts) {
+      if (unit.attempts < this.options.maxAttempts && !(error instanceof PermanentError)) {
         const at = this.clock.now().getTime() + this.options.retryDelayMs(unit.attempts)
         this.store.units.retryLater(unit.id, reason, iso(at))
       } else {
@@ -170,8 +202,24 @@ export class JobRunner {
   }
 
   private giveUp(unit: UnitRecord, reason: string): void {
-    this.store.units.fail(unit.id, reason)
+    this.store.transaction(() => {
+      if (this.store.units.fail(unit.id, reason)) this.queueJudge(unit)
+    })
     this.settle(unit.checkId)
+  }
+
+  /// Called in the transaction that ends a panel unit (done or failed): when it was the claim-tier's last open
+  /// one and at least one vote is in, queues the judge unit. If every panel unit failed there is no judge, and
+  /// the claim-tier ends without consensus (refunded when the check settles).
+  private queueJudge(unit: UnitRecord): void {
+    if (unit.model === JUDGE_UNIT || !this.tiers.get(unit.tier)?.judge) return
+    if (this.store.units.openFor(unit.checkId, unit.claimId, unit.tier) > 0) return
+    if (this.store.results.votes(unit.checkId, unit.claimId, unit.tier).length === 0) return
+    this.store.units.enqueueOnce(
+      unit.checkId,
+      { claimId: unit.claimId, tier: unit.tier, model: JUDGE_UNIT },
+      this.now(),
+    )
   }
 
   /// Ends the check once none of its units is open: completed when all succeeded, otherwise failed with the
@@ -182,8 +230,12 @@ export class JobRunner {
       const check = this.store.checks.byId(checkId)
       if (open > 0 || !check) return false
       const at = this.now()
-      if (failed === 0)
-        return this.store.checks.end(checkId, { status: 'completed', refunded: 0, error: null, at })
+      if (failed === 0) {
+        if (!this.store.checks.end(checkId, { status: 'completed', refunded: 0, error: null, at }))
+          return false
+        queueCheckEvent(this.store, checkId, at) // the webhook event, with the ending or not at all
+        return true
+      }
       const decided = this.store.results.decided(checkId)
       const refund = check.tiers.reduce((sum, tier) => {
         const undecided = check.claimCount - decided.filter((entry) => entry.tier === tier).length
@@ -195,6 +247,7 @@ export class JobRunner {
       }
       if (!this.store.checks.end(checkId, { status: 'failed', refunded: refund, error, at })) return false
       this.store.ledger.record(check.organizationId, 'refund', refund, checkId, at)
+      queueCheckEvent(this.store, checkId, at)
       return true
     })
     if (ended) this.emitCheck(checkId)

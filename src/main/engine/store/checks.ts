@@ -1,9 +1,10 @@
 import type { Check, CheckStatus, Tier } from '../../../shared/schemas'
 import type { Db } from './database'
 
-/// A check as stored; `progress` is derived from its consensus rows when read. `unitPrices` are the prices
-/// per claim it was charged at, so that a partial refund pays back exactly what was charged.
-export type CheckRecord = Omit<Check, 'progress'> & {
+/// A check as stored; `progress` is derived from its consensus rows when read, `webhook` from the outbox.
+/// `unitPrices` are the prices per claim it was charged at, so that a partial refund pays back exactly what
+/// was charged.
+export type CheckRecord = Omit<Check, 'progress' | 'webhook'> & {
   organizationId: string
   unitPrices: Partial<Record<Tier, number>>
 }

@@ -5,9 +5,11 @@ import { Documents } from './documents'
 import { IdempotencyKeys } from './idempotency'
 import { Ledger } from './ledger'
 import { Organizations } from './organizations'
+import { Outbox } from './outbox'
 import { Results } from './results'
 import { Tokens } from './tokens'
 import { Units } from './units'
+import { VoteCache } from './voteCache'
 import { WebhookSecrets } from './webhookSecrets'
 
 /// The engine's SQLite store: one module per aggregate over one connection.
@@ -21,6 +23,8 @@ export class Store {
   readonly units: Units
   readonly results: Results
   readonly idempotencyKeys: IdempotencyKeys
+  readonly outbox: Outbox
+  readonly voteCache: VoteCache
 
   private constructor(private readonly db: Db) {
     this.organizations = new Organizations(db)
@@ -32,6 +36,8 @@ export class Store {
     this.units = new Units(db)
     this.results = new Results(db)
     this.idempotencyKeys = new IdempotencyKeys(db)
+    this.outbox = new Outbox(db)
+    this.voteCache = new VoteCache(db)
   }
 
   /// Opens (creating if needed) `factdesk.db` in the data folder and migrates it.

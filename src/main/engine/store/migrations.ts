@@ -161,4 +161,52 @@ export const MIGRATIONS: readonly string[] = [
   CREATE UNIQUE INDEX ledger_one_charge ON ledger_entries (subject) WHERE kind = 'charge' AND subject IS NOT NULL;
   CREATE UNIQUE INDEX ledger_one_refund ON ledger_entries (subject) WHERE kind = 'refund' AND subject IS NOT NULL;
   `,
+  // Webhooks: the outbox of events (at most one per check, written with the check's ending) and its attempts.
+  `
+  CREATE TABLE webhook_events (
+    id TEXT PRIMARY KEY,
+    organization_id TEXT NOT NULL REFERENCES organizations (id),
+    check_id TEXT NOT NULL UNIQUE REFERENCES checks (id),
+    type TEXT NOT NULL CHECK (type IN ('check.completed', 'check.failed')),
+    url TEXT NOT NULL,
+    body TEXT NOT NULL,
+    status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'delivered', 'failed')),
+    attempts INTEGER NOT NULL DEFAULT 0,
+    created_at TEXT NOT NULL,
+    next_attempt_at TEXT,
+    last_attempt_at TEXT,
+    last_status_code INTEGER,
+    last_error TEXT
+  );
+  CREATE INDEX webhook_events_due ON webhook_events (status, next_attempt_at);
+
+  CREATE TABLE webhook_attempts (
+    event_id TEXT NOT NULL REFERENCES webhook_events (id),
+    attempt INTEGER NOT NULL,
+    attempted_at TEXT NOT NULL,
+    status_code INTEGER,
+    error TEXT,
+    PRIMARY KEY (event_id, attempt)
+  );
+  `,
+  // t2: tokens and cache flag per vote, the judge's tokens per consensus, and the vote cache.
+  `
+  ALTER TABLE evaluations ADD COLUMN input_tokens INTEGER;
+  ALTER TABLE evaluations ADD COLUMN output_tokens INTEGER;
+  ALTER TABLE evaluations ADD COLUMN cached INTEGER NOT NULL DEFAULT 0 CHECK (cached IN (0, 1));
+  ALTER TABLE consensus ADD COLUMN input_tokens INTEGER;
+  ALTER TABLE consensus ADD COLUMN output_tokens INTEGER;
+
+  -- A panel model's vote on a claim text, reused for 24 hours within the organization.
+  CREATE TABLE vote_cache (
+    organization_id TEXT NOT NULL REFERENCES organizations (id),
+    model_key TEXT NOT NULL,
+    claim_hash TEXT NOT NULL,
+    verdict TEXT NOT NULL,
+    confidence REAL NOT NULL,
+    rationale TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (organization_id, model_key, claim_hash)
+  );
+  `,
 ]

@@ -1,4 +1,4 @@
-import type { Citation, Consensus, Evaluation, TextIssue, Tier } from '../../../shared/schemas'
+import type { Citation, Consensus, Evaluation, TextIssue, Tier, TokenUsage } from '../../../shared/schemas'
 import type { Db } from './database'
 
 interface EvaluationRow {
@@ -10,7 +10,28 @@ interface EvaluationRow {
   rationale: string
   citations: string
   created_at: string
+  cached: number
+  input_tokens: number | null
+  output_tokens: number | null
 }
+
+const EVALUATION_COLUMNS =
+  'claim_id, tier, model, verdict, confidence, rationale, citations, created_at, cached, input_tokens, output_tokens'
+
+const toEvaluation = (row: EvaluationRow): Evaluation => ({
+  tier: row.tier,
+  model: row.model,
+  verdict: row.verdict,
+  confidence: row.confidence,
+  rationale: row.rationale,
+  citations: JSON.parse(row.citations) as Citation[],
+  createdAt: row.created_at,
+  cached: row.cached === 1,
+  usage:
+    row.input_tokens === null || row.output_tokens === null
+      ? null
+      : { inputTokens: Number(row.input_tokens), outputTokens: Number(row.output_tokens) },
+})
 
 interface ConsensusRow {
   claim_id: string
@@ -55,8 +76,9 @@ export class Results {
   addEvaluation(checkId: string, claimId: string, evaluation: Evaluation): void {
     this.db
       .prepare(
-        `INSERT INTO evaluations (check_id, claim_id, tier, model, verdict, confidence, rationale, citations, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO evaluations (check_id, claim_id, tier, model, verdict, confidence, rationale, citations, created_at,
+           cached, input_tokens, output_tokens)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         checkId,
@@ -68,14 +90,25 @@ export class Results {
         evaluation.rationale,
         JSON.stringify(evaluation.citations),
         evaluation.createdAt,
+        evaluation.cached ? 1 : 0,
+        evaluation.usage?.inputTokens ?? null,
+        evaluation.usage?.outputTokens ?? null,
       )
   }
 
-  setConsensus(checkId: string, claimId: string, tier: Tier, consensus: Consensus): void {
+  /// Records a claim-tier's consensus, with the tokens its judge spent when there was one.
+  setConsensus(
+    checkId: string,
+    claimId: string,
+    tier: Tier,
+    consensus: Consensus,
+    usage: TokenUsage | null = null,
+  ): void {
     this.db
       .prepare(
-        `INSERT INTO consensus (check_id, claim_id, tier, verdict, confidence, agreement, reasoning, citations, correction, decided_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO consensus (check_id, claim_id, tier, verdict, confidence, agreement, reasoning, citations, correction, decided_at,
+           input_tokens, output_tokens)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         checkId,
@@ -88,7 +121,33 @@ export class Results {
         JSON.stringify(consensus.citations),
         consensus.correction,
         consensus.decidedAt,
+        usage?.inputTokens ?? null,
+        usage?.outputTokens ?? null,
       )
+  }
+
+  /// The votes on one claim-tier of a check, in the order they landed.
+  votes(checkId: string, claimId: string, tier: Tier): Evaluation[] {
+    const rows = this.db
+      .prepare(
+        `SELECT ${EVALUATION_COLUMNS} FROM evaluations
+         WHERE check_id = ? AND claim_id = ? AND tier = ? ORDER BY created_at, model`,
+      )
+      .all(checkId, claimId, tier) as EvaluationRow[]
+    return rows.map(toEvaluation)
+  }
+
+  /// Model tokens a check spent: its votes and its judges' consensus.
+  tokens(checkId: string): { input: number; output: number } {
+    const row = this.db
+      .prepare(
+        `SELECT COALESCE(SUM(input), 0) AS input, COALESCE(SUM(output), 0) AS output FROM (
+           SELECT input_tokens AS input, output_tokens AS output FROM evaluations WHERE check_id = ?
+           UNION ALL
+           SELECT input_tokens, output_tokens FROM consensus WHERE check_id = ?)`,
+      )
+      .get(checkId, checkId) as { input: number; output: number }
+    return { input: Number(row.input), output: Number(row.output) }
   }
 
   addIssues(checkId: string, claimId: string, issues: readonly TextIssue[]): void {
@@ -124,21 +183,10 @@ export class Results {
     const results: CheckResults = { evaluations: new Map(), consensus: new Map(), issues: new Map() }
     const evaluations = this.db
       .prepare(
-        `SELECT claim_id, tier, model, verdict, confidence, rationale, citations, created_at FROM evaluations
-         WHERE check_id = ? ORDER BY created_at, tier, model`,
+        `SELECT ${EVALUATION_COLUMNS} FROM evaluations WHERE check_id = ? ORDER BY created_at, tier, model`,
       )
       .all(checkId) as EvaluationRow[]
-    for (const row of evaluations) {
-      push(results.evaluations, row.claim_id, {
-        tier: row.tier,
-        model: row.model,
-        verdict: row.verdict,
-        confidence: row.confidence,
-        rationale: row.rationale,
-        citations: JSON.parse(row.citations) as Citation[],
-        createdAt: row.created_at,
-      })
-    }
+    for (const row of evaluations) push(results.evaluations, row.claim_id, toEvaluation(row))
     const consensus = this.db
       .prepare(
         `SELECT claim_id, tier, verdict, confidence, agreement, reasoning, citations, correction, decided_at

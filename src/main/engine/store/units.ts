@@ -93,13 +93,38 @@ export class Units {
       .run(error, availableAt, id)
   }
 
-  /// Gives up on a unit.
-  fail(id: number, error: string): void {
-    this.db
+  /// Gives up on a running unit; false if it was no longer running (cancelled meanwhile).
+  fail(id: number, error: string): boolean {
+    return (
+      this.db
+        .prepare(
+          "UPDATE units SET status = 'failed', lease_until = NULL, last_error = ? WHERE id = ? AND status = 'running'",
+        )
+        .run(error, id).changes > 0
+    )
+  }
+
+  /// Queues one unit unless the check has it already; true if it was queued.
+  enqueueOnce(checkId: string, unit: { claimId: string; tier: Tier; model: string }, at: string): boolean {
+    return (
+      this.db
+        .prepare(
+          `INSERT INTO units (check_id, claim_id, tier, model, available_at) VALUES (?, ?, ?, ?, ?)
+           ON CONFLICT (check_id, claim_id, tier, model) DO NOTHING`,
+        )
+        .run(checkId, unit.claimId, unit.tier, unit.model, at).changes > 0
+    )
+  }
+
+  /// How many units of one claim-tier of a check are still pending or running.
+  openFor(checkId: string, claimId: string, tier: Tier): number {
+    const row = this.db
       .prepare(
-        "UPDATE units SET status = 'failed', lease_until = NULL, last_error = ? WHERE id = ? AND status = 'running'",
+        `SELECT COUNT(*) AS open FROM units
+         WHERE check_id = ? AND claim_id = ? AND tier = ? AND status IN ('pending', 'running')`,
       )
-      .run(error, id)
+      .get(checkId, claimId, tier) as { open: number }
+    return Number(row.open)
   }
 
   /// Stops every unit of a check that has not finished.
@@ -111,11 +136,15 @@ export class Units {
       .run(checkId)
   }
 
-  /// How many units of the check are still pending or running, and how many failed.
+  /// How many units of the check are still pending or running, and how many failed without their claim-tier
+  /// reaching a consensus (a panel model that failed while the others' votes were judged costs the check nothing).
   tally(checkId: string): { open: number; failed: number } {
     const row = this.db
       .prepare(
-        `SELECT COALESCE(SUM(status IN ('pending', 'running')), 0) AS open, COALESCE(SUM(status = 'failed'), 0) AS failed
+        `SELECT COALESCE(SUM(status IN ('pending', 'running')), 0) AS open,
+           COALESCE(SUM(status = 'failed' AND NOT EXISTS (
+             SELECT 1 FROM consensus c
+             WHERE c.check_id = units.check_id AND c.claim_id = units.claim_id AND c.tier = units.tier)), 0) AS failed
          FROM units WHERE check_id = ?`,
       )
       .get(checkId) as { open: number; failed: number }
@@ -126,7 +155,10 @@ export class Units {
   lastError(checkId: string): string | null {
     const row = this.db
       .prepare(
-        "SELECT last_error FROM units WHERE check_id = ? AND status = 'failed' ORDER BY id DESC LIMIT 1",
+        `SELECT last_error FROM units WHERE check_id = ? AND status = 'failed' AND NOT EXISTS (
+           SELECT 1 FROM consensus c
+           WHERE c.check_id = units.check_id AND c.claim_id = units.claim_id AND c.tier = units.tier)
+         ORDER BY id DESC LIMIT 1`,
       )
       .get(checkId) as { last_error: string | null } | undefined
     return row?.last_error ?? null

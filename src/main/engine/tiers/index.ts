@@ -1,6 +1,9 @@
+import type { Config } from '../../../shared/config'
 import type { Tier } from '../../../shared/schemas'
+import type { Store } from '../store'
 import { SpellingChecker, t1Outcome } from './t1'
 import type { TierChecker } from './tier'
+import { modelTier } from './t2'
 
 /// t1 as a tier: one unit per claim, checked by Harper, decided at once.
 function spellingTier(checker: SpellingChecker): TierChecker {
@@ -14,7 +17,11 @@ function spellingTier(checker: SpellingChecker): TierChecker {
   }
 }
 
-/// The tiers this engine can run. t2 and t3 join when models are configured.
-export function createTiers(): Map<Tier, TierChecker> {
-  return new Map([['t1', spellingTier(new SpellingChecker())]])
+/// The tiers this engine can run: t1 always; t2 when the config has a panel and a judge (t3 will join the same
+/// way). The store keeps t2's vote cache.
+export function createTiers(config: Config, store: Store): Map<Tier, TierChecker> {
+  const tiers = new Map<Tier, TierChecker>([['t1', spellingTier(new SpellingChecker())]])
+  const t2 = modelTier(config.models, store.voteCache)
+  if (t2) tiers.set('t2', t2)
+  return tiers
 }

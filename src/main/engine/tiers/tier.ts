@@ -1,4 +1,4 @@
-import type { Consensus, Evaluation, TextIssue, Tier } from '../../../shared/schemas'
+import type { Consensus, Evaluation, TextIssue, Tier, TokenUsage } from '../../../shared/schemas'
 import type { ClaimRecord } from '../store/documents'
 
 /// What a tier gets to check one claim.
@@ -6,16 +6,40 @@ export interface UnitInput {
   claim: ClaimRecord
   /// The model the unit is for ('' for tiers with one checker).
   model: string
+  /// The check the unit belongs to and its organization (caches and batches are scoped by them).
+  checkId: string
+  organizationId: string
+  /// The whole submitted text; the claim's offsets index into it (context around the claim).
+  documentText: string
   signal: AbortSignal
   /// The current time as an ISO string, from the engine's clock.
   now(): string
 }
 
-/// What a tier found for one claim: one evaluation, and the consensus when the tier has decided.
+/// What a judge gets: the unit's input and the panel's votes on the claim.
+export interface JudgeInput extends UnitInput {
+  votes: Evaluation[]
+}
+
+/// What a tier found for one claim: a panel unit's evaluation, and the consensus when the tier has decided.
+/// A judge unit adds no evaluation.
 export interface UnitOutcome {
-  evaluation: Evaluation
+  evaluation?: Evaluation
   consensus: Consensus | null
   issues: TextIssue[]
+  /// Tokens spent deciding the consensus (a judge's request), when known.
+  consensusUsage?: TokenUsage | null
+}
+
+/// The model name of a claim-tier's judge unit; never a panel model's id.
+export const JUDGE_UNIT = '#judge'
+
+/// A failure that retrying cannot mend (a missing key, a request the provider refuses): the unit fails at once.
+export class PermanentError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'PermanentError'
+  }
 }
 
 /// A tier of checking: turns units into evaluations and a consensus.
@@ -24,5 +48,12 @@ export interface TierChecker {
   /// The models each claim is checked by: one unit per claim and model.
   models(): string[]
   check(input: UnitInput): Promise<UnitOutcome>
+  /// Tiers with a panel: writes the consensus from the votes. Once every panel unit of a claim has ended and
+  /// at least one voted, the runner queues one judge unit (model JUDGE_UNIT) for it.
+  judge?(input: JudgeInput): Promise<UnitOutcome>
+  /// How long one attempt at a unit may take, when the tier needs other than the runner's default.
+  readonly unitTimeoutMs?: number
+  /// Units worth having in flight at once (a tier that batches requests wants a whole batch per model).
+  readonly concurrency?: number
   close?(): Promise<void>
 }

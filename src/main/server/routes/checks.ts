@@ -101,8 +101,8 @@ const patch = createRoute({
 export function checkRoutes(service: Service): OpenAPIHono<ApiEnv> {
   return new OpenAPIHono<ApiEnv>()
     .openapi(estimate, (c) => c.json(service.estimate(c.var.principal, c.req.valid('json')), 200))
-    .openapi(submit, (c) => {
-      const { check, replayed } = service.submit(
+    .openapi(submit, async (c) => {
+      const { check, replayed } = await service.submit(
         c.var.principal,
         c.req.valid('json'),
         c.req.valid('header')['idempotency-key'],

@@ -35,6 +35,8 @@ export function t1Outcome(
       rationale,
       citations: [],
       createdAt: at,
+      cached: false,
+      usage: null,
     },
     consensus: {
       verdict,

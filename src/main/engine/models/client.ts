@@ -1,0 +1,117 @@
+import { setTimeout as sleep } from 'node:timers/promises'
+import { generateText, Output, type LanguageModelUsage } from 'ai'
+import type { z } from 'zod'
+import type { TokenUsage } from '../../../shared/schemas'
+import { PermanentError } from '../tiers/tier'
+import { Limiters } from './limiter'
+import type { ModelHandle } from './registry'
+import { backoffMs, classify } from './retry'
+
+/// How models are called (the config's `models` members of the same names).
+export interface ModelSettings {
+  /// Time allowed for one request.
+  requestTimeoutMs: number
+  /// Retries after a 429, a 5xx, a timeout or a lost connection.
+  maxRetries: number
+  /// First backoff delay, doubled each retry, with jitter; a Retry-After header wins.
+  retryDelayMs: number
+  /// Requests in flight at once to one provider endpoint.
+  concurrencyPerProvider: number
+}
+
+export const DEFAULT_MODEL_SETTINGS: ModelSettings = {
+  requestTimeoutMs: 60_000,
+  maxRetries: 3,
+  retryDelayMs: 1000,
+  concurrencyPerProvider: 4,
+}
+
+/// One structured request: the answer must follow `schema` (sent as the response format's JSON schema and
+/// validated with zod on return).
+export interface StructuredRequest<T> {
+  system: string
+  prompt: string
+  schema: z.ZodType<T>
+  /// The JSON schema's name in the request.
+  name: string
+  /// Cancels waiting, the request in flight (its connection is closed) and any backoff.
+  signal: AbortSignal
+}
+
+export interface StructuredAnswer<T> {
+  object: T
+  /// Tokens the successful request used, when the provider said.
+  usage: TokenUsage | null
+}
+
+/// A request that kept failing in a way worth retrying; the job runner may try the unit again later.
+export class ModelError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'ModelError'
+  }
+}
+
+/// Calls models through the AI SDK with per-provider concurrency limits, a timeout per request, retries with
+/// backoff and jitter on 429 and 5xx (honouring Retry-After), cancellation and token accounting.
+export class ModelClient {
+  private readonly limiters: Limiters
+
+  constructor(readonly settings: ModelSettings = DEFAULT_MODEL_SETTINGS) {
+    this.limiters = new Limiters(settings.concurrencyPerProvider)
+  }
+
+  /// The longest one call may take with every retry, for the job runner's unit timeout.
+  worstCaseMs(): number {
+    const { requestTimeoutMs, maxRetries } = this.settings
+    return (maxRetries + 1) * requestTimeoutMs + maxRetries * 60_000
+  }
+
+  async generate<T>(handle: ModelHandle, request: StructuredRequest<T>): Promise<StructuredAnswer<T>> {
+    const { signal } = request
+    const who = `${handle.config.id} (${handle.config.provider} ${handle.config.model})`
+    const model = handle.languageModel()
+    // A provider may echo the key in an error; it never reaches a check's error or a log.
+    const key = handle.apiKey()
+    const redact = (message: string): string => (key ? message.split(key).join('[redacted]') : message)
+    const limiter = this.limiters.for(handle.providerKey)
+    for (let retry = 0; ; retry++) {
+      const release = await limiter.acquire(signal)
+      const timeout = AbortSignal.timeout(this.settings.requestTimeoutMs)
+      let waitMs: number
+      try {
+        const result = await generateText({
+          model,
+          system: request.system,
+          prompt: request.prompt,
+          output: Output.object({ schema: request.schema, name: request.name }),
+          // Retries are ours: they honour Retry-After, hold no concurrency slot while waiting and are counted.
+          maxRetries: 0,
+          abortSignal: AbortSignal.any([signal, timeout]),
+        })
+        return { object: result.output as T, usage: tokenUsage(result.totalUsage) }
+      } catch (error) {
+        if (signal.aborted) throw signal.reason as Error
+        const failure = classify(error, timeout.aborted, this.settings.requestTimeoutMs)
+        const message = redact(`${who}: ${failure.message}`)
+        if (failure.kind === 'permanent') throw new PermanentError(message)
+        if (failure.kind === 'other') throw new ModelError(message)
+        if (retry >= this.settings.maxRetries)
+          throw new ModelError(`${message} (${retry + 1} attempt${retry === 0 ? '' : 's'})`)
+        // Honour the server's wait (plus a little jitter so that a crowd does not return at once).
+        waitMs =
+          failure.waitMs === null
+            ? backoffMs(retry, this.settings.retryDelayMs)
+            : failure.waitMs * (1 + Math.random() / 10)
+      } finally {
+        release()
+      }
+      await sleep(waitMs, undefined, { signal })
+    }
+  }
+}
+
+function tokenUsage(usage: LanguageModelUsage): TokenUsage | null {
+  if (usage.inputTokens === undefined && usage.outputTokens === undefined) return null
+  return { inputTokens: usage.inputTokens ?? 0, outputTokens: usage.outputTokens ?? 0 }
+}

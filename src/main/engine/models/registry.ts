@@ -1,0 +1,100 @@
+import { createAnthropic } from '@ai-sdk/anthropic'
+import { createGoogleGenerativeAI } from '@ai-sdk/google'
+import { createOpenAI } from '@ai-sdk/openai'
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
+import type { LanguageModel } from 'ai'
+import { createOllama } from 'ollama-ai-provider-v2'
+import type { ModelConfig } from '../../../shared/config'
+import { PermanentError } from '../tiers/tier'
+
+/// A configured model, ready to be called: its provider instance is made on first use, so that a missing key is
+/// reported when a check needs the model (as the unit's error), never as a crash at start.
+export interface ModelHandle {
+  readonly config: ModelConfig
+  /// Where `config` was found, for messages (e.g. `models.panel[1]`).
+  readonly where: string
+  /// Requests to the same provider endpoint share one concurrency limit.
+  readonly providerKey: string
+  /// Identifies what answers: provider, endpoint and model name (the vote cache is keyed by it, so a panel id
+  /// pointed at another model starts afresh).
+  readonly cacheKey: string
+  /// The API key, when the config names one; the client redacts it from every message.
+  apiKey(): string | undefined
+  languageModel(): LanguageModel
+}
+
+/// Where each provider's requests go when the config gives no baseURL.
+const DEFAULT_ENDPOINTS: Record<ModelConfig['provider'], string> = {
+  openai: 'https://api.openai.com/v1',
+  anthropic: 'https://api.anthropic.com/v1',
+  google: 'https://generativelanguage.googleapis.com/v1beta',
+  ollama: 'http://127.0.0.1:11434/api',
+  'openai-compatible': '',
+}
+
+/// Makes a handle for a configured model. `env` is where API keys are read from (the process environment).
+export function modelHandle(
+  config: ModelConfig,
+  where: string,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): ModelHandle {
+  const endpoint = config.baseURL ?? DEFAULT_ENDPOINTS[config.provider]
+  const providerKey = `${config.provider} ${endpoint}`
+  let model: LanguageModel | null = null
+
+  const apiKey = (): string | undefined => {
+    if (config.apiKeyEnv === undefined) return undefined
+    const value = env[config.apiKeyEnv]
+    if (!value) {
+      throw new PermanentError(
+        `The model "${config.id}" (${where}) needs an API key in the environment variable ${config.apiKeyEnv}, ` +
+          'which is not set. Set it where the engine runs (or, in the app, enter the key under Settings > Models).',
+      )
+    }
+    return value
+  }
+
+  return {
+    config,
+    where,
+    providerKey,
+    cacheKey: `${providerKey} ${config.model}`,
+    apiKey,
+    languageModel() {
+      model ??= create(config, apiKey(), where)
+      return model
+    },
+  }
+}
+
+function create(config: ModelConfig, apiKey: string | undefined, where: string): LanguageModel {
+  const baseURL = config.baseURL
+  switch (config.provider) {
+    case 'openai':
+      return createOpenAI({ apiKey, baseURL })(config.model)
+    case 'anthropic':
+      return createAnthropic({ apiKey, baseURL })(config.model)
+    case 'google':
+      return createGoogleGenerativeAI({ apiKey, baseURL })(config.model)
+    case 'ollama':
+      return createOllama({
+        baseURL,
+        headers: apiKey ? { Authorization: `Bearer ${apiKey}` } : undefined,
+      })(config.model)
+    case 'openai-compatible':
+      if (!baseURL) {
+        throw new PermanentError(
+          `The model "${config.id}" (${where}) is openai-compatible and needs a baseURL, e.g. http://127.0.0.1:11434/v1.`,
+        )
+      }
+      // Structured output through `response_format: json_schema`; no tool calling, so any server that honours
+      // it (Ollama, LM Studio, vLLM, llama.cpp) works. Usage is asked for in streams too.
+      return createOpenAICompatible({
+        name: config.id,
+        baseURL,
+        apiKey,
+        supportsStructuredOutputs: true,
+        includeUsage: true,
+      })(config.model)
+  }
+}

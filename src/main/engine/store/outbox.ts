@@ -1,0 +1,185 @@
+import type { Db } from './database'
+
+export type WebhookEventType = 'check.completed' | 'check.failed'
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed'
+
+/// A webhook event in the outbox: its exact body, where it goes and how its delivery stands.
+export interface OutboxRecord {
+  id: string
+  organizationId: string
+  checkId: string
+  type: WebhookEventType
+  url: string
+  /// The JSON body exactly as every attempt sends it.
+  body: string
+  status: DeliveryStatus
+  attempts: number
+  createdAt: string
+  /// When the next attempt is due; null once delivered or failed.
+  nextAttemptAt: string | null
+  lastAttemptAt: string | null
+  lastStatusCode: number | null
+  lastError: string | null
+}
+
+/// One delivery attempt: the receiver's status code, or why there was none.
+export interface AttemptRecord {
+  attempt: number
+  attemptedAt: string
+  statusCode: number | null
+  error: string | null
+}
+
+/// How an attempt ended: acknowledged, to be retried at `nextAttemptAt`, or the last one, failed.
+export type AttemptOutcome =
+  { status: 'delivered' } | { status: 'pending'; nextAttemptAt: string } | { status: 'failed' }
+
+interface Row {
+  id: string
+  organization_id: string
+  check_id: string
+  type: WebhookEventType
+  url: string
+  body: string
+  status: DeliveryStatus
+  attempts: number
+  created_at: string
+  next_attempt_at: string | null
+  last_attempt_at: string | null
+  last_status_code: number | null
+  last_error: string | null
+}
+
+const toRecord = (row: Row): OutboxRecord => ({
+  id: row.id,
+  organizationId: row.organization_id,
+  checkId: row.check_id,
+  type: row.type,
+  url: row.url,
+  body: row.body,
+  status: row.status,
+  attempts: Number(row.attempts),
+  createdAt: row.created_at,
+  nextAttemptAt: row.next_attempt_at,
+  lastAttemptAt: row.last_attempt_at,
+  lastStatusCode: row.last_status_code === null ? null : Number(row.last_status_code),
+  lastError: row.last_error,
+})
+
+/// The durable outbox of webhook events and the log of their delivery attempts.
+export class Outbox {
+  constructor(private readonly db: Db) {}
+
+  /// Queues an event, due at once. Callers write it in the transaction that ends its check; a check has at
+  /// most one event (the unique check_id refuses a second).
+  insert(
+    event: Pick<OutboxRecord, 'id' | 'organizationId' | 'checkId' | 'type' | 'url' | 'body' | 'createdAt'>,
+  ): void {
+    this.db
+      .prepare(
+        `INSERT INTO webhook_events (id, organization_id, check_id, type, url, body, created_at, next_attempt_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        event.id,
+        event.organizationId,
+        event.checkId,
+        event.type,
+        event.url,
+        event.body,
+        event.createdAt,
+        event.createdAt,
+      )
+  }
+
+  /// How many consensus entries of the check reached each verdict (all tiers together), for the event body.
+  verdicts(checkId: string): Record<string, number> {
+    const rows = this.db
+      .prepare(
+        'SELECT verdict, COUNT(*) AS count FROM consensus WHERE check_id = ? GROUP BY verdict ORDER BY verdict',
+      )
+      .all(checkId) as { verdict: string; count: number }[]
+    return Object.fromEntries(rows.map((row) => [row.verdict, Number(row.count)]))
+  }
+
+  get(id: string): OutboxRecord | null {
+    const row = this.db.prepare('SELECT * FROM webhook_events WHERE id = ?').get(id) as Row | undefined
+    return row ? toRecord(row) : null
+  }
+
+  forCheck(checkId: string): OutboxRecord | null {
+    const row = this.db.prepare('SELECT * FROM webhook_events WHERE check_id = ?').get(checkId) as
+      Row | undefined
+    return row ? toRecord(row) : null
+  }
+
+  /// The event's attempts, first first.
+  attempts(eventId: string): AttemptRecord[] {
+    const rows = this.db
+      .prepare(
+        'SELECT attempt, attempted_at, status_code, error FROM webhook_attempts WHERE event_id = ? ORDER BY attempt',
+      )
+      .all(eventId) as {
+      attempt: number
+      attempted_at: string
+      status_code: number | null
+      error: string | null
+    }[]
+    return rows.map((row) => ({
+      attempt: Number(row.attempt),
+      attemptedAt: row.attempted_at,
+      statusCode: row.status_code === null ? null : Number(row.status_code),
+      error: row.error,
+    }))
+  }
+
+  /// Pending events due at `now`, earliest first.
+  due(now: string, limit: number): OutboxRecord[] {
+    const rows = this.db
+      .prepare(
+        `SELECT * FROM webhook_events WHERE status = 'pending' AND next_attempt_at <= ?
+         ORDER BY next_attempt_at, id LIMIT ?`,
+      )
+      .all(now, limit) as Row[]
+    return rows.map(toRecord)
+  }
+
+  /// The first `limit` pending events by due time, to schedule the next wake-up.
+  upcoming(limit: number): { id: string; nextAttemptAt: string }[] {
+    const rows = this.db
+      .prepare(
+        `SELECT id, next_attempt_at FROM webhook_events WHERE status = 'pending' AND next_attempt_at IS NOT NULL
+         ORDER BY next_attempt_at, id LIMIT ?`,
+      )
+      .all(limit) as { id: string; next_attempt_at: string }[]
+    return rows.map((row) => ({ id: row.id, nextAttemptAt: row.next_attempt_at }))
+  }
+
+  /// Records attempt number `attempt` and its outcome. Only the attempt that follows the recorded ones of a
+  /// pending event counts: false (and nothing written) otherwise.
+  recordAttempt(eventId: string, attempt: AttemptRecord, outcome: AttemptOutcome): boolean {
+    const changed = this.db
+      .prepare(
+        `UPDATE webhook_events SET status = ?, attempts = ?, next_attempt_at = ?, last_attempt_at = ?,
+           last_status_code = ?, last_error = ?
+         WHERE id = ? AND status = 'pending' AND attempts = ?`,
+      )
+      .run(
+        outcome.status,
+        attempt.attempt,
+        outcome.status === 'pending' ? outcome.nextAttemptAt : null,
+        attempt.attemptedAt,
+        attempt.statusCode,
+        attempt.error,
+        eventId,
+        attempt.attempt - 1,
+      ).changes
+    if (changed === 0) return false
+    this.db
+      .prepare(
+        'INSERT INTO webhook_attempts (event_id, attempt, attempted_at, status_code, error) VALUES (?, ?, ?, ?, ?)',
+      )
+      .run(eventId, attempt.attempt, attempt.attemptedAt, attempt.statusCode, attempt.error)
+    return true
+  }
+}

@@ -1,0 +1,72 @@
+import { createHash } from 'node:crypto'
+import type { Verdict } from '../../../shared/schemas'
+import type { Db } from './database'
+
+/// A panel model's vote as the cache keeps it.
+export interface CachedVote {
+  verdict: Verdict
+  confidence: number
+  rationale: string
+  /// When the model gave it; the cache serves it for 24 hours from then.
+  createdAt: string
+}
+
+interface Row {
+  verdict: Verdict
+  confidence: number
+  rationale: string
+  created_at: string
+}
+
+/// Claim texts that differ only in surrounding or repeated whitespace are the same claim.
+const claimHash = (text: string): string =>
+  createHash('sha256').update(text.trim().replace(/\s+/g, ' ')).digest('hex')
+
+/// Panel votes by organization, model and claim text: identical claims within 24 hours cost no model call.
+export class VoteCache {
+  constructor(private readonly db: Db) {}
+
+  /// The model's vote on this claim text given at or after `since`, or null.
+  get(organizationId: string, modelKey: string, claimText: string, since: string): CachedVote | null {
+    const row = this.db
+      .prepare(
+        `SELECT verdict, confidence, rationale, created_at FROM vote_cache
+         WHERE organization_id = ? AND model_key = ? AND claim_hash = ? AND created_at >= ?`,
+      )
+      .get(organizationId, modelKey, claimHash(claimText), since) as Row | undefined
+    return row
+      ? {
+          verdict: row.verdict,
+          confidence: row.confidence,
+          rationale: row.rationale,
+          createdAt: row.created_at,
+        }
+      : null
+  }
+
+  /// Keeps a vote a model has just given, replacing an older one for the same claim text.
+  put(organizationId: string, modelKey: string, claimText: string, vote: CachedVote): void {
+    this.db
+      .prepare(
+        `INSERT INTO vote_cache (organization_id, model_key, claim_hash, verdict, confidence, rationale, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (organization_id, model_key, claim_hash) DO UPDATE SET
+           verdict = excluded.verdict, confidence = excluded.confidence, rationale = excluded.rationale,
+           created_at = excluded.created_at`,
+      )
+      .run(
+        organizationId,
+        modelKey,
+        claimHash(claimText),
+        vote.verdict,
+        vote.confidence,
+        vote.rationale,
+        vote.createdAt,
+      )
+  }
+
+  /// Forgets votes given before `before`.
+  prune(before: string): number {
+    return this.db.prepare('DELETE FROM vote_cache WHERE created_at < ?').run(before).changes
+  }
+}

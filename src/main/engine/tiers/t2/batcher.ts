@@ -1,0 +1,110 @@
+import type { TokenUsage } from '../../../../shared/schemas'
+import type { ModelClient, ModelHandle } from '../../models'
+import { PANEL_SYSTEM, Vote, batchKey, batchPrompt, batchSchema, votePrompt, type ClaimData } from './prompts'
+
+/// A panel model's vote on one claim, with the tokens it cost (a batch's share).
+export interface VoteAnswer {
+  vote: Vote
+  usage: TokenUsage | null
+}
+
+interface Member {
+  item: ClaimData
+  signal: AbortSignal
+  resolve(answer: VoteAnswer): void
+  reject(error: unknown): void
+}
+
+interface Queue {
+  handle: ModelHandle
+  members: Member[]
+  timer: NodeJS.Timeout | null
+}
+
+/// Asks panel models for votes. With a batch size above 1, the claims of one check that ask the same model
+/// within a short window go in one request (up to the batch size), which shares the instructions and the
+/// schema between them. A member whose unit is aborted leaves at once; the request is aborted (its connection
+/// closed) only when every member has left.
+export class VoteBatcher {
+  private readonly queues = new Map<string, Queue>()
+
+  constructor(
+    private readonly client: ModelClient,
+    readonly batchSize: number,
+    private readonly windowMs = 15,
+  ) {}
+
+  vote(handle: ModelHandle, scope: string, item: ClaimData, signal: AbortSignal): Promise<VoteAnswer> {
+    if (this.batchSize <= 1) return this.single(handle, item, signal)
+    return new Promise<VoteAnswer>((resolve, reject) => {
+      signal.throwIfAborted()
+      const key = `${scope}\n${handle.config.id}`
+      let queue = this.queues.get(key)
+      if (!queue) this.queues.set(key, (queue = { handle, members: [], timer: null }))
+      queue.members.push({ item, signal, resolve, reject })
+      signal.addEventListener('abort', () => reject(signal.reason), { once: true })
+      if (queue.members.length >= this.batchSize) this.flush(key)
+      else queue.timer ??= setTimeout(() => this.flush(key), this.windowMs)
+    })
+  }
+
+  private async single(handle: ModelHandle, item: ClaimData, signal: AbortSignal): Promise<VoteAnswer> {
+    const { object, usage } = await this.client.generate(handle, {
+      system: PANEL_SYSTEM,
+      prompt: votePrompt(item),
+      schema: Vote,
+      name: 'vote',
+      signal,
+    })
+    return { vote: object, usage }
+  }
+
+  private flush(key: string): void {
+    const queue = this.queues.get(key)
+    if (!queue) return
+    this.queues.delete(key)
+    if (queue.timer) clearTimeout(queue.timer)
+    const members = queue.members.filter((member) => !member.signal.aborted)
+    const [only] = members
+    if (!only) return
+    if (members.length === 1) {
+      this.single(queue.handle, only.item, only.signal).then(only.resolve, only.reject)
+      return
+    }
+    const controller = new AbortController()
+    let present = members.length
+    for (const member of members) {
+      member.signal.addEventListener(
+        'abort',
+        () => {
+          if (--present === 0) controller.abort(member.signal.reason)
+        },
+        { once: true },
+      )
+    }
+    this.client
+      .generate(queue.handle, {
+        system: PANEL_SYSTEM,
+        prompt: batchPrompt(members.map((member) => member.item)),
+        schema: batchSchema(members.length),
+        name: 'votes',
+        signal: controller.signal,
+      })
+      .then(
+        ({ object, usage }) =>
+          members.forEach((member, index) => {
+            const vote = object[batchKey(index)]
+            if (vote) member.resolve({ vote, usage: share(usage, index, members.length) })
+            else member.reject(new Error(`${queue.handle.config.id} left out ${batchKey(index)} of a batch`))
+          }),
+        (error: unknown) => members.forEach((member) => member.reject(error)),
+      )
+  }
+}
+
+/// The `index`th of `count` even shares of a request's tokens; the shares add up to the whole.
+export function share(usage: TokenUsage | null, index: number, count: number): TokenUsage | null {
+  if (!usage) return null
+  const part = (total: number) => Math.floor(total / count) + (index < total % count ? 1 : 0)
+  return { inputTokens: part(usage.inputTokens), outputTokens: part(usage.outputTokens) }
+}

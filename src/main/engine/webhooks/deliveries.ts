@@ -1,0 +1,276 @@
+import { request as httpRequest, type OutgoingHttpHeaders } from 'node:http'
+import { request as httpsRequest } from 'node:https'
+import { isIP, type LookupFunction } from 'node:net'
+import { setTimeout as sleep } from 'node:timers/promises'
+import type { Config } from '../../../shared/config'
+import type { Clock } from '../clock'
+import type { ReportEvents } from '../events'
+import type { Store } from '../store'
+import type { AttemptOutcome, OutboxRecord } from '../store/outbox'
+import { requireCallbackUrl } from '../validation'
+import { checkView } from '../views'
+import { signatureHeader } from './sign'
+import { lookupHost, resolveTarget, type HostResolver } from './target'
+
+export interface DeliveryOptions {
+  /// Resolves callback hosts before every attempt (tests inject one to play changing DNS answers).
+  resolveHost: HostResolver
+  /// How long one attempt may take, connection and response headers included.
+  timeoutMs: number
+}
+
+export const DEFAULT_DELIVERY_OPTIONS: DeliveryOptions = { resolveHost: lookupHost, timeoutMs: 10_000 }
+
+/// Attempts started together at most, per pass over the due events.
+const BATCH = 16
+/// The longest the worker sleeps before looking at the outbox again.
+const MAX_SLEEP_MS = 60_000
+/// How long an event whose attempt could not be recorded is held back before it is tried again.
+const HOLD_UNRECORDED_MS = 5_000
+
+/// `promise`, or a rejection as soon as `signal` aborts.
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason)
+  return new Promise((resolve, reject) => {
+    const abort = () => reject(signal.reason)
+    signal.addEventListener('abort', abort, { once: true })
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort))
+  })
+}
+
+/// What came of sending: the receiver's status code, or why there was none.
+interface Sent {
+  statusCode: number | null
+  error: string | null
+}
+
+/// Delivers the outbox's webhook events: signs each attempt afresh, re-checks the target's addresses before
+/// connecting (and connects only to the addresses checked), never follows redirects, and retries on the
+/// configured schedule until an attempt is acknowledged or the schedule runs out. Everything it knows is in
+/// the store, so a restarted engine continues where the last one stopped.
+export class WebhookDeliveries {
+  private running = false
+  private timer: NodeJS.Timeout | null = null
+  private stopping = new AbortController()
+  private unsubscribe: (() => void) | null = null
+  private readonly inFlight = new Map<string, Promise<void>>()
+  private readonly options: DeliveryOptions
+
+  constructor(
+    private readonly store: Store,
+    private readonly config: Config['webhooks'],
+    private readonly clock: Clock,
+    private readonly events: ReportEvents,
+    options: Partial<DeliveryOptions> = {},
+  ) {
+    this.options = { ...DEFAULT_DELIVERY_OPTIONS, ...options }
+  }
+
+  /// Starts delivering: what is due now at once, the rest on schedule, and each new event as its check ends.
+  start(): void {
+    if (this.running) return
+    this.running = true
+    this.stopping = new AbortController()
+    this.unsubscribe = this.events.subscribe((event) => {
+      if (
+        event.type === 'check' &&
+        event.check.callbackUrl !== null &&
+        (event.check.status === 'completed' || event.check.status === 'failed')
+      )
+        this.kick()
+    })
+    this.kick()
+  }
+
+  /// Stops: no new attempts; attempts in flight are abandoned unrecorded, so the next start makes them again.
+  async stop(): Promise<void> {
+    this.running = false
+    this.unsubscribe?.()
+    this.unsubscribe = null
+    if (this.timer) clearTimeout(this.timer)
+    this.timer = null
+    this.stopping.abort()
+    await Promise.allSettled([...this.inFlight.values()])
+  }
+
+  /// Makes every attempt that is due by the engine's clock now, and resolves when they (and any attempt
+  /// already in flight for a due event) are recorded. The timer loop calls it; tests call it after moving
+  /// their clock.
+  async deliverDue(): Promise<void> {
+    const tried = new Set<string>() // one attempt per event and pass, whatever happens to it
+    while (this.running) {
+      const due = this.store.outbox.due(
+        this.clock.now().toISOString(),
+        BATCH + this.inFlight.size + tried.size,
+      )
+      const attempts: Promise<void>[] = []
+      let started = 0
+      for (const event of due) {
+        const current = this.inFlight.get(event.id)
+        if (current) {
+          attempts.push(current)
+        } else if (!tried.has(event.id)) {
+          tried.add(event.id)
+          started++
+          attempts.push(this.attempt(event))
+        }
+      }
+      await Promise.all(attempts)
+      if (started === 0) break
+    }
+    this.schedule()
+  }
+
+  private kick(): void {
+    if (this.running) void this.deliverDue().catch(() => undefined)
+  }
+
+  /// Sleeps until the next pending event falls due (at most a minute, then looks again).
+  private schedule(): void {
+    if (this.timer) clearTimeout(this.timer)
+    this.timer = null
+    if (!this.running) return
+    const next = this.store.outbox
+      .upcoming(this.inFlight.size + 1)
+      .find((event) => !this.inFlight.has(event.id))
+    if (!next) return
+    const wait = Date.parse(next.nextAttemptAt) - this.clock.now().getTime()
+    this.timer = setTimeout(() => this.kick(), Math.max(0, Math.min(wait, MAX_SLEEP_MS)))
+    this.timer.unref()
+  }
+
+  private attempt(event: OutboxRecord): Promise<void> {
+    const run = this.send(event)
+      .catch(() => false)
+      .then(async (recorded) => {
+        // An attempt the store would not record stays in flight a while, so that it is not sent again at once.
+        if (!recorded && this.running)
+          await sleep(HOLD_UNRECORDED_MS, undefined, { signal: this.stopping.signal })
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        this.inFlight.delete(event.id)
+        this.schedule()
+      })
+    this.inFlight.set(event.id, run)
+    return run
+  }
+
+  /// One attempt: check the target, sign, POST, record the outcome and the next attempt. True once recorded.
+  private async send(event: OutboxRecord): Promise<boolean> {
+    const attempt = event.attempts + 1
+    const attemptedAt = this.clock.now()
+    const sent = await this.post(event)
+    if (!this.running || this.stopping.signal.aborted) return true // stopping: this attempt does not count
+    const delays = this.config.retryDelaysSeconds
+    const acknowledged = sent.statusCode !== null && sent.statusCode >= 200 && sent.statusCode < 300
+    const delay = delays[attempt - 1]
+    const outcome: AttemptOutcome = acknowledged
+      ? { status: 'delivered' }
+      : delay === undefined
+        ? { status: 'failed' }
+        : {
+            status: 'pending',
+            nextAttemptAt: new Date(this.clock.now().getTime() + delay * 1000).toISOString(),
+          }
+    const recorded = this.store.transaction(() =>
+      this.store.outbox.recordAttempt(
+        event.id,
+        { attempt, attemptedAt: attemptedAt.toISOString(), statusCode: sent.statusCode, error: sent.error },
+        outcome,
+      ),
+    )
+    if (recorded) this.emitCheck(event.checkId)
+    return recorded
+  }
+
+  /// Re-checks the target, signs with the secrets valid now and POSTs, all within the attempt's timeout;
+  /// never throws.
+  private async post(event: OutboxRecord): Promise<Sent> {
+    const deadline = AbortSignal.timeout(this.options.timeoutMs)
+    const signal = AbortSignal.any([this.stopping.signal, deadline])
+    try {
+      const allowLocal = this.config.allowLocalTargets
+      requireCallbackUrl(event.url, allowLocal)
+      const url = new URL(event.url)
+      const addresses = await untilAborted(resolveTarget(url, allowLocal, this.options.resolveHost), signal)
+      const now = this.clock.now()
+      const secrets = this.store.webhookSecrets
+        .valid(event.organizationId, now.toISOString())
+        .map((record) => record.secret)
+      if (secrets.length === 0) return { statusCode: null, error: 'The organization has no signing secret.' }
+      const headers: OutgoingHttpHeaders = {
+        'Content-Type': 'application/json',
+        'Content-Length': Buffer.byteLength(event.body),
+        'User-Agent': 'Factdesk-Webhooks/1',
+        'X-SVC-Signature': signatureHeader(event.body, secrets, Math.floor(now.getTime() / 1000)),
+        'X-SVC-Event': event.type,
+        'X-SVC-Delivery': event.id,
+        Connection: 'close',
+      }
+      const statusCode = await this.request(url, addresses, headers, event.body, signal)
+      if (statusCode >= 200 && statusCode < 300) return { statusCode, error: null }
+      return {
+        statusCode,
+        error:
+          statusCode >= 300 && statusCode < 400
+            ? `The receiver answered ${statusCode}: redirects are not followed.`
+            : `The receiver answered ${statusCode}.`,
+      }
+    } catch (error) {
+      if (deadline.aborted && !this.stopping.signal.aborted) {
+        return { statusCode: null, error: `No response within ${this.options.timeoutMs / 1000} s.` }
+      }
+      return { statusCode: null, error: error instanceof Error ? error.message : String(error) }
+    }
+  }
+
+  /// POSTs `body` to `url`, connecting only to `addresses` (those just checked, whatever DNS says a moment
+  /// later), and resolves with the status code once the response headers arrive. Node's client never follows
+  /// redirects.
+  private request(
+    url: URL,
+    addresses: readonly string[],
+    headers: OutgoingHttpHeaders,
+    body: string,
+    signal: AbortSignal,
+  ): Promise<number> {
+    const pinned: LookupFunction = (_hostname, options, callback) => {
+      const answers = addresses
+        .map((address) => ({ address, family: isIP(address) }))
+        .filter((answer) => !options.family || answer.family === options.family)
+      const first = answers[0]
+      if (!first) {
+        callback(Object.assign(new Error('no address of the requested family'), { code: 'ENOTFOUND' }), '', 0)
+      } else if (options.all) {
+        callback(null, answers)
+      } else {
+        callback(null, first.address, first.family)
+      }
+    }
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest
+    return new Promise((resolve, reject) => {
+      const request = send(
+        url,
+        { method: 'POST', headers, lookup: pinned, agent: false, signal },
+        (response) => {
+          resolve(response.statusCode ?? 0)
+          response.destroy()
+        },
+      )
+      request.on('error', reject)
+      request.end(body)
+    })
+  }
+
+  private emitCheck(checkId: string): void {
+    const record = this.store.checks.byId(checkId)
+    if (record) {
+      this.events.emit({
+        type: 'check',
+        organizationId: record.organizationId,
+        check: checkView(this.store, record),
+      })
+    }
+  }
+}
