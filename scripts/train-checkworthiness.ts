@@ -4,6 +4,7 @@
 import { writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
+import type { LinearModel } from '../src/main/engine/claims/model'
 import { readLabelledSentences, trainWithThreshold } from '../src/main/engine/claims/training'
 
 const repository = fileURLToPath(new URL('..', import.meta.url))
@@ -14,5 +15,14 @@ const { values } = parseArgs({
 })
 const model = trainWithThreshold(readLabelledSentences(values.file))
 const target = `${repository}resources/checkworthiness.json`
-writeFileSync(target, `${JSON.stringify(model, null, 2)}\n`)
-console.log(`${Object.keys(model.weights).length} weights, threshold ${model.threshold}: ${target}`)
+// One feature a line: small, and its diffs readable.
+const part = (linear: LinearModel) =>
+  `{"bias":${linear.bias},"features":{\n${Object.entries(linear.features)
+    .map(([name, entry]) => `${JSON.stringify(name)}:${JSON.stringify(entry)}`)
+    .join(',\n')}\n}}`
+writeFileSync(
+  target,
+  `{"threshold":${model.threshold},"mix":${model.mix},\n"words":${part(model.words)},\n"characters":${part(model.characters)}}\n`,
+)
+const sizes = `${Object.keys(model.words.features).length} + ${Object.keys(model.characters.features).length}`
+console.log(`${sizes} features, threshold ${model.threshold}: ${target}`)

@@ -145,6 +145,26 @@ export function sentenceFeatures(sentence: string): string[] {
   return [...features]
 }
 
+/// The character 2- to 5-grams of a sentence (each counted once), lower-cased, digits read as 0 and runs of
+/// whitespace as one space, with a space at either end: they catch word forms, numbers and names that the
+/// whole words miss.
+export function characterGrams(sentence: string): Set<string> {
+  const text = characterText(sentence)
+  const grams = new Set<string>()
+  for (let size = MIN_GRAM; size <= MAX_GRAM; size++)
+    for (let i = 0; i + size <= text.length; i++) grams.add(`c:${text.slice(i, i + size)}`)
+  return grams
+}
+
+/// The sizes of the character n-grams.
+export const MIN_GRAM = 2
+export const MAX_GRAM = 5
+
+/// A sentence as its character n-grams read it (see `characterGrams`).
+export function characterText(sentence: string): string {
+  return ` ${sentence.toLowerCase().replace(/\p{N}/gu, '0').replace(/\s+/g, ' ')} `
+}
+
 function words(list: string): Set<string> {
   return new Set(list.split(' '))
 }

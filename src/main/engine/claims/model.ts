@@ -1,16 +1,28 @@
-// The check-worthiness model: logistic regression over `sentenceFeatures`, learned from debate sentences,
-// and two rules of form that no data taught (see statements.ts): a question or an instruction is no claim,
-// and in prose a plain statement is one. Debates are talk, where the words decide which statements matter;
-// writers' prose is mostly plain statements, about things the debates never spoke of.
+// The check-worthiness model: two logistic regressions over tf-idf weighted, length-normalised features of
+// a sentence, learned from debate sentences, whose logits are averaged: one over its words, word pairs and
+// the hand-built features of features.ts, one over its character 2- to 5-grams (which catch word forms,
+// numbers and spellings the words miss). Then two rules of form that no data taught (see statements.ts):
+// in prose, a question or an instruction is no claim and a plain statement is one. Debates are talk, where
+// the words decide which statements matter; writers' prose is mostly plain statements, about things the
+// debates never spoke of.
 
-import { sentenceFeatures } from './features'
+import { characterText, MAX_GRAM, MIN_GRAM, sentenceFeatures } from './features'
 import { sentenceForm, type Register, type SentenceForm } from './statements'
+
+/// One logistic regression over tf-idf features: each feature present in a sentence counts its idf, the
+/// vector is scaled to unit length, and the logit is the bias plus the weighted sum.
+export interface LinearModel {
+  bias: number
+  /// Every feature of the vocabulary: [its idf, its weight].
+  features: Record<string, [number, number]>
+}
 
 /// A trained model as shipped in resources/checkworthiness.json.
 export interface WorthinessModel {
-  /// The logit of a sentence is the bias plus the weights of the features present.
-  bias: number
-  weights: Record<string, number>
+  words: LinearModel
+  characters: LinearModel
+  /// The share of the characters model in the averaged logit (the words model has the rest).
+  mix: number
   /// Sentences scoring at least this are check-worthy (chosen by cross-validation on the training data).
   threshold: number
 }
@@ -20,15 +32,129 @@ export function modelScore(model: WorthinessModel, sentence: string, register: R
   return decide(model.threshold, learnedScore(model, sentence), sentenceForm(sentence), register)
 }
 
-/// The logistic regression's probability alone, before the rules of form.
+/// The learned probability alone, before the rules of form.
 export function learnedScore(model: WorthinessModel, sentence: string): number {
-  let logit = model.bias
-  for (const name of sentenceFeatures(sentence)) logit += model.weights[name] ?? 0
+  const compiled = compile(model)
+  const logit =
+    (1 - model.mix) * linearLogit(compiled.words, sentenceFeatures(sentence)) +
+    model.mix * characterLogit(compiled.characters, characterText(sentence))
   return 1 / (1 + Math.exp(-logit))
 }
 
-/// What the rules of form say of a sentence: a claim, not a claim, or nothing (the words decide).
+interface CompiledWords {
+  bias: number
+  features: Map<string, [number, number]>
+}
+
+/// The character n-grams of a model as a trie over UTF-16 code units, so that a sentence is read without
+/// building a string per n-gram: node 0 is the root; an n-gram's last node holds its feature.
+interface CompiledCharacters {
+  bias: number
+  children: Map<number, number>[]
+  idf: Float64Array
+  weight: Float64Array
+  /// Per node: the last sentence that counted it, so that each n-gram counts once.
+  seen: Int32Array
+  sentences: number
+}
+
+interface Compiled {
+  words: CompiledWords
+  characters: CompiledCharacters
+}
+
+// Built once per model, on first use.
+const compiledModels = new WeakMap<WorthinessModel, Compiled>()
+
+function compile(model: WorthinessModel): Compiled {
+  let compiled = compiledModels.get(model)
+  if (!compiled) {
+    compiled = {
+      words: { bias: model.words.bias, features: new Map(Object.entries(model.words.features)) },
+      characters: compileCharacters(model.characters),
+    }
+    compiledModels.set(model, compiled)
+  }
+  return compiled
+}
+
+function compileCharacters(model: LinearModel): CompiledCharacters {
+  const children: Map<number, number>[] = [new Map()]
+  const entries: [number, number, number][] = []
+  for (const [name, [idf, weight]] of Object.entries(model.features)) {
+    const gram = name.slice(2)
+    let node = 0
+    for (let i = 0; i < gram.length; i++) {
+      const code = gram.charCodeAt(i)
+      let next = (children[node] as Map<number, number>).get(code)
+      if (next === undefined) {
+        next = children.length
+        children.push(new Map())
+        ;(children[node] as Map<number, number>).set(code, next)
+      }
+      node = next
+    }
+    entries.push([node, idf, weight])
+  }
+  const idf = new Float64Array(children.length)
+  const weight = new Float64Array(children.length)
+  for (const [node, nodeIdf, nodeWeight] of entries) {
+    idf[node] = nodeIdf
+    weight[node] = nodeWeight
+  }
+  return {
+    bias: model.bias,
+    children,
+    idf,
+    weight,
+    seen: new Int32Array(children.length),
+    sentences: 0,
+  }
+}
+
+function linearLogit(model: CompiledWords, names: Iterable<string>): number {
+  let sum = 0
+  let squares = 0
+  for (const name of names) {
+    const entry = model.features.get(name)
+    if (!entry) continue
+    sum += entry[0] * entry[1]
+    squares += entry[0] * entry[0]
+  }
+  return model.bias + (squares > 0 ? sum / Math.sqrt(squares) : 0)
+}
+
+/// `linearLogit` over the character n-grams of a text prepared by `characterText`.
+function characterLogit(model: CompiledCharacters, text: string): number {
+  if (model.sentences === 0x7fffffff) {
+    model.seen.fill(0)
+    model.sentences = 0
+  }
+  const stamp = ++model.sentences
+  let sum = 0
+  let squares = 0
+  for (let start = 0; start + MIN_GRAM <= text.length; start++) {
+    let node = 0
+    for (let size = 1; size <= MAX_GRAM && start + size <= text.length; size++) {
+      const next = (model.children[node] as Map<number, number>).get(text.charCodeAt(start + size - 1))
+      if (next === undefined) break
+      node = next
+      const idf = model.idf[node] as number
+      if (size < MIN_GRAM || idf === 0 || model.seen[node] === stamp) continue
+      model.seen[node] = stamp
+      sum += idf * (model.weight[node] as number)
+      squares += idf * idf
+    }
+  }
+  return model.bias + (squares > 0 ? sum / Math.sqrt(squares) : 0)
+}
+
+/// What the rules of form say of a sentence: a claim, not a claim, or nothing (the words decide). They hold in
+/// prose only: in talk, questions are often rhetorical and openers like "Let me tell you" or "Remember," often
+/// wrap a claim ("Do you know that it has tripled in five years?"), so there the words alone decide (the
+/// learned model weighs a question mark and a question word as the debates taught it).
 export function ruling(form: SentenceForm, register: Register): boolean | undefined {
+  if (register === 'talk') return undefined
   if (form === 'question-or-instruction') return false
   if (form === 'plain-statement' && register === 'prose') return true
   return undefined

@@ -1,9 +1,9 @@
-// Fitting the check-worthiness model: logistic regression over `sentenceFeatures` with L2 penalties,
-// minimised by L-BFGS, and its threshold by cross-validation. Used by scripts/train-checkworthiness.ts and
+// Fitting the check-worthiness model: two logistic regressions (words and hand-built features; character
+// n-grams) with L2 penalties, minimised by L-BFGS, and its threshold by cross-validation. Used by scripts/train-checkworthiness.ts and
 // the eval, never by the running app.
 import { readFileSync } from 'node:fs'
-import { sentenceFeatures } from './features'
-import { learnedScore, modelScore, ruling, type WorthinessModel } from './model'
+import { characterGrams, sentenceFeatures } from './features'
+import { learnedScore, modelScore, ruling, type LinearModel, type WorthinessModel } from './model'
 import { documentRegister, sentenceForm } from './statements'
 
 /// A sentence with its human label.
@@ -14,71 +14,110 @@ export interface LabelledSentence {
 
 /// Settings of one training run.
 export interface TrainingOptions {
-  /// Features seen in fewer training sentences than this are dropped (keeps the model small and general).
-  minCount: number
-  /// L2 penalty on word and word-pair weights (the inverse of a prior variance).
-  lexicalPenalty: number
-  /// L2 penalty on the hand-built features' weights, weaker: they are few and meant to generalise.
-  featurePenalty: number
+  /// Words, word pairs and hand-built features seen in fewer training sentences than this are dropped.
+  wordMinCount: number
+  /// Character n-grams seen in fewer training sentences than this are dropped (keeps the model small).
+  characterMinCount: number
+  /// L2 penalty on the words model's weights (the inverse of a prior variance).
+  wordPenalty: number
+  /// L2 penalty on the characters model's weights.
+  characterPenalty: number
+  /// The share of the characters model in the averaged logit.
+  mix: number
   /// Steps of L-BFGS; the loss is convex, so this only bounds the time.
   iterations: number
 }
 
 export const DEFAULT_TRAINING: TrainingOptions = {
-  minCount: 3,
-  lexicalPenalty: 2,
-  featurePenalty: 0.1,
-  iterations: 300,
+  wordMinCount: 3,
+  characterMinCount: 10,
+  wordPenalty: 1 / 3,
+  characterPenalty: 1 / 10,
+  mix: 0.3,
+  iterations: 1000,
 }
 
-/// Fits a model on the sentences (penalised log-loss minimised by L-BFGS); its threshold is left at 0.5
-/// (see `trainWithThreshold`).
+/// Fits a model on the sentences: its two logistic regressions by penalised log-loss minimised by L-BFGS;
+/// its threshold is left at 0.5 (see `trainWithThreshold`).
 export function trainModel(
   rows: LabelledSentence[],
   options: TrainingOptions = DEFAULT_TRAINING,
 ): WorthinessModel {
-  const featureRows = rows.map((row) => sentenceFeatures(row.text))
+  const labels = rows.map((row) => (row.checkworthy ? 1 : 0))
+  const words = trainLinear(
+    rows.map((row) => sentenceFeatures(row.text)),
+    labels,
+    options.wordMinCount,
+    options.wordPenalty,
+    options.iterations,
+  )
+  const characters = trainLinear(
+    rows.map((row) => [...characterGrams(row.text)]),
+    labels,
+    options.characterMinCount,
+    options.characterPenalty,
+    options.iterations,
+  )
+  return { words, characters, mix: options.mix, threshold: 0.5 }
+}
+
+/// A logistic regression over tf-idf weighted, unit-length feature vectors (see `LinearModel`).
+function trainLinear(
+  featureRows: string[][],
+  labels: number[],
+  minCount: number,
+  penalty: number,
+  iterations: number,
+): LinearModel {
   const counts = new Map<string, number>()
   for (const features of featureRows)
     for (const name of features) counts.set(name, (counts.get(name) ?? 0) + 1)
-  const names = [...counts.keys()].filter((name) => (counts.get(name) ?? 0) >= options.minCount).sort()
+  const names = [...counts.keys()].filter((name) => (counts.get(name) ?? 0) >= minCount).sort()
   const index = new Map(names.map((name, i) => [name, i]))
-  const encoded = featureRows.map((features) =>
-    features.map((name) => index.get(name)).filter((i): i is number => i !== undefined),
+  // Rounded as shipped, so that training sees the numbers the app will use.
+  const idf = names.map((name) =>
+    round(Math.log((1 + featureRows.length) / (1 + (counts.get(name) ?? 0))) + 1),
   )
-  const labels = rows.map((row) => (row.checkworthy ? 1 : 0))
-  const penalties = Float64Array.from(names, (name) =>
-    isLexical(name) ? options.lexicalPenalty : options.featurePenalty,
-  )
+  const encoded = featureRows.map((features) => {
+    const indices = Int32Array.from(
+      features.map((name) => index.get(name)).filter((i): i is number => i !== undefined),
+    )
+    const values = Float64Array.from(indices, (i) => idf[i] as number)
+    const length = Math.sqrt(values.reduce((sum, value) => sum + value * value, 0))
+    if (length > 0) for (let k = 0; k < values.length; k++) values[k] = (values[k] as number) / length
+    return { indices, values }
+  })
   // Parameters: the weights, then the bias (not penalised).
   const size = names.length + 1
   const lossAndGradient = (parameters: Float64Array, gradient: Float64Array): number => {
     gradient.fill(0)
     let loss = 0
     const bias = parameters[size - 1] as number
-    encoded.forEach((features, i) => {
+    for (let i = 0; i < encoded.length; i++) {
+      const { indices, values } = encoded[i] as { indices: Int32Array; values: Float64Array }
       let logit = bias
-      for (const f of features) logit += parameters[f] as number
+      for (let k = 0; k < indices.length; k++)
+        logit += (parameters[indices[k] as number] as number) * (values[k] as number)
       const label = labels[i] as number
       loss += Math.max(logit, 0) - logit * label + Math.log1p(Math.exp(-Math.abs(logit)))
       const error = sigmoid(logit) - label
-      for (const f of features) gradient[f] = (gradient[f] as number) + error
+      for (let k = 0; k < indices.length; k++) {
+        const f = indices[k] as number
+        gradient[f] = (gradient[f] as number) + error * (values[k] as number)
+      }
       gradient[size - 1] = (gradient[size - 1] as number) + error
-    })
+    }
     for (let f = 0; f < size - 1; f++) {
       const weight = parameters[f] as number
-      loss += 0.5 * (penalties[f] as number) * weight * weight
-      gradient[f] = (gradient[f] as number) + (penalties[f] as number) * weight
+      loss += 0.5 * penalty * weight * weight
+      gradient[f] = (gradient[f] as number) + penalty * weight
     }
     return loss
   }
-  const parameters = minimise(lossAndGradient, new Float64Array(size), options.iterations)
-  const shipped: Record<string, number> = {}
-  names.forEach((name, i) => {
-    const weight = round(parameters[i] as number)
-    if (weight !== 0) shipped[name] = weight
-  })
-  return { bias: round(parameters[size - 1] as number), weights: shipped, threshold: 0.5 }
+  const parameters = minimise(lossAndGradient, new Float64Array(size), iterations)
+  const features: Record<string, [number, number]> = {}
+  names.forEach((name, i) => (features[name] = [idf[i] as number, round(parameters[i] as number)]))
+  return { bias: round(parameters[size - 1] as number), features }
 }
 
 /// L-BFGS with a backtracking (Armijo) line search: deterministic, and enough for a convex loss.
@@ -230,10 +269,6 @@ export function bestThreshold(scores: number[], labels: boolean[]): number {
     }
   }
   return best
-}
-
-function isLexical(name: string): boolean {
-  return name.startsWith('w:') || name.startsWith('b:') || name.startsWith('first:')
 }
 
 /// Fold k holds every sentence whose shuffled position is k modulo the number of folds.

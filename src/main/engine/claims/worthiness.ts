@@ -4,7 +4,8 @@ import shipped from '../../../../resources/checkworthiness.json' with { type: 'j
 import { modelScore, type WorthinessModel } from './model'
 import type { Register } from './statements'
 
-const model: WorthinessModel = shipped
+// JSON gives its [idf, weight] pairs the type number[]; the training script writes them as pairs.
+const model = shipped as unknown as WorthinessModel
 
 /// Sentences scoring at least this are check-worthy.
 export const CHECKWORTHY_THRESHOLD = model.threshold
