@@ -1,6 +1,9 @@
+import { join } from 'node:path'
+import Database from 'libsql'
 import { describe, expect, it } from 'vitest'
 import { exited, factdesk, startFactdesk } from '../helpers/cli'
-import { tempDir } from '../helpers/server'
+import { call, startServer, tempDir, waitForEnd } from '../helpers/server'
+import { GatedTier } from '../helpers/tiers'
 
 const CLAIMS = 3000
 const text = Array.from(
@@ -61,4 +64,28 @@ describe('a crash in the middle of a check', () => {
     second.child.kill('SIGTERM')
     expect(await exited(second.child)).toBe(0)
   }, 120_000)
+})
+
+describe('a crash between a check’s last unit and its ending', () => {
+  it('the next start ends the check', async () => {
+    const dataDir = tempDir()
+    const first = await startServer({ dataDir, tiers: new Map([['t1', new GatedTier(true)]]) })
+    const check = (
+      await call(first, 'POST', '/checks', {
+        body: { text: 'The Eiffel Tower is 330 meters tall.', tiers: ['t1'] },
+      })
+    ).json
+    expect((await waitForEnd(first, check.id)).status).toBe('completed')
+    await first.close()
+    // Every unit is done but the ending never happened: as if the process died right between the two.
+    const db = new Database(join(dataDir, 'factdesk.db'))
+    db.prepare("UPDATE checks SET status = 'running', completed_at = NULL WHERE id = ?").run(check.id)
+    db.close()
+
+    const second = await startServer({ dataDir, tiers: new Map([['t1', new GatedTier(true)]]) })
+    const ended = (await call(second, 'GET', `/checks/${check.id}`)).json
+    expect(ended.status).toBe('completed')
+    expect(ended.credits.refunded).toBe(0)
+    await second.close()
+  })
 })

@@ -33,6 +33,7 @@ export async function startServer(
     extend?: (app: Hono, engine: Engine) => void
     tiers?: EngineOptions['tiers']
     runner?: EngineOptions['runner']
+    webhooks?: EngineOptions['webhooks']
   } = {},
 ): Promise<TestServer> {
   const engine = openEngine({
@@ -41,6 +42,7 @@ export async function startServer(
     clock: options.clock,
     tiers: options.tiers,
     runner: options.runner,
+    webhooks: options.webhooks,
     runJobs: true,
   })
   const app = createApp(engine, { acceptSessionCookie: options.extend !== undefined })

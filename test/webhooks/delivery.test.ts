@@ -1,3 +1,5 @@
+import { join } from 'node:path'
+import Database from 'libsql'
 import { afterEach, describe, expect, it } from 'vitest'
 import { Check } from '../../src/shared/schemas'
 import { verifyWebhook } from '../../src/shared/webhooks'
@@ -355,10 +357,11 @@ describe('webhook deliveries', () => {
     const submitted = await submitWithCallback(server, `${receiver.origin}/hook`)
     await expect.poll(() => tier.started.length).toBe(3)
     const outbox = server.store.outbox
-    const insert = outbox.insert
-    outbox.insert = () => {
-      throw new Error('the disk is full')
-    }
+    // The disk refuses the event: a trigger, set from a second connection, fails every insert into the outbox.
+    const db = new Database(join(server.dataDir, 'factdesk.db'))
+    db.exec(
+      "CREATE TRIGGER refuse_events BEFORE INSERT ON webhook_events BEGIN SELECT RAISE(ABORT, 'the disk is full'); END",
+    )
     try {
       tier.releaseAll()
       await expect.poll(() => server.store.units.tally(submitted.id).open).toBe(0)
@@ -369,7 +372,8 @@ describe('webhook deliveries', () => {
       expect(check.completedAt).toBeNull()
       expect(outbox.forCheck(submitted.id)).toBeNull()
     } finally {
-      outbox.insert = insert
+      db.exec('DROP TRIGGER refuse_events')
+      db.close()
     }
 
     // And one ending writes exactly one event: a second event for the same check is refused by the store.

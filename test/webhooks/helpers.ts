@@ -1,13 +1,11 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
-import { Config, type ConfigInput } from '../../src/shared/config'
+import type { ConfigInput } from '../../src/shared/config'
 import { ManualClock } from '../../src/main/engine/clock'
-import { openEngine, type Engine, type EngineOptions } from '../../src/main/engine/engine'
-import type { Store } from '../../src/main/engine/store'
-import { API_BASE, createApp } from '../../src/main/server/app'
-import { listen } from '../../src/main/server/listen'
+import type { EngineOptions } from '../../src/main/engine/engine'
+import { Store } from '../../src/main/engine/store'
 import { GatedTier } from '../helpers/tiers'
-import { call, tempDir, waitForEnd, type TestServer } from '../helpers/server'
+import { call, startServer, tempDir, waitForEnd, type TestServer } from '../helpers/server'
 
 export const TEXT =
   'The Eiffel Tower is 330 metres tall. Paris is the capital of France. Water boils at 100 degrees Celsius at sea level.'
@@ -113,34 +111,28 @@ export async function startWebhookServer(
 ): Promise<WebhookServer> {
   const clock = options.clock ?? new ManualClock()
   const dataDir = options.dataDir ?? tempDir()
-  const config = Config.parse({
+  const config: ConfigInput = {
     ...options.config,
     webhooks: { allowLocalTargets: true, ...options.config?.webhooks },
-  })
-  const engine: Engine = openEngine({
+  }
+  const server = await startServer({
+    clock,
     dataDir,
     config,
-    clock,
     tiers: new Map([['t1', options.tier ?? new GatedTier(true)]]),
     runner: options.runner,
     webhooks: options.webhooks,
-    runJobs: true,
   })
-  const server = await listen(createApp(engine), '127.0.0.1', 0)
-  const organizationId = engine.admin.defaultOrganization().id
+  // A second connection to the same database, to look behind the API (WAL lets it read alongside).
+  const store = Store.open(dataDir)
   return {
-    engine,
+    ...server,
     clock,
     dataDir,
-    store: (engine.service as unknown as { store: Store }).store,
-    origin: server.origin,
-    api: server.origin + API_BASE,
-    write: engine.admin.createToken('write', organizationId, 'test write').value,
-    read: engine.admin.createToken('read', organizationId, 'test read').value,
-    organizationId,
+    store,
     close: async () => {
+      store.close()
       await server.close()
-      await engine.close()
     },
   }
 }

@@ -47,10 +47,12 @@ export class JobRunner {
     private readonly options: RunnerOptions = DEFAULT_RUNNER_OPTIONS,
   ) {}
 
-  /// Starts working, first taking back the units a previous process left running when it died.
+  /// Starts working, first taking back what a previous process left unfinished when it died.
   start(): void {
     this.store.units.releaseAbandoned(this.now())
     this.running = true
+    // A process that died between a check's last unit and its ending left the check active with nothing open.
+    for (const checkId of this.store.checks.activeIds()) this.settle(checkId)
     this.pump()
   }
 

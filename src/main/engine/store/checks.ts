@@ -165,4 +165,14 @@ export class Checks {
       .prepare(`UPDATE checks SET ${sets}, updated_at = ? WHERE id = ?`)
       .run(...entries.map(([, v]) => v), at, id)
   }
+
+  /// Ids of the checks still queued or running, oldest first.
+  activeIds(): string[] {
+    const rows = this.db
+      .prepare("SELECT id FROM checks WHERE status IN ('queued', 'running') ORDER BY id")
+      .all() as {
+      id: string
+    }[]
+    return rows.map((row) => row.id)
+  }
 }
