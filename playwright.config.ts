@@ -24,7 +24,8 @@ export default defineConfig({
   testDir: 'e2e',
   outputDir: 'e2e/output/test-results',
   workers: 1,
-  reporter: 'list',
+  // The JSON report feeds CI's closing "N passed, N failed" line (scripts/test-summary.js).
+  reporter: [['list'], ['json', { outputFile: 'test-results/playwright.json' }]],
   use: {
     headless: true,
     locale: 'en-US',
