@@ -12,6 +12,7 @@ const SETS: Record<string, () => Promise<EvalSet>> = {
   spelling: async () => (await import('./spelling')).default,
   grammar: async () => (await import('./grammar')).default,
   checkworthiness: async () => (await import('./checkworthiness')).default,
+  evidence: async () => (await import('./evidence')).default,
 }
 
 const { values, positionals } = parseArgs({

@@ -23,11 +23,13 @@ describe('GET /api/v1/openapi.json', () => {
       'GET /checks/{id}/report',
       'GET /credits',
       'GET /me',
+      'GET /research/{id}',
       'GET /webhook-secret',
       'PATCH /checks/{id}',
       'POST /checks',
       'POST /checks/estimate',
       'POST /checks/{id}/cancel',
+      'POST /research',
       'POST /webhook-secret/rotate',
     ])
     expect(doc.components.schemas).toHaveProperty('Error')

@@ -5,12 +5,14 @@ import { systemClock, type Clock } from './clock'
 import { loadConfig } from './config'
 import { ReportEvents } from './events'
 import { DEFAULT_RUNNER_OPTIONS, JobRunner, type RunnerOptions } from './jobs/runner'
+import { DeepResearch, type ResearchOptions } from './research'
 import { Service, type Principal } from './service'
 import { Store } from './store'
 import { lockDataFolder } from './store/lock'
 import { createTiers } from './tiers'
 import type { TierChecker } from './tiers/tier'
 import { WebhookDeliveries, type DeliveryOptions } from './webhooks/deliveries'
+import { Web, type WebOptions } from './web'
 import type { Tier } from '../../shared/schemas'
 
 export interface EngineOptions {
@@ -29,6 +31,10 @@ export interface EngineOptions {
   tiers?: Map<Tier, TierChecker>
   /// How webhook targets are resolved and how long an attempt may take (tests inject a resolver).
   webhooks?: Partial<DeliveryOptions>
+  /// How t3 and deep research reach the web (tests inject a resolver or a cache time).
+  web?: WebOptions
+  /// How deep research retries (tests shorten the delays).
+  research?: Partial<ResearchOptions>
 }
 
 /// The fact-checking engine over one data folder: the service, the admin operations and the store.
@@ -41,6 +47,8 @@ export interface Engine {
   readonly events: ReportEvents
   /// The webhook delivery worker (running in engines that run jobs).
   readonly webhooks: WebhookDeliveries
+  /// Deep research: `POST /research`, `GET /research/{id}` and the worker that runs them.
+  readonly research: DeepResearch
   /// The principal of whoever holds the data folder (the desktop app, `factdesk check`): the default
   /// organization, with write scope.
   localPrincipal(): Principal
@@ -70,7 +78,8 @@ export function openEngine(options: EngineOptions): Engine {
     throw error
   }
   const events = new ReportEvents()
-  const tiers = options.tiers ?? createTiers(config, store)
+  const web = new Web(config, options.web)
+  const tiers = options.tiers ?? createTiers(config, store, web)
   const runner = new JobRunner(store, tiers, events, clock, {
     ...DEFAULT_RUNNER_OPTIONS,
     // A tier that batches model requests needs a batch's worth of units in flight.
@@ -83,6 +92,8 @@ export function openEngine(options: EngineOptions): Engine {
   const webhooks = new WebhookDeliveries(store, config.webhooks, clock, events, options.webhooks)
   if (options.runJobs) runner.start()
   if (options.runJobs) webhooks.start()
+  const research = new DeepResearch(store, config, clock, web, options.research)
+  if (options.runJobs) research.start()
   let local: Principal | null = null
   return {
     service: new Service(store, config, clock, tiers, runner, events, options.webhooks?.resolveHost),
@@ -91,6 +102,7 @@ export function openEngine(options: EngineOptions): Engine {
     dataDir: options.dataDir,
     events,
     webhooks,
+    research,
     localPrincipal() {
       if (local) return local
       const organization = admin.defaultOrganization()
@@ -105,6 +117,7 @@ export function openEngine(options: EngineOptions): Engine {
     async close() {
       await runner.stop()
       await webhooks.stop()
+      await research.close()
       await Promise.all([...tiers.values()].map((tier) => tier.close?.()))
       store.close()
       unlock()

@@ -6,6 +6,7 @@ import { IdempotencyKeys } from './idempotency'
 import { Ledger } from './ledger'
 import { Organizations } from './organizations'
 import { Outbox } from './outbox'
+import { ResearchRuns } from './research'
 import { Results } from './results'
 import { Tokens } from './tokens'
 import { Units } from './units'
@@ -25,6 +26,7 @@ export class Store {
   readonly idempotencyKeys: IdempotencyKeys
   readonly outbox: Outbox
   readonly voteCache: VoteCache
+  readonly research: ResearchRuns
 
   private constructor(private readonly db: Db) {
     this.organizations = new Organizations(db)
@@ -38,6 +40,7 @@ export class Store {
     this.idempotencyKeys = new IdempotencyKeys(db)
     this.outbox = new Outbox(db)
     this.voteCache = new VoteCache(db)
+    this.research = new ResearchRuns(db)
   }
 
   /// Opens (creating if needed) `factdesk.db` in the data folder and migrates it.

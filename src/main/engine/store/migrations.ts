@@ -209,4 +209,26 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (organization_id, model_key, claim_hash)
   );
   `,
+  // Deep research: one row per run; its state holds the steps done so far, so a restart resumes after the last.
+  `
+  CREATE TABLE research (
+    id TEXT PRIMARY KEY,
+    organization_id TEXT NOT NULL REFERENCES organizations (id),
+    claim_id TEXT REFERENCES claims (id),
+    text TEXT NOT NULL,
+    context TEXT NOT NULL DEFAULT '',
+    status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'completed', 'failed')),
+    charged INTEGER NOT NULL,
+    refunded INTEGER NOT NULL DEFAULT 0,
+    state TEXT NOT NULL DEFAULT '{}',
+    attempts INTEGER NOT NULL DEFAULT 0,
+    result TEXT,
+    error_code TEXT,
+    error_message TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    completed_at TEXT
+  );
+  CREATE INDEX research_open ON research (status, created_at);
+  `,
 ]

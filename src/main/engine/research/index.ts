@@ -1,0 +1,458 @@
+// Deep research on one claim: plan (sub-questions, searches for support and for contradiction), search and
+// read sources, build a proof-and-dissent argument map with verified citations, let every panel model vote on
+// the map, and let the judge write verdict, confidence and summary. Charged a flat price on acceptance,
+// refunded if it fails; each step is saved as it ends, so a run resumes after a restart.
+import { EventEmitter } from 'node:events'
+import type { Config } from '../../../shared/config'
+import { ApiError } from '../../../shared/errors'
+import type { Citation, Research } from '../../../shared/schemas'
+import type { Clock } from '../clock'
+import { newId } from '../ids'
+import { ModelClient, modelHandle, modelSettings, type ModelHandle } from '../models'
+import { requireWrite, type Principal } from '../service'
+import type { Store } from '../store'
+import { InsufficientCreditsError } from '../store/ledger'
+import type { ResearchRecord } from '../store/research'
+import { claimData } from '../tiers/t2/context'
+import { passageData, verifiedCitations } from '../tiers/t3'
+import { requireCheckableText } from '../validation'
+import { normaliseSpace, type RankedPassage, type Web } from '../web'
+import {
+  FINDING_SYSTEM,
+  Finding,
+  MAP_SYSTEM,
+  MAP_VOTE_SYSTEM,
+  MapDraft,
+  MapVote,
+  PLAN_SYSTEM,
+  Plan,
+  findingPrompt,
+  mapPrompt,
+  mapVotePrompt,
+  planPrompt,
+} from './prompts'
+
+export * from './prompts'
+
+type ResearchResult = NonNullable<Research['result']>
+type ArgumentMap = ResearchResult['argumentMap']
+type Vote = ResearchResult['votes'][number]
+
+/// The steps of a run, in order; progress events name them.
+export type ResearchStep = 'plan' | 'search-support' | 'search-contradiction' | 'map' | 'votes' | 'verdict'
+
+/// What a run has done so far (saved after every step).
+export interface ResearchState {
+  plan?: Plan
+  support?: RankedPassage[]
+  contradiction?: RankedPassage[]
+  sourcesRead?: number
+  map?: ArgumentMap
+  votes?: Vote[]
+}
+
+/// A run's progress, for the editor's side panel.
+export interface ResearchProgress {
+  type: 'research'
+  organizationId: string
+  researchId: string
+  status: Research['status']
+  step: ResearchStep | null
+  sourcesRead: number
+}
+
+export interface ResearchOptions {
+  /// Attempts of a run before it fails (and is refunded).
+  maxAttempts: number
+  /// Delay before the next attempt.
+  retryDelayMs: number
+  /// Runs in progress at once.
+  concurrency: number
+}
+
+export const DEFAULT_RESEARCH_OPTIONS: ResearchOptions = {
+  maxAttempts: 3,
+  retryDelayMs: 5_000,
+  concurrency: 2,
+}
+
+type Env = Readonly<Record<string, string | undefined>>
+
+/// The public shape of a run.
+export function researchView(record: ResearchRecord): Research {
+  return {
+    id: record.id,
+    status: record.status,
+    claimId: record.claimId,
+    text: record.text,
+    credits: { charged: record.charged, refunded: record.refunded },
+    result:
+      record.status === 'completed' && record.result ? (JSON.parse(record.result) as ResearchResult) : null,
+    error:
+      record.status === 'failed'
+        ? { code: record.errorCode ?? 'failed', message: record.errorMessage ?? '' }
+        : null,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+    completedAt: record.completedAt,
+  }
+}
+
+/// Every edge joins two nodes of the map, and the map has a claim root and at least one proof or dissent.
+export function validMap(map: ArgumentMap): boolean {
+  const ids = new Set(map.nodes.map((node) => node.id))
+  return (
+    ids.size === map.nodes.length &&
+    map.nodes.some((node) => node.kind === 'claim') &&
+    map.nodes.some((node) => node.kind === 'proof' || node.kind === 'dissent') &&
+    map.edges.every((edge) => ids.has(edge.from) && ids.has(edge.to) && edge.from !== edge.to)
+  )
+}
+
+/// Deep research: the API's operations (start, get) and the durable worker that runs them.
+export class DeepResearch {
+  private readonly emitter = new EventEmitter()
+  private readonly client: ModelClient | null
+  private readonly panel: Map<string, ModelHandle>
+  private readonly judge: ModelHandle | null
+  private readonly options: ResearchOptions
+  private readonly running = new Map<string, AbortController>()
+  private readonly inFlight = new Set<Promise<void>>()
+  private readonly waiting: string[] = []
+  private readonly timers = new Set<NodeJS.Timeout>()
+  private started = false
+  private closed = false
+
+  constructor(
+    private readonly store: Store,
+    private readonly config: Config,
+    private readonly clock: Clock,
+    private readonly web: Web,
+    options: Partial<ResearchOptions> = {},
+    env: Env = process.env,
+  ) {
+    this.emitter.setMaxListeners(0)
+    this.options = { ...DEFAULT_RESEARCH_OPTIONS, ...options }
+    const { models } = config
+    const configured = models.panel.length > 0 && models.judge !== null
+    this.client = configured ? new ModelClient(modelSettings(models)) : null
+    this.panel = new Map(
+      configured
+        ? models.panel.map((model, index) => [model.id, modelHandle(model, `models.panel[${index}]`, env)])
+        : [],
+    )
+    this.judge = configured && models.judge ? modelHandle(models.judge, 'models.judge', env) : null
+  }
+
+  /// Progress of every run as it happens; returns the function that stops listening.
+  subscribe(listener: (event: ResearchProgress) => void): () => void {
+    this.emitter.on('progress', listener)
+    return () => this.emitter.off('progress', listener)
+  }
+
+  /// `POST /research`: exactly one of `claimId` (a claim of one of the organization's checks) or `text`.
+  /// Charged the flat research price with the run's creation, in one transaction; 402 when the balance is short.
+  create(principal: Principal, request: { claimId?: string | null; text?: string | null }): Research {
+    requireWrite(principal)
+    const hasClaim = typeof request.claimId === 'string'
+    const hasText = typeof request.text === 'string'
+    if (hasClaim === hasText) {
+      throw new ApiError('bad_request', 'Send exactly one of claimId and text.', [
+        { field: hasClaim ? 'text' : 'claimId', message: 'exactly one of claimId and text' },
+      ])
+    }
+    if (!this.client) {
+      throw new ApiError(
+        'unprocessable',
+        'Deep research needs a panel and a judge: add models.panel and models.judge to the configuration.',
+      )
+    }
+    let text: string
+    let context = ''
+    let claimId: string | null = null
+    if (hasClaim) {
+      const found = this.store.research.claimOfOrganization(
+        principal.organizationId,
+        request.claimId as string,
+      )
+      if (!found)
+        throw new ApiError('not_found', `No claim ${request.claimId} in this organization's checks.`)
+      text = found.claim.text
+      const item = claimData(found.documentText, found.claim)
+      context = [item.sentenceBefore, item.sentenceAfter].filter(Boolean).join(' … ')
+      claimId = found.claim.id
+    } else {
+      text = (request.text as string).trim()
+      requireCheckableText(text, this.config.limits.maxTextChars)
+    }
+    const now = this.clock.now().toISOString()
+    const id = newId('rsc', this.clock.now())
+    const price = this.config.pricing.research
+    this.store.transaction(() => {
+      this.store.research.insert({
+        id,
+        organizationId: principal.organizationId,
+        claimId,
+        text,
+        context,
+        charged: price,
+        createdAt: now,
+      })
+      try {
+        this.store.ledger.record(principal.organizationId, 'charge', price, id, now)
+      } catch (error) {
+        if (!(error instanceof InsufficientCreditsError)) throw error
+        throw new ApiError(
+          'insufficient_credits',
+          `Deep research costs ${error.amount} credits; the balance is ${error.balance}.`,
+        )
+      }
+    })
+    // The answer shows the run as accepted; the worker may pick it up at once.
+    const accepted = this.get(principal, id)
+    this.enqueue(id)
+    return accepted
+  }
+
+  /// `GET /research/{id}`; another organization's run is not found.
+  get(principal: Principal, id: string): Research {
+    const record = this.store.research.get(principal.organizationId, id)
+    if (!record) throw new ApiError('not_found', `No research ${id}.`)
+    return researchView(record)
+  }
+
+  /// Starts the worker: every run a stopped engine left queued or running resumes.
+  start(): void {
+    this.started = true
+    for (const record of this.store.research.open()) this.enqueue(record.id)
+  }
+
+  /// Stops the worker; runs in flight stay open in the store and resume at the next start.
+  async close(): Promise<void> {
+    this.closed = true
+    for (const timer of this.timers) clearTimeout(timer)
+    for (const controller of this.running.values()) controller.abort(new Error('the engine is closing'))
+    this.waiting.length = 0
+    await Promise.allSettled([...this.inFlight])
+  }
+
+  private enqueue(id: string): void {
+    if (!this.started || this.closed || this.running.has(id) || this.waiting.includes(id)) return
+    this.waiting.push(id)
+    this.pump()
+  }
+
+  private pump(): void {
+    while (!this.closed && this.running.size < this.options.concurrency && this.waiting.length > 0) {
+      const id = this.waiting.shift() as string
+      const controller = new AbortController()
+      this.running.set(id, controller)
+      const run = this.attempt(id, controller.signal)
+        .catch(() => undefined)
+        .finally(() => {
+          this.running.delete(id)
+          this.inFlight.delete(run)
+          this.pump()
+        })
+      this.inFlight.add(run)
+    }
+  }
+
+  private now(): string {
+    return this.clock.now().toISOString()
+  }
+
+  private emit(record: ResearchRecord, step: ResearchStep | null, state: ResearchState): void {
+    this.emitter.emit('progress', {
+      type: 'research',
+      organizationId: record.organizationId,
+      researchId: record.id,
+      status: record.status,
+      step,
+      sourcesRead: state.sourcesRead ?? 0,
+    } satisfies ResearchProgress)
+  }
+
+  /// One attempt at a run: its remaining steps, each saved as it ends. A failure retries later, or after the
+  /// last attempt fails the run and refunds it in one transaction.
+  private async attempt(id: string, signal: AbortSignal): Promise<void> {
+    const before = this.store.research.byId(id)
+    if (!before || (before.status !== 'queued' && before.status !== 'running')) return
+    this.store.research.start(id, this.now())
+    const record = this.store.research.byId(id) as ResearchRecord
+    const state = JSON.parse(record.state) as ResearchState
+    try {
+      const result = await this.steps(record, state, signal)
+      const ended = this.store.research.complete(id, JSON.stringify(result), this.now())
+      if (ended) this.emit(this.store.research.byId(id) as ResearchRecord, null, state)
+    } catch (error) {
+      if (this.closed || signal.aborted) return
+      const message = (error as Error).message || 'research failed'
+      if (record.attempts < this.options.maxAttempts) {
+        const timer = setTimeout(() => {
+          this.timers.delete(timer)
+          this.enqueue(id)
+        }, this.options.retryDelayMs)
+        this.timers.add(timer)
+        return
+      }
+      const at = this.now()
+      const ended = this.store.transaction(() => {
+        const done = this.store.research.fail(
+          id,
+          'research_failed',
+          message.slice(0, 500),
+          record.charged,
+          at,
+        )
+        if (done) this.store.ledger.record(record.organizationId, 'refund', record.charged, id, at)
+        return done
+      })
+      if (ended) this.emit(this.store.research.byId(id) as ResearchRecord, null, state)
+    }
+  }
+
+  private save(record: ResearchRecord, state: ResearchState, step: ResearchStep): void {
+    this.store.research.saveState(record.id, JSON.stringify(state), this.now())
+    this.emit({ ...record, status: 'running' }, step, state)
+  }
+
+  private async steps(
+    record: ResearchRecord,
+    state: ResearchState,
+    signal: AbortSignal,
+  ): Promise<ResearchResult> {
+    const client = this.client
+    const judge = this.judge
+    if (!client || !judge) throw new Error('Deep research needs a panel and a judge in the configuration.')
+    const claim = record.text
+
+    if (!state.plan) {
+      const { object } = await client.generate(judge, {
+        system: PLAN_SYSTEM,
+        prompt: planPrompt(claim, record.context),
+        schema: Plan,
+        name: 'research_plan',
+        signal,
+      })
+      const clean = (list: string[]) =>
+        list
+          .map((q) => normaliseSpace(q).slice(0, 300))
+          .filter(Boolean)
+          .slice(0, 4)
+      state.plan = {
+        subQuestions: clean(object.subQuestions),
+        supportQueries: clean(object.supportQueries).slice(0, 3),
+        contradictionQueries: clean(object.contradictionQueries).slice(0, 3),
+      }
+      if (state.plan.supportQueries.length === 0) state.plan.supportQueries.push(claim.slice(0, 300))
+      this.save(record, state, 'plan')
+    }
+    const plan = state.plan
+    if (!state.support) {
+      const found = await this.web.research(claim, plan.supportQueries, {
+        pagesPerQuery: 3,
+        limit: 6,
+        signal,
+      })
+      state.support = found.passages
+      state.sourcesRead = (state.sourcesRead ?? 0) + found.sources.length
+      this.save(record, state, 'search-support')
+    }
+    if (!state.contradiction) {
+      const queries = plan.contradictionQueries.length > 0 ? plan.contradictionQueries : [`${claim} false`]
+      const found = await this.web.research(claim, queries, { pagesPerQuery: 3, limit: 6, signal })
+      state.contradiction = found.passages
+      state.sourcesRead = (state.sourcesRead ?? 0) + found.sources.length
+      this.save(record, state, 'search-contradiction')
+    }
+    const passages = [...state.support, ...state.contradiction].filter(
+      (passage, index, all) =>
+        all.findIndex((p) => p.url === passage.url && p.start === passage.start) === index,
+    )
+    if (!state.map) {
+      const { object } = await client.generate(judge, {
+        system: MAP_SYSTEM,
+        prompt: mapPrompt(claim, plan.subQuestions, passageData(passages)),
+        schema: MapDraft,
+        name: 'argument_map',
+        signal,
+      })
+      const map = await this.buildMap(claim, object, passages, signal)
+      if (!validMap(map)) throw new Error('The argument map had no proof or dissent.')
+      state.map = map
+      this.save(record, state, 'map')
+    }
+    const map = state.map
+    state.votes ??= []
+    for (const [model, handle] of this.panel) {
+      if (state.votes.some((vote) => vote.model === model)) continue
+      const { object } = await client.generate(handle, {
+        system: MAP_VOTE_SYSTEM,
+        prompt: mapVotePrompt(claim, map),
+        schema: MapVote,
+        name: 'map_vote',
+        signal,
+      })
+      state.votes.push({ model, ...object, rationale: object.rationale.trim().slice(0, 2000) })
+      this.save(record, state, 'votes')
+    }
+    const votes = state.votes.filter((vote) => this.panel.has(vote.model))
+    const { object: finding } = await client.generate(judge, {
+      system: FINDING_SYSTEM,
+      prompt: findingPrompt(
+        claim,
+        map,
+        votes.map(({ verdict, confidence, rationale }) => ({ verdict, confidence, rationale })),
+      ),
+      schema: Finding,
+      name: 'research_finding',
+      signal,
+    })
+    this.emit({ ...record, status: 'running' }, 'verdict', state)
+    const sources: Citation[] = []
+    for (const node of map.nodes) {
+      for (const source of node.sources) {
+        if (!sources.some((s) => s.url === source.url && s.quote === source.quote)) sources.push(source)
+      }
+    }
+    const grounded = sources.length > 0 || (finding.verdict !== 'supported' && finding.verdict !== 'refuted')
+    return {
+      verdict: grounded ? finding.verdict : 'unverifiable',
+      confidence: finding.confidence,
+      summary: finding.summary.trim().slice(0, 4000),
+      votes,
+      argumentMap: map,
+      sources,
+    }
+  }
+
+  /// The map from the model's draft: the claim as root, each argument a proof (supports the claim) or a
+  /// dissent (attacks it), and each verified quote an evidence node that supports its argument. Quotes that
+  /// are not in their source are dropped.
+  private async buildMap(
+    claim: string,
+    draft: MapDraft,
+    passages: readonly RankedPassage[],
+    signal: AbortSignal,
+  ): Promise<ArgumentMap> {
+    const nodes: ArgumentMap['nodes'] = [{ id: 'claim', kind: 'claim', text: claim, sources: [] }]
+    const edges: ArgumentMap['edges'] = []
+    let argumentCount = 0
+    let evidenceCount = 0
+    for (const argument of draft.arguments.slice(0, 12)) {
+      const text = normaliseSpace(argument.text).slice(0, 1000)
+      if (!text) continue
+      const id = `a${++argumentCount}`
+      const citations = await verifiedCitations(this.web, passages, argument.citations, signal)
+      nodes.push({ id, kind: argument.kind, text, sources: citations })
+      edges.push({ from: id, to: 'claim', relation: argument.kind === 'proof' ? 'supports' : 'attacks' })
+      for (const citation of citations) {
+        const evidence = `e${++evidenceCount}`
+        nodes.push({ id: evidence, kind: 'evidence', text: citation.quote, sources: [citation] })
+        edges.push({ from: evidence, to: id, relation: 'supports' })
+      }
+    }
+    return { nodes, edges }
+  }
+}

@@ -1,0 +1,183 @@
+import type { Db } from './database'
+import type { ClaimRecord } from './documents'
+
+export type ResearchStatus = 'queued' | 'running' | 'completed' | 'failed'
+
+/// A deep-research run as stored. `state` is the JSON of the steps done so far; `result` the finished run's.
+export interface ResearchRecord {
+  id: string
+  organizationId: string
+  claimId: string | null
+  text: string
+  context: string
+  status: ResearchStatus
+  charged: number
+  refunded: number
+  state: string
+  attempts: number
+  result: string | null
+  errorCode: string | null
+  errorMessage: string | null
+  createdAt: string
+  updatedAt: string
+  completedAt: string | null
+}
+
+interface Row {
+  id: string
+  organization_id: string
+  claim_id: string | null
+  text: string
+  context: string
+  status: ResearchStatus
+  charged: number
+  refunded: number
+  state: string
+  attempts: number
+  result: string | null
+  error_code: string | null
+  error_message: string | null
+  created_at: string
+  updated_at: string
+  completed_at: string | null
+}
+
+const record = (row: Row): ResearchRecord => ({
+  id: row.id,
+  organizationId: row.organization_id,
+  claimId: row.claim_id,
+  text: row.text,
+  context: row.context,
+  status: row.status,
+  charged: Number(row.charged),
+  refunded: Number(row.refunded),
+  state: row.state,
+  attempts: Number(row.attempts),
+  result: row.result,
+  errorCode: row.error_code,
+  errorMessage: row.error_message,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  completedAt: row.completed_at,
+})
+
+/// Deep-research runs. Writes that must land with a ledger row run inside the caller's transaction.
+export class ResearchRuns {
+  constructor(private readonly db: Db) {}
+
+  insert(
+    run: Pick<
+      ResearchRecord,
+      'id' | 'organizationId' | 'claimId' | 'text' | 'context' | 'charged' | 'createdAt'
+    >,
+  ): void {
+    this.db
+      .prepare(
+        `INSERT INTO research (id, organization_id, claim_id, text, context, status, charged, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, 'queued', ?, ?, ?)`,
+      )
+      .run(
+        run.id,
+        run.organizationId,
+        run.claimId,
+        run.text,
+        run.context,
+        run.charged,
+        run.createdAt,
+        run.createdAt,
+      )
+  }
+
+  get(organizationId: string, id: string): ResearchRecord | null {
+    const row = this.db
+      .prepare('SELECT * FROM research WHERE id = ? AND organization_id = ?')
+      .get(id, organizationId) as Row | undefined
+    return row ? record(row) : null
+  }
+
+  byId(id: string): ResearchRecord | null {
+    const row = this.db.prepare('SELECT * FROM research WHERE id = ?').get(id) as Row | undefined
+    return row ? record(row) : null
+  }
+
+  /// Runs not yet ended, oldest first (queued, and running ones a stopped engine left behind).
+  open(): ResearchRecord[] {
+    return (
+      this.db
+        .prepare(`SELECT * FROM research WHERE status IN ('queued', 'running') ORDER BY created_at, id`)
+        .all() as Row[]
+    ).map(record)
+  }
+
+  /// Marks the run running and counts the attempt.
+  start(id: string, at: string): void {
+    this.db
+      .prepare(
+        `UPDATE research SET status = 'running', attempts = attempts + 1, updated_at = ? WHERE id = ? AND status IN ('queued', 'running')`,
+      )
+      .run(at, id)
+  }
+
+  /// Saves the steps done so far.
+  saveState(id: string, state: string, at: string): void {
+    this.db
+      .prepare(`UPDATE research SET state = ?, updated_at = ? WHERE id = ? AND status = 'running'`)
+      .run(state, at, id)
+  }
+
+  /// Ends the run once: true when this call ended it.
+  complete(id: string, result: string, at: string): boolean {
+    const changed = this.db
+      .prepare(
+        `UPDATE research SET status = 'completed', result = ?, updated_at = ?, completed_at = ? WHERE id = ? AND status IN ('queued', 'running')`,
+      )
+      .run(result, at, at, id)
+    return Number(changed.changes) === 1
+  }
+
+  /// Fails the run once and records its refund: true when this call ended it.
+  fail(id: string, code: string, message: string, refunded: number, at: string): boolean {
+    const changed = this.db
+      .prepare(
+        `UPDATE research SET status = 'failed', error_code = ?, error_message = ?, refunded = ?, updated_at = ?, completed_at = ?
+         WHERE id = ? AND status IN ('queued', 'running')`,
+      )
+      .run(code, message, refunded, at, at, id)
+    return Number(changed.changes) === 1
+  }
+
+  /// A claim of one of the organization's checks, with its document's text; null otherwise.
+  claimOfOrganization(
+    organizationId: string,
+    claimId: string,
+  ): { claim: ClaimRecord; documentText: string } | null {
+    const row = this.db
+      .prepare(
+        `SELECT c.id, c.document_id, c.text, c.char_start, c.char_end, d.text AS document_text
+         FROM claims c JOIN documents d ON d.id = c.document_id
+         WHERE c.id = ? AND d.organization_id = ?
+           AND EXISTS (SELECT 1 FROM checks k WHERE k.document_id = d.id AND k.organization_id = ?)`,
+      )
+      .get(claimId, organizationId, organizationId) as
+      | {
+          id: string
+          document_id: string
+          text: string
+          char_start: number
+          char_end: number
+          document_text: string
+        }
+      | undefined
+    if (!row) return null
+    return {
+      claim: {
+        id: row.id,
+        documentId: row.document_id,
+        text: row.text,
+        charStart: Number(row.char_start),
+        charEnd: Number(row.char_end),
+      },
+      documentText: row.document_text,
+    }
+  }
+}

@@ -1,0 +1,190 @@
+// t3: live web research. For each claim: search queries from a model, search, fetch, rank passages; each panel
+// model votes on the claim and the best passages, citing the passages it relied on; the judge writes the
+// consensus with citations. Every quote is checked against the fetched text of its URL before it is stored.
+import type { Config } from '../../../../shared/config'
+import type { Citation, Consensus, Evaluation } from '../../../../shared/schemas'
+import { ModelClient, modelHandle, modelSettings, type ModelHandle } from '../../models'
+import type { ClaimRecord } from '../../store/documents'
+import { normaliseSpace, quoteOccursIn, Web, type RankedPassage } from '../../web'
+import { claimData } from '../t2/context'
+import { consensus } from '../t2'
+import { PermanentError, type JudgeInput, type TierChecker, type UnitInput, type UnitOutcome } from '../tier'
+import {
+  QUERY_SYSTEM,
+  Queries,
+  WEB_JUDGE_SYSTEM,
+  WEB_PANEL_SYSTEM,
+  WebDecision,
+  WebVote,
+  queryPrompt,
+  webJudgePrompt,
+  webVotePrompt,
+  type CitedPassage,
+  type PassageData,
+} from './prompts'
+
+export * from './prompts'
+
+type Env = Readonly<Record<string, string | undefined>>
+
+const MAX_RATIONALE = 2000
+const MAX_REASONING = 4000
+const MAX_QUOTE = 1000
+/// Passages given to the panel, and claims whose research is kept in memory for their judge.
+const PASSAGES = 8
+const REMEMBERED = 500
+
+/// What was found for one claim: the ranked passages the panel and the judge see.
+export interface ClaimEvidence {
+  queries: string[]
+  passages: RankedPassage[]
+}
+
+/// The models' view of the passages: ids P1…, their page and text.
+export const passageData = (passages: readonly RankedPassage[]): PassageData[] =>
+  passages.map((passage, index) => ({
+    id: `P${index + 1}`,
+    url: passage.url,
+    title: passage.title,
+    text: passage.text,
+  }))
+
+/// The model's citations that hold: the passage exists and its quote occurs (whitespace-normalised) in the
+/// fetched text of the passage's URL. The others are dropped; duplicates once.
+export async function verifiedCitations(
+  web: Web,
+  passages: readonly RankedPassage[],
+  cited: readonly CitedPassage[],
+  signal?: AbortSignal,
+): Promise<Citation[]> {
+  const out: Citation[] = []
+  for (const citation of cited) {
+    const index = Number(/^\s*P?(\d+)\s*$/i.exec(citation.passage)?.[1] ?? NaN) - 1
+    const passage = passages[index]
+    const quote = normaliseSpace(citation.quote)
+    if (!passage || quote.length > MAX_QUOTE) continue
+    let text: string
+    try {
+      text = (await web.source(passage.url, signal)).text
+    } catch {
+      continue
+    }
+    if (!quoteOccursIn(quote, text)) continue
+    if (out.some((c) => c.url === passage.url && c.quote === quote)) continue
+    out.push({ url: passage.url, title: passage.title, quote, retrievedAt: passage.retrievedAt })
+  }
+  return out
+}
+
+/// A consensus that cites nothing cannot be supported or refuted by the web tier: it becomes unverifiable.
+export function groundedConsensus(decided: Consensus, citations: Citation[]): Consensus {
+  if (citations.length > 0 || (decided.verdict !== 'supported' && decided.verdict !== 'refuted')) {
+    return { ...decided, citations }
+  }
+  return {
+    ...decided,
+    verdict: 'unverifiable',
+    citations: [],
+    correction: null,
+    reasoning:
+      `${decided.reasoning} (No quoted source could be verified, so the verdict is unverifiable.)`.slice(
+        0,
+        MAX_REASONING,
+      ),
+  }
+}
+
+/// t3 from the configuration, or null when it lacks a panel or a judge. `web` is shared with deep research.
+export function webTier(models: Config['models'], web: Web, env: Env = process.env): TierChecker | null {
+  if (models.panel.length === 0 || models.judge === null) return null
+  const client = new ModelClient(modelSettings(models))
+  const panel = new Map<string, ModelHandle>(
+    models.panel.map((config, index) => [config.id, modelHandle(config, `models.panel[${index}]`, env)]),
+  )
+  const judge = modelHandle(models.judge, 'models.judge', env)
+  const evidence = new Map<string, Promise<ClaimEvidence>>()
+
+  /// The claim's research, done once however many panel units ask (and again after a restart).
+  function evidenceFor(input: UnitInput): Promise<ClaimEvidence> {
+    const key = `${input.checkId}:${input.claim.id}`
+    const known = evidence.get(key)
+    if (known) return known
+    const found = research(input.claim, input.documentText, input.signal)
+    evidence.set(key, found)
+    found.catch(() => evidence.delete(key))
+    while (evidence.size > REMEMBERED) evidence.delete(evidence.keys().next().value as string)
+    return found
+  }
+
+  async function research(
+    claim: ClaimRecord,
+    documentText: string,
+    signal: AbortSignal,
+  ): Promise<ClaimEvidence> {
+    const item = claimData(documentText, claim)
+    const { object } = await client.generate(judge, {
+      system: QUERY_SYSTEM,
+      prompt: queryPrompt(item),
+      schema: Queries,
+      name: 'queries',
+      signal,
+    })
+    const queries = object.queries
+      .map((query) => normaliseSpace(query).slice(0, 300))
+      .filter(Boolean)
+      .slice(0, 3)
+    if (queries.length === 0) queries.push(claim.text.slice(0, 300))
+    const found = await web.research(claim.text, queries, { pagesPerQuery: 3, limit: PASSAGES, signal })
+    return { queries, passages: found.passages }
+  }
+
+  return {
+    tier: 't3',
+    models: () => [...panel.keys()],
+    // Queries, searches, fetches and the vote, each with its retries.
+    unitTimeoutMs: 2 * client.worstCaseMs() + 10 * web.fetcher.options.timeoutMs,
+
+    async check(input: UnitInput): Promise<UnitOutcome> {
+      const handle = panel.get(input.model)
+      if (!handle) throw new PermanentError(`The panel model "${input.model}" is no longer configured.`)
+      const { passages } = await evidenceFor(input)
+      const item = claimData(input.documentText, input.claim)
+      const { object, usage } = await client.generate(handle, {
+        system: WEB_PANEL_SYSTEM,
+        prompt: webVotePrompt(item, passageData(passages)),
+        schema: WebVote,
+        name: 'web_vote',
+        signal: input.signal,
+      })
+      const citations = await verifiedCitations(web, passages, object.citations, input.signal)
+      const evaluation: Evaluation = {
+        tier: 't3',
+        model: input.model,
+        verdict: object.verdict,
+        confidence: object.confidence,
+        rationale: object.rationale.trim().slice(0, MAX_RATIONALE),
+        citations,
+        createdAt: input.now(),
+        cached: false,
+        usage,
+      }
+      return { evaluation, consensus: null, issues: [] }
+    },
+
+    async judge(input: JudgeInput): Promise<UnitOutcome> {
+      const { passages } = await evidenceFor(input)
+      const item = claimData(input.documentText, input.claim)
+      const { object, usage } = await client.generate(judge, {
+        system: WEB_JUDGE_SYSTEM,
+        prompt: webJudgePrompt(item, passageData(passages), input.votes),
+        schema: WebDecision,
+        name: 'web_decision',
+        signal: input.signal,
+      })
+      const citations = await verifiedCitations(web, passages, object.citations, input.signal)
+      evidence.delete(`${input.checkId}:${input.claim.id}`)
+      const decided = consensus(object, input.votes, input.now())
+      return { consensus: groundedConsensus(decided, citations), consensusUsage: usage, issues: [] }
+    },
+  }
+}

@@ -1,0 +1,144 @@
+// The web as the engine sees it: search, safe fetches, readable text, passages and their ranking, with a
+// cache of sources per URL so one page serves every claim that needs it.
+import type { Config } from '../../../shared/config'
+import { FetchRefused, SafeFetcher, type FetchOptions } from './fetcher'
+import { splitPassages, type Passage } from './passages'
+import { rankPassages } from './rank'
+import { normaliseSpace, readableText } from './readable'
+import { MediaWikiSearch, type SearchProvider, type SearchResult } from './search'
+
+export * from './fetcher'
+export * from './passages'
+export * from './rank'
+export * from './readable'
+export * from './search'
+
+/// A fetched page: its readable text and passages (offsets into `text`).
+export interface Source {
+  url: string
+  title: string
+  text: string
+  passages: Passage[]
+  retrievedAt: string
+}
+
+/// A passage of a source, ranked for a claim.
+export interface RankedPassage extends Passage {
+  url: string
+  title: string
+  retrievedAt: string
+  score: number
+}
+
+export interface WebOptions {
+  fetch?: Partial<FetchOptions>
+  /// How long a fetched source is reused.
+  cacheMs?: number
+  /// Another search provider (tests, or a provider the config names).
+  provider?: SearchProvider
+  now?: () => Date
+}
+
+/// A configured provider this build cannot call yet: every search fails with a message that says so.
+function unsupported(name: string): SearchProvider {
+  return {
+    name,
+    search: () =>
+      Promise.reject(new Error(`The search provider "${name}" is not implemented yet; use "wikipedia".`)),
+  }
+}
+
+/// True when `quote` occurs in `text` once both have their whitespace runs collapsed (and the quote is not
+/// trivially short): the check every citation passes before it is stored.
+export function quoteOccursIn(quote: string, text: string): boolean {
+  const needle = normaliseSpace(quote)
+  return needle.length >= 12 && normaliseSpace(text).includes(needle)
+}
+
+/// Sources kept in memory at most.
+const MAX_CACHED = 500
+
+export class Web {
+  readonly fetcher: SafeFetcher
+  readonly provider: SearchProvider
+  private readonly cacheMs: number
+  private readonly now: () => Date
+  private readonly cache = new Map<string, { source: Promise<Source>; at: number }>()
+
+  constructor(config: Pick<Config, 'search' | 'web'>, options: WebOptions = {}) {
+    this.fetcher = new SafeFetcher({ allowLocalTargets: config.web.allowLocalTargets, ...options.fetch })
+    this.provider =
+      options.provider ??
+      (config.search.provider === 'wikipedia'
+        ? new MediaWikiSearch(config.search.baseURL, this.fetcher)
+        : unsupported(config.search.provider))
+    this.cacheMs = options.cacheMs ?? 60 * 60 * 1000
+    this.now = options.now ?? (() => new Date())
+  }
+
+  search(query: string, limit: number, signal?: AbortSignal): Promise<SearchResult[]> {
+    return this.provider.search(query, { limit, signal })
+  }
+
+  /// The source at `url`, from the cache while it is fresh; a failed fetch is not cached.
+  source(url: string, signal?: AbortSignal): Promise<Source> {
+    const at = this.now().getTime()
+    const hit = this.cache.get(url)
+    if (hit && at - hit.at < this.cacheMs) return hit.source
+    const source = this.load(url, signal)
+    this.cache.delete(url)
+    this.cache.set(url, { source, at })
+    // Oldest first: expired sources go, and the cache never holds more than MAX_CACHED pages.
+    for (const [key, entry] of this.cache) {
+      if (this.cache.size <= MAX_CACHED && at - entry.at < this.cacheMs) break
+      this.cache.delete(key)
+    }
+    source.catch(() => {
+      if (this.cache.get(url)?.source === source) this.cache.delete(url)
+    })
+    return source
+  }
+
+  private async load(url: string, signal?: AbortSignal): Promise<Source> {
+    const fetched = await this.fetcher.fetch(url, { signal })
+    const { title, text } = readableText(fetched.body, fetched.contentType, fetched.url)
+    return { url, title, text, passages: splitPassages(text), retrievedAt: this.now().toISOString() }
+  }
+
+  /// Searches each query, reads the top `pagesPerQuery` results of each (refused and failed fetches are
+  /// skipped and reported), and ranks all their passages for the claim; returns the best `limit`.
+  async research(
+    claim: string,
+    queries: readonly string[],
+    options: { pagesPerQuery?: number; limit?: number; signal?: AbortSignal } = {},
+  ): Promise<{
+    passages: RankedPassage[]
+    sources: Source[]
+    skipped: Array<{ url: string; reason: string }>
+  }> {
+    const urls: string[] = []
+    for (const query of queries) {
+      const results = await this.search(query, options.pagesPerQuery ?? 3, options.signal)
+      for (const result of results) if (!urls.includes(result.url)) urls.push(result.url)
+    }
+    const sources: Source[] = []
+    const skipped: Array<{ url: string; reason: string }> = []
+    for (const url of urls) {
+      try {
+        sources.push(await this.source(url, options.signal))
+      } catch (error) {
+        if (!(error instanceof FetchRefused)) throw error
+        skipped.push({ url, reason: error.message })
+      }
+    }
+    const all = sources.flatMap((source) =>
+      source.passages.map((passage) => ({
+        ...passage,
+        url: source.url,
+        title: source.title,
+        retrievedAt: source.retrievedAt,
+      })),
+    )
+    return { passages: rankPassages(claim, all).slice(0, options.limit ?? 8), sources, skipped }
+  }
+}

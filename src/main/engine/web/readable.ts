@@ -1,0 +1,65 @@
+import { Readability } from '@mozilla/readability'
+import { parseHTML } from 'linkedom'
+
+/// A page's readable text: its title, and its main content as blocks joined by blank lines.
+export interface ReadableText {
+  title: string
+  text: string
+}
+
+const BLOCKS = 'h1, h2, h3, h4, h5, h6, p, li, blockquote, pre, td, th, dt, dd, figcaption'
+
+/// Collapses runs of whitespace to one space and trims: the form quotes are compared in.
+export function normaliseSpace(text: string): string {
+  return text.replace(/\s+/g, ' ').trim()
+}
+
+/// The blocks of `root` as text, one per block element that holds no other block (so nothing is repeated);
+/// the whole root's text when it has none.
+function blocksOf(root: {
+  querySelectorAll(selector: string): ArrayLike<Element>
+  textContent: string | null
+}): string {
+  const blocks: string[] = []
+  for (const element of Array.from(root.querySelectorAll(BLOCKS))) {
+    if (element.querySelector(BLOCKS)) continue
+    const text = normaliseSpace(element.textContent ?? '')
+    if (text) blocks.push(text)
+  }
+  return blocks.length > 0 ? blocks.join('\n\n') : normaliseSpace(root.textContent ?? '')
+}
+
+/// The readable text of an HTML page (Readability's article, scripts and navigation dropped), or of plain text.
+export function readableText(body: string, contentType: string, url: string): ReadableText {
+  if (contentType === 'text/plain') {
+    const text = body
+      .split(/\n\s*\n/)
+      .map(normaliseSpace)
+      .filter(Boolean)
+      .join('\n\n')
+    return { title: url, text }
+  }
+  const { document } = parseHTML(body)
+  const pageTitle = normaliseSpace(document.title ?? '') || url
+  for (const element of Array.from(document.querySelectorAll('script, style, noscript, template'))) {
+    element.remove()
+  }
+  let article: { title?: string | null; content?: string | null } | null = null
+  try {
+    article = new Readability(document as unknown as Document, { charThreshold: 100 }).parse()
+  } catch {
+    article = null
+  }
+  if (article?.content) {
+    const { document: content } = parseHTML(`<!doctype html><html><body>${article.content}</body></html>`)
+    const text = blocksOf(content.body as unknown as Element)
+    if (text) return { title: normaliseSpace(article.title ?? '') || pageTitle, text }
+  }
+  const { document: again } = parseHTML(body)
+  for (const element of Array.from(
+    again.querySelectorAll('script, style, noscript, template, nav, header, footer'),
+  )) {
+    element.remove()
+  }
+  return { title: pageTitle, text: blocksOf((again.body ?? again.documentElement) as unknown as Element) }
+}

@@ -1,0 +1,228 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { Research } from '../../src/shared/schemas'
+import { validMap, type ResearchProgress } from '../../src/main/engine/research'
+import { normaliseSpace } from '../../src/main/engine/web'
+import { startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../helpers/fakeOpenAI'
+import { FakeWiki } from '../helpers/fakeWiki'
+import { call, expectEnvelope, waitForEnd, type TestServer } from '../helpers/server'
+import { t2Config } from '../t2/setup'
+import { data, schemaName, startResearchServer, waitForResearch } from './setup'
+
+const CLAIM = 'Ottawa is the capital of Canada.'
+const OTTAWA = [
+  'Ottawa is the capital city of Canada. It is located in the southern portion of the province of Ontario.',
+  'Ottawa was chosen as the capital by Queen Victoria in 1857.',
+]
+const TORONTO = [
+  'Toronto is the largest city in Canada and was the capital of the Province of Canada for several periods.',
+]
+const SERVED = normaliseSpace([...OTTAWA, ...TORONTO].join(' '))
+
+let fake: FakeOpenAI | undefined
+let server: (TestServer & { dataDir: string }) | undefined
+let wiki: FakeWiki | undefined
+afterEach(async () => {
+  await server?.close()
+  await fake?.close()
+  await wiki?.close()
+  server = fake = wiki = undefined
+})
+
+/// A model that answers every research step from the data it is given; its map cites one real sentence
+/// per argument and one invented quote (which must be dropped).
+function researcher(request: RecordedRequest): unknown {
+  const input = data(request)
+  switch (schemaName(request)) {
+    case 'research_plan':
+      return {
+        subQuestions: ['Which city is the capital of Canada?'],
+        supportQueries: ['Ottawa capital'],
+        contradictionQueries: ['Toronto capital'],
+      }
+    case 'argument_map': {
+      const passages: Array<{ id: string; text: string }> = input.passages
+      const find = (start: string) => passages.find((p) => p.text.startsWith(start))
+      const ottawa = find('Ottawa is the capital')
+      const toronto = find('Toronto')
+      return {
+        arguments: [
+          {
+            kind: 'proof',
+            text: 'The encyclopedia names Ottawa as the capital.',
+            citations: [
+              { passage: ottawa?.id ?? 'P1', quote: 'Ottawa is the capital city of Canada.' },
+              { passage: ottawa?.id ?? 'P1', quote: 'Ottawa has been the capital since 1066.' },
+            ],
+          },
+          {
+            kind: 'dissent',
+            text: 'Toronto was once a capital.',
+            citations: [
+              {
+                passage: toronto?.id ?? 'P2',
+                quote: 'was the capital of the Province of Canada for several periods.',
+              },
+            ],
+          },
+        ],
+      }
+    }
+    case 'map_vote':
+      return { verdict: 'supported', confidence: 0.9, rationale: 'The proof is sourced.' }
+    case 'research_finding':
+      return {
+        verdict: 'supported',
+        confidence: 0.85,
+        summary: 'Ottawa is the capital; Toronto once was one.',
+      }
+    default:
+      return {}
+  }
+}
+
+async function setUp(research = {}, answer: (r: RecordedRequest) => unknown = researcher, dataDir?: string) {
+  wiki ??= await new FakeWiki().start()
+  wiki.article('Ottawa', OTTAWA)
+  wiki.article('Toronto', TORONTO)
+  wiki.search = (query) => (query.includes('Toronto') ? [{ title: 'Toronto' }] : [{ title: 'Ottawa' }])
+  fake ??= await startFakeOpenAI({ '*': { answer } })
+  server = await startResearchServer(
+    { ...t2Config(fake, ['a', 'b']), search: { baseURL: wiki.apiUrl }, web: { allowLocalTargets: true } },
+    { retryDelayMs: 10, ...research },
+    dataDir,
+  )
+  return server
+}
+
+const balance = async (s: TestServer) => (await call(s, 'GET', '/credits')).json.balance as number
+
+function expectGoodResult(research: any) {
+  const parsed = Research.parse(research)
+  const result = parsed.result!
+  expect(parsed.status).toBe('completed')
+  expect(validMap(result.argumentMap)).toBe(true)
+  const ids = new Set(result.argumentMap.nodes.map((n) => n.id))
+  for (const edge of result.argumentMap.edges) {
+    expect(ids.has(edge.from) && ids.has(edge.to)).toBe(true)
+  }
+  expect(result.argumentMap.nodes.filter((n) => n.kind === 'proof')).toHaveLength(1)
+  expect(result.argumentMap.nodes.filter((n) => n.kind === 'dissent')).toHaveLength(1)
+  expect(result.argumentMap.edges).toContainEqual({ from: 'a2', to: 'claim', relation: 'attacks' })
+  expect(result.votes.map((v) => v.model).sort()).toEqual(['panel-a', 'panel-b'])
+  expect(result).toMatchObject({ verdict: 'supported', confidence: 0.85 })
+  // The invented quote was dropped; every kept one is in a served page.
+  expect(result.sources.map((s) => s.quote).sort()).toEqual([
+    'Ottawa is the capital city of Canada.',
+    'was the capital of the Province of Canada for several periods.',
+  ])
+  for (const node of result.argumentMap.nodes)
+    for (const source of node.sources) expect(SERVED).toContain(source.quote)
+}
+
+describe('deep research', () => {
+  it('by text: charged once on acceptance, completes with a valid map, every panel vote and progress events', async () => {
+    const s = await setUp()
+    const events: ResearchProgress[] = []
+    s.engine.research.subscribe((event) => events.push(event))
+    const before = await balance(s)
+    const res = await call(s, 'POST', '/research', { body: { text: CLAIM } })
+    expect(res.status).toBe(202)
+    expect(res.json).toMatchObject({
+      status: 'queued',
+      claimId: null,
+      text: CLAIM,
+      credits: { charged: 40, refunded: 0 },
+    })
+    expect(res.json.id).toMatch(/^rsc_/)
+    expect(await balance(s)).toBe(before - 40)
+    const done = await waitForResearch(s, res.json.id)
+    expectGoodResult(done)
+    expect(await balance(s)).toBe(before - 40)
+    expect(s.engine.admin.ledger(s.organizationId).charge).toBe(40)
+    expect(events.map((e) => e.step)).toEqual(
+      expect.arrayContaining(['plan', 'search-support', 'search-contradiction', 'map', 'votes', 'verdict']),
+    )
+    expect(events.at(-1)).toMatchObject({ status: 'completed', researchId: res.json.id })
+    expect(Math.max(...events.map((e) => e.sourcesRead))).toBe(2)
+    // A read token may poll but not start.
+    expect((await call(s, 'GET', `/research/${res.json.id}`, { token: s.read })).status).toBe(200)
+    expect((await call(s, 'POST', '/research', { token: s.read, body: { text: CLAIM } })).status).toBe(403)
+  })
+
+  it("by claimId: a claim of the organization's check, with its context", async () => {
+    const s = await setUp()
+    const check = await call(s, 'POST', '/checks', {
+      body: { text: `Canada is a country in North America. ${CLAIM}`, tiers: ['t1'] },
+    })
+    expect(check.status).toBe(202)
+    await waitForEnd(s, check.json.id)
+    const report = (await call(s, 'GET', `/checks/${check.json.id}/report`)).json
+    const claim = report.claims.find((c: any) => c.text.includes('Ottawa'))
+    const res = await call(s, 'POST', '/research', { body: { claimId: claim.claimId } })
+    expect(res.status).toBe(202)
+    expect(res.json).toMatchObject({ claimId: claim.claimId, text: claim.text })
+    expectGoodResult(await waitForResearch(s, res.json.id))
+    const plan = fake!.requests.find((r) => schemaName(r) === 'research_plan')!
+    expect(data(plan).context).toContain('North America')
+    expect(
+      expectEnvelope(
+        (await call(s, 'POST', '/research', { body: { claimId: 'clm_nope' } })).json,
+        'not_found',
+      ),
+    )
+  })
+
+  it('refuses both or neither of claimId and text (400), and a short balance (402)', async () => {
+    const s = await setUp()
+    for (const body of [{}, { claimId: 'clm_x', text: CLAIM }, { text: 5 }]) {
+      const res = await call(s, 'POST', '/research', { body })
+      expect(res.status).toBe(400)
+      expectEnvelope(res.json, 'bad_request')
+    }
+    const poor = s.engine.admin.createOrganization('poor', 39)
+    const token = s.engine.admin.createToken('write', poor.id, 'poor').value
+    const res = await call(s, 'POST', '/research', { token, body: { text: CLAIM } })
+    expect(res.status).toBe(402)
+    expectEnvelope(res.json, 'insufficient_credits')
+    expect(s.engine.admin.ledger(poor.id).charge).toBe(0)
+  })
+
+  it('is refunded when it fails', async () => {
+    const s = await setUp({ maxAttempts: 2 }, (request) =>
+      schemaName(request) === 'argument_map' ? { arguments: [] } : researcher(request),
+    )
+    const before = await balance(s)
+    const res = await call(s, 'POST', '/research', { body: { text: CLAIM } })
+    const done = await waitForResearch(s, res.json.id)
+    expect(done).toMatchObject({ status: 'failed', result: null, credits: { charged: 40, refunded: 40 } })
+    expect(done.error.message).toContain('no proof or dissent')
+    expect(await balance(s)).toBe(before)
+    expect(s.engine.admin.ledger(s.organizationId)).toMatchObject({ charge: 40, refund: 40 })
+  })
+
+  it('resumes after a restart from the last finished step', async () => {
+    const answer = (request: RecordedRequest) => researcher(request)
+    wiki = await new FakeWiki().start()
+    fake = await startFakeOpenAI({ '*': { answer } })
+    // The panel's votes hang until the engine stops.
+    fake.behave('model-a', { answer, latencyMs: 60_000 })
+    const first = await setUp({}, answer)
+    const reachedVotes = new Promise<void>((resolve) =>
+      first.engine.research.subscribe((event) => event.step === 'map' && resolve()),
+    )
+    const res = await call(first, 'POST', '/research', { body: { text: CLAIM } })
+    await reachedVotes
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    const dataDir = first.dataDir
+    await first.close()
+    server = undefined
+    fake.behave('model-a', { answer })
+    const second = await setUp({}, answer, dataDir)
+    const done = await waitForResearch(second, res.json.id)
+    expectGoodResult(done)
+    // The steps done before the restart were not done again; the run was charged once.
+    expect(fake.requests.filter((r) => schemaName(r) === 'research_plan')).toHaveLength(1)
+    expect(fake.requests.filter((r) => schemaName(r) === 'argument_map')).toHaveLength(1)
+    expect(second.engine.admin.ledger(second.organizationId)).toMatchObject({ charge: 40, refund: 0 })
+  })
+})

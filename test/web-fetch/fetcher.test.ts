@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { FetchRefused, SafeFetcher } from '../../src/main/engine/web'
+import { FakeWiki } from '../helpers/fakeWiki'
+
+// No request here may leave loopback: hosts are resolved by an injected resolver, and private or metadata
+// addresses are refused before any connection is opened (`connected` records every connection attempt).
+
+let wiki: FakeWiki
+beforeAll(async () => {
+  wiki = await new FakeWiki().start()
+  wiki.pages.set('/plain', { body: 'Just some text.', contentType: 'text/plain' })
+  wiki.pages.set('/binary', { body: 'x', contentType: 'application/octet-stream' })
+  wiki.pages.set('/big', { body: 'a'.repeat(5000), contentType: 'text/plain' })
+  wiki.pages.set('/to-private', { redirect: 'http://10.0.0.1/secret' })
+  wiki.pages.set('/to-metadata', { redirect: 'http://169.254.169.254/latest/meta-data/' })
+  wiki.pages.set('/to-rebind', { redirect: '/plain' })
+  for (let i = 0; i < 5; i++) wiki.pages.set(`/hop${i}`, { redirect: `/hop${i + 1}` })
+  wiki.pages.set('/hop5', { body: 'end', contentType: 'text/plain' })
+  wiki.pages.set('/hop-ok0', { redirect: '/hop3' })
+})
+afterAll(() => wiki.close())
+
+/// Resolves test host names only: *.loop.test to loopback, evil.test to a private address.
+const resolver = async (host: string): Promise<string[]> => {
+  if (host.endsWith('loop.test')) return ['127.0.0.1']
+  if (host === 'evil.test') return ['10.0.0.1']
+  if (host === 'mixed.test') return ['127.0.0.1', '192.168.1.10']
+  if (host === 'meta.test') return ['169.254.169.254']
+  throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' })
+}
+
+const fetcher = (allowLocalTargets: boolean, extra: Partial<SafeFetcher['options']> = {}) =>
+  new SafeFetcher({ allowLocalTargets, resolveHost: resolver, ...extra })
+
+async function refusal(f: SafeFetcher, url: string): Promise<FetchRefused> {
+  const error = await f.fetch(url).catch((e: unknown) => e)
+  expect(error).toBeInstanceOf(FetchRefused)
+  return error as FetchRefused
+}
+
+describe('the safe fetcher', () => {
+  it('fetches plain text from loopback only when local targets are allowed', async () => {
+    const f = fetcher(true)
+    const page = await f.fetch(`${wiki.origin}/plain`)
+    expect(page).toMatchObject({ contentType: 'text/plain', body: 'Just some text.' })
+  })
+
+  it('refuses 127.0.0.1 with allowLocalTargets off, before connecting', async () => {
+    const before = wiki.requests.length
+    const f = fetcher(false)
+    expect((await refusal(f, `${wiki.origin}/plain`)).reason).toBe('address')
+    const port = new URL(wiki.origin).port
+    expect((await refusal(f, `http://a.loop.test:${port}/plain`)).reason).toBe('address')
+    expect((await refusal(f, `http://[::1]:${port}/plain`)).reason).toBe('address')
+    expect((await refusal(f, `http://[::ffff:127.0.0.1]:${port}/plain`)).reason).toBe('address')
+    expect(f.connected).toEqual([])
+    expect(wiki.requests.length).toBe(before)
+  })
+
+  it.each([
+    'http://10.0.0.1/',
+    'http://169.254.169.254/latest/meta-data/',
+    'http://192.168.0.1/',
+    'http://[fd00::1]/',
+    'http://evil.test/',
+    'http://meta.test/',
+    'http://mixed.test/',
+    'http://nowhere.test/',
+  ])('never connects to %s, even with local targets allowed', async (url) => {
+    const f = fetcher(true)
+    expect((await refusal(f, url)).reason).toBe('address')
+    expect(f.connected).toEqual([])
+  })
+
+  it.each(['file:///etc/passwd', 'ftp://a.loop.test/x', 'gopher://a.loop.test/', 'not a url'])(
+    'refuses the scheme of %s',
+    async (url) => {
+      const f = fetcher(true)
+      expect((await refusal(f, url)).reason).toBe('scheme')
+      expect(f.connected).toEqual([])
+    },
+  )
+
+  it.each(['/to-private', '/to-metadata'])(
+    'checks every redirect hop: %s is never followed',
+    async (path) => {
+      const f = fetcher(true)
+      expect((await refusal(f, `${wiki.origin}${path}`)).reason).toBe('address')
+      expect(f.connected).toEqual([`${wiki.origin}${path}`])
+    },
+  )
+
+  it('follows at most three redirects', async () => {
+    const f = fetcher(true)
+    expect((await f.fetch(`${wiki.origin}/hop-ok0`)).body).toBe('end')
+    expect((await f.fetch(`${wiki.origin}/hop2`)).url).toBe(`${wiki.origin}/hop5`)
+    expect((await refusal(f, `${wiki.origin}/hop0`)).reason).toBe('redirects')
+  })
+
+  it('caps size, refuses other content types and HTTP errors', async () => {
+    expect((await refusal(fetcher(true, { maxBytes: 1000 }), `${wiki.origin}/big`)).reason).toBe('size')
+    expect((await refusal(fetcher(true), `${wiki.origin}/binary`)).reason).toBe('type')
+    expect((await refusal(fetcher(true), `${wiki.origin}/missing`)).reason).toBe('status')
+  })
+
+  it('gives up after its time cap', async () => {
+    const { createServer } = await import('node:http')
+    const slow = createServer(() => undefined)
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve))
+    const port = (slow.address() as { port: number }).port
+    try {
+      const error = await refusal(fetcher(true, { timeoutMs: 200 }), `http://127.0.0.1:${port}/`)
+      expect(error.reason).toBe('timeout')
+    } finally {
+      slow.closeAllConnections()
+      slow.close()
+    }
+  })
+})
