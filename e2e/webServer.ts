@@ -1,10 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { test as base } from '@playwright/test'
+import { startFakeOpenAI, type FakeOpenAI } from '../test/helpers/fakeOpenAI'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const OPEN_LINE = /^open (http:\/\/127\.0\.0\.1:\d+)\/#token=(\S+)$/m
@@ -23,11 +24,44 @@ export interface WebServer {
   output(): string
 }
 
-/// Playwright's `test` with a `server` fixture: a `factdesk web` started for the test and stopped after it.
-export const test = base.extend<{ server: WebServer }>({
-  server: async ({ context }, use) => {
+/// How the fake model server answers when a test turns t2 on: each panel vote and the judge wait this long.
+export interface FakeModels {
+  latencyMs: number
+}
+
+/// Playwright's `test` with a `server` fixture: a `factdesk web` started for the test and stopped after it. With
+/// the `models` option set, t2 runs on a fake OpenAI-compatible server (three panel models and a judge).
+export const test = base.extend<{ server: WebServer; models: FakeModels | null }>({
+  models: [null, { option: true }],
+  server: async ({ context, models }, use) => {
     const dataDir = mkdtempSync(join(tmpdir(), 'factdesk-e2e-'))
-    const child = spawn(process.execPath, ['bin/factdesk.js', 'web', '--port', '0', '--data-dir', dataDir], {
+    let fake: FakeOpenAI | null = null
+    const args = ['bin/factdesk.js', 'web', '--port', '0', '--data-dir', dataDir]
+    if (models) {
+      fake = await startFakeOpenAI({
+        '*': { latencyMs: models.latencyMs, overrides: { verdict: 'supported', confidence: 0.9 } },
+      })
+      const model = (id: string, name: string) => ({
+        id,
+        provider: 'openai-compatible',
+        baseURL: fake?.baseURL,
+        model: name,
+      })
+      const config = join(dataDir, 'config.json')
+      writeFileSync(
+        config,
+        JSON.stringify({
+          models: {
+            panel: ['a', 'b', 'c'].map((letter) => model(`panel-${letter}`, `model-${letter}`)),
+            judge: model('judge', 'model-judge'),
+            batchSize: 1,
+            concurrencyPerProvider: 2,
+          },
+        }),
+      )
+      args.push('--config', config)
+    }
+    const child = spawn(process.execPath, args, {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
     })
@@ -43,6 +77,7 @@ export const test = base.extend<{ server: WebServer }>({
       // waits for the connections Chromium holds open, even ones it opened ahead and never used.
       await context.close()
       await stop(child, exited)
+      await fake?.close()
       rmSync(dataDir, { recursive: true, force: true })
     }
   },

@@ -7,6 +7,7 @@ import { WindowBounds } from './desktop/bounds'
 import { createDispatch } from './desktop/dispatch'
 import { registerIpc } from './desktop/ipc'
 import { pagePolicy } from './desktop/pagePolicy'
+import { forwardReports } from './desktop/push'
 import { secureSession } from './desktop/session'
 import { createMainWindow } from './desktop/window'
 
@@ -69,6 +70,8 @@ function showMainWindow(): void {
     return
   }
   mainWindow = createMainWindow(page, preload, bounds)
+  // Report changes of the desktop's organization reach the page as they happen.
+  forwardReports(engine.events, engine.localPrincipal().organizationId, mainWindow.webContents, page)
 }
 
 function fail(error: unknown): void {

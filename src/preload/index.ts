@@ -1,14 +1,25 @@
-import { contextBridge, ipcRenderer } from 'electron'
-import { channelOf, OPERATIONS, type FactdeskIpc } from '../shared/api'
+import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron'
+import { channelOf, OPERATIONS, REPORT_CHANNEL, type FactdeskIpc, type ReportUpdate } from '../shared/api'
 
 // What the page sees as `window.factdesk` (see FactdeskIpc: results, not thrown errors, cross the bridge).
 
-// One function per operation and nothing else: no ipcRenderer, no way to name a channel.
-const factdesk = Object.fromEntries(
+// One function per operation and one subscription, nothing else: no ipcRenderer, no way to name a channel.
+const operations = Object.fromEntries(
   OPERATIONS.map((operation) => [
     operation,
     (...args: unknown[]): Promise<unknown> => ipcRenderer.invoke(channelOf(operation), ...args),
   ]),
-) as FactdeskIpc
+)
+
+/// Pushed report updates; the page's listener gets the update alone, never the IPC event and its sender.
+function onReport(listener: (update: ReportUpdate) => void): () => void {
+  const forward = (_event: IpcRendererEvent, update: ReportUpdate): void => listener(update)
+  ipcRenderer.on(REPORT_CHANNEL, forward)
+  return () => {
+    ipcRenderer.removeListener(REPORT_CHANNEL, forward)
+  }
+}
+
+const factdesk = { ...operations, onReport } as unknown as FactdeskIpc
 
 contextBridge.exposeInMainWorld('factdesk', factdesk)

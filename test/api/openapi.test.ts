@@ -22,6 +22,7 @@ describe('GET /api/v1/openapi.json', () => {
       'GET /checks/{id}',
       'GET /checks/{id}/report',
       'GET /credits',
+      'GET /events',
       'GET /me',
       'GET /research/{id}',
       'GET /webhook-secret',

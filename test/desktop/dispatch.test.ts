@@ -57,6 +57,39 @@ describe('the IPC dispatch', () => {
     expect(credits).not.toHaveBeenCalled()
   })
 
+  it('estimates, submits the estimated document, reads, lists, edits and cancels a check', async () => {
+    const data = async (operation: Parameters<Dispatch>[0], args: unknown[]): Promise<any> => {
+      const result = (await call(operation, args, APP)) as { ok: boolean; data: unknown }
+      expect(result.ok, JSON.stringify(result)).toBe(true)
+      return result.data
+    }
+    const estimate = await data('estimate', [{ text: 'The Eiffel Tower is 330 metres tall.', tiers: ['t1'] }])
+    expect(estimate.claimCount).toBeGreaterThan(0)
+    const check = await data('submit', [{ documentId: estimate.documentId, tiers: ['t1'] }])
+    expect(check.status).toBe('queued')
+    expect((await data('getCheck', [check.id])).id).toBe(check.id)
+    expect((await data('report', [check.id])).claims).toHaveLength(estimate.claimCount)
+    expect((await data('listChecks', [{ limit: 5 }])).data.map((c: { id: string }) => c.id)).toEqual([
+      check.id,
+    ])
+    expect((await data('patch', [check.id, { name: 'Piece', author: null }])).name).toBe('Piece')
+    const cancelled = await data('cancel', [check.id])
+    expect(cancelled).toMatchObject({ status: 'cancelled', credits: { refunded: check.credits.charged } })
+  })
+
+  it('checks the arguments of the check operations against the contract', async () => {
+    const estimate = vi.spyOn(engine.service, 'estimate')
+    expect(failure(await call('estimate', [{ text: 'x', tiers: [] }], APP)).code).toBe('bad_request')
+    expect(failure(await call('estimate', [{ text: 'x', tiers: ['t1'], extra: 1 }], APP)).code).toBe(
+      'bad_request',
+    )
+    expect(failure(await call('patch', ['chk_1', { status: 'completed' }], APP)).code).toBe('bad_request')
+    expect(failure(await call('listChecks', [{ limit: 1000 }], APP)).code).toBe('bad_request')
+    expect(failure(await call('getCheck', [42], APP)).code).toBe('bad_request')
+    expect(failure(await call('getCheck', ['chk_missing'], APP)).code).toBe('not_found')
+    expect(estimate).not.toHaveBeenCalled()
+  })
+
   it('refuses any sender but the app page', async () => {
     const me = vi.spyOn(engine.service, 'me')
     for (const sender of ['https://evil.example/', 'file:///tmp/evil.html', 'about:blank', undefined]) {

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events'
 import type { Session, WebContents } from 'electron'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import { channelOf, OPERATIONS } from '../../src/shared/api'
+import { channelOf, OPERATIONS, REPORT_CHANNEL } from '../../src/shared/api'
 import { appPage } from '../../src/main/desktop/appPage'
 import { guardNavigation } from '../../src/main/desktop/guards'
 import { registerIpc } from '../../src/main/desktop/ipc'
@@ -11,7 +11,7 @@ import { secureSession } from '../../src/main/desktop/session'
 // module that records what they ask of it.
 const electron = vi.hoisted(() => ({
   contextBridge: { exposeInMainWorld: vi.fn() },
-  ipcRenderer: { invoke: vi.fn() },
+  ipcRenderer: { invoke: vi.fn(), on: vi.fn(), removeListener: vi.fn() },
   ipcMain: { handle: vi.fn() },
   shell: { openExternal: vi.fn(() => Promise.resolve()) },
 }))
@@ -24,7 +24,7 @@ beforeEach(() => {
 })
 
 describe('the preload', () => {
-  it('exposes one function per operation and nothing else, each passing its IpcResult through', async () => {
+  it('exposes one function per operation and the report subscription, each passing its IpcResult through', async () => {
     await import('../../src/preload/index')
     expect(electron.contextBridge.exposeInMainWorld).toHaveBeenCalledTimes(1)
     const [key, api] = electron.contextBridge.exposeInMainWorld.mock.calls[0] as [
@@ -32,7 +32,7 @@ describe('the preload', () => {
       Record<string, unknown>,
     ]
     expect(key).toBe('factdesk')
-    expect(Object.keys(api).sort()).toEqual([...OPERATIONS].sort())
+    expect(Object.keys(api).sort()).toEqual([...OPERATIONS, 'onReport'].sort())
 
     // A failure stays a plain result: an Error thrown here would lose its code crossing the context bridge.
     const failed = {
@@ -45,6 +45,21 @@ describe('the preload', () => {
       await expect(method('an argument')).resolves.toBe(failed)
       expect(electron.ipcRenderer.invoke).toHaveBeenLastCalledWith(channelOf(operation), 'an argument')
     }
+
+    // The subscription listens on the one report channel and hands the page the update alone, never the event.
+    const heard: unknown[] = []
+    const stop = (api.onReport as (listener: (update: unknown) => void) => () => void)((update) =>
+      heard.push(update),
+    )
+    const [channel, forward] = electron.ipcRenderer.on.mock.calls[0] as unknown as [
+      string,
+      (event: unknown, update: unknown) => void,
+    ]
+    expect(channel).toBe(REPORT_CHANNEL)
+    forward({ sender: 'the IPC event' }, { type: 'check' })
+    expect(heard).toEqual([{ type: 'check' }])
+    stop()
+    expect(electron.ipcRenderer.removeListener).toHaveBeenCalledWith(REPORT_CHANNEL, forward)
   })
 })
 

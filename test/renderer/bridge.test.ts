@@ -114,3 +114,93 @@ describe('the IPC bridge', () => {
     expect(error).toMatchObject({ code: 'bad_request', message: 'Bad.', details })
   })
 })
+
+describe('the bridges for checks and pushed updates', () => {
+  const CHECK = {
+    id: 'chk_1',
+    status: 'queued',
+    name: null,
+    author: null,
+    sourceUrl: null,
+    callbackUrl: null,
+    tiers: ['t1'],
+    documentId: 'doc_1',
+    claimCount: 1,
+    credits: { charged: 1, refunded: 0 },
+    progress: { claimsDone: {} },
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+    completedAt: null,
+    error: null,
+    webhook: null,
+  } as const
+
+  it('sends each check operation to its route with its method and JSON body', async () => {
+    const { page, requests } = fakePage('http://127.0.0.1:4000/', () => json(CHECK))
+    const api = httpApi(page)
+    await api.submit({ documentId: 'doc_1', tiers: ['t1'] })
+    await api.patch('chk/1', { name: 'Piece' })
+    await api.cancel('chk_1')
+    await api.getCheck('chk_1')
+    expect(requests.map((r) => `${r.init?.method} ${r.path}`)).toEqual([
+      'POST /api/v1/checks',
+      'PATCH /api/v1/checks/chk%2F1',
+      'POST /api/v1/checks/chk_1/cancel',
+      'GET /api/v1/checks/chk_1',
+    ])
+    expect(JSON.parse(String(requests[0]?.init?.body))).toEqual({ documentId: 'doc_1', tiers: ['t1'] })
+    expect(requests[0]?.init?.headers).toMatchObject({ 'Content-Type': 'application/json' })
+    expect(requests[2]?.init?.body).toBeUndefined()
+  })
+
+  it('pages the check list by query', async () => {
+    const { page, requests } = fakePage('http://127.0.0.1:4000/', () =>
+      json({ data: [CHECK], nextCursor: null }),
+    )
+    await httpApi(page).listChecks({ limit: 5, cursor: 'c1' })
+    expect(requests[0]?.path).toBe('/api/v1/checks?limit=5&cursor=c1')
+  })
+
+  it('opens one event stream for every listener, after the session, and closes it with the last', async () => {
+    const { page } = fakePage('http://127.0.0.1:4000/#token=t', serve)
+    const opened: string[] = []
+    let closed = 0
+    const stream = {
+      onmessage: null as ((event: MessageEvent<string>) => void) | null,
+      close: () => void closed++,
+    }
+    const api = httpApi(page, (url) => {
+      opened.push(url)
+      return stream
+    })
+    const first: unknown[] = []
+    const second: unknown[] = []
+    const stopFirst = api.subscribe((update) => first.push(update))
+    const stopSecond = api.subscribe((update) => second.push(update))
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(opened).toEqual(['/api/v1/events'])
+    stream.onmessage?.({ data: JSON.stringify({ type: 'check', check: CHECK }) } as MessageEvent<string>)
+    stream.onmessage?.({ data: 'not json' } as MessageEvent<string>)
+    expect(first).toEqual([{ type: 'check', check: CHECK }])
+    expect(second).toEqual(first)
+    stopFirst()
+    expect(closed).toBe(0)
+    stopSecond()
+    expect(closed).toBe(1)
+  })
+
+  it('passes the preload subscription through in the desktop app', () => {
+    const heard: unknown[] = []
+    let stopped = false
+    const ipc = {
+      onReport: (listener: (update: unknown) => void) => {
+        listener({ type: 'check', check: CHECK })
+        return () => (stopped = true)
+      },
+    } as unknown as FactdeskIpc
+    const stop = ipcApi(ipc).subscribe((update) => heard.push(update))
+    stop()
+    expect(heard).toEqual([{ type: 'check', check: CHECK }])
+    expect(stopped).toBe(true)
+  })
+})

@@ -26,6 +26,13 @@ type Handlers = {
 const HANDLERS: Handlers = {
   me: (service, principal) => service.me(principal),
   credits: (service, principal) => service.credits(principal),
+  estimate: (service, principal, request) => service.estimate(principal, request),
+  submit: async (service, principal, request) => (await service.submit(principal, request)).check,
+  getCheck: (service, principal, id) => service.getCheck(principal, id),
+  report: (service, principal, id) => service.report(principal, id),
+  listChecks: (service, principal, page) => service.listChecks(principal, page.limit, page.cursor ?? null),
+  cancel: (service, principal, id) => service.cancel(principal, id),
+  patch: (service, principal, id, edits) => service.patch(principal, id, edits),
 }
 
 /// The IPC layer's one entry: only the app's own page is answered, arguments are checked against the shared

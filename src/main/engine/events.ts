@@ -1,20 +1,10 @@
 import { EventEmitter } from 'node:events'
-import type { Check, Consensus, Evaluation, TextIssue, Tier } from '../../shared/schemas'
+import type { ReportUpdate } from '../../shared/api'
+import type { Check } from '../../shared/schemas'
 
-/// A change to a report, as it happens: the IPC layer and the server's event stream subscribe to these.
-export type ReportEvent =
-  | { type: 'check'; organizationId: string; check: Check }
-  | {
-      type: 'claim'
-      organizationId: string
-      checkId: string
-      claimId: string
-      tier: Tier
-      /// The vote that landed; null when a judge wrote the consensus.
-      evaluation: Evaluation | null
-      consensus: Consensus | null
-      issues: TextIssue[]
-    }
+/// A change to a report, as it happens, with the organization it belongs to: the IPC layer and the server's
+/// event stream subscribe to these and pass on the `ReportUpdate` to that organization's pages only.
+export type ReportEvent = ReportUpdate & { organizationId: string }
 
 const TERMINAL: ReadonlySet<Check['status']> = new Set(['completed', 'failed', 'cancelled'])
 

@@ -7,6 +7,7 @@ import { authenticate, type ApiEnv } from './auth'
 import { errorResponse, validationError } from './errors'
 import { accountRoutes } from './routes/account'
 import { checkRoutes } from './routes/checks'
+import { eventRoutes } from './routes/events'
 import { researchRoutes } from './routes/research'
 
 /// The path prefix of the REST API.
@@ -33,6 +34,7 @@ export function createApi(engine: Engine, options: AppOptions = {}): OpenAPIHono
   api.use('*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: tooLarge }), requireJsonBody)
   api.route('/', accountRoutes(engine.service))
   api.route('/', checkRoutes(engine.service))
+  api.route('/', eventRoutes(engine.events))
   api.route('/', researchRoutes(engine.research))
   api.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {
     type: 'http',

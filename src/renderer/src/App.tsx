@@ -1,23 +1,59 @@
-import { useEffect, type JSX } from 'react'
+import { useCallback, useEffect, useState, type JSX } from 'react'
 import type { FactdeskApi } from '../../shared/api'
+import type { PriceList } from '../../shared/schemas'
 import { Editor } from './components/Editor'
+import { NoticeBar } from './components/NoticeBar'
 import { SessionNotice } from './components/SessionNotice'
+import { SidePanel } from './components/SidePanel'
 import { StatusBar } from './components/StatusBar'
+import { Toolbar } from './components/Toolbar'
 import { useAccount } from './state/account'
+import { useChecks } from './state/checks'
 
-/// The editor window: the sign-in notice when browser mode has no session, the editor, and the status bar.
+/// The editor window: the sign-in notice when browser mode has no session, the check toolbar, the editor with
+/// its side panel, and the status bar.
 export function App({ api }: { api: FactdeskApi }): JSX.Element {
   const load = useAccount((store) => store.load)
   const signedOut = useAccount((store) => store.account.status === 'signed-out')
+  const [prices, setPrices] = useState<PriceList | null>(null)
 
   useEffect(() => {
     void load(api)
+    api.credits().then(
+      (credits) => setPrices(credits.prices),
+      () => setPrices(null),
+    )
   }, [api, load])
+
+  useEffect(() => useChecks.getState().connect(api), [api])
+
+  // Ctrl/Cmd+Shift+E estimates, Ctrl/Cmd+Shift+Enter checks, wherever the focus is.
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent): void => {
+      if (!(event.ctrlKey || event.metaKey) || !event.shiftKey) return
+      if (event.key === 'E' || event.key === 'e') {
+        event.preventDefault()
+        void useChecks.getState().runEstimate(api)
+      } else if (event.key === 'Enter') {
+        event.preventDefault()
+        void useChecks.getState().runCheck(api)
+      }
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [api])
+
+  const openClaim = useCallback((claimId: string) => void useChecks.getState().showClaim(api, claimId), [api])
 
   return (
     <div className="app">
       {signedOut && <SessionNotice />}
-      <Editor />
+      <Toolbar api={api} prices={prices} />
+      <NoticeBar />
+      <div className="workspace">
+        <Editor onOpenClaim={openClaim} />
+        <SidePanel api={api} />
+      </div>
       <StatusBar />
     </div>
   )

@@ -1,11 +1,20 @@
 import type { FactdeskApi, FactdeskIpc, IpcResult } from '../../../shared/api'
 import { ApiError } from '../../../shared/errors'
 
-/// The desktop bridge: each operation through the preload, a failure rejected as the `ApiError` it was.
+/// The desktop bridge: each operation through the preload, a failure rejected as the `ApiError` it was; pushed
+/// report updates through the preload's one subscription.
 export function ipcApi(factdesk: FactdeskIpc): FactdeskApi {
   return {
     me: () => unwrap(factdesk.me()),
     credits: () => unwrap(factdesk.credits()),
+    estimate: (request) => unwrap(factdesk.estimate(request)),
+    submit: (request) => unwrap(factdesk.submit(request)),
+    getCheck: (id) => unwrap(factdesk.getCheck(id)),
+    report: (id) => unwrap(factdesk.report(id)),
+    listChecks: (page) => unwrap(factdesk.listChecks(page)),
+    cancel: (id) => unwrap(factdesk.cancel(id)),
+    patch: (id, edits) => unwrap(factdesk.patch(id, edits)),
+    subscribe: (listener) => factdesk.onReport(listener),
   }
 }
 

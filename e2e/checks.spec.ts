@@ -1,0 +1,153 @@
+import { fileURLToPath } from 'node:url'
+import type { Page } from '@playwright/test'
+import { expect, test } from './webServer'
+
+const screenshot = (name: string): string => fileURLToPath(new URL(`output/${name}`, import.meta.url))
+
+const ARTICLE = [
+  '# The tower',
+  '',
+  'The Eiffel Tower is 330 metres tall. It was completed in 1889 for the World Fair in Paris.',
+  '',
+  'Gustave Eiffel’s company designed and built the tower. Around seven million people visit it every yaer.',
+].join('\n')
+
+/// Text of the claim marks in the editor, in order.
+const claimTexts = (page: Page): Promise<string[]> =>
+  page.locator('.cm-content .fd-claim').evaluateAll((marks) => marks.map((mark) => mark.textContent ?? ''))
+
+async function write(page: Page, link: string, text: string): Promise<void> {
+  await page.goto(link)
+  await expect(page.getByRole('contentinfo')).toContainText('1,000 credits')
+  await page.getByRole('textbox', { name: 'Document' }).click()
+  await page.keyboard.insertText(text)
+}
+
+test('estimates, checks with t1, keeps ranges while typing and opens a claim', async ({ page, server }) => {
+  const problems: string[] = []
+  page.on('pageerror', (error) => problems.push(error.message))
+  await write(page, server.link, ARTICLE)
+
+  const toolbar = page.getByRole('toolbar', { name: 'Fact-checking' })
+  await expect(toolbar.getByRole('button', { name: /t1/ })).toHaveAttribute('aria-pressed', 'true')
+  await toolbar.getByRole('button', { name: 'Estimate' }).click()
+  const estimate = page.getByRole('complementary', { name: 'Estimate' })
+  await expect(estimate).toContainText(/\d+ claims? found/)
+  await expect(estimate).toContainText('enough for this check')
+  const highlighted = await claimTexts(page)
+  expect(highlighted.length).toBeGreaterThan(0)
+  expect(highlighted).toContain('The Eiffel Tower is 330 metres tall.')
+  const count = highlighted.length
+  await expect(estimate.locator('.estimate-total')).toHaveText(`${count} credit${count === 1 ? '' : 's'}`)
+  await page.screenshot({ path: screenshot('estimate.png') })
+
+  await toolbar.getByRole('button', { name: 'Check', exact: true }).click()
+  const badges = page.locator('.cm-content .fd-badge')
+  await expect(badges).toHaveCount(count)
+  // Typing at the top while the check runs and after: every range stays on its sentence.
+  await page.keyboard.press('Control+Home')
+  await page.keyboard.type('Draft. ')
+  await expect(badges.filter({ hasText: /no issues|issues/ })).toHaveCount(count)
+  expect(await claimTexts(page)).toEqual(highlighted)
+  await expect(page.getByRole('status', { name: 'Check progress' })).toContainText('completed')
+  await expect(page.getByRole('contentinfo')).toContainText(`${1000 - count} credits`)
+  // The t1 finding inside the last claim is marked where the typo is.
+  await expect(page.locator('.cm-content .fd-issue', { hasText: 'yaer' })).toHaveCount(1)
+  await page.screenshot({ path: screenshot('checked.png') })
+
+  // Editing a checked claim marks it stale.
+  const tower = page.locator('.cm-content .fd-claim', { hasText: 'The Eiffel Tower' })
+  await tower.click({ position: { x: 40, y: 8 } })
+  await page.keyboard.type('X')
+  await expect(page.locator('.cm-content .fd-badge.fd-stale')).toHaveCount(1)
+  await page.keyboard.press('Control+z')
+  await expect(page.locator('.cm-content .fd-badge.fd-stale')).toHaveCount(0)
+
+  await badges.last().click()
+  const panel = page.getByRole('complementary', { name: 'Claim' })
+  await expect(panel.getByRole('region', { name: 'Tier t1' })).toContainText('issues')
+  await expect(panel).toContainText('yaer')
+  await page.screenshot({ path: screenshot('claim-panel.png') })
+  await page.emulateMedia({ colorScheme: 'dark' })
+  await page.screenshot({ path: screenshot('checked-dark.png') })
+
+  // The suggested correction is one undoable edit.
+  const editor = page.getByRole('textbox', { name: 'Document' })
+  await panel.getByRole('button', { name: 'Apply' }).click()
+  await expect(editor).toContainText('visit it every year.')
+  await page.keyboard.press('Control+z')
+  await expect(editor).toContainText('visit it every yaer.')
+  expect(problems).toEqual([])
+})
+
+test('says why nothing is submitted when the balance is short', async ({ page, server }) => {
+  const long = Array.from(
+    { length: 120 },
+    (_, i) => `The bridge number ${i} was opened in ${1900 + i}.`,
+  ).join(' ')
+  await write(page, server.link, long)
+  const toolbar = page.getByRole('toolbar', { name: 'Fact-checking' })
+  await toolbar.getByRole('button', { name: /t3/ }).click()
+  await toolbar.getByRole('button', { name: 'Estimate' }).click()
+  const estimate = page.getByRole('complementary', { name: 'Estimate' })
+  await expect(estimate).toContainText('not enough')
+  await toolbar.getByRole('button', { name: 'Check', exact: true }).click()
+  await expect(page.getByRole('alert')).toContainText('Not enough credits')
+  await expect(page.getByRole('alert')).toContainText('Nothing was submitted')
+  await expect(page.locator('.cm-content .fd-badge')).toHaveCount(0)
+  await expect(page.getByRole('contentinfo')).toContainText('1,000 credits')
+})
+
+test.describe('with a model panel', () => {
+  test.use({ models: { latencyMs: 700 } })
+
+  test('watches t2 votes land, cancels a check for a refund and edits its details', async ({
+    page,
+    server,
+  }) => {
+    await write(page, server.link, ARTICLE)
+    const toolbar = page.getByRole('toolbar', { name: 'Fact-checking' })
+    await toolbar.getByRole('button', { name: /t2/ }).click() // t2 with t1
+    await expect(toolbar.getByRole('button', { name: /t2/ })).toHaveAttribute('aria-pressed', 'true')
+    await toolbar.getByRole('button', { name: 'Check', exact: true }).click()
+    await expect(page.locator('.notice')).toContainText('Press Check again')
+    await toolbar.getByRole('button', { name: 'Check', exact: true }).click()
+    const badges = page.locator('.cm-content .fd-badge')
+    await expect(badges.filter({ hasText: /voting/ }).first()).toBeVisible()
+    await page.screenshot({ path: screenshot('voting.png') })
+    await expect(badges.filter({ hasText: 'supported' }).first()).toBeVisible({ timeout: 20_000 })
+    await expect(page.getByRole('status', { name: 'Check progress' })).toContainText('completed', {
+      timeout: 30_000,
+    })
+    // t1 and t2 on four claims: 4 × (1 + 4) credits.
+    await expect(page.locator('.balance')).toHaveText('980 credits')
+    await badges.first().click()
+    const panel = page.getByRole('complementary', { name: 'Claim' })
+    await expect(panel.getByRole('table', { name: 'Votes' })).toContainText('panel-a')
+    await page.screenshot({ path: screenshot('claim-votes.png') })
+
+    // A second check, cancelled while it runs: the refund shows and the balance comes back.
+    await page.getByRole('textbox', { name: 'Document' }).press('Control+End')
+    await page.keyboard.insertText(' The river Seine is 777 kilometres long.')
+    await toolbar.getByRole('button', { name: 'Check', exact: true }).click()
+    await toolbar.getByRole('button', { name: 'Check', exact: true }).click()
+    await expect(toolbar.getByRole('button', { name: 'Cancel' })).toBeEnabled()
+    await toolbar.getByRole('button', { name: 'Cancel' }).click()
+    await expect(page.locator('.notice')).toContainText(/Check cancelled: [1-9]\d* credits refunded/)
+    await expect(page.locator('.balance')).toHaveText('980 credits')
+    await expect(badges.filter({ hasText: 'not checked' }).first()).toBeVisible()
+
+    await toolbar.getByRole('button', { name: 'History' }).click()
+    const history = page.getByRole('complementary', { name: 'Check history' })
+    await expect(history.locator('.history-entry')).toHaveCount(2)
+    await expect(history.locator('.history-entry').first()).toContainText('cancelled')
+    await expect(history.locator('.history-entry').first()).toContainText(/refunded [1-9]/)
+    await history.getByRole('button', { name: 'Edit details' }).first().click()
+    await history.getByLabel('Name').fill('Tower piece')
+    await history.getByLabel('Author').fill('A. Writer')
+    await history.getByRole('button', { name: 'Save' }).click()
+    await expect(history.locator('.history-entry').first()).toContainText('Tower piece')
+    await expect(history.locator('.history-entry').first()).toContainText('By A. Writer')
+    await page.screenshot({ path: screenshot('history.png') })
+  })
+})

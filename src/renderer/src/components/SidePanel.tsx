@@ -1,0 +1,341 @@
+import { EditorSelection } from '@codemirror/state'
+import { EditorView } from '@codemirror/view'
+import { useState, type JSX } from 'react'
+import type { FactdeskApi } from '../../../shared/api'
+import { TIERS, type Check, type Citation, type Claim, type Estimate } from '../../../shared/schemas'
+import { claimField, claimRanges } from '../editor/claims'
+import { useChecks } from '../state/checks'
+import { editorView } from '../state/editorView'
+import { counted } from './counted'
+
+/// Selects a claim's current range in the editor and scrolls it into view.
+export function revealClaim(claimId: string): void {
+  const view = editorView()
+  if (!view) return
+  const range = claimRanges(view.state.field(claimField)).get(claimId)
+  if (!range) return
+  view.dispatch({
+    selection: EditorSelection.range(range.from, range.to),
+    effects: EditorView.scrollIntoView(range.from, { y: 'center' }),
+  })
+  view.focus()
+}
+
+/// The panel beside the editor: the estimate, a claim's detail, or the check history.
+export function SidePanel({ api }: { api: FactdeskApi }): JSX.Element | null {
+  const panel = useChecks((store) => store.panel)
+  const estimate = useChecks((store) => store.estimate)
+  const showPanel = useChecks((store) => store.showPanel)
+  if (panel === null) return null
+  const title = panel === 'estimate' ? 'Estimate' : panel === 'claim' ? 'Claim' : 'Check history'
+  return (
+    <aside className="side-panel" aria-label={title}>
+      <div className="side-head">
+        <h2>{title}</h2>
+        <button type="button" className="close" aria-label="Close panel" onClick={() => showPanel(null)}>
+          ×
+        </button>
+      </div>
+      <div className="side-body">
+        {panel === 'estimate' && estimate && <EstimateSummary estimate={estimate} />}
+        {panel === 'claim' && <ClaimDetail />}
+        {panel === 'history' && <History api={api} />}
+      </div>
+    </aside>
+  )
+}
+
+function EstimateSummary({ estimate }: { estimate: Estimate }): JSX.Element {
+  return (
+    <div className="estimate">
+      <p className="estimate-lead">
+        {counted(estimate.claimCount, 'claim')} found. Nothing is charged until you press Check.
+      </p>
+      <table className="price-table">
+        <thead>
+          <tr>
+            <th scope="col">Tier</th>
+            <th scope="col">Claims</th>
+            <th scope="col">Per claim</th>
+            <th scope="col">Subtotal</th>
+          </tr>
+        </thead>
+        <tbody>
+          {estimate.credits.breakdown.map((line) => (
+            <tr key={line.tier}>
+              <td>{line.tier}</td>
+              <td>{line.claims}</td>
+              <td>{line.unitPrice}</td>
+              <td>{line.subtotal}</td>
+            </tr>
+          ))}
+        </tbody>
+        <tfoot>
+          <tr>
+            <th scope="row" colSpan={3}>
+              Total
+            </th>
+            <td className="estimate-total">{counted(estimate.credits.total, 'credit')}</td>
+          </tr>
+        </tfoot>
+      </table>
+      <p className={estimate.sufficient ? 'sufficient' : 'insufficient'} role="status">
+        Balance {counted(estimate.balance, 'credit')}:{' '}
+        {estimate.sufficient
+          ? 'enough for this check.'
+          : `not enough — ${counted(estimate.credits.total - estimate.balance, 'more credit')} needed. Check will not submit.`}
+      </p>
+      <ol className="claim-list">
+        {estimate.claims.map((claim) => (
+          <li key={claim.claimId}>
+            <button type="button" className="claim-link" onClick={() => revealClaim(claim.claimId)}>
+              {claim.text}
+            </button>
+          </li>
+        ))}
+      </ol>
+    </div>
+  )
+}
+
+const percent = (value: number): string => `${Math.round(value * 100)}%`
+
+function ClaimDetail(): JSX.Element {
+  const claimId = useChecks((store) => store.openClaim)
+  const report = useChecks((store) => store.report)
+  const claim = report?.claims.find((each) => each.claimId === claimId)
+  const [confirming, setConfirming] = useState<Citation | null>(null)
+  if (!claim) return <p className="muted">Loading the claim…</p>
+  return (
+    <div className="claim-detail">
+      <blockquote className="claim-text">{claim.text}</blockquote>
+      {TIERS.map((tier) => {
+        const consensus = claim.consensus[tier]
+        const votes = claim.evaluations.filter((evaluation) => evaluation.tier === tier)
+        if (!consensus && votes.length === 0 && !report?.check.tiers.includes(tier)) return null
+        return (
+          <section key={tier} className="tier-section" aria-label={`Tier ${tier}`}>
+            <h3>
+              {tier}
+              {consensus ? (
+                <span className={`verdict verdict-${consensus.verdict}`}>{consensus.verdict}</span>
+              ) : (
+                <span className="verdict">pending</span>
+              )}
+            </h3>
+            {consensus && (
+              <>
+                <p className="numbers">
+                  Confidence {percent(consensus.confidence)} · agreement {percent(consensus.agreement)}
+                </p>
+                {consensus.reasoning && <p className="reasoning">{consensus.reasoning}</p>}
+                {consensus.correction && <Correction claim={claim} correction={consensus.correction} />}
+                {consensus.citations.length > 0 && (
+                  <ul className="citations">
+                    {consensus.citations.map((citation) => (
+                      <li key={citation.url}>
+                        <button type="button" className="claim-link" onClick={() => setConfirming(citation)}>
+                          {citation.title || domainOf(citation.url)}
+                        </button>
+                        <span className="muted"> · {domainOf(citation.url)}</span>
+                        <q>{citation.quote}</q>
+                        <span className="muted">retrieved {citation.retrievedAt.slice(0, 10)}</span>
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </>
+            )}
+            {tier === 't1' && claim.issues.length > 0 && (
+              <ul className="issues">
+                {claim.issues.map((issue) => (
+                  <li key={`${issue.charStart}-${issue.rule}`}>
+                    {issue.message}
+                    {issue.suggestions[0] && <span className="muted"> → {issue.suggestions[0]}</span>}
+                  </li>
+                ))}
+              </ul>
+            )}
+            {tier !== 't1' && votes.length > 0 && (
+              <table className="votes">
+                <caption>Votes</caption>
+                <tbody>
+                  {votes.map((vote) => (
+                    <tr key={vote.model}>
+                      <th scope="row">{vote.model}</th>
+                      <td className={`verdict-${vote.verdict}`}>{vote.verdict}</td>
+                      <td>{percent(vote.confidence)}</td>
+                      <td>{vote.rationale}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+          </section>
+        )
+      })}
+      {confirming && (
+        <div className="confirm" role="alertdialog" aria-label="Open link">
+          <p>Open this page in your browser?</p>
+          <code className="confirm-url">{confirming.url}</code>
+          <div className="confirm-actions">
+            <button type="button" className="button" onClick={() => setConfirming(null)}>
+              Cancel
+            </button>
+            <button
+              type="button"
+              className="button primary"
+              onClick={() => {
+                // In the desktop app the main process opens it in the system browser (guards.ts).
+                window.open(confirming.url, '_blank', 'noopener,noreferrer')
+                setConfirming(null)
+              }}
+            >
+              Open
+            </button>
+          </div>
+        </div>
+      )}
+    </div>
+  )
+}
+
+function domainOf(url: string): string {
+  try {
+    return new URL(url).hostname
+  } catch {
+    return url
+  }
+}
+
+/// The suggested correction, applied as one undoable edit over the claim's current range.
+function Correction({ claim, correction }: { claim: Claim; correction: string }): JSX.Element {
+  return (
+    <div className="correction">
+      <p>
+        <span className="muted">Suggested: </span>
+        {correction}
+      </p>
+      <button
+        type="button"
+        className="button"
+        onClick={() => {
+          const view = editorView()
+          const range = view && claimRanges(view.state.field(claimField)).get(claim.claimId)
+          if (!view || !range) return
+          view.dispatch({
+            changes: { from: range.from, to: range.to, insert: correction },
+            userEvent: 'input',
+          })
+          view.focus()
+        }}
+      >
+        Apply
+      </button>
+    </div>
+  )
+}
+
+function History({ api }: { api: FactdeskApi }): JSX.Element {
+  const history = useChecks((store) => store.history)
+  if (history.length === 0) return <p className="muted">No checks yet.</p>
+  return (
+    <ol className="history">
+      {history.map((check) => (
+        <HistoryEntry key={check.id} api={api} check={check} />
+      ))}
+    </ol>
+  )
+}
+
+function HistoryEntry({ api, check }: { api: FactdeskApi; check: Check }): JSX.Element {
+  const [editing, setEditing] = useState(false)
+  const [fields, setFields] = useState({ name: '', author: '', sourceUrl: '' })
+  const running = check.status === 'queued' || check.status === 'running'
+  const label = check.name ?? `Check of ${new Date(check.createdAt).toLocaleString()}`
+  return (
+    <li className="history-entry" aria-label={label}>
+      <div className="history-line">
+        <strong>{label}</strong>
+        <span className={`status status-${check.status}`}>{check.status}</span>
+      </div>
+      <div className="muted">
+        {check.tiers.join(' + ')} · {counted(check.claimCount, 'claim')} ·{' '}
+        {new Date(check.createdAt).toLocaleString()}
+      </div>
+      <div className="muted">
+        Charged {check.credits.charged} · refunded {check.credits.refunded}
+      </div>
+      {check.author && <div className="muted">By {check.author}</div>}
+      {check.sourceUrl && <div className="muted">{check.sourceUrl}</div>}
+      {editing ? (
+        <form
+          className="metadata"
+          onSubmit={(event) => {
+            event.preventDefault()
+            const edits = {
+              name: fields.name.trim() || null,
+              author: fields.author.trim() || null,
+              sourceUrl: fields.sourceUrl.trim() || null,
+            }
+            void useChecks
+              .getState()
+              .patch(api, check.id, edits)
+              .then((saved) => saved && setEditing(false))
+          }}
+        >
+          <label>
+            Name{' '}
+            <input value={fields.name} onChange={(e) => setFields({ ...fields, name: e.target.value })} />
+          </label>
+          <label>
+            Author
+            <input value={fields.author} onChange={(e) => setFields({ ...fields, author: e.target.value })} />
+          </label>
+          <label>
+            Source URL
+            <input
+              value={fields.sourceUrl}
+              type="url"
+              onChange={(e) => setFields({ ...fields, sourceUrl: e.target.value })}
+            />
+          </label>
+          <div className="confirm-actions">
+            <button type="button" className="button" onClick={() => setEditing(false)}>
+              Cancel
+            </button>
+            <button type="submit" className="button primary">
+              Save
+            </button>
+          </div>
+        </form>
+      ) : (
+        <div className="history-actions">
+          <button
+            type="button"
+            className="button quiet"
+            onClick={() => {
+              setFields({
+                name: check.name ?? '',
+                author: check.author ?? '',
+                sourceUrl: check.sourceUrl ?? '',
+              })
+              setEditing(true)
+            }}
+          >
+            Edit details
+          </button>
+          {running && (
+            <button
+              type="button"
+              className="button"
+              onClick={() => void useChecks.getState().cancel(api, check.id)}
+            >
+              Cancel check
+            </button>
+          )}
+        </div>
+      )}
+    </li>
+  )
+}

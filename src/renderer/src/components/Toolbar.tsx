@@ -1,0 +1,125 @@
+import type { JSX } from 'react'
+import type { FactdeskApi } from '../../../shared/api'
+import { TIERS, type PriceList, type Tier } from '../../../shared/schemas'
+import { useAccount } from '../state/account'
+import { useChecks } from '../state/checks'
+import { counted } from './counted'
+
+const TIER_NAMES: Record<Tier, { name: string; explanation: string }> = {
+  t1: { name: 'Spelling', explanation: 'Spelling and grammar, offline' },
+  t2: { name: 'Panel', explanation: 'A panel of models votes on each claim; a judge decides' },
+  t3: { name: 'Web', explanation: 'Live web research with cited sources' },
+}
+
+const RUNNING = new Set(['queued', 'running'])
+
+/// The check toolbar: tiers with their per-claim prices, Estimate, Check, Cancel, progress and the balance.
+export function Toolbar({ api, prices }: { api: FactdeskApi; prices: PriceList | null }): JSX.Element {
+  const tiers = useChecks((store) => store.tiers)
+  const busy = useChecks((store) => store.busy)
+  const check = useChecks((store) => store.check)
+  const estimate = useChecks((store) => store.estimate)
+  const panel = useChecks((store) => store.panel)
+  const { toggleTier, runEstimate, runCheck, cancel, showPanel, loadHistory } = useChecks.getState()
+  const account = useAccount((store) => store.account)
+  const running = check !== null && RUNNING.has(check.status)
+  const short = estimate !== null && !estimate.sufficient
+
+  return (
+    <header className="toolbar" role="toolbar" aria-label="Fact-checking">
+      <div className="toolbar-group" role="group" aria-label="Tiers">
+        {TIERS.map((tier) => {
+          const on = tiers.includes(tier)
+          const price = prices ? counted(prices[tier], 'credit') : ''
+          return (
+            <button
+              key={tier}
+              type="button"
+              className={`tier-toggle${on ? ' on' : ''}`}
+              aria-pressed={on}
+              title={`${TIER_NAMES[tier].explanation}${price ? ` · ${price} per claim` : ''}`}
+              onClick={() => toggleTier(tier)}
+            >
+              <span className="tier-id">{tier}</span>
+              <span className="tier-name">{TIER_NAMES[tier].name}</span>
+              {prices && <span className="tier-price">{prices[tier]}</span>}
+            </button>
+          )
+        })}
+      </div>
+      <div className="toolbar-group">
+        <button
+          type="button"
+          className="button"
+          disabled={busy !== null}
+          onClick={() => void runEstimate(api)}
+          aria-keyshortcuts="Control+Shift+E"
+          title="Find the claims and quote their price (Ctrl+Shift+E)"
+        >
+          {busy === 'estimating' ? 'Estimating…' : 'Estimate'}
+        </button>
+        <button
+          type="button"
+          className="button primary"
+          disabled={busy !== null || running}
+          onClick={() => void runCheck(api)}
+          aria-keyshortcuts="Control+Shift+Enter"
+          title={
+            short
+              ? `Not enough credits: ${estimate.credits.total} needed, ${estimate.balance} left`
+              : 'Submit the check (Ctrl+Shift+Enter)'
+          }
+        >
+          {busy === 'submitting' ? 'Submitting…' : 'Check'}
+        </button>
+        <button
+          type="button"
+          className="button"
+          disabled={!running || busy !== null}
+          onClick={() => check && void cancel(api, check.id)}
+        >
+          Cancel
+        </button>
+        {check && <Progress />}
+      </div>
+      <div className="toolbar-group toolbar-end">
+        <button
+          type="button"
+          className={`button quiet${panel === 'history' ? ' on' : ''}`}
+          aria-pressed={panel === 'history'}
+          onClick={() => {
+            if (panel === 'history') showPanel(null)
+            else {
+              showPanel('history')
+              void loadHistory(api)
+            }
+          }}
+        >
+          History
+        </button>
+        <span className="balance" aria-label="Balance">
+          {account.status === 'ready' ? counted(account.balance, 'credit') : '—'}
+        </span>
+      </div>
+    </header>
+  )
+}
+
+/// Claims done per tier of the running check, as a bar and in words.
+function Progress(): JSX.Element | null {
+  const check = useChecks((store) => store.check)
+  if (!check) return null
+  const total = check.claimCount * check.tiers.length
+  const done = check.tiers.reduce((sum, tier) => sum + (check.progress.claimsDone[tier] ?? 0), 0)
+  const words = check.tiers
+    .map((tier) => `${tier} ${check.progress.claimsDone[tier] ?? 0}/${check.claimCount}`)
+    .join(' · ')
+  return (
+    <div className="progress" role="status" aria-label="Check progress">
+      <progress max={Math.max(total, 1)} value={done} aria-label={`Claims done: ${words}`} />
+      <span className="progress-words">
+        {check.status === 'running' || check.status === 'queued' ? words : check.status}
+      </span>
+    </div>
+  )
+}

@@ -1,0 +1,35 @@
+import { EditorSelection, type Extension } from '@codemirror/state'
+import { EditorView, keymap } from '@codemirror/view'
+import { claimAt, claimField, claimRanges } from './claims'
+
+/// Moves the selection to the next (or previous) claim after (before) the cursor.
+export function moveToClaim(view: EditorView, direction: 1 | -1): boolean {
+  const ranges = [...claimRanges(view.state.field(claimField)).values()].sort((a, b) => a.from - b.from)
+  if (ranges.length === 0) return false
+  const head = view.state.selection.main
+  const target =
+    direction === 1
+      ? (ranges.find((range) => range.from > head.from) ?? ranges[0])
+      : (ranges.findLast((range) => range.from < head.from) ?? ranges[ranges.length - 1])
+  if (!target) return false
+  view.dispatch({
+    selection: EditorSelection.range(target.from, target.to),
+    effects: EditorView.scrollIntoView(target.from, { y: 'center' }),
+  })
+  return true
+}
+
+/// F8 and Shift-F8 walk the claims; Mod-Shift-k opens the claim at the cursor.
+export function claimKeys(onOpen: (claimId: string) => void): Extension {
+  return keymap.of([
+    { key: 'F8', run: (view) => moveToClaim(view, 1), shift: (view) => moveToClaim(view, -1) },
+    {
+      key: 'Mod-Shift-k',
+      run: (view) => {
+        const id = claimAt(view, view.state.selection.main.from)
+        if (id) onOpen(id)
+        return id !== null
+      },
+    },
+  ])
+}

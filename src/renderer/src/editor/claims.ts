@@ -1,0 +1,341 @@
+import { StateEffect, StateField, type Extension, type Range } from '@codemirror/state'
+import { Decoration, EditorView, WidgetType, type DecorationSet } from '@codemirror/view'
+
+/// Where a claim stands: quoted by an estimate, waiting for its check, voted on, being judged, or decided.
+export type ClaimStage =
+  | 'estimated'
+  | 'waiting'
+  | 'voting'
+  | 'judging'
+  | 'supported'
+  | 'refuted'
+  | 'misleading'
+  | 'unverifiable'
+  | 'clean'
+  | 'issues'
+  | 'failed'
+  | 'unchecked'
+
+/// What the editor shows of one claim. `votes` of `panel` (panel null when not known).
+export interface ClaimMark {
+  claimId: string
+  from: number
+  to: number
+  stage: ClaimStage
+  votes: number
+  panel: number | null
+  /// Spelling and grammar findings inside the claim, as document offsets.
+  issues: { from: number; to: number; message: string }[]
+}
+
+/// A change to a claim already shown: its new stage and counts; the range stays where edits moved it.
+export type ClaimDelta = Partial<Pick<ClaimMark, 'stage' | 'votes' | 'panel'>> & {
+  claimId: string
+  /// Findings with offsets relative to the claim's start, placed wherever the claim now is.
+  issues?: { from: number; to: number; message: string }[]
+}
+
+/// Replaces every claim (an estimate, a submitted check, a loaded report). Claims are shown submitted unless
+/// `stage` is `estimated`; an edit inside a submitted claim marks it stale.
+export const setClaims = StateEffect.define<ClaimMark[]>()
+/// Applies report deltas, any number in one transaction.
+export const updateClaims = StateEffect.define<ClaimDelta[]>()
+/// Removes every claim.
+export const clearClaims = StateEffect.define<null>()
+
+/// A claim as held by the field: the mark plus whether its text was edited after submission.
+export interface ClaimInfo {
+  claimId: string
+  stage: ClaimStage
+  votes: number
+  panel: number | null
+  stale: boolean
+  /// The claim's text when it was shown: a claim is stale while its range holds other text.
+  text: string
+  /// Spelling and grammar findings, relative to the claim's start.
+  issues: { from: number; to: number; message: string }[]
+}
+
+const ENDED: ReadonlySet<ClaimStage> = new Set([
+  'supported',
+  'refuted',
+  'misleading',
+  'unverifiable',
+  'clean',
+  'issues',
+  'failed',
+  'unchecked',
+])
+
+/// Words for a stage, as the badge and screen readers say it.
+export function stageLabel(info: Pick<ClaimInfo, 'stage' | 'votes' | 'panel' | 'stale'>): string {
+  const base = ((): string => {
+    switch (info.stage) {
+      case 'estimated':
+        return 'claim'
+      case 'waiting':
+        return 'waiting'
+      case 'voting':
+        return info.panel === null ? `voting ${info.votes}` : `voting ${info.votes}/${info.panel}`
+      case 'judging':
+        return 'judge deciding'
+      case 'clean':
+        return 'no issues'
+      case 'unchecked':
+        return 'not checked'
+      default:
+        return info.stage
+    }
+  })()
+  return info.stale ? `${base} (stale)` : base
+}
+
+const ICONS: Partial<Record<ClaimStage, string>> = {
+  waiting: '…',
+  voting: '◐',
+  judging: '⚖',
+  supported: '✓',
+  refuted: '✗',
+  misleading: '!',
+  unverifiable: '?',
+  clean: '✓',
+  issues: '✎',
+  failed: '⚠',
+  unchecked: '–',
+}
+
+/// The badge at the end of a claim: stage or verdict, icon and an accessible label. Equal badges are kept,
+/// so an update that leaves a claim as it was redraws nothing.
+export class ClaimBadge extends WidgetType {
+  constructor(readonly info: ClaimInfo) {
+    super()
+  }
+
+  override eq(other: ClaimBadge): boolean {
+    const a = this.info
+    const b = other.info
+    return (
+      a.claimId === b.claimId &&
+      a.stage === b.stage &&
+      a.votes === b.votes &&
+      a.panel === b.panel &&
+      a.stale === b.stale
+    )
+  }
+
+  toDOM(): HTMLElement {
+    const badge = document.createElement('button')
+    badge.type = 'button'
+    badge.className = `fd-badge fd-stage-${this.info.stage}${this.info.stale ? ' fd-stale' : ''}`
+    badge.dataset.claimId = this.info.claimId
+    const label = stageLabel(this.info)
+    badge.setAttribute('aria-label', `Claim: ${label}. Open details`)
+    badge.title = this.info.stale ? `${label}: the text changed after it was checked` : label
+    const icon = ICONS[this.info.stage]
+    if (icon) {
+      const glyph = document.createElement('span')
+      glyph.className = 'fd-badge-icon'
+      glyph.setAttribute('aria-hidden', 'true')
+      glyph.textContent = icon
+      badge.append(glyph)
+    }
+    const text = document.createElement('span')
+    text.textContent = label
+    badge.append(text)
+    return badge
+  }
+
+  override ignoreEvent(): boolean {
+    return false
+  }
+}
+
+function claimDecorations(info: ClaimInfo, from: number, to: number): Range<Decoration>[] {
+  const ranges: Range<Decoration>[] = []
+  if (to > from) {
+    ranges.push(
+      Decoration.mark({
+        class: `fd-claim fd-stage-${info.stage}${info.stale ? ' fd-stale' : ''}`,
+        attributes: { 'data-claim-id': info.claimId },
+        claim: info,
+        inclusiveStart: false,
+        inclusiveEnd: false,
+      }).range(from, to),
+    )
+  }
+  for (const issue of info.issues) {
+    const start = Math.min(Math.max(from + issue.from, from), to)
+    const end = Math.min(from + issue.to, to)
+    if (end > start) {
+      ranges.push(
+        Decoration.mark({
+          class: 'fd-issue',
+          attributes: { title: issue.message },
+          claimIssue: info.claimId,
+        }).range(start, end),
+      )
+    }
+  }
+  // Side -1: text typed right after the claim goes after its badge, and the badge stays at the claim's end.
+  if (info.stage !== 'estimated') {
+    ranges.push(Decoration.widget({ widget: new ClaimBadge(info), side: -1, claim: info }).range(to))
+  }
+  return ranges
+}
+
+const toInfo = (mark: ClaimMark, text: string): ClaimInfo => ({
+  claimId: mark.claimId,
+  text,
+  stage: mark.stage,
+  votes: mark.votes,
+  panel: mark.panel,
+  stale: false,
+  issues: mark.issues.map((issue) => ({
+    from: issue.from - mark.from,
+    to: issue.to - mark.from,
+    message: issue.message,
+  })),
+})
+
+/// The current range and state of every claim in a set, read from its mark (or badge, for an empty range).
+export function claimRanges(
+  decorations: DecorationSet,
+): Map<string, { from: number; to: number; info: ClaimInfo }> {
+  const found = new Map<string, { from: number; to: number; info: ClaimInfo }>()
+  decorations.between(0, Number.MAX_SAFE_INTEGER, (from, to, value) => {
+    const info = value.spec.claim as ClaimInfo | undefined
+    if (!info) return
+    const seen = found.get(info.claimId)
+    if (!seen) found.set(info.claimId, { from, to, info })
+    else if (from < to) found.set(info.claimId, { from, to, info })
+  })
+  return found
+}
+
+/// The claims: decorations mapped through every edit and changed only by the effects above.
+export const claimField = StateField.define<DecorationSet>({
+  create: () => Decoration.none,
+  update(decorations, transaction) {
+    let next = decorations.map(transaction.changes)
+    // An edit inside a submitted claim makes its verdict refer to text no longer there; undoing it makes the
+    // verdict hold again. Only claims next to a change are looked at.
+    if (transaction.docChanged && next.size > 0) {
+      const doc = transaction.state.doc
+      const near = new Map<string, { from: number; to: number; info: ClaimInfo }>()
+      transaction.changes.iterChangedRanges((_fromA, _toA, fromB, toB) => {
+        next.between(fromB, toB, (from, to, value) => {
+          const info = value.spec.claim as ClaimInfo | undefined
+          if (!info || info.stage === 'estimated') return
+          // The mark's range when there is one; the badge alone once the whole claim was deleted.
+          if (!near.has(info.claimId) || from < to) near.set(info.claimId, { from, to, info })
+        })
+      })
+      const flips = new Set<string>()
+      for (const { from, to, info } of near.values()) {
+        if ((doc.sliceString(from, to) !== info.text) !== info.stale) flips.add(info.claimId)
+      }
+      if (flips.size > 0) next = rebuild(next, flips, (info) => ({ ...info, stale: !info.stale }))
+    }
+    for (const effect of transaction.effects) {
+      if (effect.is(clearClaims)) next = Decoration.none
+      else if (effect.is(setClaims)) {
+        const limit = transaction.state.doc.length
+        next = Decoration.set(
+          effect.value
+            .filter((mark) => mark.from >= 0 && mark.to <= limit && mark.from <= mark.to)
+            .flatMap((mark) =>
+              claimDecorations(
+                toInfo(mark, transaction.state.doc.sliceString(mark.from, mark.to)),
+                mark.from,
+                mark.to,
+              ),
+            ),
+          true,
+        )
+      } else if (effect.is(updateClaims)) {
+        const deltas = new Map(effect.value.map((delta) => [delta.claimId, delta]))
+        next = rebuild(next, new Set(deltas.keys()), (info) => {
+          const delta = deltas.get(info.claimId)
+          if (!delta) return info
+          return {
+            ...info,
+            stage: delta.stage ?? info.stage,
+            votes: delta.votes ?? info.votes,
+            panel: delta.panel === undefined ? info.panel : delta.panel,
+            issues: delta.issues ?? info.issues,
+          }
+        })
+      }
+    }
+    return next
+  },
+  provide: (field) => EditorView.decorations.from(field),
+})
+
+// Replaces the decorations of the named claims only, leaving every other one (and its DOM) as it was.
+function rebuild(
+  decorations: DecorationSet,
+  ids: ReadonlySet<string>,
+  change: (info: ClaimInfo) => ClaimInfo,
+): DecorationSet {
+  const current = new Map<string, { from: number; to: number; info: ClaimInfo }>()
+  decorations.between(0, Number.MAX_SAFE_INTEGER, (from, to, value) => {
+    const info = value.spec.claim as ClaimInfo | undefined
+    if (!info || !ids.has(info.claimId)) return
+    const seen = current.get(info.claimId)
+    if (!seen || from < to) current.set(info.claimId, { from, to, info })
+  })
+  if (current.size === 0) return decorations
+  const add = [...current.values()].flatMap(({ from, to, info }) => claimDecorations(change(info), from, to))
+  return decorations.update({
+    filter: (_from, _to, value) => {
+      const info = value.spec.claim as ClaimInfo | undefined
+      const issueOf = value.spec.claimIssue as string | undefined
+      return !(info && current.has(info.claimId)) && !(issueOf !== undefined && current.has(issueOf))
+    },
+    add,
+    sort: true,
+  })
+}
+
+/// Which claim, if any, covers a document position.
+export function claimAt(view: EditorView, pos: number): string | null {
+  let found: string | null = null
+  view.state.field(claimField).between(pos, pos, (from, to, value) => {
+    const info = value.spec.claim as ClaimInfo | undefined
+    if (info && from <= pos && pos <= to && from < to) found = info.claimId
+  })
+  return found
+}
+
+/// The claims extension; `onOpen` hears the claim whose badge (or text, with Alt/Option) was clicked.
+export function claims(onOpen: (claimId: string) => void): Extension {
+  return [
+    claimField,
+    EditorView.domEventHandlers({
+      mousedown(event) {
+        const target = event.target as HTMLElement | null
+        const badge = target?.closest<HTMLElement>('.fd-badge')
+        if (badge?.dataset.claimId) {
+          event.preventDefault()
+          onOpen(badge.dataset.claimId)
+          return true
+        }
+        return false
+      },
+      keydown(event) {
+        const target = event.target as HTMLElement | null
+        const badge = target?.closest<HTMLElement>('.fd-badge')
+        if (badge?.dataset.claimId && (event.key === 'Enter' || event.key === ' ')) {
+          event.preventDefault()
+          onOpen(badge.dataset.claimId)
+          return true
+        }
+        return false
+      },
+    }),
+  ]
+}
+
+/// True once the stage cannot change any more.
+export const hasSettled = (stage: ClaimStage): boolean => ENDED.has(stage)

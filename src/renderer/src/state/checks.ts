@@ -1,0 +1,339 @@
+import { create } from 'zustand'
+import type { FactdeskApi, ReportUpdate } from '../../../shared/api'
+import { ApiError } from '../../../shared/errors'
+import type { Check, Estimate, PatchCheckRequest, Report, Tier } from '../../../shared/schemas'
+import { clearClaims, setClaims, updateClaims, type ClaimDelta } from '../editor/claims'
+import { editorView } from './editorView'
+import { applyUpdate, deltaOf, progressOf, type ClaimProgress } from './progress'
+import { useAccount } from './account'
+
+/// A message shown in place: what went wrong, or what the writer should know, in words.
+export interface Notice {
+  kind: 'error' | 'info'
+  text: string
+}
+
+export interface ChecksStore {
+  tiers: Tier[]
+  estimate: Estimate | null
+  /// The text and tiers the estimate was made for: Check submits its document only while both are unchanged.
+  estimated: { text: string; tiers: Tier[] } | null
+  check: Check | null
+  busy: 'estimating' | 'submitting' | 'cancelling' | null
+  notice: Notice | null
+  history: Check[]
+  /// The claim whose detail the side panel shows, and the report it was read from.
+  openClaim: string | null
+  report: Report | null
+  panel: 'claim' | 'history' | 'estimate' | null
+
+  toggleTier(tier: Tier): void
+  runEstimate(api: FactdeskApi): Promise<void>
+  runCheck(api: FactdeskApi): Promise<void>
+  cancel(api: FactdeskApi, id: string): Promise<void>
+  patch(api: FactdeskApi, id: string, edits: PatchCheckRequest): Promise<boolean>
+  loadHistory(api: FactdeskApi): Promise<void>
+  showClaim(api: FactdeskApi, claimId: string): Promise<void>
+  showPanel(panel: ChecksStore['panel']): void
+  /// Listens to pushed report updates; returns the stop.
+  connect(api: FactdeskApi): () => void
+  dismissNotice(): void
+}
+
+const sameTiers = (a: readonly Tier[], b: readonly Tier[]): boolean =>
+  a.length === b.length && a.every((tier) => b.includes(tier))
+
+/// Words for a failure: the engine's own message for an `ApiError`, never a stack or JSON.
+export function describeError(error: unknown): string {
+  if (error instanceof ApiError) return error.message
+  return 'Something went wrong. Your text is safe; try again.'
+}
+
+// Per-claim progress of the running check, and the deltas waiting for the next frame: hundreds of pushed
+// updates become one transaction.
+let progress = new Map<string, ClaimProgress>()
+// Updates of checks the page does not know yet, the latest few: the stream may bring a check's first events
+// before the answer to its submission arrives.
+let early: ReportUpdate[] = []
+const EARLY_LIMIT = 2000
+// Updates heard while a report is being read, replayed over it so that the older snapshot loses nothing.
+let replay: ReportUpdate[] | null = null
+const ENDED = new Set(['completed', 'failed', 'cancelled'])
+/// The later of two states of a check: an ended one wins, then the later update.
+const later = (a: Check, b: Check): Check =>
+  ENDED.has(a.status) !== ENDED.has(b.status)
+    ? ENDED.has(a.status)
+      ? a
+      : b
+    : a.updatedAt >= b.updatedAt
+      ? a
+      : b
+let pending = new Map<string, ClaimDelta>()
+let scheduled = false
+
+function flush(): void {
+  scheduled = false
+  const deltas = [...pending.values()]
+  pending = new Map()
+  const view = editorView()
+  if (view && deltas.length > 0) view.dispatch({ effects: updateClaims.of(deltas) })
+}
+
+function schedule(delta: ClaimDelta): void {
+  pending.set(delta.claimId, { ...pending.get(delta.claimId), ...delta })
+  if (scheduled) return
+  scheduled = true
+  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(flush)
+  else setTimeout(flush, 0)
+}
+
+const refreshBalance = (api: FactdeskApi): void => void useAccount.getState().load(api)
+
+export const useChecks = create<ChecksStore>()((set, get) => {
+  // Reads the whole report once and shows every claim's state: after submitting (events may have come first)
+  // and when the check ends.
+  async function reconcile(api: FactdeskApi, check: Check): Promise<void> {
+    const heard: ReportUpdate[] = replay ?? []
+    replay = heard
+    try {
+      const report = await api.report(check.id)
+      const current = get().check
+      if (current?.id !== check.id) return
+      progress = new Map(report.claims.map((claim) => [claim.claimId, progressOf(claim)]))
+      for (const update of heard) {
+        if (update.type !== 'claim' || update.checkId !== check.id) continue
+        const claim = progress.get(update.claimId)
+        if (claim) progress.set(update.claimId, applyUpdate(claim, update))
+      }
+      const latest = later(report.check, current)
+      for (const claim of progress.values()) schedule(deltaOf(claim, latest))
+      set({ report: { ...report, check: latest }, check: latest })
+    } catch (error) {
+      set({ notice: { kind: 'error', text: describeError(error) } })
+    } finally {
+      if (replay === heard) replay = null
+    }
+  }
+
+  function onUpdate(api: FactdeskApi, update: ReportUpdate): void {
+    const check = get().check
+    replay?.push(update)
+    const updateCheckId = update.type === 'check' ? update.check.id : update.checkId
+    if (check?.id !== updateCheckId) {
+      early.push(update)
+      if (early.length > EARLY_LIMIT) early = early.slice(-EARLY_LIMIT / 2)
+    }
+    if (update.type === 'check') {
+      const history = get().history
+      if (history.some((each) => each.id === update.check.id)) {
+        set({ history: history.map((each) => (each.id === update.check.id ? update.check : each)) })
+      }
+      if (check?.id !== update.check.id) return
+      const next = later(update.check, check)
+      set({ check: next })
+      if (ENDED.has(next.status) && !ENDED.has(check.status)) {
+        void reconcile(api, next)
+        refreshBalance(api)
+        notifyEnded(next)
+      }
+      return
+    }
+    if (check?.id !== update.checkId) return
+    const claim = progress.get(update.claimId)
+    if (!claim) return
+    const next = applyUpdate(claim, update)
+    progress.set(update.claimId, next)
+    schedule(deltaOf(next, check))
+  }
+
+  async function estimateNow(api: FactdeskApi): Promise<Estimate | null> {
+    const view = editorView()
+    if (!view) return null
+    const text = view.state.doc.toString()
+    const tiers = get().tiers
+    if (text.trim() === '') {
+      set({ notice: { kind: 'info', text: 'Write something first: there is nothing to estimate yet.' } })
+      return null
+    }
+    set({ busy: 'estimating', notice: null })
+    try {
+      const estimate = await api.estimate({ text, tiers })
+      // The writer may have typed while the estimate ran: its offsets then refer to older text.
+      if (view.state.doc.toString() !== text) {
+        set({
+          busy: null,
+          notice: { kind: 'info', text: 'The text changed while estimating. Estimate again.' },
+        })
+        return null
+      }
+      view.dispatch({
+        effects: setClaims.of(
+          estimate.claims.map((claim) => ({
+            claimId: claim.claimId,
+            from: claim.charStart,
+            to: claim.charEnd,
+            stage: 'estimated',
+            votes: 0,
+            panel: null,
+            issues: [],
+          })),
+        ),
+      })
+      set({ estimate, estimated: { text, tiers }, busy: null, panel: 'estimate', check: null, report: null })
+      return estimate
+    } catch (error) {
+      set({ busy: null, notice: { kind: 'error', text: describeError(error) } })
+      return null
+    }
+  }
+
+  return {
+    tiers: ['t1'],
+    estimate: null,
+    estimated: null,
+    check: null,
+    busy: null,
+    notice: null,
+    history: [],
+    openClaim: null,
+    report: null,
+    panel: null,
+
+    toggleTier: (tier) => {
+      const tiers = get().tiers
+      const next = tiers.includes(tier) ? tiers.filter((each) => each !== tier) : [...tiers, tier]
+      if (next.length > 0) set({ tiers: next })
+    },
+
+    runEstimate: async (api) => {
+      await estimateNow(api)
+    },
+
+    runCheck: async (api) => {
+      const view = editorView()
+      if (!view || get().busy) return
+      const { estimate, estimated, tiers } = get()
+      const unchanged =
+        estimate !== null &&
+        estimated !== null &&
+        estimated.text === view.state.doc.toString() &&
+        sameTiers(estimated.tiers, tiers)
+      if (!unchanged) {
+        const fresh = await estimateNow(api)
+        if (fresh)
+          set({
+            notice: {
+              kind: 'info',
+              text: `The text or tiers changed since the last estimate. New price: ${fresh.credits.total} credits. Press Check again to submit.`,
+            },
+          })
+        return
+      }
+      if (!estimate.sufficient) {
+        set({
+          notice: {
+            kind: 'error',
+            text: `Not enough credits: this check costs ${estimate.credits.total} and the balance is ${estimate.balance}. Nothing was submitted.`,
+          },
+        })
+        return
+      }
+      set({ busy: 'submitting', notice: null })
+      try {
+        const check = await api.submit({ documentId: estimate.documentId, tiers })
+        progress = new Map(
+          estimate.claims.map((claim) => [
+            claim.claimId,
+            { claimId: claim.claimId, charStart: claim.charStart, votes: {}, consensus: {}, issues: [] },
+          ]),
+        )
+        pending = new Map()
+        for (const claim of progress.values()) schedule(deltaOf(claim, check))
+        set({ check, busy: null, estimate: null, estimated: null, panel: null, openClaim: null })
+        refreshBalance(api)
+        // What the stream brought before this answer, then the report for anything missed.
+        const before = early.filter((update) =>
+          update.type === 'check' ? update.check.id === check.id : update.checkId === check.id,
+        )
+        early = []
+        for (const update of before) onUpdate(api, update)
+        void reconcile(api, get().check ?? check)
+      } catch (error) {
+        set({ busy: null, notice: { kind: 'error', text: describeError(error) } })
+        if (error instanceof ApiError && error.code === 'insufficient_credits') refreshBalance(api)
+      }
+    },
+
+    cancel: async (api, id) => {
+      set({ busy: 'cancelling', notice: null })
+      try {
+        const check = await api.cancel(id)
+        set({
+          busy: null,
+          check: get().check?.id === id ? check : get().check,
+          history: get().history.map((each) => (each.id === id ? check : each)),
+          notice: { kind: 'info', text: `Check cancelled: ${check.credits.refunded} credits refunded.` },
+        })
+        refreshBalance(api)
+        if (get().check?.id === id) void reconcile(api, check)
+      } catch (error) {
+        set({ busy: null, notice: { kind: 'error', text: describeError(error) } })
+      }
+    },
+
+    patch: async (api, id, edits) => {
+      try {
+        const check = await api.patch(id, edits)
+        set({
+          history: get().history.map((each) => (each.id === id ? check : each)),
+          check: get().check?.id === id ? check : get().check,
+        })
+        return true
+      } catch (error) {
+        set({ notice: { kind: 'error', text: describeError(error) } })
+        return false
+      }
+    },
+
+    loadHistory: async (api) => {
+      try {
+        const page = await api.listChecks({ limit: 50 })
+        set({ history: page.data })
+      } catch (error) {
+        set({ notice: { kind: 'error', text: describeError(error) } })
+      }
+    },
+
+    showClaim: async (api, claimId) => {
+      set({ openClaim: claimId, panel: 'claim' })
+      const check = get().check
+      if (!check) return
+      try {
+        const report = await api.report(check.id)
+        if (get().check?.id === check.id) set({ report })
+      } catch (error) {
+        set({ notice: { kind: 'error', text: describeError(error) } })
+      }
+    },
+
+    showPanel: (panel) => set({ panel }),
+
+    connect: (api) => api.subscribe((update) => onUpdate(api, update)),
+
+    dismissNotice: () => set({ notice: null }),
+  }
+})
+
+/// Forgets the claims shown in the editor.
+export function clearEditorClaims(): void {
+  editorView()?.dispatch({ effects: clearClaims.of(null) })
+}
+
+// A long check that ends while the window is in the background is announced by the system.
+function notifyEnded(check: Check): void {
+  if (typeof document === 'undefined' || document.hasFocus()) return
+  if (typeof Notification === 'undefined' || Notification.permission !== 'granted') return
+  const elapsed = Date.now() - Date.parse(check.createdAt)
+  if (elapsed < 10_000) return
+  new Notification('Factdesk', { body: `Check ${check.status}: ${check.claimCount} claims.` })
+}

@@ -1,0 +1,95 @@
+import type { ReportUpdate } from '../../../shared/api'
+import type { Check, Claim, Consensus, Tier } from '../../../shared/schemas'
+import type { ClaimDelta, ClaimMark, ClaimStage } from '../editor/claims'
+
+/// What the page knows of one claim of the running check, per tier: votes landed, consensus, issues.
+export interface ClaimProgress {
+  claimId: string
+  charStart: number
+  /// The models whose votes landed, per tier (a set, so a vote seen twice counts once).
+  votes: Partial<Record<Tier, readonly string[]>>
+  consensus: Partial<Record<Tier, Consensus>>
+  issues: Claim['issues']
+}
+
+/// The tier whose outcome a claim's badge shows: the deepest one the check runs.
+export function headlineTier(tiers: readonly Tier[]): Tier {
+  return tiers.includes('t3') ? 't3' : tiers.includes('t2') ? 't2' : 't1'
+}
+
+/// The badge's stage for a claim of a check.
+export function stageOf(progress: ClaimProgress, check: Pick<Check, 'tiers' | 'status'>): ClaimStage {
+  const tier = headlineTier(check.tiers)
+  const consensus = progress.consensus[tier]
+  if (consensus) return consensus.verdict
+  if (check.status === 'failed') return 'failed'
+  if (check.status === 'cancelled') return 'unchecked'
+  const votes = progress.votes[tier]?.length ?? 0
+  return votes > 0 ? 'voting' : 'waiting'
+}
+
+/// The delta that shows a claim's progress.
+export function deltaOf(progress: ClaimProgress, check: Pick<Check, 'tiers' | 'status'>): ClaimDelta {
+  const tier = headlineTier(check.tiers)
+  return {
+    claimId: progress.claimId,
+    stage: stageOf(progress, check),
+    votes: progress.votes[tier]?.length ?? 0,
+    issues: progress.issues.map((issue) => ({
+      from: issue.charStart - progress.charStart,
+      to: issue.charEnd - progress.charStart,
+      message: issue.message,
+    })),
+  }
+}
+
+/// A claim of a report as the page's progress record.
+export function progressOf(claim: Claim): ClaimProgress {
+  const votes: Partial<Record<Tier, string[]>> = {}
+  for (const evaluation of claim.evaluations)
+    votes[evaluation.tier] = [...(votes[evaluation.tier] ?? []), evaluation.model]
+  return {
+    claimId: claim.claimId,
+    charStart: claim.charStart,
+    votes,
+    consensus: { ...claim.consensus },
+    issues: claim.issues,
+  }
+}
+
+/// Folds a pushed claim update into a claim's progress; returns the new record. Idempotent: an update already
+/// in a report read later (or earlier) changes nothing.
+export function applyUpdate(
+  progress: ClaimProgress,
+  update: Extract<ReportUpdate, { type: 'claim' }>,
+): ClaimProgress {
+  const votes = { ...progress.votes }
+  const model = update.evaluation?.model
+  const landed = votes[update.tier] ?? []
+  if (model !== undefined && !landed.includes(model)) votes[update.tier] = [...landed, model]
+  const consensus = { ...progress.consensus }
+  if (update.consensus) consensus[update.tier] = update.consensus
+  const issues = update.tier === 't1' && update.issues.length > 0 ? update.issues : progress.issues
+  return { ...progress, votes, consensus, issues }
+}
+
+/// The marks of a report's claims, at their submitted offsets shifted by nothing (a fresh document).
+export function marksOf(claims: Claim[], check: Pick<Check, 'tiers' | 'status'>): ClaimMark[] {
+  return claims.map((claim) => {
+    const progress = progressOf(claim)
+    const delta = deltaOf(progress, check)
+    return {
+      claimId: claim.claimId,
+      from: claim.charStart,
+      to: claim.charEnd,
+      stage: delta.stage ?? 'waiting',
+      votes: delta.votes ?? 0,
+      panel: null,
+      issues: (delta.issues ?? []).map((issue) => ({
+        from: issue.from + claim.charStart,
+        to: issue.to + claim.charStart,
+        message: issue.message,
+      })),
+    }
+  })
+}

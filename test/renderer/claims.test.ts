@@ -1,0 +1,164 @@
+import { EditorState, type TransactionSpec } from '@codemirror/state'
+import { describe, expect, it } from 'vitest'
+import {
+  ClaimBadge,
+  claimField,
+  claimRanges,
+  clearClaims,
+  setClaims,
+  stageLabel,
+  updateClaims,
+  type ClaimInfo,
+  type ClaimMark,
+} from '../../src/renderer/src/editor/claims'
+
+const TEXT = 'The Eiffel Tower is 330 metres tall. Paris is in France. Cats sleep a lot.'
+
+const mark = (claimId: string, text: string, stage: ClaimMark['stage'] = 'waiting'): ClaimMark => {
+  const from = TEXT.indexOf(text)
+  return { claimId, from, to: from + text.length, stage, votes: 0, panel: null, issues: [] }
+}
+
+function start(marks: ClaimMark[]): EditorState {
+  const state = EditorState.create({ doc: TEXT, extensions: [claimField] })
+  return state.update({ effects: setClaims.of(marks) }).state
+}
+
+const apply = (state: EditorState, spec: TransactionSpec): EditorState => state.update(spec).state
+const textOf = (state: EditorState, id: string): string => {
+  const range = claimRanges(state.field(claimField)).get(id)
+  if (!range) throw new Error(`no claim ${id}`)
+  return state.sliceDoc(range.from, range.to)
+}
+const infoOf = (state: EditorState, id: string): ClaimInfo => {
+  const range = claimRanges(state.field(claimField)).get(id)
+  if (!range) throw new Error(`no claim ${id}`)
+  return range.info
+}
+
+describe('the claims field', () => {
+  const claims = [
+    mark('a', 'The Eiffel Tower is 330 metres tall.'),
+    mark('b', 'Paris is in France.'),
+    mark('c', 'Cats sleep a lot.'),
+  ]
+
+  it('maps every range through edits before, between and after the claims', () => {
+    let state = start(claims)
+    state = apply(state, { changes: { from: 0, insert: 'Intro. ' } })
+    state = apply(state, { changes: { from: state.doc.toString().indexOf('Paris') - 1, insert: ' Also,' } })
+    state = apply(state, { changes: { from: state.doc.length, insert: ' The end.' } })
+    expect(textOf(state, 'a')).toBe('The Eiffel Tower is 330 metres tall.')
+    expect(textOf(state, 'b')).toBe('Paris is in France.')
+    expect(textOf(state, 'c')).toBe('Cats sleep a lot.')
+    expect(['a', 'b', 'c'].map((id) => infoOf(state, id).stale)).toEqual([false, false, false])
+  })
+
+  it('marks a submitted claim stale when its own text is edited, and only that claim', () => {
+    let state = start(claims)
+    const at = state.doc.toString().indexOf('330')
+    state = apply(state, { changes: { from: at, to: at + 3, insert: '324' } })
+    expect(infoOf(state, 'a').stale).toBe(true)
+    expect(textOf(state, 'a')).toBe('The Eiffel Tower is 324 metres tall.')
+    expect(infoOf(state, 'b').stale).toBe(false)
+    expect(stageLabel(infoOf(state, 'a'))).toBe('waiting (stale)')
+    // Writing the old text back (or undoing) makes the verdict hold again.
+    state = apply(state, { changes: { from: at, to: at + 3, insert: '330' } })
+    expect(infoOf(state, 'a').stale).toBe(false)
+  })
+
+  it('marks a claim whose whole text was deleted stale', () => {
+    let state = start(claims)
+    const from = state.doc.toString().indexOf('Paris')
+    state = apply(state, { changes: { from, to: from + 'Paris is in France.'.length } })
+    expect(infoOf(state, 'b').stale).toBe(true)
+  })
+
+  it('does not mark estimated claims stale, and typing right after a claim leaves it fresh', () => {
+    let state = start([mark('a', 'The Eiffel Tower is 330 metres tall.', 'estimated'), claims[1]!])
+    state = apply(state, { changes: { from: 5, insert: 'x' } })
+    expect(infoOf(state, 'a').stale).toBe(false)
+    const end = claimRanges(state.field(claimField)).get('b')!.to
+    state = apply(state, { changes: { from: end, insert: ' Yes.' } })
+    expect(infoOf(state, 'b').stale).toBe(false)
+    expect(textOf(state, 'b')).toBe('Paris is in France.')
+  })
+
+  it('applies a batch of deltas in one transaction, keeping ranges and other claims', () => {
+    let state = start(claims)
+    state = apply(state, { changes: { from: 0, insert: '## ' } })
+    const before = state.field(claimField)
+    state = apply(state, {
+      effects: updateClaims.of([
+        { claimId: 'a', stage: 'voting', votes: 1, panel: 3 },
+        { claimId: 'a', stage: 'supported' },
+        { claimId: 'c', stage: 'refuted' },
+        { claimId: 'missing', stage: 'refuted' },
+      ]),
+    })
+    expect(infoOf(state, 'a').stage).toBe('supported')
+    expect(infoOf(state, 'b').stage).toBe('waiting')
+    expect(infoOf(state, 'c').stage).toBe('refuted')
+    expect(textOf(state, 'a')).toBe('The Eiffel Tower is 330 metres tall.')
+    expect(before).not.toBe(state.field(claimField))
+  })
+
+  it('applies a thousand updates in one transaction quickly', () => {
+    const words = Array.from({ length: 1000 }, (_, i) => `Claim number ${i} is true.`)
+    const doc = words.join(' ')
+    let offset = 0
+    const marks: ClaimMark[] = words.map((w, i) => {
+      const from = offset
+      offset += w.length + 1
+      return { claimId: `c${i}`, from, to: from + w.length, stage: 'waiting', votes: 0, panel: 3, issues: [] }
+    })
+    let state = EditorState.create({ doc, extensions: [claimField] })
+    state = apply(state, { effects: setClaims.of(marks) })
+    const started = performance.now()
+    state = apply(state, {
+      effects: updateClaims.of(marks.map((m) => ({ claimId: m.claimId, stage: 'supported' as const }))),
+    })
+    expect(performance.now() - started).toBeLessThan(500)
+    const ranges = claimRanges(state.field(claimField))
+    expect(ranges.size).toBe(1000)
+    expect([...ranges.values()].every((r) => r.info.stage === 'supported')).toBe(true)
+  })
+
+  it('places spelling issues inside a claim and keeps them with it', () => {
+    let state = start(claims)
+    state = apply(state, {
+      effects: updateClaims.of([
+        { claimId: 'b', stage: 'issues', issues: [{ from: 0, to: 5, message: 'Typo' }] },
+      ]),
+    })
+    state = apply(state, { changes: { from: 0, insert: 'Hi. ' } })
+    const issues: string[] = []
+    state.field(claimField).between(0, state.doc.length, (from, to, value) => {
+      if (value.spec.claimIssue) issues.push(state.sliceDoc(from, to))
+    })
+    expect(issues).toEqual(['Paris'])
+  })
+
+  it('clears everything', () => {
+    const state = apply(start(claims), { effects: clearClaims.of(null) })
+    expect(state.field(claimField).size).toBe(0)
+  })
+})
+
+describe('the claim badge', () => {
+  const info: ClaimInfo = {
+    claimId: 'a',
+    stage: 'voting',
+    votes: 1,
+    panel: 3,
+    stale: false,
+    text: 'A claim.',
+    issues: [],
+  }
+  it('is equal to a badge showing the same thing, so unchanged claims are not redrawn', () => {
+    expect(new ClaimBadge(info).eq(new ClaimBadge({ ...info, issues: [] }))).toBe(true)
+    expect(new ClaimBadge(info).eq(new ClaimBadge({ ...info, votes: 2 }))).toBe(false)
+    expect(new ClaimBadge(info).eq(new ClaimBadge({ ...info, stale: true }))).toBe(false)
+    expect(stageLabel(info)).toBe('voting 1/3')
+  })
+})
