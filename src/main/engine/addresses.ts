@@ -1,4 +1,4 @@
-import { isIP } from 'node:net'
+import { isIP, type LookupFunction } from 'node:net'
 
 // Which IP addresses the engine's outbound requests may reach, in one place for webhooks and web fetches.
 
@@ -87,4 +87,22 @@ export function isRefusedAddress(address: string): boolean {
     (w0 === 0x2001 && w1 === 0x0db8) || // documentation
     (w0 === 0x0100 && canonical.startsWith('100:0:0:0:')) // discard-only 100::/64
   )
+}
+
+/// A DNS lookup for a socket that answers only with `addresses`, those just checked: whatever DNS would say a
+/// moment later (rebinding), the connection goes where the check looked.
+export function pinnedLookup(addresses: readonly string[]): LookupFunction {
+  return (_hostname, options, callback) => {
+    const answers = addresses
+      .map((address) => ({ address, family: isIP(address) }))
+      .filter((answer) => !options.family || answer.family === options.family)
+    const first = answers[0]
+    if (!first) {
+      callback(Object.assign(new Error('no address of the requested family'), { code: 'ENOTFOUND' }), '', 0)
+    } else if (options.all) {
+      callback(null, answers)
+    } else {
+      callback(null, first.address, first.family)
+    }
+  }
 }

@@ -1,6 +1,6 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http'
 import { request as httpsRequest } from 'node:https'
-import { isIP, type LookupFunction } from 'node:net'
+import { pinnedLookup } from '../addresses'
 import { lookupHost, resolveTarget, TargetRefused, type HostResolver } from '../webhooks/target'
 
 /// How the engine reaches the web: every request (search APIs and pages) goes through `SafeFetcher`.
@@ -128,19 +128,7 @@ export class SafeFetcher {
     headers: Record<string, string>,
     signal: AbortSignal,
   ): Promise<IncomingMessage> {
-    const pinned: LookupFunction = (_hostname, options, callback) => {
-      const answers = addresses
-        .map((address) => ({ address, family: isIP(address) }))
-        .filter((answer) => !options.family || answer.family === options.family)
-      const first = answers[0]
-      if (!first) {
-        callback(Object.assign(new Error('no address of the requested family'), { code: 'ENOTFOUND' }), '', 0)
-      } else if (options.all) {
-        callback(null, answers)
-      } else {
-        callback(null, first.address, first.family)
-      }
-    }
+    const pinned = pinnedLookup(addresses)
     this.connected.push(url.href)
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest
     return new Promise((resolve, reject) => {

@@ -1,7 +1,7 @@
 import { request as httpRequest, type OutgoingHttpHeaders } from 'node:http'
 import { request as httpsRequest } from 'node:https'
-import { isIP, type LookupFunction } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { pinnedLookup } from '../addresses'
 import type { Config } from '../../../shared/config'
 import type { Clock } from '../clock'
 import type { ReportEvents } from '../events'
@@ -235,19 +235,7 @@ export class WebhookDeliveries {
     body: string,
     signal: AbortSignal,
   ): Promise<number> {
-    const pinned: LookupFunction = (_hostname, options, callback) => {
-      const answers = addresses
-        .map((address) => ({ address, family: isIP(address) }))
-        .filter((answer) => !options.family || answer.family === options.family)
-      const first = answers[0]
-      if (!first) {
-        callback(Object.assign(new Error('no address of the requested family'), { code: 'ENOTFOUND' }), '', 0)
-      } else if (options.all) {
-        callback(null, answers)
-      } else {
-        callback(null, first.address, first.family)
-      }
-    }
+    const pinned = pinnedLookup(addresses)
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest
     return new Promise((resolve, reject) => {
       const request = send(
