@@ -14,6 +14,8 @@ export const tempDir = (): string => mkdtempSync(join(tmpdir(), 'factdesk-test-'
 
 export interface TestServer {
   engine: Engine
+  /// The engine's data folder.
+  dataDir: string
   origin: string
   /// Base URL of the API, e.g. http://127.0.0.1:PORT/api/v1
   api: string
@@ -34,15 +36,18 @@ export async function startServer(
     tiers?: EngineOptions['tiers']
     runner?: EngineOptions['runner']
     webhooks?: EngineOptions['webhooks']
+    research?: EngineOptions['research']
   } = {},
 ): Promise<TestServer> {
+  const dataDir = options.dataDir ?? tempDir()
   const engine = openEngine({
-    dataDir: options.dataDir ?? tempDir(),
+    dataDir,
     config: Config.parse(options.config ?? {}),
     clock: options.clock,
     tiers: options.tiers,
     runner: options.runner,
     webhooks: options.webhooks,
+    research: options.research,
     runJobs: true,
   })
   const app = createApp(engine, { acceptSessionCookie: options.extend !== undefined })
@@ -57,6 +62,7 @@ export async function startServer(
   const organizationId = engine.admin.defaultOrganization().id
   return {
     engine,
+    dataDir,
     origin: server.origin,
     api: server.origin + API_BASE,
     write: engine.admin.createToken('write', organizationId, 'test write').value,

@@ -1,41 +1,16 @@
 import type { ConfigInput } from '../../src/shared/config'
-import { Config } from '../../src/shared/config'
-import { openEngine } from '../../src/main/engine/engine'
 import type { ResearchOptions } from '../../src/main/engine/research'
-import { API_BASE, createApp } from '../../src/main/server/app'
-import { listen } from '../../src/main/server/listen'
 import { DATA_CLOSE, DATA_OPEN } from '../../src/main/engine/tiers/t2/prompts'
 import type { RecordedRequest } from '../helpers/fakeOpenAI'
-import { call, tempDir, type TestServer } from '../helpers/server'
+import { call, startServer, tempDir, type TestServer } from '../helpers/server'
 
-/// Like test/helpers/server.ts's startServer, with deep research's retry options.
-export async function startResearchServer(
+/// `startServer` with deep research's retry options and short unit retries.
+export function startResearchServer(
   config: ConfigInput,
   research: Partial<ResearchOptions>,
   dataDir = tempDir(),
-): Promise<TestServer & { dataDir: string }> {
-  const engine = openEngine({
-    dataDir,
-    config: Config.parse(config),
-    runner: { retryDelayMs: () => 10 },
-    research,
-    runJobs: true,
-  })
-  const server = await listen(createApp(engine), '127.0.0.1', 0)
-  const organizationId = engine.admin.defaultOrganization().id
-  return {
-    engine,
-    dataDir,
-    origin: server.origin,
-    api: server.origin + API_BASE,
-    write: engine.admin.createToken('write', organizationId, 'test write').value,
-    read: engine.admin.createToken('read', organizationId, 'test read').value,
-    organizationId,
-    close: async () => {
-      await server.close()
-      await engine.close()
-    },
-  }
+): Promise<TestServer> {
+  return startServer({ config, research, dataDir, runner: { retryDelayMs: () => 10 } })
 }
 
 /// Polls `GET /research/{id}` until it has ended.

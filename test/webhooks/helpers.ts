@@ -92,7 +92,6 @@ export async function startReceiver(host = '127.0.0.1', port = 0): Promise<Recei
 
 export interface WebhookServer extends TestServer {
   clock: ManualClock
-  dataDir: string
   /// The engine's store, to look behind the API.
   store: Store
 }
@@ -128,7 +127,6 @@ export async function startWebhookServer(
   return {
     ...server,
     clock,
-    dataDir,
     store,
     close: async () => {
       store.close()
