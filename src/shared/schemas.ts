@@ -26,6 +26,7 @@ export type CheckStatus = z.infer<typeof CheckStatus>
 export const ResearchStatus = z
   .enum(['queued', 'running', 'completed', 'failed'])
   .meta({ id: 'ResearchStatus' })
+export type ResearchStatus = z.infer<typeof ResearchStatus>
 
 const timestamp = z
   .string()

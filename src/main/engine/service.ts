@@ -20,12 +20,12 @@ import {
 } from '../../shared/schemas'
 import { extractClaims } from './claims'
 import type { Clock } from './clock'
+import { chargeOrRefuse } from './credits'
 import type { ReportEvents } from './events'
 import { newId, newSecret } from './ids'
 import type { Store } from './store'
 import type { CheckRecord } from './store/checks'
 import type { ClaimRecord, DocumentRecord } from './store/documents'
-import { InsufficientCreditsError } from './store/ledger'
 import type { TierChecker } from './tiers/tier'
 import {
   requireCallbackUrl,
@@ -253,15 +253,7 @@ export class Service {
       if (raced) return raced
       if (fresh) this.store.documents.insert(document, claims)
       this.store.checks.insert(record)
-      try {
-        this.store.ledger.record(principal.organizationId, 'charge', price.total, record.id, now)
-      } catch (error) {
-        if (!(error instanceof InsufficientCreditsError)) throw error
-        throw new ApiError(
-          'insufficient_credits',
-          `This check costs ${error.amount} credits; the balance is ${error.balance}.`,
-        )
-      }
+      chargeOrRefuse(this.store.ledger, principal.organizationId, price.total, record.id, now, 'This check')
       const units = claims.flatMap((claim) =>
         tiers.flatMap((tier) =>
           (this.tiers.get(tier)?.models() ?? []).map((model) => ({ claimId: claim.id, tier, model })),

@@ -3,9 +3,13 @@ import type { CheckRecord } from './store/checks'
 import type { Store } from './store'
 import { webhookView } from './webhooks/view'
 
-/// The public shape of a check: the stored record with its progress per tier and its webhook's delivery.
-export function checkView(store: Store, record: CheckRecord): Check {
-  const done = store.checks.claimsDone(record.id)
+/// The public shape of a check: the stored record with its progress per tier (counted here unless the caller
+/// has counted it already) and its webhook's delivery.
+export function checkView(
+  store: Store,
+  record: CheckRecord,
+  done: Partial<Record<Tier, number>> = store.checks.claimsDone(record.id),
+): Check {
   const { organizationId: _organization, unitPrices: _prices, ...check } = record
   return {
     ...check,
@@ -37,7 +41,7 @@ export function reportView(store: Store, record: CheckRecord): Report {
         issues: results.issues.get(claim.id) ?? [],
       }
     })
-    const check = checkView(store, record)
+    const check = checkView(store, record, done)
     const tokens = store.results.tokens(record.id)
     return { check, text, claims, summary: { claimCount: claims.length, done, verdicts, tokens } }
   })

@@ -11,7 +11,7 @@ import { newId } from '../ids'
 import { ModelClient, modelHandle, modelSettings, type ModelHandle } from '../models'
 import { requireWrite, type Principal } from '../service'
 import type { Store } from '../store'
-import { InsufficientCreditsError } from '../store/ledger'
+import { chargeOrRefuse } from '../credits'
 import type { ResearchRecord } from '../store/research'
 import { claimData } from '../tiers/t2/context'
 import { passageData, verifiedCitations } from '../tiers/t3'
@@ -198,15 +198,7 @@ export class DeepResearch {
         charged: price,
         createdAt: now,
       })
-      try {
-        this.store.ledger.record(principal.organizationId, 'charge', price, id, now)
-      } catch (error) {
-        if (!(error instanceof InsufficientCreditsError)) throw error
-        throw new ApiError(
-          'insufficient_credits',
-          `Deep research costs ${error.amount} credits; the balance is ${error.balance}.`,
-        )
-      }
+      chargeOrRefuse(this.store.ledger, principal.organizationId, price, id, now, 'Deep research')
     })
     // The answer shows the run as accepted; the worker may pick it up at once.
     const accepted = this.get(principal, id)

@@ -92,16 +92,6 @@ export class Outbox {
       )
   }
 
-  /// How many consensus entries of the check reached each verdict (all tiers together), for the event body.
-  verdicts(checkId: string): Record<string, number> {
-    const rows = this.db
-      .prepare(
-        'SELECT verdict, COUNT(*) AS count FROM consensus WHERE check_id = ? GROUP BY verdict ORDER BY verdict',
-      )
-      .all(checkId) as { verdict: string; count: number }[]
-    return Object.fromEntries(rows.map((row) => [row.verdict, Number(row.count)]))
-  }
-
   get(id: string): OutboxRecord | null {
     const row = this.db.prepare('SELECT * FROM webhook_events WHERE id = ?').get(id) as Row | undefined
     return row ? toRecord(row) : null

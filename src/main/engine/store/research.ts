@@ -1,7 +1,6 @@
+import type { ResearchStatus } from '../../../shared/schemas'
 import type { Db } from './database'
 import type { ClaimRecord } from './documents'
-
-export type ResearchStatus = 'queued' | 'running' | 'completed' | 'failed'
 
 /// A deep-research run as stored. `state` is the JSON of the steps done so far; `result` the finished run's.
 export interface ResearchRecord {

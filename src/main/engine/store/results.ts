@@ -138,6 +138,16 @@ export class Results {
   }
 
   /// Model tokens a check spent: its votes and its judges' consensus.
+  /// How many consensus entries of the check reached each verdict, every tier counted.
+  verdicts(checkId: string): Record<string, number> {
+    const rows = this.db
+      .prepare(
+        'SELECT verdict, COUNT(*) AS count FROM consensus WHERE check_id = ? GROUP BY verdict ORDER BY verdict',
+      )
+      .all(checkId) as { verdict: string; count: number }[]
+    return Object.fromEntries(rows.map((row) => [row.verdict, Number(row.count)]))
+  }
+
   tokens(checkId: string): { input: number; output: number } {
     const row = this.db
       .prepare(

@@ -17,7 +17,7 @@ export function queueCheckEvent(store: Store, checkId: string, at: string): void
       checkId: check.id,
       status: check.status,
       claimCount: check.claimCount,
-      verdicts: store.outbox.verdicts(check.id),
+      verdicts: store.results.verdicts(check.id),
       completedAt: check.completedAt,
     },
   }
