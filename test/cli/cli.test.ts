@@ -2,6 +2,7 @@ import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { openEngine } from '../../src/main/engine/engine'
+import { Report } from '../../src/shared/schemas'
 import { exited, factdesk, startFactdesk } from '../helpers/cli'
 import { tempDir } from '../helpers/server'
 
@@ -125,4 +126,26 @@ describe('factdesk serve', () => {
     expect(await exited(child)).toBe(0)
     expect(existsSync(join(dir, 'engine.lock'))).toBe(false)
   })
+})
+
+describe('factdesk check', () => {
+  it('runs a t1 check of a file and prints a readable report, or the report JSON', async () => {
+    const dir = tempDir()
+    const file = join(dir, 'article.md')
+    writeFileSync(file, '# Paris\n\nThe letter was recieved in 1932 by the mayor of Paris.\n')
+    const readable = await factdesk(['check', file, '--tiers', 't1', '--data-dir', join(dir, 'data')])
+    expect(readable.code).toBe(0)
+    expect(readable.stderr).toMatch(/1 claim, 1 credits \(balance 1000\)/)
+    expect(readable.stdout).toMatch(/^article\.md: 1 claims, t1, completed \(charged 1, refunded 0\)/)
+    expect(readable.stdout).toContain('1. "The letter was recieved in 1932 by the mayor of Paris."')
+    expect(readable.stdout).toMatch(/t1: issues/)
+    expect(readable.stdout).toMatch(/"recieved" → "received"/)
+
+    const json = await factdesk(['check', file, '--tiers', 't1', '--json', '--data-dir', join(dir, 'data')])
+    expect(json.code).toBe(0)
+    const report = Report.parse(JSON.parse(json.stdout))
+    expect(report.check).toMatchObject({ status: 'completed', name: 'article.md', claimCount: 1 })
+    expect(report.claims[0]?.consensus.t1?.verdict).toBe('issues')
+    expect(report.summary.verdicts).toEqual({ issues: 1 })
+  }, 60_000)
 })
