@@ -1,6 +1,8 @@
+import { lookup } from 'node:dns/promises'
 import { isIP, type LookupFunction } from 'node:net'
 
-// Which IP addresses the engine's outbound requests may reach, in one place for webhooks and web fetches.
+// Where the engine's outbound requests (webhooks, web fetches) may go: which IP addresses, how a host is
+// resolved and checked, and the pinned lookup that connects only to what was checked.
 
 /// True for IPv4 addresses off the public internet: this network, private, loopback, CGNAT, link-local,
 /// IETF protocol assignments, benchmarking, multicast and reserved.
@@ -105,4 +107,45 @@ export function pinnedLookup(addresses: readonly string[]): LookupFunction {
       callback(null, first.address, first.family)
     }
   }
+}
+
+/// Turns a host name into the addresses it resolves to. The engine uses the system resolver; tests inject
+/// their own to play DNS answers that change (DNS rebinding).
+export type HostResolver = (hostname: string) => Promise<string[]>
+
+/// Every address the system resolver gives for `hostname`, IPv4 and IPv6.
+export const lookupHost: HostResolver = async (hostname) =>
+  (await lookup(hostname, { all: true, verbatim: true })).map((answer) => answer.address)
+
+/// A target that may not be called: it does not resolve, or not only to public addresses.
+export class TargetRefused extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'TargetRefused'
+  }
+}
+
+/// The addresses a request to `url` may connect to: its host's answers, each of them public, or loopback
+/// when `allowLocal`. Throws `TargetRefused` otherwise.
+export async function resolveTarget(url: URL, allowLocal: boolean, resolve: HostResolver): Promise<string[]> {
+  const host = url.hostname.replace(/^\[|\]$/g, '')
+  let addresses: string[]
+  if (isIP(host)) {
+    addresses = [host]
+  } else {
+    try {
+      addresses = await resolve(host)
+    } catch (error) {
+      const code = (error as { code?: unknown }).code
+      throw new TargetRefused(`host ${host} does not resolve${typeof code === 'string' ? ` (${code})` : ''}`)
+    }
+  }
+  if (addresses.length === 0) throw new TargetRefused(`host ${host} does not resolve`)
+  const refused = addresses.filter(
+    (address) => !(allowLocal && isLoopbackAddress(address)) && isRefusedAddress(address),
+  )
+  if (refused.length > 0) {
+    throw new TargetRefused(`host ${host} resolves to a non-public address (${refused.join(', ')})`)
+  }
+  return addresses
 }

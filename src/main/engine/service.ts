@@ -34,7 +34,8 @@ import {
   requireSourceUrl,
 } from './validation'
 import { checkView, reportView } from './views'
-import { lookupHost, requireCallbackTarget, type HostResolver } from './webhooks/target'
+import { lookupHost, type HostResolver } from './addresses'
+import { requireCallbackTarget } from './webhooks/target'
 
 /// Who is asking: the organization a token acts for, and what it may do.
 export interface Principal {

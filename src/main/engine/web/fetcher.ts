@@ -1,7 +1,6 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http'
 import { request as httpsRequest } from 'node:https'
-import { pinnedLookup } from '../addresses'
-import { lookupHost, resolveTarget, TargetRefused, type HostResolver } from '../webhooks/target'
+import { lookupHost, pinnedLookup, resolveTarget, TargetRefused, type HostResolver } from '../addresses'
 
 /// How the engine reaches the web: every request (search APIs and pages) goes through `SafeFetcher`.
 export interface FetchOptions {

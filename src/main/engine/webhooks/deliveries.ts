@@ -1,7 +1,7 @@
 import { request as httpRequest, type OutgoingHttpHeaders } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { pinnedLookup } from '../addresses'
+import { lookupHost, pinnedLookup, resolveTarget, type HostResolver } from '../addresses'
 import type { Config } from '../../../shared/config'
 import type { Clock } from '../clock'
 import type { ReportEvents } from '../events'
@@ -10,7 +10,6 @@ import type { AttemptOutcome, OutboxRecord } from '../store/outbox'
 import { requireCallbackUrl } from '../validation'
 import { checkView } from '../views'
 import { signatureHeader } from './sign'
-import { lookupHost, resolveTarget, type HostResolver } from './target'
 
 export interface DeliveryOptions {
   /// Resolves callback hosts before every attempt (tests inject one to play changing DNS answers).
