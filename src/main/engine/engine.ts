@@ -111,7 +111,7 @@ export function openEngine(options: EngineOptions): Engine {
           .listTokens(organization.id)
           .find((t) => t.name === LOCAL_TOKEN_NAME && t.scope === 'write' && t.revokedAt === null) ??
         admin.createToken('write', organization.id, LOCAL_TOKEN_NAME).token
-      local = { organizationId: organization.id, tokenId: token.id, scope: 'write' }
+      local = { organizationId: organization.id, tokenId: token.id, scope: 'write', owner: true }
       return local
     },
     async close() {

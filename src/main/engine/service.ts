@@ -37,11 +37,14 @@ import { checkView, reportView } from './views'
 import { lookupHost, type HostResolver } from './addresses'
 import { requireCallbackTarget } from './webhooks/target'
 
-/// Who is asking: the organization a token acts for, and what it may do.
+/// Who is asking: the organization a token acts for, and what it may do. `owner` is the person at this
+/// computer: the desktop app, or the browser session that `factdesk web` opened. Only the owner may change the
+/// app's settings and keys, manage tokens and add credits; API tokens never can.
 export interface Principal {
   organizationId: string
   tokenId: string
   scope: Scope
+  owner: boolean
 }
 
 /// How long a rotated-out webhook secret keeps signing.
@@ -101,7 +104,7 @@ export class Service {
     if (!token || token.revokedAt !== null) {
       throw new ApiError('unauthorized', 'The token is not valid: it is unknown, malformed or revoked.')
     }
-    return { organizationId: token.organizationId, tokenId: token.id, scope: token.scope }
+    return { organizationId: token.organizationId, tokenId: token.id, scope: token.scope, owner: false }
   }
 
   me(principal: Principal): Me {
@@ -392,5 +395,15 @@ function tierUnavailable(tier: Tier): string {
 export function requireWrite(principal: Principal): void {
   if (principal.scope !== 'write') {
     throw new ApiError('forbidden', 'This needs a token with write scope; this one is read-only.')
+  }
+}
+
+/// Settings, keys, tokens and credits belong to the person at this computer, never to an API token.
+export function requireOwner(principal: Principal): void {
+  if (!principal.owner || principal.scope !== 'write') {
+    throw new ApiError(
+      'forbidden',
+      'Only the desktop app or the browser session of `factdesk web` can do this; API tokens cannot.',
+    )
   }
 }

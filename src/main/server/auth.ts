@@ -19,6 +19,7 @@ export function authenticate(service: Service, acceptSessionCookie: boolean): Mi
   return async (c, next) => {
     const header = c.req.header('Authorization')
     let token: string
+    let owner = false
     if (header !== undefined) {
       const match = /^Bearer +(\S+) *$/i.exec(header)
       if (!match?.[1])
@@ -33,8 +34,9 @@ export function authenticate(service: Service, acceptSessionCookie: boolean): Mi
         throw new ApiError('forbidden', 'Cross-site requests cannot use the browser session.')
       }
       token = session
+      owner = true
     }
-    const principal = service.authenticate(token)
+    const principal = { ...service.authenticate(token), owner }
     // "read tokens may call GET endpoints": refused here for every other method, known route or not.
     if (!SAFE_METHODS.has(c.req.method)) requireWrite(principal)
     c.set('principal', principal)
