@@ -1,135 +1,34 @@
-// Ranking a claim's candidate passages: plain BM25, and the engine's ranking, which adds to BM25 how much of
-// the claim a passage covers (IDF-weighted), the claim's numbers and word pairs it repeats, and a penalty
-// for reference-list and navigation debris (citations, "Retrieved …", ISBNs), the most common irrelevant text.
+// Ranking a claim's candidate passages: plain BM25, and the engine's learned ranking, a weighted sum of a few
+// lexical features of rankFeatures.ts (how many of the claim's words a passage has, BM25, …) whose weights
+// and choice come from scripts/train-evidence.ts (resources/evidence-ranker.json).
+import shipped from '../../../../resources/evidence-ranker.json' with { type: 'json' }
+import { FEATURE_NAMES, passageFeatures, type Feature } from './rankFeatures'
 
-const STOPWORDS = new Set(
-  (
-    'a an and are as at be been being but by for from had has have he her his i if in into is it its of on or ' +
-    'she so than that the their them then there these they this those to was were what when where which who ' +
-    'whom why will with would also can could did do does not no nor our out over such up we you your about after ' +
-    'before between during under more most other some any each only own same very just'
-  ).split(' '),
-)
+export { bm25Scores } from './rankFeatures'
 
-/// A crude stem: enough to match "born"/"borns", "elected"/"election" is left alone on purpose.
-function stem(word: string): string {
-  if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`
-  if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss') && !word.endsWith('us'))
-    return word.slice(0, -1)
-  return word
+/// A trained ranking: the weight of each feature it uses (on the features' own scales).
+export interface RankerModel {
+  weights: Partial<Record<Feature, number>>
 }
 
-/// Lower-cased word tokens without stopwords, stemmed; numbers kept as they are.
-export function tokenize(text: string): string[] {
-  const words =
-    text
-      .toLowerCase()
-      .normalize('NFKC')
-      .match(/[\p{L}\p{N}]+/gu) ?? []
-  return words.filter((word) => !STOPWORDS.has(word)).map(stem)
-}
+/// The ranking the engine ships.
+export const RANKER: RankerModel = shipped
 
-interface Doc {
-  terms: string[]
-  counts: Map<string, number>
-}
-
-function doc(text: string): Doc {
-  const terms = tokenize(text)
-  const counts = new Map<string, number>()
-  for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1)
-  return { terms, counts }
-}
-
-/// BM25 scores of `passages` for `query`, with document frequencies from the passages themselves.
-export function bm25Scores(query: string, passages: readonly string[], k1 = 1.2, b = 0.75): number[] {
-  return bm25(doc(query), passages.map(doc), k1, b)
-}
-
-function idfs(queryTerms: Iterable<string>, docs: readonly Doc[]): Map<string, number> {
-  const n = docs.length
-  const idf = new Map<string, number>()
-  for (const term of queryTerms) {
-    const df = docs.filter((d) => d.counts.has(term)).length
-    idf.set(term, Math.log(1 + (n - df + 0.5) / (df + 0.5)))
-  }
-  return idf
-}
-
-function bm25(query: Doc, docs: readonly Doc[], k1: number, b: number): number[] {
-  const average = docs.reduce((sum, d) => sum + d.terms.length, 0) / Math.max(1, docs.length) || 1
-  const idf = idfs(query.counts.keys(), docs)
-  return docs.map((d) => {
-    let score = 0
-    for (const term of query.counts.keys()) {
-      const tf = d.counts.get(term) ?? 0
-      if (tf === 0) continue
-      score += (idf.get(term) ?? 0) * ((tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * d.terms.length) / average)))
-    }
-    return score
-  })
-}
-
-const DEBRIS = [
-  /\bretrieved\b/i,
-  /\barchived from\b/i,
-  /\bISBN\b/,
-  /\bdoi\b/i,
-  /\^/,
-  /\[\s*edit\s*\]/i,
-  /\bdead link\b/i,
-  /\bpp?\.\s*\d/,
-  /\(\d{4}\)\.\s/,
-  /\bcite\b|\bcitation needed\b/i,
-]
-
-/// How much a passage looks like a reference list or page furniture rather than prose: 0 (prose) to 1.
-export function debris(text: string): number {
-  const hits = DEBRIS.filter((pattern) => pattern.test(text)).length
-  const sentences = (text.match(/[a-z][.!?](\s|$)/g) ?? []).length
-  const short = text.length < 60 ? 0.5 : 0
-  return Math.min(1, hits * 0.25 + short + (sentences === 0 ? 0.25 : 0))
-}
-
-export interface RankWeights {
-  bm25: number
-  coverage: number
-  numbers: number
-  pairs: number
-  debris: number
-}
-
-/// Chosen by a small grid search on the evidence eval itself (in-sample; see README).
-export const DEFAULT_WEIGHTS: RankWeights = { bm25: 1, coverage: 0, numbers: 1, pairs: 0, debris: 0.3 }
-
-/// The engine's relevance scores of `passages` for `claim` (higher is more relevant).
+/// The engine's relevance scores of `passages` for `claim` (higher is more relevant; only the order of one
+/// claim's passages means anything).
 export function relevanceScores(
   claim: string,
   passages: readonly string[],
-  weights: RankWeights = DEFAULT_WEIGHTS,
+  model: RankerModel = RANKER,
 ): number[] {
-  const query = doc(claim)
-  const docs = passages.map(doc)
-  const base = bm25(query, docs, 1.2, 0.5)
-  const top = Math.max(...base, 1e-9)
-  const idf = idfs(query.counts.keys(), docs)
-  const totalIdf = [...idf.values()].reduce((sum, value) => sum + value, 0) || 1
-  const numbers = new Set(query.terms.filter((term) => /^\d+$/.test(term)))
-  const pairs = new Set(query.terms.slice(1).map((term, i) => `${query.terms[i]} ${term}`))
-  return docs.map((d, i) => {
-    let covered = 0
-    for (const [term, weight] of idf) if (d.counts.has(term)) covered += weight
-    const numberShare = numbers.size ? [...numbers].filter((n) => d.counts.has(n)).length / numbers.size : 0
-    const docPairs = new Set(d.terms.slice(1).map((term, j) => `${d.terms[j]} ${term}`))
-    const pairShare = pairs.size ? [...pairs].filter((pair) => docPairs.has(pair)).length / pairs.size : 0
-    return (
-      weights.bm25 * ((base[i] ?? 0) / top) +
-      weights.coverage * (covered / totalIdf) +
-      weights.numbers * numberShare +
-      weights.pairs * pairShare -
-      weights.debris * debris(passages[i] ?? '')
-    )
-  })
+  return passageFeatures(claim, passages).map((row) => featureScore(model, row))
+}
+
+/// The score of one passage from its features (in the order of `FEATURE_NAMES`).
+export function featureScore(model: RankerModel, row: readonly number[]): number {
+  let score = 0
+  FEATURE_NAMES.forEach((name, column) => (score += (model.weights[name] ?? 0) * (row[column] ?? 0)))
+  return score
 }
 
 /// Indices of `scores` from the highest score to the lowest (ties keep their order).

@@ -1,0 +1,264 @@
+// What the ranking knows of a claim and each of its candidate passages: lexical features, each read against
+// the other passages of the same claim (a word's weight is its BM25 idf among them, and BM25 is scaled by the
+// best passage's). The learned ranking (rank.ts) weighs a few of them; training (rankTraining.ts) chooses
+// which.
+
+const STOPWORDS = new Set(
+  (
+    'a an and are as at be been being but by for from had has have he her his i if in into is it its of on or ' +
+    'she so than that the their them then there these they this those to was were what when where which who ' +
+    'whom why will with would also can could did do does not no nor our out over such up we you your about after ' +
+    'before between during under more most other some any each only own same very just'
+  ).split(' '),
+)
+
+/// A crude stem: enough to match "born"/"borns", "elected"/"election" is left alone on purpose.
+function stem(word: string): string {
+  if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`
+  if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss') && !word.endsWith('us'))
+    return word.slice(0, -1)
+  return word
+}
+
+/// The words of a text that are not stopwords: stemmed and lower-cased terms, numbers kept as they are, with
+/// the sentence each is in and whether it was written with a capital.
+interface Words {
+  terms: string[]
+  sentences: number[]
+  capitals: boolean[]
+}
+
+const WORD_OR_STOP = /[\p{L}\p{N}]+|[.!?]+/gu
+
+function words(text: string): Words {
+  const found: Words = { terms: [], sentences: [], capitals: [] }
+  let sentence = 0
+  for (const [raw] of text.normalize('NFKC').matchAll(WORD_OR_STOP)) {
+    const lower = raw.toLowerCase()
+    if (lower === raw && /^[.!?]/.test(raw)) sentence++
+    else if (!STOPWORDS.has(lower)) {
+      found.terms.push(stem(lower))
+      found.sentences.push(sentence)
+      found.capitals.push(lower !== raw)
+    }
+  }
+  return found
+}
+
+/// A text as BM25 sees it: its terms and how often each occurs.
+interface Doc {
+  terms: string[]
+  counts: Map<string, number>
+}
+
+function doc(terms: string[]): Doc {
+  const counts = new Map<string, number>()
+  for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1)
+  return { terms, counts }
+}
+
+/// The BM25 inverse document frequency of each query term among `docs` (never negative).
+function idfs(queryTerms: Iterable<string>, docs: readonly Doc[]): Map<string, number> {
+  const idf = new Map<string, number>()
+  for (const term of queryTerms) {
+    let df = 0
+    for (const d of docs) if (d.counts.has(term)) df++
+    idf.set(term, Math.log(1 + (docs.length - df + 0.5) / (df + 0.5)))
+  }
+  return idf
+}
+
+function bm25(query: Doc, docs: readonly Doc[], idf: Map<string, number>, k1: number, b: number): number[] {
+  const average = docs.reduce((sum, d) => sum + d.terms.length, 0) / Math.max(1, docs.length) || 1
+  return docs.map((d) => {
+    let score = 0
+    for (const term of query.counts.keys()) {
+      const tf = d.counts.get(term) ?? 0
+      if (tf === 0) continue
+      score += (idf.get(term) ?? 0) * ((tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * d.terms.length) / average)))
+    }
+    return score
+  })
+}
+
+/// BM25 scores of `passages` for `query`, with document frequencies from the passages themselves.
+export function bm25Scores(query: string, passages: readonly string[], k1 = 1.2, b = 0.75): number[] {
+  const q = doc(words(query).terms)
+  const docs = passages.map((text) => doc(words(text).terms))
+  return bm25(q, docs, idfs(q.counts.keys(), docs), k1, b)
+}
+
+const DEBRIS = [
+  /\bretrieved\b/i,
+  /\barchived from\b/i,
+  /\bISBN\b/,
+  /\bdoi\b/i,
+  /\^/,
+  /\[\s*edit\s*\]/i,
+  /\bdead link\b/i,
+  /\bpp?\.\s*\d/,
+  /\(\d{4}\)\.\s/,
+  /\bcite\b|\bcitation needed\b/i,
+]
+
+/// How much a passage looks like a reference list or page furniture rather than prose: 0 (prose) to 1.
+function debris(text: string): number {
+  const hits = DEBRIS.filter((pattern) => pattern.test(text)).length
+  const sentences = (text.match(/[a-z][.!?](\s|$)/g) ?? []).length
+  const short = text.length < 60 ? 0.5 : 0
+  return Math.min(1, hits * 0.25 + short + (sentences === 0 ? 0.25 : 0))
+}
+
+/// Homework and quiz pages ("Question 1.", "a. … b. …", "Show answer", "Solved"): they repeat a claim's
+/// words around a question rather than state anything.
+const QUIZ = /\b(?:question|answer|solved|quiz|expert|homework|step-by-step)\b|(?:^|\s)[a-d][.)]\s/gi
+
+/// Footnote marks: "[12]" and "^".
+const FOOTNOTES = /\[\s*\d+\s*\]|\^/g
+
+/// Each feature: its name and what it measures (of a passage, for the claim).
+export const FEATURES = {
+  bm25: 'BM25 (k1 1.2, b 0.5) over the best passage’s',
+  coverage: 'the idf-weighted share of the claim’s words the passage has',
+  words: 'the share of the claim’s distinct words the passage has',
+  'rare words': 'the share of the claim’s words found in at most half of the passages that the passage has',
+  'word pairs': 'the share of the claim’s adjacent word pairs the passage repeats',
+  numbers: 'the share of the claim’s numbers the passage repeats (0 when it has none)',
+  names: 'the share of the claim’s capitalised words (after its first) the passage has',
+  subject: 'the share of the claim’s first three words the passage has',
+  window: 'the idf-weighted share of the claim’s words in the passage’s densest 20-word window',
+  sentence: 'the idf-weighted share of the claim’s words in the passage’s best sentence',
+  'first match': 'where the first of the claim’s words occurs, from 0 (the start) to 1 (never)',
+  length: 'the logarithm of the number of words',
+  debris: 'how much it looks like a reference list or page furniture (0 to 1)',
+  footnotes: 'footnote marks per ten words',
+  quiz: 'homework and quiz wording (0 to 1)',
+  characters: 'the share of the claim’s character 4-grams the passage has',
+} as const
+
+export type Feature = keyof typeof FEATURES
+
+/// The feature names, in the order `passageFeatures` returns their values.
+export const FEATURE_NAMES = Object.keys(FEATURES) as Feature[]
+
+const WINDOW = 20
+
+function share(wanted: ReadonlySet<string>, has: (item: string) => boolean): number {
+  if (wanted.size === 0) return 0
+  let found = 0
+  for (const item of wanted) if (has(item)) found++
+  return found / wanted.size
+}
+
+/// A text's letters and digits, lower-cased, with every other run of characters as one space (and one at
+/// each end).
+function letters(text: string): string {
+  return ` ${text
+    .toLowerCase()
+    .normalize('NFKC')
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')} `
+}
+
+function characterGrams(text: string): Set<string> {
+  const spaced = letters(text)
+  const grams = new Set<string>()
+  for (let i = 0; i + 4 <= spaced.length; i++) grams.add(spaced.slice(i, i + 4))
+  return grams
+}
+
+/// The features of each passage for the claim: one row per passage, values in the order of `FEATURE_NAMES`.
+export function passageFeatures(claim: string, passages: readonly string[]): number[][] {
+  const claimWords = words(claim)
+  const query = doc(claimWords.terms)
+  const passageWords = passages.map(words)
+  const docs = passageWords.map((found) => doc(found.terms))
+  const idf = idfs(query.counts.keys(), docs)
+  const scores = bm25(query, docs, idf, 1.2, 0.5)
+  const best = Math.max(...scores, 1e-9)
+  const totalIdf = [...idf.values()].reduce((sum, value) => sum + value, 0) || 1
+  const unique = new Set(query.terms)
+  const rare = new Set(
+    [...unique].filter((term) => docs.filter((d) => d.counts.has(term)).length <= docs.length / 2),
+  )
+  const numbers = new Set(query.terms.filter((term) => /^\d/.test(term)))
+  const names = new Set(claimWords.terms.filter((_, i) => i > 0 && claimWords.capitals[i]))
+  const subject = new Set(query.terms.slice(0, 3))
+  const pairs = new Set(query.terms.slice(1).map((term, i) => `${query.terms[i]} ${term}`))
+  const claimGrams = characterGrams(claim)
+  return passages.map((text, i) => {
+    const found = passageWords[i] as Words
+    const d = docs[i] as Doc
+    const terms = d.terms
+    let covered = 0
+    for (const term of unique) if (d.counts.has(term)) covered += idf.get(term) ?? 0
+    // Only pairs that start with a claim word can be one of the claim's pairs.
+    const docPairs = new Set<string>()
+    for (let j = 1; j < terms.length; j++)
+      if (unique.has(terms[j - 1] as string)) docPairs.add(`${terms[j - 1]} ${terms[j]}`)
+    const spaced = letters(text)
+    return [
+      (scores[i] ?? 0) / best,
+      covered / totalIdf,
+      share(unique, (term) => d.counts.has(term)),
+      share(rare, (term) => d.counts.has(term)),
+      share(pairs, (pair) => docPairs.has(pair)),
+      share(numbers, (term) => d.counts.has(term)),
+      share(names, (term) => d.counts.has(term)),
+      share(subject, (term) => d.counts.has(term)),
+      densestWindow(terms, idf) / totalIdf,
+      bestSentence(found, idf) / totalIdf,
+      firstMatch(terms, unique),
+      Math.log1p(terms.length),
+      debris(text),
+      ((text.match(FOOTNOTES) ?? []).length * 10) / Math.max(1, terms.length),
+      Math.min(1, (text.match(QUIZ) ?? []).length / 3),
+      share(claimGrams, (gram) => spaced.includes(gram)),
+    ]
+  })
+}
+
+/// The largest idf weight of distinct claim words inside any run of WINDOW words, by one sliding pass.
+function densestWindow(terms: readonly string[], idf: ReadonlyMap<string, number>): number {
+  const inWindow = new Map<string, number>()
+  let weight = 0
+  let densest = 0
+  terms.forEach((term, end) => {
+    if (idf.has(term)) {
+      const count = inWindow.get(term) ?? 0
+      if (count === 0) weight += idf.get(term) ?? 0
+      inWindow.set(term, count + 1)
+    }
+    const leaving = terms[end - WINDOW]
+    if (leaving !== undefined && idf.has(leaving)) {
+      const count = (inWindow.get(leaving) ?? 0) - 1
+      if (count === 0) weight -= idf.get(leaving) ?? 0
+      inWindow.set(leaving, count)
+    }
+    densest = Math.max(densest, weight)
+  })
+  return densest
+}
+
+/// The largest idf weight of distinct claim words inside one sentence.
+function bestSentence(found: Words, idf: ReadonlyMap<string, number>): number {
+  let best = 0
+  let seen = new Set<string>()
+  let weight = 0
+  found.terms.forEach((term, i) => {
+    if (i > 0 && found.sentences[i] !== found.sentences[i - 1]) {
+      seen = new Set()
+      weight = 0
+    }
+    if (idf.has(term) && !seen.has(term)) {
+      seen.add(term)
+      weight += idf.get(term) ?? 0
+      best = Math.max(best, weight)
+    }
+  })
+  return best
+}
+
+function firstMatch(terms: readonly string[], wanted: ReadonlySet<string>): number {
+  const first = terms.findIndex((term) => wanted.has(term))
+  return first < 0 ? 1 : first / Math.max(1, terms.length)
+}
