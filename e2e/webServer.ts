@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { test as base } from '@playwright/test'
-import { startFakeOpenAI, type FakeOpenAI } from '../test/helpers/fakeOpenAI'
+import { startFakeOpenAI, type Behaviour, type FakeOpenAI } from '../test/helpers/fakeOpenAI'
+import { FakeWiki } from '../test/helpers/fakeWiki'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const OPEN_LINE = /^open (http:\/\/127\.0\.0\.1:\d+)\/#token=(\S+)$/m
@@ -27,6 +28,14 @@ export interface WebServer {
 /// How the fake model server answers when a test turns t2 on: each panel vote and the judge wait this long.
 export interface FakeModels {
   latencyMs: number
+  /// Answers every model request in place of "supported, 0.9" (deep research's steps need real quotes).
+  answer?: Behaviour['answer']
+  /// A fake MediaWiki for t3 and deep research to search and read, filled in by this function.
+  wiki?: (wiki: FakeWiki) => void
+  /// Further members of the configuration file (`pricing`, say).
+  config?: Record<string, unknown>
+  /// How requests for one model (`model-a`…, `model-judge`) are served instead.
+  behaviours?: Record<string, Behaviour>
 }
 
 /// Playwright's `test` with a `server` fixture: a `factdesk web` started for the test and stopped after it. With
@@ -36,11 +45,21 @@ export const test = base.extend<{ server: WebServer; models: FakeModels | null }
   server: async ({ context, models }, use) => {
     const dataDir = mkdtempSync(join(tmpdir(), 'factdesk-e2e-'))
     let fake: FakeOpenAI | null = null
+    let wiki: FakeWiki | null = null
     const args = ['bin/factdesk.js', 'web', '--port', '0', '--data-dir', dataDir]
     if (models) {
       fake = await startFakeOpenAI({
-        '*': { latencyMs: models.latencyMs, overrides: { verdict: 'supported', confidence: 0.9 } },
+        '*': {
+          latencyMs: models.latencyMs,
+          overrides: { verdict: 'supported', confidence: 0.9 },
+          answer: models.answer,
+        },
+        ...models.behaviours,
       })
+      if (models.wiki) {
+        wiki = await new FakeWiki().start()
+        models.wiki(wiki)
+      }
       const model = (id: string, name: string) => ({
         id,
         provider: 'openai-compatible',
@@ -57,6 +76,8 @@ export const test = base.extend<{ server: WebServer; models: FakeModels | null }
             batchSize: 1,
             concurrencyPerProvider: 2,
           },
+          ...(wiki ? { search: { baseURL: wiki.apiUrl }, web: { allowLocalTargets: true } } : {}),
+          ...models.config,
         }),
       )
       args.push('--config', config)
@@ -78,6 +99,7 @@ export const test = base.extend<{ server: WebServer; models: FakeModels | null }
       await context.close()
       await stop(child, exited)
       await fake?.close()
+      await wiki?.close()
       rmSync(dataDir, { recursive: true, force: true })
     }
   },

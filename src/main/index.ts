@@ -8,8 +8,10 @@ import { createDispatch } from './desktop/dispatch'
 import { registerIpc } from './desktop/ipc'
 import { pagePolicy } from './desktop/pagePolicy'
 import { forwardReports } from './desktop/push'
+import { keychainSecretBox } from './desktop/secretBox'
 import { secureSession } from './desktop/session'
 import { createMainWindow } from './desktop/window'
+import { localServerSwitch } from './server/localServer'
 
 // The desktop app: one window on the editor page, and the engine running in this process.
 
@@ -54,7 +56,10 @@ if (!app.requestSingleInstanceLock()) {
 
 function start(): void {
   // Throws a readable error when the data folder is locked by a running `factdesk serve` (or is unusable).
-  engine = openEngine({ dataDir: app.getPath('userData'), runJobs: true })
+  const dataDir = app.getPath('userData')
+  engine = openEngine({ dataDir, runJobs: true, secretBox: keychainSecretBox(dataDir) })
+  // The local REST server (off unless turned on under Settings > API keys), on 127.0.0.1 only.
+  void engine.settings.attachLocalServer(localServerSwitch(engine))
   secureSession(session.defaultSession, pagePolicy(devServerUrl))
   registerIpc(createDispatch(engine, page))
   bounds = new WindowBounds()

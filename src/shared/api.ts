@@ -1,18 +1,32 @@
 import type {
+  ApiToken,
   Check,
   CheckList,
   Consensus,
   CreateCheckRequest,
+  CreatedToken,
+  CreateTokenRequest,
   Credits,
   ErrorEnvelope,
   Estimate,
   EstimateRequest,
   Evaluation,
   Me,
+  ModelTest,
+  ModelTestRequest,
+  OllamaDetection,
   PatchCheckRequest,
   Report,
+  Research,
+  ResearchRequest,
+  ResearchStep,
+  Settings,
+  SettingsPatch,
   TextIssue,
   Tier,
+  TokenList,
+  WebhookSecret,
+  WebhookSecretRotation,
 } from './schemas'
 
 /// A change to one of the organization's reports, pushed to the page as it happens (the engine's `ReportEvent`
@@ -29,6 +43,9 @@ export type ReportUpdate =
       consensus: Consensus | null
       issues: TextIssue[]
     }
+  /// A deep research run moved on: `step` is the one that just ended (null when the run ended or was
+  /// accepted), `sourcesRead` the pages read so far.
+  | { type: 'research'; research: Research; step: ResearchStep | null; sourcesRead: number }
 
 /// A page of the organization's checks: at most `limit`, after `cursor` (the previous page's `nextCursor`).
 export interface CheckPage {
@@ -55,6 +72,30 @@ export interface FactdeskOperations {
   cancel(id: string): Promise<Check>
   /// Edits a check's name, author or source URL.
   patch(id: string, edits: PatchCheckRequest): Promise<Check>
+  // The person at this computer only (the desktop app, the `factdesk web` session): settings, keys, credits.
+  /// The app's settings; saved keys appear only as `hasKey` and their last four characters.
+  settings(): Promise<Settings>
+  /// Saves the parts of the settings in `patch`; new work uses them at once.
+  updateSettings(patch: SettingsPatch): Promise<Settings>
+  /// One small structured request to a model as entered in the form (its saved key when none is given).
+  testModel(model: ModelTestRequest): Promise<ModelTest>
+  /// A local Ollama and the models it has pulled.
+  detectOllama(): Promise<OllamaDetection>
+  /// The organization's API tokens, revoked ones included; never their values.
+  listTokens(): Promise<TokenList>
+  /// A new API token; its value is in this answer only.
+  createToken(request: CreateTokenRequest): Promise<CreatedToken>
+  revokeToken(id: string): Promise<ApiToken>
+  /// The webhook signing secret.
+  webhookSecret(): Promise<WebhookSecret>
+  /// A new webhook signing secret; the old one keeps signing for 24 hours.
+  rotateWebhookSecret(): Promise<WebhookSecretRotation>
+  /// Adds credits to the organization; answers the new balance.
+  grantCredits(amount: number): Promise<Credits>
+  /// Starts deep research on a claim of a check or on a text; charged the flat research price on acceptance.
+  research(request: ResearchRequest): Promise<Research>
+  /// A deep research run and, once completed, its argument map and finding.
+  getResearch(id: string): Promise<Research>
 }
 
 /// What the renderer can ask of the engine, and the updates it hears. Two implementations: IPC in the desktop
@@ -80,6 +121,18 @@ const EVERY_OPERATION = {
   listChecks: true,
   cancel: true,
   patch: true,
+  settings: true,
+  updateSettings: true,
+  testModel: true,
+  detectOllama: true,
+  listTokens: true,
+  createToken: true,
+  revokeToken: true,
+  webhookSecret: true,
+  rotateWebhookSecret: true,
+  grantCredits: true,
+  research: true,
+  getResearch: true,
 } satisfies Record<Operation, true>
 /// Every operation, one IPC channel each.
 export const OPERATIONS = Object.keys(EVERY_OPERATION) as Operation[]

@@ -1,12 +1,13 @@
 import { z } from 'zod'
 import { DEFAULT_PRICES } from './pricing'
+import { ModelProvider } from './schemas'
 
 /// The engine's configuration file (api-decisions.md, "Headless server and configuration"). Every member is
 /// optional; secrets are never in the file, only the name of the environment variable that holds them.
 
 export const ModelConfig = z.strictObject({
   id: z.string().min(1),
-  provider: z.enum(['openai', 'anthropic', 'google', 'ollama', 'openai-compatible']),
+  provider: ModelProvider,
   baseURL: z.url({ protocol: /^https?$/ }).optional(),
   model: z.string().min(1),
   apiKeyEnv: z
@@ -17,6 +18,14 @@ export const ModelConfig = z.strictObject({
 export type ModelConfig = z.infer<typeof ModelConfig>
 
 const delays = z.array(z.number().int().positive()).min(1)
+
+/// The public endpoint of each search provider (SearXNG has none: `search.baseURL` names the instance).
+export const SEARCH_BASE_URLS = {
+  wikipedia: 'https://en.wikipedia.org/w/api.php',
+  brave: 'https://api.search.brave.com/res/v1/web/search',
+  tavily: 'https://api.tavily.com/search',
+  searxng: '',
+} as const
 
 export const Config = z.strictObject({
   models: z
@@ -42,11 +51,27 @@ export const Config = z.strictObject({
   search: z
     .strictObject({
       provider: z.enum(['wikipedia', 'brave', 'tavily', 'searxng']).default('wikipedia'),
-      baseURL: z.url({ protocol: /^https?$/ }).default('https://en.wikipedia.org/w/api.php'),
+      /// The provider's endpoint; absent means its public one (SearXNG has none: the instance is yours).
+      baseURL: z.url({ protocol: /^https?$/ }).optional(),
       apiKeyEnv: z.string().optional(),
+      /// Requests to the provider per second at most; absent means the provider's own default.
+      requestsPerSecond: z.number().positive().max(100).optional(),
+      /// Time allowed for one search request.
+      timeoutMs: z.number().int().positive().default(10_000),
+    })
+    .refine((search) => search.baseURL !== undefined || search.provider !== 'searxng', {
+      path: ['baseURL'],
+      message: 'SearXNG needs the address of your instance, e.g. "https://searx.example.org"',
+    })
+    .transform((search) => ({ ...search, baseURL: search.baseURL ?? SEARCH_BASE_URLS[search.provider] }))
+    .prefault({}),
+  web: z
+    .strictObject({
+      allowLocalTargets: z.boolean().default(false),
+      /// How long a fetched page is reused, by every claim that needs it.
+      sourceCacheSeconds: z.number().int().nonnegative().default(3600),
     })
     .prefault({}),
-  web: z.strictObject({ allowLocalTargets: z.boolean().default(false) }).prefault({}),
   webhooks: z
     .strictObject({
       allowLocalTargets: z.boolean().default(false),

@@ -1,6 +1,15 @@
 import { z } from 'zod'
 import type { Operation } from './api'
-import { CreateCheckRequest, EstimateRequest, PatchCheckRequest } from './schemas'
+import {
+  CreateCheckRequest,
+  CreateTokenRequest,
+  EstimateRequest,
+  GrantRequest,
+  ModelTestRequest,
+  PatchCheckRequest,
+  ResearchRequest,
+  SettingsPatch,
+} from './schemas'
 
 const id = z.string().min(1).max(200)
 
@@ -18,4 +27,16 @@ export const OPERATION_ARGS = {
   ]),
   cancel: z.tuple([id]),
   patch: z.tuple([id, PatchCheckRequest]),
+  settings: z.tuple([]),
+  updateSettings: z.tuple([SettingsPatch]),
+  testModel: z.tuple([ModelTestRequest]),
+  detectOllama: z.tuple([]),
+  listTokens: z.tuple([]),
+  createToken: z.tuple([CreateTokenRequest]),
+  revokeToken: z.tuple([id]),
+  webhookSecret: z.tuple([]),
+  rotateWebhookSecret: z.tuple([]),
+  grantCredits: z.tuple([GrantRequest.shape.amount]),
+  research: z.tuple([ResearchRequest]),
+  getResearch: z.tuple([id]),
 } satisfies Record<Operation, z.ZodType<unknown[]>>

@@ -28,6 +28,12 @@ export const ResearchStatus = z
   .meta({ id: 'ResearchStatus' })
 export type ResearchStatus = z.infer<typeof ResearchStatus>
 
+/// The steps of a deep research run, in order; progress updates name the one that just ended.
+export const ResearchStep = z
+  .enum(['plan', 'search-support', 'search-contradiction', 'map', 'votes', 'verdict'])
+  .meta({ id: 'ResearchStep' })
+export type ResearchStep = z.infer<typeof ResearchStep>
+
 const timestamp = z
   .string()
   .meta({ description: 'ISO-8601 UTC timestamp', example: '2026-01-01T00:00:00.000Z' })
@@ -162,6 +168,12 @@ export const Report = z
       verdicts: z.record(z.string(), z.int()),
       /// Model tokens the check spent: panel votes and judges.
       tokens: z.object({ input: z.int(), output: z.int() }),
+    }),
+    /// Extension: the panel models that vote on each claim, per tier with a panel (t2, t3), so that a claim's
+    /// progress reads "votes landed out of panel size".
+    panel: TierCounts.meta({
+      description: 'Extension: models voting on each claim per tier with a panel (t2, t3)',
+      example: { t2: 3 },
     }),
   })
   .meta({ id: 'Report' })
@@ -332,3 +344,166 @@ export const ResearchRequest = z
   .union([z.strictObject({ claimId: z.string() }), z.strictObject({ text: z.string() })])
   .meta({ id: 'ResearchRequest' })
 export type ResearchRequest = z.infer<typeof ResearchRequest>
+
+// Settings of the app (an extension: the desktop app and the `factdesk web` session only, never an API token).
+
+/// A provider of language models.
+export const ModelProvider = z
+  .enum(['openai', 'anthropic', 'google', 'ollama', 'openai-compatible'])
+  .meta({ id: 'ModelProvider' })
+export type ModelProvider = z.infer<typeof ModelProvider>
+
+/// A web search provider for t3 and deep research.
+export const SearchProviderName = z
+  .enum(['wikipedia', 'brave', 'tavily', 'searxng'])
+  .meta({ id: 'SearchProviderName' })
+export type SearchProviderName = z.infer<typeof SearchProviderName>
+
+/// The English whose spelling the checkers follow.
+export const Dialect = z.enum(['american', 'british', 'canadian', 'australian']).meta({ id: 'Dialect' })
+export type Dialect = z.infer<typeof Dialect>
+
+const httpUrl = z.url({ protocol: /^https?$/ })
+const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be the name of an environment variable')
+/// A new API key (a string), no change (absent) or none any more (null). Keys are never sent back.
+const newKey = z.string().trim().min(1).max(1000).nullable().optional()
+
+/// Whether a key is saved, and its last four characters to tell keys apart; never the key.
+export const SavedKey = z
+  .object({ hasKey: z.boolean(), last4: z.string().nullable() })
+  .meta({ id: 'SavedKey' })
+export type SavedKey = z.infer<typeof SavedKey>
+
+/// A model as the settings show it.
+export const SettingsModel = z
+  .object({
+    id: z.string(),
+    provider: ModelProvider,
+    baseURL: z.string().nullable(),
+    model: z.string(),
+    /// The environment variable read when no key is saved in the app.
+    apiKeyEnv: z.string().nullable(),
+    key: SavedKey,
+  })
+  .meta({ id: 'SettingsModel' })
+export type SettingsModel = z.infer<typeof SettingsModel>
+
+/// A model as it is saved: `apiKey` sets (a string), keeps (absent) or removes (null) its key.
+export const ModelInput = z
+  .strictObject({
+    id: z.string().trim().min(1).max(100),
+    provider: ModelProvider,
+    baseURL: httpUrl.nullable().optional(),
+    model: z.string().trim().min(1).max(200),
+    apiKeyEnv: envName.nullable().optional(),
+    apiKey: newKey,
+  })
+  .meta({ id: 'ModelInput' })
+export type ModelInput = z.infer<typeof ModelInput>
+
+/// The local REST server: off by default; when on, it listens on 127.0.0.1 only.
+export const LocalServer = z
+  .object({
+    /// False where no switch exists: `factdesk serve` and `factdesk web` serve the API already.
+    available: z.boolean(),
+    enabled: z.boolean(),
+    port: z.int(),
+    /// Where it answers while it runs, e.g. `http://127.0.0.1:8787/api/v1`; null when off.
+    address: z.string().nullable(),
+    /// Why it could not start (the port is taken, say); null when it runs or is off.
+    error: z.string().nullable(),
+  })
+  .meta({ id: 'LocalServer' })
+export type LocalServer = z.infer<typeof LocalServer>
+
+/// The app's settings: this file's models and search overlaid on the configuration file's.
+export const Settings = z
+  .object({
+    models: z.object({ panel: z.array(SettingsModel), judge: SettingsModel.nullable() }),
+    search: z.object({
+      provider: SearchProviderName,
+      baseURL: z.string(),
+      apiKeyEnv: z.string().nullable(),
+      key: SavedKey,
+    }),
+    writing: z.object({ dialect: Dialect, dictionary: z.array(z.string()) }),
+    localServer: LocalServer,
+  })
+  .meta({ id: 'Settings' })
+export type Settings = z.infer<typeof Settings>
+
+/// Body of `PATCH /settings`: only the parts to change. `models.panel` replaces the whole panel.
+export const SettingsPatch = z
+  .strictObject({
+    models: z
+      .strictObject({
+        panel: z
+          .array(ModelInput)
+          .max(16)
+          .refine(
+            (panel) => new Set(panel.map((m) => m.id)).size === panel.length,
+            'model ids must be unique',
+          )
+          .optional(),
+        judge: ModelInput.nullable().optional(),
+      })
+      .optional(),
+    search: z
+      .strictObject({
+        provider: SearchProviderName.optional(),
+        baseURL: httpUrl.optional(),
+        apiKeyEnv: envName.nullable().optional(),
+        apiKey: newKey,
+      })
+      .optional(),
+    writing: z
+      .strictObject({
+        dialect: Dialect.optional(),
+        dictionary: z.array(z.string().trim().min(1).max(100)).max(10_000).optional(),
+      })
+      .optional(),
+    localServer: z
+      .strictObject({ enabled: z.boolean().optional(), port: z.int().min(1024).max(65535).optional() })
+      .optional(),
+  })
+  .meta({ id: 'SettingsPatch' })
+export type SettingsPatch = z.infer<typeof SettingsPatch>
+
+/// Body of `POST /settings/models/test`: the model as in the form; without `apiKey`, its saved key is used.
+export const ModelTestRequest = ModelInput.meta({ id: 'ModelTestRequest' })
+export type ModelTestRequest = z.infer<typeof ModelTestRequest>
+
+/// What one small structured request to a model gave: ok with its latency, or the reason in words.
+export const ModelTest = z
+  .object({ ok: z.boolean(), latencyMs: z.int().nullable(), message: z.string() })
+  .meta({ id: 'ModelTest' })
+export type ModelTest = z.infer<typeof ModelTest>
+
+/// A local Ollama, if one answers: its base URL for `openai-compatible` models and the models it has pulled.
+export const OllamaDetection = z
+  .object({ running: z.boolean(), baseURL: z.string(), models: z.array(z.string()), message: z.string() })
+  .meta({ id: 'OllamaDetection' })
+export type OllamaDetection = z.infer<typeof OllamaDetection>
+
+/// An API token as the owner lists it (never its value).
+export const ApiToken = TokenInfo.extend({ revokedAt: timestamp.nullable() }).meta({ id: 'ApiToken' })
+export type ApiToken = z.infer<typeof ApiToken>
+
+export const TokenList = z.object({ data: z.array(ApiToken) }).meta({ id: 'TokenList' })
+export type TokenList = z.infer<typeof TokenList>
+
+/// Body of `POST /tokens`.
+export const CreateTokenRequest = z
+  .strictObject({ scope: Scope, name: z.string().trim().max(100).nullable().optional() })
+  .meta({ id: 'CreateTokenRequest' })
+export type CreateTokenRequest = z.infer<typeof CreateTokenRequest>
+
+/// A new token: `value` is shown this once and never again.
+export const CreatedToken = z.object({ token: ApiToken, value: z.string() }).meta({ id: 'CreatedToken' })
+export type CreatedToken = z.infer<typeof CreatedToken>
+
+/// Body of `POST /credits/grants`: credits added to the organization.
+export const GrantRequest = z
+  .strictObject({ amount: z.int().min(1).max(1_000_000_000) })
+  .meta({ id: 'GrantRequest' })
+export type GrantRequest = z.infer<typeof GrantRequest>

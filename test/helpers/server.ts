@@ -37,6 +37,7 @@ export async function startServer(
     runner?: EngineOptions['runner']
     webhooks?: EngineOptions['webhooks']
     research?: EngineOptions['research']
+    ollamaOrigin?: string
   } = {},
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? tempDir()
@@ -48,6 +49,7 @@ export async function startServer(
     runner: options.runner,
     webhooks: options.webhooks,
     research: options.research,
+    ollamaOrigin: options.ollamaOrigin,
     runJobs: true,
   })
   const app = createApp(engine, { acceptSessionCookie: options.extend !== undefined })

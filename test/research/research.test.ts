@@ -1,12 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { Research } from '../../src/shared/schemas'
-import { validMap, type ResearchProgress } from '../../src/main/engine/research'
+import type { ReportUpdate } from '../../src/shared/api'
+import { validMap } from '../../src/main/engine/research'
 import { normaliseSpace } from '../../src/main/engine/web'
 import { startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../helpers/fakeOpenAI'
+import { FakeSearch } from '../helpers/fakeSearch'
 import { FakeWiki } from '../helpers/fakeWiki'
 import { call, expectEnvelope, waitForEnd, type TestServer } from '../helpers/server'
 import { t2Config } from '../t2/setup'
-import { data, schemaName, startResearchServer, waitForResearch } from './setup'
+import { data, openEvents, schemaName, startResearchServer, waitForResearch } from './setup'
 
 const CLAIM = 'Ottawa is the capital of Canada.'
 const OTTAWA = [
@@ -122,8 +124,8 @@ function expectGoodResult(research: any) {
 describe('deep research', () => {
   it('by text: charged once on acceptance, completes with a valid map, every panel vote and progress events', async () => {
     const s = await setUp()
-    const events: ResearchProgress[] = []
-    s.engine.research.subscribe((event) => events.push(event))
+    const events: Array<Extract<ReportUpdate, { type: 'research' }>> = []
+    s.engine.events.subscribe((event) => event.type === 'research' && events.push(event))
     const before = await balance(s)
     const res = await call(s, 'POST', '/research', { body: { text: CLAIM } })
     expect(res.status).toBe(202)
@@ -142,14 +144,14 @@ describe('deep research', () => {
     expect(events.map((e) => e.step)).toEqual(
       expect.arrayContaining(['plan', 'search-support', 'search-contradiction', 'map', 'votes', 'verdict']),
     )
-    expect(events.at(-1)).toMatchObject({ status: 'completed', researchId: res.json.id })
+    expect(events.at(-1)).toMatchObject({ step: null, research: { status: 'completed', id: res.json.id } })
     expect(Math.max(...events.map((e) => e.sourcesRead))).toBe(2)
     // A read token may poll but not start.
     expect((await call(s, 'GET', `/research/${res.json.id}`, { token: s.read })).status).toBe(200)
     expect((await call(s, 'POST', '/research', { token: s.read, body: { text: CLAIM } })).status).toBe(403)
   })
 
-  it("by claimId: a claim of the organization's check, with its context", async () => {
+  it("by claimId: a claim of the organization's check, with its context; another organization's is not found", async () => {
     const s = await setUp()
     const check = await call(s, 'POST', '/checks', {
       body: { text: `Canada is a country in North America. ${CLAIM}`, tiers: ['t1'] },
@@ -170,6 +172,19 @@ describe('deep research', () => {
         'not_found',
       ),
     )
+    // Another organization learns nothing about the claim and pays nothing.
+    const other = s.engine.admin.createOrganization('Other', 100)
+    const otherToken = s.engine.admin.createToken('write', other.id, 'other').value
+    const refused = await call(s, 'POST', '/research', {
+      token: otherToken,
+      body: { claimId: claim.claimId },
+    })
+    expect(refused.status).toBe(404)
+    expect(expectEnvelope(refused.json, 'not_found').message).toBe(
+      `No claim ${claim.claimId} in this organization's checks.`,
+    )
+    expect(s.engine.admin.ledger(other.id).charge).toBe(0)
+    expect((await call(s, 'GET', '/credits', { token: otherToken })).json.balance).toBe(100)
   })
 
   it('refuses both or neither of claimId and text (400), and a short balance (402)', async () => {
@@ -187,17 +202,92 @@ describe('deep research', () => {
     expect(s.engine.admin.ledger(poor.id).charge).toBe(0)
   })
 
-  it('is refunded when it fails', async () => {
-    const s = await setUp({ maxAttempts: 2 }, (request) =>
-      schemaName(request) === 'argument_map' ? { arguments: [] } : researcher(request),
+  it('is refunded exactly once when it fails, also after a restart', async () => {
+    const failing = (request: RecordedRequest) =>
+      schemaName(request) === 'argument_map' ? { arguments: [] } : researcher(request)
+    const s = await setUp({ maxAttempts: 2 }, failing)
+    const ended: string[] = []
+    s.engine.events.subscribe(
+      (e) => e.type === 'research' && e.step === null && ended.push(e.research.status),
     )
     const before = await balance(s)
     const res = await call(s, 'POST', '/research', { body: { text: CLAIM } })
     const done = await waitForResearch(s, res.json.id)
     expect(done).toMatchObject({ status: 'failed', result: null, credits: { charged: 40, refunded: 40 } })
     expect(done.error.message).toContain('no proof or dissent')
+    expect(fake!.requests.filter((r) => schemaName(r) === 'argument_map')).toHaveLength(2)
+    expect(ended).toEqual(['queued', 'failed'])
     expect(await balance(s)).toBe(before)
     expect(s.engine.admin.ledger(s.organizationId)).toMatchObject({ charge: 40, refund: 40 })
+    const dataDir = s.dataDir
+    await s.close()
+    server = undefined
+    const again = await setUp({ maxAttempts: 2 }, failing, dataDir)
+    expect((await call(again, 'GET', `/research/${res.json.id}`)).json.status).toBe('failed')
+    expect(again.engine.admin.ledger(again.organizationId)).toMatchObject({ charge: 40, refund: 40 })
+  })
+
+  it('fails at once, refunded, when the search provider refuses its key', async () => {
+    const brave = await new FakeSearch().start()
+    process.env.FACTDESK_TEST_BRAVE_KEY = 'not-the-key'
+    try {
+      fake = await startFakeOpenAI({ '*': { answer: researcher } })
+      server = await startResearchServer(
+        {
+          ...t2Config(fake, ['a', 'b']),
+          search: {
+            provider: 'brave',
+            baseURL: brave.baseURL('brave'),
+            apiKeyEnv: 'FACTDESK_TEST_BRAVE_KEY',
+          },
+          web: { allowLocalTargets: true },
+        },
+        { retryDelayMs: 10 },
+      )
+      const res = await call(server, 'POST', '/research', { body: { text: CLAIM } })
+      const done = await waitForResearch(server, res.json.id)
+      expect(done).toMatchObject({ status: 'failed', credits: { charged: 40, refunded: 40 } })
+      expect(done.error.message).toMatch(/^Brave Search refused the API key \(HTTP 401\)/)
+      expect(done.error.message).toContain('FACTDESK_TEST_BRAVE_KEY')
+      expect(done.error.message).not.toContain('not-the-key')
+      // One attempt: no retry of what will not mend.
+      expect(brave.requests.map((r) => r.key)).toEqual(['not-the-key'])
+    } finally {
+      delete process.env.FACTDESK_TEST_BRAVE_KEY
+      await brave.close()
+    }
+  })
+
+  it("streams its progress on GET /events in order, to the organization's stream only", async () => {
+    const s = await setUp()
+    const other = s.engine.admin.createOrganization('Other', 100)
+    const otherToken = s.engine.admin.createToken('write', other.id, 'other').value
+    const mine = await openEvents(s, s.read)
+    const theirs = await openEvents(s, otherToken)
+    const ended = (id: string) => (updates: ReportUpdate[]) =>
+      updates.some((u) => u.type === 'research' && u.research.id === id && u.research.status === 'completed')
+    const res = await call(s, 'POST', '/research', { body: { text: CLAIM } })
+    const progress = (await mine.until(ended(res.json.id))).filter((u) => u.type === 'research')
+    expect(progress.map((u) => [u.step, u.research.status])).toEqual([
+      [null, 'queued'],
+      ['plan', 'running'],
+      ['search-support', 'running'],
+      ['search-contradiction', 'running'],
+      ['map', 'running'],
+      ['votes', 'running'],
+      ['votes', 'running'],
+      ['verdict', 'running'],
+      [null, 'completed'],
+    ])
+    expect(progress.map((u) => u.sourcesRead)).toEqual([0, 0, 1, 2, 2, 2, 2, 2, 2])
+    expect(progress.every((u) => u.research.id === res.json.id && !('organizationId' in u))).toBe(true)
+    expectGoodResult(progress.at(-1)!.research)
+    // The other organization's stream, open all along, hears only its own run.
+    const own = await call(s, 'POST', '/research', { token: otherToken, body: { text: CLAIM } })
+    expect(own.status).toBe(202)
+    const heard = await theirs.until(ended(own.json.id))
+    expect(heard.length).toBeGreaterThan(0)
+    expect(heard.every((u) => u.type === 'research' && u.research.id === own.json.id)).toBe(true)
   })
 
   it('resumes after a restart from the last finished step', async () => {
@@ -208,7 +298,9 @@ describe('deep research', () => {
     fake.behave('model-a', { answer, latencyMs: 60_000 })
     const first = await setUp({}, answer)
     const reachedVotes = new Promise<void>((resolve) =>
-      first.engine.research.subscribe((event) => event.step === 'map' && resolve()),
+      first.engine.events.subscribe(
+        (event) => event.type === 'research' && event.step === 'map' && resolve(),
+      ),
     )
     const res = await call(first, 'POST', '/research', { body: { text: CLAIM } })
     await reachedVotes

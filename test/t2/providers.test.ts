@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { modelHandle } from '../../src/main/engine/models'
+import { apiKeys } from '../../src/main/engine/keys'
 import { PermanentError } from '../../src/main/engine/tiers/tier'
 import { startFakeOpenAI, type FakeOpenAI } from '../helpers/fakeOpenAI'
 import { waitForEnd, type TestServer } from '../helpers/server'
@@ -42,7 +43,7 @@ describe('model providers', () => {
       const handle = modelHandle(
         { id: provider, provider, model: 'some-model', apiKeyEnv: 'KEY' },
         'models.judge',
-        env,
+        apiKeys(null, env),
       )
       const model = handle.languageModel()
       expect(typeof model === 'object' && model.modelId).toBe('some-model')

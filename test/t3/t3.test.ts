@@ -57,6 +57,7 @@ function webModel(verdict: string, invent = false) {
 async function setUp(
   behaviour: Record<string, ReturnType<typeof webModel>>,
   pages: (wiki: FakeWiki) => void,
+  web: ConfigInput['web'] = {},
 ): Promise<void> {
   wiki = await new FakeWiki().start()
   pages(wiki)
@@ -66,13 +67,13 @@ async function setUp(
   const config: ConfigInput = {
     ...t2Config(fake, ['a', 'b']),
     search: { baseURL: wiki.apiUrl },
-    web: { allowLocalTargets: true },
+    web: { allowLocalTargets: true, ...web },
   }
   server = await startT2Server(config)
 }
 
-async function runT3(): Promise<Awaited<ReturnType<typeof report>>> {
-  const res = await call(server, 'POST', '/checks', { body: { text: TEXT, tiers: ['t3'] } })
+async function runT3(text = TEXT): Promise<Awaited<ReturnType<typeof report>>> {
+  const res = await call(server, 'POST', '/checks', { body: { text, tiers: ['t3'] } })
   expect(res.status).toBe(202)
   const end = await waitForEnd(server, res.json.id)
   expect(end.status).toBe('completed')
@@ -116,6 +117,31 @@ describe('t3: live web research', () => {
     expect(wiki.requests.filter((r) => r.startsWith('/w/api.php')).length).toBe(2)
     expect(wiki.requests.filter((r) => r.startsWith('/w/index.php')).length).toBe(1)
   })
+
+  // Without the cache each claim reads the page for its passages and again for each citation check (two
+  // votes, one judge).
+  it.each([
+    [3600, 1],
+    [0, 8],
+  ])(
+    'with web.sourceCacheSeconds %i, two claims that need the same page fetch it %i time(s)',
+    async (sourceCacheSeconds, fetches) => {
+      await setUp(
+        everyone(webModel('supported')),
+        (w) => {
+          w.article('Ottawa', OTTAWA)
+          w.search = () => [{ title: 'Ottawa' }]
+        },
+        { sourceCacheSeconds },
+      )
+      const result = await runT3(`${TEXT} The city had a population of 1,017,449 in the 2021 census.`)
+      expect(result.claims).toHaveLength(2)
+      for (const claim of result.claims) {
+        expect(claim.consensus.t3!.citations.map((c) => c.url)).toEqual([wiki.pageUrl('Ottawa')])
+      }
+      expect(wiki.requests.filter((r) => r.startsWith('/w/index.php'))).toHaveLength(fetches)
+    },
+  )
 
   it('drops an invented quote, and a consensus left without citations is unverifiable', async () => {
     await setUp(everyone(webModel('refuted', true)), (w) => {

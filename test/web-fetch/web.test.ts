@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Config } from '../../src/shared/config'
 import {
-  bm25Scores,
-  MediaWikiSearch,
+  ApiSearch,
   pageUrl,
   quoteOccursIn,
-  rankPassages,
   readableText,
   SafeFetcher,
   splitPassages,
@@ -79,20 +77,6 @@ describe('readable text and passages', () => {
   })
 })
 
-describe('ranking', () => {
-  it('puts the passage that answers the claim first, and reference debris last', () => {
-    const passages = [
-      { text: '^ "Ottawa". Retrieved 2020-01-01. Archived from the original. ISBN 978-0-00-000000-0' },
-      { text: 'Toronto is the largest city in Canada.' },
-      { text: 'Ottawa was chosen as the capital of Canada by Queen Victoria in 1857.' },
-    ]
-    const ranked = rankPassages('Queen Victoria chose Ottawa as the capital in 1857.', passages)
-    expect(ranked[0]!.text).toContain('Queen Victoria')
-    expect(ranked.at(-1)!.text).toContain('Retrieved')
-    expect(bm25Scores('capital', ['a capital', 'none'])[1]).toBe(0)
-  })
-})
-
 describe('quotes', () => {
   it('match verbatim after whitespace normalisation only', () => {
     const text = 'Ottawa is the capital\n city of   Canada.'
@@ -112,7 +96,8 @@ describe('MediaWiki search and the web', () => {
   it('searches a MediaWiki at a configured base URL, also by host name pinned to checked addresses', async () => {
     const port = new URL(wiki.origin).port
     const fetcher = new SafeFetcher({ allowLocalTargets: true, resolveHost: resolver })
-    const search = new MediaWikiSearch(`http://wiki.loop.test:${port}/w/api.php`, fetcher, 0)
+    const settings = Config.parse({ search: { baseURL: `http://wiki.loop.test:${port}/w/api.php` } }).search
+    const search = new ApiSearch(settings, fetcher)
     const hits = await search.search('Ottawa capital', { limit: 2 })
     expect(hits[0]).toEqual({
       title: 'Ottawa',
@@ -172,9 +157,46 @@ describe('MediaWiki search and the web', () => {
     expect(wiki.requests.length).toBe(before)
   })
 
+  it('reads HTML and plain text; skips PDF and other types with the reason', async () => {
+    wiki.pages.set('/notes.txt', {
+      body: 'Ottawa is the capital of Canada.\n\nIt is in Ontario.',
+      contentType: 'text/plain',
+    })
+    wiki.pages.set('/report.pdf', { body: '%PDF-1.7 Ottawa is the capital', contentType: 'application/pdf' })
+    wiki.pages.set('/logo.png', { body: 'PNG', contentType: 'image/png' })
+    const urls = [wiki.pageUrl('Ottawa'), '/notes.txt', '/report.pdf', '/logo.png'].map(
+      (u) => new URL(u, wiki.origin).href,
+    )
+    const web = new Web(config(), {
+      provider: { name: 'fixed', search: async () => urls.map((url) => ({ url, title: url, snippet: '' })) },
+    })
+    const { sources, skipped } = await web.research('Ottawa is the capital of Canada.', ['Ottawa'], {
+      pagesPerQuery: 4,
+    })
+    expect(sources.map((s) => s.url)).toEqual(urls.slice(0, 2))
+    expect(sources[1]!.text).toBe('Ottawa is the capital of Canada.\n\nIt is in Ontario.')
+    expect(skipped).toEqual([
+      {
+        url: urls[2],
+        reason:
+          'content type application/pdf is not read (only text/html, application/xhtml+xml, text/plain)',
+      },
+      {
+        url: urls[3],
+        reason: 'content type image/png is not read (only text/html, application/xhtml+xml, text/plain)',
+      },
+    ])
+  })
+
   it('caches a source per URL for the configured time', async () => {
     let now = Date.parse('2026-01-01T00:00:00Z')
-    const web = new Web(config(), { cacheMs: 60_000, now: () => new Date(now) })
+    const web = new Web(
+      Config.parse({
+        search: { baseURL: wiki.apiUrl },
+        web: { allowLocalTargets: true, sourceCacheSeconds: 60 },
+      }),
+      { now: () => new Date(now) },
+    )
     const url = wiki.pageUrl('Toronto')
     const count = () => wiki.requests.filter((r) => r === new URL(url).pathname + new URL(url).search).length
     const start = count()
@@ -186,13 +208,5 @@ describe('MediaWiki search and the web', () => {
     now += 60_000
     await web.source(url)
     expect(count() - start).toBe(2)
-  })
-})
-
-describe('search providers', () => {
-  it('a configured provider that is not implemented fails its searches with a clear message', async () => {
-    const web = new Web(Config.parse({ search: { provider: 'brave' } }))
-    await expect(web.search('x', 1)).rejects.toThrow(/"brave" is not implemented/)
-    expect(web.fetcher.connected).toEqual([])
   })
 })

@@ -9,7 +9,9 @@ import { DeepResearch, type ResearchOptions } from './research'
 import { Service, type Principal } from './service'
 import { Store } from './store'
 import { lockDataFolder } from './store/lock'
-import { createTiers } from './tiers'
+import { fileSecretBox, type SecretBox } from './secrets'
+import { AppSettings } from './settings'
+import { createTiers, setModelTiers } from './tiers'
 import type { TierChecker } from './tiers/tier'
 import { WebhookDeliveries, type DeliveryOptions } from './webhooks/deliveries'
 import { Web, type WebOptions } from './web'
@@ -31,10 +33,14 @@ export interface EngineOptions {
   tiers?: Map<Tier, TierChecker>
   /// How webhook targets are resolved and how long an attempt may take (tests inject a resolver).
   webhooks?: Partial<DeliveryOptions>
-  /// How t3 and deep research reach the web (tests inject a resolver or a cache time).
+  /// How t3 and deep research reach the web (tests inject a resolver, a clock or a search provider).
   web?: WebOptions
   /// How deep research retries (tests shorten the delays).
   research?: Partial<ResearchOptions>
+  /// Seals saved API keys: the desktop app's uses the system keychain; by default a key file in `dataDir`.
+  secretBox?: SecretBox
+  /// Where a local Ollama is looked for (tests point it at a fake).
+  ollamaOrigin?: string
 }
 
 /// The fact-checking engine over one data folder: the service, the admin operations and the store.
@@ -49,6 +55,8 @@ export interface Engine {
   readonly webhooks: WebhookDeliveries
   /// Deep research: `POST /research`, `GET /research/{id}` and the worker that runs them.
   readonly research: DeepResearch
+  /// Settings, keys, tokens and credits of the person at this computer.
+  readonly settings: AppSettings
   /// The principal of whoever holds the data folder (the desktop app, `factdesk check`): the default
   /// organization, with write scope.
   localPrincipal(): Principal
@@ -62,7 +70,7 @@ const LOCAL_TOKEN_NAME = 'this computer'
 /// Opens the engine: reads the configuration, takes the lock if it runs jobs, opens and migrates the store,
 /// and makes sure the default organization exists.
 export function openEngine(options: EngineOptions): Engine {
-  const config = options.config ?? loadConfig(options.configPath)
+  const fileConfig = options.config ?? loadConfig(options.configPath)
   const clock = options.clock ?? systemClock
   mkdirSync(options.dataDir, { recursive: true })
   const unlock = options.runJobs ? lockDataFolder(options.dataDir) : () => undefined
@@ -78,8 +86,22 @@ export function openEngine(options: EngineOptions): Engine {
     throw error
   }
   const events = new ReportEvents()
-  const web = new Web(config, options.web)
-  const tiers = options.tiers ?? createTiers(config, store, web)
+  // The store as closures see it (narrowed: opened above).
+  const openStore = store
+  const settings = new AppSettings(store, admin, fileConfig, clock, {
+    box: options.secretBox ?? fileSecretBox(options.dataDir),
+    ollamaOrigin: options.ollamaOrigin,
+    // Injected tiers (tests) stay as they are.
+    onConfigChanged: (next) => {
+      const nextWeb = new Web(next, options.web, settings.keys)
+      if (!options.tiers) setModelTiers(tiers, next, openStore, nextWeb, settings.keys)
+      research.reconfigure(next.models, nextWeb, settings.keys)
+    },
+  })
+  // The configuration file overlaid by the models and search provider saved in the app.
+  const config = settings.effective()
+  const web = new Web(config, options.web, settings.keys)
+  const tiers = options.tiers ?? createTiers(config, store, web, settings.keys)
   const runner = new JobRunner(store, tiers, events, clock, {
     ...DEFAULT_RUNNER_OPTIONS,
     // A tier that batches model requests needs a batch's worth of units in flight.
@@ -92,7 +114,7 @@ export function openEngine(options: EngineOptions): Engine {
   const webhooks = new WebhookDeliveries(store, config.webhooks, clock, events, options.webhooks)
   if (options.runJobs) runner.start()
   if (options.runJobs) webhooks.start()
-  const research = new DeepResearch(store, config, clock, web, options.research)
+  const research = new DeepResearch(store, config, clock, web, events, options.research, settings.keys)
   if (options.runJobs) research.start()
   let local: Principal | null = null
   return {
@@ -103,6 +125,7 @@ export function openEngine(options: EngineOptions): Engine {
     events,
     webhooks,
     research,
+    settings,
     localPrincipal() {
       if (local) return local
       const organization = admin.defaultOrganization()
@@ -115,6 +138,7 @@ export function openEngine(options: EngineOptions): Engine {
       return local
     },
     async close() {
+      await settings.close()
       await runner.stop()
       await webhooks.stop()
       await research.close()

@@ -2,8 +2,9 @@ import { EventEmitter } from 'node:events'
 import type { ReportUpdate } from '../../shared/api'
 import type { Check } from '../../shared/schemas'
 
-/// A change to a report, as it happens, with the organization it belongs to: the IPC layer and the server's
-/// event stream subscribe to these and pass on the `ReportUpdate` to that organization's pages only.
+/// A change to a report or to a deep research run, as it happens, with the organization it belongs to: the IPC
+/// layer and the server's event stream subscribe to these and pass on the `ReportUpdate` to that organization's
+/// pages only.
 export type ReportEvent = ReportUpdate & { organizationId: string }
 
 const TERMINAL: ReadonlySet<Check['status']> = new Set(['completed', 'failed', 'cancelled'])
@@ -11,7 +12,7 @@ const TERMINAL: ReadonlySet<Check['status']> = new Set(['completed', 'failed', '
 /// True once a check can change no more.
 export const hasEnded = (check: Check): boolean => TERMINAL.has(check.status)
 
-/// The engine's typed event stream of report changes.
+/// The engine's typed event stream of report changes and research progress.
 export class ReportEvents {
   private readonly emitter = new EventEmitter()
 

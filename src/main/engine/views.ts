@@ -1,6 +1,7 @@
 import type { Check, Claim, Report, Tier } from '../../shared/schemas'
 import type { CheckRecord } from './store/checks'
 import type { Store } from './store'
+import { JUDGE_UNIT } from './tiers/tier'
 import { webhookView } from './webhooks/view'
 
 /// The public shape of a check: the stored record with its progress per tier (counted here unless the caller
@@ -43,6 +44,7 @@ export function reportView(store: Store, record: CheckRecord): Report {
     })
     const check = checkView(store, record, done)
     const tokens = store.results.tokens(record.id)
-    return { check, text, claims, summary: { claimCount: claims.length, done, verdicts, tokens } }
+    const panel = store.units.panelSizes(record.id, JUDGE_UNIT)
+    return { check, text, claims, summary: { claimCount: claims.length, done, verdicts, tokens }, panel }
   })
 }

@@ -9,6 +9,7 @@ import { accountRoutes } from './routes/account'
 import { checkRoutes } from './routes/checks'
 import { eventRoutes } from './routes/events'
 import { researchRoutes } from './routes/research'
+import { settingsRoutes } from './routes/settings'
 
 /// The path prefix of the REST API.
 export const API_BASE = '/api/v1'
@@ -36,6 +37,7 @@ export function createApi(engine: Engine, options: AppOptions = {}): OpenAPIHono
   api.route('/', checkRoutes(engine.service))
   api.route('/', eventRoutes(engine.events))
   api.route('/', researchRoutes(engine.research))
+  api.route('/', settingsRoutes(engine.settings))
   api.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {
     type: 'http',
     scheme: 'bearer',

@@ -4,11 +4,14 @@ import type { PriceList } from '../../shared/schemas'
 import { Editor } from './components/Editor'
 import { NoticeBar } from './components/NoticeBar'
 import { SessionNotice } from './components/SessionNotice'
+import { SettingsDialog } from './components/settings/SettingsDialog'
+import { useSettingsDialog } from './components/settings/open'
 import { SidePanel } from './components/SidePanel'
 import { StatusBar } from './components/StatusBar'
 import { Toolbar } from './components/Toolbar'
 import { useAccount } from './state/account'
 import { useChecks } from './state/checks'
+import { useResearch } from './state/research'
 
 /// The editor window: the sign-in notice when browser mode has no session, the check toolbar, the editor with
 /// its side panel, and the status bar.
@@ -26,8 +29,10 @@ export function App({ api }: { api: FactdeskApi }): JSX.Element {
   }, [api, load])
 
   useEffect(() => useChecks.getState().connect(api), [api])
+  useEffect(() => useResearch.getState().connect(api), [api])
 
-  // Ctrl/Cmd+Shift+E estimates, Ctrl/Cmd+Shift+Enter checks, wherever the focus is.
+  // Ctrl/Cmd+Shift+E estimates, Ctrl/Cmd+Shift+Enter checks, Ctrl/Cmd+Shift+D researches the selection or the
+  // claim at the cursor, wherever the focus is.
   useEffect(() => {
     const onKey = (event: KeyboardEvent): void => {
       if (!(event.ctrlKey || event.metaKey) || !event.shiftKey) return
@@ -37,11 +42,26 @@ export function App({ api }: { api: FactdeskApi }): JSX.Element {
       } else if (event.key === 'Enter') {
         event.preventDefault()
         void useChecks.getState().runCheck(api)
+      } else if (event.key === 'D' || event.key === 'd') {
+        event.preventDefault()
+        void useResearch.getState().askFromEditor(api)
       }
     }
     window.addEventListener('keydown', onKey)
     return () => window.removeEventListener('keydown', onKey)
   }, [api])
+
+  // Ctrl/Cmd+, opens the settings, as in most desktop apps.
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent): void => {
+      if ((event.ctrlKey || event.metaKey) && !event.shiftKey && !event.altKey && event.key === ',') {
+        event.preventDefault()
+        useSettingsDialog.getState().open()
+      }
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [])
 
   const openClaim = useCallback((claimId: string) => void useChecks.getState().showClaim(api, claimId), [api])
 
@@ -51,10 +71,11 @@ export function App({ api }: { api: FactdeskApi }): JSX.Element {
       <Toolbar api={api} prices={prices} />
       <NoticeBar />
       <div className="workspace">
-        <Editor onOpenClaim={openClaim} />
+        <Editor api={api} onOpenClaim={openClaim} />
         <SidePanel api={api} />
       </div>
       <StatusBar />
+      <SettingsDialog api={api} />
     </div>
   )
 }

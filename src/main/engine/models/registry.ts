@@ -5,6 +5,7 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
 import type { LanguageModel } from 'ai'
 import { createOllama } from 'ollama-ai-provider-v2'
 import type { ModelConfig } from '../../../shared/config'
+import { apiKeys, type ApiKeys } from '../keys'
 import { PermanentError } from '../tiers/tier'
 
 /// A configured model, ready to be called: its provider instance is made on first use, so that a missing key is
@@ -18,7 +19,7 @@ export interface ModelHandle {
   /// Identifies what answers: provider, endpoint and model name (the vote cache is keyed by it, so a panel id
   /// pointed at another model starts afresh).
   readonly cacheKey: string
-  /// The API key, when the config names one; the client redacts it from every message.
+  /// The API key, saved in the app or named by the config; the client redacts it from every message.
   apiKey(): string | undefined
   languageModel(): LanguageModel
 }
@@ -32,20 +33,15 @@ const DEFAULT_ENDPOINTS: Record<ModelConfig['provider'], string> = {
   'openai-compatible': '',
 }
 
-/// Makes a handle for a configured model. `env` is where API keys are read from (the process environment).
-export function modelHandle(
-  config: ModelConfig,
-  where: string,
-  env: Readonly<Record<string, string | undefined>> = process.env,
-): ModelHandle {
+/// Makes a handle for a configured model; its key comes from `keys` (the app's store, then the environment).
+export function modelHandle(config: ModelConfig, where: string, keys: ApiKeys = apiKeys()): ModelHandle {
   const endpoint = config.baseURL ?? DEFAULT_ENDPOINTS[config.provider]
   const providerKey = `${config.provider} ${endpoint}`
   let model: LanguageModel | null = null
 
   const apiKey = (): string | undefined => {
-    if (config.apiKeyEnv === undefined) return undefined
-    const value = env[config.apiKeyEnv]
-    if (!value) {
+    const value = keys.model(config.id, config.apiKeyEnv)
+    if (value === undefined && config.apiKeyEnv !== undefined) {
       throw new PermanentError(
         `The model "${config.id}" (${where}) needs an API key in the environment variable ${config.apiKeyEnv}, ` +
           'which is not set. Set it where the engine runs (or, in the app, enter the key under Settings > Models).',

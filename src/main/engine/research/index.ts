@@ -2,17 +2,19 @@
 // read sources, build a proof-and-dissent argument map with verified citations, let every panel model vote on
 // the map, and let the judge write verdict, confidence and summary. Charged a flat price on acceptance,
 // refunded if it fails; each step is saved as it ends, so a run resumes after a restart.
-import { EventEmitter } from 'node:events'
 import type { Config } from '../../../shared/config'
 import { ApiError } from '../../../shared/errors'
-import type { Citation, Research } from '../../../shared/schemas'
+import type { Citation, Research, ResearchStep } from '../../../shared/schemas'
 import type { Clock } from '../clock'
+import type { ReportEvents } from '../events'
 import { newId } from '../ids'
+import { apiKeys, type ApiKeys } from '../keys'
 import { ModelClient, modelHandle, modelSettings, type ModelHandle } from '../models'
 import { requireWrite, type Principal } from '../service'
 import type { Store } from '../store'
 import { chargeOrRefuse } from '../credits'
 import type { ResearchRecord } from '../store/research'
+import { PermanentError } from '../tiers/tier'
 import { claimData } from '../tiers/t2/context'
 import { passageData, verifiedCitations } from '../tiers/t3'
 import { requireCheckableText } from '../validation'
@@ -38,9 +40,6 @@ type ResearchResult = NonNullable<Research['result']>
 type ArgumentMap = ResearchResult['argumentMap']
 type Vote = ResearchResult['votes'][number]
 
-/// The steps of a run, in order; progress events name them.
-export type ResearchStep = 'plan' | 'search-support' | 'search-contradiction' | 'map' | 'votes' | 'verdict'
-
 /// What a run has done so far (saved after every step).
 export interface ResearchState {
   plan?: Plan
@@ -49,16 +48,6 @@ export interface ResearchState {
   sourcesRead?: number
   map?: ArgumentMap
   votes?: Vote[]
-}
-
-/// A run's progress, for the editor's side panel.
-export interface ResearchProgress {
-  type: 'research'
-  organizationId: string
-  researchId: string
-  status: Research['status']
-  step: ResearchStep | null
-  sourcesRead: number
 }
 
 export interface ResearchOptions {
@@ -75,8 +64,6 @@ export const DEFAULT_RESEARCH_OPTIONS: ResearchOptions = {
   retryDelayMs: 5_000,
   concurrency: 2,
 }
-
-type Env = Readonly<Record<string, string | undefined>>
 
 /// The public shape of a run.
 export function researchView(record: ResearchRecord): Research {
@@ -111,10 +98,9 @@ export function validMap(map: ArgumentMap): boolean {
 
 /// Deep research: the API's operations (start, get) and the durable worker that runs them.
 export class DeepResearch {
-  private readonly emitter = new EventEmitter()
-  private readonly client: ModelClient | null
-  private readonly panel: Map<string, ModelHandle>
-  private readonly judge: ModelHandle | null
+  private client: ModelClient | null = null
+  private panel = new Map<string, ModelHandle>()
+  private judge: ModelHandle | null = null
   private readonly options: ResearchOptions
   private readonly running = new Map<string, AbortController>()
   private readonly inFlight = new Set<Promise<void>>()
@@ -127,27 +113,27 @@ export class DeepResearch {
     private readonly store: Store,
     private readonly config: Config,
     private readonly clock: Clock,
-    private readonly web: Web,
+    private web: Web,
+    private readonly events: ReportEvents,
     options: Partial<ResearchOptions> = {},
-    env: Env = process.env,
+    keys: ApiKeys = apiKeys(),
   ) {
-    this.emitter.setMaxListeners(0)
     this.options = { ...DEFAULT_RESEARCH_OPTIONS, ...options }
-    const { models } = config
+    this.reconfigure(config.models, web, keys)
+  }
+
+  /// Takes the models and the web to use from now on (the app's settings changed them): new runs and the next
+  /// steps of running ones use them.
+  reconfigure(models: Config['models'], web: Web, keys: ApiKeys): void {
     const configured = models.panel.length > 0 && models.judge !== null
+    this.web = web
     this.client = configured ? new ModelClient(modelSettings(models)) : null
     this.panel = new Map(
       configured
-        ? models.panel.map((model, index) => [model.id, modelHandle(model, `models.panel[${index}]`, env)])
+        ? models.panel.map((model, index) => [model.id, modelHandle(model, `models.panel[${index}]`, keys)])
         : [],
     )
-    this.judge = configured && models.judge ? modelHandle(models.judge, 'models.judge', env) : null
-  }
-
-  /// Progress of every run as it happens; returns the function that stops listening.
-  subscribe(listener: (event: ResearchProgress) => void): () => void {
-    this.emitter.on('progress', listener)
-    return () => this.emitter.off('progress', listener)
+    this.judge = configured && models.judge ? modelHandle(models.judge, 'models.judge', keys) : null
   }
 
   /// `POST /research`: exactly one of `claimId` (a claim of one of the organization's checks) or `text`.
@@ -202,6 +188,7 @@ export class DeepResearch {
     })
     // The answer shows the run as accepted; the worker may pick it up at once.
     const accepted = this.get(principal, id)
+    this.emit(id, null, {})
     this.enqueue(id)
     return accepted
   }
@@ -254,19 +241,20 @@ export class DeepResearch {
     return this.clock.now().toISOString()
   }
 
-  private emit(record: ResearchRecord, step: ResearchStep | null, state: ResearchState): void {
-    this.emitter.emit('progress', {
+  /// Tells the organization's editors where run `id` stands, on the engine's event stream.
+  private emit(id: string, step: ResearchStep | null, state: ResearchState): void {
+    const record = this.store.research.byId(id) as ResearchRecord
+    this.events.emit({
       type: 'research',
       organizationId: record.organizationId,
-      researchId: record.id,
-      status: record.status,
+      research: researchView(record),
       step,
       sourcesRead: state.sourcesRead ?? 0,
-    } satisfies ResearchProgress)
+    })
   }
 
   /// One attempt at a run: its remaining steps, each saved as it ends. A failure retries later, or after the
-  /// last attempt fails the run and refunds it in one transaction.
+  /// last attempt (or a permanent failure) fails the run and refunds it in one transaction.
   private async attempt(id: string, signal: AbortSignal): Promise<void> {
     const before = this.store.research.byId(id)
     if (!before || (before.status !== 'queued' && before.status !== 'running')) return
@@ -276,11 +264,12 @@ export class DeepResearch {
     try {
       const result = await this.steps(record, state, signal)
       const ended = this.store.research.complete(id, JSON.stringify(result), this.now())
-      if (ended) this.emit(this.store.research.byId(id) as ResearchRecord, null, state)
+      if (ended) this.emit(id, null, state)
     } catch (error) {
       if (this.closed || signal.aborted) return
       const message = (error as Error).message || 'research failed'
-      if (record.attempts < this.options.maxAttempts) {
+      // A failure that will not mend (a missing or refused key, say) ends the run at once.
+      if (record.attempts < this.options.maxAttempts && !(error instanceof PermanentError)) {
         const timer = setTimeout(() => {
           this.timers.delete(timer)
           this.enqueue(id)
@@ -300,13 +289,13 @@ export class DeepResearch {
         if (done) this.store.ledger.record(record.organizationId, 'refund', record.charged, id, at)
         return done
       })
-      if (ended) this.emit(this.store.research.byId(id) as ResearchRecord, null, state)
+      if (ended) this.emit(id, null, state)
     }
   }
 
   private save(record: ResearchRecord, state: ResearchState, step: ResearchStep): void {
     this.store.research.saveState(record.id, JSON.stringify(state), this.now())
-    this.emit({ ...record, status: 'running' }, step, state)
+    this.emit(record.id, step, state)
   }
 
   private async steps(
@@ -401,7 +390,7 @@ export class DeepResearch {
       name: 'research_finding',
       signal,
     })
-    this.emit({ ...record, status: 'running' }, 'verdict', state)
+    this.emit(record.id, 'verdict', state)
     const sources: Citation[] = []
     for (const node of map.nodes) {
       for (const source of node.sources) {

@@ -1,4 +1,5 @@
 import { join } from 'node:path'
+import { fileSecretBox, type SecretBox } from '../secrets'
 import { openDatabase, transaction, type Db } from './database'
 import { Checks } from './checks'
 import { Documents } from './documents'
@@ -8,6 +9,7 @@ import { Organizations } from './organizations'
 import { Outbox } from './outbox'
 import { ResearchRuns } from './research'
 import { Results } from './results'
+import { SettingsStore } from './settings'
 import { Tokens } from './tokens'
 import { Units } from './units'
 import { VoteCache } from './voteCache'
@@ -27,12 +29,16 @@ export class Store {
   readonly outbox: Outbox
   readonly voteCache: VoteCache
   readonly research: ResearchRuns
+  readonly settings: SettingsStore
 
-  private constructor(private readonly db: Db) {
+  private constructor(
+    private readonly db: Db,
+    box: SecretBox,
+  ) {
     this.organizations = new Organizations(db)
     this.tokens = new Tokens(db)
     this.ledger = new Ledger(db)
-    this.webhookSecrets = new WebhookSecrets(db)
+    this.webhookSecrets = new WebhookSecrets(db, box)
     this.documents = new Documents(db)
     this.checks = new Checks(db)
     this.units = new Units(db)
@@ -41,11 +47,22 @@ export class Store {
     this.outbox = new Outbox(db)
     this.voteCache = new VoteCache(db)
     this.research = new ResearchRuns(db)
+    this.settings = new SettingsStore(db)
   }
 
-  /// Opens (creating if needed) `factdesk.db` in the data folder and migrates it.
+  /// Opens (creating if needed) `factdesk.db` in the data folder and migrates it. Webhook signing secrets are
+  /// sealed with the folder's key file (`secret.key`), in every mode alike, so that whichever of the app,
+  /// `factdesk serve` and `factdesk web` runs the folder can sign; ones stored in the clear by older versions are
+  /// sealed now.
   static open(dataDir: string): Store {
-    return new Store(openDatabase(join(dataDir, 'factdesk.db')))
+    const store = new Store(openDatabase(join(dataDir, 'factdesk.db')), fileSecretBox(dataDir))
+    try {
+      store.webhookSecrets.sealPlaintext()
+    } catch (error) {
+      store.close()
+      throw error
+    }
+    return store
   }
 
   /// Runs `work` as one read transaction: every query in it sees the same snapshot.

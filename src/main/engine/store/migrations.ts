@@ -231,4 +231,17 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX research_open ON research (status, created_at);
   `,
+  // The app's settings (JSON per part) and its API keys, encrypted by the engine's secret box before they land.
+  `
+  CREATE TABLE settings (
+    name TEXT PRIMARY KEY,
+    value TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE TABLE secrets (
+    name TEXT PRIMARY KEY,
+    sealed BLOB NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  `,
 ]

@@ -127,6 +127,18 @@ export class Units {
     return Number(row.open)
   }
 
+  /// The models queued per claim for each tier of the check that has a panel: distinct named models other than
+  /// the judge's unit name `judge`.
+  panelSizes(checkId: string, judge: string): Partial<Record<Tier, number>> {
+    const rows = this.db
+      .prepare(
+        `SELECT tier, COUNT(DISTINCT model) AS models FROM units
+         WHERE check_id = ? AND model NOT IN ('', ?) GROUP BY tier`,
+      )
+      .all(checkId, judge) as { tier: Tier; models: number }[]
+    return Object.fromEntries(rows.map((row) => [row.tier, Number(row.models)]))
+  }
+
   /// Stops every unit of a check that has not finished.
   cancelCheck(checkId: string): void {
     this.db

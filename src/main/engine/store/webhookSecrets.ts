@@ -1,4 +1,5 @@
-import type { Db } from './database'
+import type { SecretBox } from '../secrets'
+import { transaction, type Db } from './database'
 
 /// A webhook signing secret. The current one has no expiry; a rotated-out one expires 24 hours later.
 export interface SecretRecord {
@@ -15,23 +16,34 @@ interface Row {
   expires_at: string | null
 }
 
-const toRecord = (row: Row): SecretRecord => ({
-  id: row.id,
-  secret: row.secret,
-  createdAt: row.created_at,
-  expiresAt: row.expires_at,
-})
+/// How a sealed secret starts in the `secret` column; rows of older versions hold the secret itself.
+const SEALED = 'sealed:'
 
-/// Webhook signing secrets per organization.
+/// Webhook signing secrets per organization, sealed by the box before they are stored.
 export class WebhookSecrets {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly box: SecretBox,
+  ) {}
 
   insert(organizationId: string, record: SecretRecord): void {
     this.db
       .prepare(
         'INSERT INTO webhook_secrets (id, organization_id, secret, created_at, expires_at) VALUES (?, ?, ?, ?, ?)',
       )
-      .run(record.id, organizationId, record.secret, record.createdAt, record.expiresAt)
+      .run(record.id, organizationId, this.seal(record.secret), record.createdAt, record.expiresAt)
+  }
+
+  /// Seals, in one transaction, the secrets that older versions stored as they were; returns how many.
+  sealPlaintext(): number {
+    const plain = `SELECT id, secret FROM webhook_secrets WHERE secret NOT LIKE '${SEALED}%'`
+    if (this.db.prepare(plain).get() === undefined) return 0
+    return transaction(this.db, () => {
+      const rows = this.db.prepare(plain).all() as { id: string; secret: string }[]
+      const update = this.db.prepare('UPDATE webhook_secrets SET secret = ? WHERE id = ?')
+      for (const row of rows) update.run(this.seal(row.secret), row.id)
+      return rows.length
+    })
   }
 
   /// The secrets that still sign at `at`: the current one first, then rotated-out ones, last retired first.
@@ -43,7 +55,12 @@ export class WebhookSecrets {
          ORDER BY expires_at IS NOT NULL, expires_at DESC, created_at DESC`,
       )
       .all(organizationId, at) as Row[]
-    return rows.map(toRecord)
+    return rows.map((row) => ({
+      id: row.id,
+      secret: row.secret.startsWith(SEALED) ? this.unseal(row.secret) : row.secret,
+      createdAt: row.created_at,
+      expiresAt: row.expires_at,
+    }))
   }
 
   /// Gives the current secret an expiry, making room for a new current one.
@@ -51,5 +68,13 @@ export class WebhookSecrets {
     this.db
       .prepare('UPDATE webhook_secrets SET expires_at = ? WHERE organization_id = ? AND expires_at IS NULL')
       .run(expiresAt, organizationId)
+  }
+
+  private seal(secret: string): string {
+    return SEALED + this.box.encrypt(secret).toString('base64')
+  }
+
+  private unseal(stored: string): string {
+    return this.box.decrypt(Buffer.from(stored.slice(SEALED.length), 'base64'))
   }
 }

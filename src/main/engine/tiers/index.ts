@@ -1,5 +1,6 @@
 import type { Config } from '../../../shared/config'
 import type { Tier } from '../../../shared/schemas'
+import { apiKeys, type ApiKeys } from '../keys'
 import type { Store } from '../store'
 import { SpellingChecker, t1Outcome } from './t1'
 import type { TierChecker } from './tier'
@@ -25,11 +26,27 @@ export function createTiers(
   config: Config,
   store: Store,
   web: Web = new Web(config),
+  keys: ApiKeys = apiKeys(),
 ): Map<Tier, TierChecker> {
   const tiers = new Map<Tier, TierChecker>([['t1', spellingTier(new SpellingChecker())]])
-  const t2 = modelTier(config.models, store.voteCache)
-  if (t2) tiers.set('t2', t2)
-  const t3 = webTier(config.models, web)
-  if (t3) tiers.set('t3', t3)
+  setModelTiers(tiers, config, store, web, keys)
   return tiers
+}
+
+/// Puts t2 and t3 as `config` has them in `tiers` (or takes them out when it has no panel and judge): the
+/// service and the job runner read the same map, so new work uses them at once; units already running finish
+/// on the checkers they started with.
+export function setModelTiers(
+  tiers: Map<Tier, TierChecker>,
+  config: Config,
+  store: Store,
+  web: Web,
+  keys: ApiKeys,
+): void {
+  const made = { t2: modelTier(config.models, store.voteCache, keys), t3: webTier(config.models, web, keys) }
+  for (const tier of ['t2', 't3'] as const) {
+    const checker = made[tier]
+    if (checker) tiers.set(tier, checker)
+    else tiers.delete(tier)
+  }
 }

@@ -26,15 +26,28 @@ export const DEFAULT_FETCH_OPTIONS: FetchOptions = {
   userAgent: 'Factdesk/0.1 (fact-checking; +https://factdesk.invalid)',
 }
 
-/// A fetch the engine refused or could not complete; `reason` says which rule or failure.
+/// A fetch the engine refused or could not complete; `reason` says which rule or failure, and `answer` the
+/// HTTP status (with its `Retry-After`) when the server answered with an error.
 export class FetchRefused extends Error {
   constructor(
     message: string,
     readonly reason: 'scheme' | 'address' | 'redirects' | 'size' | 'type' | 'status' | 'timeout' | 'network',
+    readonly answer: { status: number; retryAfter: string | undefined } | null = null,
   ) {
     super(message)
     this.name = 'FetchRefused'
   }
+}
+
+/// How one fetch goes: a GET unless `method` says POST (with `body`, kept on redirects); `accept` replaces the
+/// media types read (HTML and plain text), `timeoutMs` the fetcher's time cap.
+export interface FetchInit {
+  signal?: AbortSignal
+  accept?: readonly string[]
+  headers?: Record<string, string>
+  method?: 'GET' | 'POST'
+  body?: string
+  timeoutMs?: number
 }
 
 /// A fetched document: the URL it came from after redirects, its media type and its text.
@@ -59,12 +72,10 @@ export class SafeFetcher {
     this.options = { ...DEFAULT_FETCH_OPTIONS, ...options }
   }
 
-  async fetch(
-    url: string,
-    init: { signal?: AbortSignal; accept?: readonly string[]; headers?: Record<string, string> } = {},
-  ): Promise<Fetched> {
+  async fetch(url: string, init: FetchInit = {}): Promise<Fetched> {
     const accept = init.accept ?? TEXT_TYPES
-    const timeout = AbortSignal.timeout(this.options.timeoutMs)
+    const timeoutMs = init.timeoutMs ?? this.options.timeoutMs
+    const timeout = AbortSignal.timeout(timeoutMs)
     const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout
     let current: URL
     try {
@@ -87,7 +98,7 @@ export class SafeFetcher {
           throw error
         }
         signal.throwIfAborted()
-        const response = await this.open(current, addresses, accept, init.headers ?? {}, signal)
+        const response = await this.open(current, addresses, accept, init, signal)
         const status = response.statusCode ?? 0
         if (status >= 300 && status < 400 && response.headers.location) {
           response.destroy()
@@ -99,12 +110,16 @@ export class SafeFetcher {
         }
         if (status < 200 || status >= 300) {
           response.destroy()
-          throw new FetchRefused(`HTTP ${status} from ${current.href}`, 'status')
+          const retryAfter = response.headers['retry-after']
+          throw new FetchRefused(`HTTP ${status} from ${current.href}`, 'status', { status, retryAfter })
         }
         const contentType = (response.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? ''
         if (!accept.includes(contentType)) {
           response.destroy()
-          throw new FetchRefused(`content type ${contentType || '(none)'} is not read`, 'type')
+          throw new FetchRefused(
+            `content type ${contentType || '(none)'} is not read (only ${accept.join(', ')})`,
+            'type',
+          )
         }
         const body = await this.read(response, signal)
         return { url: current.href, contentType, body }
@@ -112,19 +127,19 @@ export class SafeFetcher {
     } catch (error) {
       if (error instanceof FetchRefused) throw error
       if (timeout.aborted && !init.signal?.aborted) {
-        throw new FetchRefused(`no answer within ${this.options.timeoutMs} ms`, 'timeout')
+        throw new FetchRefused(`no answer within ${timeoutMs} ms`, 'timeout')
       }
       if (init.signal?.aborted) throw init.signal.reason
       throw new FetchRefused(`fetch failed: ${(error as Error).message}`, 'network')
     }
   }
 
-  /// GETs `url`, connecting only to `addresses`; redirects are not followed here.
+  /// Requests `url`, connecting only to `addresses`; redirects are not followed here.
   private open(
     url: URL,
     addresses: readonly string[],
     accept: readonly string[],
-    headers: Record<string, string>,
+    { method = 'GET', headers = {}, body }: FetchInit,
     signal: AbortSignal,
   ): Promise<IncomingMessage> {
     const pinned = pinnedLookup(addresses)
@@ -134,7 +149,7 @@ export class SafeFetcher {
       const request = send(
         url,
         {
-          method: 'GET',
+          method,
           headers: { 'user-agent': this.options.userAgent, accept: accept.join(', '), ...headers },
           lookup: pinned,
           agent: false,
@@ -143,7 +158,7 @@ export class SafeFetcher {
         resolve,
       )
       request.on('error', reject)
-      request.end()
+      request.end(body)
     })
   }
 

@@ -1,11 +1,12 @@
 // The web as the engine sees it: search, safe fetches, readable text, passages and their ranking, with a
 // cache of sources per URL so one page serves every claim that needs it.
 import type { Config } from '../../../shared/config'
+import type { ApiKeys } from '../keys'
 import { FetchRefused, SafeFetcher, type FetchOptions } from './fetcher'
 import { splitPassages, type Passage } from './passages'
 import { rankPassages } from './rank'
 import { normaliseSpace, readableText } from './readable'
-import { MediaWikiSearch, type SearchProvider, type SearchResult } from './search'
+import { ApiSearch, type SearchProvider, type SearchResult } from './search'
 
 export * from './fetcher'
 export * from './passages'
@@ -31,21 +32,11 @@ export interface RankedPassage extends Passage {
 }
 
 export interface WebOptions {
+  /// How pages and search APIs are fetched (tests inject a resolver).
   fetch?: Partial<FetchOptions>
-  /// How long a fetched source is reused.
-  cacheMs?: number
-  /// Another search provider (tests, or a provider the config names).
+  /// Another search provider than the configured one (tests).
   provider?: SearchProvider
   now?: () => Date
-}
-
-/// A configured provider this build cannot call yet: every search fails with a message that says so.
-function unsupported(name: string): SearchProvider {
-  return {
-    name,
-    search: () =>
-      Promise.reject(new Error(`The search provider "${name}" is not implemented yet; use "wikipedia".`)),
-  }
 }
 
 /// True when `quote` occurs in `text` once both have their whitespace runs collapsed (and the quote is not
@@ -65,14 +56,13 @@ export class Web {
   private readonly now: () => Date
   private readonly cache = new Map<string, { source: Promise<Source>; at: number }>()
 
-  constructor(config: Pick<Config, 'search' | 'web'>, options: WebOptions = {}) {
+  /// `keys` holds the search provider's API key (the app's store, then the environment).
+  constructor(config: Pick<Config, 'search' | 'web'>, options: WebOptions = {}, keys?: ApiKeys) {
     this.fetcher = new SafeFetcher({ allowLocalTargets: config.web.allowLocalTargets, ...options.fetch })
-    this.provider =
-      options.provider ??
-      (config.search.provider === 'wikipedia'
-        ? new MediaWikiSearch(config.search.baseURL, this.fetcher)
-        : unsupported(config.search.provider))
-    this.cacheMs = options.cacheMs ?? 60 * 60 * 1000
+    // The search endpoint follows the same address rules as pages (api-decisions: `web.allowLocalTargets`
+    // admits loopback "for searches and page fetches").
+    this.provider = options.provider ?? new ApiSearch(config.search, this.fetcher, keys)
+    this.cacheMs = config.web.sourceCacheSeconds * 1000
     this.now = options.now ?? (() => new Date())
   }
 

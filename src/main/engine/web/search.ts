@@ -1,4 +1,8 @@
-import type { SafeFetcher } from './fetcher'
+import type { Config } from '../../../shared/config'
+import { apiKeys, type ApiKeys } from '../keys'
+import { backoffMs, MAX_RETRY_AFTER_MS, retryAfterMs } from '../models/retry'
+import { PermanentError } from '../tiers/tier'
+import { FetchRefused, SafeFetcher, type FetchInit } from './fetcher'
 
 /// One search hit: a page to read.
 export interface SearchResult {
@@ -7,11 +11,14 @@ export interface SearchResult {
   snippet: string
 }
 
-/// A web search service behind one interface (MediaWiki now; Brave, Tavily and SearXNG plug in the same way).
+/// A web search service behind one interface: the MediaWiki action API, Brave Search, Tavily or SearXNG.
 export interface SearchProvider {
   readonly name: string
   search(query: string, options: { limit: number; signal?: AbortSignal }): Promise<SearchResult[]>
 }
+
+type SearchSettings = Config['search']
+type ProviderName = SearchSettings['provider']
 
 /// Spaces requests to one provider at least `intervalMs` apart (its rate limit), in call order.
 export class RateLimiter {
@@ -24,13 +31,22 @@ export class RateLimiter {
     this.next = at + this.intervalMs
     if (at > now) {
       await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(resolve, at - now)
-        signal?.addEventListener('abort', () => {
+        const abort = () => {
           clearTimeout(timer)
-          reject(signal.reason)
-        })
+          reject(signal?.reason)
+        }
+        const timer = setTimeout(() => {
+          signal?.removeEventListener('abort', abort)
+          resolve()
+        }, at - now)
+        signal?.addEventListener('abort', abort, { once: true })
       })
     }
+  }
+
+  /// Holds every request, waiting ones included, for `ms` from now (a provider's Retry-After).
+  pause(ms: number): void {
+    this.next = Math.max(this.next, Date.now() + ms)
   }
 }
 
@@ -43,55 +59,6 @@ const stripTags = (html: string): string =>
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')
 
-/// The MediaWiki action API (Wikipedia by default; any MediaWiki with its `api.php` URL): a full-text search
-/// whose pages come with their canonical URLs. No key needed. Requests go through the safe fetcher.
-export class MediaWikiSearch implements SearchProvider {
-  readonly name = 'wikipedia'
-  private readonly limiter: RateLimiter
-
-  constructor(
-    private readonly baseURL: string,
-    private readonly fetcher: SafeFetcher,
-    intervalMs = 200,
-  ) {
-    this.limiter = new RateLimiter(intervalMs)
-  }
-
-  async search(
-    query: string,
-    { limit, signal }: { limit: number; signal?: AbortSignal },
-  ): Promise<SearchResult[]> {
-    const url = new URL(this.baseURL)
-    const params = {
-      action: 'query',
-      format: 'json',
-      formatversion: '2',
-      list: 'search',
-      srsearch: query,
-      srlimit: String(Math.max(1, Math.min(limit, 20))),
-      srprop: 'snippet',
-    }
-    for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value)
-    await this.limiter.wait(signal)
-    const response = await this.fetcher.fetch(url.href, { signal, accept: ['application/json'] })
-    const json = JSON.parse(response.body) as {
-      query?: { search?: Array<{ title?: unknown; snippet?: unknown; url?: unknown }> }
-    }
-    const hits = json.query?.search ?? []
-    return hits
-      .filter(
-        (hit): hit is { title: string; snippet?: unknown; url?: unknown } => typeof hit.title === 'string',
-      )
-      .slice(0, limit)
-      .map((hit) => ({
-        // A MediaWiki's pages live at index.php?title=…, beside api.php; `url` lets a test server point elsewhere.
-        url: typeof hit.url === 'string' ? hit.url : pageUrl(this.baseURL, hit.title),
-        title: hit.title,
-        snippet: typeof hit.snippet === 'string' ? stripTags(hit.snippet) : '',
-      }))
-  }
-}
-
 /// The URL of a MediaWiki page from the wiki's api.php URL: `…/w/api.php` → `…/w/index.php?title=Page_name`.
 export function pageUrl(apiUrl: string, title: string): string {
   const url = new URL(apiUrl)
@@ -99,4 +66,205 @@ export function pageUrl(apiUrl: string, title: string): string {
   url.search = ''
   url.searchParams.set('title', title.replace(/ /g, '_'))
   return url.href
+}
+
+/// A search request as one provider's API wants it.
+type ApiRequest = Pick<FetchInit, 'method' | 'headers' | 'body'> & { url: string }
+
+/// What sets one provider apart: its name in messages, its default pace and key variable, how a query becomes
+/// a request and how the answer becomes results.
+interface ProviderSpec {
+  label: string
+  requestsPerSecond: number
+  /// The environment variable read for the key when `search.apiKeyEnv` names none; null: no key needed.
+  keyEnv: string | null
+  request(baseURL: string, query: string, limit: number, key: string): ApiRequest
+  results(answer: unknown, baseURL: string): SearchResult[]
+}
+
+/// The array at `key` of an API's answer (an object), as loosely typed records; none when the shape is off.
+function records(value: unknown, key: string): Array<Record<string, unknown>> {
+  const list = (value as Record<string, unknown> | null)?.[key]
+  return Array.isArray(list) ? list.filter((item) => typeof item === 'object' && item !== null) : []
+}
+
+const text = (value: unknown): string => (typeof value === 'string' ? stripTags(value) : '')
+
+/// Hits with a title and an http(s) URL; anything else is dropped.
+function hits(list: Array<Record<string, unknown>>, snippet: string): SearchResult[] {
+  return list
+    .filter(
+      (hit) => typeof hit.url === 'string' && /^https?:\/\//i.test(hit.url) && typeof hit.title === 'string',
+    )
+    .map((hit) => ({ url: hit.url as string, title: text(hit.title), snippet: text(hit[snippet]) }))
+}
+
+const withQuery = (base: string, params: Record<string, string>): string => {
+  const url = new URL(base)
+  for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value)
+  return url.href
+}
+
+const PROVIDERS: Record<ProviderName, ProviderSpec> = {
+  /// The MediaWiki action API (Wikipedia, or any MediaWiki by its `api.php` URL): full-text search, no key.
+  wikipedia: {
+    label: 'The MediaWiki search',
+    requestsPerSecond: 5,
+    keyEnv: null,
+    request: (baseURL, query, limit) => ({
+      url: withQuery(baseURL, {
+        action: 'query',
+        format: 'json',
+        formatversion: '2',
+        list: 'search',
+        srsearch: query,
+        srlimit: String(Math.min(limit, 20)),
+        srprop: 'snippet',
+      }),
+    }),
+    results: (answer, baseURL) =>
+      records((answer as { query?: unknown } | null)?.query, 'search')
+        .filter((hit) => typeof hit.title === 'string')
+        .map((hit) => ({
+          // A MediaWiki's pages live at index.php?title=…, beside api.php; `url` lets a test server point elsewhere.
+          url: typeof hit.url === 'string' ? hit.url : pageUrl(baseURL, hit.title as string),
+          title: hit.title as string,
+          snippet: text(hit.snippet),
+        })),
+  },
+  /// Brave Search's web search API: `GET ?q=…&count=…` with the key in `X-Subscription-Token`.
+  brave: {
+    label: 'Brave Search',
+    // The free plan allows one request a second.
+    requestsPerSecond: 1,
+    keyEnv: 'BRAVE_API_KEY',
+    request: (baseURL, query, limit, key) => ({
+      url: withQuery(baseURL, { q: query, count: String(Math.min(limit, 20)) }),
+      headers: { 'x-subscription-token': key },
+    }),
+    results: (answer) => hits(records((answer as { web?: unknown } | null)?.web, 'results'), 'description'),
+  },
+  /// Tavily's search API: `POST {query, max_results}` with the key as a bearer token.
+  tavily: {
+    label: 'Tavily',
+    requestsPerSecond: 2,
+    keyEnv: 'TAVILY_API_KEY',
+    request: (baseURL, query, limit, key) => ({
+      url: baseURL,
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query, max_results: Math.min(limit, 20) }),
+    }),
+    results: (answer) => hits(records(answer, 'results'), 'content'),
+  },
+  /// A SearXNG instance: `GET {baseURL}/search?q=…&format=json` (the instance must allow the json format).
+  searxng: {
+    label: 'SearXNG',
+    requestsPerSecond: 2,
+    keyEnv: null,
+    request: (baseURL, query) => ({
+      url: withQuery(new URL('search', baseURL.endsWith('/') ? baseURL : `${baseURL}/`).href, {
+        q: query,
+        format: 'json',
+      }),
+    }),
+    results: (answer) => hits(records(answer, 'results'), 'content'),
+  },
+}
+
+/// Retries of a search the provider answered with 429, each after its Retry-After (or a backoff).
+const RATE_LIMIT_RETRIES = 2
+
+/// A search provider's API called through the safe fetcher: its key (from `keys`: the app's store, then the
+/// environment), its pace (`search.requestsPerSecond`, else the provider's default) and its time cap
+/// (`search.timeoutMs`). Failures read as sentences: a missing or refused key will not mend (`PermanentError`),
+/// a timeout or rate limiting may.
+export class ApiSearch implements SearchProvider {
+  readonly name: ProviderName
+  private readonly spec: ProviderSpec
+  private readonly limiter: RateLimiter
+
+  constructor(
+    private readonly settings: SearchSettings,
+    private readonly fetcher: SafeFetcher,
+    private readonly keys: ApiKeys = apiKeys(),
+  ) {
+    this.name = settings.provider
+    this.spec = PROVIDERS[settings.provider]
+    this.limiter = new RateLimiter(1000 / (settings.requestsPerSecond ?? this.spec.requestsPerSecond))
+  }
+
+  async search(
+    query: string,
+    { limit, signal }: { limit: number; signal?: AbortSignal },
+  ): Promise<SearchResult[]> {
+    const { label } = this.spec
+    const request = this.spec.request(this.settings.baseURL, query, Math.max(1, limit), this.key())
+    for (let retry = 0; ; retry++) {
+      await this.limiter.wait(signal)
+      try {
+        const response = await this.fetcher.fetch(request.url, {
+          ...request,
+          signal,
+          accept: ['application/json'],
+          timeoutMs: this.settings.timeoutMs,
+        })
+        return this.spec.results(JSON.parse(response.body), this.settings.baseURL).slice(0, limit)
+      } catch (error) {
+        if (error instanceof SyntaxError) throw new Error(`${label} answered with something other than JSON.`)
+        if (!(error instanceof FetchRefused)) throw error
+        const status = error.answer?.status
+        if (error.reason === 'timeout') {
+          throw new Error(`${label} did not answer within ${this.settings.timeoutMs} ms (search.timeoutMs).`)
+        }
+        if (status === 401 || status === 403) {
+          throw new PermanentError(
+            this.spec.keyEnv
+              ? `${label} refused the API key (HTTP ${status}): check the key in ${this.keySource()}.`
+              : `${label} refused the search (HTTP ${status})` +
+                  (this.name === 'searxng'
+                    ? ": allow the json format in the instance's settings.yml (search.formats)."
+                    : '.'),
+          )
+        }
+        if (status === 429) {
+          const retryAfter = error.answer?.retryAfter
+          const waitMs = retryAfterMs({ 'retry-after': retryAfter ?? '' }) ?? backoffMs(retry, 1000)
+          // Waits the provider asks for, unless it asks for longer than any search may wait.
+          if (retry < RATE_LIMIT_RETRIES && waitMs < MAX_RETRY_AFTER_MS) {
+            this.limiter.pause(waitMs)
+            continue
+          }
+          throw new Error(
+            `${label} is limiting the rate of searches (HTTP 429${retryAfter ? `, Retry-After: ${retryAfter}` : ''}); ` +
+              'try again later or lower search.requestsPerSecond.',
+          )
+        }
+        throw new Error(`${label} search failed: ${error.message}.`)
+      }
+    }
+  }
+
+  /// The key the provider needs ('' for none); a missing one says where it is looked for.
+  private key(): string {
+    const variable = this.keyVariable()
+    if (variable === null) return ''
+    const key = this.keys.search(variable)
+    if (!key) {
+      throw new PermanentError(`${this.spec.label} needs an API key in ${this.keySource()}.`)
+    }
+    return key
+  }
+
+  private keyVariable(): string | null {
+    return this.spec.keyEnv === null ? null : (this.settings.apiKeyEnv ?? this.spec.keyEnv)
+  }
+
+  /// Where the key is looked for, in words.
+  private keySource(): string {
+    return (
+      `the environment variable ${this.keyVariable()} (search.apiKeyEnv names another) ` +
+      "or the app's Settings > Search"
+    )
+  }
 }

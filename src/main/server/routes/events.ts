@@ -14,8 +14,9 @@ const events = createRoute({
   summary: 'Report changes of the organization as Server-Sent Events (extension)',
   description:
     'One `message` event per change, its data a JSON `ReportUpdate`: `{"type":"check","check":Check}` when a ' +
-    'check\'s status, progress or credits change, and `{"type":"claim",...}` when a vote, a consensus or ' +
-    "spelling issues land on a claim. Only the token's organization is streamed.",
+    'check\'s status, progress or credits change, `{"type":"claim",...}` when a vote, a consensus or ' +
+    'spelling issues land on a claim, and `{"type":"research","research":Research,"step","sourcesRead"}` ' +
+    "when a deep research run is accepted, ends a step or ends. Only the token's organization is streamed.",
   responses: {
     200: {
       content: { 'text/event-stream': { schema: z.string() } },

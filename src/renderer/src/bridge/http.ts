@@ -2,13 +2,22 @@ import type { z } from 'zod'
 import type { FactdeskApi, ReportUpdate } from '../../../shared/api'
 import { ApiError, STATUS_OF } from '../../../shared/errors'
 import {
+  ApiToken,
   Check,
   CheckList,
+  CreatedToken,
   Credits,
   ErrorEnvelope,
   Estimate,
   Me,
+  ModelTest,
+  OllamaDetection,
   Report,
+  Research,
+  Settings,
+  TokenList,
+  WebhookSecret,
+  WebhookSecretRotation,
   type ErrorCode,
 } from '../../../shared/schemas'
 import { openSession, type Page } from './session'
@@ -100,6 +109,18 @@ export function httpApi(
     },
     cancel: (checkId) => call('POST', `/checks/${id(checkId)}/cancel`, Check),
     patch: (checkId, edits) => call('PATCH', `/checks/${id(checkId)}`, Check, edits),
+    settings: () => call('GET', '/settings', Settings),
+    updateSettings: (patch) => call('PATCH', '/settings', Settings, patch),
+    testModel: (model) => call('POST', '/settings/models/test', ModelTest, model),
+    detectOllama: () => call('GET', '/settings/ollama', OllamaDetection),
+    listTokens: () => call('GET', '/tokens', TokenList),
+    createToken: (request) => call('POST', '/tokens', CreatedToken, request),
+    revokeToken: (tokenId) => call('POST', `/tokens/${id(tokenId)}/revoke`, ApiToken),
+    webhookSecret: () => call('GET', '/webhook-secret', WebhookSecret),
+    rotateWebhookSecret: () => call('POST', '/webhook-secret/rotate', WebhookSecretRotation),
+    grantCredits: (amount) => call('POST', '/credits/grants', Credits, { amount }),
+    research: (request) => call('POST', '/research', Research, request),
+    getResearch: (researchId) => call('GET', `/research/${id(researchId)}`, Research),
     subscribe: (listener) => {
       listeners.add(listener)
       open()

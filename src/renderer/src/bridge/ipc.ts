@@ -14,6 +14,18 @@ export function ipcApi(factdesk: FactdeskIpc): FactdeskApi {
     listChecks: (page) => unwrap(factdesk.listChecks(page)),
     cancel: (id) => unwrap(factdesk.cancel(id)),
     patch: (id, edits) => unwrap(factdesk.patch(id, edits)),
+    settings: () => unwrap(factdesk.settings()),
+    updateSettings: (patch) => unwrap(factdesk.updateSettings(patch)),
+    testModel: (model) => unwrap(factdesk.testModel(model)),
+    detectOllama: () => unwrap(factdesk.detectOllama()),
+    listTokens: () => unwrap(factdesk.listTokens()),
+    createToken: (request) => unwrap(factdesk.createToken(request)),
+    revokeToken: (id) => unwrap(factdesk.revokeToken(id)),
+    webhookSecret: () => unwrap(factdesk.webhookSecret()),
+    rotateWebhookSecret: () => unwrap(factdesk.rotateWebhookSecret()),
+    grantCredits: (amount) => unwrap(factdesk.grantCredits(amount)),
+    research: (request) => unwrap(factdesk.research(request)),
+    getResearch: (id) => unwrap(factdesk.getResearch(id)),
     subscribe: (listener) => factdesk.onReport(listener),
   }
 }

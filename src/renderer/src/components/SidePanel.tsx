@@ -7,6 +7,10 @@ import { claimField, claimRanges } from '../editor/claims'
 import { useChecks } from '../state/checks'
 import { editorView } from '../state/editorView'
 import { counted } from './counted'
+import { ResearchPanel } from './research/ResearchPanel'
+import { OpenLinkDialog, SourceLink } from './research/sources'
+import { percent, VotesTable } from './research/VotesTable'
+import { useResearch } from '../state/research'
 
 /// Selects a claim's current range in the editor and scrolls it into view.
 export function revealClaim(claimId: string): void {
@@ -27,9 +31,16 @@ export function SidePanel({ api }: { api: FactdeskApi }): JSX.Element | null {
   const estimate = useChecks((store) => store.estimate)
   const showPanel = useChecks((store) => store.showPanel)
   if (panel === null) return null
-  const title = panel === 'estimate' ? 'Estimate' : panel === 'claim' ? 'Claim' : 'Check history'
+  const title =
+    panel === 'estimate'
+      ? 'Estimate'
+      : panel === 'claim'
+        ? 'Claim'
+        : panel === 'research'
+          ? 'Deep research'
+          : 'Check history'
   return (
-    <aside className="side-panel" aria-label={title}>
+    <aside className={`side-panel${panel === 'research' ? ' side-panel-wide' : ''}`} aria-label={title}>
       <div className="side-head">
         <h2>{title}</h2>
         <button type="button" className="close" aria-label="Close panel" onClick={() => showPanel(null)}>
@@ -38,7 +49,8 @@ export function SidePanel({ api }: { api: FactdeskApi }): JSX.Element | null {
       </div>
       <div className="side-body">
         {panel === 'estimate' && estimate && <EstimateSummary estimate={estimate} />}
-        {panel === 'claim' && <ClaimDetail />}
+        {panel === 'claim' && <ClaimDetail api={api} />}
+        {panel === 'research' && <ResearchPanel api={api} />}
         {panel === 'history' && <History api={api} />}
       </div>
     </aside>
@@ -98,9 +110,7 @@ function EstimateSummary({ estimate }: { estimate: Estimate }): JSX.Element {
   )
 }
 
-const percent = (value: number): string => `${Math.round(value * 100)}%`
-
-function ClaimDetail(): JSX.Element {
+function ClaimDetail({ api }: { api: FactdeskApi }): JSX.Element {
   const claimId = useChecks((store) => store.openClaim)
   const report = useChecks((store) => store.report)
   const claim = report?.claims.find((each) => each.claimId === claimId)
@@ -109,6 +119,15 @@ function ClaimDetail(): JSX.Element {
   return (
     <div className="claim-detail">
       <blockquote className="claim-text">{claim.text}</blockquote>
+      <button
+        type="button"
+        className="button"
+        aria-keyshortcuts="Control+Shift+D"
+        title="Research this claim in depth: an argument map with sources (Ctrl+Shift+D)"
+        onClick={() => void useResearch.getState().ask(api, { claimId: claim.claimId, text: claim.text })}
+      >
+        Deep research…
+      </button>
       {TIERS.map((tier) => {
         const consensus = claim.consensus[tier]
         const votes = claim.evaluations.filter((evaluation) => evaluation.tier === tier)
@@ -134,12 +153,7 @@ function ClaimDetail(): JSX.Element {
                   <ul className="citations">
                     {consensus.citations.map((citation) => (
                       <li key={citation.url}>
-                        <button type="button" className="claim-link" onClick={() => setConfirming(citation)}>
-                          {citation.title || domainOf(citation.url)}
-                        </button>
-                        <span className="muted"> · {domainOf(citation.url)}</span>
-                        <q>{citation.quote}</q>
-                        <span className="muted">retrieved {citation.retrievedAt.slice(0, 10)}</span>
+                        <SourceLink citation={citation} onOpen={setConfirming} />
                       </li>
                     ))}
                   </ul>
@@ -156,56 +170,13 @@ function ClaimDetail(): JSX.Element {
                 ))}
               </ul>
             )}
-            {tier !== 't1' && votes.length > 0 && (
-              <table className="votes">
-                <caption>Votes</caption>
-                <tbody>
-                  {votes.map((vote) => (
-                    <tr key={vote.model}>
-                      <th scope="row">{vote.model}</th>
-                      <td className={`verdict-${vote.verdict}`}>{vote.verdict}</td>
-                      <td>{percent(vote.confidence)}</td>
-                      <td>{vote.rationale}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            )}
+            {tier !== 't1' && votes.length > 0 && <VotesTable caption="Votes" votes={votes} />}
           </section>
         )
       })}
-      {confirming && (
-        <div className="confirm" role="alertdialog" aria-label="Open link">
-          <p>Open this page in your browser?</p>
-          <code className="confirm-url">{confirming.url}</code>
-          <div className="confirm-actions">
-            <button type="button" className="button" onClick={() => setConfirming(null)}>
-              Cancel
-            </button>
-            <button
-              type="button"
-              className="button primary"
-              onClick={() => {
-                // In the desktop app the main process opens it in the system browser (guards.ts).
-                window.open(confirming.url, '_blank', 'noopener,noreferrer')
-                setConfirming(null)
-              }}
-            >
-              Open
-            </button>
-          </div>
-        </div>
-      )}
+      {confirming && <OpenLinkDialog url={confirming.url} onClose={() => setConfirming(null)} />}
     </div>
   )
-}
-
-function domainOf(url: string): string {
-  try {
-    return new URL(url).hostname
-  } catch {
-    return url
-  }
 }
 
 /// The suggested correction, applied as one undoable edit over the claim's current range.

@@ -2,6 +2,7 @@ import type { JSX } from 'react'
 import { useAccount, type Account } from '../state/account'
 import { useDocument } from '../state/document'
 import { counted } from './counted'
+import { useSettingsDialog } from './settings/open'
 
 /// The bar at the foot of the window: the document's counts on the left, the account and its balance on the right.
 export function StatusBar(): JSX.Element {
@@ -16,6 +17,13 @@ export function StatusBar(): JSX.Element {
       </div>
       <div className="status-group" role="status" aria-label="Account">
         <AccountStatus account={account} />
+        <button
+          type="button"
+          className="status-link"
+          onClick={() => useSettingsDialog.getState().open('credits')}
+        >
+          Add credits
+        </button>
       </div>
     </footer>
   )

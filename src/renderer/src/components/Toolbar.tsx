@@ -3,6 +3,8 @@ import type { FactdeskApi } from '../../../shared/api'
 import { TIERS, type PriceList, type Tier } from '../../../shared/schemas'
 import { useAccount } from '../state/account'
 import { useChecks } from '../state/checks'
+import { useResearch } from '../state/research'
+import { useSettingsDialog } from './settings/open'
 import { counted } from './counted'
 
 const TIER_NAMES: Record<Tier, { name: string; explanation: string }> = {
@@ -80,6 +82,15 @@ export function Toolbar({ api, prices }: { api: FactdeskApi; prices: PriceList |
         >
           Cancel
         </button>
+        <button
+          type="button"
+          className="button"
+          onClick={() => void useResearch.getState().askFromEditor(api)}
+          aria-keyshortcuts="Control+Shift+D"
+          title={`Research the selected text or the claim at the cursor in depth${prices ? `: ${counted(prices.research, 'credit')}, flat` : ''} (Ctrl+Shift+D)`}
+        >
+          Deep research
+        </button>
         {check && <Progress />}
       </div>
       <div className="toolbar-group toolbar-end">
@@ -96,6 +107,15 @@ export function Toolbar({ api, prices }: { api: FactdeskApi; prices: PriceList |
           }}
         >
           History
+        </button>
+        <button
+          type="button"
+          className="button quiet"
+          aria-keyshortcuts="Control+Comma"
+          title="Models, search, writing, credits and API keys (Ctrl+,)"
+          onClick={() => useSettingsDialog.getState().open()}
+        >
+          Settings
         </button>
         <span className="balance" aria-label="Balance">
           {account.status === 'ready' ? counted(account.balance, 'credit') : '—'}

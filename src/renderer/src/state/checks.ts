@@ -25,7 +25,7 @@ export interface ChecksStore {
   /// The claim whose detail the side panel shows, and the report it was read from.
   openClaim: string | null
   report: Report | null
-  panel: 'claim' | 'history' | 'estimate' | null
+  panel: 'claim' | 'history' | 'estimate' | 'research' | null
 
   toggleTier(tier: Tier): void
   runEstimate(api: FactdeskApi): Promise<void>
@@ -52,6 +52,8 @@ export function describeError(error: unknown): string {
 // Per-claim progress of the running check, and the deltas waiting for the next frame: hundreds of pushed
 // updates become one transaction.
 let progress = new Map<string, ClaimProgress>()
+// The running check's panel size per tier, from its report (unknown until the first report is read).
+let panelSize: Report['panel'] = {}
 // Updates of checks the page does not know yet, the latest few: the stream may bring a check's first events
 // before the answer to its submission arrives.
 let early: ReportUpdate[] = []
@@ -100,13 +102,14 @@ export const useChecks = create<ChecksStore>()((set, get) => {
       const current = get().check
       if (current?.id !== check.id) return
       progress = new Map(report.claims.map((claim) => [claim.claimId, progressOf(claim)]))
+      panelSize = report.panel
       for (const update of heard) {
         if (update.type !== 'claim' || update.checkId !== check.id) continue
         const claim = progress.get(update.claimId)
         if (claim) progress.set(update.claimId, applyUpdate(claim, update))
       }
       const latest = later(report.check, current)
-      for (const claim of progress.values()) schedule(deltaOf(claim, latest))
+      for (const claim of progress.values()) schedule(deltaOf(claim, latest, panelSize))
       set({ report: { ...report, check: latest }, check: latest })
     } catch (error) {
       set({ notice: { kind: 'error', text: describeError(error) } })
@@ -116,6 +119,8 @@ export const useChecks = create<ChecksStore>()((set, get) => {
   }
 
   function onUpdate(api: FactdeskApi, update: ReportUpdate): void {
+    // Deep research progress is the research panel's, not the check's.
+    if (update.type === 'research') return
     const check = get().check
     replay?.push(update)
     const updateCheckId = update.type === 'check' ? update.check.id : update.checkId
@@ -143,7 +148,7 @@ export const useChecks = create<ChecksStore>()((set, get) => {
     if (!claim) return
     const next = applyUpdate(claim, update)
     progress.set(update.claimId, next)
-    schedule(deltaOf(next, check))
+    schedule(deltaOf(next, check, panelSize))
   }
 
   async function estimateNow(api: FactdeskApi): Promise<Estimate | null> {
@@ -248,12 +253,15 @@ export const useChecks = create<ChecksStore>()((set, get) => {
           ]),
         )
         pending = new Map()
-        for (const claim of progress.values()) schedule(deltaOf(claim, check))
+        panelSize = {}
+        for (const claim of progress.values()) schedule(deltaOf(claim, check, panelSize))
         set({ check, busy: null, estimate: null, estimated: null, panel: null, openClaim: null })
         refreshBalance(api)
         // What the stream brought before this answer, then the report for anything missed.
         const before = early.filter((update) =>
-          update.type === 'check' ? update.check.id === check.id : update.checkId === check.id,
+          update.type === 'check'
+            ? update.check.id === check.id
+            : update.type === 'claim' && update.checkId === check.id,
         )
         early = []
         for (const update of before) onUpdate(api, update)

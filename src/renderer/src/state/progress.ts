@@ -1,5 +1,5 @@
 import type { ReportUpdate } from '../../../shared/api'
-import type { Check, Claim, Consensus, Tier } from '../../../shared/schemas'
+import type { Check, Claim, Consensus, Report, Tier } from '../../../shared/schemas'
 import type { ClaimDelta, ClaimMark, ClaimStage } from '../editor/claims'
 
 /// What the page knows of one claim of the running check, per tier: votes landed, consensus, issues.
@@ -17,24 +17,36 @@ export function headlineTier(tiers: readonly Tier[]): Tier {
   return tiers.includes('t3') ? 't3' : tiers.includes('t2') ? 't2' : 't1'
 }
 
-/// The badge's stage for a claim of a check.
-export function stageOf(progress: ClaimProgress, check: Pick<Check, 'tiers' | 'status'>): ClaimStage {
+/// The badge's stage for a claim of a check: waiting, the panel voting, the judge deciding once every vote of
+/// the panel (of `panel` models per tier, when known) is in, then the verdict.
+export function stageOf(
+  progress: ClaimProgress,
+  check: Pick<Check, 'tiers' | 'status'>,
+  panel: Report['panel'] = {},
+): ClaimStage {
   const tier = headlineTier(check.tiers)
   const consensus = progress.consensus[tier]
   if (consensus) return consensus.verdict
   if (check.status === 'failed') return 'failed'
   if (check.status === 'cancelled') return 'unchecked'
   const votes = progress.votes[tier]?.length ?? 0
-  return votes > 0 ? 'voting' : 'waiting'
+  const size = panel[tier]
+  if (votes === 0) return 'waiting'
+  return size !== undefined && votes >= size ? 'judging' : 'voting'
 }
 
 /// The delta that shows a claim's progress.
-export function deltaOf(progress: ClaimProgress, check: Pick<Check, 'tiers' | 'status'>): ClaimDelta {
+export function deltaOf(
+  progress: ClaimProgress,
+  check: Pick<Check, 'tiers' | 'status'>,
+  panel: Report['panel'] = {},
+): ClaimDelta {
   const tier = headlineTier(check.tiers)
   return {
     claimId: progress.claimId,
-    stage: stageOf(progress, check),
+    stage: stageOf(progress, check, panel),
     votes: progress.votes[tier]?.length ?? 0,
+    panel: panel[tier] ?? null,
     issues: progress.issues.map((issue) => ({
       from: issue.charStart - progress.charStart,
       to: issue.charEnd - progress.charStart,

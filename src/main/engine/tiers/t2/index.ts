@@ -2,6 +2,7 @@
 import type { Config } from '../../../../shared/config'
 import type { Consensus, Evaluation, Verdict } from '../../../../shared/schemas'
 import { ModelClient, modelHandle, modelSettings, type ModelHandle } from '../../models'
+import { apiKeys, type ApiKeys } from '../../keys'
 import type { VoteCache } from '../../store/voteCache'
 import { PermanentError, type JudgeInput, type TierChecker, type UnitInput, type UnitOutcome } from '../tier'
 import { VoteBatcher } from './batcher'
@@ -20,21 +21,19 @@ export const UNVERIFIED = '(unverified) '
 const MAX_RATIONALE = 2000
 const MAX_REASONING = 4000
 
-type Env = Readonly<Record<string, string | undefined>>
-
 /// t2 from the configuration, or null when it lacks a panel or a judge (submitting t2 is then refused with a
-/// message on how to configure both). Keys are read from `env` when a check needs them.
+/// message on how to configure both). Keys are read from `keys` when a check needs them.
 export function modelTier(
   models: Config['models'],
   cache: VoteCache,
-  env: Env = process.env,
+  keys: ApiKeys = apiKeys(),
 ): TierChecker | null {
   if (models.panel.length === 0 || models.judge === null) return null
   const client = new ModelClient(modelSettings(models))
   const panel = new Map<string, ModelHandle>(
-    models.panel.map((config, index) => [config.id, modelHandle(config, `models.panel[${index}]`, env)]),
+    models.panel.map((config, index) => [config.id, modelHandle(config, `models.panel[${index}]`, keys)]),
   )
-  const judge = modelHandle(models.judge, 'models.judge', env)
+  const judge = modelHandle(models.judge, 'models.judge', keys)
   const batcher = new VoteBatcher(client, models.batchSize ?? 1)
   let prunedAt = 0
 

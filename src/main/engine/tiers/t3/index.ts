@@ -3,6 +3,7 @@
 // consensus with citations. Every quote is checked against the fetched text of its URL before it is stored.
 import type { Config } from '../../../../shared/config'
 import type { Citation, Consensus, Evaluation } from '../../../../shared/schemas'
+import { apiKeys, type ApiKeys } from '../../keys'
 import { ModelClient, modelHandle, modelSettings, type ModelHandle } from '../../models'
 import type { ClaimRecord } from '../../store/documents'
 import { normaliseSpace, quoteOccursIn, Web, type RankedPassage } from '../../web'
@@ -24,8 +25,6 @@ import {
 } from './prompts'
 
 export * from './prompts'
-
-type Env = Readonly<Record<string, string | undefined>>
 
 const MAX_RATIONALE = 2000
 const MAX_REASONING = 4000
@@ -95,13 +94,13 @@ export function groundedConsensus(decided: Consensus, citations: Citation[]): Co
 }
 
 /// t3 from the configuration, or null when it lacks a panel or a judge. `web` is shared with deep research.
-export function webTier(models: Config['models'], web: Web, env: Env = process.env): TierChecker | null {
+export function webTier(models: Config['models'], web: Web, keys: ApiKeys = apiKeys()): TierChecker | null {
   if (models.panel.length === 0 || models.judge === null) return null
   const client = new ModelClient(modelSettings(models))
   const panel = new Map<string, ModelHandle>(
-    models.panel.map((config, index) => [config.id, modelHandle(config, `models.panel[${index}]`, env)]),
+    models.panel.map((config, index) => [config.id, modelHandle(config, `models.panel[${index}]`, keys)]),
   )
-  const judge = modelHandle(models.judge, 'models.judge', env)
+  const judge = modelHandle(models.judge, 'models.judge', keys)
   const evidence = new Map<string, Promise<ClaimEvidence>>()
 
   /// The claim's research, done once however many panel units ask (and again after a restart).

@@ -1,0 +1,126 @@
+import { fileURLToPath } from 'node:url'
+import { startFakeOpenAI, type FakeOpenAI } from '../test/helpers/fakeOpenAI'
+import { expect, test } from './webServer'
+
+const screenshot = (name: string): string => fileURLToPath(new URL(`output/${name}`, import.meta.url))
+
+let fake: FakeOpenAI
+test.beforeAll(async () => {
+  fake = await startFakeOpenAI({ '*': { overrides: { ok: true } } })
+  fake.behave('model-locked', { alwaysFail: { status: 401, message: 'Incorrect API key provided' } })
+})
+test.afterAll(() => fake.close())
+
+test('adds a model and tests its connection; the saved key is never shown', async ({ page, server }) => {
+  const problems: string[] = []
+  page.on('pageerror', (error) => problems.push(error.message))
+  await page.goto(server.link)
+  await expect(page.getByRole('contentinfo')).toContainText('1,000 credits')
+  await page.keyboard.press('Control+Comma')
+  const dialog = page.getByRole('dialog', { name: 'Settings' })
+  await expect(dialog).toBeVisible()
+  await expect(dialog.getByRole('tab', { name: 'Models' })).toHaveAttribute('aria-selected', 'true')
+
+  await dialog.getByRole('button', { name: 'Add a panel model' }).click()
+  const form = dialog.getByRole('form', { name: 'New panel model' })
+  await form.getByLabel('Name').fill('panel-a')
+  await form.getByLabel('Provider').selectOption('openai-compatible')
+  await form.getByLabel('Base URL').fill(fake.baseURL)
+  await form.getByLabel('Model').fill('model-a')
+  await form.getByLabel('API key').fill('sk-e2e-secret-1234')
+  await form.getByRole('button', { name: 'Test connection' }).click()
+  await expect(form.getByRole('status')).toContainText(/Connected: model-a answered in \d+ ms/)
+  expect(fake.of('model-a').at(-1)?.headers.authorization).toBe('Bearer sk-e2e-secret-1234')
+  await page.screenshot({ path: screenshot('settings-test.png') })
+  await form.getByRole('button', { name: 'Save' }).click()
+
+  const panel = dialog.getByRole('list', { name: 'Panel models' })
+  await expect(panel).toContainText('panel-a')
+  await expect(panel).toContainText('Key saved, ending in 1234')
+  await expect(dialog).not.toContainText('sk-e2e-secret')
+
+  // Editing shows an empty key field; a wrong model is reported in words, in place.
+  await panel.getByRole('button', { name: 'Edit panel-a' }).click()
+  const edit = dialog.getByRole('form', { name: 'Edit panel-a' })
+  await expect(edit.getByLabel('API key')).toHaveValue('')
+  await expect(edit.getByLabel('Name')).toHaveAttribute('readonly', '')
+  await edit.getByLabel('Model').fill('model-locked')
+  await edit.getByRole('button', { name: 'Test connection' }).click()
+  await expect(edit.getByRole('status')).toContainText('Not connected: The key was refused')
+  await edit.getByRole('button', { name: 'Cancel' }).click()
+
+  await dialog.getByRole('button', { name: 'Set the judge' }).click()
+  const judge = dialog.getByRole('form', { name: 'Judge' })
+  await judge.getByLabel('Base URL').fill(fake.baseURL)
+  await judge.getByLabel('Model').fill('model-judge')
+  await judge.getByRole('button', { name: 'Save' }).click()
+  await expect(dialog.getByRole('list', { name: 'Judge' })).toContainText('model-judge')
+  await page.screenshot({ path: screenshot('settings-models.png') })
+
+  // Escape closes the dialog; t2 now checks with these models, no restart needed.
+  await page.keyboard.press('Escape')
+  await expect(dialog).toBeHidden()
+  await page.getByRole('textbox', { name: 'Document' }).click()
+  await page.keyboard.insertText('The Eiffel Tower is 330 metres tall.')
+  const toolbar = page.getByRole('toolbar', { name: 'Fact-checking' })
+  await toolbar.getByRole('button', { name: /t1/ }).click()
+  await toolbar.getByRole('button', { name: /t2/ }).click()
+  await toolbar.getByRole('button', { name: 'Check', exact: true }).click()
+  await toolbar.getByRole('button', { name: 'Check', exact: true }).click()
+  await expect(page.getByRole('status', { name: 'Check progress' })).toContainText('completed', {
+    timeout: 20_000,
+  })
+  await expect(page.locator('.cm-content .fd-badge').first()).toHaveText(
+    /supported|refuted|misleading|unverifiable/,
+  )
+  expect(fake.of('model-a').at(-1)?.user).toContain('Eiffel Tower')
+  expect(problems).toEqual([])
+})
+
+test('creates and revokes a token, rotates the signing secret, adds credits', async ({ page, server }) => {
+  await page.goto(server.link)
+  await expect(page.getByRole('contentinfo')).toContainText('1,000 credits')
+  await page.getByRole('toolbar', { name: 'Fact-checking' }).getByRole('button', { name: 'Settings' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Settings' })
+  await dialog.getByRole('tab', { name: 'API keys' }).click()
+
+  await dialog.getByLabel('Name').fill('dashboard')
+  await dialog.getByLabel('Scope').selectOption('write')
+  await dialog.getByRole('button', { name: 'Create token' }).click()
+  const value = (await dialog.getByLabel('New token', { exact: true }).textContent()) ?? ''
+  expect(value).toMatch(/^fdk_/)
+  await expect(dialog.getByRole('button', { name: 'Copy the new token' })).toBeVisible()
+  const me = (token: string) =>
+    fetch(`${server.origin}/api/v1/me`, { headers: { Authorization: `Bearer ${token}` } })
+  expect((await me(value)).status).toBe(200)
+  const row = dialog.getByRole('row', { name: /dashboard/ })
+  await expect(row).toContainText('active')
+  await dialog.getByRole('button', { name: 'Done' }).click()
+  await expect(dialog.getByLabel('New token', { exact: true })).toHaveCount(0)
+  await expect(dialog).not.toContainText(value)
+
+  await row.getByRole('button', { name: 'Revoke dashboard' }).click()
+  await expect(row).toContainText('revoked')
+  expect((await me(value)).status).toBe(401)
+
+  await dialog.getByRole('button', { name: 'Show secret' }).click()
+  const secret = dialog.getByLabel('Signing secret', { exact: true })
+  const before = (await secret.textContent()) ?? ''
+  expect(before).toMatch(/^whsec_/)
+  await dialog.getByRole('button', { name: 'Rotate…' }).click()
+  await expect(dialog.getByRole('group', { name: 'Rotate the signing secret' })).toContainText('24 hours')
+  await dialog.getByRole('button', { name: 'Rotate now' }).click()
+  await expect(dialog).toContainText('Rotated. The previous secret keeps signing until')
+  await expect(secret).not.toHaveText(before)
+  await expect(dialog).toContainText('Also signing until they expire')
+  await expect(dialog).toContainText('This Factdesk already serves the REST API')
+  await expect(dialog.getByRole('row', { name: /browser session/ })).toContainText('this window')
+  await page.screenshot({ path: screenshot('settings-keys.png') })
+
+  await dialog.getByRole('tab', { name: 'Credits' }).click()
+  await dialog.getByLabel('Credits to add').fill('500')
+  await dialog.getByRole('button', { name: 'Add credits' }).click()
+  await expect(dialog.getByRole('status').filter({ hasText: 'Balance' })).toContainText('1,500 credits')
+  await dialog.getByRole('button', { name: 'Close settings' }).click()
+  await expect(page.getByRole('contentinfo')).toContainText('1,500 credits')
+})

@@ -1,0 +1,57 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto'
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+
+/// Encrypts secrets (API keys) before they are stored. The desktop app passes one backed by the system's
+/// keychain (Electron's `safeStorage`); headless and browser mode use `fileSecretBox`.
+export interface SecretBox {
+  encrypt(plain: string): Buffer
+  decrypt(sealed: Buffer): string
+}
+
+const KEY_FILE = 'secret.key'
+const IV_BYTES = 12
+const TAG_BYTES = 16
+
+/// AES-256-GCM with a random key kept in `secret.key` in the data folder (created on first use, readable by
+/// its owner only). A sealed secret is the IV, the authentication tag and the ciphertext.
+export function fileSecretBox(dataDir: string): SecretBox {
+  let loaded: Buffer | null = null
+  const key = (): Buffer => (loaded ??= readOrCreateKey(join(dataDir, KEY_FILE)))
+  return {
+    encrypt(plain) {
+      const iv = randomBytes(IV_BYTES)
+      const cipher = createCipheriv('aes-256-gcm', key(), iv)
+      const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()])
+      return Buffer.concat([iv, cipher.getAuthTag(), body])
+    },
+    decrypt(sealed) {
+      const decipher = createDecipheriv('aes-256-gcm', key(), sealed.subarray(0, IV_BYTES))
+      decipher.setAuthTag(sealed.subarray(IV_BYTES, IV_BYTES + TAG_BYTES))
+      return Buffer.concat([
+        decipher.update(sealed.subarray(IV_BYTES + TAG_BYTES)),
+        decipher.final(),
+      ]).toString('utf8')
+    },
+  }
+}
+
+function readOrCreateKey(file: string): Buffer {
+  try {
+    const key = readFileSync(file)
+    if (key.length === 32) return key
+    throw new Error(`${file} is not a key of 32 bytes; remove it and enter the API keys again.`)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+  }
+  const key = randomBytes(32)
+  // 'wx' fails if another process wrote the file meanwhile; then its key is the one to use.
+  try {
+    writeFileSync(file, key, { mode: 0o600, flag: 'wx' })
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return readFileSync(file)
+    throw error
+  }
+  chmodSync(file, 0o600)
+  return key
+}

@@ -1,0 +1,393 @@
+import { performance } from 'node:perf_hooks'
+import { z } from 'zod'
+import { Config, ModelConfig, SEARCH_BASE_URLS } from '../../shared/config'
+import { ApiError } from '../../shared/errors'
+import {
+  Dialect,
+  SearchProviderName,
+  type ApiToken,
+  type CreatedToken,
+  type CreateTokenRequest,
+  type Credits,
+  type LocalServer,
+  type ModelInput,
+  type ModelTest,
+  type ModelTestRequest,
+  type OllamaDetection,
+  type SavedKey,
+  type Settings,
+  type SettingsModel,
+  type SettingsPatch,
+  type TokenList,
+} from '../../shared/schemas'
+import type { Admin } from './admin'
+import type { Clock } from './clock'
+import { apiKeys, modelKeyName, SEARCH_KEY, type ApiKeys, type Env, type SavedKeys } from './keys'
+import { ModelClient, modelHandle } from './models'
+import type { SecretBox } from './secrets'
+import { requireOwner, type Principal } from './service'
+import type { Store } from './store'
+import type { TokenRecord } from './store/tokens'
+
+/// The local REST server as wanted in the settings.
+export interface LocalServerWish {
+  enabled: boolean
+  port: number
+}
+
+/// Starts and stops the local REST server (the desktop app's; see `server/localServer.ts`).
+export interface LocalServerSwitch {
+  /// Makes the server run as wished; answers where it answers, or why it could not start.
+  set(wish: LocalServerWish): Promise<{ address: string | null; error: string | null }>
+  close(): Promise<void>
+}
+
+export interface SettingsOptions {
+  box: SecretBox
+  /// Called with the effective configuration after the models or the search provider changed.
+  onConfigChanged(config: Config): void
+  /// Where a local Ollama answers (tests point it at a fake).
+  ollamaOrigin?: string
+  env?: Env
+}
+
+/// The local server's default port, the same as `factdesk serve`'s.
+const DEFAULT_LOCAL_PORT = 8787
+const DEFAULT_OLLAMA_ORIGIN = 'http://127.0.0.1:11434'
+/// How long a test request or the Ollama probe may take.
+const TEST_TIMEOUT_MS = 20_000
+const PROBE_TIMEOUT_MS = 3_000
+
+const SavedModels = z.object({ panel: z.array(ModelConfig), judge: ModelConfig.nullable() })
+const SavedSearch = z.object({
+  provider: SearchProviderName,
+  baseURL: z.string(),
+  apiKeyEnv: z.string().optional(),
+})
+const SavedWriting = z.object({ dialect: Dialect, dictionary: z.array(z.string()) })
+const SavedLocalServer = z.object({ enabled: z.boolean(), port: z.int() })
+
+/// The answer a connection test asks for: as small as a structured answer can be.
+const Pong = z.object({ ok: z.boolean() })
+
+/// Settings, API keys, tokens and credits of the person at this computer: every operation here requires the
+/// owner (`requireOwner`), never an API token. Models and search are saved over the configuration file's (the
+/// effective configuration); keys are sealed by the secret box and never leave this class but as `hasKey` and
+/// their last four characters.
+export class AppSettings {
+  /// Keys for the engine's parts: saved ones first, then the environment.
+  readonly keys: ApiKeys
+  private readonly saved: SavedKeys
+  private localSwitch: LocalServerSwitch | null = null
+  private localState: { address: string | null; error: string | null } = { address: null, error: null }
+
+  constructor(
+    private readonly store: Store,
+    private readonly admin: Admin,
+    private readonly base: Config,
+    private readonly clock: Clock,
+    private readonly options: SettingsOptions,
+  ) {
+    this.saved = { read: (name) => this.readKey(name) }
+    this.keys = apiKeys(this.saved, options.env)
+  }
+
+  /// The configuration file overlaid by the saved models and search provider.
+  effective(): Config {
+    const models = this.part('models', SavedModels)
+    const search = this.part('search', SavedSearch)
+    return {
+      ...this.base,
+      models: models ? { ...this.base.models, ...models } : this.base.models,
+      search: search ? { ...this.base.search, ...search } : this.base.search,
+    }
+  }
+
+  view(principal: Principal): Settings {
+    requireOwner(principal)
+    const { models, search } = this.effective()
+    const writing = this.part('writing', SavedWriting) ?? { dialect: 'american', dictionary: [] }
+    return {
+      models: {
+        panel: models.panel.map((model) => this.modelView(model)),
+        judge: models.judge ? this.modelView(models.judge) : null,
+      },
+      search: {
+        provider: search.provider,
+        baseURL: search.baseURL,
+        apiKeyEnv: search.apiKeyEnv ?? null,
+        key: this.keyView(SEARCH_KEY),
+      },
+      writing,
+      localServer: this.localServerView(),
+    }
+  }
+
+  /// Saves the parts of `patch`; keys given are sealed, keys of models no longer configured are forgotten. The
+  /// tiers use the new models and search provider for new work; the local server is started or stopped.
+  async update(principal: Principal, patch: SettingsPatch): Promise<Settings> {
+    requireOwner(principal)
+    const at = this.clock.now().toISOString()
+    const current = this.effective()
+    this.store.transaction(() => {
+      if (patch.models) {
+        const panel = patch.models.panel ?? current.models.panel
+        const judge = patch.models.judge === undefined ? current.models.judge : patch.models.judge
+        const configured = [...panel, ...(judge ? [judge] : [])]
+        for (const model of configured) {
+          this.saveKey(modelKeyName(model.id), 'apiKey' in model ? model.apiKey : undefined, at)
+        }
+        const kept = new Set(configured.map((model) => modelKeyName(model.id)))
+        for (const name of this.store.settings.sealedNames()) {
+          if (name.startsWith(modelKeyName('')) && !kept.has(name)) this.store.settings.deleteSealed(name)
+        }
+        this.store.settings.put(
+          'models',
+          { panel: panel.map(modelConfig), judge: judge && modelConfig(judge) },
+          at,
+        )
+      }
+      if (patch.search) {
+        const { apiKey, ...search } = patch.search
+        const merged = { ...current.search, ...search }
+        // Another provider without a base URL gets its public endpoint; SearXNG has none.
+        const baseURL =
+          search.baseURL ??
+          (search.provider && search.provider !== current.search.provider
+            ? SEARCH_BASE_URLS[search.provider]
+            : merged.baseURL)
+        if (baseURL === '') {
+          throw new ApiError('bad_request', 'SearXNG needs the address of your instance as baseURL.', [
+            { field: 'search.baseURL', message: 'required for searxng' },
+          ])
+        }
+        const saved = { provider: merged.provider, baseURL, apiKeyEnv: merged.apiKeyEnv ?? undefined }
+        this.store.settings.put('search', saved, at)
+        this.saveKey(SEARCH_KEY, apiKey, at)
+      }
+      if (patch.writing) {
+        const writing = {
+          ...(this.part('writing', SavedWriting) ?? { dialect: 'american' }),
+          ...patch.writing,
+        }
+        const dictionary = [...new Set(writing.dictionary ?? [])].sort((a, b) => a.localeCompare(b))
+        this.store.settings.put('writing', { dialect: writing.dialect, dictionary }, at)
+      }
+      if (patch.localServer) {
+        this.store.settings.put('localServer', { ...this.localServerWish(), ...patch.localServer }, at)
+      }
+    })
+    if (patch.models || patch.search) this.options.onConfigChanged(this.effective())
+    if (patch.localServer) await this.applyLocalServer()
+    return this.view(principal)
+  }
+
+  /// One small structured request to the model as entered (its key: the one given, else the saved one, else
+  /// its environment variable): ok with the time it took, or what went wrong in words.
+  async testModel(principal: Principal, input: ModelTestRequest): Promise<ModelTest> {
+    requireOwner(principal)
+    const config = modelConfig(input)
+    const keys: ApiKeys =
+      input.apiKey === undefined
+        ? this.keys
+        : { model: () => input.apiKey ?? undefined, search: () => undefined }
+    const client = new ModelClient({
+      requestTimeoutMs: TEST_TIMEOUT_MS,
+      maxRetries: 0,
+      retryDelayMs: 1000,
+      concurrencyPerProvider: 1,
+    })
+    const started = performance.now()
+    try {
+      await client.generate(modelHandle(config, 'Settings > Models', keys), {
+        system: 'You answer connection tests.',
+        prompt: 'Answer with {"ok": true}.',
+        schema: Pong,
+        name: 'connection_test',
+        signal: AbortSignal.timeout(TEST_TIMEOUT_MS),
+      })
+    } catch (error) {
+      return { ok: false, latencyMs: null, message: testFailure(error, config) }
+    }
+    const latencyMs = Math.round(performance.now() - started)
+    return { ok: true, latencyMs, message: `${config.model} answered in ${latencyMs} ms.` }
+  }
+
+  /// Asks a local Ollama for the models it has pulled (`GET /api/tags`).
+  async detectOllama(principal: Principal): Promise<OllamaDetection> {
+    requireOwner(principal)
+    const origin = this.options.ollamaOrigin ?? DEFAULT_OLLAMA_ORIGIN
+    const baseURL = `${origin}/v1`
+    try {
+      const response = await fetch(`${origin}/api/tags`, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) })
+      if (!response.ok) throw new Error(`it answered HTTP ${response.status}`)
+      const tags = OllamaTags.parse(await response.json())
+      const models = tags.models.map((model) => model.name).sort()
+      return {
+        running: true,
+        baseURL,
+        models,
+        message:
+          models.length === 0
+            ? 'Ollama runs but has no models yet: pull one, e.g. `ollama pull llama3.1:8b`.'
+            : `Ollama runs with ${models.length} model${models.length === 1 ? '' : 's'}.`,
+      }
+    } catch (error) {
+      return {
+        running: false,
+        baseURL,
+        models: [],
+        message: `No Ollama answers at ${origin} (${reason(error)}). Start it with \`ollama serve\`.`,
+      }
+    }
+  }
+
+  listTokens(principal: Principal): TokenList {
+    requireOwner(principal)
+    return { data: this.admin.listTokens(principal.organizationId).map(tokenView) }
+  }
+
+  createToken(principal: Principal, request: CreateTokenRequest): CreatedToken {
+    requireOwner(principal)
+    const name = request.name?.trim() || null
+    const { value, token } = this.admin.createToken(request.scope, principal.organizationId, name)
+    return { token: tokenView(token), value }
+  }
+
+  /// Revokes one of the organization's tokens; never the one this window itself signs in with.
+  revokeToken(principal: Principal, id: string): ApiToken {
+    requireOwner(principal)
+    const token = this.store.tokens.get(id)
+    if (!token || token.organizationId !== principal.organizationId) {
+      throw new ApiError('not_found', `There is no token ${id}.`)
+    }
+    if (id === principal.tokenId) {
+      throw new ApiError(
+        'unprocessable',
+        'This is the token this window signs in with; it cannot revoke itself.',
+      )
+    }
+    if (token.revokedAt === null) this.admin.revokeToken(id)
+    return tokenView(this.store.tokens.get(id) ?? token)
+  }
+
+  /// Adds credits to the organization's balance.
+  grantCredits(principal: Principal, amount: number): Credits {
+    requireOwner(principal)
+    return { balance: this.admin.grantCredits(principal.organizationId, amount), prices: this.base.pricing }
+  }
+
+  /// Hands over the switch of the local REST server and makes it run as saved.
+  async attachLocalServer(localSwitch: LocalServerSwitch): Promise<void> {
+    this.localSwitch = localSwitch
+    await this.applyLocalServer()
+  }
+
+  /// Stops the local server, if one runs.
+  async close(): Promise<void> {
+    await this.localSwitch?.close()
+    this.localSwitch = null
+  }
+
+  private async applyLocalServer(): Promise<void> {
+    if (this.localSwitch) this.localState = await this.localSwitch.set(this.localServerWish())
+  }
+
+  private localServerWish(): LocalServerWish {
+    return this.part('localServer', SavedLocalServer) ?? { enabled: false, port: DEFAULT_LOCAL_PORT }
+  }
+
+  private localServerView(): LocalServer {
+    return {
+      available: this.localSwitch !== null,
+      ...this.localServerWish(),
+      ...(this.localSwitch ? this.localState : { address: null, error: null }),
+    }
+  }
+
+  private modelView(model: ModelConfig): SettingsModel {
+    return {
+      id: model.id,
+      provider: model.provider,
+      baseURL: model.baseURL ?? null,
+      model: model.model,
+      apiKeyEnv: model.apiKeyEnv ?? null,
+      key: this.keyView(modelKeyName(model.id)),
+    }
+  }
+
+  private keyView(name: string): SavedKey {
+    if (this.store.settings.sealed(name) === null) return { hasKey: false, last4: null }
+    let key: string | undefined
+    try {
+      key = this.readKey(name)
+    } catch {
+      return { hasKey: true, last4: null }
+    }
+    return { hasKey: true, last4: key ? key.slice(-4) : null }
+  }
+
+  /// Seals and saves a new key (a string), removes it (null) or leaves it (undefined).
+  private saveKey(name: string, key: string | null | undefined, at: string): void {
+    if (key === null) this.store.settings.deleteSealed(name)
+    else if (key !== undefined) this.store.settings.putSealed(name, this.options.box.encrypt(key), at)
+  }
+
+  private readKey(name: string): string | undefined {
+    const sealed = this.store.settings.sealed(name)
+    if (sealed === null) return undefined
+    try {
+      return this.options.box.decrypt(sealed)
+    } catch {
+      throw new Error(
+        `The saved API key "${name}" cannot be decrypted (was the data folder copied from another computer?); ` +
+          'enter it again under Settings.',
+      )
+    }
+  }
+
+  private part<T>(name: string, schema: z.ZodType<T>): T | null {
+    const result = schema.safeParse(this.store.settings.get(name))
+    return result.success ? result.data : null
+  }
+}
+
+const OllamaTags = z.object({ models: z.array(z.object({ name: z.string() })) })
+
+/// A model of the form as the configuration file would write it (keys are never part of it).
+function modelConfig(model: ModelInput | ModelConfig): ModelConfig {
+  return ModelConfig.parse({
+    id: model.id,
+    provider: model.provider,
+    model: model.model,
+    ...(model.baseURL ? { baseURL: model.baseURL } : {}),
+    ...(model.apiKeyEnv ? { apiKeyEnv: model.apiKeyEnv } : {}),
+  })
+}
+
+const tokenView = (token: TokenRecord): ApiToken => ({
+  id: token.id,
+  name: token.name,
+  scope: token.scope,
+  createdAt: token.createdAt,
+  revokedAt: token.revokedAt,
+})
+
+const reason = (error: unknown): string =>
+  error instanceof Error
+    ? error.name === 'TimeoutError'
+      ? 'no answer'
+      : (error.cause instanceof Error ? error.cause.message : '') || error.message
+    : String(error)
+
+/// What a failed connection test means, in words, with the provider's own message after it.
+function testFailure(error: unknown, model: ModelConfig): string {
+  const detail = reason(error)
+  const status = /HTTP (\d{3})/.exec(detail)?.[1]
+  if (status === '401' || status === '403') return `The key was refused. ${detail}`
+  if (status === '404') return `The model "${model.model}" or the base URL is not known there. ${detail}`
+  if (status === undefined && /request failed|ECONNREFUSED|ENOTFOUND|fetch failed/i.test(detail)) {
+    return `The server cannot be reached. ${detail}`
+  }
+  return detail
+}

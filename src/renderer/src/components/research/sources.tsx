@@ -1,0 +1,61 @@
+import type { JSX } from 'react'
+import type { Citation } from '../../../../shared/schemas'
+
+/// The host name of a source's URL, or the URL itself when it is not one.
+export function domainOf(url: string): string {
+  try {
+    return new URL(url).hostname
+  } catch {
+    return url
+  }
+}
+
+/// A source as a link that only asks to be opened: its title (or domain), its domain, and optionally its
+/// verbatim quote and retrieval date.
+export function SourceLink({
+  citation,
+  onOpen,
+  quote = true,
+}: {
+  citation: Citation
+  onOpen: (citation: Citation) => void
+  quote?: boolean
+}): JSX.Element {
+  return (
+    <>
+      <button type="button" className="claim-link" onClick={() => onOpen(citation)}>
+        {citation.title || domainOf(citation.url)}
+      </button>
+      <span className="muted"> · {domainOf(citation.url)}</span>
+      {quote && <q>{citation.quote}</q>}
+      {quote && <span className="muted">retrieved {citation.retrievedAt.slice(0, 10)}</span>}
+    </>
+  )
+}
+
+/// Asks before a source opens, showing its whole URL; in the desktop app the main process then opens it in the
+/// system browser (guards.ts).
+export function OpenLinkDialog({ url, onClose }: { url: string; onClose: () => void }): JSX.Element {
+  return (
+    <div className="confirm" role="alertdialog" aria-label="Open link">
+      <p>Open this page in your browser?</p>
+      <code className="confirm-url">{url}</code>
+      <div className="confirm-actions">
+        {/* The dialog takes the focus, so that a keyboard reader answers it at once. */}
+        <button type="button" className="button" onClick={onClose} autoFocus>
+          Cancel
+        </button>
+        <button
+          type="button"
+          className="button primary"
+          onClick={() => {
+            window.open(url, '_blank', 'noopener,noreferrer')
+            onClose()
+          }}
+        >
+          Open
+        </button>
+      </div>
+    </div>
+  )
+}

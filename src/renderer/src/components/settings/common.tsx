@@ -1,0 +1,73 @@
+import { useCallback, useState, type JSX } from 'react'
+import type { SavedKey } from '../../../../shared/schemas'
+
+/// Runs one request of a form at a time and keeps its failure in words for the form to show in place.
+export function useRequest(): {
+  busy: boolean
+  error: string | null
+  run<T>(work: () => Promise<T>): Promise<T | undefined>
+  clear(): void
+} {
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+  const run = useCallback(async <T,>(work: () => Promise<T>): Promise<T | undefined> => {
+    setBusy(true)
+    setError(null)
+    try {
+      return await work()
+    } catch (failure) {
+      setError(failure instanceof Error ? failure.message : String(failure))
+      return undefined
+    } finally {
+      setBusy(false)
+    }
+  }, [])
+  const clear = useCallback(() => setError(null), [])
+  return { busy, error, run, clear }
+}
+
+/// A request's failure, in place, read out when it appears.
+export function Problem({ text }: { text: string | null }): JSX.Element | null {
+  if (!text) return null
+  return (
+    <p className="settings-problem" role="alert">
+      {text}
+    </p>
+  )
+}
+
+/// How a saved key is shown: never the key, only that there is one and how it ends.
+export function savedKeyText(key: SavedKey): string {
+  if (!key.hasKey) return 'No key saved'
+  return key.last4 ? `Key saved, ending in ${key.last4}` : 'Key saved'
+}
+
+/// Copies `text` to the clipboard; says whether it could.
+export async function copyText(text: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/// A Copy button that says "Copied" for a moment, or asks to copy by hand when the clipboard refuses.
+export function CopyButton({ text, label }: { text: string; label: string }): JSX.Element {
+  const [state, setState] = useState<'idle' | 'copied' | 'refused'>('idle')
+  return (
+    <button
+      type="button"
+      className="button"
+      aria-label={label}
+      onClick={() =>
+        void copyText(text).then((copied) => {
+          setState(copied ? 'copied' : 'refused')
+          window.setTimeout(() => setState('idle'), 2000)
+        })
+      }
+    >
+      {state === 'copied' ? 'Copied' : state === 'refused' ? 'Select and copy it' : 'Copy'}
+    </button>
+  )
+}

@@ -1,0 +1,211 @@
+import { create } from 'zustand'
+import type { FactdeskApi, ReportUpdate } from '../../../shared/api'
+import { ApiError } from '../../../shared/errors'
+import { ResearchStep, type Research, type ResearchRequest } from '../../../shared/schemas'
+import { claimAt, claimField, claimRanges } from '../editor/claims'
+import { useAccount } from './account'
+import { describeError, useChecks } from './checks'
+import { editorView } from './editorView'
+
+/// What deep research is asked about: a claim of a check (its id and text), or a text the writer selected.
+export type ResearchTarget = { claimId: string; text: string } | { claimId: null; text: string }
+
+/// A run as the panel shows it: the run, the last step that ended and the pages read so far.
+export interface ResearchRun {
+  research: Research
+  step: ResearchStep | null
+  sourcesRead: number
+}
+
+/// Where the research panel stands: confirming the price, starting, or following a run.
+export type ResearchView =
+  | { phase: 'pricing'; target: ResearchTarget }
+  | { phase: 'confirm'; target: ResearchTarget; price: number; balance: number }
+  | { phase: 'starting'; target: ResearchTarget; price: number; balance: number }
+  | { phase: 'run'; run: ResearchRun }
+  | { phase: 'error'; target: ResearchTarget | null; message: string }
+
+export interface ResearchStore {
+  view: ResearchView | null
+  /// Opens the panel on `target` and quotes the flat price against the balance; nothing is sent yet.
+  ask(api: FactdeskApi, target: ResearchTarget): Promise<void>
+  /// `ask` about the editor's selected text, or else the claim at the cursor.
+  askFromEditor(api: FactdeskApi): Promise<void>
+  /// Starts the run the panel quoted; refused in place when the balance is short.
+  confirm(api: FactdeskApi): Promise<void>
+  /// Closes the panel; a run goes on in the engine.
+  dismiss(): void
+  /// Listens to pushed research progress; returns the stop.
+  connect(api: FactdeskApi): () => void
+}
+
+const STEPS = ResearchStep.options
+/// Words for each step of a run, in order.
+export const STEP_NAMES: Record<ResearchStep, string> = {
+  plan: 'Plan the questions',
+  'search-support': 'Search for support',
+  'search-contradiction': 'Search for contradiction',
+  map: 'Build the argument map',
+  votes: 'Panel votes on the map',
+  verdict: 'Judge decides',
+}
+
+const ended = (research: Research): boolean => research.status === 'completed' || research.status === 'failed'
+
+/// The step a run is at: the one after the last that ended, null before it starts or once it ended.
+export function currentStep(run: ResearchRun): ResearchStep | null {
+  if (ended(run.research) || run.research.status === 'queued') return null
+  if (run.step === null) return STEPS[0] ?? null
+  // Votes end one model at a time: the step is current until the judge's follows.
+  if (run.step === 'votes') return 'votes'
+  return STEPS[STEPS.indexOf(run.step) + 1] ?? null
+}
+
+/// Whether `step` has ended in `run`.
+export function stepDone(run: ResearchRun, step: ResearchStep): boolean {
+  if (run.research.status === 'completed') return true
+  if (run.step === null) return false
+  const last = STEPS.indexOf(run.step)
+  const index = STEPS.indexOf(step)
+  return index < last || (index === last && step !== 'votes')
+}
+
+/// Folds what was heard about a run into what the panel knows: a later state wins, an ended one for good, and
+/// the step and pages read never go back.
+export function foldRun(run: ResearchRun, heard: Partial<ResearchRun> & { research: Research }): ResearchRun {
+  const keep = ended(run.research) && !ended(heard.research)
+  const newer = !keep && heard.research.updatedAt >= run.research.updatedAt
+  const stepOf = (step: ResearchStep | null | undefined): number => (step ? STEPS.indexOf(step) : -1)
+  const step = heard.step !== undefined && stepOf(heard.step) > stepOf(run.step) ? heard.step : run.step
+  return {
+    research: newer || (ended(heard.research) && !ended(run.research)) ? heard.research : run.research,
+    step,
+    sourcesRead: Math.max(run.sourcesRead, heard.sourcesRead ?? 0),
+  }
+}
+
+// A pushed update for a run may arrive before the answer that starts it: the latest few are kept by run id.
+const early = new Map<string, Extract<ReportUpdate, { type: 'research' }>>()
+const EARLY_LIMIT = 50
+/// Without a pushed update for this long, the run is read with `getResearch` (the stream may have dropped).
+const QUIET_MS = 4000
+
+export const useResearch = create<ResearchStore>()((set, get) => {
+  let watchdog: ReturnType<typeof setTimeout> | null = null
+
+  const runId = (): string | null => {
+    const view = get().view
+    return view?.phase === 'run' ? view.run.research.id : null
+  }
+
+  function hear(heard: Partial<ResearchRun> & { research: Research }, api: FactdeskApi): void {
+    const view = get().view
+    if (view?.phase !== 'run' || view.run.research.id !== heard.research.id) return
+    const run = foldRun(view.run, heard)
+    set({ view: { phase: 'run', run } })
+    if (ended(run.research) && !ended(view.run.research)) void useAccount.getState().load(api)
+    watch(api)
+  }
+
+  // While a run is open, a quiet stream is checked on by reading the run.
+  function watch(api: FactdeskApi): void {
+    if (watchdog) clearTimeout(watchdog)
+    watchdog = null
+    const view = get().view
+    if (view?.phase !== 'run' || ended(view.run.research)) return
+    const id = view.run.research.id
+    watchdog = setTimeout(() => {
+      watchdog = null
+      if (runId() !== id) return
+      api.getResearch(id).then(
+        (research) => hear({ research }, api),
+        () => watch(api),
+      )
+    }, QUIET_MS)
+  }
+
+  return {
+    view: null,
+
+    ask: async (api, target) => {
+      set({ view: { phase: 'pricing', target } })
+      useChecks.getState().showPanel('research')
+      try {
+        const credits = await api.credits()
+        if (get().view?.phase !== 'pricing') return
+        set({
+          view: { phase: 'confirm', target, price: credits.prices.research, balance: credits.balance },
+        })
+      } catch (error) {
+        set({ view: { phase: 'error', target, message: describeError(error) } })
+      }
+    },
+
+    askFromEditor: async (api) => {
+      const target = editorTarget()
+      if (target) await get().ask(api, target)
+      else {
+        useChecks.setState({
+          notice: { kind: 'info', text: 'Select the text to research, or put the cursor in a claim.' },
+        })
+      }
+    },
+
+    confirm: async (api) => {
+      const view = get().view
+      if (view?.phase !== 'confirm' || view.balance < view.price) return
+      set({ view: { ...view, phase: 'starting' } })
+      const request: ResearchRequest =
+        view.target.claimId === null ? { text: view.target.text } : { claimId: view.target.claimId }
+      try {
+        const research = await api.research(request)
+        const heard = early.get(research.id)
+        early.clear()
+        let run: ResearchRun = { research, step: null, sourcesRead: 0 }
+        if (heard) run = foldRun(run, heard)
+        set({ view: { phase: 'run', run } })
+        void useAccount.getState().load(api)
+        watch(api)
+      } catch (error) {
+        set({ view: { phase: 'error', target: view.target, message: describeError(error) } })
+        if (error instanceof ApiError && error.code === 'insufficient_credits') {
+          void useAccount.getState().load(api)
+        }
+      }
+    },
+
+    dismiss: () => {
+      if (watchdog) clearTimeout(watchdog)
+      watchdog = null
+      set({ view: null })
+    },
+
+    connect: (api) =>
+      api.subscribe((update) => {
+        if (update.type !== 'research') return
+        if (runId() !== update.research.id) {
+          early.set(update.research.id, update)
+          if (early.size > EARLY_LIMIT) early.delete(early.keys().next().value as string)
+          return
+        }
+        hear(update, api)
+      }),
+  }
+})
+
+// The selection's text; else the claim at the cursor, by id once it was checked (research then reads it with
+// its context), by its text while it is only estimated.
+function editorTarget(): ResearchTarget | null {
+  const view = editorView()
+  if (!view) return null
+  const { from, to } = view.state.selection.main
+  const selected = view.state.sliceDoc(from, to).trim()
+  if (selected) return { claimId: null, text: selected }
+  const id = claimAt(view, from)
+  const claim = id === null ? undefined : claimRanges(view.state.field(claimField)).get(id)
+  if (id === null || !claim) return null
+  const text = view.state.sliceDoc(claim.from, claim.to)
+  return claim.info.stage === 'estimated' || claim.info.stale
+    ? { claimId: null, text }
+    : { claimId: id, text }
+}

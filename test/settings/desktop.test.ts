@@ -1,0 +1,93 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { Settings } from '../../src/shared/schemas'
+import { appPage } from '../../src/main/desktop/appPage'
+import { createDispatch, type Dispatch } from '../../src/main/desktop/dispatch'
+import { openEngine, type Engine } from '../../src/main/engine/engine'
+import { fileSecretBox, type SecretBox } from '../../src/main/engine/secrets'
+
+const page = appPage(undefined, '/opt/Factdesk/out/renderer/index.html')
+const APP = `${page.href}#/`
+
+let dataDir: string
+let engine: Engine
+let dispatch: Dispatch
+/// Stands in for Electron's safeStorage: what the desktop shell injects, recorded.
+const sealedBy: string[] = []
+const keychain: SecretBox = {
+  encrypt: (plain) => {
+    sealedBy.push('keychain')
+    return Buffer.from(Buffer.from(plain, 'utf8').map((byte) => byte ^ 0x5a))
+  },
+  decrypt: (sealed) => Buffer.from(sealed.map((byte) => byte ^ 0x5a)).toString('utf8'),
+}
+
+beforeEach(() => {
+  dataDir = mkdtempSync(join(tmpdir(), 'factdesk-settings-'))
+  engine = openEngine({ dataDir, runJobs: false, secretBox: keychain })
+  dispatch = createDispatch(engine, page)
+})
+
+afterEach(async () => {
+  await engine.close()
+  rmSync(dataDir, { recursive: true, force: true })
+})
+
+describe('settings over IPC (the desktop app is the owner)', () => {
+  it('reads and saves settings; keys go through the injected secret box', async () => {
+    const saved = await dispatch(
+      'updateSettings',
+      [
+        {
+          models: {
+            panel: [{ id: 'a', provider: 'openai', model: 'gpt-5-mini', apiKey: 'sk-desktop-9999' }],
+          },
+          writing: { dictionary: ['Factdesk'] },
+        },
+      ],
+      APP,
+    )
+    expect(saved.ok).toBe(true)
+    const settings = Settings.parse((saved as { data: unknown }).data)
+    expect(settings.models.panel[0]?.key).toEqual({ hasKey: true, last4: '9999' })
+    expect(settings.writing.dictionary).toEqual(['Factdesk'])
+    expect(sealedBy).toContain('keychain')
+    expect(engine.settings.keys.model('a', undefined)).toBe('sk-desktop-9999')
+  })
+
+  it('refuses arguments outside the contract with the envelope', async () => {
+    const result = await dispatch('updateSettings', [{ writing: { dialect: 'klingon' } }], APP)
+    expect(result).toMatchObject({ ok: false, error: { code: 'bad_request' } })
+    const grant = await dispatch('grantCredits', [0], APP)
+    expect(grant).toMatchObject({ ok: false, error: { code: 'bad_request' } })
+  })
+
+  it('creates, lists and revokes tokens and grants credits', async () => {
+    const created = (await dispatch('createToken', [{ scope: 'read', name: 'ci' }], APP)) as any
+    expect(created.data.value).toMatch(/^fdk_/)
+    const revoked = (await dispatch('revokeToken', [created.data.token.id], APP)) as any
+    expect(revoked.data.revokedAt).not.toBeNull()
+    const granted = (await dispatch('grantCredits', [5], APP)) as any
+    expect(granted.data.balance).toBe(1005)
+  })
+})
+
+describe('the key file of headless mode', () => {
+  it('round-trips, refuses tampered data, and keeps one key per data folder', () => {
+    const box = fileSecretBox(dataDir)
+    const sealed = box.encrypt('sk-headless-1234')
+    expect(sealed.includes(Buffer.from('sk-headless'))).toBe(false)
+    expect(fileSecretBox(dataDir).decrypt(sealed)).toBe('sk-headless-1234')
+    const tampered = Buffer.from(sealed)
+    tampered[tampered.length - 1] = (tampered.at(-1) ?? 0) ^ 1
+    expect(() => box.decrypt(tampered)).toThrow()
+    expect(readFileSync(join(dataDir, 'secret.key'))).toHaveLength(32)
+  })
+
+  it('a key file of the wrong size is reported, not silently replaced', () => {
+    writeFileSync(join(dataDir, 'secret.key'), 'short')
+    expect(() => fileSecretBox(dataDir).encrypt('x')).toThrow(/not a key of 32 bytes/)
+  })
+})

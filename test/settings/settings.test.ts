@@ -1,0 +1,318 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Settings } from '../../src/shared/schemas'
+import { startFakeOpenAI, type FakeOpenAI } from '../helpers/fakeOpenAI'
+import { call, expectEnvelope, waitForEnd } from '../helpers/server'
+import { closedPort, startFakeOllama, startOwnerServer, type OwnerServer } from './session'
+
+const KEY = 'sk-test-0123456789-SECRET-wxyz'
+
+let fake: FakeOpenAI
+let server: OwnerServer
+beforeAll(async () => {
+  fake = await startFakeOpenAI({ '*': { overrides: { verdict: 'supported', confidence: 0.9 } } })
+  server = await startOwnerServer()
+})
+afterAll(async () => {
+  await server.close()
+  await fake.close()
+})
+
+const model = (id: string, name: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  provider: 'openai-compatible',
+  baseURL: fake.baseURL,
+  model: name,
+  ...extra,
+})
+
+const OWNER_ROUTES: [string, string, unknown?][] = [
+  ['GET', '/settings'],
+  ['PATCH', '/settings', { writing: { dialect: 'british' } }],
+  ['POST', '/settings/models/test', { id: 'x', provider: 'openai', model: 'model-x' }],
+  ['GET', '/settings/ollama'],
+  ['GET', '/tokens'],
+  ['POST', '/tokens', { scope: 'read' }],
+  ['POST', '/tokens/tok_whatever/revoke'],
+  ['POST', '/credits/grants', { amount: 10 }],
+]
+
+describe('settings belong to the person at this computer', () => {
+  it('API tokens, write or read, get 403 on every settings, tokens and grants route', async () => {
+    for (const [method, path, body] of OWNER_ROUTES) {
+      for (const token of [server.write, server.read]) {
+        const res = await call(server, method, path, { token, body })
+        expect(res.status, `${method} ${path}`).toBe(403)
+        expectEnvelope(res.json, 'forbidden')
+      }
+    }
+    const balance = (await call(server, 'GET', '/credits')).json.balance
+    expect(balance).toBe(1000)
+  })
+
+  it('the browser session may read them', async () => {
+    const res = await server.owner('GET', '/settings')
+    expect(res.status).toBe(200)
+    const settings = Settings.parse(res.json)
+    expect(settings.writing).toEqual({ dialect: 'american', dictionary: [] })
+    expect(settings.models).toEqual({ panel: [], judge: null })
+    expect(settings.localServer).toMatchObject({ available: false, enabled: false, address: null })
+  })
+})
+
+describe('models and keys', () => {
+  it('a saved key is never sent back: only hasKey and its last four characters', async () => {
+    const saved = await server.owner('PATCH', '/settings', {
+      models: { panel: [model('panel-a', 'model-a', { apiKey: KEY })], judge: model('judge', 'model-judge') },
+    })
+    expect(saved.status).toBe(200)
+    expect(JSON.stringify(saved.json)).not.toContain('SECRET')
+    expect(saved.json.models.panel[0]).toMatchObject({ id: 'panel-a', key: { hasKey: true, last4: 'wxyz' } })
+    expect(saved.json.models.judge.key).toEqual({ hasKey: false, last4: null })
+    const read = await server.owner('GET', '/settings')
+    expect(JSON.stringify(read.json)).not.toContain('SECRET')
+    expect(read.json.models.panel[0].key).toEqual({ hasKey: true, last4: 'wxyz' })
+  })
+
+  it('keys are encrypted at rest: the key text is in no file of the data folder', async () => {
+    await server.owner('PATCH', '/settings', {
+      models: { panel: [model('panel-a', 'model-a', { apiKey: KEY })], judge: model('judge', 'model-judge') },
+    })
+    const files = readdirSync(server.dataDir).filter((name) => name.startsWith('factdesk.db'))
+    expect(files).toContain('factdesk.db')
+    for (const file of files) {
+      const bytes = readFileSync(join(server.dataDir, file))
+      expect(bytes.includes(Buffer.from('SECRET')), file).toBe(false)
+      expect(bytes.includes(Buffer.from('SECRET', 'utf16le')), file).toBe(false)
+    }
+    expect(statSync(join(server.dataDir, 'secret.key')).mode & 0o777).toBe(0o600)
+  })
+
+  it('saved models reach the tiers for new work, and the saved key is sent to the model', async () => {
+    await server.owner('PATCH', '/settings', { models: { panel: [], judge: null } })
+    const refused = await call(server, 'POST', '/checks', {
+      body: { text: 'Paris is in France.', tiers: ['t2'] },
+    })
+    expect(refused.status).toBe(422)
+    expectEnvelope(refused.json, 'unprocessable')
+
+    await server.owner('PATCH', '/settings', {
+      models: { panel: [model('panel-a', 'model-a', { apiKey: KEY })], judge: model('judge', 'model-judge') },
+    })
+    const submitted = await call(server, 'POST', '/checks', {
+      body: { text: 'Paris is the capital of France.', tiers: ['t2'] },
+    })
+    expect(submitted.status).toBe(202)
+    const check = await waitForEnd(server, submitted.json.id)
+    expect(check.status).toBe('completed')
+    const votes = fake.of('model-a')
+    expect(votes.length).toBeGreaterThan(0)
+    expect(votes.at(-1)?.headers.authorization).toBe(`Bearer ${KEY}`)
+    expect(fake.of('model-judge').at(-1)?.headers.authorization).toBeUndefined()
+  })
+
+  it('removing a model forgets its key; null removes a key; absent keeps it', async () => {
+    await server.owner('PATCH', '/settings', {
+      models: { panel: [model('panel-a', 'model-a', { apiKey: KEY })], judge: model('judge', 'model-judge') },
+    })
+    const kept = await server.owner('PATCH', '/settings', {
+      models: { panel: [model('panel-a', 'model-b')] },
+    })
+    expect(kept.json.models.panel[0]).toMatchObject({
+      model: 'model-b',
+      key: { hasKey: true, last4: 'wxyz' },
+    })
+    const removed = await server.owner('PATCH', '/settings', {
+      models: { panel: [model('panel-a', 'model-a', { apiKey: null })] },
+    })
+    expect(removed.json.models.panel[0].key.hasKey).toBe(false)
+    await server.owner('PATCH', '/settings', {
+      models: { panel: [model('panel-b', 'model-b', { apiKey: KEY })] },
+    })
+    const renamed = await server.owner('PATCH', '/settings', {
+      models: { panel: [model('panel-c', 'model-a')] },
+    })
+    expect(renamed.json.models.panel[0].key.hasKey).toBe(false)
+    const back = await server.owner('PATCH', '/settings', {
+      models: { panel: [model('panel-b', 'model-b')] },
+    })
+    expect(back.json.models.panel[0].key.hasKey).toBe(false)
+  })
+
+  it('bad settings get the error envelope naming the field', async () => {
+    const unknown = await server.owner('PATCH', '/settings', { colour: 'blue' })
+    expect(unknown.status).toBe(400)
+    expectEnvelope(unknown.json, 'bad_request')
+    const badEnv = await server.owner('PATCH', '/settings', {
+      models: { panel: [model('a', 'm', { apiKeyEnv: 'not a name' })] },
+    })
+    expect(badEnv.status).toBe(400)
+    expect(JSON.stringify(badEnv.json.error.details)).toContain('apiKeyEnv')
+    const twice = await server.owner('PATCH', '/settings', {
+      models: { panel: [model('a', 'm'), model('a', 'n')] },
+    })
+    expect(twice.status).toBe(400)
+  })
+})
+
+describe('test connection', () => {
+  it('answers ok with the latency when the model answers', async () => {
+    const res = await server.owner('POST', '/settings/models/test', model('x', 'model-ok', { apiKey: 'k-1' }))
+    expect(res.status).toBe(200)
+    expect(res.json.ok).toBe(true)
+    expect(res.json.latencyMs).toBeGreaterThanOrEqual(0)
+    expect(fake.of('model-ok').at(-1)?.headers.authorization).toBe('Bearer k-1')
+  })
+
+  it('uses the saved key of that model id when the form sends none', async () => {
+    await server.owner('PATCH', '/settings', {
+      models: { panel: [model('panel-a', 'model-a', { apiKey: KEY })], judge: model('judge', 'model-judge') },
+    })
+    const res = await server.owner('POST', '/settings/models/test', model('panel-a', 'model-saved'))
+    expect(res.json.ok).toBe(true)
+    expect(fake.of('model-saved').at(-1)?.headers.authorization).toBe(`Bearer ${KEY}`)
+  })
+
+  it('a 401 says the key was refused, without the key', async () => {
+    fake.behave('model-locked', { alwaysFail: { status: 401, message: 'Incorrect API key provided' } })
+    const res = await server.owner(
+      'POST',
+      '/settings/models/test',
+      model('x', 'model-locked', { apiKey: KEY }),
+    )
+    expect(res.json).toMatchObject({ ok: false, latencyMs: null })
+    expect(res.json.message).toMatch(/key was refused.*401/)
+    expect(res.json.message).not.toContain('SECRET')
+  })
+
+  it('a wrong model name and an unreachable server are told apart', async () => {
+    fake.behave('no-such-model', { alwaysFail: { status: 404, message: 'model not found' } })
+    const missing = await server.owner('POST', '/settings/models/test', model('x', 'no-such-model'))
+    expect(missing.json.ok).toBe(false)
+    expect(missing.json.message).toMatch(/"no-such-model" or the base URL is not known/)
+    const port = await closedPort()
+    const away = await server.owner('POST', '/settings/models/test', {
+      ...model('x', 'm'),
+      baseURL: `http://127.0.0.1:${port}/v1`,
+    })
+    expect(away.json.ok).toBe(false)
+    expect(away.json.message).toMatch(/cannot be reached/)
+  })
+})
+
+describe('Ollama detection', () => {
+  it('lists the models of a local Ollama, and says so when none answers', async () => {
+    const ollama = await startFakeOllama(['qwen2.5:7b', 'llama3.1:8b'])
+    const withOllama = await startOwnerServer({ ollamaOrigin: ollama.origin })
+    try {
+      const found = await withOllama.owner('GET', '/settings/ollama')
+      expect(found.json).toMatchObject({
+        running: true,
+        baseURL: `${ollama.origin}/v1`,
+        models: ['llama3.1:8b', 'qwen2.5:7b'],
+      })
+    } finally {
+      await withOllama.close()
+      await new Promise((resolve) => ollama.server.close(resolve))
+    }
+    const port = await closedPort()
+    const without = await startOwnerServer({ ollamaOrigin: `http://127.0.0.1:${port}` })
+    try {
+      const none = await without.owner('GET', '/settings/ollama')
+      expect(none.json).toMatchObject({ running: false, models: [] })
+      expect(none.json.message).toMatch(/No Ollama answers/)
+    } finally {
+      await without.close()
+    }
+  })
+})
+
+describe('writing and search', () => {
+  it('keeps the dialect and a sorted dictionary without repeats', async () => {
+    const res = await server.owner('PATCH', '/settings', {
+      writing: { dialect: 'british', dictionary: ['Factdesk', 'colour', 'Factdesk'] },
+    })
+    expect(res.json.writing).toEqual({ dialect: 'british', dictionary: ['colour', 'Factdesk'] })
+    const dialectOnly = await server.owner('PATCH', '/settings', { writing: { dialect: 'canadian' } })
+    expect(dialectOnly.json.writing).toEqual({ dialect: 'canadian', dictionary: ['colour', 'Factdesk'] })
+  })
+
+  it('saves the search provider and its key, shown only as last4', async () => {
+    const res = await server.owner('PATCH', '/settings', {
+      search: { provider: 'searxng', baseURL: 'http://127.0.0.1:8888', apiKey: 'search-key-9876' },
+    })
+    expect(res.json.search).toMatchObject({
+      provider: 'searxng',
+      baseURL: 'http://127.0.0.1:8888',
+      key: { hasKey: true, last4: '9876' },
+    })
+    expect(server.engine.settings.keys.search(undefined)).toBe('search-key-9876')
+    expect(server.engine.settings.effective().search.provider).toBe('searxng')
+  })
+
+  it('another provider without a base URL gets its public endpoint; SearXNG must be given one', async () => {
+    const brave = await server.owner('PATCH', '/settings', { search: { provider: 'brave' } })
+    expect(brave.json.search.baseURL).toBe('https://api.search.brave.com/res/v1/web/search')
+    const searxng = await server.owner('PATCH', '/settings', { search: { provider: 'searxng' } })
+    expect(searxng.status).toBe(400)
+    expect(expectEnvelope(searxng.json, 'bad_request').details).toEqual([
+      { field: 'search.baseURL', message: 'required for searxng' },
+    ])
+    expect((await server.owner('GET', '/settings')).json.search.provider).toBe('brave')
+  })
+})
+
+describe('settings persist', () => {
+  it('after a restart the models, the writing settings and the keys are still there', async () => {
+    const first = await startOwnerServer()
+    await first.owner('PATCH', '/settings', {
+      models: { panel: [model('panel-a', 'model-a', { apiKey: KEY })], judge: model('judge', 'model-judge') },
+      writing: { dialect: 'australian', dictionary: ['arvo'] },
+    })
+    const { dataDir } = first
+    await first.close()
+    const second = await startOwnerServer({ dataDir })
+    try {
+      const res = await second.owner('GET', '/settings')
+      expect(res.json.models.panel[0]).toMatchObject({ id: 'panel-a', key: { hasKey: true, last4: 'wxyz' } })
+      expect(res.json.writing).toEqual({ dialect: 'australian', dictionary: ['arvo'] })
+      expect(second.engine.settings.keys.model('panel-a', undefined)).toBe(KEY)
+      const t2 = await call(second, 'POST', '/checks/estimate', {
+        body: { text: 'Rome is old.', tiers: ['t2'] },
+      })
+      expect(t2.status).toBe(200)
+      const submitted = await call(second, 'POST', '/checks', {
+        body: { documentId: t2.json.documentId, tiers: ['t2'] },
+      })
+      expect(submitted.status).toBe(202)
+    } finally {
+      await second.close()
+    }
+  })
+})
+
+describe('deep research follows the saved models', () => {
+  it('is refused without models, and accepted once they are saved', async () => {
+    // Searches go to a closed port on this computer: the run may fail, but never leaves the machine.
+    const port = await closedPort()
+    const research = await startOwnerServer({
+      config: { search: { provider: 'wikipedia', baseURL: `http://127.0.0.1:${port}/w/api.php` } },
+    })
+    try {
+      const before = await call(research, 'POST', '/research', {
+        body: { text: 'Rome was founded in 753 BC.' },
+      })
+      expect(before.status).toBe(422)
+      await research.owner('PATCH', '/settings', {
+        models: { panel: [model('panel-a', 'model-a')], judge: model('judge', 'model-judge') },
+      })
+      const after = await call(research, 'POST', '/research', {
+        body: { text: 'Rome was founded in 753 BC.' },
+      })
+      expect(after.status).toBe(202)
+    } finally {
+      await research.close()
+    }
+  })
+})
