@@ -42,5 +42,9 @@ export default defineConfig({
     root: 'src/renderer',
     plugins: [react(), contentSecurityPolicyMeta()],
     build: { minify: true, rollupOptions: { input: resolve('src/renderer/index.html') } },
+    // The spelling checker's worker (editor/lint.worker.ts) is a module: harper.js splits into chunks.
+    worker: { format: 'es' },
+    // Pre-bundled for the dev server, harper.js would look for its WebAssembly beside the bundle, where it is not.
+    optimizeDeps: { exclude: ['harper.js'] },
   },
 })

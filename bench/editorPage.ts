@@ -1,22 +1,25 @@
-// The page side of bench/editor.ts, bundled by esbuild and run in Chromium: the app's writing editor and
-// claims field on a long document, with functions the runner calls through `window.bench`.
-import { StateField } from '@codemirror/state'
-import { Decoration, EditorView, type DecorationSet } from '@codemirror/view'
+// The page side of bench/editor.ts, bundled by esbuild and run in Chromium: the app's writing editor, claims
+// field and live lint on a long document, with functions the runner calls through `window.bench`.
+import { diagnosticCount } from '@codemirror/lint'
+import { EditorView } from '@codemirror/view'
 import { claims, setClaims, updateClaims, type ClaimMark } from '../src/renderer/src/editor/claims'
+import type { LintPort, LintReply, LintRequest } from '../src/renderer/src/editor/lintChecker'
 import { writingEditor } from '../src/renderer/src/editor/writingEditor'
 
-const SENTENCE =
-  'The old stone bridge over the river was opened in 1889 and carries nine thousand cars a day.'
+// Every sentence has its own year, so that every paragraph is a text of its own to lint.
+const sentence = (year: number): string =>
+  `The old stone bridge over the river was opened in ${year} and carries nine thousand cars a day.`
+const FLAGGED = 'stone'
 
-/// A document of `words` words in paragraphs of five sentences, with the claims and the findings to mark.
-function makeDocument(words: number, claimCount: number, issueCount: number) {
-  const perSentence = SENTENCE.split(' ').length
+/// A document of `words` words in paragraphs of five sentences, with the claims to mark.
+function makeDocument(words: number, claimCount: number) {
+  const perSentence = sentence(1000).split(' ').length
   const sentences = Math.ceil(words / perSentence)
   let text = ''
   const starts: number[] = []
   for (let i = 0; i < sentences; i++) {
     starts.push(text.length)
-    text += SENTENCE + (i % 5 === 4 ? '\n\n' : ' ')
+    text += sentence(1000 + i) + (i % 5 === 4 ? '\n\n' : ' ')
   }
   const step = Math.max(1, Math.floor(sentences / claimCount))
   const marks: ClaimMark[] = []
@@ -25,26 +28,54 @@ function makeDocument(words: number, claimCount: number, issueCount: number) {
     marks.push({
       claimId: `clm_${i}`,
       from,
-      to: from + SENTENCE.length,
+      to: from + sentence(1000).length,
       stage: 'waiting',
       votes: 0,
       panel: 3,
       issues: [],
     })
   }
-  const issueStep = Math.max(1, Math.floor(sentences / issueCount))
-  const issues = Array.from({ length: issueCount }, (_, i) => {
-    const from = (starts[(i * issueStep) % sentences] ?? 0) + 4
-    return Decoration.mark({ class: 'fd-issue', attributes: { title: 'A finding' } }).range(from, from + 3)
-  })
-  return { text, marks, issues: Decoration.set(issues, true) }
+  return { text, marks }
+}
+
+/// Stands in for the Harper worker, whose work is off the main thread: answers each paragraph at once with a
+/// finding on every FLAGGED word, until `findings` are given out.
+function findingsPort(findings: number): LintPort {
+  let left = findings
+  const port: LintPort = {
+    onmessage: null,
+    postMessage(request: LintRequest) {
+      if (request.type !== 'lint') return
+      const found: Extract<LintReply, { findings: unknown }>['findings'] = []
+      for (
+        let at = request.text.indexOf(FLAGGED);
+        at >= 0 && left > 0;
+        at = request.text.indexOf(FLAGGED, at + 1)
+      ) {
+        found.push({
+          charStart: at,
+          charEnd: at + FLAGGED.length,
+          message: 'A finding',
+          suggestions: ['stony'],
+          rule: 'SpellCheck',
+        })
+        left--
+      }
+      setTimeout(() =>
+        port.onmessage?.(new MessageEvent('message', { data: { id: request.id, findings: found } })),
+      )
+    },
+    terminate: () => undefined,
+  }
+  return port
 }
 
 declare global {
   interface Window {
     bench: {
-      load(words: number, claimCount: number, issueCount: number): number
+      load(words: number, claimCount: number, findings: number): Promise<{ claims: number; marks: number }>
       updateAll(): Promise<number>
+      relint(): Promise<number>
     }
   }
 }
@@ -52,24 +83,38 @@ declare global {
 let view: EditorView | null = null
 let marks: ClaimMark[] = []
 
+// The longest timer callback since `since`, the page laid out after each: after a pause in typing, the lint
+// pass (split into paragraphs, look up answers, set the marks) is the one that runs.
+const timers: { at: number; took: number }[] = []
+const nativeSetTimeout = window.setTimeout.bind(window)
+window.setTimeout = ((handler: () => void, delay?: number) =>
+  nativeSetTimeout(() => {
+    const start = performance.now()
+    handler()
+    void document.body.offsetHeight
+    timers.push({ at: start, took: performance.now() - start })
+  }, delay)) as typeof window.setTimeout
+const longestTimerSince = (since: number): number =>
+  Math.max(0, ...timers.filter((timer) => timer.at >= since).map((timer) => timer.took))
+
+const until = async (done: () => boolean): Promise<void> => {
+  while (!done()) await new Promise((resolve) => nativeSetTimeout(resolve, 20))
+}
+
 window.bench = {
-  load(words, claimCount, issueCount) {
-    const made = makeDocument(words, claimCount, issueCount)
+  async load(words, claimCount, findings) {
+    const made = makeDocument(words, claimCount)
     marks = made.marks
-    // Stands in for the 2,000 lint marks: a field of mark decorations mapped through edits like lint's own.
-    const findings = StateField.define<DecorationSet>({
-      create: () => made.issues,
-      update: (set, tr) => set.map(tr.changes),
-      provide: (field) => EditorView.decorations.from(field),
-    })
     view?.destroy()
     view = new EditorView({
       doc: made.text,
       parent: document.body,
       extensions: [
-        writingEditor(() => undefined),
+        writingEditor(() => undefined, {
+          startWorker: () => findingsPort(findings),
+          onAddWord: () => undefined,
+        }),
         claims(() => undefined),
-        findings,
         // The edit's work, from the key event to the editor's DOM updated and laid out.
         EditorView.updateListener.of((update) => {
           if (!update.docChanged || lastKey === null) return
@@ -80,11 +125,13 @@ window.bench = {
       ],
     })
     view.dispatch({ effects: setClaims.of(marks) })
+    const shown = view
+    await until(() => diagnosticCount(shown.state) >= findings)
     // The cursor in the middle of the document, inside the visible part.
     const middle = Math.floor(made.text.length / 2)
     view.dispatch({ selection: { anchor: middle }, scrollIntoView: true })
     view.focus()
-    return marks.length
+    return { claims: marks.length, marks: diagnosticCount(view.state) }
   },
   // Every claim reaches a verdict in one transaction; resolves with the time to the next painted frame.
   updateAll() {
@@ -93,8 +140,22 @@ window.bench = {
       effects: updateClaims.of(marks.map((mark) => ({ claimId: mark.claimId, stage: 'supported' as const }))),
     })
     return new Promise((resolve) =>
-      requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - start), 0)),
+      requestAnimationFrame(() => nativeSetTimeout(() => resolve(performance.now() - start), 0)),
     )
+  },
+  // One letter typed, then the pause waited out; resolves with the time the lint pass held the main thread.
+  async relint() {
+    const shown = view
+    if (!shown) return 0
+    const start = performance.now()
+    const at = shown.state.selection.main.head
+    shown.dispatch({
+      changes: { from: at, insert: 'a' },
+      selection: { anchor: at + 1 },
+      userEvent: 'input.type',
+    })
+    await new Promise((resolve) => nativeSetTimeout(resolve, 800))
+    return longestTimerSince(start)
   },
 }
 
@@ -108,7 +169,7 @@ document.addEventListener(
   (event) => {
     const start = event.timeStamp
     lastKey = start
-    requestAnimationFrame(() => setTimeout(() => latencies.push(performance.now() - start), 0))
+    requestAnimationFrame(() => nativeSetTimeout(() => latencies.push(performance.now() - start), 0))
   },
   true,
 )

@@ -1,8 +1,8 @@
 // Claims of a text: its prose (Markdown syntax and code left out), cut into sentences by Intl.Segmenter,
 // long compound sentences into their clauses, and kept when check-worthy. Offline, deterministic, linear.
 
+import { HARD_SYNTAX, proseView, type ProseView } from '../../../shared/markdown'
 import { clauseSpans } from './clauses'
-import { HARD_SYNTAX, proseView, type ProseView } from './markdown'
 import { sentenceSpans, type Span } from './sentences'
 import { documentRegister, type Register } from './statements'
 import { CHECKWORTHY_THRESHOLD, checkWorthiness } from './worthiness'

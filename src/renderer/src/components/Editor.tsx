@@ -1,31 +1,48 @@
 import { EditorView } from '@codemirror/view'
 import { useEffect, useRef, type JSX } from 'react'
+import type { FactdeskApi } from '../../../shared/api'
 import { claimKeys } from '../editor/claimKeys'
 import { claims } from '../editor/claims'
+import { WritingSettingsLink } from '../editor/lintSettings'
+import { startLintWorker } from '../editor/lintWorker'
 import { writingEditor } from '../editor/writingEditor'
 import { useDocument } from '../state/document'
 import { setEditorView } from '../state/editorView'
 
-/// The CodeMirror editor, created once and left to manage its own document; it reports its counts to the store
-/// and opens a claim's detail when its badge is clicked (`onOpenClaim` should be stable: a new one recreates the
-/// editor).
-export function Editor({ onOpenClaim }: { onOpenClaim: (claimId: string) => void }): JSX.Element {
+/// The CodeMirror editor, created once and left to manage its own document; it reports its counts to the store,
+/// checks spelling and grammar with the writing settings of `api`, and opens a claim's detail when its badge is
+/// clicked (`api` and `onOpenClaim` should be stable: new ones recreate the editor).
+export function Editor({
+  api,
+  onOpenClaim,
+}: {
+  api: FactdeskApi
+  onOpenClaim: (claimId: string) => void
+}): JSX.Element {
   const parent = useRef<HTMLDivElement>(null)
   const setCounts = useDocument((store) => store.setCounts)
 
   useEffect(() => {
     if (!parent.current) return
+    const writing = new WritingSettingsLink(api)
     const view = new EditorView({
       parent: parent.current,
-      extensions: [writingEditor(setCounts), claims(onOpenClaim), claimKeys(onOpenClaim)],
+      extensions: [
+        writingEditor(setCounts, { startWorker: startLintWorker, onAddWord: writing.addWord }),
+        writing.extension,
+        claims(onOpenClaim),
+        claimKeys(onOpenClaim),
+      ],
     })
+    const disconnect = writing.connect(view)
     setEditorView(view)
     view.focus()
     return () => {
+      disconnect()
       setEditorView(null)
       view.destroy()
     }
-  }, [setCounts, onOpenClaim])
+  }, [api, setCounts, onOpenClaim])
 
   return <main className="editor" ref={parent} />
 }

@@ -150,6 +150,21 @@ export class ClaimBadge extends WidgetType {
   }
 }
 
+/// The room a badge takes, held empty at the end of an estimated claim: the badge that replaces it once the
+/// check is submitted (and every later stage, of one fixed width) moves no text.
+class BadgeSpace extends WidgetType {
+  override eq(): boolean {
+    return true
+  }
+
+  toDOM(): HTMLElement {
+    const space = document.createElement('span')
+    space.className = 'fd-badge-space'
+    space.setAttribute('aria-hidden', 'true')
+    return space
+  }
+}
+
 function claimDecorations(info: ClaimInfo, from: number, to: number): Range<Decoration>[] {
   const ranges: Range<Decoration>[] = []
   if (to > from) {
@@ -177,9 +192,8 @@ function claimDecorations(info: ClaimInfo, from: number, to: number): Range<Deco
     }
   }
   // Side -1: text typed right after the claim goes after its badge, and the badge stays at the claim's end.
-  if (info.stage !== 'estimated') {
-    ranges.push(Decoration.widget({ widget: new ClaimBadge(info), side: -1, claim: info }).range(to))
-  }
+  const widget = info.stage === 'estimated' ? new BadgeSpace() : new ClaimBadge(info)
+  ranges.push(Decoration.widget({ widget, side: -1, claim: info }).range(to))
   return ranges
 }
 

@@ -1,15 +1,7 @@
 // The messages between SpellingChecker (main thread) and the t1 worker thread.
+import type { Finding } from '../../../../shared/findings'
 
-/// One spelling or grammar finding in a checked text: UTF-16 offsets into that text, end exclusive.
-export interface Finding {
-  charStart: number
-  charEnd: number
-  message: string
-  /// Replacements for text.slice(charStart, charEnd), best first; '' means delete it.
-  suggestions: string[]
-  /// Harper's rule name, e.g. SpellCheck or AnA.
-  rule: string
-}
+export type { Finding }
 
 /// Asks the worker to check one text.
 export interface CheckRequest {

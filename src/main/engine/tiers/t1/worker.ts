@@ -5,7 +5,7 @@ import { parentPort } from 'node:worker_threads'
 import { Dialect, LocalLinter } from 'harper.js'
 // The WebAssembly binary inlined as a data URL: nothing to fetch or locate on disk, in Node and in Electron.
 import { binaryInlined } from 'harper.js/binaryInlined'
-import { toFindings } from './lints'
+import { LINT_CONFIG, toFindings } from '../../../../shared/harper'
 import type { CheckReply, CheckRequest } from './protocol'
 
 // Claims are plain sentences: Markdown parsing would misread `*`, `#` or `_` in them as markup.
@@ -15,8 +15,8 @@ const port = parentPort
 if (!port) throw new Error('the t1 checker must run in a worker thread')
 
 const linter = new LocalLinter({ binary: binaryInlined, dialect: Dialect.American })
-// t1 is spelling and grammar: sentence length is a matter of style, and a long claim is not a wrong one.
-const ready = linter.setup().then(() => linter.setLintConfig({ LongSentences: false }))
+// t1 is spelling and grammar: a long claim is not a wrong one.
+const ready = linter.setup().then(() => linter.setLintConfig(LINT_CONFIG))
 const model = `harper.js ${harperVersion()}`
 
 port.on('message', async ({ id, text }: CheckRequest) => {

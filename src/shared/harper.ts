@@ -1,5 +1,20 @@
-import { SuggestionKind, type Lint, type Suggestion } from 'harper.js'
-import type { Finding } from './protocol'
+// What Factdesk needs of Harper's lints, for the engine's t1 worker thread and the editor's Web Worker alike.
+import { Dialect, SuggestionKind, type Lint, type LintConfig, type Suggestion } from 'harper.js'
+import type { Finding } from './findings'
+import type { Dialect as WritingDialect } from './schemas'
+
+/// The rules turned off: sentence length is a matter of style, and a long sentence is not a wrong one.
+export const LINT_CONFIG: LintConfig = { LongSentences: false }
+
+const DIALECTS: Record<WritingDialect, Dialect> = {
+  american: Dialect.American,
+  british: Dialect.British,
+  canadian: Dialect.Canadian,
+  australian: Dialect.Australian,
+}
+
+/// Harper's dialect for the one in the writing settings.
+export const harperDialect = (dialect: WritingDialect): Dialect => DIALECTS[dialect]
 
 /// Turns Harper's lints, grouped by rule, into findings ordered by position, freeing the WebAssembly objects
 /// (a long-lived worker would otherwise hold them until the garbage collector notices).

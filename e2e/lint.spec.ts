@@ -1,0 +1,87 @@
+import { fileURLToPath } from 'node:url'
+import type { Page } from '@playwright/test'
+import { expect, test } from './webServer'
+
+const output = (name: string): string => fileURLToPath(new URL(`output/${name}`, import.meta.url))
+
+// Harper's WebAssembly (16 MB) is fetched and compiled in the worker before the first marks appear.
+const FIRST_LINT_MS = 60_000
+
+/// Hovers the lint mark over `text` and waits for its tooltip.
+async function hoverMark(page: Page, text: string) {
+  await page.locator('.cm-lintRange', { hasText: text }).first().hover()
+  const tooltip = page.locator('.cm-tooltip-lint')
+  await expect(tooltip).toBeVisible()
+  return tooltip
+}
+
+test('write text, see spelling marks and apply a fix', async ({ page, server }) => {
+  const problems: string[] = []
+  page.on('pageerror', (error) => problems.push(error.message))
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text())
+  })
+  await page.goto(server.link)
+  const editor = page.getByRole('textbox', { name: 'Document' })
+  await editor.click()
+  await page.keyboard.type(
+    'Factdesk checks spelling as you write: a mistyped sentance is underlined at once.\n\n' +
+      'Code such as `npm instal teh` and links like https://example.com/teh are left alone.\n\n' +
+      'Grammar too: this is an test of it.',
+  )
+
+  // A misspelling is underlined and its hover says why; code is left alone.
+  const misspelled = page.locator('.cm-lintRange.fd-lint-spelling', { hasText: 'sentance' })
+  await expect(misspelled).toHaveCount(1, { timeout: FIRST_LINT_MS })
+  await expect(page.locator('.cm-lintRange', { hasText: /teh|instal/ })).toHaveCount(0)
+  await expect(page.locator('.cm-lintRange.fd-lint-grammar', { hasText: 'an' })).toHaveCount(1)
+  await page.screenshot({ path: output('spelling-marks.png') })
+  let tooltip = await hoverMark(page, 'sentance')
+  await expect(tooltip).toContainText('sentance')
+  await expect(tooltip).toContainText('SpellCheck')
+  await page.screenshot({ path: output('spelling.png') })
+
+  // The quick fix replaces the word, and the mark goes.
+  await tooltip.locator('.cm-diagnosticAction', { hasText: /^sentence$/ }).click()
+  await expect(editor).toContainText('a mistyped sentence is underlined')
+  await expect(page.locator('.cm-lintRange', { hasText: 'sentence' })).toHaveCount(0)
+
+  // A word added to the dictionary is no longer marked, and is kept in the app's settings.
+  tooltip = await hoverMark(page, 'Factdesk')
+  await tooltip.locator('.cm-diagnosticAction', { hasText: 'Add to dictionary' }).click()
+  await expect(page.locator('.cm-lintRange', { hasText: 'Factdesk' })).toHaveCount(0)
+  const settings = await page.evaluate(() => fetch('/api/v1/settings').then((response) => response.json()))
+  expect(settings.writing.dictionary).toEqual(['Factdesk'])
+
+  // A rule ignored in this document leaves its findings unmarked, even new ones; other rules still mark.
+  tooltip = await hoverMark(page, 'an')
+  await tooltip.locator('.cm-diagnosticAction', { hasText: 'Ignore rule in this document' }).click()
+  await expect(page.locator('.cm-lintRange.fd-lint-grammar')).toHaveCount(0)
+  await page.keyboard.press('Control+End')
+  await page.keyboard.type(' It was an mistake to write recieve.')
+  await expect(page.locator('.cm-lintRange', { hasText: 'recieve' })).toHaveCount(1)
+  await expect(page.locator('.cm-lintRange.fd-lint-grammar')).toHaveCount(0)
+
+  // From the keyboard, the findings and their fixes are listed in a panel.
+  await page.keyboard.press('Control+Shift+M')
+  const panel = page.locator('.cm-panel-lint')
+  await expect(panel).toContainText('recieve')
+  await page.screenshot({ path: output('spelling-panel.png') })
+  await panel
+    .getByRole('option')
+    .filter({ hasText: 'recieve' })
+    .getByRole('button', { name: /receive/ })
+    .click()
+  await expect(editor).toContainText('It was an mistake to write receive.')
+
+  // After a reload the dictionary still holds: the name is not marked, a misspelling is.
+  await page.reload()
+  await editor.click()
+  await page.keyboard.type('Factdesk writes a sentance.')
+  await expect(page.locator('.cm-lintRange', { hasText: 'sentance' })).toHaveCount(1, {
+    timeout: FIRST_LINT_MS,
+  })
+  await expect(page.locator('.cm-lintRange', { hasText: 'Factdesk' })).toHaveCount(0)
+
+  expect(problems).toEqual([])
+})

@@ -1,0 +1,58 @@
+// The editor's spelling and grammar checker: Harper in a Web Worker, so linting never holds up typing. Texts
+// are answered one at a time, in the order they came.
+import { LocalLinter } from 'harper.js'
+// The binary as a file of the app's own (electron-vite copies it beside this worker's bundle): no remote
+// origin, and no data: URL, which the page's connect-src 'self' refuses.
+import { slimBinary } from 'harper.js/slimBinary'
+import { harperDialect, LINT_CONFIG, toFindings } from '../../../shared/harper'
+import type { LintReply, LintRequest } from './lintChecker'
+
+// Markdown syntax, code and URLs reach the worker blanked (lintParagraphs.ts): what is left is plain text.
+const PLAIN = { language: 'plaintext' } as const
+
+readFilesWithXhr()
+const linter = new LocalLinter({ binary: slimBinary })
+let queue: Promise<void> = linter.setup().then(() => linter.setLintConfig(LINT_CONFIG))
+
+self.addEventListener('message', (event: MessageEvent<LintRequest>) => {
+  const request = event.data
+  queue = queue.then(() => answer(request)).catch((error: unknown) => fail(request, error))
+})
+
+async function answer(request: LintRequest): Promise<void> {
+  if (request.type === 'dialect') return linter.setDialect(harperDialect(request.dialect))
+  const findings = toFindings(await linter.organizedLints(request.text, PLAIN))
+  reply({ id: request.id, findings })
+}
+
+function fail(request: LintRequest, error: unknown): void {
+  const message = error instanceof Error ? error.message : String(error)
+  if (request.type === 'lint') reply({ id: request.id, error: message })
+  else console.error(`factdesk: the spelling checker refused the dialect: ${message}`)
+}
+
+function reply(answer: LintReply): void {
+  self.postMessage(answer)
+}
+
+/// Chromium's fetch refuses file: URLs, and the desktop app's page, and so this worker, is loaded from one.
+/// Harper fetches its binary, so there it is read with XMLHttpRequest, which may read the app's own files.
+function readFilesWithXhr(): void {
+  if (self.location.protocol !== 'file:') return
+  const fetchOther = self.fetch.bind(self)
+  self.fetch = (input, init) => {
+    const url = input instanceof Request ? input.url : String(input)
+    if (!url.startsWith('file:')) return fetchOther(input, init)
+    return new Promise<Response>((resolve, reject) => {
+      const request = new XMLHttpRequest()
+      request.open('GET', url)
+      request.responseType = 'arraybuffer'
+      request.onload = () =>
+        resolve(
+          new Response(request.response as ArrayBuffer, { headers: { 'Content-Type': 'application/wasm' } }),
+        )
+      request.onerror = () => reject(new TypeError(`could not read ${url}`))
+      request.send()
+    })
+  }
+}
