@@ -38,6 +38,8 @@ export const Config = z.strictObject({
       // How models are called; absent members take the defaults of src/main/engine/models (README).
       /// Claims of one check sent to a panel model in one request.
       batchSize: z.number().int().min(1).max(16).optional(),
+      /// How long a batch waits for more claims before it is sent part-full.
+      batchWindowMs: z.number().int().min(0).max(10_000).optional(),
       /// Time allowed for one request before it is abandoned and retried.
       requestTimeoutMs: z.number().int().positive().optional(),
       /// Retries of a request after a 429, a 5xx, a timeout or a lost connection.

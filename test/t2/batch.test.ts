@@ -32,7 +32,7 @@ const byCrate = (request: RecordedRequest) => {
 describe('batching t2 votes', () => {
   it('sends up to batchSize claims of a check to a model in one request and gives each claim its own vote', async () => {
     fake = await startFakeOpenAI({ 'model-a': { answer: byCrate }, 'model-b': { answer: byCrate } })
-    server = await startT2Server(t2Config(fake, ['a', 'b'], { batchSize: 4 }))
+    server = await startT2Server(t2Config(fake, ['a', 'b'], { batchSize: 4, batchWindowMs: 2_000 }))
     const check = await submitT2(server, CRATES)
     expect(check.claimCount).toBe(8)
     expect((await waitForEnd(server, check.id)).status).toBe('completed')
@@ -73,7 +73,7 @@ describe('batching t2 votes', () => {
 
   it('a batch that fails is retried, and its claims still get their votes', async () => {
     fake = await startFakeOpenAI({ 'model-a': { failures: [{ status: 500 }, { status: 500 }] } })
-    server = await startT2Server(t2Config(fake, ['a'], { batchSize: 8, maxRetries: 0 }))
+    server = await startT2Server(t2Config(fake, ['a'], { batchSize: 8, batchWindowMs: 2_000, maxRetries: 0 }))
     const check = await submitT2(server, CRATES)
     expect((await waitForEnd(server, check.id)).status).toBe('completed')
     const result = await report(server, check.id)

@@ -21,6 +21,9 @@ interface Queue {
   timer: NodeJS.Timeout | null
 }
 
+/// How long a batch waits for more claims by default: claims of one check arrive within a few milliseconds.
+const DEFAULT_BATCH_WINDOW_MS = 15
+
 /// Asks panel models for votes. With a batch size above 1, the claims of one check that ask the same model
 /// within a short window go in one request (up to the batch size), which shares the instructions and the
 /// schema between them. A member whose unit is aborted leaves at once; the request is aborted (its connection
@@ -31,7 +34,7 @@ export class VoteBatcher {
   constructor(
     private readonly client: ModelClient,
     readonly batchSize: number,
-    private readonly windowMs = 15,
+    private readonly windowMs = DEFAULT_BATCH_WINDOW_MS,
   ) {}
 
   vote(handle: ModelHandle, scope: string, item: ClaimData, signal: AbortSignal): Promise<VoteAnswer> {

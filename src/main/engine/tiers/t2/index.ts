@@ -34,7 +34,7 @@ export function modelTier(
     models.panel.map((config, index) => [config.id, modelHandle(config, `models.panel[${index}]`, keys)]),
   )
   const judge = modelHandle(models.judge, 'models.judge', keys)
-  const batcher = new VoteBatcher(client, models.batchSize ?? 1)
+  const batcher = new VoteBatcher(client, models.batchSize ?? 1, models.batchWindowMs)
   let prunedAt = 0
 
   return {
