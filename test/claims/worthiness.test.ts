@@ -72,15 +72,13 @@ describe('check-worthiness', () => {
     }
   })
 
-  it('reads 100,000 words of prose in well under a few seconds', () => {
+  it('reads 100,000 words of prose, two claims per paragraph (its speed is in npm run bench)', () => {
     const paragraph =
       'The Eiffel Tower is 330 m tall and was completed in 1889. I think it is lovely, don’t you? ' +
       'According to the city, about 7 million people visit it every year, making it the most visited paid monument in the world. '
     const words = paragraph.split(/\s+/).length - 1
     const text = `${paragraph}\n\n`.repeat(Math.ceil(100_000 / words))
-    const started = performance.now()
     const claims = extractClaims(text)
-    expect(performance.now() - started).toBeLessThan(3000)
     expect(claims.length).toBeGreaterThan(2 * Math.floor(100_000 / words))
   })
 })

@@ -52,18 +52,14 @@ it('keeps the counts of a document edited many times equal to counting it afresh
   )
 })
 
-it('counts a 50,000-word document quickly and an edit in it at once', () => {
+it('counts a 50,000-word document, and edits in it (their speed is in the editor bench)', () => {
   const paragraph =
     'The Eiffel Tower is 330 metres tall, and it was completed in 1889 for the fair in Paris.\n\n'
   const doc = paragraph.repeat(50_000 / 18)
-  let started = performance.now()
   let state = EditorState.create({ doc, extensions: documentCounts })
   expect(state.field(documentCounts).words).toBe(18 * Math.floor(50_000 / 18))
-  expect(performance.now() - started).toBeLessThan(1000)
 
-  started = performance.now()
   for (let i = 0; i < 100; i++)
     state = state.update({ changes: { from: paragraph.length, insert: 'word ' } }).state
   expect(state.field(documentCounts).words).toBe(18 * Math.floor(50_000 / 18) + 100)
-  expect(performance.now() - started).toBeLessThan(200)
 })
