@@ -44,6 +44,7 @@ function findingsPort(findings: number): LintPort {
   let left = findings
   const port: LintPort = {
     onmessage: null,
+    onerror: null,
     postMessage(request: LintRequest) {
       if (request.type !== 'lint') return
       const found: Extract<LintReply, { findings: unknown }>['findings'] = []

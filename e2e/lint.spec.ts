@@ -77,11 +77,26 @@ test('write text, see spelling marks and apply a fix', async ({ page, server }) 
   // After a reload the dictionary still holds: the name is not marked, a misspelling is.
   await page.reload()
   await editor.click()
-  await page.keyboard.type('Factdesk writes a sentance.')
+  await page.keyboard.type('Factdesk writes a sentance in colour.')
   await expect(page.locator('.cm-lintRange', { hasText: 'sentance' })).toHaveCount(1, {
     timeout: FIRST_LINT_MS,
   })
   await expect(page.locator('.cm-lintRange', { hasText: 'Factdesk' })).toHaveCount(0)
+  await expect(page.locator('.cm-lintRange', { hasText: 'colour' })).toHaveCount(1)
+
+  // What changes in Settings reaches the editor when the dialog closes: a word taken out of the dictionary is
+  // marked again, and British spelling takes "colour".
+  await page.keyboard.press('Control+,')
+  const dialog = page.getByRole('dialog')
+  await dialog.getByRole('tab', { name: 'Writing' }).click()
+  await dialog.getByRole('button', { name: 'Remove Factdesk from the dictionary' }).click()
+  await expect(dialog.getByText('No words yet')).toBeVisible()
+  await dialog.getByLabel('Spelling').selectOption('british')
+  await expect(dialog.getByLabel('Spelling')).toBeEnabled()
+  await dialog.getByRole('button', { name: 'Close settings' }).click()
+  await expect(page.locator('.cm-lintRange', { hasText: 'Factdesk' })).toHaveCount(1)
+  await expect(page.locator('.cm-lintRange', { hasText: 'colour' })).toHaveCount(0)
+  await expect(page.locator('.cm-lintRange', { hasText: 'sentance' })).toHaveCount(1)
 
   expect(problems).toEqual([])
 })

@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
 import {
   ParagraphChecker,
   type LintPort,
@@ -20,6 +20,7 @@ beforeAll(async () => {
   port = {
     requests: [],
     onmessage: null,
+    onerror: null,
     postMessage(request) {
       port.requests.push(request)
       scope.dispatchEvent(new MessageEvent('message', { data: request }))
@@ -98,5 +99,29 @@ describe('ParagraphChecker with the lint worker', () => {
       { type: 'dialect', dialect: 'british' },
     ])
     expect(subject.checker.findings(text)).toEqual([])
+  })
+
+  it('stops asking a worker that failed, and says so', () => {
+    const posted: LintRequest[] = []
+    const failing: LintPort = {
+      postMessage: (request) => posted.push(request),
+      onmessage: null,
+      onerror: null,
+      terminate: () => undefined,
+    }
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined)
+    const subject = new ParagraphChecker(
+      () => failing,
+      () => undefined,
+    )
+    subject.want(['One.', 'Two.', 'Three.', 'Four.', 'Five.', 'Six.'], [])
+    expect(posted).toHaveLength(4)
+    failing.onerror?.({ message: 'lint.worker.js was not found' } as ErrorEvent)
+    subject.want(['Seven.'], [])
+    expect(posted).toHaveLength(4)
+    expect(errors).toHaveBeenCalledWith(
+      'factdesk: the spelling checker stopped: lint.worker.js was not found',
+    )
+    errors.mockRestore()
   })
 })

@@ -169,8 +169,8 @@ class WritingLintPlugin implements PluginValue {
     // next reading.
     if (state.doc !== this.readDoc) return
     const diagnostics = this.diagnostics(state)
-    // The same marks again would only close the hover the writer may be reading.
     this.outdated = false
+    // The same marks again would only close the hover the writer may be reading.
     if (state.doc === this.shown.doc && sameMarks(diagnostics, this.shown.diagnostics)) return
     this.shown = { doc: state.doc, diagnostics }
     this.view.dispatch(setDiagnostics(state, diagnostics))

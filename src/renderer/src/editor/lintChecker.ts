@@ -11,6 +11,8 @@ export type LintReply = { id: number; findings: Finding[] } | { id: number; erro
 export interface LintPort {
   postMessage(request: LintRequest): void
   onmessage: ((event: MessageEvent<LintReply>) => void) | null
+  /// Hears the worker fail to start or stop for good (its script or Harper could not load, say).
+  onerror: ((event: ErrorEvent) => void) | null
   terminate(): void
 }
 
@@ -31,6 +33,9 @@ export class ParagraphChecker {
   private nextId = 1
   private dialect: Dialect = 'american'
   private port: LintPort | null = null
+  /// Set when the worker failed: the document is then left unchecked rather than the worker started again
+  /// and again.
+  private failed = false
 
   constructor(
     private readonly startWorker: () => LintPort,
@@ -69,11 +74,12 @@ export class ParagraphChecker {
   close(): void {
     if (!this.port) return
     this.port.onmessage = null
+    this.port.onerror = null
     this.port.terminate()
   }
 
   private pump(): void {
-    while (this.sent.size < IN_FLIGHT) {
+    while (this.sent.size < IN_FLIGHT && !this.failed) {
       const text = this.waiting.pop()
       if (text === undefined) return
       const id = this.nextId++
@@ -87,9 +93,19 @@ export class ParagraphChecker {
     if (this.port) return this.port
     const port = this.startWorker()
     port.onmessage = (event) => this.answered(event.data)
+    port.onerror = (event) => this.stopped(event)
     if (this.dialect !== 'american') port.postMessage({ type: 'dialect', dialect: this.dialect })
     this.port = port
     return port
+  }
+
+  private stopped(event: ErrorEvent): void {
+    this.failed = true
+    this.sent.clear()
+    this.waiting = []
+    const reason = event.message ? `: ${event.message}` : ''
+    console.error(`factdesk: the spelling checker stopped${reason}`)
+    this.close()
   }
 
   private answered(reply: LintReply): void {
