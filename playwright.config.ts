@@ -24,6 +24,9 @@ export default defineConfig({
   testDir: 'e2e',
   outputDir: 'e2e/output/test-results',
   workers: 1,
+  // Waits, not limits: a loaded machine may take seconds to run a t1 check or to start Harper.
+  timeout: 90_000,
+  expect: { timeout: 15_000 },
   // The JSON report feeds CI's closing "N passed, N failed" line (scripts/test-summary.js).
   reporter: [['list'], ['json', { outputFile: 'test-results/playwright.json' }]],
   use: {
