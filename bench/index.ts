@@ -1,25 +1,65 @@
-// `npm run bench`: runs every benchmark, prints one table and writes bench/results/latest.json.
-import { mkdirSync, writeFileSync } from 'node:fs'
+// `npm run bench [-- NAME…]`: runs every benchmark (or the named ones), prints one table and writes
+// bench/results/latest.json with the machine, the Node and Chromium versions, the date and every figure.
+import { execFile } from 'node:child_process'
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { cpus, totalmem } from 'node:os'
 import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { apiBenchmarks } from './api'
+import { claimBenchmarks } from './claims'
+import { editorBenchmarks } from './editorRun'
+import { engineBenchmarks } from './engine'
+import { resultsDir, type Figure } from './measure'
 import { reportBenchmarks } from './report'
-import { tokenBenchmarks } from './tokens'
-import type { Figure } from './measure'
+import { startupBenchmarks } from './startup'
+import { t1Benchmarks } from './t1'
+import { tokenBenchmarks, type TokenFigure } from './tokens'
 
-const figures: Figure[] = [...(await reportBenchmarks())]
+const BENCHMARKS: Record<string, () => Promise<Figure[]>> = {
+  claims: async () => claimBenchmarks(),
+  t1: t1Benchmarks,
+  report: reportBenchmarks,
+  tokens: async () => (await tokenBenchmarks()).flatMap(tokenFigures),
+  engine: engineBenchmarks,
+  api: apiBenchmarks,
+  startup: startupBenchmarks,
+  editor: editorBenchmarks,
+}
 
+const names = process.argv.slice(2)
+const unknown = names.filter((name) => !(name in BENCHMARKS))
+if (unknown.length > 0) {
+  console.error(`unknown benchmark ${unknown.join(', ')}; benchmarks: ${Object.keys(BENCHMARKS).join(', ')}`)
+  process.exit(2)
+}
+const chosen = names.length > 0 ? names : Object.keys(BENCHMARKS)
+
+const figures: (Figure & { benchmark: string })[] = []
+// A benchmark that fails is reported and the others still run; the command then exits 1.
+const failed: Record<string, string> = {}
+for (const benchmark of chosen) {
+  const started = performance.now()
+  const run = BENCHMARKS[benchmark] as () => Promise<Figure[]>
+  try {
+    figures.push(...(await run()).map((figure) => ({ benchmark, ...figure })))
+    console.error(`${benchmark}: ${((performance.now() - started) / 1000).toFixed(1)} s`)
+  } catch (error) {
+    failed[benchmark] = error instanceof Error ? error.message : String(error)
+    console.error(`${benchmark} failed: ${failed[benchmark]}`)
+  }
+}
+
+const shown = (value: number | undefined): string =>
+  value === undefined ? '' : value >= 100 ? Math.round(value).toLocaleString('en') : value.toPrecision(3)
 console.table(
   figures.map((f) => ({
     benchmark: f.name,
-    median: `${f.median.toFixed(2)} ${f.unit}`,
-    p95: `${f.p95.toFixed(2)} ${f.unit}`,
+    median: `${shown(f.median)} ${f.unit}`,
+    spread: f.min === undefined ? `p95 ${shown(f.p95)}` : `${shown(f.min)} – ${shown(f.max)}`,
     runs: f.runs,
   })),
 )
-// t2 tokens per claim at batch sizes 1, 4 and 8, against the fake OpenAI-compatible server.
-const tokens = await tokenBenchmarks()
-console.table(tokens)
-const out = join(import.meta.dirname, 'results')
+const out = resultsDir()
 mkdirSync(out, { recursive: true })
 writeFileSync(
   join(out, 'latest.json'),
@@ -32,11 +72,41 @@ writeFileSync(
         memoryGiB: Math.round(totalmem() / 2 ** 30),
       },
       node: process.version,
+      chromium: await chromiumVersion(),
+      benchmarks: chosen,
+      failed,
       figures,
-      tokens,
     },
     null,
     2,
-  ),
+  ) + '\n',
 )
 console.log(`wrote ${join(out, 'latest.json')}`)
+if (Object.keys(failed).length > 0) process.exitCode = 1
+
+/// t2's tokens per claim at one batch size as figures (one deterministic run each).
+function tokenFigures(t: TokenFigure): Figure[] {
+  const figure = (what: string, value: number): Figure => ({
+    name: `t2 tokens per claim, batch size ${t.batchSize}: ${what}`,
+    unit: 'tokens',
+    median: value,
+    p95: value,
+    min: value,
+    max: value,
+    runs: 1,
+  })
+  return [
+    figure('panel model input', t.panelInputPerClaim),
+    figure('panel model output', t.panelOutputPerClaim),
+    figure('judge', t.judgeTotalPerClaim),
+  ]
+}
+
+/// The version of the Chromium the editor's benchmark and the end-to-end tests use, as it reports it.
+async function chromiumVersion(): Promise<string | null> {
+  const path = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
+    (candidate) => candidate !== undefined && existsSync(candidate),
+  )
+  if (!path) return null
+  return (await promisify(execFile)(path, ['--version'])).stdout.trim()
+}

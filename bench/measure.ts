@@ -1,10 +1,38 @@
-/// One measured figure: the median and 95th percentile over repeated runs.
+import { join } from 'node:path'
+
+/// One measured figure over repeated runs: the median, the 95th percentile and the spread (min to max; the
+/// editor's benchmark gives quantiles only).
 export interface Figure {
   name: string
   unit: string
   median: number
   p95: number
+  min?: number
+  max?: number
   runs: number
+}
+
+/// Where benchmarks and evaluations write their JSON: bench/results, or FACTDESK_RESULTS_DIR (tests).
+export const resultsDir = (): string =>
+  process.env.FACTDESK_RESULTS_DIR ?? join(import.meta.dirname, 'results')
+
+/// The value at quantile `q` of `values` (nearest rank).
+export function quantile(values: readonly number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0
+}
+
+/// A figure from its samples.
+export function summarise(name: string, unit: string, samples: readonly number[]): Figure {
+  return {
+    name,
+    unit,
+    median: quantile(samples, 0.5),
+    p95: quantile(samples, 0.95),
+    min: Math.min(...samples),
+    max: Math.max(...samples),
+    runs: samples.length,
+  }
 }
 
 /// Times `work` `runs` times after `warmup` untimed runs, in milliseconds.
@@ -16,7 +44,12 @@ export function timeIt(name: string, work: () => void, runs = 30, warmup = 3): F
     work()
     times.push(performance.now() - start)
   }
-  times.sort((a, b) => a - b)
-  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0
-  return { name, unit: 'ms', median: at(0.5), p95: at(0.95), runs }
+  return summarise(name, 'ms', times)
+}
+
+/// Runs `work` `runs` times in turn, each giving one sample.
+export async function sample(runs: number, work: (run: number) => Promise<number>): Promise<number[]> {
+  const samples: number[] = []
+  for (let i = 0; i < runs; i++) samples.push(await work(i))
+  return samples
 }

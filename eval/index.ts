@@ -1,11 +1,17 @@
-// `npm run eval -- <set> [--file PATH] [--json]`: measures a part of the engine on ../shared/data.
+// `npm run eval -- <set> [--file PATH] [--json] [--config FILE] [--limit N]`: measures a part of the engine on
+// ../shared/data, prints a table (or, with --json, one line of JSON) and writes bench/results/eval-<set>.json.
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { parseArgs } from 'node:util'
+import { resultsDir } from '../bench/measure'
+import { NotConfigured } from './notConfigured'
 
-/// One evaluation: reads its data, measures, and returns the figures (printed as a table or as JSON).
+/// One evaluation: reads its data, measures, and returns the figures: one row of them, or one row per file or
+/// method (the first is the headline).
 export interface EvalSet {
   /// What is measured, in one line.
   describe: string
-  run(options: { file?: string }): Promise<Record<string, unknown>>
+  run(options: { file?: string; config?: string; limit?: number }): Promise<Record<string, unknown>>
 }
 
 const SETS: Record<string, () => Promise<EvalSet>> = {
@@ -13,24 +19,66 @@ const SETS: Record<string, () => Promise<EvalSet>> = {
   grammar: async () => (await import('./grammar')).default,
   checkworthiness: async () => (await import('./checkworthiness')).default,
   evidence: async () => (await import('./evidence')).default,
+  verification: async () => (await import('./verification')).default,
+}
+
+/// The top-level members of each set's `--json`, and the figure of the headline row each one is.
+const HEADLINES: Record<string, Record<string, string>> = {
+  spelling: { flagged: 'flagged', firstSuggestionRight: 'firstSuggestionRight' },
+  grammar: { precision: 'precision', recall: 'recall' },
+  checkworthiness: { precision: 'precision', recall: 'recall', f1: 'f1' },
+  evidence: { precisionAt1: 'precision@1', ndcgAt3: 'nDCG@3', irrelevantTop3: 'irrelevant in top 3' },
+  verification: { accuracy: 'accuracy', macroF1: 'macroF1', tokensPerClaim: 'tokensPerClaim' },
+}
+
+/// The headline figures: from the result itself when it is one row, else from its first row that has them.
+function headline(set: string, result: Record<string, unknown>): Record<string, unknown> {
+  const names = HEADLINES[set] ?? {}
+  const rows = [result, ...Object.values(result)].filter(
+    (row): row is Record<string, unknown> => typeof row === 'object' && row !== null,
+  )
+  const row = rows.find((r) => Object.values(names).every((figure) => typeof r[figure] === 'number')) ?? {}
+  return Object.fromEntries(Object.entries(names).map(([member, figure]) => [member, row[figure] ?? null]))
 }
 
 const { values, positionals } = parseArgs({
-  options: { file: { type: 'string' }, json: { type: 'boolean', default: false } },
+  options: {
+    file: { type: 'string' },
+    json: { type: 'boolean', default: false },
+    config: { type: 'string' },
+    limit: { type: 'string' },
+  },
   allowPositionals: true,
 })
-const name = positionals[0]
-const load = name ? SETS[name] : undefined
-if (!load) {
+const name = positionals[0] ?? ''
+const load = SETS[name]
+const limit = values.limit === undefined ? undefined : Number(values.limit)
+if (!load || (limit !== undefined && !(Number.isInteger(limit) && limit > 0))) {
   console.error(
-    `usage: npm run eval -- <set> [--file PATH] [--json]\nsets: ${Object.keys(SETS).join(', ') || '(none yet)'}`,
+    `usage: npm run eval -- <set> [--file PATH] [--json] [--config FILE] [--limit N]\n` +
+      `sets: ${Object.keys(SETS).join(', ')}`,
   )
   process.exit(2)
 }
 const set = await load()
-const result = await set.run({ file: values.file })
-if (values.json) console.log(JSON.stringify({ set: name, ...result }))
+let result: Record<string, unknown>
+try {
+  result = await set.run({
+    file: values.file,
+    config: values.config,
+    limit,
+  })
+} catch (error) {
+  if (!(error instanceof NotConfigured)) throw error
+  console.error(`${name}: ${error.message}`)
+  process.exit(0)
+}
+const table = result.table ?? result
+const output = { ...headline(name, result), set: name, date: new Date().toISOString(), table }
+mkdirSync(resultsDir(), { recursive: true })
+writeFileSync(join(resultsDir(), `eval-${name}.json`), JSON.stringify(output, null, 2) + '\n')
+if (values.json) console.log(JSON.stringify(output))
 else {
   console.log(`${name}: ${set.describe}`)
-  console.table(result)
+  console.table(table)
 }

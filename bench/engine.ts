@@ -1,0 +1,86 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { openEngine } from '../src/main/engine/engine'
+import { hasEnded } from '../src/main/engine/events'
+import { Config } from '../src/shared/config'
+import { startFakeOpenAI } from '../test/helpers/fakeOpenAI'
+import { sample, summarise, type Figure } from './measure'
+import { claimsText } from './report'
+
+const CLAIMS = 200
+/// Requests in flight at once to the fake's endpoint (all models share it), and units the runner runs at once.
+const CONCURRENCY = 64
+const RUNS = 2
+const SETUPS: [latencyMs: number, panel: number][] = [
+  [200, 1],
+  [200, 3],
+  [1000, 1],
+  [1000, 3],
+]
+
+/// A 200-claim t2 check against the fake model server answering each request after a fixed latency, with a
+/// panel of 1 and of 3 models: claims per minute, and that over the ideal bound, where every one of the
+/// `CONCURRENCY` request slots is always busy: CONCURRENCY ÷ latency requests per second, and each claim needs
+/// one request per panel model and one for its judge.
+export async function engineBenchmarks(): Promise<Figure[]> {
+  const fake = await startFakeOpenAI()
+  const figures: Figure[] = []
+  try {
+    for (const [latencyMs, panelSize] of SETUPS) {
+      fake.behave('*', { latencyMs })
+      const ideal = (CONCURRENCY / (latencyMs / 1000) / (panelSize + 1)) * 60
+      const perMinute = await sample(RUNS, async (run) => {
+        const dataDir = mkdtempSync(join(tmpdir(), 'factdesk-bench-engine-'))
+        const model = (id: string) => ({
+          id,
+          provider: 'openai-compatible' as const,
+          baseURL: fake.baseURL,
+          // A model name per run: no vote is served from the cache of an earlier run.
+          model: `${id}-${latencyMs}-${run}`,
+        })
+        const engine = openEngine({
+          dataDir,
+          config: Config.parse({
+            models: {
+              panel: Array.from({ length: panelSize }, (_, i) => model(`panel-${i + 1}`)),
+              judge: model('judge'),
+              concurrencyPerProvider: CONCURRENCY,
+            },
+          }),
+          runJobs: true,
+          runner: { concurrency: CONCURRENCY },
+        })
+        try {
+          const principal = engine.localPrincipal()
+          engine.admin.grantCredits(principal.organizationId, 10_000)
+          const started = performance.now()
+          const { check } = await engine.service.submit(principal, {
+            text: claimsText(CLAIMS),
+            tiers: ['t2'],
+          })
+          if (!hasEnded(engine.service.getCheck(principal, check.id))) await engine.events.ended(check.id)
+          const minutes = (performance.now() - started) / 60_000
+          const report = engine.service.report(principal, check.id)
+          if (report.check.status !== 'completed') throw new Error(`bench check ${report.check.status}`)
+          return report.claims.length / minutes
+        } finally {
+          await engine.close()
+          rmSync(dataDir, { recursive: true, force: true })
+        }
+      })
+      const setup = `t2, ${CLAIMS} claims, panel of ${panelSize}, ${latencyMs} ms a request`
+      figures.push(
+        summarise(setup, 'claims/min', perMinute),
+        summarise(
+          `${setup}: ÷ ideal ${Math.round(ideal)}/min`,
+          '×',
+          perMinute.map((value) => value / ideal),
+        ),
+      )
+    }
+  } finally {
+    await fake.close()
+  }
+  return figures
+}

@@ -1,0 +1,52 @@
+// A load generator for `npm run bench`, run as its own process so that the server's process does not share
+// its event loop: `tsx bench/load.ts` with one JSON argument `{url, method, token, body?, seconds,
+// connections}`. Keeps `connections` requests in flight for `seconds` and prints one line of JSON: requests,
+// errors (a status other than 200), requests per second and latency quantiles in ms.
+import { quantile } from './measure'
+
+export interface LoadRequest {
+  url: string
+  method: 'GET' | 'POST'
+  token: string
+  body?: unknown
+  seconds: number
+  connections: number
+}
+
+export interface LoadResult {
+  requests: number
+  errors: number
+  perSecond: number
+  p50: number
+  p99: number
+}
+
+const request = JSON.parse(process.argv[2] ?? '{}') as LoadRequest
+const headers: Record<string, string> = { Authorization: `Bearer ${request.token}` }
+if (request.body !== undefined) headers['Content-Type'] = 'application/json'
+const body = request.body === undefined ? undefined : JSON.stringify(request.body)
+const latencies: number[] = []
+let errors = 0
+const started = performance.now()
+const deadline = started + request.seconds * 1000
+
+async function connection(): Promise<void> {
+  while (performance.now() < deadline) {
+    const sent = performance.now()
+    const response = await fetch(request.url, { method: request.method, headers, body })
+    await response.arrayBuffer()
+    if (response.status !== 200) errors++
+    latencies.push(performance.now() - sent)
+  }
+}
+
+await Promise.all(Array.from({ length: request.connections }, connection))
+const elapsed = (performance.now() - started) / 1000
+const result: LoadResult = {
+  requests: latencies.length,
+  errors,
+  perSecond: latencies.length / elapsed,
+  p50: quantile(latencies, 0.5),
+  p99: quantile(latencies, 0.99),
+}
+console.log(JSON.stringify(result))

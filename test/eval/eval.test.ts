@@ -1,0 +1,229 @@
+// `npm run eval -- <set> --file PATH --json` on tiny files: one line of JSON with the set's headline members
+// (shares in [0, 1]); verification without models says so and exits 0, and against the fake OpenAI server
+// (and a fake wiki for t3) measures a panel whose answers follow a rule, so the figures are known.
+import { execFile } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { fromSchema, startFakeOpenAI, type FakeOpenAI } from '../helpers/fakeOpenAI'
+import { FakeWiki } from '../helpers/fakeWiki'
+
+const run = promisify(execFile)
+const EVAL = join(import.meta.dirname, '../../eval/index.ts')
+const dir = mkdtempSync(join(tmpdir(), 'factdesk-eval-test-'))
+const results = join(dir, 'results')
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+/// Runs `npm run eval -- ARGS` (through tsx, results written to a temporary folder).
+async function evaluate(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', EVAL, ...args], {
+      timeout: 120_000,
+      env: { ...process.env, FACTDESK_RESULTS_DIR: results },
+    })
+    return { code: 0, stdout, stderr }
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string }
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr }
+  }
+}
+
+/// The `--json` line: exactly one line, whose headline members are `members`, each a number in [0, 1] unless
+/// named in `counts`.
+async function jsonOf(
+  args: string[],
+  members: string[],
+  counts: string[] = [],
+): Promise<Record<string, any>> {
+  const { code, stdout, stderr } = await evaluate([...args, '--json'])
+  expect(code, stderr).toBe(0)
+  const lines = stdout.trim().split('\n')
+  expect(lines).toHaveLength(1)
+  const result = JSON.parse(lines[0] ?? '') as Record<string, any>
+  expect(Object.keys(result).slice(0, members.length)).toEqual(members)
+  for (const member of members) {
+    expect(typeof result[member]).toBe('number')
+    if (!counts.includes(member)) expect(result[member]).toBeGreaterThanOrEqual(0)
+    if (!counts.includes(member)) expect(result[member]).toBeLessThanOrEqual(1)
+  }
+  expect(JSON.parse(readFileSync(join(results, `eval-${result.set}.json`), 'utf8'))).toEqual(result)
+  return result
+}
+
+const file = (name: string, lines: unknown[]): string => {
+  const path = join(dir, name)
+  writeFileSync(
+    path,
+    lines.map((line) => (typeof line === 'string' ? line : JSON.stringify(line))).join('\n'),
+  )
+  return path
+}
+
+describe('npm run eval -- <set> --json', () => {
+  it('checkworthiness: precision, recall and F1 of the shipped model on the file', async () => {
+    const path = file('checkworthiness.jsonl', [
+      { text: 'The bridge was opened in 1889 and carried 1,200 trains a week.', checkworthy: true },
+      { text: 'Unemployment fell to 3.5 percent last year.', checkworthy: true },
+      { text: 'What do you think about that?', checkworthy: false },
+      { text: 'Thank you all for coming tonight.', checkworthy: false },
+    ])
+    const result = await jsonOf(['checkworthiness', '--file', path], ['precision', 'recall', 'f1'])
+    expect(result.table[path].sentences).toBe(4)
+  }, 120_000)
+
+  it('spelling: share flagged and share with the right first suggestion', async () => {
+    const path = file('spelling.jsonl', [
+      { wrong: 'speling', right: 'spelling' },
+      { wrong: 'recieve', right: 'receive' },
+    ])
+    const result = await jsonOf(['spelling', '--file', path], ['flagged', 'firstSuggestionRight'])
+    expect(result.flagged).toBe(1)
+    expect(result.table.pairs).toBe(2)
+  }, 120_000)
+
+  it('grammar: precision and recall of flagged spans against the M2 edits', async () => {
+    const path = file('tiny.m2', [
+      'S He go to school every day .',
+      'A 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0',
+      '',
+      'S This is a sentence with a a repeated word .',
+      'A 5 6|||U:DET|||||||REQUIRED|||-NONE-|||0',
+      '',
+    ])
+    const result = await jsonOf(['grammar', '--file', path], ['precision', 'recall'])
+    expect(result.table.sentences).toBe(2)
+  }, 120_000)
+
+  it('evidence: precision@1, nDCG@3 and the irrelevant share of the top 3', async () => {
+    const claims = ['The Eiffel Tower is in Paris.', 'Water boils at 100 degrees Celsius at sea level.']
+    const rows = Array.from({ length: 5 }, (_, n) =>
+      claims.map((claim, c) => [
+        {
+          claim: `${claim} (${n})`,
+          evidence: `${claim} This is well documented.`,
+          stance: 'completely support',
+        },
+        {
+          claim: `${claim} (${n})`,
+          evidence: `A passage on something else entirely, ${c}.`,
+          stance: 'irrelevant',
+        },
+        {
+          claim: `${claim} (${n})`,
+          evidence: `Another unrelated passage about gardens, ${c}.`,
+          stance: 'irrelevant',
+        },
+      ]),
+    ).flat(2)
+    const result = await jsonOf(
+      ['evidence', '--file', file('evidence.jsonl', rows)],
+      ['precisionAt1', 'ndcgAt3', 'irrelevantTop3'],
+    )
+    expect(result.table['best possible']['precision@1']).toBe(1)
+  }, 120_000)
+})
+
+describe('npm run eval -- verification', () => {
+  let fake: FakeOpenAI
+  let wiki: FakeWiki
+  const QUOTE = 'The city has many old museums and a famous river.'
+
+  beforeAll(async () => {
+    wiki = await new FakeWiki().start()
+    const article = wiki.article('Cities', [`${QUOTE} Its people have written about it for centuries.`])
+    wiki.search = () => [{ title: 'Cities', snippet: 'museums', url: article }]
+    // Every model answers by a rule: a claim that mentions Paris is supported, any other is refuted.
+    fake = await startFakeOpenAI({
+      '*': {
+        answer: (request) => {
+          const schema = request.body.response_format.json_schema.schema
+          const verdict = /Paris/.test(request.user) ? 'supported' : 'refuted'
+          // t3's votes cite the fake wiki's article (the first passage), verbatim.
+          return fromSchema(schema, schema, { verdict, citations: [{ passage: 'P1', quote: QUOTE }] }, '')
+        },
+      },
+    })
+  })
+  afterAll(() => Promise.all([fake.close(), wiki.close()]))
+
+  it('without a configured model says so and exits 0', async () => {
+    const { code, stdout, stderr } = await evaluate(['verification', '--json'])
+    expect(code).toBe(0)
+    expect(stdout).toBe('')
+    expect(stderr).toContain('verification needs a panel and a judge')
+  }, 120_000)
+
+  /// A config file of a panel of two models and a judge on the fake, and `more` members.
+  const configFile = (name: string, more: object = {}): string => {
+    const model = (id: string) => ({ id, provider: 'openai-compatible', baseURL: fake.baseURL, model: id })
+    const path = join(dir, name)
+    writeFileSync(
+      path,
+      JSON.stringify({ models: { panel: [model('a'), model('b')], judge: model('j') }, ...more }),
+    )
+    return path
+  }
+  const claims = () =>
+    file('claims.jsonl', [
+      { claim: 'Paris is the capital of France.', label: 'true' },
+      { claim: 'The Louvre is in Paris.', label: 'true' },
+      { claim: 'Berlin is the capital of Italy.', label: 'false' },
+      { claim: 'Rome is the capital of Italy.', label: 'true' },
+    ])
+
+  it('measures the configured panel against the labels, with and without the evidence as context', async () => {
+    const config = configFile('config.json')
+    fake.requests.length = 0
+    const result = await jsonOf(
+      ['verification', '--config', config, '--file', claims()],
+      ['accuracy', 'macroF1', 'tokensPerClaim'],
+      ['tokensPerClaim'],
+    )
+    // Right on three of four; F1 of supported 0.8 (2 of 3 found, none wrong), of refuted 2/3 (1 of 2 right).
+    expect(result.accuracy).toBe(0.75)
+    expect(result.macroF1).toBe(0.733)
+    expect(result.tokensPerClaim).toBeGreaterThan(0)
+    // Two votes and a judge per claim, nothing else (no web without a configured search).
+    expect(fake.requests).toHaveLength(12)
+
+    // Climate-FEVER's evidence sentences reach the panel as context: this claim is supported only with them.
+    const climate = file('climate.jsonl', [
+      {
+        claim: 'The tower stands in the capital of France.',
+        claim_label: 'SUPPORTS',
+        evidences: [{ evidence: 'The tower is in Paris.' }],
+      },
+    ])
+    const withEvidence = await jsonOf(
+      ['verification', '--config', config, '--file', climate],
+      ['accuracy', 'macroF1', 'tokensPerClaim'],
+      ['tokensPerClaim'],
+    )
+    expect(withEvidence.accuracy).toBe(0)
+    expect(withEvidence.table['climate.jsonl: t2 with evidence'].accuracy).toBe(1)
+  }, 120_000)
+  it('with a search provider in the config, measures t3 too', async () => {
+    const config = configFile('config-t3.json', {
+      search: { baseURL: wiki.apiUrl },
+      web: { allowLocalTargets: true },
+    })
+    const result = await jsonOf(
+      ['verification', '--config', config, '--file', claims()],
+      ['accuracy', 'macroF1', 'tokensPerClaim'],
+      ['tokensPerClaim'],
+    )
+    // The article never names Paris, so t3's answers follow the same rule, with a verified citation each.
+    expect(result.table['claims.jsonl: t3']).toMatchObject({
+      claims: 4,
+      failed: 0,
+      accuracy: 0.75,
+      macroF1: 0.733,
+    })
+    expect(result.table['claims.jsonl: t3'].tokensPerClaim).toBeGreaterThan(
+      result.table['claims.jsonl: t2'].tokensPerClaim,
+    )
+    expect(wiki.requests.some((path) => path.startsWith('/w/api.php'))).toBe(true)
+  }, 120_000)
+})
