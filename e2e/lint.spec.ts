@@ -76,7 +76,10 @@ test('write text, see spelling marks and apply a fix', async ({ page, server }) 
 
   // After a reload the dictionary still holds: the name is not marked, a misspelling is.
   await page.reload()
+  await expect(editor).toContainText('It was an mistake to write receive.') // the draft came back
   await editor.click()
+  await page.keyboard.press('Control+A')
+  await page.keyboard.press('Delete')
   await page.keyboard.type('Factdesk writes a sentance in colour.')
   await expect(page.locator('.cm-lintRange', { hasText: 'sentance' })).toHaveCount(1, {
     timeout: FIRST_LINT_MS,

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url'
 import { test as base } from '@playwright/test'
 import { startFakeOpenAI, type Behaviour, type FakeOpenAI } from '../test/helpers/fakeOpenAI'
 import { FakeWiki } from '../test/helpers/fakeWiki'
+import { Relay } from '../test/pending/relay'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const OPEN_LINE = /^open (http:\/\/127\.0\.0\.1:\d+)\/#token=(\S+)$/m
@@ -23,6 +24,8 @@ export interface WebServer {
   token: string
   /// Everything the server has printed so far, standard output and error together.
   output(): string
+  /// With `models.offline`: the fake model server becomes reachable ("connectivity returns").
+  online(): Promise<void>
 }
 
 /// How the fake model server answers when a test turns t2 on: each panel vote and the judge wait this long.
@@ -36,6 +39,8 @@ export interface FakeModels {
   config?: Record<string, unknown>
   /// How requests for one model (`model-a`…, `model-judge`) are served instead.
   behaviours?: Record<string, Behaviour>
+  /// The models' address refuses connections until the test calls `server.online()`.
+  offline?: boolean
 }
 
 /// Playwright's `test` with a `server` fixture: a `factdesk web` started for the test and stopped after it. With
@@ -46,6 +51,7 @@ export const test = base.extend<{ server: WebServer; models: FakeModels | null }
     const dataDir = mkdtempSync(join(tmpdir(), 'factdesk-e2e-'))
     let fake: FakeOpenAI | null = null
     let wiki: FakeWiki | null = null
+    let relay: Relay | null = null
     const args = ['bin/factdesk.js', 'web', '--port', '0', '--data-dir', dataDir]
     if (models) {
       fake = await startFakeOpenAI({
@@ -60,10 +66,11 @@ export const test = base.extend<{ server: WebServer; models: FakeModels | null }
         wiki = await new FakeWiki().start()
         models.wiki(wiki)
       }
+      if (models.offline) relay = await Relay.reserve()
       const model = (id: string, name: string) => ({
         id,
         provider: 'openai-compatible',
-        baseURL: fake?.baseURL,
+        baseURL: relay ? relay.url('/v1') : fake?.baseURL,
         model: name,
       })
       const config = join(dataDir, 'config.json')
@@ -92,12 +99,16 @@ export const test = base.extend<{ server: WebServer; models: FakeModels | null }
     const exited = once(child, 'exit')
     try {
       const [, origin = '', token = ''] = await openLine(() => output, exited)
-      await use({ link: `${origin}/#token=${token}`, origin, token, output: () => output })
+      const online = async (): Promise<void> => {
+        if (relay && fake) await relay.open(fake.baseURL)
+      }
+      await use({ link: `${origin}/#token=${token}`, origin, token, output: () => output, online })
     } finally {
       // The browser goes first, as a writer closes the tab before stopping the server: the server's close
       // waits for the connections Chromium holds open, even ones it opened ahead and never used.
       await context.close()
       await stop(child, exited)
+      await relay?.close()
       await fake?.close()
       await wiki?.close()
       rmSync(dataDir, { recursive: true, force: true })
@@ -139,5 +150,29 @@ async function openLine(output: () => string, exited: Promise<unknown>): Promise
       )
     }
     await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
+/// A `factdesk web` of the built CLI on `dataDir`, at `port` (0: any free one), for tests that stop and start
+/// the server themselves: `kill()` ends it as a crash would (SIGKILL), `close()` as a writer would (SIGTERM).
+export async function startWeb(
+  dataDir: string,
+  port = 0,
+): Promise<{ origin: string; link: string; kill(): Promise<void>; close(): Promise<void> }> {
+  const args = ['bin/factdesk.js', 'web', '--port', String(port), '--data-dir', dataDir]
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+  let output = ''
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
+  const exited = once(child, 'exit')
+  const [, origin = '', token = ''] = await openLine(() => output, exited)
+  return {
+    origin,
+    link: `${origin}/#token=${token}`,
+    kill: async () => {
+      child.kill('SIGKILL')
+      await exited
+    },
+    close: () => stop(child, exited),
   }
 }

@@ -1,16 +1,21 @@
 import { join } from 'node:path'
-import { app, BrowserWindow, dialog, session } from 'electron'
+import { app, BrowserWindow, dialog, Notification, session } from 'electron'
 import { openEngine, type Engine } from './engine/engine'
 import { defaultDataDir } from './engine/paths'
 import { appPage } from './desktop/appPage'
 import { WindowBounds } from './desktop/bounds'
 import { createDispatch } from './desktop/dispatch'
-import { registerIpc } from './desktop/ipc'
+import { askWhereToSave, electronPdf } from './desktop/exports'
+import { nativeFileDialogs } from './desktop/fileDialogs'
+import { createFileDispatch } from './desktop/files'
+import { registerFileIpc, registerIpc } from './desktop/ipc'
 import { pagePolicy } from './desktop/pagePolicy'
+import { announceStartedChecks } from './desktop/notify'
 import { forwardReports } from './desktop/push'
 import { keychainSecretBox } from './desktop/secretBox'
 import { secureSession } from './desktop/session'
 import { createMainWindow } from './desktop/window'
+import { ServiceSwitch } from './remote/switch'
 import { localServerSwitch } from './server/localServer'
 
 // The desktop app: one window on the editor page, and the engine running in this process.
@@ -27,6 +32,7 @@ const preload = join(import.meta.dirname, '../preload/index.cjs')
 app.setPath('userData', defaultDataDir())
 
 let engine: Engine | undefined
+let services: ServiceSwitch | undefined
 let bounds: WindowBounds | undefined
 let mainWindow: BrowserWindow | undefined
 
@@ -49,6 +55,7 @@ if (!app.requestSingleInstanceLock()) {
     event.preventDefault()
     const closing = engine
     engine = undefined
+    services?.close()
     void closing.close().finally(() => app.quit())
   })
   app.whenReady().then(start).catch(fail)
@@ -61,7 +68,14 @@ function start(): void {
   // The local REST server (off unless turned on under Settings > API keys), on 127.0.0.1 only.
   void engine.settings.attachLocalServer(localServerSwitch(engine))
   secureSession(session.defaultSession, pagePolicy(devServerUrl))
-  registerIpc(createDispatch(engine, page))
+  askWhereToSave(session.defaultSession)
+  // The editor talks to this engine, or to the remote service chosen under Settings > Service.
+  engine.settings.offerRemoteService()
+  services = new ServiceSwitch(engine.settings)
+  registerIpc(createDispatch(engine, page, services, electronPdf))
+  // Files on disk: the drafts stay on this computer whichever service checks them.
+  const dialogs = nativeFileDialogs(() => mainWindow)
+  registerFileIpc(createFileDispatch(engine, page, dialogs))
   bounds = new WindowBounds()
   showMainWindow()
 }
@@ -76,7 +90,15 @@ function showMainWindow(): void {
   }
   mainWindow = createMainWindow(page, preload, bounds)
   // Report changes of the desktop's organization reach the page as they happen.
-  forwardReports(engine.events, engine.localPrincipal().organizationId, mainWindow.webContents, page)
+  const { organizationId } = engine.localPrincipal()
+  forwardReports(engine.events, organizationId, mainWindow.webContents, page)
+  // A check queued to run when online that starts while the window is in the background is announced.
+  const stopAnnouncing = announceStartedChecks(engine.events, organizationId, mainWindow, (title, body) =>
+    new Notification({ title, body }).show(),
+  )
+  mainWindow.once('closed', stopAnnouncing)
+  // And so do the polled updates of a remote service.
+  if (services) forwardReports(services.events(organizationId), organizationId, mainWindow.webContents, page)
 }
 
 function fail(error: unknown): void {

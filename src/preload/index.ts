@@ -1,15 +1,23 @@
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron'
-import { channelOf, OPERATIONS, REPORT_CHANNEL, type FactdeskIpc, type ReportUpdate } from '../shared/api'
+import {
+  channelOf,
+  FILE_OPERATIONS,
+  OPERATIONS,
+  REPORT_CHANNEL,
+  type FactdeskIpc,
+  type ReportUpdate,
+} from '../shared/api'
 
 // What the page sees as `window.factdesk` (see FactdeskIpc: results, not thrown errors, cross the bridge).
 
 // One function per operation and one subscription, nothing else: no ipcRenderer, no way to name a channel.
-const operations = Object.fromEntries(
-  OPERATIONS.map((operation) => [
-    operation,
-    (...args: unknown[]): Promise<unknown> => ipcRenderer.invoke(channelOf(operation), ...args),
-  ]),
-)
+const invoker = (operation: (typeof OPERATIONS)[number] | (typeof FILE_OPERATIONS)[number]) => [
+  operation,
+  (...args: unknown[]): Promise<unknown> => ipcRenderer.invoke(channelOf(operation), ...args),
+]
+const operations = Object.fromEntries(OPERATIONS.map(invoker))
+/// Files on disk, through the main process's dialogs: the page never names a path.
+const files = Object.fromEntries(FILE_OPERATIONS.map(invoker))
 
 /// Pushed report updates; the page's listener gets the update alone, never the IPC event and its sender.
 function onReport(listener: (update: ReportUpdate) => void): () => void {
@@ -20,6 +28,6 @@ function onReport(listener: (update: ReportUpdate) => void): () => void {
   }
 }
 
-const factdesk = { ...operations, onReport } as unknown as FactdeskIpc
+const factdesk = { ...operations, files, onReport } as unknown as FactdeskIpc
 
 contextBridge.exposeInMainWorld('factdesk', factdesk)

@@ -4,22 +4,33 @@ import type {
   CheckList,
   Consensus,
   CreateCheckRequest,
+  CreateDraftRequest,
   CreatedToken,
   CreateTokenRequest,
   Credits,
+  Draft,
+  DraftList,
+  DraftSummary,
   ErrorEnvelope,
   Estimate,
   EstimateRequest,
   Evaluation,
+  ImportFileRequest,
+  ExportFormat,
   Me,
   ModelTest,
   ModelTestRequest,
   OllamaDetection,
   PatchCheckRequest,
+  PendingCheck,
+  PendingCheckList,
   Report,
   Research,
   ResearchRequest,
   ResearchStep,
+  SaveDraftRequest,
+  ServiceTest,
+  ServiceTestRequest,
   Settings,
   SettingsPatch,
   TextIssue,
@@ -46,6 +57,16 @@ export type ReportUpdate =
   /// A deep research run moved on: `step` is the one that just ended (null when the run ended or was
   /// accepted), `sourcesRead` the pages read so far.
   | { type: 'research'; research: Research; step: ResearchStep | null; sourcesRead: number }
+  /// A check queued to run when online changed: it was queued, tried (and still waits), cancelled, failed, or
+  /// started as `check` (then non-null).
+  | { type: 'pending'; pending: PendingCheck; check: Check | null }
+
+/// An exported report: the name to save it under, its media type and its bytes.
+export interface ExportedFile {
+  fileName: string
+  contentType: string
+  data: Uint8Array<ArrayBuffer>
+}
 
 /// A page of the organization's checks: at most `limit`, after `cursor` (the previous page's `nextCursor`).
 export interface CheckPage {
@@ -66,6 +87,8 @@ export interface FactdeskOperations {
   getCheck(id: string): Promise<Check>
   /// The report as far as it is filled in.
   report(id: string): Promise<Report>
+  /// The check's annotated report as a file: HTML, Markdown, Word, PDF or JSON.
+  export(id: string, format: ExportFormat): Promise<ExportedFile>
   /// The organization's checks, newest first.
   listChecks(page: CheckPage): Promise<CheckList>
   /// Stops a check and refunds what it did not do.
@@ -81,6 +104,8 @@ export interface FactdeskOperations {
   testModel(model: ModelTestRequest): Promise<ModelTest>
   /// A local Ollama and the models it has pulled.
   detectOllama(): Promise<OllamaDetection>
+  /// Asks a remote service as entered in the form who its token is (`GET /me`); the desktop app only.
+  testService(request: ServiceTestRequest): Promise<ServiceTest>
   /// The organization's API tokens, revoked ones included; never their values.
   listTokens(): Promise<TokenList>
   /// A new API token; its value is in this answer only.
@@ -96,6 +121,22 @@ export interface FactdeskOperations {
   research(request: ResearchRequest): Promise<Research>
   /// A deep research run and, once completed, its argument map and finding.
   getResearch(id: string): Promise<Research>
+  /// Queues a check to be submitted once its providers can be reached ("Check when online").
+  queueCheck(request: CreateCheckRequest): Promise<PendingCheck>
+  /// The organization's queued checks, newest first; only those waiting when `waiting` is true.
+  listPendingChecks(waiting: boolean): Promise<PendingCheckList>
+  /// Cancels a queued check that has not started.
+  cancelPendingCheck(id: string): Promise<PendingCheck>
+  /// The writer's drafts, the most recently opened first (without their text).
+  listDrafts(): Promise<DraftList>
+  /// A new draft.
+  createDraft(request: CreateDraftRequest): Promise<Draft>
+  /// A draft with its text and its last check's claim anchors; it moves to the top of the recent list.
+  openDraft(id: string): Promise<Draft>
+  /// The autosave of a draft's text (and title, last check, or "saved to a file"); cheap and idempotent.
+  saveDraft(id: string, request: SaveDraftRequest): Promise<DraftSummary>
+  /// A new draft of a file the page read: Markdown and text as they are, a Word document as Markdown.
+  importFile(request: ImportFileRequest): Promise<Draft>
 }
 
 /// What the renderer can ask of the engine, and the updates it hears. Two implementations: IPC in the desktop
@@ -104,7 +145,23 @@ export interface FactdeskOperations {
 export interface FactdeskApi extends FactdeskOperations {
   /// Calls `listener` with every change to the organization's reports; returns the function that stops it.
   subscribe(listener: (update: ReportUpdate) => void): () => void
+  /// Files on disk through native dialogs: the desktop app only (null in a browser, which uploads and downloads).
+  readonly files: DraftFiles | null
 }
+
+/// The desktop app's files, through its native dialogs: the page never names a path.
+export interface DraftFiles {
+  /// Asks for a Markdown, text or Word file and opens it as a draft; null when the dialog was cancelled.
+  openFile(): Promise<Draft | null>
+  /// Saves `text` as the draft's and to its file, asking where when it has none; null when cancelled.
+  saveFile(id: string, text: string): Promise<DraftSummary | null>
+  /// Asks where, then saves `text` as the draft's and to that file; null when cancelled.
+  saveFileAs(id: string, text: string): Promise<DraftSummary | null>
+}
+
+/// The file operations, one IPC channel each (`channelOf`).
+export type FileOperation = keyof DraftFiles
+export const FILE_OPERATIONS: readonly FileOperation[] = ['openFile', 'saveFile', 'saveFileAs']
 
 /// The operations as IPC channel names, one per request-and-answer method of `FactdeskApi`.
 export type Operation = keyof FactdeskOperations
@@ -118,6 +175,7 @@ const EVERY_OPERATION = {
   submit: true,
   getCheck: true,
   report: true,
+  export: true,
   listChecks: true,
   cancel: true,
   patch: true,
@@ -125,6 +183,7 @@ const EVERY_OPERATION = {
   updateSettings: true,
   testModel: true,
   detectOllama: true,
+  testService: true,
   listTokens: true,
   createToken: true,
   revokeToken: true,
@@ -133,10 +192,18 @@ const EVERY_OPERATION = {
   grantCredits: true,
   research: true,
   getResearch: true,
+  listDrafts: true,
+  createDraft: true,
+  openDraft: true,
+  saveDraft: true,
+  importFile: true,
+  queueCheck: true,
+  listPendingChecks: true,
+  cancelPendingCheck: true,
 } satisfies Record<Operation, true>
 /// Every operation, one IPC channel each.
 export const OPERATIONS = Object.keys(EVERY_OPERATION) as Operation[]
-export const channelOf = (operation: Operation): string => `factdesk:${operation}`
+export const channelOf = (operation: Operation | FileOperation): string => `factdesk:${operation}`
 /// The one channel the main process pushes `ReportUpdate`s on; the page only listens to it.
 export const REPORT_CHANNEL = 'factdesk:report-update'
 
@@ -151,4 +218,11 @@ export type FactdeskIpc = {
   [Op in Operation]: (
     ...args: Parameters<FactdeskApi[Op]>
   ) => Promise<IpcResult<Awaited<ReturnType<FactdeskApi[Op]>>>>
-} & { onReport(listener: (update: ReportUpdate) => void): () => void }
+} & {
+  onReport(listener: (update: ReportUpdate) => void): () => void
+  files: {
+    [Op in FileOperation]: (
+      ...args: Parameters<DraftFiles[Op]>
+    ) => Promise<IpcResult<Awaited<ReturnType<DraftFiles[Op]>>>>
+  }
+}

@@ -1,13 +1,18 @@
 import { z } from 'zod'
-import type { Operation } from './api'
+import type { FileOperation, Operation } from './api'
 import {
   CreateCheckRequest,
+  CreateDraftRequest,
   CreateTokenRequest,
   EstimateRequest,
+  ExportFormat,
   GrantRequest,
+  ImportFileRequest,
   ModelTestRequest,
   PatchCheckRequest,
   ResearchRequest,
+  SaveDraftRequest,
+  ServiceTestRequest,
   SettingsPatch,
 } from './schemas'
 
@@ -22,6 +27,7 @@ export const OPERATION_ARGS = {
   submit: z.tuple([CreateCheckRequest]),
   getCheck: z.tuple([id]),
   report: z.tuple([id]),
+  export: z.tuple([id, ExportFormat]),
   listChecks: z.tuple([
     z.strictObject({ limit: z.int().min(1).max(100).optional(), cursor: z.string().optional() }),
   ]),
@@ -31,6 +37,7 @@ export const OPERATION_ARGS = {
   updateSettings: z.tuple([SettingsPatch]),
   testModel: z.tuple([ModelTestRequest]),
   detectOllama: z.tuple([]),
+  testService: z.tuple([ServiceTestRequest]),
   listTokens: z.tuple([]),
   createToken: z.tuple([CreateTokenRequest]),
   revokeToken: z.tuple([id]),
@@ -39,4 +46,19 @@ export const OPERATION_ARGS = {
   grantCredits: z.tuple([GrantRequest.shape.amount]),
   research: z.tuple([ResearchRequest]),
   getResearch: z.tuple([id]),
+  listDrafts: z.tuple([]),
+  createDraft: z.tuple([CreateDraftRequest]),
+  openDraft: z.tuple([id]),
+  saveDraft: z.tuple([id, SaveDraftRequest]),
+  importFile: z.tuple([ImportFileRequest]),
+  queueCheck: z.tuple([CreateCheckRequest]),
+  listPendingChecks: z.tuple([z.boolean()]),
+  cancelPendingCheck: z.tuple([id]),
 } satisfies Record<Operation, z.ZodType<unknown[]>>
+
+/// The arguments of the desktop's file operations, checked like the others.
+export const FILE_OPERATION_ARGS = {
+  openFile: z.tuple([]),
+  saveFile: z.tuple([id, SaveDraftRequest.shape.text.unwrap()]),
+  saveFileAs: z.tuple([id, SaveDraftRequest.shape.text.unwrap()]),
+} satisfies Record<FileOperation, z.ZodType<unknown[]>>

@@ -179,6 +179,11 @@ export const Report = z
   .meta({ id: 'Report' })
 export type Report = z.infer<typeof Report>
 
+/// The formats a check's annotated report exports to (an extension): a self-contained HTML page, Markdown with
+/// footnotes, a Word document with a comment on each claim, a PDF of the HTML page, or the report as JSON.
+export const ExportFormat = z.enum(['html', 'md', 'docx', 'pdf', 'json']).meta({ id: 'ExportFormat' })
+export type ExportFormat = z.infer<typeof ExportFormat>
+
 export const PriceList = z
   .object({ t1: z.int(), t2: z.int(), t3: z.int(), research: z.int() })
   .meta({ id: 'PriceList' })
@@ -290,6 +295,7 @@ export const ErrorCode = z.enum([
   'not_found',
   'unprocessable',
   'internal_error',
+  'providers_unreachable',
 ])
 export type ErrorCode = z.infer<typeof ErrorCode>
 
@@ -416,6 +422,46 @@ export const LocalServer = z
   .meta({ id: 'LocalServer' })
 export type LocalServer = z.infer<typeof LocalServer>
 
+/// Where the editor's checks run: the engine inside the app, or a remote Factdesk service (the desktop app only).
+export const ServiceMode = z.enum(['embedded', 'remote']).meta({ id: 'ServiceMode' })
+export type ServiceMode = z.infer<typeof ServiceMode>
+
+/// Why `url` cannot be a remote service's base URL, or null when it can: https, or plain http to this computer.
+export function remoteServiceUrlProblem(url: string): string | null {
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    return 'is not a URL'
+  }
+  if (parsed.username || parsed.password) return 'must not hold a user name or password'
+  if (parsed.protocol === 'https:') return null
+  const loopback = /^(localhost|\[::1\]|127(\.\d{1,3}){3})$/.test(parsed.hostname)
+  return parsed.protocol === 'http:' && loopback ? null : 'must be https (plain http only to this computer)'
+}
+
+/// A remote service's base URL, `/api/v1` included.
+const remoteServiceUrl = z
+  .string()
+  .trim()
+  .max(2000)
+  .superRefine((url, context) => {
+    const problem = remoteServiceUrlProblem(url)
+    if (problem) context.addIssue({ code: 'custom', message: problem })
+  })
+
+/// The service the editor talks to; the remote one's token is write-only, like a model's key.
+export const ServiceSettings = z
+  .object({
+    /// False where the page always talks to its own server (`factdesk web`).
+    available: z.boolean(),
+    mode: ServiceMode,
+    baseURL: z.string().nullable(),
+    token: SavedKey,
+  })
+  .meta({ id: 'ServiceSettings' })
+export type ServiceSettings = z.infer<typeof ServiceSettings>
+
 /// The app's settings: this file's models and search overlaid on the configuration file's.
 export const Settings = z
   .object({
@@ -428,6 +474,7 @@ export const Settings = z
     }),
     writing: z.object({ dialect: Dialect, dictionary: z.array(z.string()) }),
     localServer: LocalServer,
+    service: ServiceSettings,
   })
   .meta({ id: 'Settings' })
 export type Settings = z.infer<typeof Settings>
@@ -465,6 +512,9 @@ export const SettingsPatch = z
     localServer: z
       .strictObject({ enabled: z.boolean().optional(), port: z.int().min(1024).max(65535).optional() })
       .optional(),
+    service: z
+      .strictObject({ mode: ServiceMode.optional(), baseURL: remoteServiceUrl.optional(), token: newKey })
+      .optional(),
   })
   .meta({ id: 'SettingsPatch' })
 export type SettingsPatch = z.infer<typeof SettingsPatch>
@@ -478,6 +528,16 @@ export const ModelTest = z
   .object({ ok: z.boolean(), latencyMs: z.int().nullable(), message: z.string() })
   .meta({ id: 'ModelTest' })
 export type ModelTest = z.infer<typeof ModelTest>
+
+/// A connection test of a remote service as entered in the form; without `token`, the saved one is used.
+export const ServiceTestRequest = z
+  .strictObject({ baseURL: remoteServiceUrl, token: z.string().trim().min(1).max(1000).optional() })
+  .meta({ id: 'ServiceTestRequest' })
+export type ServiceTestRequest = z.infer<typeof ServiceTestRequest>
+
+/// What `GET /me` of a remote service gave: ok with the organization and the time it took, or why not.
+export const ServiceTest = ModelTest.meta({ id: 'ServiceTest' })
+export type ServiceTest = z.infer<typeof ServiceTest>
 
 /// A local Ollama, if one answers: its base URL for `openai-compatible` models and the models it has pulled.
 export const OllamaDetection = z
@@ -507,3 +567,102 @@ export const GrantRequest = z
   .strictObject({ amount: z.int().min(1).max(1_000_000_000) })
   .meta({ id: 'GrantRequest' })
 export type GrantRequest = z.infer<typeof GrantRequest>
+
+/// A check waiting for its model and search providers to be reachable ("check when online", an extension): the
+/// request as it will be submitted, with the `Idempotency-Key` that makes its submission happen once. `waiting`
+/// until it is submitted (`checkId`), cancelled, or `failed` (`error`: the submission was refused).
+export const PendingCheck = z
+  .object({
+    id: z.string(),
+    status: z.enum(['waiting', 'submitted', 'cancelled', 'failed']),
+    /// The check's name, or the start of its text: what the writer recognises it by.
+    label: z.string(),
+    tiers: z.array(Tier),
+    documentId: z.string().nullable(),
+    idempotencyKey: z.string(),
+    attempts: z.int(),
+    nextAttemptAt: timestamp.nullable(),
+    /// Why the last attempt could not submit (the providers unreachable, say).
+    lastError: z.string().nullable(),
+    checkId: z.string().nullable(),
+    error: z.object({ code: z.string(), message: z.string() }).nullable(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({ id: 'PendingCheck' })
+export type PendingCheck = z.infer<typeof PendingCheck>
+
+export const PendingCheckList = z.object({ data: z.array(PendingCheck) }).meta({ id: 'PendingCheckList' })
+export type PendingCheckList = z.infer<typeof PendingCheckList>
+
+// Drafts (an extension): the writer's open texts, autosaved to the store, each maybe tied to a file on disk.
+
+/// The most characters a draft holds.
+export const MAX_DRAFT_CHARS = 1_000_000
+
+/// A claim of the draft's last check as a text-quote selector (its exact text, a little text either side)
+/// plus the offsets it had in the checked text: found again by those when the text changed.
+export const DraftAnchor = z
+  .object({
+    claimId: z.string(),
+    exact: z.string(),
+    prefix: z.string(),
+    suffix: z.string(),
+    start: z.int(),
+    end: z.int(),
+  })
+  .meta({ id: 'DraftAnchor' })
+export type DraftAnchor = z.infer<typeof DraftAnchor>
+
+/// A draft as the recent list shows it. `fileModified`: the text differs from its file as last opened or saved
+/// (always true for a draft never saved to a file, once it holds text).
+export const DraftSummary = z
+  .object({
+    id: z.string(),
+    title: z.string(),
+    filePath: z.string().nullable(),
+    fileModified: z.boolean(),
+    lastCheckId: z.string().nullable(),
+    updatedAt: timestamp,
+    openedAt: timestamp,
+  })
+  .meta({ id: 'DraftSummary' })
+export type DraftSummary = z.infer<typeof DraftSummary>
+
+/// A draft with its text and the anchors of its last check's claims.
+export const Draft = DraftSummary.extend({ text: z.string(), anchors: z.array(DraftAnchor) }).meta({
+  id: 'Draft',
+})
+export type Draft = z.infer<typeof Draft>
+
+export const DraftList = z.object({ data: z.array(DraftSummary) }).meta({ id: 'DraftList' })
+export type DraftList = z.infer<typeof DraftList>
+
+const draftTitle = z.string().trim().min(1).max(200)
+
+/// Body of `POST /drafts`.
+export const CreateDraftRequest = z
+  .strictObject({ title: draftTitle.optional(), text: z.string().max(MAX_DRAFT_CHARS).optional() })
+  .meta({ id: 'CreateDraftRequest' })
+export type CreateDraftRequest = z.infer<typeof CreateDraftRequest>
+
+/// Body of `PATCH /drafts/{id}`, the autosave: only what changed. `lastCheckId` ties a check to the draft (its
+/// claims' anchors are kept); `savedToFile` says the text was just saved to a file (a browser download).
+export const SaveDraftRequest = z
+  .strictObject({
+    text: z.string().max(MAX_DRAFT_CHARS).optional(),
+    title: draftTitle.optional(),
+    lastCheckId: z.string().min(1).max(200).nullable().optional(),
+    savedToFile: z.literal(true).optional(),
+  })
+  .meta({ id: 'SaveDraftRequest' })
+export type SaveDraftRequest = z.infer<typeof SaveDraftRequest>
+
+/// Body of `POST /drafts/import`: a file the page read (Markdown, text or Word), its bytes in base64.
+export const ImportFileRequest = z
+  .strictObject({
+    name: z.string().trim().min(1).max(255),
+    content: z.base64().max(4 * 1024 * 1024),
+  })
+  .meta({ id: 'ImportFileRequest' })
+export type ImportFileRequest = z.infer<typeof ImportFileRequest>

@@ -1,7 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { ErrorEnvelope, Research } from '../../src/shared/schemas'
 import { parseConfig } from '../../src/main/engine/config'
 import { openEngine, type Engine } from '../../src/main/engine/engine'
@@ -10,11 +12,18 @@ import { createDispatch, type Dispatch } from '../../src/main/desktop/dispatch'
 
 const page = appPage(undefined, '/opt/Factdesk/out/renderer/index.html')
 const APP = `${page.href}#/`
-// Never asked: the engine does not run jobs here, so a run stays queued.
+// Reachable (a check is accepted only when its models can be reached) but never asked: the engine does not
+// run jobs here, so a run stays queued.
+let models: Server
+beforeAll(async () => {
+  models = createServer((_, response) => response.writeHead(503).end())
+  await new Promise<void>((resolve) => models.listen(0, '127.0.0.1', resolve))
+})
+afterAll(() => new Promise<void>((resolve) => models.close(() => resolve())))
 const model = (id: string) => ({
   id,
   provider: 'openai-compatible',
-  baseURL: 'http://127.0.0.1:9/v1',
+  baseURL: `http://127.0.0.1:${(models.address() as AddressInfo).port}/v1`,
   model: id,
 })
 

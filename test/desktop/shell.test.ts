@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events'
 import type { Session, WebContents } from 'electron'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import { channelOf, OPERATIONS, REPORT_CHANNEL } from '../../src/shared/api'
+import { channelOf, FILE_OPERATIONS, OPERATIONS, REPORT_CHANNEL } from '../../src/shared/api'
 import { appPage } from '../../src/main/desktop/appPage'
 import { guardNavigation } from '../../src/main/desktop/guards'
 import { registerIpc } from '../../src/main/desktop/ipc'
@@ -32,7 +32,8 @@ describe('the preload', () => {
       Record<string, unknown>,
     ]
     expect(key).toBe('factdesk')
-    expect(Object.keys(api).sort()).toEqual([...OPERATIONS, 'onReport'].sort())
+    expect(Object.keys(api).sort()).toEqual([...OPERATIONS, 'files', 'onReport'].sort())
+    expect(Object.keys(api.files as object).sort()).toEqual([...FILE_OPERATIONS].sort())
 
     // A failure stays a plain result: an Error thrown here would lose its code crossing the context bridge.
     const failed = {

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { ApiError } from '../../shared/errors'
-import { Scope, Tier } from '../../shared/schemas'
+import { ExportFormat, Scope, Tier } from '../../shared/schemas'
 import { ConfigError } from '../engine/config'
 import { openEngine, type Engine } from '../engine/engine'
 import { defaultDataDir } from '../engine/paths'
@@ -11,6 +11,7 @@ import { API_BASE, createApp } from '../server/app'
 import { listen } from '../server/listen'
 import { mountWeb } from '../server/web'
 import { formatReport, runCheck } from './check'
+import { runExport, TEXT_FORMATS } from './export'
 
 const USAGE = `Usage: factdesk <command> [options]
 
@@ -23,6 +24,10 @@ const USAGE = `Usage: factdesk <command> [options]
   token revoke ID                          revoke a token
   credits grant --org ID AMOUNT            add credits to an organization
   check FILE [--tiers t1,t2,t3] [--json]   estimate, run and print the report
+  export CHECK_ID --format html|md|docx|pdf|json [--out FILE]
+                                           the annotated report (text formats to stdout
+                                           without --out; pdf prints with FACTDESK_CHROMIUM
+                                           or /usr/bin/chromium)
 
 Every command takes --data-dir DIR (default: the desktop app's data folder, or
 FACTDESK_DATA_DIR) and --config FILE.`
@@ -200,6 +205,28 @@ async function check(args: string[]): Promise<void> {
   }
 }
 
+/// `factdesk export CHECK_ID --format …`: a check of the local organization as an annotated report.
+async function exportReport(args: string[]): Promise<void> {
+  const usage = 'Usage: factdesk export CHECK_ID --format html|md|docx|pdf|json [--out FILE]'
+  const { values, positionals } = parse(args, {
+    ...common,
+    format: { type: 'string' },
+    out: { type: 'string' },
+  })
+  const [checkId, extra] = positionals
+  if (!checkId || extra) throw new UsageError(usage)
+  const format = ExportFormat.safeParse(values.format)
+  if (!format.success) throw new UsageError(`--format must be html, md, docx, pdf or json. ${usage}`)
+  if (values.out === undefined && !TEXT_FORMATS.has(format.data))
+    throw new UsageError(`A ${format.data} export needs --out FILE.`)
+  const engine = open(values, false)
+  try {
+    await runExport(engine, checkId, format.data, values.out)
+  } finally {
+    await engine.close()
+  }
+}
+
 function printTable(header: string[], rows: string[][]): void {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]?.length ?? 0)))
   for (const row of [header, ...rows])
@@ -226,6 +253,8 @@ async function main(argv: string[]): Promise<void> {
       return credits(args)
     case 'check':
       return check(args)
+    case 'export':
+      return exportReport(args)
     case undefined:
     case 'help':
     case '--help':

@@ -1,11 +1,21 @@
 import { ipcMain } from 'electron'
-import { channelOf, OPERATIONS } from '../../shared/api'
+import { channelOf, FILE_OPERATIONS, OPERATIONS } from '../../shared/api'
 import type { Dispatch } from './dispatch'
+import type { FileDispatch } from './files'
 
 /// Answers the page's operations, one channel each. The sender's frame URL goes with every call so that only the
 /// app's own page is served, never a frame or page it navigated to.
 export function registerIpc(dispatch: Dispatch): void {
   for (const operation of OPERATIONS) {
+    ipcMain.handle(channelOf(operation), (event, ...args: unknown[]) =>
+      dispatch(operation, args, event.senderFrame?.url),
+    )
+  }
+}
+
+/// Answers the page's file operations (open, save, save as through the native dialogs), one channel each.
+export function registerFileIpc(dispatch: FileDispatch): void {
+  for (const operation of FILE_OPERATIONS) {
     ipcMain.handle(channelOf(operation), (event, ...args: unknown[]) =>
       dispatch(operation, args, event.senderFrame?.url),
     )

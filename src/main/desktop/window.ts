@@ -1,4 +1,4 @@
-import { BrowserWindow } from 'electron'
+import { BrowserWindow, dialog } from 'electron'
 import type { WindowBounds } from './bounds'
 import { guardNavigation } from './guards'
 import { webPreferences } from './webPreferences'
@@ -19,6 +19,19 @@ export function createMainWindow(page: URL, preload: string, bounds: WindowBound
   guardNavigation(window.webContents, page)
   bounds.track(window)
   window.once('ready-to-show', () => window.show())
+  // The page holds the window open (its beforeunload) while a file has changes not saved to it: ask first.
+  window.webContents.on('will-prevent-unload', (event) => {
+    const choice = dialog.showMessageBoxSync(window, {
+      type: 'question',
+      buttons: ['Close', 'Cancel'],
+      defaultId: 1,
+      cancelId: 1,
+      message: 'Close without saving the file?',
+      detail: 'Your changes are kept as a draft in Factdesk and come back when you open it again.',
+    })
+    // Preventing the prevention lets the window close.
+    if (choice === 0) event.preventDefault()
+  })
   // A file: URL here is what loadFile would load; one call serves the dev server and the built page alike.
   window.loadURL(page.href).catch((error: unknown) => {
     console.error('factdesk: the page did not load', error)

@@ -3,9 +3,12 @@ import type { Config } from '../../shared/config'
 import { Admin } from './admin'
 import { systemClock, type Clock } from './clock'
 import { loadConfig } from './config'
+import { DraftService } from './drafts'
 import { ReportEvents } from './events'
 import { DEFAULT_RUNNER_OPTIONS, JobRunner, type RunnerOptions } from './jobs/runner'
 import { DeepResearch, type ResearchOptions } from './research'
+import { PendingQueue, type PendingOptions } from './pending'
+import { Reachability, type ReachabilityOptions } from './reachability'
 import { Service, type Principal } from './service'
 import { Store } from './store'
 import { lockDataFolder } from './store/lock'
@@ -41,6 +44,10 @@ export interface EngineOptions {
   secretBox?: SecretBox
   /// Where a local Ollama is looked for (tests point it at a fake).
   ollamaOrigin?: string
+  /// How provider endpoints are probed before t2 and t3 checks (tests inject a resolver or shorten the cache).
+  reachability?: Partial<ReachabilityOptions>
+  /// How checks queued to run when online are retried (tests shorten the delays).
+  pending?: Partial<PendingOptions>
 }
 
 /// The fact-checking engine over one data folder: the service, the admin operations and the store.
@@ -57,6 +64,10 @@ export interface Engine {
   readonly research: DeepResearch
   /// Settings, keys, tokens and credits of the person at this computer.
   readonly settings: AppSettings
+  /// The writer's drafts, autosaved, and the files they belong to.
+  readonly drafts: DraftService
+  /// Checks queued to run when their providers can be reached, and the worker that submits them.
+  readonly pending: PendingQueue
   /// The principal of whoever holds the data folder (the desktop app, `factdesk check`): the default
   /// organization, with write scope.
   localPrincipal(): Principal
@@ -116,9 +127,28 @@ export function openEngine(options: EngineOptions): Engine {
   if (options.runJobs) webhooks.start()
   const research = new DeepResearch(store, config, clock, web, events, options.research, settings.keys)
   if (options.runJobs) research.start()
+  // Probes follow the configuration in force, which the settings may change at any time, and resolve names
+  // as web fetches do.
+  const resolveHost = options.web?.fetch?.resolveHost
+  const reachability = new Reachability(() => settings.effective(), {
+    ...(resolveHost ? { resolveHost } : {}),
+    ...options.reachability,
+  })
+  const service = new Service(
+    store,
+    config,
+    clock,
+    tiers,
+    runner,
+    events,
+    options.webhooks?.resolveHost,
+    reachability,
+  )
+  const pending = new PendingQueue(store, service, reachability, clock, events, options.pending)
+  if (options.runJobs) pending.start()
   let local: Principal | null = null
   return {
-    service: new Service(store, config, clock, tiers, runner, events, options.webhooks?.resolveHost),
+    service,
     admin,
     config,
     dataDir: options.dataDir,
@@ -126,6 +156,8 @@ export function openEngine(options: EngineOptions): Engine {
     webhooks,
     research,
     settings,
+    pending,
+    drafts: new DraftService(store, clock),
     localPrincipal() {
       if (local) return local
       const organization = admin.defaultOrganization()
@@ -139,6 +171,7 @@ export function openEngine(options: EngineOptions): Engine {
     },
     async close() {
       await settings.close()
+      await pending.stop()
       await runner.stop()
       await webhooks.stop()
       await research.close()

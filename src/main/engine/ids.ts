@@ -18,7 +18,7 @@ function base32(bytes: Uint8Array): string {
 }
 
 /// The type prefixes of api-decisions.md: clients never parse ids, but people reading logs do.
-export type IdPrefix = 'org' | 'tok' | 'doc' | 'chk' | 'clm' | 'rsc' | 'evt' | 'whs'
+export type IdPrefix = 'org' | 'tok' | 'doc' | 'chk' | 'clm' | 'rsc' | 'evt' | 'whs' | 'pnd' | 'drf'
 
 /// A new id: the prefix, then 48 bits of milliseconds (so ids sort by creation) and 80 random bits.
 export function newId(prefix: IdPrefix, now: Date): string {

@@ -36,6 +36,7 @@ import {
 import { checkView, reportView } from './views'
 import { lookupHost, type HostResolver } from './addresses'
 import { requireCallbackTarget } from './webhooks/target'
+import type { Reachability } from './reachability'
 
 /// Who is asking: the organization a token acts for, and what it may do. `owner` is the person at this
 /// computer: the desktop app, or the browser session that `factdesk web` opened. Only the owner may change the
@@ -67,7 +68,7 @@ export interface Jobs {
 const canonicalTiers = (tiers: readonly Tier[]): Tier[] => TIERS.filter((tier) => tiers.includes(tier))
 
 /// A stable hash of a request body: the same members in any order hash the same.
-function bodyHash(body: unknown): string {
+export function bodyHash(body: unknown): string {
   const canonical = (value: unknown): unknown =>
     value && typeof value === 'object' && !Array.isArray(value)
       ? Object.fromEntries(
@@ -95,6 +96,7 @@ export class Service {
     private readonly jobs: Jobs,
     private readonly events: ReportEvents,
     private readonly resolveHost: HostResolver = lookupHost,
+    private readonly reachability: Pick<Reachability, 'require'> | null = null,
   ) {}
 
   /// Turns a bearer token's value into a principal, or refuses it: unknown, malformed and revoked tokens
@@ -174,21 +176,33 @@ export class Service {
     }
   }
 
+  /// Refuses a submission for what can be told without running it: the scope, the tiers, the URLs, and the
+  /// text or the estimated document. Answers the tiers in their canonical order. Checks queued to run when
+  /// online are refused the same way when they are queued.
+  requireSubmittable(principal: Principal, request: CreateCheckRequest): Tier[] {
+    requireWrite(principal)
+    const tiers = canonicalTiers(request.tiers)
+    requireSourceUrl(request.sourceUrl)
+    requireCallbackUrl(request.callbackUrl, this.config.webhooks.allowLocalTargets)
+    const missing = tiers.find((tier) => !this.tiers.has(tier))
+    if (missing) throw new ApiError('unprocessable', tierUnavailable(missing))
+    if (request.documentId !== undefined) this.estimatedDocument(principal, request.documentId, tiers)
+    else requireCheckableText(request.text ?? '', this.config.limits.maxTextChars)
+    return tiers
+  }
+
   /// Accepts a check: charges it, creates it and queues its units in one transaction. A repeat with the same
-  /// `Idempotency-Key` and body returns the first check and charges nothing. A `callbackUrl`'s host must
+  /// `Idempotency-Key` and body returns the first check and charges nothing, even while the providers are
+  /// unreachable. Otherwise the model and search providers the tiers need must answer a probe (503
+  /// `providers_unreachable`, nothing created or charged, the key left unused). A `callbackUrl`'s host must
   /// resolve to public addresses only (loopback too when configured).
   async submit(
     principal: Principal,
     request: CreateCheckRequest,
     idempotencyKey?: string,
   ): Promise<{ check: Check; replayed: boolean }> {
-    requireWrite(principal)
+    const tiers = this.requireSubmittable(principal, request)
     if (idempotencyKey !== undefined) requireIdempotencyKey(idempotencyKey)
-    const tiers = canonicalTiers(request.tiers)
-    requireSourceUrl(request.sourceUrl)
-    requireCallbackUrl(request.callbackUrl, this.config.webhooks.allowLocalTargets)
-    const missing = tiers.find((tier) => !this.tiers.has(tier))
-    if (missing) throw new ApiError('unprocessable', tierUnavailable(missing))
     const requestHash = bodyHash(request)
 
     const replay = (): { check: Check; replayed: boolean } | null => {
@@ -202,6 +216,7 @@ export class Service {
     }
     const earlier = replay()
     if (earlier) return earlier
+    await this.reachability?.require(tiers)
     if (request.callbackUrl) {
       await requireCallbackTarget(
         request.callbackUrl,
@@ -214,20 +229,10 @@ export class Service {
     let claims: ClaimRecord[]
     let fresh = false
     if (request.documentId !== undefined) {
-      const cached = this.store.documents.get(principal.organizationId, request.documentId)
-      if (!cached) throw new ApiError('not_found', `There is no document ${request.documentId}.`)
-      if (cached.tiers.join() !== tiers.join()) {
-        throw new ApiError(
-          'unprocessable',
-          `Document ${cached.id} was estimated for ${cached.tiers.join(', ')}; submit the same tiers or estimate again.`,
-        )
-      }
-      document = cached
-      claims = this.store.documents.claims(cached.id)
+      document = this.estimatedDocument(principal, request.documentId, tiers)
+      claims = this.store.documents.claims(document.id)
     } else {
-      const text = request.text ?? ''
-      requireCheckableText(text, this.config.limits.maxTextChars)
-      ;({ document, claims } = this.newDocument(principal, text, tiers))
+      ;({ document, claims } = this.newDocument(principal, request.text ?? '', tiers))
       fresh = true
     }
 
@@ -353,6 +358,19 @@ export class Service {
     const check = this.store.checks.get(principal.organizationId, id)
     if (!check) throw new ApiError('not_found', `There is no check ${id}.`)
     return check
+  }
+
+  /// The organization's document `id`, estimated for exactly `tiers`.
+  private estimatedDocument(principal: Principal, id: string, tiers: readonly Tier[]): DocumentRecord {
+    const cached = this.store.documents.get(principal.organizationId, id)
+    if (!cached) throw new ApiError('not_found', `There is no document ${id}.`)
+    if (cached.tiers.join() !== tiers.join()) {
+      throw new ApiError(
+        'unprocessable',
+        `Document ${cached.id} was estimated for ${cached.tiers.join(', ')}; submit the same tiers or estimate again.`,
+      )
+    }
+    return cached
   }
 
   private newDocument(

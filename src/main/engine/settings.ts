@@ -18,7 +18,9 @@ import {
   type Settings,
   type SettingsModel,
   type SettingsPatch,
+  type ServiceSettings,
   type TokenList,
+  ServiceMode,
 } from '../../shared/schemas'
 import type { Admin } from './admin'
 import type { Clock } from './clock'
@@ -66,6 +68,9 @@ const SavedSearch = z.object({
 })
 const SavedWriting = z.object({ dialect: Dialect, dictionary: z.array(z.string()) })
 const SavedLocalServer = z.object({ enabled: z.boolean(), port: z.int() })
+const SavedService = z.object({ mode: ServiceMode, baseURL: z.string().nullable() })
+/// The saved token of the remote service.
+const SERVICE_TOKEN = 'service-token'
 
 /// The answer a connection test asks for: as small as a structured answer can be.
 const Pong = z.object({ ok: z.boolean() })
@@ -79,6 +84,7 @@ export class AppSettings {
   readonly keys: ApiKeys
   private readonly saved: SavedKeys
   private localSwitch: LocalServerSwitch | null = null
+  private remoteAvailable = false
   private localState: { address: string | null; error: string | null } = { address: null, error: null }
 
   constructor(
@@ -120,6 +126,7 @@ export class AppSettings {
       },
       writing,
       localServer: this.localServerView(),
+      service: this.serviceView(),
     }
   }
 
@@ -176,6 +183,7 @@ export class AppSettings {
       if (patch.localServer) {
         this.store.settings.put('localServer', { ...this.localServerWish(), ...patch.localServer }, at)
       }
+      if (patch.service) this.saveService(patch.service, at)
     })
     if (patch.models || patch.search) this.options.onConfigChanged(this.effective())
     if (patch.localServer) await this.applyLocalServer()
@@ -277,6 +285,25 @@ export class AppSettings {
     return { balance: this.admin.grantCredits(principal.organizationId, amount), prices: this.base.pricing }
   }
 
+  /// Lets the editor use a remote service (the desktop app; `factdesk web` pages talk to their own server).
+  offerRemoteService(): void {
+    this.remoteAvailable = true
+  }
+
+  /// The remote service the editor should talk to, with its token; null for the embedded engine. For the main
+  /// process only: the token never leaves it.
+  remoteService(): { baseURL: string; token: string } | null {
+    const saved = this.savedService()
+    if (!this.remoteAvailable || saved.mode !== 'remote' || !saved.baseURL) return null
+    const token = this.serviceToken()
+    return token ? { baseURL: saved.baseURL, token } : null
+  }
+
+  /// The remote service's saved token (main process only).
+  serviceToken(): string | undefined {
+    return this.readKey(SERVICE_TOKEN)
+  }
+
   /// Hands over the switch of the local REST server and makes it run as saved.
   async attachLocalServer(localSwitch: LocalServerSwitch): Promise<void> {
     this.localSwitch = localSwitch
@@ -295,6 +322,31 @@ export class AppSettings {
 
   private localServerWish(): LocalServerWish {
     return this.part('localServer', SavedLocalServer) ?? { enabled: false, port: DEFAULT_LOCAL_PORT }
+  }
+
+  private savedService(): z.infer<typeof SavedService> {
+    return this.part('service', SavedService) ?? { mode: 'embedded', baseURL: null }
+  }
+
+  private serviceView(): ServiceSettings {
+    return { available: this.remoteAvailable, ...this.savedService(), token: this.keyView(SERVICE_TOKEN) }
+  }
+
+  /// Saves the service to use; the remote one needs the desktop app, its URL and a token.
+  private saveService(patch: NonNullable<SettingsPatch['service']>, at: string): void {
+    const service = { ...this.savedService(), ...patch }
+    this.saveKey(SERVICE_TOKEN, patch.token, at)
+    if (service.mode === 'remote') {
+      if (!this.remoteAvailable) {
+        throw new ApiError('unprocessable', 'A remote service is a setting of the desktop app.')
+      }
+      if (!service.baseURL || this.store.settings.sealed(SERVICE_TOKEN) === null) {
+        throw new ApiError('unprocessable', 'A remote service needs its URL and a token.', [
+          { field: service.baseURL ? 'service.token' : 'service.baseURL', message: 'required for remote' },
+        ])
+      }
+    }
+    this.store.settings.put('service', { mode: service.mode, baseURL: service.baseURL }, at)
   }
 
   private localServerView(): LocalServer {
@@ -373,7 +425,8 @@ const tokenView = (token: TokenRecord): ApiToken => ({
   revokedAt: token.revokedAt,
 })
 
-const reason = (error: unknown): string =>
+/// Why a request failed, in words: the underlying cause's message (a refused connection, say) when it has one.
+export const reason = (error: unknown): string =>
   error instanceof Error
     ? error.name === 'TimeoutError'
       ? 'no answer'

@@ -3,11 +3,15 @@ import { Hono, type MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { ApiError } from '../../shared/errors'
 import type { Engine } from '../engine/engine'
+import { chromiumPdf, type PdfPrinter } from '../engine/exports/pdf'
 import { authenticate, type ApiEnv } from './auth'
 import { errorResponse, validationError } from './errors'
 import { accountRoutes } from './routes/account'
 import { checkRoutes } from './routes/checks'
+import { draftRoutes } from './routes/drafts'
 import { eventRoutes } from './routes/events'
+import { pendingRoutes } from './routes/pending'
+import { exportRoutes } from './routes/exports'
 import { researchRoutes } from './routes/research'
 import { settingsRoutes } from './routes/settings'
 
@@ -20,6 +24,8 @@ const MAX_BODY_BYTES = 4 * 1024 * 1024
 export interface AppOptions {
   /// Browser mode: also accept the session cookie of the page that `mountWeb` serves.
   acceptSessionCookie?: boolean
+  /// Prints the PDF export; headless Chromium unless the desktop app hands in its own.
+  printPdf?: PdfPrinter
 }
 
 /// The REST API of the specification, declared once with zod: the same declarations validate requests,
@@ -35,8 +41,11 @@ export function createApi(engine: Engine, options: AppOptions = {}): OpenAPIHono
   api.use('*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: tooLarge }), requireJsonBody)
   api.route('/', accountRoutes(engine.service))
   api.route('/', checkRoutes(engine.service))
+  api.route('/', exportRoutes(engine.service, options.printPdf ?? chromiumPdf))
   api.route('/', eventRoutes(engine.events))
+  api.route('/', pendingRoutes(engine.pending))
   api.route('/', researchRoutes(engine.research))
+  api.route('/', draftRoutes(engine.drafts))
   api.route('/', settingsRoutes(engine.settings))
   api.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {
     type: 'http',

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState, type JSX } from 'react'
 import type { FactdeskApi } from '../../shared/api'
 import type { PriceList } from '../../shared/schemas'
+import { Documents } from './components/Documents'
 import { Editor } from './components/Editor'
 import { NoticeBar } from './components/NoticeBar'
 import { SessionNotice } from './components/SessionNotice'
@@ -11,6 +12,7 @@ import { StatusBar } from './components/StatusBar'
 import { Toolbar } from './components/Toolbar'
 import { useAccount } from './state/account'
 import { useChecks } from './state/checks'
+import { usePending } from './state/pending'
 import { useResearch } from './state/research'
 
 /// The editor window: the sign-in notice when browser mode has no session, the check toolbar, the editor with
@@ -30,6 +32,7 @@ export function App({ api }: { api: FactdeskApi }): JSX.Element {
 
   useEffect(() => useChecks.getState().connect(api), [api])
   useEffect(() => useResearch.getState().connect(api), [api])
+  useEffect(() => usePending.getState().connect(api), [api])
 
   // Ctrl/Cmd+Shift+E estimates, Ctrl/Cmd+Shift+Enter checks, Ctrl/Cmd+Shift+D researches the selection or the
   // claim at the cursor, wherever the focus is.
@@ -68,8 +71,9 @@ export function App({ api }: { api: FactdeskApi }): JSX.Element {
   return (
     <div className="app">
       {signedOut && <SessionNotice />}
+      <Documents api={api} />
       <Toolbar api={api} prices={prices} />
-      <NoticeBar />
+      <NoticeBar api={api} />
       <div className="workspace">
         <Editor api={api} onOpenClaim={openClaim} />
         <SidePanel api={api} />

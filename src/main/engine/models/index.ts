@@ -12,7 +12,7 @@ export {
   type StructuredRequest,
 } from './client'
 export { Limiter, Limiters } from './limiter'
-export { modelHandle, type ModelHandle } from './registry'
+export { modelEndpoint, modelHandle, type ModelHandle } from './registry'
 export { backoffMs, classify, retryAfterMs } from './retry'
 
 /// The configured way of calling models, with defaults for what the config leaves out.

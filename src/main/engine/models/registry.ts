@@ -33,9 +33,13 @@ const DEFAULT_ENDPOINTS: Record<ModelConfig['provider'], string> = {
   'openai-compatible': '',
 }
 
+/// Where a configured model's requests go: its baseURL, else its provider's public endpoint ('' for none).
+export const modelEndpoint = (config: ModelConfig): string =>
+  config.baseURL ?? DEFAULT_ENDPOINTS[config.provider]
+
 /// Makes a handle for a configured model; its key comes from `keys` (the app's store, then the environment).
 export function modelHandle(config: ModelConfig, where: string, keys: ApiKeys = apiKeys()): ModelHandle {
-  const endpoint = config.baseURL ?? DEFAULT_ENDPOINTS[config.provider]
+  const endpoint = modelEndpoint(config)
   const providerKey = `${config.provider} ${endpoint}`
   let model: LanguageModel | null = null
 

@@ -3,10 +3,12 @@ import { fileSecretBox, type SecretBox } from '../secrets'
 import { openDatabase, transaction, type Db } from './database'
 import { Checks } from './checks'
 import { Documents } from './documents'
+import { Drafts } from './drafts'
 import { IdempotencyKeys } from './idempotency'
 import { Ledger } from './ledger'
 import { Organizations } from './organizations'
 import { Outbox } from './outbox'
+import { PendingChecks } from './pendingChecks'
 import { ResearchRuns } from './research'
 import { Results } from './results'
 import { SettingsStore } from './settings'
@@ -30,6 +32,8 @@ export class Store {
   readonly voteCache: VoteCache
   readonly research: ResearchRuns
   readonly settings: SettingsStore
+  readonly drafts: Drafts
+  readonly pendingChecks: PendingChecks
 
   private constructor(
     private readonly db: Db,
@@ -48,6 +52,8 @@ export class Store {
     this.voteCache = new VoteCache(db)
     this.research = new ResearchRuns(db)
     this.settings = new SettingsStore(db)
+    this.drafts = new Drafts(db)
+    this.pendingChecks = new PendingChecks(db)
   }
 
   /// Opens (creating if needed) `factdesk.db` in the data folder and migrates it. Webhook signing secrets are

@@ -244,4 +244,46 @@ export const MIGRATIONS: readonly string[] = [
     updated_at TEXT NOT NULL
   );
   `,
+  // "Check when online": checks waiting for their providers, each with the Idempotency-Key it is submitted with.
+  `
+  CREATE TABLE pending_checks (
+    id TEXT PRIMARY KEY,
+    organization_id TEXT NOT NULL REFERENCES organizations (id),
+    token_id TEXT NOT NULL REFERENCES tokens (id),
+    request TEXT NOT NULL,
+    label TEXT NOT NULL,
+    idempotency_key TEXT NOT NULL,
+    status TEXT NOT NULL DEFAULT 'waiting' CHECK (status IN ('waiting', 'submitted', 'cancelled', 'failed')),
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at TEXT,
+    last_error TEXT,
+    check_id TEXT REFERENCES checks (id),
+    error_code TEXT,
+    error_message TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    UNIQUE (organization_id, idempotency_key)
+  );
+  CREATE INDEX pending_checks_due ON pending_checks (status, next_attempt_at);
+  CREATE INDEX pending_checks_by_organization ON pending_checks (organization_id, id);
+  `,
+  // Drafts: the writer's open texts, autosaved, with the file each came from and its last check's claim anchors.
+  `
+  CREATE TABLE drafts (
+    id TEXT PRIMARY KEY,
+    organization_id TEXT NOT NULL REFERENCES organizations (id),
+    title TEXT NOT NULL,
+    file_path TEXT,
+    text TEXT NOT NULL,
+    file_digest TEXT,
+    -- No foreign key: the desktop app may check on a remote service, whose checks are not in this store.
+    last_check_id TEXT,
+    anchors TEXT NOT NULL DEFAULT '[]',
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    opened_at TEXT NOT NULL
+  );
+  CREATE INDEX drafts_recent ON drafts (organization_id, opened_at);
+  CREATE UNIQUE INDEX drafts_by_file ON drafts (organization_id, file_path) WHERE file_path IS NOT NULL;
+  `,
 ]

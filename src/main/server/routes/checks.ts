@@ -49,6 +49,7 @@ const submit = createRoute({
     ...errorResponses('write'),
     ...with402,
     ...with422,
+    503: error('Extension: the model or search providers of t2/t3 cannot be reached; nothing charged'),
   },
 })
 

@@ -1,24 +1,20 @@
 import type { z } from 'zod'
-import type { FactdeskApi, ReportUpdate } from '../../../shared/api'
-import { ApiError, STATUS_OF } from '../../../shared/errors'
+import type { ExportedFile, FactdeskApi, ReportUpdate } from '../../../shared/api'
+import { ApiError } from '../../../shared/errors'
+import { answerError, specOperations } from '../../../shared/rest'
 import {
   ApiToken,
-  Check,
-  CheckList,
   CreatedToken,
   Credits,
-  ErrorEnvelope,
-  Estimate,
-  Me,
+  Draft,
+  DraftList,
+  DraftSummary,
   ModelTest,
   OllamaDetection,
-  Report,
-  Research,
+  PendingCheck,
+  PendingCheckList,
   Settings,
   TokenList,
-  WebhookSecret,
-  WebhookSecretRotation,
-  type ErrorCode,
 } from '../../../shared/schemas'
 import { openSession, type Page } from './session'
 
@@ -40,16 +36,10 @@ export function httpApi(
 ): FactdeskApi {
   const session = openSession(page)
 
-  async function call<T>(
-    method: 'GET' | 'POST' | 'PATCH',
-    path: string,
-    schema: z.ZodType<T>,
-    body?: unknown,
-  ): Promise<T> {
-    let response: Response
+  async function send(method: 'GET' | 'POST' | 'PATCH', path: string, body?: unknown): Promise<Response> {
     try {
       await session
-      response = await page.fetch(API_BASE + path, {
+      return await page.fetch(API_BASE + path, {
         method,
         credentials: 'same-origin',
         headers:
@@ -61,8 +51,17 @@ export function httpApi(
     } catch {
       throw new ApiError('internal_error', 'Cannot reach Factdesk: is `factdesk web` still running?')
     }
+  }
+
+  async function call<T>(
+    method: 'GET' | 'POST' | 'PATCH',
+    path: string,
+    schema: z.ZodType<T>,
+    body?: unknown,
+  ): Promise<T> {
+    const response = await send(method, path, body)
     const answer: unknown = await response.json().catch(() => null)
-    if (!response.ok) throw failure(response, answer)
+    if (!response.ok) throw answerError(response.status, answer, 'Factdesk')
     const result = schema.safeParse(answer)
     if (!result.success)
       throw new ApiError('internal_error', `Factdesk answered ${path} in an unexpected form.`)
@@ -93,34 +92,44 @@ export function httpApi(
     })
   }
 
+  // A file the API sends as an attachment: its bytes, its media type and the name it suggests.
+  async function file(path: string): Promise<ExportedFile> {
+    const response = await send('GET', path)
+    if (!response.ok) throw answerError(response.status, await response.json().catch(() => null), 'Factdesk')
+    const name = /filename\*=UTF-8''([^;]+)/i.exec(response.headers.get('Content-Disposition') ?? '')?.[1]
+    return {
+      fileName: name ? decodeURIComponent(name) : 'factdesk-report',
+      contentType: response.headers.get('Content-Type') ?? 'application/octet-stream',
+      data: new Uint8Array(await response.arrayBuffer()),
+    }
+  }
+
   const id = (value: string): string => encodeURIComponent(value)
   return {
-    me: () => call('GET', '/me', Me),
-    credits: () => call('GET', '/credits', Credits),
-    estimate: (request) => call('POST', '/checks/estimate', Estimate, request),
-    submit: (request) => call('POST', '/checks', Check, request),
-    getCheck: (checkId) => call('GET', `/checks/${id(checkId)}`, Check),
-    report: (checkId) => call('GET', `/checks/${id(checkId)}/report`, Report),
-    listChecks: ({ limit, cursor }) => {
-      const query = new URLSearchParams()
-      if (limit !== undefined) query.set('limit', String(limit))
-      if (cursor !== undefined) query.set('cursor', cursor)
-      return call('GET', `/checks${query.size > 0 ? `?${query}` : ''}`, CheckList)
-    },
-    cancel: (checkId) => call('POST', `/checks/${id(checkId)}/cancel`, Check),
-    patch: (checkId, edits) => call('PATCH', `/checks/${id(checkId)}`, Check, edits),
+    ...specOperations((request) => call(request.method, request.path, request.schema, request.body)),
+    export: (checkId, format) => file(`/checks/${id(checkId)}/export?format=${format}`),
     settings: () => call('GET', '/settings', Settings),
     updateSettings: (patch) => call('PATCH', '/settings', Settings, patch),
     testModel: (model) => call('POST', '/settings/models/test', ModelTest, model),
     detectOllama: () => call('GET', '/settings/ollama', OllamaDetection),
+    // The page always talks to its own server: a remote service is a setting of the desktop app.
+    testService: () =>
+      Promise.reject(new ApiError('unprocessable', 'A remote service is a setting of the desktop app.')),
     listTokens: () => call('GET', '/tokens', TokenList),
     createToken: (request) => call('POST', '/tokens', CreatedToken, request),
     revokeToken: (tokenId) => call('POST', `/tokens/${id(tokenId)}/revoke`, ApiToken),
-    webhookSecret: () => call('GET', '/webhook-secret', WebhookSecret),
-    rotateWebhookSecret: () => call('POST', '/webhook-secret/rotate', WebhookSecretRotation),
     grantCredits: (amount) => call('POST', '/credits/grants', Credits, { amount }),
-    research: (request) => call('POST', '/research', Research, request),
-    getResearch: (researchId) => call('GET', `/research/${id(researchId)}`, Research),
+    listDrafts: () => call('GET', '/drafts', DraftList),
+    createDraft: (request) => call('POST', '/drafts', Draft, request),
+    openDraft: (draftId) => call('POST', `/drafts/${id(draftId)}/open`, Draft),
+    saveDraft: (draftId, request) => call('PATCH', `/drafts/${id(draftId)}`, DraftSummary, request),
+    importFile: (request) => call('POST', '/drafts/import', Draft, request),
+    // A browser has no dialogs onto the disk: the page uploads files and downloads them instead.
+    files: null,
+    queueCheck: (request) => call('POST', '/pending-checks', PendingCheck, request),
+    listPendingChecks: (waiting) =>
+      call('GET', `/pending-checks${waiting ? '?status=waiting' : ''}`, PendingCheckList),
+    cancelPendingCheck: (pendingId) => call('POST', `/pending-checks/${id(pendingId)}/cancel`, PendingCheck),
     subscribe: (listener) => {
       listeners.add(listener)
       open()
@@ -133,12 +142,4 @@ export function httpApi(
       }
     },
   }
-}
-
-// Every failure of the API comes as the error envelope; anything else (a proxy's page, say) is named by its status.
-function failure(response: Response, body: unknown): ApiError {
-  const envelope = ErrorEnvelope.safeParse(body)
-  if (envelope.success) return ApiError.fromEnvelope(envelope.data)
-  const code = (Object.keys(STATUS_OF) as ErrorCode[]).find((each) => STATUS_OF[each] === response.status)
-  return new ApiError(code ?? 'internal_error', `Factdesk answered with HTTP status ${response.status}.`)
 }

@@ -11,6 +11,7 @@ export function ipcApi(factdesk: FactdeskIpc): FactdeskApi {
     submit: (request) => unwrap(factdesk.submit(request)),
     getCheck: (id) => unwrap(factdesk.getCheck(id)),
     report: (id) => unwrap(factdesk.report(id)),
+    export: (id, format) => unwrap(factdesk.export(id, format)),
     listChecks: (page) => unwrap(factdesk.listChecks(page)),
     cancel: (id) => unwrap(factdesk.cancel(id)),
     patch: (id, edits) => unwrap(factdesk.patch(id, edits)),
@@ -18,6 +19,7 @@ export function ipcApi(factdesk: FactdeskIpc): FactdeskApi {
     updateSettings: (patch) => unwrap(factdesk.updateSettings(patch)),
     testModel: (model) => unwrap(factdesk.testModel(model)),
     detectOllama: () => unwrap(factdesk.detectOllama()),
+    testService: (request) => unwrap(factdesk.testService(request)),
     listTokens: () => unwrap(factdesk.listTokens()),
     createToken: (request) => unwrap(factdesk.createToken(request)),
     revokeToken: (id) => unwrap(factdesk.revokeToken(id)),
@@ -26,7 +28,20 @@ export function ipcApi(factdesk: FactdeskIpc): FactdeskApi {
     grantCredits: (amount) => unwrap(factdesk.grantCredits(amount)),
     research: (request) => unwrap(factdesk.research(request)),
     getResearch: (id) => unwrap(factdesk.getResearch(id)),
+    queueCheck: (request) => unwrap(factdesk.queueCheck(request)),
+    listPendingChecks: (waiting) => unwrap(factdesk.listPendingChecks(waiting)),
+    cancelPendingCheck: (id) => unwrap(factdesk.cancelPendingCheck(id)),
+    listDrafts: () => unwrap(factdesk.listDrafts()),
+    createDraft: (request) => unwrap(factdesk.createDraft(request)),
+    openDraft: (id) => unwrap(factdesk.openDraft(id)),
+    saveDraft: (id, request) => unwrap(factdesk.saveDraft(id, request)),
+    importFile: (request) => unwrap(factdesk.importFile(request)),
     subscribe: (listener) => factdesk.onReport(listener),
+    files: {
+      openFile: () => unwrap(factdesk.files.openFile()),
+      saveFile: (id, text) => unwrap(factdesk.files.saveFile(id, text)),
+      saveFileAs: (id, text) => unwrap(factdesk.files.saveFileAs(id, text)),
+    },
   }
 }
 

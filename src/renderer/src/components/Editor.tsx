@@ -7,6 +7,7 @@ import { WritingSettingsLink } from '../editor/lintSettings'
 import { startLintWorker } from '../editor/lintWorker'
 import { writingEditor } from '../editor/writingEditor'
 import { useDocument } from '../state/document'
+import { draftAutosave } from '../state/drafts'
 import { setEditorView } from '../state/editorView'
 
 /// The CodeMirror editor, created once and left to manage its own document; it reports its counts to the store,
@@ -32,6 +33,7 @@ export function Editor({
         writing.extension,
         claims(onOpenClaim),
         claimKeys(onOpenClaim),
+        draftAutosave(),
       ],
     })
     const disconnect = writing.connect(view)

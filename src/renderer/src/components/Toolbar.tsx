@@ -6,6 +6,8 @@ import { useChecks } from '../state/checks'
 import { useResearch } from '../state/research'
 import { useSettingsDialog } from './settings/open'
 import { counted } from './counted'
+import { ExportMenu } from './ExportMenu'
+import { PendingChecks } from './PendingChecks'
 
 const TIER_NAMES: Record<Tier, { name: string; explanation: string }> = {
   t1: { name: 'Spelling', explanation: 'Spelling and grammar, offline' },
@@ -92,8 +94,10 @@ export function Toolbar({ api, prices }: { api: FactdeskApi; prices: PriceList |
           Deep research
         </button>
         {check && <Progress />}
+        <PendingChecks api={api} />
       </div>
       <div className="toolbar-group toolbar-end">
+        <ExportMenu api={api} />
         <button
           type="button"
           className={`button quiet${panel === 'history' ? ' on' : ''}`}

@@ -26,6 +26,9 @@ export interface ClaimMark {
   panel: number | null
   /// Spelling and grammar findings inside the claim, as document offsets.
   issues: { from: number; to: number; message: string }[]
+  /// The text the claim was checked in, when it may differ from the range's (a claim placed again in a text
+  /// edited since): the claim then shows stale. By default the range's text.
+  checkedText?: string
 }
 
 /// A change to a claim already shown: its new stage and counts; the range stays where edits moved it.
@@ -199,11 +202,11 @@ function claimDecorations(info: ClaimInfo, from: number, to: number): Range<Deco
 
 const toInfo = (mark: ClaimMark, text: string): ClaimInfo => ({
   claimId: mark.claimId,
-  text,
+  text: mark.checkedText ?? text,
   stage: mark.stage,
   votes: mark.votes,
   panel: mark.panel,
-  stale: false,
+  stale: mark.checkedText !== undefined && mark.checkedText !== text,
   issues: mark.issues.map((issue) => ({
     from: issue.from - mark.from,
     to: issue.to - mark.from,

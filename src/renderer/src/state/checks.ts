@@ -11,6 +11,8 @@ import { useAccount } from './account'
 export interface Notice {
   kind: 'error' | 'info'
   text: string
+  /// The check could not start because its providers are unreachable: offer to queue it ("Check when online").
+  offline?: boolean
 }
 
 export interface ChecksStore {
@@ -35,6 +37,9 @@ export interface ChecksStore {
   loadHistory(api: FactdeskApi): Promise<void>
   showClaim(api: FactdeskApi, claimId: string): Promise<void>
   showPanel(panel: ChecksStore['panel']): void
+  /// Shows a check that started from the queue on the claims of the estimate it was queued from, if the editor
+  /// still shows that estimate and no other check runs.
+  followStarted(api: FactdeskApi, check: Check): void
   /// Listens to pushed report updates; returns the stop.
   connect(api: FactdeskApi): () => void
   dismissNotice(): void
@@ -119,8 +124,8 @@ export const useChecks = create<ChecksStore>()((set, get) => {
   }
 
   function onUpdate(api: FactdeskApi, update: ReportUpdate): void {
-    // Deep research progress is the research panel's, not the check's.
-    if (update.type === 'research') return
+    // Deep research progress is the research panel's, and queued checks are the pending store's.
+    if (update.type === 'research' || update.type === 'pending') return
     const check = get().check
     replay?.push(update)
     const updateCheckId = update.type === 'check' ? update.check.id : update.checkId
@@ -149,6 +154,30 @@ export const useChecks = create<ChecksStore>()((set, get) => {
     const next = applyUpdate(claim, update)
     progress.set(update.claimId, next)
     schedule(deltaOf(next, check, panelSize))
+  }
+
+  // Shows `check` on the claims of `estimate`, which the editor shows, as its updates come.
+  function follow(api: FactdeskApi, check: Check, estimate: Estimate): void {
+    progress = new Map(
+      estimate.claims.map((claim) => [
+        claim.claimId,
+        { claimId: claim.claimId, charStart: claim.charStart, votes: {}, consensus: {}, issues: [] },
+      ]),
+    )
+    pending = new Map()
+    panelSize = {}
+    for (const claim of progress.values()) schedule(deltaOf(claim, check, panelSize))
+    set({ check, busy: null, estimate: null, estimated: null, panel: null, openClaim: null })
+    refreshBalance(api)
+    // What the stream brought before this answer, then the report for anything missed.
+    const before = early.filter((update) =>
+      update.type === 'check'
+        ? update.check.id === check.id
+        : update.type === 'claim' && update.checkId === check.id,
+    )
+    early = []
+    for (const update of before) onUpdate(api, update)
+    void reconcile(api, get().check ?? check)
   }
 
   async function estimateNow(api: FactdeskApi): Promise<Estimate | null> {
@@ -245,31 +274,30 @@ export const useChecks = create<ChecksStore>()((set, get) => {
       }
       set({ busy: 'submitting', notice: null })
       try {
-        const check = await api.submit({ documentId: estimate.documentId, tiers })
-        progress = new Map(
-          estimate.claims.map((claim) => [
-            claim.claimId,
-            { claimId: claim.claimId, charStart: claim.charStart, votes: {}, consensus: {}, issues: [] },
-          ]),
-        )
-        pending = new Map()
-        panelSize = {}
-        for (const claim of progress.values()) schedule(deltaOf(claim, check, panelSize))
-        set({ check, busy: null, estimate: null, estimated: null, panel: null, openClaim: null })
-        refreshBalance(api)
-        // What the stream brought before this answer, then the report for anything missed.
-        const before = early.filter((update) =>
-          update.type === 'check'
-            ? update.check.id === check.id
-            : update.type === 'claim' && update.checkId === check.id,
-        )
-        early = []
-        for (const update of before) onUpdate(api, update)
-        void reconcile(api, get().check ?? check)
+        follow(api, await api.submit({ documentId: estimate.documentId, tiers }), estimate)
       } catch (error) {
-        set({ busy: null, notice: { kind: 'error', text: describeError(error) } })
+        const offline = error instanceof ApiError && error.code === 'providers_unreachable'
+        set({
+          busy: null,
+          notice: offline
+            ? {
+                kind: 'error',
+                text:
+                  'This check cannot start: the models or the search it needs cannot be reached (are you ' +
+                  'offline?). Nothing was charged.',
+                offline,
+              }
+            : { kind: 'error', text: describeError(error) },
+        })
         if (error instanceof ApiError && error.code === 'insufficient_credits') refreshBalance(api)
       }
+    },
+
+    followStarted: (api, check) => {
+      const { estimate, check: current } = get()
+      if (estimate?.documentId !== check.documentId) return
+      if (current && !ENDED.has(current.status)) return
+      follow(api, check, estimate)
     },
 
     cancel: async (api, id) => {

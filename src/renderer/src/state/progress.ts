@@ -1,6 +1,7 @@
 import type { ReportUpdate } from '../../../shared/api'
 import type { Check, Claim, Consensus, Report, Tier } from '../../../shared/schemas'
 import type { ClaimDelta, ClaimMark, ClaimStage } from '../editor/claims'
+import { headlineTier } from '../../../shared/verdicts'
 
 /// What the page knows of one claim of the running check, per tier: votes landed, consensus, issues.
 export interface ClaimProgress {
@@ -12,10 +13,8 @@ export interface ClaimProgress {
   issues: Claim['issues']
 }
 
-/// The tier whose outcome a claim's badge shows: the deepest one the check runs.
-export function headlineTier(tiers: readonly Tier[]): Tier {
-  return tiers.includes('t3') ? 't3' : tiers.includes('t2') ? 't2' : 't1'
-}
+/// The tier whose outcome a claim's badge shows (shared with the exported reports).
+export { headlineTier }
 
 /// The badge's stage for a claim of a check: waiting, the panel voting, the judge deciding once every vote of
 /// the panel (of `panel` models per tier, when known) is in, then the verdict.

@@ -7,6 +7,7 @@ import { KeysTab } from './KeysTab'
 import { ModelsTab } from './ModelsTab'
 import { SETTINGS_TABS, useSettingsDialog, type SettingsTab } from './open'
 import { SearchTab } from './SearchTab'
+import { ServiceTab } from './ServiceTab'
 import { WritingTab } from './WritingTab'
 
 const TAB_NAMES: Record<SettingsTab, string> = {
@@ -15,6 +16,7 @@ const TAB_NAMES: Record<SettingsTab, string> = {
   writing: 'Writing',
   credits: 'Credits',
   keys: 'API keys',
+  service: 'Service',
 }
 
 /// What every tab gets: the API, the settings as last saved, and the way to hand on newly saved ones.
@@ -118,6 +120,7 @@ function OpenDialog({ api, tab }: { api: FactdeskApi; tab: SettingsTab }): JSX.E
         {props && tab === 'writing' && <WritingTab {...props} />}
         {props && tab === 'credits' && <CreditsTab {...props} />}
         {props && tab === 'keys' && <KeysTab {...props} />}
+        {props && tab === 'service' && <ServiceTab {...props} />}
       </section>
     </dialog>
   )

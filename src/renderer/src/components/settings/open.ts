@@ -1,7 +1,7 @@
 import { create } from 'zustand'
 
 /// The settings tabs, in order.
-export const SETTINGS_TABS = ['models', 'search', 'writing', 'credits', 'keys'] as const
+export const SETTINGS_TABS = ['models', 'search', 'writing', 'credits', 'keys', 'service'] as const
 export type SettingsTab = (typeof SETTINGS_TABS)[number]
 
 export interface SettingsDialogStore {

@@ -1,0 +1,150 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { Page } from '@playwright/test'
+import { expect, startWeb, test } from './webServer'
+
+const screenshot = (name: string): string => fileURLToPath(new URL(`output/${name}`, import.meta.url))
+
+const ARTICLE = [
+  '# The tower',
+  '',
+  'The Eiffel Tower is 330 metres tall. It was completed in 1889 for the World Fair in Paris.',
+  '',
+  'Paris is the capital of France.',
+].join('\n')
+
+/// The editor's text as the writer sees it: its lines, without badges or the placeholder.
+const editorText = (page: Page): Promise<string> =>
+  page.locator('.cm-content').evaluate((content) =>
+    [...content.querySelectorAll('.cm-line')]
+      .map((line) => {
+        const copy = line.cloneNode(true) as HTMLElement
+        for (const extra of copy.querySelectorAll('.fd-badge, .fd-badge-space, .cm-placeholder'))
+          extra.remove()
+        return copy.textContent ?? ''
+      })
+      .join('\n'),
+  )
+
+test.describe('drafts', () => {
+  test('nothing typed is lost when the server is killed between keystrokes', async ({ page }) => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'factdesk-e2e-drafts-'))
+    let server = await startWeb(dataDir)
+    try {
+      await page.goto(server.link)
+      const saved = page.getByRole('status', { name: 'Draft' })
+      await expect(saved).toHaveText('Saved')
+      await page.getByRole('textbox', { name: 'Document' }).click()
+      await page.keyboard.type('Saved before the crash.')
+      await expect(saved).toHaveText('Saved')
+      await expect(page).toHaveTitle('Untitled • — Factdesk')
+
+      // Typed, and the server killed before the autosave's pause is over: the store never got these keys. Without
+      // the page's copy, what the autosave may lose is what was typed in the last second before the kill (after
+      // the last pause; at most the last 5 seconds of non-stop typing); with it, nothing.
+      await page.keyboard.type(' Typed after it.')
+      await server.kill()
+      await expect(saved).toContainText('Not saved')
+
+      // The same folder, the same address (the page's copy belongs to its origin).
+      server = await startWeb(dataDir, Number(new URL(server.origin).port))
+      await page.goto(server.origin)
+      await expect(saved).toHaveText('Saved')
+      expect(await editorText(page)).toBe('Saved before the crash. Typed after it.')
+
+      // The store has it all now: without the page's copy, a reload shows the same text.
+      await page.evaluate(() => localStorage.clear())
+      await page.reload()
+      await expect(saved).toHaveText('Saved')
+      await expect.poll(() => editorText(page)).toBe('Saved before the crash. Typed after it.')
+    } finally {
+      await page.context().close()
+      await server.close()
+      rmSync(dataDir, { recursive: true, force: true })
+    }
+  })
+
+  test("a reopened draft shows its last check's verdicts on the right words after an edit elsewhere", async ({
+    page,
+    server,
+  }) => {
+    await page.goto(server.link)
+    await expect(page.getByRole('contentinfo')).toContainText('1,000 credits')
+    await page.getByRole('textbox', { name: 'Document' }).click()
+    await page.keyboard.insertText(ARTICLE)
+    const toolbar = page.getByRole('toolbar', { name: 'Fact-checking' })
+    await toolbar.getByRole('button', { name: 'Estimate' }).click()
+    await toolbar.getByRole('button', { name: 'Check', exact: true }).click()
+    await expect(page.getByRole('status', { name: 'Check progress' })).toContainText('completed', {
+      timeout: 30_000,
+    })
+    await expect(page.getByRole('status', { name: 'Draft' })).toHaveText('Saved')
+
+    // Another client of the same server rewrites the draft: a new opening, one claim deleted, one reworded.
+    const edited = ARTICLE.replace('# The tower', '# The tower\n\nA new first paragraph.')
+      .replace(' It was completed in 1889 for the World Fair in Paris.', '')
+      .replace('330 metres', '330 m')
+    await expect
+      .poll(() =>
+        page.evaluate(async () => {
+          const list = (await (await fetch('/api/v1/drafts')).json()) as {
+            data: { lastCheckId: string | null }[]
+          }
+          return list.data[0]?.lastCheckId ?? null
+        }),
+      )
+      .not.toBeNull()
+    await page.evaluate(async (text) => {
+      const list = (await (await fetch('/api/v1/drafts')).json()) as { data: { id: string }[] }
+      await fetch(`/api/v1/drafts/${list.data[0]?.id}`, {
+        method: 'PATCH',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ text }),
+      })
+    }, edited)
+
+    await page.reload()
+    await expect.poll(() => editorText(page)).toBe(edited)
+    const claims = page.locator('.cm-content .fd-claim')
+    await expect(claims).toHaveCount(2)
+    await expect(claims.filter({ hasText: 'Paris is the capital of France.' })).toHaveClass(/fd-stage-clean/)
+    // Reworded since its check: placed on the new words, and marked stale.
+    await expect(claims.filter({ hasText: 'The Eiffel Tower is 330 m tall.' })).toHaveClass(/fd-stale/)
+    // Its spelling finding was about "metres", which is no longer there: not put on other words.
+    await expect(page.locator('.cm-content .fd-issue')).toHaveCount(0)
+    const detached = page.getByRole('navigation', { name: 'Document' }).locator('details.documents-detached')
+    await expect(detached).toContainText('1 checked claim no longer in the text')
+    await detached.locator('summary').click()
+    await expect(detached.getByRole('list', { name: 'Detached claims' })).toContainText(
+      'It was completed in 1889 for the World Fair in Paris.',
+    )
+    await page.screenshot({ path: screenshot('drafts.png') })
+  })
+
+  test('opens a Markdown file from the page and lists recent drafts', async ({ page, server }) => {
+    await page.goto(server.link)
+    await expect(page.getByRole('status', { name: 'Draft' })).toHaveText('Saved')
+    await page.getByLabel('File to open').setInputFiles({
+      name: 'notes.md',
+      mimeType: 'text/markdown',
+      buffer: Buffer.from('# Notes\r\n\r\nThe Seine flows through Paris.\r\n'),
+    })
+    await expect(page.getByRole('navigation', { name: 'Document' })).toContainText('notes.md')
+    await expect(page).toHaveTitle('notes.md — Factdesk')
+    await expect.poll(() => editorText(page)).toBe('# Notes\n\nThe Seine flows through Paris.\n')
+    await page.keyboard.press('Control+End')
+    await page.keyboard.type(' More.')
+    await expect(page).toHaveTitle('notes.md • — Factdesk')
+
+    await page.getByText('Recent', { exact: true }).click()
+    const recent = page.getByRole('list', { name: 'Recent drafts' })
+    await expect(recent.getByRole('button')).toHaveCount(2)
+    await recent.getByRole('button', { name: /Untitled/ }).click()
+    await expect.poll(() => editorText(page)).toBe('')
+    await page.getByText('Recent', { exact: true }).click()
+    await recent.getByRole('button', { name: /notes\.md/ }).click()
+    await expect.poll(() => editorText(page)).toBe('# Notes\n\nThe Seine flows through Paris.\n More.')
+  })
+})

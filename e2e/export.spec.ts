@@ -1,0 +1,68 @@
+import { readFileSync } from 'node:fs'
+import { parseHTML } from 'linkedom'
+import { expect, test } from './webServer'
+
+const ARTICLE = [
+  '# Bridges <script>alert(1)</script>',
+  '',
+  'The Golden Gate Bridge opened in 1937. Its main span is 1,280 metres long.',
+  '',
+  'The bridge is painted in a colour called internashional orange.',
+].join('\n')
+
+test('exports the checked text from the toolbar menu as HTML and Markdown downloads', async ({
+  page,
+  server,
+}) => {
+  const problems: string[] = []
+  page.on('pageerror', (error) => problems.push(error.message))
+  await page.goto(server.link)
+  await expect(page.getByRole('contentinfo')).toContainText('1,000 credits')
+  const toolbar = page.getByRole('toolbar', { name: 'Fact-checking' })
+  const exportButton = toolbar.getByRole('button', { name: 'Export' })
+  // Nothing to export before a check.
+  await expect(exportButton).toBeDisabled()
+
+  await page.getByRole('textbox', { name: 'Document' }).click()
+  await page.keyboard.insertText(ARTICLE)
+  await toolbar.getByRole('button', { name: 'Estimate' }).click()
+  await expect(page.getByRole('complementary', { name: 'Estimate' })).toContainText(/\d+ claims? found/)
+  await toolbar.getByRole('button', { name: 'Check', exact: true }).click()
+  await expect(page.getByRole('status', { name: 'Check progress' })).toContainText('completed', {
+    timeout: 30_000,
+  })
+  const claims = await page
+    .locator('.cm-content .fd-claim')
+    .evaluateAll((marks) => marks.map((mark) => mark.textContent ?? ''))
+  expect(claims.length).toBeGreaterThan(1)
+
+  await exportButton.click()
+  const menu = page.getByRole('menu', { name: 'Export the report as' })
+  await expect(menu.getByRole('menuitem')).toHaveCount(5)
+  const [html] = await Promise.all([
+    page.waitForEvent('download'),
+    menu.getByRole('menuitem', { name: /Web page \(HTML\)/ }).click(),
+  ])
+  expect(html.suggestedFilename()).toMatch(/^chk_[0-9a-z]+-factcheck\.html$/)
+  const { document } = parseHTML(readFileSync(await html.path(), 'utf8'))
+  const marks = [...document.querySelectorAll('mark.claim')]
+  expect(marks.map((mark) => mark.textContent)).toEqual(claims)
+  expect(marks.every((mark) => /\bverdict-(clean|issues)\b/.test(mark.className))).toBe(true)
+  const withIssues = [...document.querySelectorAll('mark.verdict-issues')].map((mark) => mark.textContent)
+  expect(withIssues).toContain('The bridge is painted in a colour called internashional orange.')
+  expect(document.querySelectorAll('script')).toHaveLength(0)
+
+  // The keyboard reaches the menu too: Arrow keys walk it, Enter picks.
+  await exportButton.focus()
+  await page.keyboard.press('Enter')
+  await expect(menu.getByRole('menuitem').first()).toBeFocused()
+  await page.keyboard.press('ArrowUp')
+  await expect(menu.getByRole('menuitem', { name: /JSON/ })).toBeFocused()
+  await page.keyboard.press('ArrowUp')
+  const [markdown] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')])
+  expect(markdown.suggestedFilename()).toMatch(/-factcheck\.md$/)
+  const text = readFileSync(await markdown.path(), 'utf8')
+  expect(text.match(/^\[\^claim-\d+\]:/gm)).toHaveLength(claims.length)
+  await expect(menu).toHaveCount(0)
+  expect(problems).toEqual([])
+})

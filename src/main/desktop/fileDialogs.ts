@@ -1,0 +1,43 @@
+import { basename, join } from 'node:path'
+import { app, dialog, type BrowserWindow } from 'electron'
+import { OPENABLE, SAVABLE } from '../files/formats'
+import type { FileDialogs } from './files'
+
+const bare = (extensions: readonly string[]): string[] => extensions.map((extension) => extension.slice(1))
+
+/// The system's open and save dialogs, over the editor's window.
+export function nativeFileDialogs(window: () => BrowserWindow | undefined): FileDialogs {
+  return {
+    async open() {
+      const options: Electron.OpenDialogOptions = {
+        title: 'Open',
+        properties: ['openFile'],
+        filters: [
+          { name: 'Markdown, text and Word', extensions: bare(OPENABLE) },
+          { name: 'All files', extensions: ['*'] },
+        ],
+      }
+      const parent = window()
+      const answer = parent
+        ? await dialog.showOpenDialog(parent, options)
+        : await dialog.showOpenDialog(options)
+      return answer.canceled ? null : (answer.filePaths[0] ?? null)
+    },
+    async saveAs(title, filePath) {
+      const options: Electron.SaveDialogOptions = {
+        title: 'Save as',
+        defaultPath: filePath ?? join(app.getPath('documents'), basename(title)),
+        filters: [
+          { name: 'Markdown', extensions: bare(SAVABLE.filter((extension) => extension !== '.txt')) },
+          { name: 'Plain text', extensions: ['txt'] },
+        ],
+        properties: ['createDirectory', 'showOverwriteConfirmation'],
+      }
+      const parent = window()
+      const answer = parent
+        ? await dialog.showSaveDialog(parent, options)
+        : await dialog.showSaveDialog(options)
+      return answer.canceled || !answer.filePath ? null : answer.filePath
+    },
+  }
+}

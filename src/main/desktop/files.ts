@@ -1,0 +1,87 @@
+import { extname } from 'node:path'
+import type { DraftFiles, FileOperation, IpcResult } from '../../shared/api'
+import { ApiError } from '../../shared/errors'
+import { FILE_OPERATION_ARGS } from '../../shared/operations'
+import type { Engine } from '../engine/engine'
+import { SAVABLE } from '../files/formats'
+import { isAppUrl } from './appPage'
+import { asApiError, fieldErrors } from './dispatch'
+
+/// The native dialogs the file operations ask: a path chosen, or null when the writer cancelled.
+export interface FileDialogs {
+  /// A Markdown, text or Word file to open.
+  open(): Promise<string | null>
+  /// Where to save the draft `title`, starting from its file if it has one.
+  saveAs(title: string, filePath: string | null): Promise<string | null>
+}
+
+/// Answers one file operation from the page, like `Dispatch` does the others.
+export type FileDispatch = (
+  operation: FileOperation,
+  args: unknown[],
+  senderUrl: string | undefined,
+) => Promise<IpcResult<unknown>>
+
+/// The desktop's file operations: paths come from the dialogs only, never from the page, and only the app's own
+/// page is answered; the drafts are the desktop's own principal's.
+export function createFileDispatch(
+  engine: Pick<Engine, 'drafts' | 'localPrincipal'>,
+  page: URL,
+  dialogs: FileDialogs,
+): FileDispatch {
+  const { drafts } = engine
+  const saveTo = async (id: string, text: string, path: string | null) => {
+    if (path === null) return null
+    // A name typed without a known extension is saved as Markdown.
+    const target = SAVABLE.includes(extname(path).toLowerCase()) ? path : `${path}.md`
+    return drafts.saveFile(engine.localPrincipal(), id, text, target)
+  }
+  const files: DraftFiles = {
+    openFile: async () => {
+      const path = await dialogs.open()
+      return path === null ? null : drafts.openFile(engine.localPrincipal(), path)
+    },
+    saveFile: async (id, text) => {
+      const draft = drafts.summary(engine.localPrincipal(), id)
+      return saveTo(id, text, draft.filePath ?? (await dialogs.saveAs(draft.title, null)))
+    },
+    saveFileAs: async (id, text) => {
+      const draft = drafts.summary(engine.localPrincipal(), id)
+      return saveTo(id, text, await dialogs.saveAs(draft.title, draft.filePath))
+    },
+  }
+  return async (operation, args, senderUrl) => {
+    try {
+      if (senderUrl === undefined || !isAppUrl(senderUrl, page)) {
+        throw new ApiError('forbidden', 'Only the Factdesk window may open and save files.')
+      }
+      const parsed = FILE_OPERATION_ARGS[operation].safeParse(args)
+      if (!parsed.success) {
+        throw new ApiError(
+          'bad_request',
+          `The arguments of ${operation} are not valid.`,
+          fieldErrors(parsed.error),
+        )
+      }
+      const run = files[operation] as (...args: unknown[]) => Promise<unknown>
+      return { ok: true, data: await run(...parsed.data) }
+    } catch (error) {
+      return { ok: false, ...asApiError(fileError(error), operation).toEnvelope() }
+    }
+  }
+}
+
+// A file the system refused (no permission, a full disk, a folder gone) is the writer's to fix: say which.
+function fileError(error: unknown): unknown {
+  const code = (error as NodeJS.ErrnoException | null)?.code
+  const reasons: Record<string, string> = {
+    EACCES: 'Factdesk may not write there',
+    EPERM: 'Factdesk may not write there',
+    EROFS: 'the disk is read-only',
+    ENOSPC: 'the disk is full',
+    ENOENT: 'the folder no longer exists',
+    EISDIR: 'that is a folder',
+  }
+  const reason = code ? reasons[code] : undefined
+  return reason ? new ApiError('unprocessable', `The file could not be saved: ${reason}.`) : error
+}

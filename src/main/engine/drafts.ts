@@ -1,0 +1,218 @@
+import { createHash } from 'node:crypto'
+import { readFile } from 'node:fs/promises'
+import { basename, extname } from 'node:path'
+import { anchorOf } from '../../shared/anchors'
+import { ApiError } from '../../shared/errors'
+import {
+  MAX_DRAFT_CHARS,
+  type CreateDraftRequest,
+  type Draft,
+  type DraftAnchor,
+  type DraftList,
+  type DraftSummary,
+  type ImportFileRequest,
+  type SaveDraftRequest,
+} from '../../shared/schemas'
+import { kindOf, textOfFile } from '../files/formats'
+import { writeFileAtomic } from '../files/write'
+import type { Clock } from './clock'
+import { newId } from './ids'
+import { requireWrite, type Principal } from './service'
+import type { Store } from './store'
+import type { DraftChanges, DraftRecord } from './store/drafts'
+
+/// How many drafts the recent list shows.
+const RECENT_LIMIT = 30
+const UNTITLED = 'Untitled'
+
+const digestOf = (text: string): string => createHash('sha256').update(text).digest('hex')
+
+/// Refuses a file's text too long for a draft (the autosave could never save it again).
+function requireDraftText(name: string, text: string): string {
+  if (text.length > MAX_DRAFT_CHARS) {
+    throw new ApiError(
+      'unprocessable',
+      `"${name}" holds ${text.length.toLocaleString('en')} characters; a draft holds at most ${MAX_DRAFT_CHARS.toLocaleString('en')}.`,
+    )
+  }
+  return text
+}
+
+/// The draft without its text: whether the text matches its file as last opened or saved.
+function summaryOf(draft: DraftRecord): DraftSummary {
+  return {
+    id: draft.id,
+    title: draft.title,
+    filePath: draft.filePath,
+    fileModified: draft.fileDigest === null ? draft.text !== '' : digestOf(draft.text) !== draft.fileDigest,
+    lastCheckId: draft.lastCheckId,
+    updatedAt: draft.updatedAt,
+    openedAt: draft.openedAt,
+  }
+}
+
+const viewOf = (draft: DraftRecord): Draft => ({
+  ...summaryOf(draft),
+  text: draft.text,
+  anchors: draft.anchors,
+})
+
+/// The writer's drafts: texts autosaved to the store so that nothing typed is lost to a crash, each maybe tied
+/// to a file on disk, and to the last check made of it (whose claims are kept as anchors to place its verdicts
+/// again, even in a text changed since). Files by path are the desktop's alone: paths come from its dialogs,
+/// never from the API.
+export class DraftService {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+  ) {}
+
+  /// The most recently opened drafts first.
+  list(principal: Principal): DraftList {
+    return { data: this.store.drafts.recent(principal.organizationId, RECENT_LIMIT).map(summaryOf) }
+  }
+
+  create(principal: Principal, request: CreateDraftRequest): Draft {
+    requireWrite(principal)
+    return viewOf(this.insert(principal, request.title ?? UNTITLED, request.text ?? '', null, null))
+  }
+
+  /// The draft without its text (where its file is, say).
+  summary(principal: Principal, id: string): DraftSummary {
+    return summaryOf(this.find(principal, id))
+  }
+
+  /// The draft with its text; it moves to the top of the recent list.
+  open(principal: Principal, id: string): Draft {
+    requireWrite(principal)
+    const draft = this.find(principal, id)
+    return viewOf(this.change(draft, { openedAt: this.now() }))
+  }
+
+  /// The autosave: cheap and idempotent, answers the draft without its text.
+  save(principal: Principal, id: string, request: SaveDraftRequest): DraftSummary {
+    requireWrite(principal)
+    const draft = this.find(principal, id)
+    const changes: Omit<DraftChanges, 'updatedAt'> = {}
+    if (request.text !== undefined && request.text !== draft.text) changes.text = request.text
+    if (request.title !== undefined && request.title !== draft.title) changes.title = request.title
+    if (request.lastCheckId !== undefined && request.lastCheckId !== draft.lastCheckId) {
+      changes.lastCheckId = request.lastCheckId
+      changes.anchors = request.lastCheckId === null ? [] : this.anchorsOf(principal, request.lastCheckId)
+    }
+    if (request.savedToFile) changes.fileDigest = digestOf(request.text ?? draft.text)
+    if (Object.keys(changes).length === 0) return summaryOf(draft)
+    return summaryOf(this.change(draft, { ...changes, openedAt: this.now() }))
+  }
+
+  /// A file the page read: Markdown and text as they are, a Word document as Markdown; a new draft holds it.
+  async importFile(principal: Principal, request: ImportFileRequest): Promise<Draft> {
+    requireWrite(principal)
+    const text = requireDraftText(
+      request.name,
+      await textOfFile(request.name, Buffer.from(request.content, 'base64')),
+    )
+    // A Word document is imported, not opened: it is saved (downloaded) as Markdown under its own name.
+    const docx = kindOf(request.name) === 'docx'
+    const title = docx ? `${basename(request.name, extname(request.name))}.md` : request.name
+    return viewOf(this.insert(principal, title, text, null, docx ? null : digestOf(text)))
+  }
+
+  /// Opens a file from disk (the desktop's dialogs): its draft if it has one, else a new draft. The draft keeps
+  /// unsaved changes as long as the file did not change since; a file changed elsewhere while its draft had none
+  /// replaces the draft's text. A Word document is imported as a new, unsaved draft.
+  async openFile(principal: Principal, path: string): Promise<Draft> {
+    requireWrite(principal)
+    const name = basename(path)
+    const bytes = await readFile(path).catch(() => {
+      throw new ApiError('unprocessable', `"${name}" could not be read.`)
+    })
+    const text = requireDraftText(name, await textOfFile(name, bytes))
+    if (kindOf(path) === 'docx') {
+      return viewOf(this.insert(principal, `${basename(path, extname(path))}.md`, text, null, null))
+    }
+    const digest = digestOf(text)
+    const draft = this.store.drafts.byFile(principal.organizationId, path)
+    if (!draft) return viewOf(this.insert(principal, name, text, path, digest))
+    const unsaved = draft.fileDigest !== digestOf(draft.text)
+    const changedOnDisk = draft.fileDigest !== digest
+    const changes: Omit<DraftChanges, 'updatedAt'> = { openedAt: this.now() }
+    if (!unsaved && changedOnDisk) Object.assign(changes, { text, fileDigest: digest })
+    return viewOf(this.change(draft, changes))
+  }
+
+  /// Saves `text` as the draft's and writes it to `path` (atomically: the old file or the new one survives a
+  /// crash, never a part of one); the draft then belongs to that file and is named after it.
+  async saveFile(principal: Principal, id: string, text: string, path: string): Promise<DraftSummary> {
+    requireWrite(principal)
+    const draft = this.find(principal, id)
+    await writeFileAtomic(path, text)
+    // A file has one draft: one that held this path before lets it go.
+    const previous = this.store.drafts.byFile(principal.organizationId, path)
+    return this.store.transaction(() => {
+      if (previous && previous.id !== id)
+        this.store.drafts.update(previous.id, { filePath: null, fileDigest: null, updatedAt: this.now() })
+      return summaryOf(
+        this.change(draft, {
+          text,
+          filePath: path,
+          fileDigest: digestOf(text),
+          title: basename(path),
+          openedAt: this.now(),
+        }),
+      )
+    })
+  }
+
+  private anchorsOf(principal: Principal, checkId: string): DraftAnchor[] {
+    const check = this.store.checks.get(principal.organizationId, checkId)
+    // The desktop app may check on a remote service (its settings): the page then anchors from that report.
+    if (!check && principal.owner) return []
+    if (!check) throw new ApiError('not_found', `There is no check ${checkId}.`)
+    const text = this.store.documents.text(check.documentId)
+    return this.store.documents
+      .claims(check.documentId)
+      .map((claim) => ({ claimId: claim.id, ...anchorOf(text, claim.charStart, claim.charEnd) }))
+  }
+
+  private insert(
+    principal: Principal,
+    title: string,
+    text: string,
+    filePath: string | null,
+    fileDigest: string | null,
+  ): DraftRecord {
+    const now = this.now()
+    const draft: DraftRecord = {
+      id: newId('drf', this.clock.now()),
+      organizationId: principal.organizationId,
+      title,
+      filePath,
+      text,
+      fileDigest,
+      lastCheckId: null,
+      anchors: [],
+      createdAt: now,
+      updatedAt: now,
+      openedAt: now,
+    }
+    this.store.drafts.insert(draft)
+    return draft
+  }
+
+  private change(draft: DraftRecord, changes: Omit<DraftChanges, 'updatedAt'>): DraftRecord {
+    const updatedAt = this.now()
+    this.store.drafts.update(draft.id, { ...changes, updatedAt })
+    return { ...draft, ...changes, updatedAt }
+  }
+
+  private find(principal: Principal, id: string): DraftRecord {
+    const draft = this.store.drafts.get(principal.organizationId, id)
+    if (!draft) throw new ApiError('not_found', `There is no draft ${id}.`)
+    return draft
+  }
+
+  private now(): string {
+    return this.clock.now().toISOString()
+  }
+}

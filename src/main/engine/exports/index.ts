@@ -1,0 +1,63 @@
+import type { ExportedFile } from '../../../shared/api'
+import type { ExportFormat, Report } from '../../../shared/schemas'
+import type { Principal, Service } from '../service'
+import { toDocx } from './docx'
+import { toHtml } from './html'
+import { toMarkdown } from './markdown'
+import type { PdfPrinter } from './pdf'
+
+/// Each format's file name extension and media type.
+export const EXPORT_TYPES: Record<ExportFormat, { extension: string; contentType: string }> = {
+  html: { extension: 'html', contentType: 'text/html; charset=utf-8' },
+  md: { extension: 'md', contentType: 'text/markdown; charset=utf-8' },
+  docx: {
+    extension: 'docx',
+    contentType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  },
+  pdf: { extension: 'pdf', contentType: 'application/pdf' },
+  json: { extension: 'json', contentType: 'application/json; charset=utf-8' },
+}
+
+/// The name an export is saved under: the check's name (without a file extension it may carry) or its id,
+/// then `-factcheck` and the format's extension, e.g. `article-factcheck.html`.
+export function exportFileName(report: Report, format: ExportFormat): string {
+  const base = (report.check.name ?? '')
+    .replace(/\.[A-Za-z0-9]{1,5}$/, '')
+    .replace(/[^\p{L}\p{N}._-]+/gu, '-')
+    .replace(/^[-.]+|-+$/g, '')
+    .slice(0, 80)
+  return `${base || report.check.id}-factcheck.${EXPORT_TYPES[format].extension}`
+}
+
+/// A report as a file of the format. Offline: only the PDF needs `printPdf` (a local browser engine).
+export async function exportReport(
+  report: Report,
+  format: ExportFormat,
+  printPdf: PdfPrinter,
+): Promise<ExportedFile> {
+  const data = await (async (): Promise<Uint8Array<ArrayBuffer>> => {
+    switch (format) {
+      case 'html':
+        return new TextEncoder().encode(toHtml(report))
+      case 'md':
+        return new TextEncoder().encode(toMarkdown(report))
+      case 'docx':
+        return toDocx(report)
+      case 'pdf':
+        return printPdf(toHtml(report))
+      case 'json':
+        // The report exactly as `GET /checks/{id}/report` answers it, the document's text included.
+        return new TextEncoder().encode(`${JSON.stringify(report, null, 2)}\n`)
+    }
+  })()
+  return { fileName: exportFileName(report, format), contentType: EXPORT_TYPES[format].contentType, data }
+}
+
+/// The annotated report of a check the principal may read (any scope; another organization's is not found).
+export const exportCheck = (
+  service: Pick<Service, 'report'>,
+  principal: Principal,
+  checkId: string,
+  format: ExportFormat,
+  printPdf: PdfPrinter,
+): Promise<ExportedFile> => exportReport(service.report(principal, checkId), format, printPdf)

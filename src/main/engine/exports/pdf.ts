@@ -1,0 +1,43 @@
+import { ApiError } from '../../../shared/errors'
+
+/// Prints an HTML page (the HTML export) to PDF bytes: headless Chromium here, Electron in the desktop app.
+export type PdfPrinter = (html: string) => Promise<Uint8Array<ArrayBuffer>>
+
+/// The Chromium the CLI and the servers print with: `FACTDESK_CHROMIUM`, else Debian's.
+const chromiumPath = (): string => process.env.FACTDESK_CHROMIUM ?? '/usr/bin/chromium'
+
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+]
+
+/// Prints with a headless Chromium started for this page alone: JavaScript off and every request refused, so
+/// the page can neither run nor fetch anything, whatever it holds.
+export const chromiumPdf: PdfPrinter = async (html) => {
+  const executablePath = chromiumPath()
+  // Loaded on the first PDF only: the desktop app prints with Electron and never needs it.
+  const { chromium } = await import('playwright-core')
+  const browser = await chromium.launch({ executablePath, args: ARGS, headless: true }).catch((error) => {
+    // Said to the writer (the export's error in the app, the CLI's message); the details go to the log.
+    console.error('factdesk: Chromium did not start', error)
+    throw new ApiError(
+      'internal_error',
+      `A PDF export needs Chromium, which did not start from ${executablePath}: install it, or set ` +
+        'FACTDESK_CHROMIUM to its path. The other formats work without it.',
+    )
+  })
+  try {
+    const context = await browser.newContext({ javaScriptEnabled: false, offline: true })
+    await context.route('**/*', (route) => route.abort('blockedbyclient'))
+    const page = await context.newPage()
+    await page.setContent(html, { waitUntil: 'load' })
+    await page.emulateMedia({ media: 'print' })
+    return new Uint8Array(await page.pdf({ format: 'A4', printBackground: true, preferCSSPageSize: true }))
+  } finally {
+    await browser.close()
+  }
+}

@@ -1,0 +1,295 @@
+import { ApiError } from '../../shared/errors'
+import type { Check, CreateCheckRequest, PendingCheck, PendingCheckList } from '../../shared/schemas'
+import type { Clock } from './clock'
+import { hasEnded, type ReportEvents } from './events'
+import { newId, newSecret } from './ids'
+import { unreachableError, type Reachability } from './reachability'
+import { bodyHash, requireWrite, type Principal, type Service } from './service'
+import type { Store } from './store'
+import type { PendingRecord } from './store/pendingChecks'
+import { requireIdempotencyKey } from './validation'
+
+// "Check when online": checks whose model or search providers could not be reached wait in the store, each with
+// the Idempotency-Key it will be submitted with. A worker tries each when it falls due: it probes the providers
+// afresh, and while they stay unreachable waits longer each time (backoff); once they answer, it submits through
+// the service's normal path with the key, so a crash between submitting and recording the check makes the next
+// attempt replay the same check rather than create and charge a second one.
+
+export interface PendingOptions {
+  /// How long to wait after the `attempts`-th attempt could not submit.
+  retryDelayMs(attempts: number): number
+}
+
+/// 5 s after the first attempt, doubling up to 5 minutes.
+export const DEFAULT_PENDING_OPTIONS: PendingOptions = {
+  retryDelayMs: (attempts) => Math.min(5_000 * 2 ** Math.max(0, attempts - 1), 300_000),
+}
+
+/// Pending checks listed at most.
+const LIST_LIMIT = 100
+/// Characters of the text a label keeps.
+const LABEL_CHARS = 60
+/// Checks tried per pass over the due ones.
+const BATCH = 16
+/// The longest the worker sleeps before looking at the queue again.
+const MAX_SLEEP_MS = 60_000
+/// How long the worker waits after a pass it could not finish.
+const HOLD_AFTER_FAILURE_MS = 5_000
+
+/// The public shape of a pending check.
+export function pendingView(record: PendingRecord): PendingCheck {
+  return {
+    id: record.id,
+    status: record.status,
+    label: record.label,
+    tiers: record.request.tiers,
+    documentId: record.request.documentId ?? null,
+    idempotencyKey: record.idempotencyKey,
+    attempts: record.attempts,
+    nextAttemptAt: record.nextAttemptAt,
+    lastError: record.lastError,
+    checkId: record.checkId,
+    error: record.error,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+  }
+}
+
+/// What the writer recognises a check by: its name, or the start of its text.
+function labelOf(name: string | null | undefined, text: string): string {
+  const named = name?.trim()
+  if (named) return named
+  const flat = text.replace(/\s+/g, ' ').trim()
+  return flat.length > LABEL_CHARS ? `${flat.slice(0, LABEL_CHARS - 1).trimEnd()}…` : flat
+}
+
+/// The queue of checks to run when online: its operations (queue, list, get, cancel) and the worker that
+/// submits them when their providers can be reached.
+export class PendingQueue {
+  private running = false
+  private timer: NodeJS.Timeout | null = null
+  private passes: Promise<void> = Promise.resolve()
+  private readonly options: PendingOptions
+
+  constructor(
+    private readonly store: Store,
+    private readonly service: Service,
+    private readonly reachability: Pick<Reachability, 'unreachable'>,
+    private readonly clock: Clock,
+    private readonly events: ReportEvents,
+    options: Partial<PendingOptions> = {},
+  ) {
+    this.options = { ...DEFAULT_PENDING_OPTIONS, ...options }
+  }
+
+  /// Queues `request` to be submitted as the principal's token once its providers answer. It is refused now
+  /// for whatever a submission would be refused for regardless of the network (scope, tiers, URLs, text). A
+  /// repeat with the same `idempotencyKey` and request answers the first (`replayed`); without one, a key is
+  /// made up. The key is the one the check is submitted with.
+  queue(
+    principal: Principal,
+    request: CreateCheckRequest,
+    idempotencyKey?: string,
+  ): { pending: PendingCheck; replayed: boolean } {
+    this.service.requireSubmittable(principal, request)
+    if (idempotencyKey !== undefined) requireIdempotencyKey(idempotencyKey)
+    const key = idempotencyKey ?? newSecret('pending-', 18)
+    const now = this.clock.now()
+    const text =
+      request.documentId === undefined
+        ? (request.text ?? '')
+        : (this.store.documents.get(principal.organizationId, request.documentId)?.text ?? '')
+    const id = newId('pnd', now)
+    const earlier = this.store.transaction(() => {
+      const existing = this.store.pendingChecks.byKey(principal.organizationId, key)
+      if (existing) return existing
+      this.store.pendingChecks.insert({
+        id,
+        organizationId: principal.organizationId,
+        tokenId: principal.tokenId,
+        request,
+        label: labelOf(request.name, text),
+        idempotencyKey: key,
+        createdAt: now.toISOString(),
+      })
+      return null
+    })
+    if (earlier) {
+      if (bodyHash(earlier.request) !== bodyHash(request)) {
+        throw new ApiError('unprocessable', 'This Idempotency-Key was used with a different request body.')
+      }
+      return { pending: pendingView(earlier), replayed: true }
+    }
+    const pending = this.get(principal, id)
+    this.emit(principal.organizationId, pending, null)
+    this.kick()
+    return { pending, replayed: false }
+  }
+
+  /// The organization's pending checks, newest first; only the waiting ones when `waiting`.
+  list(principal: Principal, waiting = false): PendingCheckList {
+    const records = this.store.pendingChecks.list(
+      principal.organizationId,
+      LIST_LIMIT,
+      waiting ? 'waiting' : null,
+    )
+    return { data: records.map(pendingView) }
+  }
+
+  get(principal: Principal, id: string): PendingCheck {
+    return pendingView(this.find(principal, id))
+  }
+
+  /// Cancels a check that still waits; a cancelled one stays cancelled. One that has started is the check's to
+  /// cancel (422), one that failed has nothing to cancel (422).
+  cancel(principal: Principal, id: string): PendingCheck {
+    requireWrite(principal)
+    this.find(principal, id)
+    const cancelled = this.store.pendingChecks.cancel(id, this.clock.now().toISOString())
+    const record = this.find(principal, id)
+    if (record.status === 'submitted') {
+      throw new ApiError(
+        'unprocessable',
+        `This check has already started as ${record.checkId}: cancel that check instead.`,
+      )
+    }
+    if (record.status === 'failed') throw new ApiError('unprocessable', 'This check has already failed.')
+    const pending = pendingView(record)
+    if (cancelled) this.emit(principal.organizationId, pending, null)
+    return pending
+  }
+
+  /// Starts the worker: what is due now at once, the rest when it falls due.
+  start(): void {
+    if (this.running) return
+    this.running = true
+    this.kick()
+  }
+
+  /// Stops the worker; an attempt in flight finishes first (a submission is then recorded).
+  async stop(): Promise<void> {
+    this.running = false
+    if (this.timer) clearTimeout(this.timer)
+    this.timer = null
+    await this.passes
+  }
+
+  /// Tries every pending check that is due by the engine's clock now, one pass at a time; resolves when the
+  /// pass has ended. The timer calls it; tests call it after moving their clock or changing the network.
+  runDue(): Promise<void> {
+    const pass = this.passes.then(() => this.pass())
+    this.passes = pass.catch(() => undefined)
+    return pass
+  }
+
+  private kick(): void {
+    if (this.running) void this.runDue().catch(() => undefined)
+  }
+
+  private async pass(): Promise<void> {
+    let held = 0
+    try {
+      for (const record of this.store.pendingChecks.due(this.clock.now().toISOString(), BATCH)) {
+        await this.attempt(record)
+      }
+    } catch {
+      // The store refused to record an attempt (busy, say): that check is still due, so wait a while first.
+      held = HOLD_AFTER_FAILURE_MS
+    } finally {
+      this.schedule(held)
+    }
+  }
+
+  /// Sleeps until the next waiting check falls due, but at least `minimumMs` (at most a minute, then looks
+  /// again).
+  private schedule(minimumMs = 0): void {
+    if (this.timer) clearTimeout(this.timer)
+    this.timer = null
+    if (!this.running) return
+    const next = this.store.pendingChecks.nextDue()
+    if (next === null) return
+    const wait = Date.parse(next) - this.clock.now().getTime()
+    this.timer = setTimeout(() => this.kick(), Math.max(minimumMs, Math.min(wait, MAX_SLEEP_MS)))
+    this.timer.unref()
+  }
+
+  /// One attempt: probe the providers afresh; submit with the key when they answer, else wait longer.
+  private async attempt(record: PendingRecord): Promise<void> {
+    const attempt = record.attempts + 1
+    const token = this.store.tokens.get(record.tokenId)
+    if (!token || token.revokedAt !== null) {
+      this.end(record, attempt, {
+        code: 'unauthorized',
+        message: 'The token that queued this check was revoked.',
+      })
+      return
+    }
+    const principal: Principal = {
+      organizationId: record.organizationId,
+      tokenId: record.tokenId,
+      scope: 'write',
+      owner: false,
+    }
+    const down = await this.reachability.unreachable(record.request.tiers, true)
+    if (down.length > 0) {
+      this.retryLater(record, attempt, unreachableError(down).message)
+      return
+    }
+    let check: Check
+    try {
+      ;({ check } = await this.service.submit(principal, record.request, record.idempotencyKey))
+    } catch (error) {
+      if (
+        error instanceof ApiError &&
+        error.code !== 'providers_unreachable' &&
+        error.code !== 'internal_error'
+      ) {
+        this.end(record, attempt, { code: error.code, message: error.message })
+      } else if (error instanceof ApiError) {
+        this.retryLater(record, attempt, error.message)
+      } else {
+        // Its text may hold SQL or a path: logged here, and only named in the queue.
+        console.error('factdesk: a pending check could not be submitted', error)
+        this.retryLater(record, attempt, 'Something went wrong on our side; it will be tried again.')
+      }
+      return
+    }
+    const at = this.clock.now().toISOString()
+    if (this.store.pendingChecks.submitted(record.id, attempt, check.id, at)) {
+      this.emit(record.organizationId, this.get(principal, record.id), check)
+    } else if (this.find(principal, record.id).status === 'cancelled') {
+      // Cancelled while it was being submitted: the check it became is cancelled too, and refunded in full
+      // (unless it has ended already, as a short t1 check may have).
+      if (!hasEnded(this.service.getCheck(principal, check.id))) this.service.cancel(principal, check.id)
+    }
+  }
+
+  private retryLater(record: PendingRecord, attempt: number, reason: string): void {
+    const now = this.clock.now()
+    const next = new Date(now.getTime() + this.options.retryDelayMs(attempt)).toISOString()
+    if (this.store.pendingChecks.retryLater(record.id, attempt, next, reason, now.toISOString())) {
+      this.emitRecord(record.organizationId, record.id)
+    }
+  }
+
+  private end(record: PendingRecord, attempt: number, error: { code: string; message: string }): void {
+    if (this.store.pendingChecks.fail(record.id, attempt, error, this.clock.now().toISOString())) {
+      this.emitRecord(record.organizationId, record.id)
+    }
+  }
+
+  private emitRecord(organizationId: string, id: string): void {
+    const record = this.store.pendingChecks.get(organizationId, id)
+    if (record) this.emit(organizationId, pendingView(record), null)
+  }
+
+  private emit(organizationId: string, pending: PendingCheck, check: Check | null): void {
+    this.events.emit({ type: 'pending', organizationId, pending, check })
+  }
+
+  private find(principal: Principal, id: string): PendingRecord {
+    const record = this.store.pendingChecks.get(principal.organizationId, id)
+    if (!record) throw new ApiError('not_found', `There is no pending check ${id}.`)
+    return record
+  }
+}

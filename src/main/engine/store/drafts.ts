@@ -1,0 +1,125 @@
+import type { DraftAnchor } from '../../../shared/schemas'
+import type { Db } from './database'
+
+/// A draft as stored: its text, the file it belongs to (if any) and the digest of that file's text as last
+/// opened or saved, the last check tied to it and that check's claim anchors.
+export interface DraftRecord {
+  id: string
+  organizationId: string
+  title: string
+  filePath: string | null
+  text: string
+  fileDigest: string | null
+  lastCheckId: string | null
+  anchors: DraftAnchor[]
+  createdAt: string
+  updatedAt: string
+  openedAt: string
+}
+
+interface DraftRow {
+  id: string
+  organization_id: string
+  title: string
+  file_path: string | null
+  text: string
+  file_digest: string | null
+  last_check_id: string | null
+  anchors: string
+  created_at: string
+  updated_at: string
+  opened_at: string
+}
+
+const COLUMNS =
+  'id, organization_id, title, file_path, text, file_digest, last_check_id, anchors, created_at, updated_at, opened_at'
+
+const toDraft = (row: DraftRow): DraftRecord => ({
+  id: row.id,
+  organizationId: row.organization_id,
+  title: row.title,
+  filePath: row.file_path,
+  text: row.text,
+  fileDigest: row.file_digest,
+  lastCheckId: row.last_check_id,
+  anchors: JSON.parse(row.anchors) as DraftAnchor[],
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  openedAt: row.opened_at,
+})
+
+/// The changes one save makes to a draft; absent members stay as they are.
+export type DraftChanges = Partial<
+  Pick<DraftRecord, 'title' | 'filePath' | 'text' | 'fileDigest' | 'lastCheckId' | 'anchors' | 'openedAt'>
+> & { updatedAt: string }
+
+const CHANGED_COLUMNS: Record<Exclude<keyof DraftChanges, 'updatedAt'>, string> = {
+  title: 'title',
+  filePath: 'file_path',
+  text: 'text',
+  fileDigest: 'file_digest',
+  lastCheckId: 'last_check_id',
+  anchors: 'anchors',
+  openedAt: 'opened_at',
+}
+
+/// The organization's drafts.
+export class Drafts {
+  constructor(private readonly db: Db) {}
+
+  insert(draft: DraftRecord): void {
+    this.db
+      .prepare(`INSERT INTO drafts (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+      .run(
+        draft.id,
+        draft.organizationId,
+        draft.title,
+        draft.filePath,
+        draft.text,
+        draft.fileDigest,
+        draft.lastCheckId,
+        JSON.stringify(draft.anchors),
+        draft.createdAt,
+        draft.updatedAt,
+        draft.openedAt,
+      )
+  }
+
+  /// The draft if it belongs to the organization.
+  get(organizationId: string, id: string): DraftRecord | null {
+    const row = this.db
+      .prepare(`SELECT ${COLUMNS} FROM drafts WHERE id = ? AND organization_id = ?`)
+      .get(id, organizationId) as DraftRow | undefined
+    return row ? toDraft(row) : null
+  }
+
+  /// The organization's draft of a file, if it has one.
+  byFile(organizationId: string, filePath: string): DraftRecord | null {
+    const row = this.db
+      .prepare(`SELECT ${COLUMNS} FROM drafts WHERE organization_id = ? AND file_path = ?`)
+      .get(organizationId, filePath) as DraftRow | undefined
+    return row ? toDraft(row) : null
+  }
+
+  /// The most recently opened drafts first.
+  recent(organizationId: string, limit: number): DraftRecord[] {
+    const rows = this.db
+      .prepare(
+        `SELECT ${COLUMNS} FROM drafts WHERE organization_id = ? ORDER BY opened_at DESC, id DESC LIMIT ?`,
+      )
+      .all(organizationId, limit) as DraftRow[]
+    return rows.map(toDraft)
+  }
+
+  update(id: string, changes: DraftChanges): void {
+    const sets = ['updated_at = ?']
+    const values: unknown[] = [changes.updatedAt]
+    for (const [key, column] of Object.entries(CHANGED_COLUMNS) as [keyof typeof CHANGED_COLUMNS, string][]) {
+      const value = changes[key]
+      if (value === undefined) continue
+      sets.push(`${column} = ?`)
+      values.push(key === 'anchors' ? JSON.stringify(value) : value)
+    }
+    this.db.prepare(`UPDATE drafts SET ${sets.join(', ')} WHERE id = ?`).run(...values, id)
+  }
+}

@@ -1,0 +1,184 @@
+import type { CreateCheckRequest, PendingCheck } from '../../../shared/schemas'
+import type { Db } from './database'
+
+/// A check queued to run when its providers can be reached: the request as it will be submitted, who queued it
+/// (the token it is submitted as) and the `Idempotency-Key` that makes the submission happen once.
+export interface PendingRecord {
+  id: string
+  organizationId: string
+  tokenId: string
+  request: CreateCheckRequest
+  label: string
+  idempotencyKey: string
+  status: PendingCheck['status']
+  attempts: number
+  nextAttemptAt: string | null
+  lastError: string | null
+  checkId: string | null
+  error: { code: string; message: string } | null
+  createdAt: string
+  updatedAt: string
+}
+
+interface Row {
+  id: string
+  organization_id: string
+  token_id: string
+  request: string
+  label: string
+  idempotency_key: string
+  status: PendingCheck['status']
+  attempts: number
+  next_attempt_at: string | null
+  last_error: string | null
+  check_id: string | null
+  error_code: string | null
+  error_message: string | null
+  created_at: string
+  updated_at: string
+}
+
+const toRecord = (row: Row): PendingRecord => ({
+  id: row.id,
+  organizationId: row.organization_id,
+  tokenId: row.token_id,
+  request: JSON.parse(row.request) as CreateCheckRequest,
+  label: row.label,
+  idempotencyKey: row.idempotency_key,
+  status: row.status,
+  attempts: Number(row.attempts),
+  nextAttemptAt: row.next_attempt_at,
+  lastError: row.last_error,
+  checkId: row.check_id,
+  error: row.error_code ? { code: row.error_code, message: row.error_message ?? '' } : null,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+})
+
+/// The durable queue of checks waiting for their providers. Every change of state is a conditional update of a
+/// waiting row, so a cancel and a submission never both win.
+export class PendingChecks {
+  constructor(private readonly db: Db) {}
+
+  /// Queues a check, due at once.
+  insert(
+    record: Pick<
+      PendingRecord,
+      'id' | 'organizationId' | 'tokenId' | 'request' | 'label' | 'idempotencyKey' | 'createdAt'
+    >,
+  ): void {
+    this.db
+      .prepare(
+        `INSERT INTO pending_checks (id, organization_id, token_id, request, label, idempotency_key, next_attempt_at,
+           created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        record.id,
+        record.organizationId,
+        record.tokenId,
+        JSON.stringify(record.request),
+        record.label,
+        record.idempotencyKey,
+        record.createdAt,
+        record.createdAt,
+        record.createdAt,
+      )
+  }
+
+  /// One of the organization's pending checks.
+  get(organizationId: string, id: string): PendingRecord | null {
+    const row = this.db
+      .prepare('SELECT * FROM pending_checks WHERE organization_id = ? AND id = ?')
+      .get(organizationId, id) as Row | undefined
+    return row ? toRecord(row) : null
+  }
+
+  byKey(organizationId: string, idempotencyKey: string): PendingRecord | null {
+    const row = this.db
+      .prepare('SELECT * FROM pending_checks WHERE organization_id = ? AND idempotency_key = ?')
+      .get(organizationId, idempotencyKey) as Row | undefined
+    return row ? toRecord(row) : null
+  }
+
+  /// The organization's pending checks, newest first; only those in `status` when given.
+  list(organizationId: string, limit: number, status: PendingRecord['status'] | null): PendingRecord[] {
+    const rows = this.db
+      .prepare(
+        `SELECT * FROM pending_checks WHERE organization_id = ? AND (? IS NULL OR status = ?)
+         ORDER BY id DESC LIMIT ?`,
+      )
+      .all(organizationId, status, status, limit) as Row[]
+    return rows.map(toRecord)
+  }
+
+  /// Waiting checks due at `now`, earliest first.
+  due(now: string, limit: number): PendingRecord[] {
+    const rows = this.db
+      .prepare(
+        `SELECT * FROM pending_checks WHERE status = 'waiting' AND next_attempt_at <= ?
+         ORDER BY next_attempt_at, id LIMIT ?`,
+      )
+      .all(now, limit) as Row[]
+    return rows.map(toRecord)
+  }
+
+  /// When the earliest waiting check falls due; null when none waits.
+  nextDue(): string | null {
+    const row = this.db
+      .prepare(`SELECT MIN(next_attempt_at) AS next FROM pending_checks WHERE status = 'waiting'`)
+      .get() as { next: string | null }
+    return row.next
+  }
+
+  /// Records attempt number `attempt`, which could not submit, and when to try again. False (nothing written)
+  /// unless the check still waits with the attempts before it recorded.
+  retryLater(id: string, attempt: number, nextAttemptAt: string, reason: string, at: string): boolean {
+    return (
+      this.db
+        .prepare(
+          `UPDATE pending_checks SET attempts = ?, next_attempt_at = ?, last_error = ?, updated_at = ?
+           WHERE id = ? AND status = 'waiting' AND attempts = ?`,
+        )
+        .run(attempt, nextAttemptAt, reason, at, id, attempt - 1).changes > 0
+    )
+  }
+
+  /// Marks a waiting check submitted as `checkId`; false when it no longer waits (cancelled meanwhile).
+  submitted(id: string, attempt: number, checkId: string, at: string): boolean {
+    return (
+      this.db
+        .prepare(
+          `UPDATE pending_checks SET status = 'submitted', attempts = ?, check_id = ?, next_attempt_at = NULL,
+             last_error = NULL, updated_at = ?
+           WHERE id = ? AND status = 'waiting'`,
+        )
+        .run(attempt, checkId, at, id).changes > 0
+    )
+  }
+
+  /// Ends a waiting check as failed: its submission was refused for a reason waiting will not change.
+  fail(id: string, attempt: number, error: { code: string; message: string }, at: string): boolean {
+    return (
+      this.db
+        .prepare(
+          `UPDATE pending_checks SET status = 'failed', attempts = ?, error_code = ?, error_message = ?,
+             next_attempt_at = NULL, updated_at = ?
+           WHERE id = ? AND status = 'waiting'`,
+        )
+        .run(attempt, error.code, error.message, at, id).changes > 0
+    )
+  }
+
+  /// Cancels a waiting check; false when it no longer waits.
+  cancel(id: string, at: string): boolean {
+    return (
+      this.db
+        .prepare(
+          `UPDATE pending_checks SET status = 'cancelled', next_attempt_at = NULL, updated_at = ?
+           WHERE id = ? AND status = 'waiting'`,
+        )
+        .run(at, id).changes > 0
+    )
+  }
+}

@@ -1,0 +1,165 @@
+import { parseHTML } from 'linkedom'
+import mammoth from 'mammoth'
+
+/// The text of a Word document as Markdown: headings, paragraphs, lists (nested), bold, italic, strikethrough,
+/// links, code and tables' text kept; images, comments and styles dropped. Rejects what is not a `.docx`.
+export async function docxToMarkdown(bytes: Buffer): Promise<string> {
+  const { value } = await mammoth.convertToHtml(
+    { buffer: bytes },
+    {
+      // An image becomes nothing rather than a data: URL the size of the picture.
+      convertImage: mammoth.images.imgElement(() => Promise.resolve({ src: '' })),
+      externalFileAccess: false,
+    },
+  )
+  return htmlToMarkdown(value)
+}
+
+/// A small HTML → Markdown conversion, for the HTML mammoth writes (and any simple HTML).
+export function htmlToMarkdown(html: string): string {
+  const { document } = parseHTML(`<!doctype html><html><body>${html}</body></html>`)
+  return blocks(document.body)
+    .join('\n\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim()
+}
+
+const HEADING = /^h([1-6])$/
+
+// The Markdown blocks of an element's children; loose inline content between blocks makes a paragraph.
+function blocks(parent: Element): string[] {
+  const out: string[] = []
+  let loose = ''
+  const flush = (): void => {
+    const text = loose.trim()
+    if (text) out.push(escapeBlockStart(text))
+    loose = ''
+  }
+  for (const node of Array.from(parent.childNodes)) {
+    const tag = node.nodeType === 1 ? (node as Element).tagName.toLowerCase() : ''
+    const block = tag ? blockOf(node as Element, tag) : null
+    if (block === null) {
+      loose += inline(node)
+      continue
+    }
+    flush()
+    if (block) out.push(block)
+  }
+  flush()
+  return out
+}
+
+// One block element as Markdown ('' when it is empty); null for an inline element.
+function blockOf(element: Element, tag: string): string | null {
+  const heading = HEADING.exec(tag)
+  if (heading) {
+    const text = inlineOf(element).trim()
+    return text ? `${'#'.repeat(Number(heading[1]))} ${text}` : ''
+  }
+  switch (tag) {
+    case 'p':
+    case 'div':
+    case 'section':
+    case 'article':
+      return blocks(element).join('\n\n')
+    case 'ul':
+    case 'ol':
+      return list(element, tag === 'ol')
+    case 'blockquote':
+      return blocks(element)
+        .join('\n\n')
+        .split('\n')
+        .map((line) => (line ? `> ${line}` : '>'))
+        .join('\n')
+    case 'pre':
+      return `\`\`\`\n${(element.textContent ?? '').replace(/\n$/, '')}\n\`\`\``
+    case 'table':
+      return Array.from(element.querySelectorAll('tr'))
+        .map((row) =>
+          Array.from(row.children)
+            .map((cell) => blocks(cell).join(' ').trim())
+            .join(' | '),
+        )
+        .filter((row) => row.replace(/[\s|]/g, '') !== '')
+        .join('\n\n')
+    case 'hr':
+      return '---'
+    default:
+      return null
+  }
+}
+
+// A list, its items numbered or bulleted; a nested list is indented under its item.
+function list(element: Element, ordered: boolean): string {
+  const items = Array.from(element.children).filter((child) => child.tagName.toLowerCase() === 'li')
+  return items
+    .map((item, index) => {
+      const marker = ordered ? `${index + 1}. ` : '- '
+      const pad = ' '.repeat(marker.length)
+      const body = blocks(item).join('\n')
+      return (
+        marker +
+        body
+          .split('\n')
+          .map((line, at) => (at === 0 || !line ? line : pad + line))
+          .join('\n')
+      )
+    })
+    .join('\n')
+}
+
+// Inline content of an element's children.
+function inlineOf(element: Element): string {
+  return Array.from(element.childNodes).map(inline).join('')
+}
+
+function inline(node: ChildNode): string {
+  if (node.nodeType === 3) return escapeInline((node.textContent ?? '').replace(/\s+/g, ' '))
+  if (node.nodeType !== 1) return ''
+  const element = node as Element
+  const tag = element.tagName.toLowerCase()
+  switch (tag) {
+    case 'strong':
+    case 'b':
+      return wrap(inlineOf(element), '**')
+    case 'em':
+    case 'i':
+      return wrap(inlineOf(element), '*')
+    case 's':
+    case 'del':
+    case 'strike':
+      return wrap(inlineOf(element), '~~')
+    case 'code':
+      return wrap((element.textContent ?? '').replace(/`/g, ''), '`')
+    case 'a': {
+      const text = inlineOf(element)
+      const href = element.getAttribute('href') ?? ''
+      // Mammoth's bookmarks and footnote back-links point inside the document: only their text is kept.
+      return href && !href.startsWith('#') && text.trim()
+        ? `[${text.trim()}](${href.replace(/[()\s]/g, encodeURIComponent)})`
+        : text
+    }
+    case 'br':
+      return '\n'
+    case 'img':
+      return ''
+    default:
+      return inlineOf(element)
+  }
+}
+
+// Emphasis hugs its words: spaces at either end go outside the markers, and empty emphasis disappears.
+function wrap(text: string, marker: string): string {
+  const inner = text.trim()
+  if (!inner) return text
+  const lead = text.slice(0, text.length - text.trimStart().length)
+  const trail = text.slice(text.trimEnd().length)
+  return `${lead}${marker}${inner}${marker}${trail}`
+}
+
+// Characters that would read as Markdown inside a paragraph.
+const escapeInline = (text: string): string => text.replace(/([\\`*_[\]<>])/g, '\\$1')
+
+// A paragraph that starts like a heading, a list item, a quote or a rule is escaped so it stays a paragraph.
+const escapeBlockStart = (text: string): string =>
+  text.replace(/^(#{1,6}\s|[-+]\s|>|\d+[.)]\s)/, (start) => `\\${start}`)

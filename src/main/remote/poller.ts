@@ -1,0 +1,180 @@
+import type { ReportUpdate } from '../../shared/api'
+import { ApiError } from '../../shared/errors'
+import { Tier, type Check, type Report, type Research } from '../../shared/schemas'
+import { hasEnded } from '../engine/events'
+
+export interface PollOptions {
+  /// The wait between two rounds while the service answers: the specification recommends 2-3 seconds.
+  intervalMs: number
+  /// After failed rounds the wait doubles per failure up to this.
+  maxBackoffMs: number
+  /// Waits `ms` (tests record the waits instead of spending them).
+  wait(ms: number): Promise<void>
+}
+
+const DEFAULTS: PollOptions = {
+  intervalMs: 2_500,
+  maxBackoffMs: 30_000,
+  wait: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+}
+
+/// Where the poller reads reports and research runs.
+export interface PollSource {
+  report(checkId: string): Promise<Report>
+  getResearch(researchId: string): Promise<Research>
+}
+
+/// Turns polled reports into the `ReportUpdate`s the embedded engine pushes: while anyone listens, it reads the
+/// report of every check it was shown running (and every research run it started), one round per interval,
+/// backs off while rounds fail, and forgets a check or a run once it has ended.
+export class ReportPoller {
+  private readonly options: PollOptions
+  private readonly listeners = new Set<(update: ReportUpdate) => void>()
+  /// The checks still running, with their report as last read (null before the first read).
+  private readonly checks = new Map<string, Report | null>()
+  /// The research runs still running, as last read.
+  private readonly runs = new Map<string, Research>()
+  private polling = false
+  private closed = false
+
+  constructor(
+    private readonly source: PollSource,
+    options: Partial<PollOptions> = {},
+  ) {
+    this.options = { ...DEFAULTS, ...options }
+  }
+
+  /// Follows a check until it ends (a check seen ended needs no following).
+  watchCheck(check: Check): void {
+    if (hasEnded(check) || this.checks.has(check.id)) return
+    this.checks.set(check.id, null)
+    this.start()
+  }
+
+  /// Follows a research run until it ends, passing it on as accepted first.
+  watchResearch(research: Research): void {
+    if (this.runs.has(research.id) || researchEnded(research)) return
+    this.runs.set(research.id, research)
+    this.emit({ type: 'research', research, step: null, sourcesRead: 0 })
+    this.start()
+  }
+
+  subscribe(listener: (update: ReportUpdate) => void): () => void {
+    this.listeners.add(listener)
+    this.start()
+    return () => this.listeners.delete(listener)
+  }
+
+  close(): void {
+    this.closed = true
+    this.listeners.clear()
+  }
+
+  private start(): void {
+    if (this.polling || !this.wanted()) return
+    this.polling = true
+    void this.poll().finally(() => {
+      this.polling = false
+    })
+  }
+
+  private wanted(): boolean {
+    return !this.closed && this.listeners.size > 0 && (this.checks.size > 0 || this.runs.size > 0)
+  }
+
+  private async poll(): Promise<void> {
+    const { intervalMs, maxBackoffMs, wait } = this.options
+    let failures = 0
+    while (this.wanted()) {
+      await wait(failures === 0 ? intervalMs : Math.min(maxBackoffMs, intervalMs * 2 ** failures))
+      if (!this.wanted()) return
+      try {
+        await this.round()
+        failures = 0
+      } catch {
+        failures++
+      }
+    }
+  }
+
+  /// Reads every followed report and run once; throws after the round when any read failed.
+  private async round(): Promise<void> {
+    let failed = false
+    for (const [checkId, before] of [...this.checks]) {
+      try {
+        const report = await this.source.report(checkId)
+        for (const update of reportUpdates(before, report)) this.emit(update)
+        if (hasEnded(report.check)) this.checks.delete(checkId)
+        else this.checks.set(checkId, report)
+      } catch (error) {
+        if (error instanceof ApiError && error.code === 'not_found') this.checks.delete(checkId)
+        else failed = true
+      }
+    }
+    for (const [researchId, before] of [...this.runs]) {
+      try {
+        const research = await this.source.getResearch(researchId)
+        if (research.updatedAt !== before.updatedAt || research.status !== before.status) {
+          const sourcesRead = research.result?.sources.length ?? 0
+          this.emit({ type: 'research', research, step: null, sourcesRead })
+        }
+        if (researchEnded(research)) this.runs.delete(researchId)
+        else this.runs.set(researchId, research)
+      } catch (error) {
+        if (error instanceof ApiError && error.code === 'not_found') this.runs.delete(researchId)
+        else failed = true
+      }
+    }
+    if (failed) throw new Error('A report could not be read.')
+  }
+
+  private emit(update: ReportUpdate): void {
+    for (const listener of this.listeners) listener(update)
+  }
+}
+
+const researchEnded = (research: Research): boolean =>
+  research.status === 'completed' || research.status === 'failed'
+
+/// What changed from one reading of a report to the next, as the engine pushes it: each new vote, each new
+/// consensus (t1's with the claim's findings), then the check if it changed.
+export function reportUpdates(before: Report | null, after: Report): ReportUpdate[] {
+  const updates: ReportUpdate[] = []
+  const earlier = new Map(before?.claims.map((claim) => [claim.claimId, claim]))
+  const checkId = after.check.id
+  for (const claim of after.claims) {
+    const prior = earlier.get(claim.claimId)
+    const voted = new Set(prior?.evaluations.map((vote) => `${vote.tier} ${vote.model}`))
+    for (const evaluation of claim.evaluations) {
+      if (voted.has(`${evaluation.tier} ${evaluation.model}`)) continue
+      const { claimId } = claim
+      updates.push({
+        type: 'claim',
+        checkId,
+        claimId,
+        tier: evaluation.tier,
+        evaluation,
+        consensus: null,
+        issues: [],
+      })
+    }
+    for (const tier of Tier.options) {
+      const consensus = claim.consensus[tier]
+      if (!consensus || prior?.consensus[tier]?.decidedAt === consensus.decidedAt) continue
+      const issues = tier === 't1' ? claim.issues : []
+      updates.push({
+        type: 'claim',
+        checkId,
+        claimId: claim.claimId,
+        tier,
+        evaluation: null,
+        consensus,
+        issues,
+      })
+    }
+  }
+  if (!before || JSON.stringify(before.check) !== JSON.stringify(after.check)) {
+    updates.push({ type: 'check', check: after.check })
+  }
+  return updates
+}

@@ -1,0 +1,170 @@
+import { randomUUID } from 'node:crypto'
+import type { FactdeskApi, ReportUpdate } from '../../shared/api'
+import { ApiError } from '../../shared/errors'
+import { answerError, REST_REQUESTS, type RestRequest, type SpecOperation } from '../../shared/rest'
+import { remoteServiceUrlProblem, type Check } from '../../shared/schemas'
+import { backoffMs, retryAfterMs } from '../engine/models/retry'
+import { reason } from '../engine/settings'
+import { ReportPoller, type PollOptions } from './poller'
+
+/// The operations of the editor's API that the service specification's REST API offers (`SpecOperation`); the
+/// rest (settings, tokens, grants, drafts) belong to the app on this computer and stay with the embedded engine.
+export type RemoteOperations = Pick<FactdeskApi, SpecOperation | 'subscribe'>
+
+export interface RemoteOptions {
+  /// The service's base URL, `/api/v1` included: https, or http to this computer (tests).
+  baseURL: string
+  /// A bearer token of the service.
+  token: string
+  /// Retries of a request after a lost connection, a 5xx or a 429 (honouring its Retry-After).
+  retries?: number
+  /// The first retry's wait; each next one doubles (with jitter), capped.
+  retryDelayMs?: number
+  /// How long one request may take.
+  requestTimeoutMs?: number
+  /// How reports are polled for updates.
+  poll?: Partial<PollOptions>
+}
+
+const DEFAULTS = { retries: 4, retryDelayMs: 500, requestTimeoutMs: 30_000 }
+
+/// How a request may be repeated: `safe` ones (reads, estimates, edits, cancels, submissions under their
+/// Idempotency-Key) after any failure worth retrying; `refused` ones, which must not happen twice (deep
+/// research, charged on acceptance; a rotation of the webhook secret), only when the service said it did not
+/// take them (429).
+type Repeat = 'safe' | 'refused'
+
+interface Request<T> extends RestRequest<T> {
+  headers?: Record<string, string>
+  repeat?: Repeat
+}
+
+/// The editor's API over a remote Factdesk service's REST API, with a bearer token that stays in the main
+/// process. Failures come back as the service's `ApiError`s; a submission carries one generated
+/// `Idempotency-Key` through all of its retries, so a retry never makes a second check. Updates come from
+/// polling the reports of the checks it has seen running (see `ReportPoller`).
+export class RemoteService implements RemoteOperations {
+  readonly origin: string
+  private readonly base: string
+  private readonly options: typeof DEFAULTS
+  private readonly poller: ReportPoller
+
+  constructor(private readonly remote: RemoteOptions) {
+    const problem = remoteServiceUrlProblem(remote.baseURL)
+    if (problem) throw new ApiError('bad_request', `The remote service's URL ${problem}.`)
+    this.base = remote.baseURL.replace(/\/+$/, '')
+    this.origin = new URL(this.base).origin
+    this.options = {
+      retries: remote.retries ?? DEFAULTS.retries,
+      retryDelayMs: remote.retryDelayMs ?? DEFAULTS.retryDelayMs,
+      requestTimeoutMs: remote.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs,
+    }
+    this.poller = new ReportPoller(
+      { report: (id) => this.report(id), getResearch: (id) => this.getResearch(id) },
+      remote.poll,
+    )
+  }
+
+  me: RemoteOperations['me'] = () => this.call(REST_REQUESTS.me())
+  credits: RemoteOperations['credits'] = () => this.call(REST_REQUESTS.credits())
+  estimate: RemoteOperations['estimate'] = (request) => this.call(REST_REQUESTS.estimate(request))
+
+  submit: RemoteOperations['submit'] = async (request) =>
+    this.seen(
+      await this.call({ ...REST_REQUESTS.submit(request), headers: { 'Idempotency-Key': randomUUID() } }),
+    )
+
+  getCheck: RemoteOperations['getCheck'] = async (id) =>
+    this.seen(await this.call(REST_REQUESTS.getCheck(id)))
+
+  report: RemoteOperations['report'] = async (id) => {
+    const report = await this.call(REST_REQUESTS.report(id))
+    this.seen(report.check)
+    return report
+  }
+
+  listChecks: RemoteOperations['listChecks'] = (page) => this.call(REST_REQUESTS.listChecks(page))
+  cancel: RemoteOperations['cancel'] = async (id) => this.seen(await this.call(REST_REQUESTS.cancel(id)))
+  patch: RemoteOperations['patch'] = (id, edits) => this.call(REST_REQUESTS.patch(id, edits))
+  webhookSecret: RemoteOperations['webhookSecret'] = () => this.call(REST_REQUESTS.webhookSecret())
+  rotateWebhookSecret: RemoteOperations['rotateWebhookSecret'] = () =>
+    this.call({ ...REST_REQUESTS.rotateWebhookSecret(), repeat: 'refused' })
+
+  research: RemoteOperations['research'] = async (request) => {
+    const research = await this.call({ ...REST_REQUESTS.research(request), repeat: 'refused' })
+    this.poller.watchResearch(research)
+    return research
+  }
+
+  getResearch: RemoteOperations['getResearch'] = (id) => this.call(REST_REQUESTS.getResearch(id))
+
+  /// Updates of the checks and research runs this service has seen running, by polling their reports.
+  subscribe = (listener: (update: ReportUpdate) => void): (() => void) => this.poller.subscribe(listener)
+
+  /// Whether this is the service at `baseURL` with `token`.
+  isFor(target: Pick<RemoteOptions, 'baseURL' | 'token'>): boolean {
+    return this.base === target.baseURL.replace(/\/+$/, '') && this.remote.token === target.token
+  }
+
+  /// Stops polling.
+  close(): void {
+    this.poller.close()
+  }
+
+  private seen(check: Check): Check {
+    this.poller.watchCheck(check)
+    return check
+  }
+
+  /// One request with the bearer token, repeated after failures worth retrying; the answer is checked against
+  /// its schema, and an error answer becomes the `ApiError` of its envelope.
+  private async call<T>(request: Request<T>): Promise<T> {
+    const { retries, retryDelayMs, requestTimeoutMs } = this.options
+    for (let attempt = 0; ; attempt++) {
+      let response: Response
+      try {
+        response = await fetch(this.base + request.path, {
+          method: request.method,
+          headers: {
+            Accept: 'application/json',
+            Authorization: `Bearer ${this.remote.token}`,
+            ...(request.body === undefined ? {} : { 'Content-Type': 'application/json' }),
+            ...request.headers,
+          },
+          body: request.body === undefined ? undefined : JSON.stringify(request.body),
+          redirect: 'error',
+          signal: AbortSignal.timeout(requestTimeoutMs),
+        })
+      } catch (error) {
+        if (attempt < retries && (request.repeat ?? 'safe') === 'safe') {
+          await sleep(backoffMs(attempt, retryDelayMs))
+          continue
+        }
+        throw new ApiError(
+          'internal_error',
+          `The remote service at ${this.origin} cannot be reached (${reason(error)}).`,
+        )
+      }
+      const retryable =
+        response.status === 429 || (response.status >= 500 && (request.repeat ?? 'safe') === 'safe')
+      if (retryable && attempt < retries) {
+        await response.body?.cancel()
+        const asked = retryAfterMs(Object.fromEntries(response.headers))
+        await sleep(asked ?? backoffMs(attempt, retryDelayMs))
+        continue
+      }
+      const answer: unknown = await response.json().catch(() => null)
+      if (!response.ok) throw answerError(response.status, answer, `The remote service at ${this.origin}`)
+      const parsed = request.schema.safeParse(answer)
+      if (!parsed.success) {
+        throw new ApiError(
+          'internal_error',
+          `The remote service at ${this.origin} answered ${request.path} in an unexpected form.`,
+        )
+      }
+      return parsed.data
+    }
+  }
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))

@@ -1,0 +1,110 @@
+import { performance } from 'node:perf_hooks'
+import type { ReportUpdate } from '../../shared/api'
+import { ApiError } from '../../shared/errors'
+import type { ServiceTest, ServiceTestRequest } from '../../shared/schemas'
+import type { ReportEvent, ReportEvents } from '../engine/events'
+import { requireOwner, type Principal } from '../engine/service'
+import type { AppSettings } from '../engine/settings'
+import { SPEC_OPERATIONS, type SpecOperation } from '../../shared/rest'
+import { RemoteService, type RemoteOptions } from './remoteService'
+
+/// Whether an operation goes to the remote service when one is chosen (the others stay with this computer).
+export const isRemoteOperation = (operation: string): operation is SpecOperation =>
+  (SPEC_OPERATIONS as readonly string[]).includes(operation)
+
+/// The service the editor talks to, as the settings say: null for the embedded engine, or a `RemoteService`
+/// made from the saved URL and token, and made again when they change (no restart). Its polled updates reach
+/// whoever subscribed here, across changes.
+export class ServiceSwitch {
+  private remote: RemoteService | null = null
+  private stopRelay: (() => void) | null = null
+  private readonly listeners = new Set<(update: ReportUpdate) => void>()
+
+  constructor(
+    private readonly settings: Pick<AppSettings, 'remoteService' | 'serviceToken'>,
+    /// Retries and polling of the remote service (tests shorten them).
+    private readonly options: Omit<RemoteOptions, 'baseURL' | 'token'> = {},
+  ) {
+    this.refresh()
+  }
+
+  /// The remote service in use, or null for the embedded engine.
+  current(): RemoteService | null {
+    return this.remote
+  }
+
+  /// Reads the settings again: call after they changed. A saved token that cannot be decrypted any more (the
+  /// data folder came from another computer) leaves the embedded engine in use; Settings shows the token
+  /// without its last four characters, and saving it again mends it.
+  refresh(): void {
+    let wanted: { baseURL: string; token: string } | null = null
+    try {
+      wanted = this.settings.remoteService()
+    } catch (error) {
+      console.error('factdesk: the remote service cannot be used', error)
+    }
+    if (wanted ? this.remote?.isFor(wanted) : !this.remote) return
+    this.unrelay()
+    this.remote?.close()
+    this.remote = wanted ? new RemoteService({ ...this.options, ...wanted }) : null
+    this.relay()
+  }
+
+  /// The remote service's updates, as the engine's events of `organizationId` (the window's forwarder takes
+  /// these; the embedded engine's own events go to it directly).
+  events(organizationId: string): Pick<ReportEvents, 'subscribe'> {
+    return {
+      subscribe: (listener: (event: ReportEvent) => void) => {
+        const forward = (update: ReportUpdate): void => listener({ ...update, organizationId })
+        this.listeners.add(forward)
+        this.relay()
+        return () => {
+          this.listeners.delete(forward)
+          if (this.listeners.size === 0) this.unrelay()
+        }
+      },
+    }
+  }
+
+  /// Asks the remote service in the form who its token is (`GET /me`): the token entered, else the saved one.
+  async test(principal: Principal, request: ServiceTestRequest): Promise<ServiceTest> {
+    requireOwner(principal)
+    const token = request.token ?? this.settings.serviceToken()
+    if (!token) return { ok: false, latencyMs: null, message: 'Enter a token of the service first.' }
+    const started = performance.now()
+    try {
+      const { organization, token: used } = await new RemoteService({
+        baseURL: request.baseURL,
+        token,
+        retries: 0,
+      }).me()
+      const latencyMs = Math.round(performance.now() - started)
+      const scope = used.scope === 'read' ? ' It is a read token: checks cannot be submitted with it.' : ''
+      return { ok: true, latencyMs, message: `Connected to ${organization.name} in ${latencyMs} ms.${scope}` }
+    } catch (error) {
+      const refused = error instanceof ApiError && error.code === 'unauthorized'
+      const message = error instanceof Error ? error.message : String(error)
+      return { ok: false, latencyMs: null, message: refused ? `The token was refused: ${message}` : message }
+    }
+  }
+
+  /// Stops polling.
+  close(): void {
+    this.unrelay()
+    this.remote?.close()
+    this.remote = null
+  }
+
+  // One subscription to the remote service while anyone listens here.
+  private relay(): void {
+    if (this.stopRelay || !this.remote || this.listeners.size === 0) return
+    this.stopRelay = this.remote.subscribe((update) => {
+      for (const listener of this.listeners) listener(update)
+    })
+  }
+
+  private unrelay(): void {
+    this.stopRelay?.()
+    this.stopRelay = null
+  }
+}

@@ -1,0 +1,185 @@
+import { useEffect, useRef, type JSX } from 'react'
+import type { FactdeskApi } from '../../../shared/api'
+import type { DraftSummary } from '../../../shared/schemas'
+import { stageLabel } from '../editor/claims'
+import { useDrafts, windowTitle, type SaveState } from '../state/drafts'
+
+const SAVE_WORDS: Record<SaveState, string> = {
+  saved: 'Saved',
+  saving: 'Saving…',
+  unsaved: 'Unsaved',
+  failed: 'Not saved',
+}
+
+/// The file types the page's Open… accepts.
+const ACCEPT = '.md,.markdown,.txt,.docx'
+
+/// The document bar: the draft's name and whether it is saved, New, Open…, the recent drafts, Save (a download
+/// in a browser) and Save as…, and the claims of the last check that are no longer in the text.
+export function Documents({ api }: { api: FactdeskApi }): JSX.Element {
+  const draft = useDrafts((store) => store.draft)
+  const save = useDrafts((store) => store.save)
+  const failure = useDrafts((store) => store.failure)
+  const recent = useDrafts((store) => store.recent)
+  const detached = useDrafts((store) => store.detached)
+  const input = useRef<HTMLInputElement>(null)
+  const drafts = useDrafts.getState()
+  const desktop = api.files !== null
+
+  useEffect(() => useDrafts.getState().start(api), [api])
+
+  useEffect(() => {
+    document.title = windowTitle(draft)
+  }, [draft])
+
+  // Ctrl/Cmd+O opens, Ctrl/Cmd+S saves (downloads, in a browser), Ctrl/Cmd+Shift+S saves as.
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent): void => {
+      if (!(event.ctrlKey || event.metaKey) || event.altKey) return
+      const key = event.key.toLowerCase()
+      if (key === 'o' && !event.shiftKey) {
+        event.preventDefault()
+        if (api.files) void useDrafts.getState().openFile(api)
+        else input.current?.click()
+      } else if (key === 's') {
+        event.preventDefault()
+        void useDrafts.getState().saveFile(api, event.shiftKey && api.files !== null)
+      }
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [api])
+
+  const name = draft?.title ?? 'Untitled'
+  const status = save === 'failed' && failure ? `Not saved: ${failure}` : SAVE_WORDS[save]
+
+  return (
+    <nav className="documents-bar" aria-label="Document">
+      <span className="documents-name" title={draft?.filePath ?? name}>
+        {name}
+        {draft?.fileModified && (
+          <span className="documents-modified" aria-label="changes not saved to the file">
+            {' •'}
+          </span>
+        )}
+      </span>
+      <span className={`documents-save documents-${save}`} role="status" aria-label="Draft">
+        {draft && status}
+      </span>
+      <div className="toolbar-group documents-actions">
+        <button type="button" className="button" onClick={() => void drafts.create(api)}>
+          New
+        </button>
+        <button
+          type="button"
+          className="button"
+          title="Open a Markdown, text or Word file (Ctrl+O)"
+          onClick={() => (api.files ? void drafts.openFile(api) : input.current?.click())}
+        >
+          Open…
+        </button>
+        <input
+          ref={input}
+          type="file"
+          accept={ACCEPT}
+          hidden
+          aria-label="File to open"
+          onChange={(event) => {
+            const file = event.target.files?.[0]
+            event.target.value = ''
+            if (file) void drafts.importFile(api, file)
+          }}
+        />
+        <RecentDrafts
+          recent={recent}
+          current={draft?.id ?? null}
+          onShow={() => void drafts.loadRecent(api)}
+          onOpen={(id) => void drafts.open(api, id)}
+        />
+        <button
+          type="button"
+          className="button"
+          title={desktop ? 'Save to the file (Ctrl+S)' : 'Download the text as a file (Ctrl+S)'}
+          onClick={() => void drafts.saveFile(api, false)}
+        >
+          {desktop ? 'Save' : 'Download'}
+        </button>
+        {desktop && (
+          <button
+            type="button"
+            className="button"
+            title="Save to another file (Ctrl+Shift+S)"
+            onClick={() => void drafts.saveFile(api, true)}
+          >
+            Save as…
+          </button>
+        )}
+      </div>
+      {detached.length > 0 && (
+        <details className="documents-detached">
+          <summary>
+            {detached.length === 1 ? '1 checked claim' : `${detached.length} checked claims`} no longer in the
+            text
+          </summary>
+          <ul aria-label="Detached claims">
+            {detached.map((claim) => (
+              <li key={claim.claimId}>
+                <span className={`fd-badge fd-stage-${claim.stage}`}>
+                  {stageLabel({ stage: claim.stage, votes: 0, panel: null, stale: false })}
+                </span>{' '}
+                {claim.text}
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+    </nav>
+  )
+}
+
+/// The recent drafts, most recently opened first, listed when opened.
+function RecentDrafts({
+  recent,
+  current,
+  onShow,
+  onOpen,
+}: {
+  recent: DraftSummary[]
+  current: string | null
+  onShow: () => void
+  onOpen: (id: string) => void
+}): JSX.Element {
+  const details = useRef<HTMLDetailsElement>(null)
+  return (
+    <details
+      ref={details}
+      className="documents-recent"
+      onToggle={(event) => {
+        if (event.currentTarget.open) onShow()
+      }}
+    >
+      <summary className="button">Recent</summary>
+      <ul aria-label="Recent drafts">
+        {recent.length === 0 && <li className="muted">No drafts yet.</li>}
+        {recent.map((draft) => (
+          <li key={draft.id}>
+            <button
+              type="button"
+              aria-current={draft.id === current ? 'true' : undefined}
+              title={draft.filePath ?? 'Not saved to a file'}
+              onClick={() => {
+                if (details.current) details.current.open = false
+                onOpen(draft.id)
+              }}
+            >
+              <span>{draft.title}</span>
+              <span className="muted">
+                {draft.fileModified ? ' •' : ''} {new Date(draft.openedAt).toLocaleString()}
+              </span>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </details>
+  )
+}

@@ -1,0 +1,102 @@
+import { useEffect, useRef, useState, type JSX } from 'react'
+import type { ExportedFile, FactdeskApi } from '../../../shared/api'
+import type { ExportFormat } from '../../../shared/schemas'
+import { describeError, useChecks } from '../state/checks'
+
+/// The formats in the menu, in the writer's words.
+const FORMATS: { format: ExportFormat; name: string; detail: string }[] = [
+  { format: 'html', name: 'Web page (HTML)', detail: 'highlighted claims, notes, votes and sources' },
+  { format: 'pdf', name: 'PDF', detail: 'the web page, ready to print' },
+  { format: 'docx', name: 'Word (DOCX)', detail: 'a comment on each claim' },
+  { format: 'md', name: 'Markdown', detail: 'a footnote on each claim' },
+  { format: 'json', name: 'JSON', detail: 'the whole report and the text' },
+]
+
+/// Hands a file to the browser's download (in the desktop app, its native save dialog).
+function save(file: ExportedFile): void {
+  const url = URL.createObjectURL(new Blob([file.data], { type: file.contentType }))
+  const link = document.createElement('a')
+  link.href = url
+  link.download = file.fileName
+  link.click()
+  // The download has its own copy once started.
+  setTimeout(() => URL.revokeObjectURL(url), 60_000)
+}
+
+/// Export: the latest check's annotated report as a file, in the format chosen from the menu.
+export function ExportMenu({ api }: { api: FactdeskApi }): JSX.Element {
+  const check = useChecks((store) => store.check)
+  const [open, setOpen] = useState(false)
+  const [busy, setBusy] = useState<ExportFormat | null>(null)
+  const menu = useRef<HTMLDivElement>(null)
+
+  useEffect(() => {
+    if (!open) return
+    menu.current?.querySelector<HTMLButtonElement>('[role="menuitem"]')?.focus()
+    const close = (event: MouseEvent): void => {
+      if (!menu.current?.contains(event.target as Node)) setOpen(false)
+    }
+    document.addEventListener('mousedown', close)
+    return () => document.removeEventListener('mousedown', close)
+  }, [open])
+
+  async function exportAs(format: ExportFormat): Promise<void> {
+    if (!check) return
+    setOpen(false)
+    setBusy(format)
+    try {
+      save(await api.export(check.id, format))
+    } catch (error) {
+      useChecks.setState({ notice: { kind: 'error', text: `The export failed: ${describeError(error)}` } })
+    } finally {
+      setBusy(null)
+    }
+  }
+
+  return (
+    <div
+      className="export-menu"
+      ref={menu}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape' && open) {
+          event.stopPropagation()
+          setOpen(false)
+          menu.current?.querySelector<HTMLButtonElement>('.export-button')?.focus()
+        }
+        if (open && (event.key === 'ArrowDown' || event.key === 'ArrowUp')) {
+          event.preventDefault()
+          const items = [...(menu.current?.querySelectorAll<HTMLButtonElement>('[role="menuitem"]') ?? [])]
+          const at = items.indexOf(document.activeElement as HTMLButtonElement)
+          const step = event.key === 'ArrowDown' ? 1 : -1
+          items[(at + step + items.length) % items.length]?.focus()
+        }
+      }}
+    >
+      <button
+        type="button"
+        className="button quiet export-button"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        disabled={check === null || busy !== null}
+        title={
+          check
+            ? 'Save the latest check as an annotated report'
+            : 'Check the text first: exports show the verdicts'
+        }
+        onClick={() => setOpen(!open)}
+      >
+        {busy ? 'Exporting…' : 'Export'}
+      </button>
+      {open && (
+        <div className="export-list" role="menu" aria-label="Export the report as">
+          {FORMATS.map(({ format, name, detail }) => (
+            <button key={format} type="button" role="menuitem" onClick={() => void exportAs(format)}>
+              <span className="export-name">{name}</span>
+              <span className="export-detail">{detail}</span>
+            </button>
+          ))}
+        </div>
+      )}
+    </div>
+  )
+}

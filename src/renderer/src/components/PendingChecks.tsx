@@ -1,0 +1,48 @@
+import type { JSX } from 'react'
+import type { FactdeskApi } from '../../../shared/api'
+import { usePending } from '../state/pending'
+
+/// "Waiting to check (n)": the checks queued to run when online, each with its tiers, why it waits and Cancel.
+export function PendingChecks({ api }: { api: FactdeskApi }): JSX.Element | null {
+  const waiting = usePending((store) => store.waiting)
+  const open = usePending((store) => store.open)
+  const { toggle, cancel } = usePending.getState()
+  if (waiting.length === 0) return null
+  return (
+    <div className="pending">
+      <button
+        type="button"
+        className={`button quiet pending-toggle${open ? ' on' : ''}`}
+        aria-expanded={open}
+        aria-controls="pending-list"
+        onClick={toggle}
+        title="Checks that start by themselves when the models and search can be reached"
+      >
+        Waiting to check ({waiting.length})
+      </button>
+      {open && (
+        <ul id="pending-list" className="pending-list" aria-label="Waiting to check">
+          {waiting.map((pending) => (
+            <li key={pending.id}>
+              <span className="pending-label">{pending.label}</span>
+              <span className="pending-tiers">{pending.tiers.join(', ')}</span>
+              {pending.lastError && (
+                <span className="pending-why" title={pending.lastError}>
+                  {pending.attempts === 1 ? 'tried once' : `tried ${pending.attempts} times`}
+                </span>
+              )}
+              <button
+                type="button"
+                className="button quiet"
+                aria-label={`Cancel the check of ${pending.label}`}
+                onClick={() => void cancel(api, pending.id)}
+              >
+                Cancel
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  )
+}

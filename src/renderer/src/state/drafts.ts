@@ -1,0 +1,443 @@
+import { Annotation, Transaction, type Extension } from '@codemirror/state'
+import { EditorView } from '@codemirror/view'
+import { create } from 'zustand'
+import type { FactdeskApi } from '../../../shared/api'
+import { anchorOf, reanchor } from '../../../shared/anchors'
+import type { Draft, DraftSummary } from '../../../shared/schemas'
+import { clearClaims, setClaims, type ClaimMark } from '../editor/claims'
+import { describeError, useChecks } from './checks'
+import { editorView } from './editorView'
+import { marksOf } from './progress'
+
+/// Where the writer's text stands: in the store (`saved`), on its way (`saving`), typed since the last save
+/// (`unsaved`), or refused or unreachable (`failed`: kept in this page until a save gets through).
+export type SaveState = 'saved' | 'saving' | 'unsaved' | 'failed'
+
+/// A claim of the last check that could not be found again in the text: listed, never silently dropped.
+export interface DetachedClaim {
+  claimId: string
+  text: string
+  stage: ClaimMark['stage']
+}
+
+export interface DraftsStore {
+  /// The draft in the editor, without its text (which is the editor's).
+  draft: DraftSummary | null
+  save: SaveState
+  /// Why the last save failed.
+  failure: string | null
+  /// The drafts most recently opened, for the Recent list.
+  recent: DraftSummary[]
+  detached: DetachedClaim[]
+
+  /// Restores the draft last open (with any text typed after its last save), or starts one; once per page.
+  start(api: FactdeskApi): () => void
+  /// Saves the editor's text now if it changed (blur, hiding the page, closing it, switching drafts).
+  flush(api: FactdeskApi): Promise<void>
+  /// Shows another draft in the editor, after saving this one.
+  show(api: FactdeskApi, draft: Draft): Promise<void>
+  /// Opens a draft of the Recent list.
+  open(api: FactdeskApi, id: string): Promise<void>
+  /// A new, empty draft.
+  create(api: FactdeskApi): Promise<void>
+  /// Lists the recent drafts again.
+  loadRecent(api: FactdeskApi): Promise<void>
+  /// A file from disk through the desktop's Open dialog.
+  openFile(api: FactdeskApi): Promise<void>
+  /// A file picked in the page (browser mode): uploaded, converted if a Word document, opened as a new draft.
+  importFile(api: FactdeskApi, file: File): Promise<void>
+  /// Saves to the draft's file (the desktop's dialogs), or, in a browser, downloads it.
+  saveFile(api: FactdeskApi, as: boolean): Promise<void>
+}
+
+/// How long typing must pause before an autosave, and the longest typing may go on without one.
+export const AUTOSAVE_PAUSE_MS = 1000
+export const AUTOSAVE_MAX_WAIT_MS = 5000
+/// How soon a failed save is tried again.
+const RETRY_MS = 5000
+/// The page's emergency copy of text typed but not yet saved: written on every change, removed once saved.
+const COPY_KEY = 'factdesk:unsaved-draft'
+
+/// Marks a transaction that loads a draft: not the writer's typing, so nothing to save.
+const loading = Annotation.define<boolean>()
+
+// The text the store holds for the current draft, as far as this page knows.
+let stored: string | null = null
+let timer: ReturnType<typeof setTimeout> | null = null
+// When the first change not yet saved was made: typing never postpones a save beyond AUTOSAVE_MAX_WAIT_MS.
+let changedSince: number | null = null
+let inFlight: Promise<void> | null = null
+let bound: FactdeskApi | null = null
+// The store's handler of the writer's changes, for the editor's listener.
+let changedListener: (() => void) | null = null
+// Whether the page's copy waits for the next frame: one copy per frame, however fast the typing.
+let copyPending = false
+// The store's handler of the writer's changes, for the editor's listener.
+interface EmergencyCopy {
+  draftId: string
+  text: string
+}
+
+function readCopy(): EmergencyCopy | null {
+  try {
+    const value = JSON.parse(localStorage.getItem(COPY_KEY) ?? 'null') as EmergencyCopy | null
+    return value && typeof value.draftId === 'string' && typeof value.text === 'string' ? value : null
+  } catch {
+    return null
+  }
+}
+
+function writeCopy(copy: EmergencyCopy | null): void {
+  try {
+    if (copy) localStorage.setItem(COPY_KEY, JSON.stringify(copy))
+    else localStorage.removeItem(COPY_KEY)
+  } catch {
+    // A full or disabled storage leaves the autosave alone to keep the text.
+  }
+}
+
+/// Keeps the page's copy of text the store does not have yet.
+function keepCopy(): void {
+  copyPending = false
+  const text = editorView()?.state.doc.toString()
+  const { draft } = useDrafts.getState()
+  if (draft && text !== undefined && text !== stored) writeCopy({ draftId: draft.id, text })
+}
+
+/// The text to show for a draft: the page's emergency copy when it holds text the store never got.
+export function reconcile(draft: Pick<Draft, 'id' | 'text'>, copy: EmergencyCopy | null): string {
+  return copy && copy.draftId === draft.id ? copy.text : draft.text
+}
+
+export const useDrafts = create<DraftsStore>()((set, get) => {
+  function schedule(api: FactdeskApi, delay: number): void {
+    if (timer) clearTimeout(timer)
+    timer = setTimeout(() => void get().flush(api), Math.max(0, delay))
+  }
+
+  // The writer typed: keep a copy in the page by the next frame, save after a pause (or the longest wait).
+  function changed(): void {
+    const { draft } = get()
+    const api = bound
+    if (!draft || !api) return
+    if (!copyPending) {
+      copyPending = true
+      if (typeof requestAnimationFrame === 'function') requestAnimationFrame(keepCopy)
+      else setTimeout(keepCopy, 0)
+    }
+    const now = Date.now()
+    changedSince ??= now
+    set({ draft: { ...draft, fileModified: true }, save: get().save === 'failed' ? 'failed' : 'unsaved' })
+    schedule(api, Math.min(AUTOSAVE_PAUSE_MS, changedSince + AUTOSAVE_MAX_WAIT_MS - now))
+  }
+  changedListener = changed
+
+  async function saveNow(api: FactdeskApi): Promise<void> {
+    const view = editorView()
+    const { draft } = get()
+    if (!view || !draft) return
+    const text = view.state.doc.toString()
+    if (text === stored) {
+      set({ save: 'saved', failure: null })
+      changedSince = null
+      writeCopy(null)
+      return
+    }
+    set({ save: 'saving' })
+    try {
+      const saved = await api.saveDraft(draft.id, { text })
+      if (get().draft?.id !== draft.id) return
+      stored = text
+      const current = editorView()?.state.doc.toString()
+      if (current === text) {
+        changedSince = null
+        writeCopy(null)
+        set({ save: 'saved', failure: null, draft: saved })
+      } else {
+        set({ save: 'unsaved', failure: null, draft: { ...saved, fileModified: true } })
+        schedule(api, AUTOSAVE_PAUSE_MS)
+      }
+    } catch (error) {
+      set({ save: 'failed', failure: describeError(error) })
+      schedule(api, RETRY_MS)
+    }
+  }
+
+  // Puts a draft's text in the editor (`text`; null keeps what the editor holds, typed before the draft came)
+  // and its last check's verdicts on the words they were about.
+  async function place(api: FactdeskApi, draft: Draft, text: string | null): Promise<void> {
+    const view = editorView()
+    if (!view) return
+    if (timer) clearTimeout(timer)
+    stored = draft.text
+    changedSince = null
+    if (text !== null) {
+      useChecks.setState({
+        check: null,
+        report: null,
+        estimate: null,
+        estimated: null,
+        openClaim: null,
+        panel: null,
+      })
+      view.dispatch({
+        ...(text === view.state.doc.toString()
+          ? {}
+          : { changes: { from: 0, to: view.state.doc.length, insert: text } }),
+        effects: clearClaims.of(null),
+        annotations: [loading.of(true), Transaction.addToHistory.of(false)],
+      })
+    }
+    const unsaved = view.state.doc.toString() !== draft.text
+    set({
+      draft: unsaved ? { ...draft, fileModified: true } : draft,
+      save: unsaved ? 'unsaved' : 'saved',
+      failure: null,
+      detached: [],
+    })
+    if (unsaved) void get().flush(api)
+    if (draft.lastCheckId) await placeClaims(api, draft)
+  }
+
+  async function placeClaims(api: FactdeskApi, draft: Draft): Promise<void> {
+    if (!draft.lastCheckId) return
+    let report
+    try {
+      report = await api.report(draft.lastCheckId)
+    } catch (error) {
+      useChecks.setState({
+        notice: { kind: 'error', text: `The last check could not be read: ${describeError(error)}` },
+      })
+      return
+    }
+    const view = editorView()
+    if (!view || get().draft?.id !== draft.id) return
+    const text = view.state.doc.toString()
+    const anchors = new Map(draft.anchors.map((anchor) => [anchor.claimId, anchor]))
+    const marks: ClaimMark[] = []
+    const detached: DetachedClaim[] = []
+    marksOf(report.claims, report.check).forEach((mark, index) => {
+      const claim = report.claims[index]
+      // Anchors kept with the draft, or else (a check on a remote service) taken from the report's own text.
+      const anchor =
+        anchors.get(mark.claimId) ?? (claim && anchorOf(report.text, claim.charStart, claim.charEnd))
+      const placed = anchor && reanchor(text, anchor)
+      if (!claim || !placed) {
+        detached.push({ claimId: mark.claimId, text: claim?.text ?? anchor?.exact ?? '', stage: mark.stage })
+        return
+      }
+      const shift = placed.start - mark.from
+      marks.push({
+        ...mark,
+        from: placed.start,
+        to: placed.end,
+        // A finding moves with its claim while its words are still there (a reworded claim may have lost them).
+        issues: mark.issues
+          .map((issue) => ({ ...issue, from: issue.from + shift, to: issue.to + shift }))
+          .filter(
+            (issue) =>
+              text.slice(issue.from, issue.to) === report.text.slice(issue.from - shift, issue.to - shift),
+          ),
+        checkedText: claim.text,
+      })
+    })
+    view.dispatch({ effects: setClaims.of(marks) })
+    useChecks.setState({ check: report.check, report })
+    set({ detached })
+  }
+
+  return {
+    draft: null,
+    save: 'saved',
+    failure: null,
+    recent: [],
+    detached: [],
+
+    start: (api) => {
+      bound = api
+      let stopped = false
+      const restore = async (): Promise<void> => {
+        const copy = readCopy()
+        let draft: Draft
+        try {
+          const { data } = await api.listDrafts()
+          const last = copy?.draftId ?? data[0]?.id
+          draft = last
+            ? await api.openDraft(last).catch(() => api.createDraft({ text: copy?.text ?? '' }))
+            : await api.createDraft({})
+          set({ recent: data })
+        } catch {
+          // Signed out, say: the editor still works, the session notice says what to do.
+          return
+        }
+        const view = editorView()
+        if (stopped || !view) return
+        // Typed before the draft arrived: that text is kept, in a draft of its own when this one has text.
+        const typed = view.state.doc.length > 0
+        if (typed && draft.text !== '' && draft.text !== view.state.doc.toString()) {
+          draft = await api.createDraft({})
+        }
+        await place(api, draft, typed ? null : reconcile(draft, copy))
+      }
+      void restore()
+      const onHidden = (): void => {
+        if (document.visibilityState !== 'hidden') return
+        keepCopy()
+        void get().flush(api)
+      }
+      const onBlur = (): void => void get().flush(api)
+      const onUnload = (event: BeforeUnloadEvent): void => {
+        keepCopy()
+        void get().flush(api)
+        const { draft, save } = get()
+        // The desktop asks before a file's changes are left unsaved; a browser only when the text never reached
+        // the server (it is still in this page's copy, but the writer should know).
+        const ask = api.files ? draft?.filePath !== null && draft?.fileModified === true : save === 'failed'
+        if (ask) event.preventDefault()
+      }
+      document.addEventListener('visibilitychange', onHidden)
+      window.addEventListener('blur', onBlur)
+      window.addEventListener('beforeunload', onUnload)
+      const unsubscribe = useChecks.subscribe((state, previous) => {
+        const { draft } = get()
+        if (!draft || !state.check || state.check.id === previous.check?.id) return
+        if (state.check.id === draft.lastCheckId) return
+        const checkId = state.check.id
+        set({ draft: { ...draft, lastCheckId: checkId }, detached: [] })
+        api.saveDraft(draft.id, { lastCheckId: checkId }).catch((error: unknown) => {
+          useChecks.setState({ notice: { kind: 'error', text: describeError(error) } })
+        })
+      })
+      return () => {
+        stopped = true
+        unsubscribe()
+        document.removeEventListener('visibilitychange', onHidden)
+        window.removeEventListener('blur', onBlur)
+        window.removeEventListener('beforeunload', onUnload)
+      }
+    },
+
+    flush: async (api) => {
+      if (timer) clearTimeout(timer)
+      timer = null
+      while (inFlight) await inFlight
+      inFlight = saveNow(api).finally(() => (inFlight = null))
+      await inFlight
+    },
+
+    show: async (api, draft) => {
+      await get().flush(api)
+      writeCopy(null)
+      await place(api, draft, draft.text)
+      void get().loadRecent(api)
+    },
+
+    open: async (api, id) => {
+      try {
+        await get().show(api, await api.openDraft(id))
+      } catch (error) {
+        useChecks.setState({ notice: { kind: 'error', text: describeError(error) } })
+      }
+    },
+
+    create: async (api) => {
+      try {
+        await get().show(api, await api.createDraft({}))
+      } catch (error) {
+        useChecks.setState({ notice: { kind: 'error', text: describeError(error) } })
+      }
+    },
+
+    loadRecent: async (api) => {
+      try {
+        set({ recent: (await api.listDrafts()).data })
+      } catch (error) {
+        useChecks.setState({ notice: { kind: 'error', text: describeError(error) } })
+      }
+    },
+
+    openFile: async (api) => {
+      try {
+        const draft = await api.files?.openFile()
+        if (draft) await get().show(api, draft)
+      } catch (error) {
+        useChecks.setState({ notice: { kind: 'error', text: describeError(error) } })
+      }
+    },
+
+    importFile: async (api, file) => {
+      try {
+        const content = await base64Of(file)
+        await get().show(api, await api.importFile({ name: file.name, content }))
+      } catch (error) {
+        useChecks.setState({ notice: { kind: 'error', text: describeError(error) } })
+      }
+    },
+
+    saveFile: async (api, as) => {
+      const view = editorView()
+      const { draft } = get()
+      if (!view || !draft) return
+      const text = view.state.doc.toString()
+      try {
+        if (api.files) {
+          const saved = await (as ? api.files.saveFileAs(draft.id, text) : api.files.saveFile(draft.id, text))
+          if (!saved) return
+          stored = text
+          const unchanged = view.state.doc.toString() === text
+          set({ draft: unchanged ? saved : { ...saved, fileModified: true } })
+          if (unchanged) set({ save: 'saved', failure: null })
+          if (unchanged) writeCopy(null)
+        } else {
+          download(draft.title, text)
+          const saved = await api.saveDraft(draft.id, { text, savedToFile: true })
+          stored = text
+          set({ draft: view.state.doc.toString() === text ? saved : { ...saved, fileModified: true } })
+        }
+        void get().loadRecent(api)
+      } catch (error) {
+        useChecks.setState({ notice: { kind: 'error', text: describeError(error) } })
+      }
+    },
+  }
+})
+
+/// The editor's part of the autosave: every change the writer makes goes to the drafts store, and leaving the
+/// editor saves at once.
+export function draftAutosave(): Extension {
+  return [
+    EditorView.updateListener.of((update) => {
+      if (!update.docChanged || update.transactions.some((tr) => tr.annotation(loading))) return
+      changedListener?.()
+    }),
+    EditorView.domEventHandlers({
+      blur: () => {
+        if (bound) void useDrafts.getState().flush(bound)
+      },
+    }),
+  ]
+}
+
+// The page's file input gives a File; the API takes its bytes as base64.
+async function base64Of(file: File): Promise<string> {
+  const bytes = new Uint8Array(await file.arrayBuffer())
+  let binary = ''
+  for (let at = 0; at < bytes.length; at += 0x8000)
+    binary += String.fromCharCode(...bytes.subarray(at, at + 0x8000))
+  return btoa(binary)
+}
+
+// A browser's "save": the text as a file download named after the draft.
+function download(name: string, text: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: 'text/markdown;charset=utf-8' }))
+  const link = document.createElement('a')
+  link.href = url
+  link.download = name
+  link.click()
+  setTimeout(() => URL.revokeObjectURL(url), 0)
+}
+
+/// The window's title: the draft's file name, with "•" while it has changes not saved to its file.
+export function windowTitle(draft: DraftSummary | null): string {
+  return draft ? `${draft.title}${draft.fileModified ? ' •' : ''} — Factdesk` : 'Factdesk'
+}

@@ -1,0 +1,109 @@
+import { ApiError } from '../../../shared/errors'
+import { create } from 'zustand'
+import type { FactdeskApi, ReportUpdate } from '../../../shared/api'
+import type { Check, PendingCheck } from '../../../shared/schemas'
+import { describeError, useChecks } from './checks'
+
+/// Checks queued to run when online ("Check when online"): the ones still waiting, kept up to date by pushed
+/// updates, and the writer told when one starts.
+export interface PendingStore {
+  waiting: PendingCheck[]
+  /// Whether the list of waiting checks is open.
+  open: boolean
+  load(api: FactdeskApi): Promise<void>
+  /// Queues the check the editor could not start: the current estimate's document and tiers.
+  queue(api: FactdeskApi): Promise<void>
+  cancel(api: FactdeskApi, id: string): Promise<void>
+  toggle(): void
+  /// Loads the waiting checks and listens to pushed updates; returns the stop.
+  connect(api: FactdeskApi): () => void
+}
+
+const notify = (text: string): void => useChecks.setState({ notice: { kind: 'info', text } })
+
+export const usePending = create<PendingStore>()((set, get) => {
+  function onUpdate(api: FactdeskApi, update: ReportUpdate): void {
+    if (update.type !== 'pending') return
+    const { pending, check } = update
+    const others = get().waiting.filter((each) => each.id !== pending.id)
+    const waiting = pending.status === 'waiting' ? [pending, ...others] : others
+    set({ waiting, open: get().open && waiting.length > 0 })
+    if (pending.status === 'submitted' && check) started(api, pending, check)
+    if (pending.status === 'failed') {
+      notify(
+        `Your check of “${pending.label}” could not start: ${pending.error?.message ?? 'it was refused.'}`,
+      )
+    }
+  }
+
+  function started(api: FactdeskApi, pending: PendingCheck, check: Check): void {
+    const text = `Your check of “${pending.label}” started.`
+    notify(text)
+    useChecks.getState().followStarted(api, check)
+    announce(text)
+  }
+
+  return {
+    waiting: [],
+    open: false,
+
+    load: async (api) => {
+      try {
+        set({ waiting: (await api.listPendingChecks(true)).data })
+      } catch (error) {
+        // A page without a session says so once, in its session notice.
+        if (error instanceof ApiError && error.code === 'unauthorized') return
+        useChecks.setState({ notice: { kind: 'error', text: describeError(error) } })
+      }
+    },
+
+    queue: async (api) => {
+      const { estimate, tiers } = useChecks.getState()
+      if (!estimate) return
+      askToNotify()
+      try {
+        const pending = await api.queueCheck({ documentId: estimate.documentId, tiers })
+        set({ waiting: [pending, ...get().waiting.filter((each) => each.id !== pending.id)] })
+        notify(
+          `Waiting to check “${pending.label}”: it starts by itself as soon as the models can be reached, ` +
+            'and is charged only then.',
+        )
+      } catch (error) {
+        useChecks.setState({ notice: { kind: 'error', text: describeError(error) } })
+      }
+    },
+
+    cancel: async (api, id) => {
+      try {
+        const pending = await api.cancelPendingCheck(id)
+        const waiting = get().waiting.filter((each) => each.id !== id)
+        set({ waiting, open: get().open && waiting.length > 0 })
+        notify(`The check of “${pending.label}” will not run.`)
+      } catch (error) {
+        useChecks.setState({ notice: { kind: 'error', text: describeError(error) } })
+      }
+    },
+
+    toggle: () => set({ open: !get().open }),
+
+    connect: (api) => {
+      void get().load(api)
+      return api.subscribe((update) => onUpdate(api, update))
+    },
+  }
+})
+
+// Browser mode asks once, when the writer first queues a check, whether it may announce the start through the
+// system; the desktop app's main process announces it itself.
+const inBrowser = (): boolean => typeof window !== 'undefined' && !('factdesk' in window)
+
+function askToNotify(): void {
+  if (!inBrowser() || typeof Notification === 'undefined' || Notification.permission !== 'default') return
+  void Notification.requestPermission().catch(() => undefined)
+}
+
+function announce(text: string): void {
+  if (!inBrowser() || typeof document === 'undefined' || document.hasFocus()) return
+  if (typeof Notification === 'undefined' || Notification.permission !== 'granted') return
+  new Notification('Factdesk', { body: text })
+}

@@ -1,0 +1,100 @@
+// The service specification's operations as REST requests, and its error answers as `ApiError`s: one table for
+// every client of the API (the browser-mode bridge and the desktop app's `RemoteService`).
+import type { z } from 'zod'
+import type { FactdeskOperations } from './api'
+import { ApiError, STATUS_OF } from './errors'
+import {
+  Check,
+  CheckList,
+  Credits,
+  ErrorEnvelope,
+  Estimate,
+  Me,
+  Report,
+  Research,
+  WebhookSecret,
+  WebhookSecretRotation,
+  type ErrorCode,
+} from './schemas'
+
+/// One request of the REST API, relative to its base (`…/api/v1`), with the schema its answer must match.
+export interface RestRequest<T> {
+  method: 'GET' | 'POST' | 'PATCH'
+  path: string
+  schema: z.ZodType<T>
+  body?: unknown
+}
+
+/// The operations of the editor's API that the service specification's REST API offers.
+export type SpecOperation =
+  | 'me'
+  | 'credits'
+  | 'estimate'
+  | 'submit'
+  | 'getCheck'
+  | 'report'
+  | 'listChecks'
+  | 'cancel'
+  | 'patch'
+  | 'webhookSecret'
+  | 'rotateWebhookSecret'
+  | 'research'
+  | 'getResearch'
+
+type Requests = {
+  [Op in SpecOperation]: (
+    ...args: Parameters<FactdeskOperations[Op]>
+  ) => RestRequest<Awaited<ReturnType<FactdeskOperations[Op]>>>
+}
+
+const segment = (value: string): string => encodeURIComponent(value)
+
+/// Each operation of the specification as its request.
+export const REST_REQUESTS: Requests = {
+  me: () => ({ method: 'GET', path: '/me', schema: Me }),
+  credits: () => ({ method: 'GET', path: '/credits', schema: Credits }),
+  estimate: (request) => ({ method: 'POST', path: '/checks/estimate', schema: Estimate, body: request }),
+  submit: (request) => ({ method: 'POST', path: '/checks', schema: Check, body: request }),
+  getCheck: (id) => ({ method: 'GET', path: `/checks/${segment(id)}`, schema: Check }),
+  report: (id) => ({ method: 'GET', path: `/checks/${segment(id)}/report`, schema: Report }),
+  listChecks: ({ limit, cursor }) => {
+    const query = new URLSearchParams()
+    if (limit !== undefined) query.set('limit', String(limit))
+    if (cursor !== undefined) query.set('cursor', cursor)
+    return { method: 'GET', path: `/checks${query.size > 0 ? `?${query}` : ''}`, schema: CheckList }
+  },
+  cancel: (id) => ({ method: 'POST', path: `/checks/${segment(id)}/cancel`, schema: Check }),
+  patch: (id, edits) => ({ method: 'PATCH', path: `/checks/${segment(id)}`, schema: Check, body: edits }),
+  webhookSecret: () => ({ method: 'GET', path: '/webhook-secret', schema: WebhookSecret }),
+  rotateWebhookSecret: () => ({
+    method: 'POST',
+    path: '/webhook-secret/rotate',
+    schema: WebhookSecretRotation,
+  }),
+  research: (request) => ({ method: 'POST', path: '/research', schema: Research, body: request }),
+  getResearch: (id) => ({ method: 'GET', path: `/research/${segment(id)}`, schema: Research }),
+}
+
+/// Every operation of the specification.
+export const SPEC_OPERATIONS = Object.keys(REST_REQUESTS) as SpecOperation[]
+
+/// The error of an answer that is not 2xx: the specification's envelope when it carries one; anything else
+/// (a proxy's page, say) is named by its status, as `speaker` ("Factdesk", "The remote service at …") said it.
+export function answerError(status: number, body: unknown, speaker: string): ApiError {
+  const envelope = ErrorEnvelope.safeParse(body)
+  if (envelope.success) return ApiError.fromEnvelope(envelope.data)
+  const code = (Object.keys(STATUS_OF) as ErrorCode[]).find((each) => STATUS_OF[each] === status)
+  return new ApiError(code ?? 'internal_error', `${speaker} answered with HTTP status ${status}.`)
+}
+
+/// The specification's operations, each sending its request through `send`.
+export function specOperations(
+  send: <T>(request: RestRequest<T>) => Promise<T>,
+): Pick<FactdeskOperations, SpecOperation> {
+  const operations: Partial<Record<SpecOperation, (...args: never[]) => Promise<unknown>>> = {}
+  for (const name of SPEC_OPERATIONS) {
+    const request = REST_REQUESTS[name] as (...args: never[]) => RestRequest<unknown>
+    operations[name] = (...args) => send(request(...args))
+  }
+  return operations as Pick<FactdeskOperations, SpecOperation>
+}

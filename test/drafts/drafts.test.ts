@@ -1,0 +1,310 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { reanchor } from '../../src/shared/anchors'
+import { Draft, DraftList, DraftSummary, ErrorEnvelope } from '../../src/shared/schemas'
+import { appPage } from '../../src/main/desktop/appPage'
+import { createDispatch } from '../../src/main/desktop/dispatch'
+import { createFileDispatch, type FileDialogs } from '../../src/main/desktop/files'
+import { openEngine, type Engine } from '../../src/main/engine/engine'
+import { buildDocx } from '../files/docx'
+import { call, expectEnvelope, startServer, waitForEnd, type TestServer } from '../helpers/server'
+import { GatedTier } from '../helpers/tiers'
+
+const ARTICLE =
+  'The Eiffel Tower is 330 metres tall. It was finished in 1889. Paris is the capital of France.'
+const base64 = (text: string | Buffer): string => Buffer.from(text).toString('base64')
+
+describe('drafts over REST', () => {
+  let server: TestServer
+  beforeEach(async () => {
+    server = await startServer({ tiers: new Map([['t1', new GatedTier(true)]]) })
+  })
+  afterEach(() => server.close())
+
+  it('creates, autosaves and lists drafts, the most recently opened first', async () => {
+    const first = await call(server, 'POST', '/drafts', { body: { text: 'One.' } })
+    expect(first.status).toBe(201)
+    expect(Draft.parse(first.json)).toMatchObject({
+      title: 'Untitled',
+      text: 'One.',
+      filePath: null,
+      fileModified: true,
+    })
+    const second = (await call(server, 'POST', '/drafts', { body: { title: 'Notes' } })).json
+    expect(second).toMatchObject({ text: '', fileModified: false })
+
+    const saved = await call(server, 'PATCH', `/drafts/${first.json.id}`, {
+      body: { text: 'One, then two.' },
+    })
+    expect(saved.status).toBe(200)
+    expect(DraftSummary.strict().parse(saved.json)).toMatchObject({ id: first.json.id })
+    // The same save again changes nothing: autosaves may repeat.
+    const again = await call(server, 'PATCH', `/drafts/${first.json.id}`, {
+      body: { text: 'One, then two.' },
+    })
+    expect(again.json).toEqual(saved.json)
+
+    const list = DraftList.parse((await call(server, 'GET', '/drafts', { token: server.read })).json)
+    expect(list.data.map((d) => d.id)).toEqual([first.json.id, second.id])
+    expect(list.data[0]).not.toHaveProperty('text')
+    await call(server, 'POST', `/drafts/${second.id}/open`)
+    const reordered = (await call(server, 'GET', '/drafts')).json
+    expect(reordered.data.map((d: any) => d.id)).toEqual([second.id, first.json.id])
+    const opened = (await call(server, 'POST', `/drafts/${first.json.id}/open`)).json
+    expect(opened).toMatchObject({ text: 'One, then two.', anchors: [] })
+  })
+
+  it('keeps drafts to their organization, and writes to write tokens', async () => {
+    const draft = (await call(server, 'POST', '/drafts', { body: { text: 'Mine.' } })).json
+    const other = server.engine.admin.createOrganization('Other', 0)
+    const stranger = server.engine.admin.createToken('write', other.id, 'stranger').value
+    for (const [method, path] of [
+      ['POST', `/drafts/${draft.id}/open`],
+      ['PATCH', `/drafts/${draft.id}`],
+    ] as const) {
+      const answer = await call(server, method, path, {
+        token: stranger,
+        body: method === 'PATCH' ? { text: 'x' } : undefined,
+      })
+      expect(answer.status).toBe(404)
+      expectEnvelope(answer.json, 'not_found')
+    }
+    expect((await call(server, 'GET', '/drafts', { token: stranger })).json.data).toEqual([])
+    const readOnly = await call(server, 'PATCH', `/drafts/${draft.id}`, {
+      token: server.read,
+      body: { text: 'x' },
+    })
+    expect(readOnly.status).toBe(403)
+    expectEnvelope(readOnly.json, 'forbidden')
+    const bad = await call(server, 'PATCH', `/drafts/${draft.id}`, { body: { text: 3, extra: true } })
+    expect(bad.status).toBe(400)
+    expectEnvelope(bad.json, 'bad_request')
+    expect((await call(server, 'POST', `/drafts/${draft.id}/open`)).json.text).toBe('Mine.')
+  })
+
+  it('imports Markdown as it is and Word as Markdown; other files get a reason', async () => {
+    const md = await call(server, 'POST', '/drafts/import', {
+      body: { name: 'notes.md', content: base64('# Notes\r\n\r\nText.') },
+    })
+    expect(md.status).toBe(201)
+    expect(md.json).toMatchObject({ title: 'notes.md', text: '# Notes\n\nText.', fileModified: false })
+    const docx = await buildDocx([
+      { heading: 1, runs: ['Tower'] },
+      { runs: ['It is ', { bold: 'tall' }, '.'] },
+    ])
+    const word = await call(server, 'POST', '/drafts/import', {
+      body: { name: 'Report.docx', content: base64(docx) },
+    })
+    expect(word.status).toBe(201)
+    // Imported, not opened: it has no Markdown file yet.
+    expect(word.json).toMatchObject({
+      title: 'Report.md',
+      text: '# Tower\n\nIt is **tall**.',
+      fileModified: true,
+    })
+    const png = await call(server, 'POST', '/drafts/import', {
+      body: { name: 'a.png', content: base64('x') },
+    })
+    expect(png.status).toBe(422)
+    expect(expectEnvelope(png.json, 'unprocessable').message).toContain(
+      'Markdown (.md), plain text (.txt) and Word (.docx)',
+    )
+    const garbage = await call(server, 'POST', '/drafts/import', {
+      body: { name: 'a.md', content: 'not base64!' },
+    })
+    expect(garbage.status).toBe(400)
+  })
+
+  it("keeps the last check's claims as anchors that place them again in a text edited since", async () => {
+    const check = (await call(server, 'POST', '/checks', { body: { text: ARTICLE, tiers: ['t1'] } })).json
+    await waitForEnd(server, check.id)
+    const report = (await call(server, 'GET', `/checks/${check.id}/report`)).json
+    const draft = (await call(server, 'POST', '/drafts', { body: { text: ARTICLE } })).json
+    await call(server, 'PATCH', `/drafts/${draft.id}`, { body: { lastCheckId: check.id } })
+    // Edited elsewhere: a new first line, a claim reworded slightly, one deleted.
+    const edited = `A new opening line.\n\n${ARTICLE.replace('330 metres', '330 m').replace(' It was finished in 1889.', '')}`
+    await call(server, 'PATCH', `/drafts/${draft.id}`, { body: { text: edited } })
+
+    const opened = Draft.parse((await call(server, 'POST', `/drafts/${draft.id}/open`)).json)
+    expect(opened.lastCheckId).toBe(check.id)
+    expect(opened.anchors.map((a) => a.claimId)).toEqual(report.claims.map((c: any) => c.claimId))
+    const placed = Object.fromEntries(
+      opened.anchors.map((anchor) => {
+        const at = reanchor(opened.text, anchor)
+        return [anchor.exact, at && opened.text.slice(at.start, at.end)]
+      }),
+    )
+    expect(placed).toEqual({
+      'The Eiffel Tower is 330 metres tall.': 'The Eiffel Tower is 330 m tall.',
+      'It was finished in 1889.': null,
+      'Paris is the capital of France.': 'Paris is the capital of France.',
+    })
+
+    const unknown = await call(server, 'PATCH', `/drafts/${draft.id}`, { body: { lastCheckId: 'chk_nope' } })
+    expect(unknown.status).toBe(404)
+    expectEnvelope(unknown.json, 'not_found')
+  })
+
+  it('keeps drafts across a restart of the server on the same data folder', async () => {
+    const draft = (await call(server, 'POST', '/drafts', { body: {} })).json
+    await call(server, 'PATCH', `/drafts/${draft.id}`, { body: { text: 'Typed before the restart. ✓' } })
+    const dataDir = server.dataDir
+    await server.close()
+    server = await startServer({ dataDir })
+    expect((await call(server, 'POST', `/drafts/${draft.id}/open`)).json.text).toBe(
+      'Typed before the restart. ✓',
+    )
+  })
+})
+
+describe('drafts and files in the desktop app', () => {
+  const page = appPage(undefined, '/opt/Factdesk/out/renderer/index.html')
+  const APP = `${page.href}#/`
+  let dataDir: string
+  let folder: string
+  let engine: Engine
+  let chosen: { open: string | null; save: string | null }
+  const asked: { title: string; filePath: string | null }[] = []
+  const dialogs: FileDialogs = {
+    open: async () => chosen.open,
+    saveAs: async (title, filePath) => {
+      asked.push({ title, filePath })
+      return chosen.save
+    },
+  }
+
+  beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'factdesk-drafts-'))
+    folder = mkdtempSync(join(tmpdir(), 'factdesk-files-'))
+    engine = openEngine({ dataDir, runJobs: false })
+    chosen = { open: null, save: null }
+    asked.length = 0
+  })
+  afterEach(async () => {
+    await engine.close()
+    rmSync(dataDir, { recursive: true, force: true })
+    rmSync(folder, { recursive: true, force: true })
+  })
+
+  const ok = (result: unknown): any => {
+    expect(result).toMatchObject({ ok: true })
+    return (result as { data: unknown }).data
+  }
+
+  it('autosaves through IPC with the arguments checked', async () => {
+    const dispatch = createDispatch(engine, page)
+    const draft = ok(await dispatch('createDraft', [{ text: 'Hello' }], APP))
+    ok(await dispatch('saveDraft', [draft.id, { text: 'Hello there' }], APP))
+    expect(ok(await dispatch('openDraft', [draft.id], APP)).text).toBe('Hello there')
+    expect(ok(await dispatch('listDrafts', [], APP)).data).toHaveLength(1)
+    // The desktop may check on a remote service: a check this store does not know is kept, without anchors.
+    ok(await dispatch('saveDraft', [draft.id, { lastCheckId: 'chk_remote' }], APP))
+    expect(ok(await dispatch('openDraft', [draft.id], APP))).toMatchObject({
+      lastCheckId: 'chk_remote',
+      anchors: [],
+    })
+    const refused = await dispatch('saveDraft', [draft.id, { text: 'x'.repeat(1_000_001) }], APP)
+    expect(ErrorEnvelope.parse(refused).error.code).toBe('bad_request')
+  })
+
+  it('opens a file, saves it atomically, and asks where only when it has no file yet', async () => {
+    const files = createFileDispatch(engine, page, dialogs)
+    const path = join(folder, 'article.md')
+    writeFileSync(path, '# Article\n\nFirst text.\n')
+    expect(ok(await files('openFile', [], APP))).toBeNull()
+    chosen.open = path
+    const draft = ok(await files('openFile', [], APP))
+    expect(draft).toMatchObject({
+      title: 'article.md',
+      filePath: path,
+      text: '# Article\n\nFirst text.\n',
+      fileModified: false,
+    })
+
+    // Typed and autosaved: the file is not touched, the draft knows it differs.
+    expect(
+      ok(
+        await createDispatch(engine, page)(
+          'saveDraft',
+          [draft.id, { text: '# Article\n\nNew text.\n' }],
+          APP,
+        ),
+      ),
+    ).toMatchObject({ fileModified: true })
+    expect(readFileSync(path, 'utf8')).toBe('# Article\n\nFirst text.\n')
+    // Opening the file again restores the unsaved text, not the file's.
+    expect(ok(await files('openFile', [], APP)).text).toBe('# Article\n\nNew text.\n')
+
+    const saved = ok(await files('saveFile', [draft.id, '# Article\n\nSaved text.\n'], APP))
+    expect(saved).toMatchObject({ fileModified: false, filePath: path })
+    expect(asked).toEqual([])
+    expect(readFileSync(path, 'utf8')).toBe('# Article\n\nSaved text.\n')
+    expect(readdirSync(folder)).toEqual(['article.md'])
+
+    // Changed by another editor: opening it takes the file's text, since the draft had nothing unsaved.
+    writeFileSync(path, '# Article\n\nEdited elsewhere.\n')
+    expect(ok(await files('openFile', [], APP))).toMatchObject({
+      text: '# Article\n\nEdited elsewhere.\n',
+      fileModified: false,
+    })
+
+    // Save as: a new name (without extension: Markdown), after which the draft belongs to that file.
+    chosen.save = join(folder, 'copy')
+    const copy = ok(await files('saveFileAs', [draft.id, 'Copy.'], APP))
+    expect(asked).toEqual([{ title: 'article.md', filePath: path }])
+    expect(copy).toMatchObject({ title: 'copy.md', filePath: join(folder, 'copy.md'), fileModified: false })
+    expect(readFileSync(join(folder, 'copy.md'), 'utf8')).toBe('Copy.')
+  })
+
+  it('asks where to save a draft without a file, and saves nothing when the dialog is cancelled', async () => {
+    const files = createFileDispatch(engine, page, dialogs)
+    const draft = engine.drafts.create(engine.localPrincipal(), { text: 'Draft text.' })
+    expect(ok(await files('saveFile', [draft.id, 'Draft text.'], APP))).toBeNull()
+    expect(asked).toEqual([{ title: 'Untitled', filePath: null }])
+    chosen.save = join(folder, 'draft.txt')
+    expect(ok(await files('saveFile', [draft.id, 'Draft text.'], APP))).toMatchObject({
+      title: 'draft.txt',
+      fileModified: false,
+    })
+    expect(readFileSync(join(folder, 'draft.txt'), 'utf8')).toBe('Draft text.')
+  })
+
+  it('imports a Word file from the Open dialog as a new draft with no file, and says why a file cannot be opened', async () => {
+    const files = createFileDispatch(engine, page, dialogs)
+    chosen.open = join(folder, 'Report.docx')
+    writeFileSync(chosen.open, await buildDocx([{ heading: 2, runs: ['Findings'] }]))
+    expect(ok(await files('openFile', [], APP))).toMatchObject({
+      title: 'Report.md',
+      filePath: null,
+      text: '## Findings',
+      fileModified: true,
+    })
+    chosen.open = join(folder, 'gone.md')
+    expect(ErrorEnvelope.parse(await files('openFile', [], APP)).error).toMatchObject({
+      code: 'unprocessable',
+      message: '"gone.md" could not be read.',
+    })
+    chosen.open = join(folder, 'huge.txt')
+    writeFileSync(chosen.open, 'x'.repeat(1_000_001))
+    expect(ErrorEnvelope.parse(await files('openFile', [], APP)).error.message).toContain(
+      'a draft holds at most 1,000,000',
+    )
+  })
+
+  it('answers only the app page, and says why a file could not be saved', async () => {
+    const files = createFileDispatch(engine, page, dialogs)
+    const draft = engine.drafts.create(engine.localPrincipal(), {})
+    expect(ErrorEnvelope.parse(await files('openFile', [], 'https://evil.example/')).error.code).toBe(
+      'forbidden',
+    )
+    chosen.save = join(folder, 'missing', 'x.md')
+    const failed = ErrorEnvelope.parse(await files('saveFile', [draft.id, 'x'], APP)).error
+    expect(failed).toMatchObject({
+      code: 'unprocessable',
+      message: 'The file could not be saved: the folder no longer exists.',
+    })
+    expect(ErrorEnvelope.parse(await files('saveFile', [draft.id], APP)).error.code).toBe('bad_request')
+  })
+})

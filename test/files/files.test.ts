@@ -1,0 +1,123 @@
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, chmodSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { ApiError } from '../../src/shared/errors'
+import { htmlToMarkdown } from '../../src/main/files/docx'
+import { kindOf, textOfFile } from '../../src/main/files/formats'
+import { writeFileAtomic } from '../../src/main/files/write'
+import { buildDocx } from './docx'
+
+const WRITER = fileURLToPath(new URL('atomicWriter.ts', import.meta.url))
+let folder: string
+
+beforeEach(() => {
+  folder = mkdtempSync(join(tmpdir(), 'factdesk-files-'))
+})
+afterEach(() => rmSync(folder, { recursive: true, force: true }))
+
+describe('atomic file writes', () => {
+  it('replaces a file and keeps its permissions, leaving nothing beside it', async () => {
+    const path = join(folder, 'article.md')
+    writeFileSync(path, 'old text\n')
+    chmodSync(path, 0o600)
+    await writeFileAtomic(path, 'new text — ünïcode\n')
+    expect(readFileSync(path, 'utf8')).toBe('new text — ünïcode\n')
+    expect(statSync(path).mode & 0o777).toBe(0o600)
+    expect(readdirSync(folder)).toEqual(['article.md'])
+  })
+
+  it('a process killed in the middle of saving leaves the old or the new file, never a part of one', async () => {
+    const path = join(folder, 'big.md')
+    const full = 4 * 1024 * 1024 + 1
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const child = spawn(process.execPath, ['--import', 'tsx', WRITER, path], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      })
+      const exited = once(child, 'exit')
+      let said = ''
+      await new Promise<void>((resolve) =>
+        child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+          said += chunk
+          if (said.includes('writing')) resolve()
+        }),
+      )
+      // Killed at a different moment each time: during the very first write, or some writes later.
+      await new Promise((resolve) => setTimeout(resolve, attempt * 37))
+      child.kill('SIGKILL')
+      await exited
+      let text: string
+      try {
+        text = readFileSync(path, 'utf8')
+      } catch {
+        // Killed before the first rename: there is no file yet, which is the old state.
+        continue
+      }
+      expect(text.length).toBe(full)
+      expect(new Set(text.slice(0, -1)).size).toBe(1)
+    }
+  })
+})
+
+describe('opening files', () => {
+  it('knows Markdown, text and Word files by name, and refuses others with a reason', () => {
+    expect(kindOf('Notes.MD')).toBe('markdown')
+    expect(kindOf('a.txt')).toBe('text')
+    expect(kindOf('report.docx')).toBe('docx')
+    expect(() => kindOf('photo.png')).toThrow(ApiError)
+    expect(() => kindOf('photo.png')).toThrow(
+      /opens Markdown \(\.md\), plain text \(\.txt\) and Word \(\.docx\)/,
+    )
+  })
+
+  it('reads UTF-8 text as the editor holds it: no byte-order mark, \\n line ends', async () => {
+    const bytes = Buffer.concat([
+      Buffer.from([0xef, 0xbb, 0xbf]),
+      Buffer.from('# Title\r\n\r\nÉcole — 1889.\r\n'),
+    ])
+    expect(await textOfFile('a.md', bytes)).toBe('# Title\n\nÉcole — 1889.\n')
+    await expect(textOfFile('a.txt', Buffer.from([0xff, 0xfe, 0x41]))).rejects.toThrow(/is not UTF-8 text/)
+  })
+
+  it('imports a Word document as Markdown: headings, lists and emphasis kept', async () => {
+    const docx = await buildDocx([
+      { heading: 1, runs: ['The Eiffel Tower'] },
+      { runs: ['It is ', { bold: '330 metres' }, ' tall and was ', { italic: 'finished' }, ' in 1889.'] },
+      { heading: 2, runs: ['Facts'] },
+      { list: { ordered: false, level: 0 }, runs: ['Paris is in France.'] },
+      { list: { ordered: false, level: 1 }, runs: ['On the Seine.'] },
+      { list: { ordered: false, level: 0 }, runs: ['Repainted every seven years.'] },
+      { heading: 3, runs: ['Steps'] },
+      { list: { ordered: true, level: 0 }, runs: ['Climb.'] },
+      { list: { ordered: true, level: 0 }, runs: ['Look at *Paris*.'] },
+    ])
+    expect(await textOfFile('tower.docx', docx)).toBe(
+      [
+        '# The Eiffel Tower',
+        'It is **330 metres** tall and was *finished* in 1889.',
+        '## Facts',
+        '- Paris is in France.\n  - On the Seine.\n- Repainted every seven years.',
+        '### Steps',
+        '1. Climb.\n2. Look at \\*Paris\\*.',
+      ].join('\n\n'),
+    )
+  })
+
+  it('says so when a .docx is not a Word document', async () => {
+    await expect(textOfFile('fake.docx', Buffer.from('not a zip'))).rejects.toThrow(
+      /could not be read as a Word document/,
+    )
+  })
+
+  it('turns simple HTML into Markdown', () => {
+    expect(
+      htmlToMarkdown(
+        '<p>A <a href="https://example.org/a b">link</a>,<strong> bold </strong>and <code>x</code>.</p>' +
+          '<blockquote><p>Quoted.</p></blockquote><p>1. Not a list</p><table><tr><td><p>a</p></td><td><p>b</p></td></tr></table>',
+      ),
+    ).toBe('A [link](https://example.org/a%20b), **bold** and `x`.\n\n> Quoted.\n\n\\1. Not a list\n\na | b')
+  })
+})

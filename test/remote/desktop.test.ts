@@ -1,0 +1,144 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { ReportUpdate } from '../../src/shared/api'
+import { Check, Credits, Me, ServiceTest, Settings } from '../../src/shared/schemas'
+import { appPage } from '../../src/main/desktop/appPage'
+import { createDispatch, type Dispatch } from '../../src/main/desktop/dispatch'
+import { openEngine, type Engine } from '../../src/main/engine/engine'
+import type { Principal } from '../../src/main/engine/service'
+import { ServiceSwitch } from '../../src/main/remote/switch'
+import { startServer, tempDir, type TestServer } from '../helpers/server'
+
+const page = appPage(undefined, '/opt/Factdesk/out/renderer/index.html')
+const APP = `${page.href}#/`
+const TEXT = 'The Eiffel Tower is 330 metres tall.'
+
+let engine: Engine | undefined
+let services: ServiceSwitch | undefined
+let server: TestServer | undefined
+afterEach(async () => {
+  services?.close()
+  await engine?.close()
+  await server?.close()
+  engine = services = server = undefined
+})
+
+/// The desktop app's engine and dispatch, with the remote service offered; and a service with an organization
+/// "Newsroom" (500 credits) and a write token of it.
+async function setUp(): Promise<{
+  dispatch: Dispatch
+  engine: Engine
+  server: TestServer
+  token: string
+  newsroom: Principal
+}> {
+  engine = openEngine({ dataDir: tempDir(), runJobs: true })
+  engine.settings.offerRemoteService()
+  services = new ServiceSwitch(engine.settings, { poll: { intervalMs: 20 } })
+  server = await startServer()
+  const newsroom = server.engine.admin.createOrganization('Newsroom', 500)
+  const token = server.engine.admin.createToken('write', newsroom.id, 'desktop').value
+  const { id: tokenId } = server.engine.admin.listTokens(newsroom.id)[0]!
+  return {
+    dispatch: createDispatch(engine, page, services),
+    engine,
+    server,
+    token,
+    newsroom: { organizationId: newsroom.id, tokenId, scope: 'read', owner: false },
+  }
+}
+
+/// The data of a successful call, or the thrown envelope's error.
+async function data(
+  dispatch: Dispatch,
+  operation: Parameters<Dispatch>[0],
+  ...args: unknown[]
+): Promise<any> {
+  const result = await dispatch(operation, args, APP)
+  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`)
+  return result.data
+}
+
+describe('Settings > Service in the desktop app', () => {
+  it('tests a connection by GET /me: the organization, or the token refused', async () => {
+    const { dispatch, server, token } = await setUp()
+    const ok = ServiceTest.parse(await data(dispatch, 'testService', { baseURL: server.api, token }))
+    expect(ok).toMatchObject({
+      ok: true,
+      message: expect.stringMatching(/^Connected to Newsroom in \d+ ms\.$/),
+    })
+    const refused = ServiceTest.parse(
+      await data(dispatch, 'testService', { baseURL: server.api, token: 'fdk_no' }),
+    )
+    expect(refused).toMatchObject({ ok: false, latencyMs: null })
+    expect(refused.message).toMatch(/^The token was refused: /)
+    const plain = await dispatch(
+      'testService',
+      [{ baseURL: 'http://factdesk.example.org/api/v1', token }],
+      APP,
+    )
+    expect(plain).toMatchObject({ ok: false, error: { code: 'bad_request' } })
+  })
+
+  it('switches the editor to the remote service and back without a restart; the token never comes out', async () => {
+    const { dispatch, engine, server, token, newsroom } = await setUp()
+    const local = Me.parse(await data(dispatch, 'me'))
+
+    // Remote needs its URL and a token.
+    const incomplete = await dispatch(
+      'updateSettings',
+      [{ service: { mode: 'remote', baseURL: server.api } }],
+      APP,
+    )
+    expect(incomplete).toMatchObject({ ok: false, error: { code: 'unprocessable' } })
+
+    const saved = Settings.parse(
+      await data(dispatch, 'updateSettings', { service: { mode: 'remote', baseURL: server.api, token } }),
+    )
+    expect(saved.service).toEqual({
+      available: true,
+      mode: 'remote',
+      baseURL: server.api,
+      token: { hasKey: true, last4: token.slice(-4) },
+    })
+    expect(JSON.stringify(saved)).not.toContain(token)
+    for (const file of ['factdesk.db', 'factdesk.db-wal'].map((name) => join(engine.dataDir, name))) {
+      if (existsSync(file)) expect(readFileSync(file).includes(token)).toBe(false)
+    }
+
+    // The spec's operations go to the service; settings stay with this computer.
+    expect(Me.parse(await data(dispatch, 'me')).organization.name).toBe('Newsroom')
+    expect(Credits.parse(await data(dispatch, 'credits')).balance).toBe(500)
+    expect(Settings.parse(await data(dispatch, 'settings')).service.mode).toBe('remote')
+
+    // A check runs there, and its updates reach the window's forwarder by polling.
+    const updates: ReportUpdate[] = []
+    const stop = services!.events(local.organization.id).subscribe((event) => updates.push(event))
+    const check = Check.parse(await data(dispatch, 'submit', { text: TEXT, tiers: ['t1'] }))
+    expect(server.engine.service.getCheck(newsroom, check.id).id).toBe(check.id)
+    while (!updates.some((u) => u.type === 'check' && u.check.status === 'completed')) {
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    stop()
+    expect(updates.at(-1)).toMatchObject({ type: 'check', check: { id: check.id, status: 'completed' } })
+
+    // Back to the embedded engine, at once.
+    await data(dispatch, 'updateSettings', { service: { mode: 'embedded' } })
+    expect(Me.parse(await data(dispatch, 'me')).organization.id).toBe(local.organization.id)
+    const mine = await data(dispatch, 'listChecks', {})
+    expect(mine.data).toEqual([])
+  })
+
+  it('is not offered where the page talks to its own server (factdesk web)', async () => {
+    engine = openEngine({ dataDir: tempDir(), runJobs: false })
+    const owner = engine.localPrincipal()
+    expect(engine.settings.view(owner).service).toMatchObject({ available: false, mode: 'embedded' })
+    await expect(
+      engine.settings.update(owner, {
+        service: { mode: 'remote', baseURL: 'https://x.example.org/api/v1', token: 'fdk_1' },
+      }),
+    ).rejects.toThrow(/desktop app/)
+    expect(engine.settings.remoteService()).toBeNull()
+  })
+})

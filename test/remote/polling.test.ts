@@ -1,0 +1,115 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import type { ReportUpdate } from '../../src/shared/api'
+import { RemoteService } from '../../src/main/remote/remoteService'
+import { startFakeOpenAI, type FakeOpenAI } from '../helpers/fakeOpenAI'
+import type { TestServer } from '../helpers/server'
+import { startT2Server, t2Config } from '../t2/setup'
+import { startProxy, type Proxy } from './proxy'
+
+const TEXT = 'The Eiffel Tower is 330 metres tall. It was completed in 1889 for the World Fair in Paris.'
+
+let models: FakeOpenAI | undefined
+let server: TestServer | undefined
+let proxy: Proxy | undefined
+let remote: RemoteService | undefined
+afterEach(async () => {
+  remote?.close()
+  await proxy?.close()
+  await server?.close()
+  await models?.close()
+  models = server = proxy = remote = undefined
+})
+
+/// A t2 service behind a proxy, and a RemoteService whose poller records the waits it asks for and spends
+/// only a few milliseconds on each.
+async function setUp(): Promise<{
+  server: TestServer
+  proxy: Proxy
+  remote: RemoteService
+  waits: number[]
+}> {
+  models = await startFakeOpenAI()
+  server = await startT2Server(t2Config(models, ['a', 'b']))
+  proxy = await startProxy(server.origin)
+  const waits: number[] = []
+  const wait = (ms: number): Promise<void> => {
+    waits.push(ms)
+    return new Promise((resolve) => setTimeout(resolve, 5))
+  }
+  remote = new RemoteService({ baseURL: proxy.api, token: server.write, retries: 0, poll: { wait } })
+  return { server, proxy, remote, waits }
+}
+
+/// Collects the updates until one shows the check ended.
+function updatesUntilEnd(remote: RemoteService): { updates: ReportUpdate[]; ended: Promise<void> } {
+  const updates: ReportUpdate[] = []
+  let stop = (): void => undefined
+  const ended = new Promise<void>((resolve) => {
+    stop = remote.subscribe((update) => {
+      updates.push(update)
+      if (update.type === 'check' && ['completed', 'failed', 'cancelled'].includes(update.check.status)) {
+        stop()
+        resolve()
+      }
+    })
+  })
+  return { updates, ended }
+}
+
+const reportReads = (proxy: Proxy): number => proxy.seen.filter((r) => r.path.endsWith('/report')).length
+
+describe('RemoteService updates by polling', () => {
+  it("a t2 check's votes, consensus and end arrive as updates, polled every 2.5 s; polling stops at the end", async () => {
+    const { proxy, remote, waits } = await setUp()
+    const { updates, ended } = updatesUntilEnd(remote)
+    const check = await remote.submit({ text: TEXT, tiers: ['t2'] })
+    await ended
+    const reads = reportReads(proxy)
+    expect(waits).toHaveLength(reads)
+
+    const report = await remote.report(check.id)
+    const votes = updates.flatMap((u) => (u.type === 'claim' && u.evaluation ? [u.evaluation.model] : []))
+    expect(votes.sort()).toEqual(report.claims.flatMap(() => ['panel-a', 'panel-b']).sort())
+    const decided = updates.filter((u) => u.type === 'claim' && u.consensus?.verdict)
+    expect(decided).toHaveLength(report.claims.length)
+    expect(updates.at(-1)).toMatchObject({ type: 'check', check: { id: check.id, status: 'completed' } })
+    expect(waits.length).toBeGreaterThan(0)
+    expect(waits.every((ms) => ms === 2_500)).toBe(true)
+
+    // The ended check is not read again (but for the read above).
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(reportReads(proxy)).toBe(reads + 1)
+    expect(waits).toHaveLength(reads)
+  })
+
+  it('backs off while the reports cannot be read, then polls at the interval again', async () => {
+    const { proxy, remote, waits } = await setUp()
+    // Slow models keep the check running past the failures.
+    models?.behave('*', { latencyMs: 200 })
+    let failing = 3
+    proxy.plan = (request) =>
+      request.path.endsWith('/report') && failing-- > 0 ? { status: 503, body: 'busy' } : 'forward'
+    const { updates, ended } = updatesUntilEnd(remote)
+    const check = await remote.submit({ text: TEXT, tiers: ['t2'] })
+    await ended
+    expect(waits.slice(0, 5)).toEqual([2_500, 5_000, 10_000, 20_000, 2_500])
+    expect(updates.at(-1)).toMatchObject({ type: 'check', check: { id: check.id, status: 'completed' } })
+  })
+
+  it('polls only while someone listens, and never a check it was shown ended', async () => {
+    const { proxy, remote, waits } = await setUp()
+    const check = await remote.submit({ text: TEXT, tiers: ['t2'] })
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(waits).toEqual([])
+    const { ended } = updatesUntilEnd(remote)
+    await ended
+    const reads = reportReads(proxy)
+    expect(waits).toHaveLength(reads)
+    // Read again once ended, the check is not followed any more.
+    await remote.getCheck(check.id)
+    const stop = remote.subscribe(() => undefined)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    stop()
+    expect(reportReads(proxy)).toBe(reads)
+  })
+})

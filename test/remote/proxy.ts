@@ -1,0 +1,69 @@
+import { createServer, request as forward, type IncomingHttpHeaders } from 'node:http'
+import type { AddressInfo } from 'node:net'
+
+/// What the proxy does with one request: pass it on, pass it on but drop the answer (the service did the work;
+/// the client sees a lost connection), or answer itself without passing it on.
+export type Plan =
+  'forward' | 'drop-answer' | { status: number; headers?: Record<string, string>; body?: string }
+
+export interface SeenRequest {
+  method: string
+  path: string
+  headers: IncomingHttpHeaders
+}
+
+export interface Proxy {
+  /// The proxy's URL for the upstream's `/api/v1`.
+  api: string
+  readonly seen: SeenRequest[]
+  /// Decides each request's fate; by default every one is forwarded.
+  plan: (request: SeenRequest) => Plan
+  close(): Promise<void>
+}
+
+/// A tiny HTTP proxy on 127.0.0.1 in front of `upstream` (an origin), for failures between the app and a
+/// remote service.
+export async function startProxy(upstream: string): Promise<Proxy> {
+  const target = new URL(upstream)
+  const proxy: Proxy = {
+    api: '',
+    seen: [],
+    plan: () => 'forward',
+    close: () => {
+      server.closeAllConnections()
+      return new Promise((resolve) => server.close(() => resolve()))
+    },
+  }
+  const server = createServer((req, res) => {
+    const seen = { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers }
+    proxy.seen.push(seen)
+    const plan = proxy.plan(seen)
+    if (typeof plan === 'object') {
+      req.resume()
+      res.writeHead(plan.status, { 'Content-Type': 'application/json', ...plan.headers }).end(plan.body ?? '')
+      return
+    }
+    const upstreamRequest = forward(
+      {
+        host: target.hostname,
+        port: target.port,
+        method: seen.method,
+        path: seen.path,
+        headers: req.headers,
+      },
+      (answer) => {
+        if (plan === 'drop-answer') {
+          answer.resume()
+          answer.once('end', () => res.socket?.destroy())
+          return
+        }
+        res.writeHead(answer.statusCode ?? 502, answer.headers)
+        answer.pipe(res)
+      },
+    )
+    req.pipe(upstreamRequest)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  proxy.api = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`
+  return proxy
+}
