@@ -14,3 +14,7 @@ export interface Finding {
 
 /// Harper's rule for unknown words: the one a writer's dictionary answers.
 export const SPELLING_RULE = 'SpellCheck'
+
+/// Whether a finding of `rule` on `word` is answered by the writer's dictionary (the word is known there).
+export const knownToDictionary = (rule: string, word: string, dictionary: ReadonlySet<string>): boolean =>
+  rule === SPELLING_RULE && dictionary.has(word)

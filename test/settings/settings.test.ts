@@ -229,6 +229,24 @@ describe('Ollama detection', () => {
 })
 
 describe('writing and search', () => {
+  it("t1 checks claims in the writer's English, with their dictionary", async () => {
+    const spelling = async (): Promise<string[]> => {
+      const submitted = await call(server, 'POST', '/checks', {
+        body: { text: 'The Factdesk tower is 330 metres tall.', tiers: ['t1'] },
+      })
+      expect((await waitForEnd(server, submitted.json.id)).status).toBe('completed')
+      const report = await call(server, 'GET', `/checks/${submitted.json.id}/report`)
+      const text: string = report.json.text
+      return report.json.claims.flatMap((claim: { issues: { charStart: number; charEnd: number }[] }) =>
+        claim.issues.map((issue) => text.slice(issue.charStart, issue.charEnd)),
+      )
+    }
+    await server.owner('PATCH', '/settings', { writing: { dialect: 'american', dictionary: [] } })
+    expect(await spelling()).toEqual(expect.arrayContaining(['Factdesk', 'metres']))
+    await server.owner('PATCH', '/settings', { writing: { dialect: 'british', dictionary: ['Factdesk'] } })
+    expect(await spelling()).toEqual([])
+  })
+
   it('keeps the dialect and a sorted dictionary without repeats', async () => {
     const res = await server.owner('PATCH', '/settings', {
       writing: { dialect: 'british', dictionary: ['Factdesk', 'colour', 'Factdesk'] },

@@ -28,6 +28,19 @@ const spellingOf = (text: string, findings: Finding[]): Finding | undefined =>
   )
 
 describe('SpellingChecker', () => {
+  it("checks in the writer's English and leaves their dictionary's words alone", async () => {
+    const text = 'The Factdesk tower is 330 metres tall and its colour is grey.'
+    const words = async (writing?: Parameters<SpellingChecker['check']>[2]) =>
+      (await checker.check(text, undefined, writing)).findings
+        .filter((finding) => finding.rule === 'SpellCheck')
+        .map((finding) => text.slice(finding.charStart, finding.charEnd))
+    expect(await words()).toEqual(expect.arrayContaining(['Factdesk', 'metres', 'colour']))
+    expect(await words({ dialect: 'british', dictionary: [] })).toEqual(['Factdesk'])
+    expect(await words({ dialect: 'british', dictionary: ['Factdesk'] })).toEqual([])
+    // The next check without settings is American again: the worker switches back.
+    expect(await words()).toContain('colour')
+  })
+
   it('finds a misspelt word, with its offsets and the right word first', async () => {
     const text = 'The quick brwon fox jumps over the lazy dog.'
     const { findings } = await checker.check(text)

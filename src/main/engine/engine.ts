@@ -112,7 +112,7 @@ export function openEngine(options: EngineOptions): Engine {
   // The configuration file overlaid by the models and search provider saved in the app.
   const config = settings.effective()
   const web = new Web(config, options.web, settings.keys)
-  const tiers = options.tiers ?? createTiers(config, store, web, settings.keys)
+  const tiers = options.tiers ?? createTiers(config, store, web, settings.keys, () => settings.writing())
   const runner = new JobRunner(store, tiers, events, clock, {
     ...DEFAULT_RUNNER_OPTIONS,
     // A tier that batches model requests needs a batch's worth of units in flight.

@@ -109,10 +109,14 @@ export class AppSettings {
     }
   }
 
+  /// The writer's English and dictionary, which the editor's live check and t1 follow.
+  writing(): Settings['writing'] {
+    return this.part('writing', SavedWriting) ?? { dialect: 'american', dictionary: [] }
+  }
+
   view(principal: Principal): Settings {
     requireOwner(principal)
     const { models, search } = this.effective()
-    const writing = this.part('writing', SavedWriting) ?? { dialect: 'american', dictionary: [] }
     return {
       models: {
         panel: models.panel.map((model) => this.modelView(model)),
@@ -124,7 +128,7 @@ export class AppSettings {
         apiKeyEnv: search.apiKeyEnv ?? null,
         key: this.keyView(SEARCH_KEY),
       },
-      writing,
+      writing: this.writing(),
       localServer: this.localServerView(),
       service: this.serviceView(),
     }

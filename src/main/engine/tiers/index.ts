@@ -2,19 +2,20 @@ import type { Config } from '../../../shared/config'
 import type { Tier } from '../../../shared/schemas'
 import { apiKeys, type ApiKeys } from '../keys'
 import type { Store } from '../store'
-import { SpellingChecker, t1Outcome } from './t1'
+import { SpellingChecker, t1Outcome, type Writing } from './t1'
 import type { TierChecker } from './tier'
 import { modelTier } from './t2'
 import { webTier } from './t3'
 import { Web } from '../web'
 
-/// t1 as a tier: one unit per claim, checked by Harper, decided at once.
-function spellingTier(checker: SpellingChecker): TierChecker {
+/// t1 as a tier: one unit per claim, checked by Harper in the writer's English (`writing`, read for each claim),
+/// decided at once.
+function spellingTier(checker: SpellingChecker, writing: () => Writing): TierChecker {
   return {
     tier: 't1',
     models: () => [''],
     async check({ claim, signal, now }) {
-      return t1Outcome(claim, await checker.check(claim.text, signal), now())
+      return t1Outcome(claim, await checker.check(claim.text, signal, writing()), now())
     },
     close: () => checker.close(),
   }
@@ -27,8 +28,9 @@ export function createTiers(
   store: Store,
   web: Web = new Web(config),
   keys: ApiKeys = apiKeys(),
+  writing: () => Writing = () => ({ dialect: 'american', dictionary: [] }),
 ): Map<Tier, TierChecker> {
-  const tiers = new Map<Tier, TierChecker>([['t1', spellingTier(new SpellingChecker())]])
+  const tiers = new Map<Tier, TierChecker>([['t1', spellingTier(new SpellingChecker(), writing)]])
   setModelTiers(tiers, config, store, web, keys)
   return tiers
 }

@@ -15,7 +15,7 @@ import {
   type Extension,
 } from '@codemirror/state'
 import { keymap, ViewPlugin, type EditorView, type PluginValue, type ViewUpdate } from '@codemirror/view'
-import { SPELLING_RULE, type Finding } from '../../../shared/findings'
+import { knownToDictionary, SPELLING_RULE, type Finding } from '../../../shared/findings'
 import type { Settings } from '../../../shared/schemas'
 import { claimField } from './claims'
 import { ParagraphChecker, type LintPort } from './lintChecker'
@@ -181,7 +181,7 @@ class WritingLintPlugin implements PluginValue {
     const ignored = state.field(ignoredRules)
     const sliceDoc = (from: number, to: number): string => state.sliceDoc(from, to)
     const wanted = (rule: string, word: string): boolean =>
-      !ignored.has(rule) && !(rule === SPELLING_RULE && words.has(word))
+      !ignored.has(rule) && !knownToDictionary(rule, word, words)
     const diagnostics: Diagnostic[] = []
     let shown: Diagnostic[] | null = null
     let next = 0

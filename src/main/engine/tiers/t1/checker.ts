@@ -1,4 +1,6 @@
 import type { Worker } from 'node:worker_threads'
+import { knownToDictionary } from '../../../../shared/findings'
+import type { Settings } from '../../../../shared/schemas'
 import type { CheckReply, CheckRequest, Finding } from './protocol'
 import { startWorker } from './workerEntry'
 
@@ -9,9 +11,15 @@ export interface CheckResult {
   findings: Finding[]
 }
 
+/// The writer's spelling settings: the English that counts as right, and the words added to the dictionary.
+export type Writing = Settings['writing']
+
+const AMERICAN: Writing = { dialect: 'american', dictionary: [] }
+
 interface Pending {
   id: number
   text: string
+  writing: Writing
   resolve(result: CheckResult): void
   reject(error: Error): void
 }
@@ -25,8 +33,9 @@ export class SpellingChecker {
   private running: Pending | undefined
   private nextId = 1
 
-  /// Checks `text`; offsets are UTF-16 indices into `text`. Rejects with an AbortError when `signal` aborts.
-  check(text: string, signal?: AbortSignal): Promise<CheckResult> {
+  /// Checks `text` in the writer's English, leaving alone the words of their dictionary; offsets are UTF-16
+  /// indices into `text`. Rejects with an AbortError when `signal` aborts.
+  check(text: string, signal?: AbortSignal, writing: Writing = AMERICAN): Promise<CheckResult> {
     if (signal?.aborted) return Promise.reject(abortError())
     return new Promise<CheckResult>((resolve, reject) => {
       const onAbort = (): void => {
@@ -39,6 +48,7 @@ export class SpellingChecker {
       const pending: Pending = {
         id: this.nextId++,
         text,
+        writing,
         resolve: (result) => {
           signal?.removeEventListener('abort', onAbort)
           resolve(result)
@@ -68,7 +78,8 @@ export class SpellingChecker {
     if (!this.running) return void this.worker?.unref()
     const worker = this.worker ?? this.start()
     worker.ref()
-    const request: CheckRequest = { id: this.running.id, text: this.running.text }
+    const { id, text, writing } = this.running
+    const request: CheckRequest = { id, text, dialect: writing.dialect }
     worker.postMessage(request)
   }
 
@@ -87,7 +98,18 @@ export class SpellingChecker {
     if (running?.id !== reply.id) return
     this.running = undefined
     if ('error' in reply) running.reject(new Error(`t1 check failed: ${reply.error}`))
-    else running.resolve({ model: reply.model, findings: reply.findings })
+    else {
+      const dictionary = new Set(running.writing.dictionary)
+      const findings = reply.findings.filter(
+        (finding) =>
+          !knownToDictionary(
+            finding.rule,
+            running.text.slice(finding.charStart, finding.charEnd),
+            dictionary,
+          ),
+      )
+      running.resolve({ model: reply.model, findings })
+    }
     this.next()
   }
 

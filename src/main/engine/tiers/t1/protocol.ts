@@ -1,5 +1,6 @@
 // The messages between SpellingChecker (main thread) and the t1 worker thread.
 import type { Finding } from '../../../../shared/findings'
+import type { Dialect } from '../../../../shared/schemas'
 
 export type { Finding }
 
@@ -7,6 +8,8 @@ export type { Finding }
 export interface CheckRequest {
   id: number
   text: string
+  /// The English whose spelling counts as right.
+  dialect: Dialect
 }
 
 /// The worker's answer to the request with the same id.

@@ -5,7 +5,8 @@ import { parentPort } from 'node:worker_threads'
 import { Dialect, LocalLinter } from 'harper.js'
 // The WebAssembly binary inlined as a data URL: nothing to fetch or locate on disk, in Node and in Electron.
 import { binaryInlined } from 'harper.js/binaryInlined'
-import { LINT_CONFIG, toFindings } from '../../../../shared/harper'
+import { harperDialect, LINT_CONFIG, toFindings } from '../../../../shared/harper'
+import type { Dialect as WritingDialect } from '../../../../shared/schemas'
 import type { CheckReply, CheckRequest } from './protocol'
 
 // Claims are plain sentences: Markdown parsing would misread `*`, `#` or `_` in them as markup.
@@ -18,11 +19,17 @@ const linter = new LocalLinter({ binary: binaryInlined, dialect: Dialect.America
 // t1 is spelling and grammar: a long claim is not a wrong one.
 const ready = linter.setup().then(() => linter.setLintConfig(LINT_CONFIG))
 const model = `harper.js ${harperVersion()}`
+// The checker sends one request at a time, so the dialect is switched between checks, never during one.
+let dialect: WritingDialect = 'american'
 
-port.on('message', async ({ id, text }: CheckRequest) => {
+port.on('message', async ({ id, text, dialect: wanted }: CheckRequest) => {
   let reply: CheckReply
   try {
     await ready
+    if (wanted !== dialect) {
+      await linter.setDialect(harperDialect(wanted))
+      dialect = wanted
+    }
     // Grouped by rule, as plain lints do not name theirs; measured as fast as plain linting.
     reply = { id, model, findings: toFindings(await linter.organizedLints(text, PLAIN)) }
   } catch (error) {
