@@ -10,7 +10,7 @@ import { nativeFileDialogs } from './desktop/fileDialogs'
 import { createFileDispatch } from './desktop/files'
 import { registerFileIpc, registerIpc } from './desktop/ipc'
 import { pagePolicy } from './desktop/pagePolicy'
-import { announceStartedChecks } from './desktop/notify'
+import { announceInBackground } from './desktop/notify'
 import { forwardReports } from './desktop/push'
 import { keychainSecretBox } from './desktop/secretBox'
 import { secureSession } from './desktop/session'
@@ -92,8 +92,8 @@ function showMainWindow(): void {
   // Report changes of the desktop's organization reach the page as they happen.
   const { organizationId } = engine.localPrincipal()
   forwardReports(engine.events, organizationId, mainWindow.webContents, page)
-  // A check queued to run when online that starts while the window is in the background is announced.
-  const stopAnnouncing = announceStartedChecks(engine.events, organizationId, mainWindow, (title, body) =>
+  // While the window is in the background, a queued check that starts and a long check that ends are announced.
+  const stopAnnouncing = announceInBackground(engine.events, organizationId, mainWindow, (title, body) =>
     new Notification({ title, body }).show(),
   )
   mainWindow.once('closed', stopAnnouncing)

@@ -1,11 +1,11 @@
 import { rmSync } from 'node:fs'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { Config } from '../../src/shared/config'
-import { ErrorEnvelope, PendingCheck, PendingCheckList } from '../../src/shared/schemas'
+import { Check, ErrorEnvelope, PendingCheck, PendingCheckList } from '../../src/shared/schemas'
 import { openEngine, type Engine } from '../../src/main/engine/engine'
 import { appPage } from '../../src/main/desktop/appPage'
 import { createDispatch, type Dispatch } from '../../src/main/desktop/dispatch'
-import { announceStartedChecks } from '../../src/main/desktop/notify'
+import { announceInBackground } from '../../src/main/desktop/notify'
 import { tempDir } from '../helpers/server'
 import { Relay } from './relay'
 
@@ -63,7 +63,7 @@ describe('check when online in the desktop app', () => {
     let focused = true
     const window = { isFocused: () => focused, isDestroyed: () => false }
     const organizationId = engine.localPrincipal().organizationId
-    const stop = announceStartedChecks(engine.events, organizationId, window, (_title, body) =>
+    const stop = announceInBackground(engine.events, organizationId, window, (_title, body) =>
       shown.push(body),
     )
     const pending = (status: PendingCheck['status']): PendingCheck => ({
@@ -94,5 +94,30 @@ describe('check when online in the desktop app', () => {
     stop()
     engine.events.emit({ type: 'pending', organizationId, pending: pending('submitted'), check: null })
     expect(shown).toEqual(['Your check of “Tower piece” started.'])
+  })
+
+  it('announces a long check that ended while the window is in the background, and no short one', async () => {
+    const shown: string[] = []
+    let focused = false
+    const window = { isFocused: () => focused, isDestroyed: () => false }
+    const organizationId = engine.localPrincipal().organizationId
+    const stop = announceInBackground(engine.events, organizationId, window, (_title, body) =>
+      shown.push(body),
+    )
+    const check = Check.parse(await ok('submit', { text: 'Paris is the capital of France.', tiers: ['t1'] }))
+    const ended = (seconds: number, status: Check['status'] = 'completed'): Check => ({
+      ...check,
+      name: 'Tower piece',
+      status,
+      completedAt: new Date(Date.parse(check.createdAt) + seconds * 1000).toISOString(),
+    })
+    engine.events.emit({ type: 'check', organizationId, check: ended(3) })
+    engine.events.emit({ type: 'check', organizationId, check: ended(40, 'running') })
+    engine.events.emit({ type: 'check', organizationId: 'org_other', check: ended(40) })
+    engine.events.emit({ type: 'check', organizationId, check: ended(40) })
+    focused = true
+    engine.events.emit({ type: 'check', organizationId, check: ended(50, 'failed') })
+    stop()
+    expect(shown).toEqual(['Check “Tower piece” completed: 1 claim.'])
   })
 })

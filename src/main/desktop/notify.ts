@@ -1,23 +1,33 @@
-import type { ReportEvents } from '../engine/events'
+import { endedMessage } from '../../shared/notices'
+import { hasEnded, type ReportEvents } from '../engine/events'
 
-/// The window whose focus decides whether the system announces a started check.
+/// The window whose focus decides whether the system announces a check.
 export interface FocusedWindow {
   isFocused(): boolean
   isDestroyed(): boolean
 }
 
-/// Announces through the system (Electron's `Notification`, which `show` wraps) each check of `organizationId`
-/// that started from the "check when online" queue while the window is in the background; the page shows its
-/// own notice. Returns the stop.
-export function announceStartedChecks(
+/// A check that ends sooner than this after it was made needs no announcement: the writer is still there.
+export const LONG_CHECK_MS = 10_000
+
+/// Announces through the system (Electron's `Notification`, which `show` wraps), while the window is in the
+/// background: each check of `organizationId` that started from the "check when online" queue, and each long
+/// check that ended; the page shows its own notices. Returns the stop.
+export function announceInBackground(
   events: Pick<ReportEvents, 'subscribe'>,
   organizationId: string,
   window: FocusedWindow,
   show: (title: string, body: string) => void,
 ): () => void {
   return events.subscribe((event) => {
-    if (event.organizationId !== organizationId || event.type !== 'pending') return
-    if (event.pending.status !== 'submitted' || window.isDestroyed() || window.isFocused()) return
-    show('Factdesk', `Your check of “${event.pending.label}” started.`)
+    if (event.organizationId !== organizationId || window.isDestroyed() || window.isFocused()) return
+    if (event.type === 'pending' && event.pending.status === 'submitted') {
+      show('Factdesk', `Your check of “${event.pending.label}” started.`)
+    }
+    if (event.type === 'check' && hasEnded(event.check)) {
+      const { check } = event
+      const took = Date.parse(check.completedAt ?? check.updatedAt) - Date.parse(check.createdAt)
+      if (took >= LONG_CHECK_MS) show('Factdesk', endedMessage(check))
+    }
   })
 }

@@ -6,6 +6,7 @@ import { clearClaims, setClaims, updateClaims, type ClaimDelta } from '../editor
 import { editorView } from './editorView'
 import { applyUpdate, deltaOf, progressOf, type ClaimProgress } from './progress'
 import { useAccount } from './account'
+import { announceEnded, askToNotify } from './systemNotice'
 
 /// A message shown in place: what went wrong, or what the writer should know, in words.
 export interface Notice {
@@ -144,7 +145,7 @@ export const useChecks = create<ChecksStore>()((set, get) => {
       if (ENDED.has(next.status) && !ENDED.has(check.status)) {
         void reconcile(api, next)
         refreshBalance(api)
-        notifyEnded(next)
+        announceEnded(next)
       }
       return
     }
@@ -273,6 +274,7 @@ export const useChecks = create<ChecksStore>()((set, get) => {
         return
       }
       set({ busy: 'submitting', notice: null })
+      askToNotify()
       try {
         follow(api, await api.submit({ documentId: estimate.documentId, tiers }), estimate)
       } catch (error) {
@@ -363,13 +365,4 @@ export const useChecks = create<ChecksStore>()((set, get) => {
 /// Forgets the claims shown in the editor.
 export function clearEditorClaims(): void {
   editorView()?.dispatch({ effects: clearClaims.of(null) })
-}
-
-// A long check that ends while the window is in the background is announced by the system.
-function notifyEnded(check: Check): void {
-  if (typeof document === 'undefined' || document.hasFocus()) return
-  if (typeof Notification === 'undefined' || Notification.permission !== 'granted') return
-  const elapsed = Date.now() - Date.parse(check.createdAt)
-  if (elapsed < 10_000) return
-  new Notification('Factdesk', { body: `Check ${check.status}: ${check.claimCount} claims.` })
 }

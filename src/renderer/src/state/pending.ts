@@ -3,6 +3,7 @@ import { create } from 'zustand'
 import type { FactdeskApi, ReportUpdate } from '../../../shared/api'
 import type { Check, PendingCheck } from '../../../shared/schemas'
 import { describeError, useChecks } from './checks'
+import { announce, askToNotify } from './systemNotice'
 
 /// Checks queued to run when online ("Check when online"): the ones still waiting, kept up to date by pushed
 /// updates, and the writer told when one starts.
@@ -92,18 +93,3 @@ export const usePending = create<PendingStore>()((set, get) => {
     },
   }
 })
-
-// Browser mode asks once, when the writer first queues a check, whether it may announce the start through the
-// system; the desktop app's main process announces it itself.
-const inBrowser = (): boolean => typeof window !== 'undefined' && !('factdesk' in window)
-
-function askToNotify(): void {
-  if (!inBrowser() || typeof Notification === 'undefined' || Notification.permission !== 'default') return
-  void Notification.requestPermission().catch(() => undefined)
-}
-
-function announce(text: string): void {
-  if (!inBrowser() || typeof document === 'undefined' || document.hasFocus()) return
-  if (typeof Notification === 'undefined' || Notification.permission !== 'granted') return
-  new Notification('Factdesk', { body: text })
-}
