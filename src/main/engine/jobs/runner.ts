@@ -228,9 +228,10 @@ export class JobRunner {
   /// claim-tiers that reached no consensus refunded. The conditional update lets only one ending win.
   private settle(checkId: string): void {
     const ended = this.store.transaction(() => {
-      const { open, failed } = this.store.units.tally(checkId)
+      if (this.store.units.anyOpen(checkId)) return false
       const check = this.store.checks.byId(checkId)
-      if (open > 0 || !check) return false
+      if (!check) return false
+      const failed = this.store.units.failedUndecided(checkId)
       const at = this.now()
       if (failed === 0) {
         if (!this.store.checks.end(checkId, { status: 'completed', refunded: 0, error: null, at }))

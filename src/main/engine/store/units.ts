@@ -148,19 +148,31 @@ export class Units {
       .run(checkId)
   }
 
-  /// How many units of the check are still pending or running, and how many failed without their claim-tier
-  /// reaching a consensus (a panel model that failed while the others' votes were judged costs the check nothing).
-  tally(checkId: string): { open: number; failed: number } {
+  /// Whether any unit of the check is still pending or running: one probe of the (check_id, status) index, as
+  /// this is asked each time a unit ends (counting every unit of a large check each time made checks quadratic).
+  anyOpen(checkId: string): boolean {
+    return (
+      this.db
+        .prepare(
+          `SELECT 1 FROM units INDEXED BY units_by_check
+           WHERE check_id = ? AND status IN ('pending', 'running') LIMIT 1`,
+        )
+        .get(checkId) !== undefined
+    )
+  }
+
+  /// How many units of the check failed without their claim-tier reaching a consensus (a panel model that failed
+  /// while the others' votes were judged costs the check nothing).
+  failedUndecided(checkId: string): number {
     const row = this.db
       .prepare(
-        `SELECT COALESCE(SUM(status IN ('pending', 'running')), 0) AS open,
-           COALESCE(SUM(status = 'failed' AND NOT EXISTS (
-             SELECT 1 FROM consensus c
-             WHERE c.check_id = units.check_id AND c.claim_id = units.claim_id AND c.tier = units.tier)), 0) AS failed
-         FROM units WHERE check_id = ?`,
+        `SELECT COUNT(*) AS failed FROM units INDEXED BY units_by_check
+         WHERE check_id = ? AND status = 'failed' AND NOT EXISTS (
+           SELECT 1 FROM consensus c
+           WHERE c.check_id = units.check_id AND c.claim_id = units.claim_id AND c.tier = units.tier)`,
       )
-      .get(checkId) as { open: number; failed: number }
-    return { open: Number(row.open), failed: Number(row.failed) }
+      .get(checkId) as { failed: number }
+    return Number(row.failed)
   }
 
   /// The last error of the check's failed units, for its `error` message.
