@@ -35,10 +35,10 @@ test.describe('drafts', () => {
     try {
       await page.goto(server.link)
       const saved = page.getByRole('status', { name: 'Draft' })
-      await expect(saved).toHaveText('Saved')
+      await expect(saved).toHaveText('Draft saved')
       await page.getByRole('textbox', { name: 'Document' }).click()
       await page.keyboard.type('Saved before the crash.')
-      await expect(saved).toHaveText('Saved')
+      await expect(saved).toHaveText('Draft saved')
       await expect(page).toHaveTitle('Untitled • — Factdesk')
 
       // Typed, and the server killed before the autosave's pause is over: the store never got these keys. Without
@@ -51,13 +51,13 @@ test.describe('drafts', () => {
       // The same folder, the same address (the page's copy belongs to its origin).
       server = await startWeb(dataDir, Number(new URL(server.origin).port))
       await page.goto(server.origin)
-      await expect(saved).toHaveText('Saved')
+      await expect(saved).toHaveText('Draft saved')
       expect(await editorText(page)).toBe('Saved before the crash. Typed after it.')
 
       // The store has it all now: without the page's copy, a reload shows the same text.
       await page.evaluate(() => localStorage.clear())
       await page.reload()
-      await expect(saved).toHaveText('Saved')
+      await expect(saved).toHaveText('Draft saved')
       await expect.poll(() => editorText(page)).toBe('Saved before the crash. Typed after it.')
     } finally {
       await page.context().close()
@@ -80,7 +80,7 @@ test.describe('drafts', () => {
     await expect(page.getByRole('status', { name: 'Check progress' })).toContainText('completed', {
       timeout: 30_000,
     })
-    await expect(page.getByRole('status', { name: 'Draft' })).toHaveText('Saved')
+    await expect(page.getByRole('status', { name: 'Draft' })).toHaveText('Draft saved')
 
     // Another client of the same server rewrites the draft: a new opening, one claim deleted, one reworded.
     const edited = ARTICLE.replace('# The tower', '# The tower\n\nA new first paragraph.')
@@ -125,7 +125,7 @@ test.describe('drafts', () => {
 
   test('opens a Markdown file from the page and lists recent drafts', async ({ page, server }) => {
     await page.goto(server.link)
-    await expect(page.getByRole('status', { name: 'Draft' })).toHaveText('Saved')
+    await expect(page.getByRole('status', { name: 'Draft' })).toHaveText('Draft saved')
     await page.getByLabel('File to open').setInputFiles({
       name: 'notes.md',
       mimeType: 'text/markdown',

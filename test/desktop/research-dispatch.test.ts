@@ -12,7 +12,7 @@ import { createDispatch, type Dispatch } from '../../src/main/desktop/dispatch'
 
 const page = appPage(undefined, '/opt/Factdesk/out/renderer/index.html')
 const APP = `${page.href}#/`
-// Reachable (a check is accepted only when its models can be reached) but never asked: the engine does not
+// Reachable (a check or a research run is accepted only when its models and search can be reached) but never asked: the engine does not
 // run jobs here, so a run stays queued.
 let models: Server
 beforeAll(async () => {
@@ -35,6 +35,8 @@ beforeEach(() => {
   dataDir = mkdtempSync(join(tmpdir(), 'factdesk-ipc-research-'))
   const config = parseConfig({
     models: { panel: [model('panel-a'), model('panel-b')], judge: model('judge') },
+    search: { baseURL: `http://127.0.0.1:${(models.address() as AddressInfo).port}/w/api.php` },
+    web: { allowLocalTargets: true },
     pricing: { research: 600 },
   })
   engine = openEngine({ dataDir, runJobs: false, config })

@@ -117,6 +117,22 @@ describe('with no network', () => {
     expect(fake.requests).toEqual([])
   })
 
+  it('refuses deep research with 503 while its models or search cannot be reached, charging nothing', async () => {
+    const server = await start()
+    const offline = await call(server, 'POST', '/research', {
+      body: { text: 'Ottawa is the capital of Canada.' },
+    })
+    expect(offline.status).toBe(503)
+    expect(expectEnvelope(offline.json, 'providers_unreachable').message).toContain('model "a"')
+    await models.open(fake.baseURL)
+    const noSearch = await call(server, 'POST', '/research', {
+      body: { text: 'Ottawa is the capital of Canada.' },
+    })
+    expect(expectEnvelope(noSearch.json, 'providers_unreachable').message).toContain('search (wikipedia)')
+    expect(await balance(server)).toBe(1000)
+    expect(fake.requests).toEqual([])
+  })
+
   it('leaves an Idempotency-Key unused when refused, so the same request succeeds once online', async () => {
     const server = await start()
     const body = { text: TEXT, tiers: ['t2'] }

@@ -96,7 +96,12 @@ describe('RemoteService retries', () => {
 
   it('deep research, charged on acceptance, is never sent twice after a lost answer', async () => {
     models = await startFakeOpenAI()
-    const { server, proxy, remote } = await setUp(t2Config(models, ['a']))
+    // Research is accepted only while its search endpoint answers: any server on this computer will do.
+    const { server, proxy, remote } = await setUp({
+      ...t2Config(models, ['a']),
+      search: { baseURL: models.baseURL },
+      web: { allowLocalTargets: true },
+    })
     proxy.plan = (request) => (request.path === '/api/v1/research' ? 'drop-answer' : 'forward')
     const error = (await refusal(remote.research({ text: 'Ottawa is the capital of Canada.' }))) as ApiError
     expect(error).toBeInstanceOf(ApiError)

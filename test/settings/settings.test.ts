@@ -312,10 +312,13 @@ describe('settings persist', () => {
 
 describe('deep research follows the saved models', () => {
   it('is refused without models, and accepted once they are saved', async () => {
-    // Searches go to a closed port on this computer: the run may fail, but never leaves the machine.
-    const port = await closedPort()
+    // Searches go to the fake model server on this computer (research is accepted only while its search
+    // endpoint answers; it answers no search): the run may fail, but never leaves the machine.
     const research = await startOwnerServer({
-      config: { search: { provider: 'wikipedia', baseURL: `http://127.0.0.1:${port}/w/api.php` } },
+      config: {
+        search: { provider: 'wikipedia', baseURL: `${fake.baseURL}/w/api.php` },
+        web: { allowLocalTargets: true },
+      },
     })
     try {
       const before = await call(research, 'POST', '/research', {

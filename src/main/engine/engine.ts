@@ -125,8 +125,6 @@ export function openEngine(options: EngineOptions): Engine {
   const webhooks = new WebhookDeliveries(store, config.webhooks, clock, events, options.webhooks)
   if (options.runJobs) runner.start()
   if (options.runJobs) webhooks.start()
-  const research = new DeepResearch(store, config, clock, web, events, options.research, settings.keys)
-  if (options.runJobs) research.start()
   // Probes follow the configuration in force, which the settings may change at any time, and resolve names
   // as web fetches do.
   const resolveHost = options.web?.fetch?.resolveHost
@@ -134,6 +132,17 @@ export function openEngine(options: EngineOptions): Engine {
     ...(resolveHost ? { resolveHost } : {}),
     ...options.reachability,
   })
+  const research = new DeepResearch(
+    store,
+    config,
+    clock,
+    web,
+    events,
+    options.research,
+    settings.keys,
+    reachability,
+  )
+  if (options.runJobs) research.start()
   const service = new Service(
     store,
     config,

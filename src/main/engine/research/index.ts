@@ -13,6 +13,7 @@ import { ModelClient, modelHandle, modelSettings, type ModelHandle } from '../mo
 import { requireWrite, type Principal } from '../service'
 import type { Store } from '../store'
 import { chargeOrRefuse } from '../credits'
+import type { Reachability } from '../reachability'
 import type { ResearchRecord } from '../store/research'
 import { PermanentError } from '../tiers/tier'
 import { claimData } from '../tiers/t2/context'
@@ -117,6 +118,8 @@ export class DeepResearch {
     private readonly events: ReportEvents,
     options: Partial<ResearchOptions> = {},
     keys: ApiKeys = apiKeys(),
+    /// Refuses a run whose models or search provider cannot be reached, before anything is charged.
+    private readonly reachability: Pick<Reachability, 'require'> | null = null,
   ) {
     this.options = { ...DEFAULT_RESEARCH_OPTIONS, ...options }
     this.reconfigure(config.models, web, keys)
@@ -138,7 +141,10 @@ export class DeepResearch {
 
   /// `POST /research`: exactly one of `claimId` (a claim of one of the organization's checks) or `text`.
   /// Charged the flat research price with the run's creation, in one transaction; 402 when the balance is short.
-  create(principal: Principal, request: { claimId?: string | null; text?: string | null }): Research {
+  async create(
+    principal: Principal,
+    request: { claimId?: string | null; text?: string | null },
+  ): Promise<Research> {
     requireWrite(principal)
     const hasClaim = typeof request.claimId === 'string'
     const hasText = typeof request.text === 'string'
@@ -171,6 +177,8 @@ export class DeepResearch {
       text = (request.text as string).trim()
       requireCheckableText(text, this.config.limits.maxTextChars)
     }
+    // Deep research reads the web with the panel, as t3 does: offline, nothing is charged (503).
+    await this.reachability?.require(['t3'])
     const now = this.clock.now().toISOString()
     const id = newId('rsc', this.clock.now())
     const price = this.config.pricing.research

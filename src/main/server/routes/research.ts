@@ -28,6 +28,6 @@ const get = createRoute({
 /// The deep research routes.
 export function researchRoutes(research: DeepResearch): OpenAPIHono<ApiEnv> {
   return new OpenAPIHono<ApiEnv>()
-    .openapi(start, (c) => c.json(research.create(c.var.principal, c.req.valid('json')), 202))
+    .openapi(start, async (c) => c.json(await research.create(c.var.principal, c.req.valid('json')), 202))
     .openapi(get, (c) => c.json(research.get(c.var.principal, c.req.valid('param').id), 200))
 }

@@ -5,7 +5,7 @@ import { stageLabel } from '../editor/claims'
 import { useDrafts, windowTitle, type SaveState } from '../state/drafts'
 
 const SAVE_WORDS: Record<SaveState, string> = {
-  saved: 'Saved',
+  saved: 'Draft saved',
   saving: 'Saving…',
   unsaved: 'Unsaved',
   failed: 'Not saved',
