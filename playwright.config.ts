@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs'
 import { chromium, defineConfig } from '@playwright/test'
+import { CHROMIUM_ARGS } from './src/main/engine/exports/pdf'
 
 // Playwright cannot download its own browser on the build machines, so any installed Chromium will do.
 const CANDIDATES = [
@@ -34,15 +35,7 @@ export default defineConfig({
     locale: 'en-US',
     launchOptions: {
       executablePath: findChromium(),
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--disable-quic',
-      ],
+      args: [...CHROMIUM_ARGS, '--disable-quic'],
     },
   },
 })

@@ -15,6 +15,14 @@ export interface Finding {
 /// Harper's rule for unknown words: the one a writer's dictionary answers.
 export const SPELLING_RULE = 'SpellCheck'
 
+/// Harper's message cut where it quotes words in backticks: the quoted parts are `code`, shown as such.
+export function messageParts(message: string): { text: string; code: boolean }[] {
+  return message
+    .split('`')
+    .map((text, i) => ({ text, code: i % 2 === 1 }))
+    .filter((part) => part.text !== '')
+}
+
 /// Whether a finding of `rule` on `word` is answered by the writer's dictionary (the word is known there).
 export const knownToDictionary = (rule: string, word: string, dictionary: ReadonlySet<string>): boolean =>
   rule === SPELLING_RULE && dictionary.has(word)

@@ -1,5 +1,6 @@
 import { EditorState } from '@codemirror/state'
 import { describe, expect, it } from 'vitest'
+import { messageParts } from '../../src/shared/findings'
 import { claimField, setClaims, updateClaims } from '../../src/renderer/src/editor/claims'
 import { claimFindings, ignoredRules, ignoreRule, writingSettings } from '../../src/renderer/src/editor/lint'
 
@@ -77,5 +78,20 @@ describe('writingSettings', () => {
     const none = EditorState.create({}).facet(writingSettings)
     expect(none).toMatchObject({ dialect: 'american' })
     expect(none.words.size).toBe(0)
+  })
+})
+
+describe("Harper's messages", () => {
+  it('cut where they quote words in backticks, the quoted parts as code', () => {
+    expect(messageParts('Did you mean to spell `yaer` this way?')).toEqual([
+      { text: 'Did you mean to spell ', code: false },
+      { text: 'yaer', code: true },
+      { text: ' this way?', code: false },
+    ])
+    expect(messageParts('`an` before a consonant')).toEqual([
+      { text: 'an', code: true },
+      { text: ' before a consonant', code: false },
+    ])
+    expect(messageParts('No quotes.')).toEqual([{ text: 'No quotes.', code: false }])
   })
 })

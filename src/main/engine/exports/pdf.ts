@@ -6,7 +6,9 @@ export type PdfPrinter = (html: string) => Promise<Uint8Array<ArrayBuffer>>
 /// The Chromium the CLI and the servers print with: `FACTDESK_CHROMIUM`, else Debian's.
 const chromiumPath = (): string => process.env.FACTDESK_CHROMIUM ?? '/usr/bin/chromium'
 
-const ARGS = [
+/// How Factdesk starts Chromium (Debian's, no sandbox of its own, nothing fetched in the background); the
+/// end-to-end tests start it the same way.
+export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-background-networking',
@@ -21,15 +23,17 @@ export const chromiumPdf: PdfPrinter = async (html) => {
   const executablePath = chromiumPath()
   // Loaded on the first PDF only: the desktop app prints with Electron and never needs it.
   const { chromium } = await import('playwright-core')
-  const browser = await chromium.launch({ executablePath, args: ARGS, headless: true }).catch((error) => {
-    // Said to the writer (the export's error in the app, the CLI's message); the details go to the log.
-    console.error('factdesk: Chromium did not start', error)
-    throw new ApiError(
-      'internal_error',
-      `A PDF export needs Chromium, which did not start from ${executablePath}: install it, or set ` +
-        'FACTDESK_CHROMIUM to its path. The other formats work without it.',
-    )
-  })
+  const browser = await chromium
+    .launch({ executablePath, args: CHROMIUM_ARGS, headless: true })
+    .catch((error) => {
+      // Said to the writer (the export's error in the app, the CLI's message); the details go to the log.
+      console.error('factdesk: Chromium did not start', error)
+      throw new ApiError(
+        'internal_error',
+        `A PDF export needs Chromium, which did not start from ${executablePath}: install it, or set ` +
+          'FACTDESK_CHROMIUM to its path. The other formats work without it.',
+      )
+    })
   try {
     const context = await browser.newContext({ javaScriptEnabled: false, offline: true })
     await context.route('**/*', (route) => route.abort('blockedbyclient'))

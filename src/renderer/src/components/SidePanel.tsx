@@ -2,6 +2,7 @@ import { EditorSelection } from '@codemirror/state'
 import { EditorView } from '@codemirror/view'
 import { useState, type JSX } from 'react'
 import type { FactdeskApi } from '../../../shared/api'
+import { messageParts } from '../../../shared/findings'
 import { TIERS, type Check, type Citation, type Claim, type Estimate } from '../../../shared/schemas'
 import { claimField, claimRanges } from '../editor/claims'
 import { useChecks } from '../state/checks'
@@ -147,7 +148,11 @@ function ClaimDetail({ api }: { api: FactdeskApi }): JSX.Element {
                 <p className="numbers">
                   Confidence {percent(consensus.confidence)} · agreement {percent(consensus.agreement)}
                 </p>
-                {consensus.reasoning && <p className="reasoning">{consensus.reasoning}</p>}
+                {consensus.reasoning && (
+                  <p className="reasoning">
+                    {tier === 't1' ? <CheckerMessage message={consensus.reasoning} /> : consensus.reasoning}
+                  </p>
+                )}
                 {consensus.correction && <Correction claim={claim} correction={consensus.correction} />}
                 {consensus.citations.length > 0 && (
                   <ul className="citations">
@@ -164,7 +169,7 @@ function ClaimDetail({ api }: { api: FactdeskApi }): JSX.Element {
               <ul className="issues">
                 {claim.issues.map((issue) => (
                   <li key={`${issue.charStart}-${issue.rule}`}>
-                    {issue.message}
+                    <CheckerMessage message={issue.message} />
                     {issue.suggestions[0] && <span className="muted"> → {issue.suggestions[0]}</span>}
                   </li>
                 ))}
@@ -308,5 +313,16 @@ function HistoryEntry({ api, check }: { api: FactdeskApi; check: Check }): JSX.E
         </div>
       )}
     </li>
+  )
+}
+
+/// A spelling or grammar checker's message, with the words it quotes shown as code.
+function CheckerMessage({ message }: { message: string }): JSX.Element {
+  return (
+    <>
+      {messageParts(message).map((part, i) =>
+        part.code ? <code key={i}>{part.text}</code> : <span key={i}>{part.text}</span>,
+      )}
+    </>
   )
 }

@@ -15,7 +15,7 @@ import {
   type Extension,
 } from '@codemirror/state'
 import { keymap, ViewPlugin, type EditorView, type PluginValue, type ViewUpdate } from '@codemirror/view'
-import { knownToDictionary, SPELLING_RULE, type Finding } from '../../../shared/findings'
+import { knownToDictionary, messageParts, SPELLING_RULE, type Finding } from '../../../shared/findings'
 import type { Settings } from '../../../shared/schemas'
 import { claimField } from './claims'
 import { ParagraphChecker, type LintPort } from './lintChecker'
@@ -239,12 +239,15 @@ class WritingLintPlugin implements PluginValue {
 /// Harper's message with the words it quotes in backticks shown as code.
 function withCode(message: string): Node {
   const text = document.createElement('span')
-  message.split('`').forEach((part, i) => {
-    if (i % 2 === 0) return text.append(part)
+  for (const part of messageParts(message)) {
+    if (!part.code) {
+      text.append(part.text)
+      continue
+    }
     const code = document.createElement('code')
-    code.textContent = part
+    code.textContent = part.text
     text.append(code)
-  })
+  }
   return text
 }
 
