@@ -21,13 +21,20 @@ export function relevanceScores(
   passages: readonly string[],
   model: RankerModel = RANKER,
 ): number[] {
-  return passageFeatures(claim, passages).map((row) => featureScore(model, row))
+  // Only the features the model weighs are measured.
+  const used = FEATURE_NAMES.filter((name) => model.weights[name] !== undefined)
+  return passageFeatures(claim, passages, used).map((row) => featureScore(model, row, used))
 }
 
-/// The score of one passage from its features (in the order of `FEATURE_NAMES`).
-export function featureScore(model: RankerModel, row: readonly number[]): number {
+/// The score of one passage from its values of `features` (by default every feature, in the order of
+/// `FEATURE_NAMES`).
+export function featureScore(
+  model: RankerModel,
+  row: readonly number[],
+  features: readonly Feature[] = FEATURE_NAMES,
+): number {
   let score = 0
-  FEATURE_NAMES.forEach((name, column) => (score += (model.weights[name] ?? 0) * (row[column] ?? 0)))
+  features.forEach((name, column) => (score += (model.weights[name] ?? 0) * (row[column] ?? 0)))
   return score
 }
 

@@ -166,55 +166,101 @@ function characterGrams(text: string): Set<string> {
   return grams
 }
 
-/// The features of each passage for the claim: one row per passage, values in the order of `FEATURE_NAMES`.
-export function passageFeatures(claim: string, passages: readonly string[]): number[][] {
+/// What the measures read of the claim, among its passages: computed once per claim.
+interface ClaimView {
+  unique: Set<string>
+  idf: Map<string, number>
+  totalIdf: number
+  /// BM25 of each passage over the best passage's.
+  bm25: number[]
+  rare: Set<string>
+  numbers: Set<string>
+  names: Set<string>
+  subject: Set<string>
+  pairs: Set<string>
+  /// The claim's character 4-grams, made when a measure first asks.
+  grams(): Set<string>
+}
+
+/// One passage as the measures read it.
+interface PassageView {
+  text: string
+  found: Words
+  doc: Doc
+}
+
+const has = (passage: PassageView) => (term: string) => passage.doc.counts.has(term)
+
+/// How each feature is measured (see `FEATURES`).
+const MEASURES: Record<Feature, (claim: ClaimView, passage: PassageView, index: number) => number> = {
+  bm25: (claim, _, i) => claim.bm25[i] ?? 0,
+  coverage: (claim, passage) => {
+    let covered = 0
+    for (const term of claim.unique) if (passage.doc.counts.has(term)) covered += claim.idf.get(term) ?? 0
+    return covered / claim.totalIdf
+  },
+  words: (claim, passage) => share(claim.unique, has(passage)),
+  'rare words': (claim, passage) => share(claim.rare, has(passage)),
+  'word pairs': (claim, passage) => {
+    // Only pairs that start with a claim word can be one of the claim's pairs.
+    const terms = passage.doc.terms
+    const docPairs = new Set<string>()
+    for (let j = 1; j < terms.length; j++)
+      if (claim.unique.has(terms[j - 1] as string)) docPairs.add(`${terms[j - 1]} ${terms[j]}`)
+    return share(claim.pairs, (pair) => docPairs.has(pair))
+  },
+  numbers: (claim, passage) => share(claim.numbers, has(passage)),
+  names: (claim, passage) => share(claim.names, has(passage)),
+  subject: (claim, passage) => share(claim.subject, has(passage)),
+  window: (claim, passage) => densestWindow(passage.doc.terms, claim.idf) / claim.totalIdf,
+  sentence: (claim, passage) => bestSentence(passage.found, claim.idf) / claim.totalIdf,
+  'first match': (claim, passage) => firstMatch(passage.doc.terms, claim.unique),
+  length: (_, passage) => Math.log1p(passage.doc.terms.length),
+  debris: (_, passage) => debris(passage.text),
+  footnotes: (_, passage) =>
+    ((passage.text.match(FOOTNOTES) ?? []).length * 10) / Math.max(1, passage.doc.terms.length),
+  quiz: (_, passage) => Math.min(1, (passage.text.match(QUIZ) ?? []).length / 3),
+  characters: (claim, passage) => {
+    const spaced = letters(passage.text)
+    return share(claim.grams(), (gram) => spaced.includes(gram))
+  },
+}
+
+/// The features of each passage for the claim: one row per passage, the values of `features` in their order
+/// (all of them by default, in the order of `FEATURE_NAMES`). Only the features asked for are measured.
+export function passageFeatures(
+  claim: string,
+  passages: readonly string[],
+  features: readonly Feature[] = FEATURE_NAMES,
+): number[][] {
   const claimWords = words(claim)
   const query = doc(claimWords.terms)
-  const passageWords = passages.map(words)
-  const docs = passageWords.map((found) => doc(found.terms))
+  const views: PassageView[] = passages.map((text) => {
+    const found = words(text)
+    return { text, found, doc: doc(found.terms) }
+  })
+  const docs = views.map((view) => view.doc)
   const idf = idfs(query.counts.keys(), docs)
   const scores = bm25(query, docs, idf, 1.2, 0.5)
   const best = Math.max(...scores, 1e-9)
-  const totalIdf = [...idf.values()].reduce((sum, value) => sum + value, 0) || 1
   const unique = new Set(query.terms)
-  const rare = new Set(
-    [...unique].filter((term) => docs.filter((d) => d.counts.has(term)).length <= docs.length / 2),
-  )
-  const numbers = new Set(query.terms.filter((term) => /^\d/.test(term)))
-  const names = new Set(claimWords.terms.filter((_, i) => i > 0 && claimWords.capitals[i]))
-  const subject = new Set(query.terms.slice(0, 3))
-  const pairs = new Set(query.terms.slice(1).map((term, i) => `${query.terms[i]} ${term}`))
-  const claimGrams = characterGrams(claim)
-  return passages.map((text, i) => {
-    const found = passageWords[i] as Words
-    const d = docs[i] as Doc
-    const terms = d.terms
-    let covered = 0
-    for (const term of unique) if (d.counts.has(term)) covered += idf.get(term) ?? 0
-    // Only pairs that start with a claim word can be one of the claim's pairs.
-    const docPairs = new Set<string>()
-    for (let j = 1; j < terms.length; j++)
-      if (unique.has(terms[j - 1] as string)) docPairs.add(`${terms[j - 1]} ${terms[j]}`)
-    const spaced = letters(text)
-    return [
-      (scores[i] ?? 0) / best,
-      covered / totalIdf,
-      share(unique, (term) => d.counts.has(term)),
-      share(rare, (term) => d.counts.has(term)),
-      share(pairs, (pair) => docPairs.has(pair)),
-      share(numbers, (term) => d.counts.has(term)),
-      share(names, (term) => d.counts.has(term)),
-      share(subject, (term) => d.counts.has(term)),
-      densestWindow(terms, idf) / totalIdf,
-      bestSentence(found, idf) / totalIdf,
-      firstMatch(terms, unique),
-      Math.log1p(terms.length),
-      debris(text),
-      ((text.match(FOOTNOTES) ?? []).length * 10) / Math.max(1, terms.length),
-      Math.min(1, (text.match(QUIZ) ?? []).length / 3),
-      share(claimGrams, (gram) => spaced.includes(gram)),
-    ]
-  })
+  let grams: Set<string> | null = null
+  const view: ClaimView = {
+    unique,
+    idf,
+    totalIdf: [...idf.values()].reduce((sum, value) => sum + value, 0) || 1,
+    bm25: scores.map((score) => score / best),
+    rare: new Set(
+      [...unique].filter((term) => docs.filter((d) => d.counts.has(term)).length <= docs.length / 2),
+    ),
+    numbers: new Set(query.terms.filter((term) => /^\d/.test(term))),
+    names: new Set(claimWords.terms.filter((_, i) => i > 0 && claimWords.capitals[i])),
+    subject: new Set(query.terms.slice(0, 3)),
+    pairs: new Set(query.terms.slice(1).map((term, i) => `${query.terms[i]} ${term}`)),
+    grams: () => (grams ??= characterGrams(claim)),
+  }
+  const measures = features.map((feature) => MEASURES[feature])
+  return views.map((passage, i) => measures.map((measure) => measure(view, passage, i)))
 }
 
 /// The largest idf weight of distinct claim words inside any run of WINDOW words, by one sliding pass.
