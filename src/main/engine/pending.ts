@@ -1,6 +1,7 @@
 import { ApiError } from '../../shared/errors'
 import type { Check, CreateCheckRequest, PendingCheck, PendingCheckList } from '../../shared/schemas'
 import type { Clock } from './clock'
+import { Alarm } from './jobs/alarm'
 import { hasEnded, type ReportEvents } from './events'
 import { newId, newSecret } from './ids'
 import { unreachableError, type Reachability } from './reachability'
@@ -32,7 +33,6 @@ const LABEL_CHARS = 60
 /// Checks tried per pass over the due ones.
 const BATCH = 16
 /// The longest the worker sleeps before looking at the queue again.
-const MAX_SLEEP_MS = 60_000
 /// How long the worker waits after a pass it could not finish.
 const HOLD_AFTER_FAILURE_MS = 5_000
 
@@ -67,7 +67,7 @@ function labelOf(name: string | null | undefined, text: string): string {
 /// submits them when their providers can be reached.
 export class PendingQueue {
   private running = false
-  private timer: NodeJS.Timeout | null = null
+  private readonly alarm: Alarm
   private passes: Promise<void> = Promise.resolve()
   private readonly options: PendingOptions
 
@@ -80,6 +80,7 @@ export class PendingQueue {
     options: Partial<PendingOptions> = {},
   ) {
     this.options = { ...DEFAULT_PENDING_OPTIONS, ...options }
+    this.alarm = new Alarm(clock, () => this.kick())
   }
 
   /// Queues `request` to be submitted as the principal's token once its providers answer. It is refused now
@@ -169,8 +170,7 @@ export class PendingQueue {
   /// Stops the worker; an attempt in flight finishes first (a submission is then recorded).
   async stop(): Promise<void> {
     this.running = false
-    if (this.timer) clearTimeout(this.timer)
-    this.timer = null
+    this.alarm.clear()
     await this.passes
   }
 
@@ -203,14 +203,7 @@ export class PendingQueue {
   /// Sleeps until the next waiting check falls due, but at least `minimumMs` (at most a minute, then looks
   /// again).
   private schedule(minimumMs = 0): void {
-    if (this.timer) clearTimeout(this.timer)
-    this.timer = null
-    if (!this.running) return
-    const next = this.store.pendingChecks.nextDue()
-    if (next === null) return
-    const wait = Date.parse(next) - this.clock.now().getTime()
-    this.timer = setTimeout(() => this.kick(), Math.max(minimumMs, Math.min(wait, MAX_SLEEP_MS)))
-    this.timer.unref()
+    this.alarm.set(this.running ? this.store.pendingChecks.nextDue() : null, minimumMs)
   }
 
   /// One attempt: probe the providers afresh; submit with the key when they answer, else wait longer.

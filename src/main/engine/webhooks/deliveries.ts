@@ -7,6 +7,7 @@ import type { Clock } from '../clock'
 import type { ReportEvents } from '../events'
 import type { Store } from '../store'
 import type { AttemptOutcome, OutboxRecord } from '../store/outbox'
+import { Alarm } from '../jobs/alarm'
 import { requireCallbackUrl } from '../validation'
 import { checkView } from '../views'
 import { signatureHeader } from './sign'
@@ -23,7 +24,6 @@ export const DEFAULT_DELIVERY_OPTIONS: DeliveryOptions = { resolveHost: lookupHo
 /// Attempts started together at most, per pass over the due events.
 const BATCH = 16
 /// The longest the worker sleeps before looking at the outbox again.
-const MAX_SLEEP_MS = 60_000
 /// How long an event whose attempt could not be recorded is held back before it is tried again.
 const HOLD_UNRECORDED_MS = 5_000
 
@@ -49,7 +49,7 @@ interface Sent {
 /// the store, so a restarted engine continues where the last one stopped.
 export class WebhookDeliveries {
   private running = false
-  private timer: NodeJS.Timeout | null = null
+  private readonly alarm: Alarm
   private stopping = new AbortController()
   private unsubscribe: (() => void) | null = null
   private readonly inFlight = new Map<string, Promise<void>>()
@@ -63,6 +63,7 @@ export class WebhookDeliveries {
     options: Partial<DeliveryOptions> = {},
   ) {
     this.options = { ...DEFAULT_DELIVERY_OPTIONS, ...options }
+    this.alarm = new Alarm(clock, () => this.kick())
   }
 
   /// Starts delivering: what is due now at once, the rest on schedule, and each new event as its check ends.
@@ -86,8 +87,7 @@ export class WebhookDeliveries {
     this.running = false
     this.unsubscribe?.()
     this.unsubscribe = null
-    if (this.timer) clearTimeout(this.timer)
-    this.timer = null
+    this.alarm.clear()
     this.stopping.abort()
     await Promise.allSettled([...this.inFlight.values()])
   }
@@ -126,16 +126,10 @@ export class WebhookDeliveries {
 
   /// Sleeps until the next pending event falls due (at most a minute, then looks again).
   private schedule(): void {
-    if (this.timer) clearTimeout(this.timer)
-    this.timer = null
-    if (!this.running) return
-    const next = this.store.outbox
-      .upcoming(this.inFlight.size + 1)
-      .find((event) => !this.inFlight.has(event.id))
-    if (!next) return
-    const wait = Date.parse(next.nextAttemptAt) - this.clock.now().getTime()
-    this.timer = setTimeout(() => this.kick(), Math.max(0, Math.min(wait, MAX_SLEEP_MS)))
-    this.timer.unref()
+    const next = this.running
+      ? this.store.outbox.upcoming(this.inFlight.size + 1).find((event) => !this.inFlight.has(event.id))
+      : undefined
+    this.alarm.set(next?.nextAttemptAt ?? null)
   }
 
   private attempt(event: OutboxRecord): Promise<void> {

@@ -1,0 +1,31 @@
+// The wake-up of a background worker (webhook deliveries, checks queued for when online): one timer, set for
+// when its next piece of work falls due by the engine's clock.
+import type { Clock } from '../clock'
+
+/// Never sleep longer than this: the worker looks again at least once a minute (its clock may be moved).
+const MAX_SLEEP_MS = 60_000
+
+/// One timer that calls `wake` when the next piece of work falls due, at most a minute ahead; it never keeps
+/// the process alive.
+export class Alarm {
+  private timer: NodeJS.Timeout | null = null
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly wake: () => void,
+  ) {}
+
+  /// Wakes at `due` (an ISO time; now or soon when it has passed), but not before `minimumMs`; null clears.
+  set(due: string | null, minimumMs = 0): void {
+    this.clear()
+    if (due === null) return
+    const wait = Date.parse(due) - this.clock.now().getTime()
+    this.timer = setTimeout(this.wake, Math.max(minimumMs, Math.min(wait, MAX_SLEEP_MS)))
+    this.timer.unref()
+  }
+
+  clear(): void {
+    if (this.timer) clearTimeout(this.timer)
+    this.timer = null
+  }
+}
