@@ -8,18 +8,8 @@ import {
   stageOf,
   type ClaimProgress,
 } from '../../src/renderer/src/state/progress'
+import { panelVote } from '../helpers/resources'
 
-const vote = (model: string): Evaluation => ({
-  tier: 't2',
-  model,
-  verdict: 'supported',
-  confidence: 0.9,
-  rationale: 'Known.',
-  citations: [],
-  createdAt: '2026-01-01T00:00:00.000Z',
-  cached: false,
-  usage: null,
-})
 const update = (
   evaluation: Evaluation | null,
   verdict?: 'refuted',
@@ -55,9 +45,9 @@ describe('claim progress', () => {
   it('goes from waiting to voting to the verdict, counting each model once', () => {
     const check = { ...RUNNING, tiers: [...RUNNING.tiers] }
     expect(stageOf(EMPTY, check)).toBe('waiting')
-    let progress = applyUpdate(EMPTY, update(vote('a')))
-    progress = applyUpdate(progress, update(vote('a')))
-    progress = applyUpdate(progress, update(vote('b')))
+    let progress = applyUpdate(EMPTY, update(panelVote('a')))
+    progress = applyUpdate(progress, update(panelVote('a')))
+    progress = applyUpdate(progress, update(panelVote('b')))
     expect(deltaOf(progress, check)).toMatchObject({ stage: 'voting', votes: 2 })
     progress = applyUpdate(progress, update(null, 'refuted'))
     expect(stageOf(progress, check)).toBe('refuted')

@@ -1,22 +1,15 @@
 import { describe, expect, it } from 'vitest'
 import type { FactdeskIpc, ReportUpdate } from '../../src/shared/api'
-import type { Research } from '../../src/shared/schemas'
 import { httpApi } from '../../src/renderer/src/bridge/http'
 import { ipcApi } from '../../src/renderer/src/bridge/ipc'
 import type { Page } from '../../src/renderer/src/bridge/session'
+import { researchRun } from '../helpers/resources'
 
-const RESEARCH: Research = {
-  id: 'rsc_1',
+const RESEARCH = researchRun({
   status: 'queued',
   claimId: 'clm_1',
-  text: 'Ottawa is the capital of Canada.',
-  credits: { charged: 40, refunded: 0 },
-  result: null,
-  error: null,
-  createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',
-  completedAt: null,
-}
+})
 
 /// A page on the server's origin whose requests all get `body`; it records them.
 function answering(body: unknown, status = 200) {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { FactdeskApi, ReportUpdate } from '../../src/shared/api'
-import type { Evaluation, Research, ResearchRequest } from '../../src/shared/schemas'
+import type { Research, ResearchRequest } from '../../src/shared/schemas'
 import { stageLabel } from '../../src/renderer/src/editor/claims'
 import { applyUpdate, deltaOf, stageOf, type ClaimProgress } from '../../src/renderer/src/state/progress'
 import {
@@ -11,23 +11,14 @@ import {
   type ResearchRun,
 } from '../../src/renderer/src/state/research'
 import { useChecks } from '../../src/renderer/src/state/checks'
+import { panelVote, researchRun } from '../helpers/resources'
 
 const vote = (model: string): Extract<ReportUpdate, { type: 'claim' }> => ({
   type: 'claim',
   checkId: 'chk_1',
   claimId: 'clm_1',
   tier: 't2',
-  evaluation: {
-    tier: 't2',
-    model,
-    verdict: 'supported',
-    confidence: 0.9,
-    rationale: 'Known.',
-    citations: [],
-    createdAt: '2026-01-01T00:00:00.000Z',
-    cached: false,
-    usage: null,
-  } satisfies Evaluation,
+  evaluation: panelVote(model),
   consensus: null,
   issues: [],
 })
@@ -75,23 +66,9 @@ describe("a claim badge's stages with the panel's size", () => {
   })
 })
 
-const research = (over: Partial<Research> = {}): Research => ({
-  id: 'rsc_1',
-  status: 'running',
-  claimId: null,
-  text: 'Ottawa is the capital of Canada.',
-  credits: { charged: 40, refunded: 0 },
-  result: null,
-  error: null,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:01.000Z',
-  completedAt: null,
-  ...over,
-})
-
 describe('the steps of a research run', () => {
   const run = (step: ResearchRun['step'], over: Partial<Research> = {}): ResearchRun => ({
-    research: research(over),
+    research: researchRun(over),
     step,
     sourcesRead: 0,
   })
@@ -112,18 +89,20 @@ describe('the steps of a research run', () => {
 
   it('never goes back: a late or repeated update keeps the later step, pages read and an ended run', () => {
     const at = run('map', { updatedAt: '2026-01-01T00:00:05.000Z' })
-    const stale = foldRun(at, { research: research(), step: 'plan', sourcesRead: 2 })
+    const stale = foldRun(at, { research: researchRun(), step: 'plan', sourcesRead: 2 })
     expect(stale).toMatchObject({ step: 'map', research: { updatedAt: '2026-01-01T00:00:05.000Z' } })
-    const done = research({ status: 'completed', updatedAt: '2026-01-01T00:00:06.000Z' })
+    const done = researchRun({ status: 'completed', updatedAt: '2026-01-01T00:00:06.000Z' })
     const ended = foldRun({ ...at, sourcesRead: 6 }, { research: done, step: null, sourcesRead: 6 })
     expect(ended).toMatchObject({ step: 'map', sourcesRead: 6, research: { status: 'completed' } })
     // A read of the run (no step) after the end changes nothing.
-    expect(foldRun(ended, { research: research({ updatedAt: '2026-01-01T00:00:09.000Z' }) })).toEqual(ended)
+    expect(foldRun(ended, { research: researchRun({ updatedAt: '2026-01-01T00:00:09.000Z' }) })).toEqual(
+      ended,
+    )
   })
 })
 
 /// A bridge that answers credits and research, records what was asked and lets the test push updates.
-function fakeApi(balance: number, read: Research = research()) {
+function fakeApi(balance: number, read: Research = researchRun()) {
   const asked: ResearchRequest[] = []
   const listeners = new Set<(update: ReportUpdate) => void>()
   const api = {
@@ -138,12 +117,12 @@ function fakeApi(balance: number, read: Research = research()) {
       for (const listener of listeners) {
         listener({
           type: 'research',
-          research: research({ status: 'running' }),
+          research: researchRun({ status: 'running' }),
           step: 'plan',
           sourcesRead: 0,
         })
       }
-      return research({ status: 'queued', updatedAt: '2026-01-01T00:00:00.000Z' })
+      return researchRun({ status: 'queued', updatedAt: '2026-01-01T00:00:00.000Z' })
     },
     getResearch: async () => read,
     subscribe: (listener: (update: ReportUpdate) => void) => {
@@ -186,11 +165,11 @@ describe('the research panel', () => {
     expect(useResearch.getState().view).toMatchObject({ phase: 'run', run: { step: 'plan' } })
     push({
       type: 'research',
-      research: research({ updatedAt: '2026-01-01T00:00:02.000Z' }),
+      research: researchRun({ updatedAt: '2026-01-01T00:00:02.000Z' }),
       step: 'search-support',
       sourcesRead: 3,
     })
-    push({ type: 'research', research: research({ id: 'rsc_other' }), step: 'map', sourcesRead: 9 })
+    push({ type: 'research', research: researchRun({ id: 'rsc_other' }), step: 'map', sourcesRead: 9 })
     expect(useResearch.getState().view).toMatchObject({
       phase: 'run',
       run: { step: 'search-support', sourcesRead: 3, research: { id: 'rsc_1' } },
@@ -199,7 +178,7 @@ describe('the research panel', () => {
 
   it('reads the run itself when the stream falls quiet, until it has ended', async () => {
     vi.useFakeTimers()
-    const done = research({ status: 'completed', updatedAt: '2026-01-01T00:01:00.000Z' })
+    const done = researchRun({ status: 'completed', updatedAt: '2026-01-01T00:01:00.000Z' })
     const { api } = fakeApi(1000, done)
     // No listener: the stream has dropped.
     await useResearch.getState().ask(api, target)

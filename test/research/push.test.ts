@@ -3,23 +3,13 @@ import { REPORT_CHANNEL, type ReportUpdate } from '../../src/shared/api'
 import { appPage } from '../../src/main/desktop/appPage'
 import { forwardReports } from '../../src/main/desktop/push'
 import { ReportEvents } from '../../src/main/engine/events'
+import { researchRun } from '../helpers/resources'
 
 const page = appPage(undefined, '/opt/Factdesk/out/renderer/index.html')
 
 const progress = (id: string): Extract<ReportUpdate, { type: 'research' }> => ({
   type: 'research',
-  research: {
-    id,
-    status: 'running',
-    claimId: null,
-    text: 'Ottawa is the capital of Canada.',
-    credits: { charged: 40, refunded: 0 },
-    result: null,
-    error: null,
-    createdAt: '2026-01-01T00:00:00.000Z',
-    updatedAt: '2026-01-01T00:00:01.000Z',
-    completedAt: null,
-  },
+  research: researchRun({ id }),
   step: 'search-support',
   sourcesRead: 3,
 })

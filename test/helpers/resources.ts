@@ -1,0 +1,30 @@
+// Resources as the API returns them, for tests of what the page and the desktop shell do with them.
+import type { Evaluation, Research } from '../../src/shared/schemas'
+
+/// A t2 panel vote of `model`: supported, 90% confident.
+export const panelVote = (model: string): Evaluation => ({
+  tier: 't2',
+  model,
+  verdict: 'supported',
+  confidence: 0.9,
+  rationale: 'Known.',
+  citations: [],
+  createdAt: '2026-01-01T00:00:00.000Z',
+  cached: false,
+  usage: null,
+})
+
+/// A running deep-research run on a text, with `over` changed.
+export const researchRun = (over: Partial<Research> = {}): Research => ({
+  id: 'rsc_1',
+  status: 'running',
+  claimId: null,
+  text: 'Ottawa is the capital of Canada.',
+  credits: { charged: 40, refunded: 0 },
+  result: null,
+  error: null,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:01.000Z',
+  completedAt: null,
+  ...over,
+})
