@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { readEvents } from '../helpers/events'
 import { call, startServer, type TestServer } from '../helpers/server'
 
 let server: TestServer
@@ -10,32 +11,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await server.close()
 })
-
-/// Reads the stream until `done` says enough has come, or fails after a while.
-async function readEvents(response: Response, done: (events: unknown[]) => boolean): Promise<unknown[]> {
-  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader()
-  const events: unknown[] = []
-  let buffer = ''
-  const deadline = Date.now() + 10_000
-  while (!done(events) && Date.now() < deadline) {
-    const { value, done: ended } = await reader.read()
-    if (ended) break
-    buffer += value
-    let cut: number
-    while ((cut = buffer.indexOf('\n\n')) >= 0) {
-      const block = buffer.slice(0, cut)
-      buffer = buffer.slice(cut + 2)
-      const data = block
-        .split('\n')
-        .filter((line) => line.startsWith('data:'))
-        .map((line) => line.slice(5).trimStart())
-        .join('\n')
-      if (data) events.push(JSON.parse(data))
-    }
-  }
-  await reader.cancel()
-  return events
-}
 
 describe('GET /api/v1/events', () => {
   it('needs a token', async () => {

@@ -2,6 +2,7 @@ import type { ReportUpdate } from '../../src/shared/api'
 import type { ConfigInput } from '../../src/shared/config'
 import type { ResearchOptions } from '../../src/main/engine/research'
 import { DATA_CLOSE, DATA_OPEN } from '../../src/main/engine/tiers/t2/prompts'
+import { readEvents } from '../helpers/events'
 import type { RecordedRequest } from '../helpers/fakeOpenAI'
 import { call, startServer, tempDir, type TestServer } from '../helpers/server'
 
@@ -38,31 +39,8 @@ export const schemaName = (request: RecordedRequest): string =>
 export async function openEvents(server: TestServer, token: string) {
   const response = await fetch(`${server.api}/events`, { headers: { Authorization: `Bearer ${token}` } })
   if (response.status !== 200) throw new Error(`GET /events answered ${response.status}`)
-  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader()
   return {
-    async until(done: (updates: ReportUpdate[]) => boolean, timeoutMs = 15_000): Promise<ReportUpdate[]> {
-      const updates: ReportUpdate[] = []
-      const deadline = Date.now() + timeoutMs
-      let buffer = ''
-      while (!done(updates)) {
-        if (Date.now() > deadline) throw new Error(`the stream ended early: ${JSON.stringify(updates)}`)
-        const { value, done: ended } = await reader.read()
-        if (ended) throw new Error('the stream closed')
-        buffer += value
-        let cut: number
-        while ((cut = buffer.indexOf('\n\n')) >= 0) {
-          const data = buffer
-            .slice(0, cut)
-            .split('\n')
-            .filter((line) => line.startsWith('data:'))
-            .map((line) => line.slice(5).trimStart())
-            .join('\n')
-          buffer = buffer.slice(cut + 2)
-          if (data) updates.push(JSON.parse(data) as ReportUpdate)
-        }
-      }
-      await reader.cancel()
-      return updates
-    },
+    until: (done: (updates: ReportUpdate[]) => boolean, timeoutMs?: number): Promise<ReportUpdate[]> =>
+      readEvents(response, done, timeoutMs),
   }
 }
