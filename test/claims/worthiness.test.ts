@@ -5,6 +5,8 @@ import {
   documentRegister,
   extractClaims,
 } from '../../src/main/engine/claims'
+import { ruling } from '../../src/main/engine/claims/model'
+import { sentenceForm } from '../../src/main/engine/claims/statements'
 
 const texts = (text: string) => extractClaims(text).map((claim) => claim.text)
 
@@ -32,6 +34,28 @@ describe('check-worthiness', () => {
       'Thank you.',
     ])
       expect(texts(sentence), sentence).toEqual([])
+  })
+
+  it('makes no claim of the writer speaking of themselves in prose, but lets talk decide by its words', () => {
+    for (const sentence of [
+      'As an AI language model, I do not have access to news beyond my knowledge cutoff in September 2021.',
+      'For the latest medal counts, I recommend referring to the official Olympic website.',
+      "I'm not sure whether the bridge opened in 1932 or in 1933.",
+      'I strongly believe that the museum is the finest in the country.',
+    ]) {
+      expect(sentenceForm(sentence), sentence).toBe('about-the-writer')
+      expect(texts(sentence), sentence).toEqual([])
+    }
+    // What the writer did is a claim like any other; so is a generic "we".
+    for (const sentence of [
+      'I visited the Hoover Dam in 1998, two years after it was renovated.',
+      'The stars we see in the sky are mostly within a few thousand light years of the Sun.',
+    ])
+      expect(sentenceForm(sentence), sentence).not.toBe('about-the-writer')
+    // In a debate "I think the deficit doubled" states a figure worth checking; there the words decide.
+    const spoken = 'I think the deficit has doubled since 2008.'
+    expect(ruling(sentenceForm(spoken), 'talk')).toBeUndefined()
+    expect(ruling(sentenceForm(spoken), 'prose')).toBe(false)
   })
 
   it('splits a long compound sentence into claims with their own ranges', () => {

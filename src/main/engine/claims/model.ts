@@ -2,9 +2,9 @@
 // a sentence, learned from debate sentences, whose logits are averaged: one over its words, word pairs and
 // the hand-built features of features.ts, one over its character 2- to 5-grams (which catch word forms,
 // numbers and spellings the words miss). Then two rules of form that no data taught (see statements.ts):
-// in prose, a question or an instruction is no claim and a plain statement is one. Debates are talk, where
-// the words decide which statements matter; writers' prose is mostly plain statements, about things the
-// debates never spoke of.
+// in prose, a question, an instruction or the writer speaking of themselves is no claim and a plain
+// statement is one. Debates are talk, where the words decide which statements matter; writers' prose is
+// mostly plain statements, about things the debates never spoke of.
 
 import { characterText, MAX_GRAM, MIN_GRAM, sentenceFeatures } from './features'
 import { sentenceForm, type Register, type SentenceForm } from './statements'
@@ -155,7 +155,7 @@ function characterLogit(model: CompiledCharacters, text: string): number {
 /// learned model weighs a question mark and a question word as the debates taught it).
 export function ruling(form: SentenceForm, register: Register): boolean | undefined {
   if (register === 'talk') return undefined
-  if (form === 'question-or-instruction') return false
+  if (form === 'question-or-instruction' || form === 'about-the-writer') return false
   if (form === 'plain-statement' && register === 'prose') return true
   return undefined
 }

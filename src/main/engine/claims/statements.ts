@@ -1,17 +1,23 @@
 // The form of a sentence, which decides some sentences whatever their words:
 // - a question or an instruction is not a claim;
+// - nor is the writer speaking of themselves: their view, feeling or advice, or what they cannot do ("I
+//   think...", "I recommend...", "As an AI language model, I do not have access...");
 // - in prose, a plain statement is: it asserts something with none of the marks of talk (first person,
 //   fillers, discourse openers), of intent or obligation, or of hedging and strong opinion. In
 //   writers' prose nearly every such sentence states a fact someone could check; in talk (a debate) many
 //   are asides, and there the learned model alone decides.
 
 /// What the form of a sentence says of it.
-export type SentenceForm = 'question-or-instruction' | 'plain-statement' | 'other'
+export type SentenceForm = 'question-or-instruction' | 'about-the-writer' | 'plain-statement' | 'other'
 
 /// How a document is written: as talk (a transcript, an interview, a chat) or as prose.
 export type Register = 'talk' | 'prose'
 
 const FIRST_PERSON = /\b(?:I|me|my|mine|myself|we|us|our|ours|ourselves)\b|\b(?:We|Us|Our|Let's)\b/
+// "I", perhaps with an auxiliary or an adverb, then a verb of view, feeling or advice, or of what the writer
+// lacks or cannot do.
+const ABOUT_THE_WRITER =
+  /\bI(?:['’]m|['’]d| am| do| would| can| could| must| also| really| personally| strongly| truly)?(?: not|n['’]t)?(?: (?:think|believe|feel|hope|wish|recommend|suggest|advise|guess|suppose|doubt|apologi[sz]e|regret|prefer|love|hate|like to|want to|would like|sorry|afraid|unsure|not sure|unable|not able|cannot|can['’]t|have no|do not have|don['’]t have|do not know|don['’]t know))\b/
 const SECOND_PERSON = /\b(?:you|your|yours|yourself|yourselves)\b/i
 const INTENT =
   /\b(?:will|would|should|must|ought|shall|gonna|won't|wouldn't|shouldn't)\b|\b(?:going|need|needs|have|has) to\b/i
@@ -37,6 +43,7 @@ export function sentenceForm(sentence: string): SentenceForm {
   const text = sentence.trim().replace(/^["“'‘(*_\s]+/, '')
   const words = text.match(WORD) ?? []
   if (/\?["”')\]]*$/.test(text) || isInstruction(text)) return 'question-or-instruction'
+  if (ABOUT_THE_WRITER.test(text)) return 'about-the-writer'
   if (words.length < MIN_WORDS || /[:;]["”')\]]*$|\.\.\.$|…$/.test(text)) return 'other'
   // "You" is let pass: in prose it is mostly the generic one ("if you heat it, you get..."), and prose is
   // where plain statements count.
