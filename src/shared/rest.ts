@@ -1,5 +1,5 @@
-// The service specification's operations as REST requests, and its error answers as `ApiError`s: one table for
-// every client of the API (the browser-mode bridge and the desktop app's `RemoteService`).
+// The operations a Factdesk service offers over REST as requests, and its error answers as `ApiError`s: one
+// table for every client of the API (the browser-mode bridge and the desktop app's `RemoteService`).
 import type { z } from 'zod'
 import type { FactdeskOperations } from './api'
 import { ApiError, STATUS_OF } from './errors'
@@ -10,6 +10,8 @@ import {
   ErrorEnvelope,
   Estimate,
   Me,
+  PendingCheck,
+  PendingCheckList,
   Report,
   Research,
   WebhookSecret,
@@ -41,15 +43,22 @@ export type SpecOperation =
   | 'research'
   | 'getResearch'
 
+/// The operations of checks waiting to be submitted ("check when online", an extension every Factdesk service
+/// offers): a remote service queues them itself, where its providers are.
+export type PendingOperation = 'queueCheck' | 'listPendingChecks' | 'cancelPendingCheck'
+
+/// The operations of the editor's API that a Factdesk service offers over REST.
+export type RestOperation = SpecOperation | PendingOperation
+
 type Requests = {
-  [Op in SpecOperation]: (
+  [Op in RestOperation]: (
     ...args: Parameters<FactdeskOperations[Op]>
   ) => RestRequest<Awaited<ReturnType<FactdeskOperations[Op]>>>
 }
 
 const segment = (value: string): string => encodeURIComponent(value)
 
-/// Each operation of the specification as its request.
+/// Each operation as its request.
 export const REST_REQUESTS: Requests = {
   me: () => ({ method: 'GET', path: '/me', schema: Me }),
   credits: () => ({ method: 'GET', path: '/credits', schema: Credits }),
@@ -73,10 +82,28 @@ export const REST_REQUESTS: Requests = {
   }),
   research: (request) => ({ method: 'POST', path: '/research', schema: Research, body: request }),
   getResearch: (id) => ({ method: 'GET', path: `/research/${segment(id)}`, schema: Research }),
+  queueCheck: (request) => ({ method: 'POST', path: '/pending-checks', schema: PendingCheck, body: request }),
+  listPendingChecks: (waiting) => ({
+    method: 'GET',
+    path: `/pending-checks${waiting ? '?status=waiting' : ''}`,
+    schema: PendingCheckList,
+  }),
+  cancelPendingCheck: (id) => ({
+    method: 'POST',
+    path: `/pending-checks/${segment(id)}/cancel`,
+    schema: PendingCheck,
+  }),
 }
 
-/// Every operation of the specification.
-export const SPEC_OPERATIONS = Object.keys(REST_REQUESTS) as SpecOperation[]
+/// One pending check (no operation of the editor's: `RemoteService` follows waiting ones with it).
+export const pendingCheckRequest = (id: string): RestRequest<PendingCheck> => ({
+  method: 'GET',
+  path: `/pending-checks/${segment(id)}`,
+  schema: PendingCheck,
+})
+
+/// Every operation a Factdesk service offers over REST.
+export const REST_OPERATIONS = Object.keys(REST_REQUESTS) as RestOperation[]
 
 /// The error of an answer that is not 2xx: the specification's envelope when it carries one; anything else
 /// (a proxy's page, say) is named by its status, as `speaker` ("Factdesk", "The remote service at …") said it.
@@ -87,14 +114,14 @@ export function answerError(status: number, body: unknown, speaker: string): Api
   return new ApiError(code ?? 'internal_error', `${speaker} answered with HTTP status ${status}.`)
 }
 
-/// The specification's operations, each sending its request through `send`.
-export function specOperations(
+/// The REST operations, each sending its request through `send`.
+export function restOperations(
   send: <T>(request: RestRequest<T>) => Promise<T>,
-): Pick<FactdeskOperations, SpecOperation> {
-  const operations: Partial<Record<SpecOperation, (...args: never[]) => Promise<unknown>>> = {}
-  for (const name of SPEC_OPERATIONS) {
+): Pick<FactdeskOperations, RestOperation> {
+  const operations: Partial<Record<RestOperation, (...args: never[]) => Promise<unknown>>> = {}
+  for (const name of REST_OPERATIONS) {
     const request = REST_REQUESTS[name] as (...args: never[]) => RestRequest<unknown>
     operations[name] = (...args) => send(request(...args))
   }
-  return operations as Pick<FactdeskOperations, SpecOperation>
+  return operations as Pick<FactdeskOperations, RestOperation>
 }

@@ -2,13 +2,17 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ReportUpdate } from '../../src/shared/api'
-import { Check, Credits, Me, ServiceTest, Settings } from '../../src/shared/schemas'
+import type { ConfigInput } from '../../src/shared/config'
+import { Check, Credits, Estimate, Me, PendingCheck, ServiceTest, Settings } from '../../src/shared/schemas'
+import { ManualClock } from '../../src/main/engine/clock'
 import { appPage } from '../../src/main/desktop/appPage'
 import { createDispatch, type Dispatch } from '../../src/main/desktop/dispatch'
 import { openEngine, type Engine } from '../../src/main/engine/engine'
 import type { Principal } from '../../src/main/engine/service'
 import { ServiceSwitch } from '../../src/main/remote/switch'
+import { startFakeOpenAI, type FakeOpenAI } from '../helpers/fakeOpenAI'
 import { startServer, tempDir, type TestServer } from '../helpers/server'
+import { Relay } from '../pending/relay'
 
 const page = appPage(undefined, '/opt/Factdesk/out/renderer/index.html')
 const APP = `${page.href}#/`
@@ -17,16 +21,18 @@ const TEXT = 'The Eiffel Tower is 330 metres tall.'
 let engine: Engine | undefined
 let services: ServiceSwitch | undefined
 let server: TestServer | undefined
+const closers: (() => Promise<void>)[] = []
 afterEach(async () => {
   services?.close()
   await engine?.close()
   await server?.close()
+  for (const close of closers.splice(0)) await close()
   engine = services = server = undefined
 })
 
-/// The desktop app's engine and dispatch, with the remote service offered; and a service with an organization
-/// "Newsroom" (500 credits) and a write token of it.
-async function setUp(): Promise<{
+/// The desktop app's engine and dispatch, with the remote service offered; and a service (started with
+/// `options`) with an organization "Newsroom" (500 credits) and a write token of it.
+async function setUp(options: Parameters<typeof startServer>[0] = {}): Promise<{
   dispatch: Dispatch
   engine: Engine
   server: TestServer
@@ -35,8 +41,8 @@ async function setUp(): Promise<{
 }> {
   engine = openEngine({ dataDir: tempDir(), runJobs: true })
   engine.settings.offerRemoteService()
-  services = new ServiceSwitch(engine.settings, { poll: { intervalMs: 20 } })
-  server = await startServer()
+  services = new ServiceSwitch(engine.settings, { poll: { intervalMs: 20 }, retryDelayMs: 5 })
+  server = await startServer(options)
   const newsroom = server.engine.admin.createOrganization('Newsroom', 500)
   const token = server.engine.admin.createToken('write', newsroom.id, 'desktop').value
   const { id: tokenId } = server.engine.admin.listTokens(newsroom.id)[0]!
@@ -128,6 +134,64 @@ describe('Settings > Service in the desktop app', () => {
     expect(Me.parse(await data(dispatch, 'me')).organization.id).toBe(local.organization.id)
     const mine = await data(dispatch, 'listChecks', {})
     expect(mine.data).toEqual([])
+  })
+
+  it('queues a check the service cannot start on the service, which starts it once its models answer', async () => {
+    // The service's model is behind a port that refuses connections until the relay opens.
+    const fake: FakeOpenAI = await startFakeOpenAI({
+      '*': { overrides: { verdict: 'supported', confidence: 0.9 } },
+    })
+    const models = await Relay.reserve()
+    closers.push(
+      () => models.close(),
+      () => fake.close(),
+    )
+    const model = (id: string) => ({
+      id,
+      provider: 'openai-compatible' as const,
+      baseURL: models.url('/v1'),
+      model: `model-${id}`,
+    })
+    const config: ConfigInput = { models: { panel: [model('a')], judge: model('judge'), maxRetries: 0 } }
+    const clock = new ManualClock(new Date())
+    const { dispatch, engine, server, token, newsroom } = await setUp({ config, clock })
+    await data(dispatch, 'updateSettings', { service: { mode: 'remote', baseURL: server.api, token } })
+    const local = engine.localPrincipal()
+    const updates: ReportUpdate[] = []
+    const stop = services!.events(local.organizationId).subscribe((event) => updates.push(event))
+
+    const estimate = Estimate.parse(await data(dispatch, 'estimate', { text: TEXT, tiers: ['t2'] }))
+    const request = { documentId: estimate.documentId, tiers: ['t2'] }
+    const refused = await dispatch('submit', [request], APP)
+    expect(refused).toMatchObject({ ok: false, error: { code: 'providers_unreachable' } })
+
+    const queued = PendingCheck.parse(await data(dispatch, 'queueCheck', request))
+    expect(queued).toMatchObject({ status: 'waiting', documentId: estimate.documentId, checkId: null })
+    expect(server.engine.pending.get(newsroom, queued.id).status).toBe('waiting')
+    expect(engine.pending.list(local).data).toEqual([])
+    const listed = await data(dispatch, 'listPendingChecks', true)
+    expect(listed.data.map((each: PendingCheck) => each.id)).toEqual([queued.id])
+
+    await models.open(fake.baseURL)
+    clock.advance(10 * 60_000)
+    await server.engine.pending.runDue()
+    const submitted = server.engine.pending.get(newsroom, queued.id)
+    expect(submitted.status).toBe('submitted')
+
+    // The poller passes the start on with its check, then follows that check to its end.
+    const ended = (update: ReportUpdate) =>
+      update.type === 'check' && update.check.id === submitted.checkId && update.check.status === 'completed'
+    while (!updates.some(ended)) await new Promise((resolve) => setTimeout(resolve, 20))
+    stop()
+    const started = updates.find((update) => update.type === 'pending')
+    expect(started).toMatchObject({
+      type: 'pending',
+      pending: { id: queued.id, status: 'submitted', checkId: submitted.checkId },
+      check: { id: submitted.checkId },
+    })
+    expect(server.engine.service.listChecks(newsroom, 10, null).data).toHaveLength(1)
+    expect(engine.service.listChecks(local, 10, null).data).toEqual([])
+    expect((await data(dispatch, 'listPendingChecks', true)).data).toEqual([])
   })
 
   it('is not offered where the page talks to its own server (factdesk web)', async () => {

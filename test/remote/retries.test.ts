@@ -62,6 +62,23 @@ describe('RemoteService retries', () => {
     expect((await remote.listChecks({})).data).toHaveLength(2)
   })
 
+  it('a check queued to run when online whose answer was lost is queued once, under one key', async () => {
+    const { proxy, remote } = await setUp()
+    const isQueueing = (request: SeenRequest): boolean =>
+      request.method === 'POST' && request.path === '/api/v1/pending-checks'
+    let lost = false
+    proxy.plan = (request) => (isQueueing(request) && !lost ? ((lost = true), 'drop-answer') : 'forward')
+
+    const pending = await remote.queueCheck({ text: TEXT, tiers: ['t1'] })
+
+    const sent = proxy.seen.filter(isQueueing)
+    expect(sent).toHaveLength(2)
+    expect(sent[1]?.headers['idempotency-key']).toBe(sent[0]?.headers['idempotency-key'])
+    expect(pending.idempotencyKey).toBe(sent[0]?.headers['idempotency-key'])
+    const queued = (await remote.listPendingChecks(false)).data
+    expect(queued.map((each) => each.id)).toEqual([pending.id])
+  })
+
   it('a 503 and a 429 with Retry-After are tried again with the same key; a 4xx answer is final', async () => {
     const { proxy, remote } = await setUp()
     const refusals = [

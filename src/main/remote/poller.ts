@@ -1,6 +1,6 @@
 import type { ReportUpdate } from '../../shared/api'
 import { ApiError } from '../../shared/errors'
-import { Tier, type Check, type Report, type Research } from '../../shared/schemas'
+import { Tier, type Check, type PendingCheck, type Report, type Research } from '../../shared/schemas'
 import { hasEnded } from '../engine/events'
 
 export interface PollOptions {
@@ -18,15 +18,18 @@ const DEFAULTS: PollOptions = {
   wait: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 }
 
-/// Where the poller reads reports and research runs.
+/// Where the poller reads reports, research runs and pending checks.
 export interface PollSource {
   report(checkId: string): Promise<Report>
   getResearch(researchId: string): Promise<Research>
+  pendingCheck(pendingId: string): Promise<PendingCheck>
+  getCheck(checkId: string): Promise<Check>
 }
 
 /// Turns polled reports into the `ReportUpdate`s the embedded engine pushes: while anyone listens, it reads the
-/// report of every check it was shown running (and every research run it started), one round per interval,
-/// backs off while rounds fail, and forgets a check or a run once it has ended.
+/// report of every check it was shown running (and every research run it started, and every pending check it
+/// was shown waiting), one round per interval, backs off while rounds fail, and forgets each once it has ended
+/// (a pending check once it no longer waits: submitted, it hands over to its check).
 export class ReportPoller {
   private readonly options: PollOptions
   private readonly listeners = new Set<(update: ReportUpdate) => void>()
@@ -34,6 +37,8 @@ export class ReportPoller {
   private readonly checks = new Map<string, Report | null>()
   /// The research runs still running, as last read.
   private readonly runs = new Map<string, Research>()
+  /// The pending checks still waiting, as last read.
+  private readonly waiting = new Map<string, PendingCheck>()
   private polling = false
   private closed = false
 
@@ -59,6 +64,13 @@ export class ReportPoller {
     this.start()
   }
 
+  /// Follows a pending check while it waits; once submitted, its check is passed on with it and followed.
+  watchPending(pending: PendingCheck): void {
+    if (pending.status !== 'waiting' || this.waiting.has(pending.id)) return
+    this.waiting.set(pending.id, pending)
+    this.start()
+  }
+
   subscribe(listener: (update: ReportUpdate) => void): () => void {
     this.listeners.add(listener)
     this.start()
@@ -79,7 +91,8 @@ export class ReportPoller {
   }
 
   private wanted(): boolean {
-    return !this.closed && this.listeners.size > 0 && (this.checks.size > 0 || this.runs.size > 0)
+    const following = this.checks.size > 0 || this.runs.size > 0 || this.waiting.size > 0
+    return !this.closed && this.listeners.size > 0 && following
   }
 
   private async poll(): Promise<void> {
@@ -97,7 +110,7 @@ export class ReportPoller {
     }
   }
 
-  /// Reads every followed report and run once; throws after the round when any read failed.
+  /// Reads every followed report, run and pending check once; throws after the round when any read failed.
   private async round(): Promise<void> {
     let failed = false
     for (const [checkId, before] of [...this.checks]) {
@@ -122,6 +135,20 @@ export class ReportPoller {
         else this.runs.set(researchId, research)
       } catch (error) {
         if (error instanceof ApiError && error.code === 'not_found') this.runs.delete(researchId)
+        else failed = true
+      }
+    }
+    for (const [pendingId, before] of [...this.waiting]) {
+      try {
+        const pending = await this.source.pendingCheck(pendingId)
+        if (pending.updatedAt === before.updatedAt && pending.status === before.status) continue
+        // The check it became is read (and so followed) before the update, so the page can follow it at once.
+        const check = pending.checkId === null ? null : await this.source.getCheck(pending.checkId)
+        this.emit({ type: 'pending', pending, check })
+        if (pending.status === 'waiting') this.waiting.set(pendingId, pending)
+        else this.waiting.delete(pendingId)
+      } catch (error) {
+        if (error instanceof ApiError && error.code === 'not_found') this.waiting.delete(pendingId)
         else failed = true
       }
     }

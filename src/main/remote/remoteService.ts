@@ -1,15 +1,21 @@
 import { randomUUID } from 'node:crypto'
 import type { FactdeskApi, ReportUpdate } from '../../shared/api'
 import { ApiError } from '../../shared/errors'
-import { answerError, REST_REQUESTS, type RestRequest, type SpecOperation } from '../../shared/rest'
+import {
+  answerError,
+  pendingCheckRequest,
+  REST_REQUESTS,
+  type RestOperation,
+  type RestRequest,
+} from '../../shared/rest'
 import { remoteServiceUrlProblem, type Check } from '../../shared/schemas'
 import { backoffMs, retryAfterMs } from '../engine/models/retry'
 import { reason } from '../engine/settings'
 import { ReportPoller, type PollOptions } from './poller'
 
-/// The operations of the editor's API that the service specification's REST API offers (`SpecOperation`); the
-/// rest (settings, tokens, grants, drafts) belong to the app on this computer and stay with the embedded engine.
-export type RemoteOperations = Pick<FactdeskApi, SpecOperation | 'subscribe'>
+/// The operations of the editor's API that a Factdesk service offers over REST (`RestOperation`); the rest
+/// (settings, tokens, grants, drafts) belong to the app on this computer and stay with the embedded engine.
+export type RemoteOperations = Pick<FactdeskApi, RestOperation | 'subscribe'>
 
 export interface RemoteOptions {
   /// The service's base URL, `/api/v1` included: https, or http to this computer (tests).
@@ -42,7 +48,8 @@ interface Request<T> extends RestRequest<T> {
 /// The editor's API over a remote Factdesk service's REST API, with a bearer token that stays in the main
 /// process. Failures come back as the service's `ApiError`s; a submission carries one generated
 /// `Idempotency-Key` through all of its retries, so a retry never makes a second check. Updates come from
-/// polling the reports of the checks it has seen running (see `ReportPoller`).
+/// polling the reports of the checks it has seen running and the checks it has seen waiting (see
+/// `ReportPoller`).
 export class RemoteService implements RemoteOperations {
   readonly origin: string
   private readonly base: string
@@ -60,7 +67,12 @@ export class RemoteService implements RemoteOperations {
       requestTimeoutMs: remote.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs,
     }
     this.poller = new ReportPoller(
-      { report: (id) => this.report(id), getResearch: (id) => this.getResearch(id) },
+      {
+        report: (id) => this.report(id),
+        getResearch: (id) => this.getResearch(id),
+        pendingCheck: (id) => this.call(pendingCheckRequest(id)),
+        getCheck: (id) => this.getCheck(id),
+      },
       remote.poll,
     )
   }
@@ -97,6 +109,26 @@ export class RemoteService implements RemoteOperations {
   }
 
   getResearch: RemoteOperations['getResearch'] = (id) => this.call(REST_REQUESTS.getResearch(id))
+
+  /// Queued on the service, where the providers it could not reach are, under one Idempotency-Key through all
+  /// retries (a retry never queues it twice).
+  queueCheck: RemoteOperations['queueCheck'] = async (request) => {
+    const pending = await this.call({
+      ...REST_REQUESTS.queueCheck(request),
+      headers: { 'Idempotency-Key': randomUUID() },
+    })
+    this.poller.watchPending(pending)
+    return pending
+  }
+
+  listPendingChecks: RemoteOperations['listPendingChecks'] = async (waiting) => {
+    const list = await this.call(REST_REQUESTS.listPendingChecks(waiting))
+    for (const pending of list.data) this.poller.watchPending(pending)
+    return list
+  }
+
+  cancelPendingCheck: RemoteOperations['cancelPendingCheck'] = (id) =>
+    this.call(REST_REQUESTS.cancelPendingCheck(id))
 
   /// Updates of the checks and research runs this service has seen running, by polling their reports.
   subscribe = (listener: (update: ReportUpdate) => void): (() => void) => this.poller.subscribe(listener)

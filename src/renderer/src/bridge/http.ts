@@ -1,7 +1,7 @@
 import type { z } from 'zod'
 import type { ExportedFile, FactdeskApi, ReportUpdate } from '../../../shared/api'
 import { ApiError } from '../../../shared/errors'
-import { answerError, specOperations } from '../../../shared/rest'
+import { answerError, restOperations } from '../../../shared/rest'
 import {
   ApiToken,
   CreatedToken,
@@ -11,8 +11,6 @@ import {
   DraftSummary,
   ModelTest,
   OllamaDetection,
-  PendingCheck,
-  PendingCheckList,
   Settings,
   TokenList,
 } from '../../../shared/schemas'
@@ -106,7 +104,7 @@ export function httpApi(
 
   const id = (value: string): string => encodeURIComponent(value)
   return {
-    ...specOperations((request) => call(request.method, request.path, request.schema, request.body)),
+    ...restOperations((request) => call(request.method, request.path, request.schema, request.body)),
     export: (checkId, format) => file(`/checks/${id(checkId)}/export?format=${format}`),
     settings: () => call('GET', '/settings', Settings),
     updateSettings: (patch) => call('PATCH', '/settings', Settings, patch),
@@ -126,10 +124,6 @@ export function httpApi(
     importFile: (request) => call('POST', '/drafts/import', Draft, request),
     // A browser has no dialogs onto the disk: the page uploads files and downloads them instead.
     files: null,
-    queueCheck: (request) => call('POST', '/pending-checks', PendingCheck, request),
-    listPendingChecks: (waiting) =>
-      call('GET', `/pending-checks${waiting ? '?status=waiting' : ''}`, PendingCheckList),
-    cancelPendingCheck: (pendingId) => call('POST', `/pending-checks/${id(pendingId)}/cancel`, PendingCheck),
     subscribe: (listener) => {
       listeners.add(listener)
       open()
