@@ -258,6 +258,33 @@ describe('drafts and files in the desktop app', () => {
     expect(readFileSync(join(folder, 'copy.md'), 'utf8')).toBe('Copy.')
   })
 
+  it('saves a file back with its own line ends and byte-order mark, so a Windows file keeps them', async () => {
+    const files = createFileDispatch(engine, page, dialogs)
+    const path = join(folder, 'windows.txt')
+    writeFileSync(path, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('One.\r\nTwo.\r\n')]))
+    chosen.open = path
+    const draft = ok(await files('openFile', [], APP))
+    expect(draft.text).toBe('One.\nTwo.\n')
+
+    expect(ok(await files('saveFile', [draft.id, 'One.\nTwo, three.\n'], APP))).toMatchObject({
+      fileModified: false,
+    })
+    expect(readFileSync(path)).toEqual(
+      Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('One.\r\nTwo, three.\r\n')]),
+    )
+    // Opened again, it is the text as saved: nothing unsaved, nothing changed on disk.
+    expect(ok(await files('openFile', [], APP))).toMatchObject({
+      text: 'One.\nTwo, three.\n',
+      fileModified: false,
+    })
+
+    // A file of \n line ends stays one.
+    writeFileSync(path, 'One.\nTwo.\n')
+    await files('openFile', [], APP)
+    await files('saveFile', [draft.id, 'One.\nTwo.\nThree.\n'], APP)
+    expect(readFileSync(path, 'utf8')).toBe('One.\nTwo.\nThree.\n')
+  })
+
   it('asks where to save a draft without a file, and saves nothing when the dialog is cancelled', async () => {
     const files = createFileDispatch(engine, page, dialogs)
     const draft = engine.drafts.create(engine.localPrincipal(), { text: 'Draft text.' })

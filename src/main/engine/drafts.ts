@@ -13,7 +13,7 @@ import {
   type ImportFileRequest,
   type SaveDraftRequest,
 } from '../../shared/schemas'
-import { kindOf, textOfFile } from '../files/formats'
+import { conventionsOf, EDITOR_CONVENTIONS, fileText, kindOf, textOfFile } from '../files/formats'
 import { writeFileAtomic } from '../files/write'
 import type { Clock } from './clock'
 import { newId } from './ids'
@@ -142,11 +142,13 @@ export class DraftService {
   }
 
   /// Saves `text` as the draft's and writes it to `path` (atomically: the old file or the new one survives a
-  /// crash, never a part of one); the draft then belongs to that file and is named after it.
+  /// crash, never a part of one), with the line ends and byte-order mark of the file it replaces; the draft
+  /// then belongs to that file and is named after it.
   async saveFile(principal: Principal, id: string, text: string, path: string): Promise<DraftSummary> {
     requireWrite(principal)
     const draft = this.find(principal, id)
-    await writeFileAtomic(path, text)
+    const replaced = await readFile(path).catch(() => null)
+    await writeFileAtomic(path, fileText(text, replaced ? conventionsOf(replaced) : EDITOR_CONVENTIONS))
     // A file has one draft: one that held this path before lets it go.
     const previous = this.store.drafts.byFile(principal.organizationId, path)
     return this.store.transaction(() => {

@@ -29,6 +29,31 @@ export function kindOf(name: string): FileKind {
   return kind
 }
 
+/// How a text file writes the text the editor holds (\n line ends, no byte-order mark).
+export interface TextConventions {
+  lineEnd: '\n' | '\r\n'
+  byteOrderMark: boolean
+}
+
+/// The editor's own conventions: a new file is written with them.
+export const EDITOR_CONVENTIONS: TextConventions = { lineEnd: '\n', byteOrderMark: false }
+
+/// The conventions of a text file's bytes (its first line end decides), so that saving it back keeps them and
+/// a Windows file does not come back with every line changed.
+export function conventionsOf(bytes: Buffer): TextConventions {
+  const lineFeed = bytes.indexOf(0x0a)
+  return {
+    lineEnd: lineFeed > 0 && bytes[lineFeed - 1] === 0x0d ? '\r\n' : '\n',
+    byteOrderMark: bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf,
+  }
+}
+
+/// The editor's text as a file of those conventions holds it.
+export function fileText(text: string, conventions: TextConventions): string {
+  const lines = conventions.lineEnd === '\n' ? text : text.replace(/\n/g, '\r\n')
+  return conventions.byteOrderMark ? `\uFEFF${lines}` : lines
+}
+
 /// The text of a file, by its name: UTF-8 text (a byte-order mark dropped, line ends made \n, as the editor
 /// holds them), or a Word document converted to Markdown.
 export async function textOfFile(name: string, bytes: Buffer): Promise<string> {
