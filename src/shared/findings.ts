@@ -14,6 +14,9 @@ export interface Finding {
 
 /// Harper's rule for unknown words: the one a writer's dictionary answers.
 export const SPELLING_RULE = 'SpellCheck'
+/// Harper's rules that flag a word it does not know: unknown words, and ones it would split ("acount" → "a
+/// count"); their suggestions are ranked again (spellings.ts).
+export const UNKNOWN_WORD_RULES: readonly string[] = [SPELLING_RULE, 'SplitWords']
 
 /// Harper's message cut where it quotes words in backticks: the quoted parts are `code`, shown as such.
 export function messageParts(message: string): { text: string; code: boolean }[] {

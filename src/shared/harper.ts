@@ -1,7 +1,11 @@
 // What Factdesk needs of Harper's lints, for the engine's t1 worker thread and the editor's Web Worker alike.
-import { Dialect, SuggestionKind, type Lint, type LintConfig, type Suggestion } from 'harper.js'
-import type { Finding } from './findings'
+import { Dialect, SuggestionKind, type Lint, type LintConfig, type Linter, type Suggestion } from 'harper.js'
+import { SPELLING_RULE, UNKNOWN_WORD_RULES, type Finding } from './findings'
 import type { Dialect as WritingDialect } from './schemas'
+import { rankSpellings, spellingCandidates } from './spellings'
+
+/// Markdown syntax, code and URLs never reach Harper (claims are plain sentences; the editor blanks them).
+const PLAIN = { language: 'plaintext' } as const
 
 /// The rules turned off: sentence length is a matter of style, and a long sentence is not a wrong one.
 export const LINT_CONFIG: LintConfig = { LongSentences: false }
@@ -23,6 +27,30 @@ export function toFindings(groups: Record<string, Lint[]>): Finding[] {
     lints.map((lint) => toFinding(lint, rule)),
   )
   return findings.sort((a, b) => a.charStart - b.charStart || a.charEnd - b.charEnd)
+}
+
+/// The findings of `text`, unknown words with better suggestions (spellings.ts): the candidates of every unknown
+/// word go to `linter` in one call, in the writer's English, and only the ones it accepts are offered.
+export async function lintText(linter: Pick<Linter, 'organizedLints'>, text: string): Promise<Finding[]> {
+  const findings = toFindings(await linter.organizedLints(text, PLAIN))
+  const unknown = findings.map((finding) => UNKNOWN_WORD_RULES.includes(finding.rule))
+  const candidates = findings.map((finding, i) =>
+    unknown[i] ? spellingCandidates(text.slice(finding.charStart, finding.charEnd)) : [],
+  )
+  const words = [...new Set(candidates.flat())]
+  if (words.length === 0) return findings
+  const list = words.join('\n')
+  const rejected = new Set(
+    toFindings(await linter.organizedLints(list, PLAIN))
+      .filter((finding) => finding.rule === SPELLING_RULE)
+      .map((finding) => list.slice(finding.charStart, finding.charEnd)),
+  )
+  return findings.map((finding, i) => {
+    if (!unknown[i]) return finding
+    const accepted = (candidates[i] ?? []).filter((word) => !rejected.has(word))
+    const word = text.slice(finding.charStart, finding.charEnd)
+    return { ...finding, suggestions: rankSpellings(word, finding.suggestions, accepted) }
+  })
 }
 
 function toFinding(lint: Lint, rule: string): Finding {

@@ -24,7 +24,8 @@ describe('the bundled t1 worker', () => {
   it('imports harper.js rather than carrying its 21 MB binary', () => {
     const code = readFileSync(WORKER, 'utf8')
     expect(code).toMatch(/from ["']harper\.js["']/)
-    expect(code.length).toBeLessThan(50_000)
+    // Its own code and the word list that ranks spelling suggestions (about 0.2 MB).
+    expect(code.length).toBeLessThan(500_000)
   })
 
   it('checks a text under plain Node', async () => {

@@ -51,6 +51,23 @@ describe('SpellingChecker', () => {
     expect(finding?.message).toMatch(/brwon/)
   })
 
+  it("puts the likeliest word first, and offers only words of the writer's English", async () => {
+    const first = async (word: string, dialect: 'american' | 'british' = 'american') => {
+      const text = `They said ${word} again.`
+      const { findings } = await checker.check(text, undefined, { dialect, dictionary: [] })
+      return findings.find((finding) => finding.charStart === 10)?.suggestions
+    }
+    // Harper alone offers "methes" first, and only "a count" for "acount".
+    expect((await first('metres'))?.[0]).toBe('meters')
+    expect(await first('acount')).toContain('account')
+    // A left-out apostrophe is the likeliest slip.
+    expect((await first('youre'))?.[0]).toBe("you're")
+    // Words one edit away from "colur" include "color" and "colour": each writer is offered their own.
+    expect((await first('colur'))?.[0]).toBe('color')
+    expect(await first('colur', 'british')).toContain('colour')
+    expect(await first('colur', 'british')).not.toContain('color')
+  })
+
   it('finds a grammar error', async () => {
     const text = 'I ate a apple for lunch.'
     const { findings } = await checker.check(text)

@@ -4,11 +4,8 @@ import { LocalLinter } from 'harper.js'
 // The binary as a file of the app's own (electron-vite copies it beside this worker's bundle): no remote
 // origin, and no data: URL, which the page's connect-src 'self' refuses.
 import { slimBinary } from 'harper.js/slimBinary'
-import { harperDialect, LINT_CONFIG, toFindings } from '../../../shared/harper'
+import { harperDialect, LINT_CONFIG, lintText } from '../../../shared/harper'
 import type { LintReply, LintRequest } from './lintChecker'
-
-// Markdown syntax, code and URLs reach the worker blanked (lintParagraphs.ts): what is left is plain text.
-const PLAIN = { language: 'plaintext' } as const
 
 readFilesWithXhr()
 const linter = new LocalLinter({ binary: slimBinary })
@@ -21,8 +18,8 @@ self.addEventListener('message', (event: MessageEvent<LintRequest>) => {
 
 async function answer(request: LintRequest): Promise<void> {
   if (request.type === 'dialect') return linter.setDialect(harperDialect(request.dialect))
-  const findings = toFindings(await linter.organizedLints(request.text, PLAIN))
-  reply({ id: request.id, findings })
+  // Markdown syntax, code and URLs reach the worker blanked (lintParagraphs.ts): what is left is plain text.
+  reply({ id: request.id, findings: await lintText(linter, request.text) })
 }
 
 function fail(request: LintRequest, error: unknown): void {

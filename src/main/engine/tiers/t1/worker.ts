@@ -5,12 +5,9 @@ import { parentPort } from 'node:worker_threads'
 import { Dialect, LocalLinter } from 'harper.js'
 // The WebAssembly binary inlined as a data URL: nothing to fetch or locate on disk, in Node and in Electron.
 import { binaryInlined } from 'harper.js/binaryInlined'
-import { harperDialect, LINT_CONFIG, toFindings } from '../../../../shared/harper'
+import { harperDialect, LINT_CONFIG, lintText } from '../../../../shared/harper'
 import type { Dialect as WritingDialect } from '../../../../shared/schemas'
 import type { CheckReply, CheckRequest } from './protocol'
-
-// Claims are plain sentences: Markdown parsing would misread `*`, `#` or `_` in them as markup.
-const PLAIN = { language: 'plaintext' } as const
 
 const port = parentPort
 if (!port) throw new Error('the t1 checker must run in a worker thread')
@@ -30,8 +27,8 @@ port.on('message', async ({ id, text, dialect: wanted }: CheckRequest) => {
       await linter.setDialect(harperDialect(wanted))
       dialect = wanted
     }
-    // Grouped by rule, as plain lints do not name theirs; measured as fast as plain linting.
-    reply = { id, model, findings: toFindings(await linter.organizedLints(text, PLAIN)) }
+    // Claims are plain sentences: Markdown parsing would misread `*`, `#` or `_` in them as markup.
+    reply = { id, model, findings: await lintText(linter, text) }
   } catch (error) {
     reply = { id, error: error instanceof Error ? error.message : String(error) }
   }

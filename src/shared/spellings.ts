@@ -1,0 +1,108 @@
+// Better first suggestions for a misspelt word, for the engine's t1 and the editor alike. Harper offers at
+// most three words, in an order of its own and sometimes only a split ("acount" → "a count"); here the words
+// of a frequency list one edit away (two when none is one away) join them, and all are ordered as a
+// noisy-channel corrector orders them: the fewest edits first (a left-out apostrophe or space costing half of
+// one), then the most common word. The checker itself decides which of the new words it accepts in the
+// writer's English (see harper.ts), so a British writer is not offered American spellings.
+import frequencies from '../../resources/word-frequencies.json' with { type: 'json' }
+
+/// How many suggestions a finding keeps, as many as Harper gives.
+export const MAX_SUGGESTIONS = 3
+/// Longer words are not looked up two edits away: the candidates grow with the square of the length.
+const MAX_TWO_EDIT_LENGTH = 12
+const LETTERS = 'abcdefghijklmnopqrstuvwxyz'
+
+let ranks: Map<string, number> | undefined
+
+/// Each listed word's place in the frequency list (0 = the most common).
+function wordRanks(): Map<string, number> {
+  ranks ??= new Map(frequencies.words.split(' ').map((word, rank) => [word, rank]))
+  return ranks
+}
+
+/// The words of the frequency list one edit (deletion, transposition, substitution, insertion) from `word`,
+/// else two; lower-case. None for a word with anything but letters.
+export function spellingCandidates(word: string): string[] {
+  const lower = word.toLowerCase()
+  if (!/^[a-z]+$/.test(lower)) return []
+  const known = wordRanks()
+  const near = new Set([...edits(lower)].filter((candidate) => known.has(candidate)))
+  near.delete(lower)
+  if (near.size > 0 || lower.length > MAX_TWO_EDIT_LENGTH) return [...near]
+  const far = new Set<string>()
+  for (const once of edits(lower)) for (const twice of edits(once)) if (known.has(twice)) far.add(twice)
+  far.delete(lower)
+  return [...far]
+}
+
+/// Harper's suggestions and the accepted candidates for `word`, best first (at most MAX_SUGGESTIONS): by
+/// edits, then by how common the word is, Harper's order among the rest. A
+/// candidate takes the capitals of the word it corrects ("Recieve" → "Receive").
+export function rankSpellings(word: string, suggestions: string[], accepted: readonly string[]): string[] {
+  const seen = new Set([word, ...suggestions].map((suggestion) => suggestion.toLowerCase()))
+  const added = accepted
+    .filter((candidate) => !seen.has(candidate))
+    .map((candidate) => casedLike(word, candidate))
+  const lower = word.toLowerCase()
+  const scored = [...suggestions, ...added].map((suggestion, order) => ({
+    suggestion,
+    order,
+    edits: distance(lower, suggestion.toLowerCase()),
+    rank: frequencyRank(suggestion),
+  }))
+  scored.sort((a, b) => a.edits - b.edits || a.rank - b.rank || a.order - b.order)
+  return scored.slice(0, MAX_SUGGESTIONS).map((each) => each.suggestion)
+}
+
+/// How rare a suggestion is: its place in the frequency list, from 1; a split ("a lot") the product of its
+/// words' (word frequencies fall as 1/rank, and two words are as likely together as apart), so "a lot" comes
+/// before "plot" and "account" before "a count"; unknown words last.
+function frequencyRank(suggestion: string): number {
+  const known = wordRanks()
+  return suggestion
+    .toLowerCase()
+    .split(' ')
+    .reduce((product, part) => product * ((known.get(part) ?? Infinity) + 1), 1)
+}
+
+function casedLike(word: string, candidate: string): string {
+  if (word.length > 1 && word === word.toUpperCase()) return candidate.toUpperCase()
+  if (word[0] !== undefined && word[0] !== word[0].toLowerCase())
+    return candidate[0]?.toUpperCase() + candidate.slice(1)
+  return candidate
+}
+
+function* edits(word: string): Generator<string> {
+  for (let i = 0; i <= word.length; i++) {
+    const head = word.slice(0, i)
+    const tail = word.slice(i)
+    if (tail) yield head + tail.slice(1)
+    if (tail.length > 1) yield head + tail[1] + tail[0] + tail.slice(2)
+    for (const letter of LETTERS) {
+      if (tail) yield head + letter + tail.slice(1)
+      yield head + letter + tail
+    }
+  }
+}
+
+/// Optimal-string-alignment distance (Damerau–Levenshtein without repeated edits of one place), where adding an
+/// apostrophe costs half an edit: writers leave it out ("dont", "youre") more than they mistype a letter.
+function distance(a: string, b: string): number {
+  const rows = a.length + 1
+  const columns = b.length + 1
+  const d: number[] = new Array<number>(rows * columns).fill(0)
+  const at = (i: number, j: number): number => d[i * columns + j] as number
+  const insertion = (j: number): number => (b[j - 1] === "'" || b[j - 1] === '’' ? 0.5 : 1)
+  for (let i = 0; i < rows; i++) d[i * columns] = i
+  for (let j = 1; j < columns; j++) d[j] = at(0, j - 1) + insertion(j)
+  for (let i = 1; i < rows; i++) {
+    for (let j = 1; j < columns; j++) {
+      const substitution = at(i - 1, j - 1) + (a[i - 1] === b[j - 1] ? 0 : 1)
+      let best = Math.min(at(i - 1, j) + 1, at(i, j - 1) + insertion(j), substitution)
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        best = Math.min(best, at(i - 2, j - 2) + 1)
+      d[i * columns + j] = best
+    }
+  }
+  return at(rows - 1, columns - 1)
+}
