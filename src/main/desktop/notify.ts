@@ -1,4 +1,4 @@
-import { endedMessage } from '../../shared/notices'
+import { endedAnnouncement, startedMessage } from '../../shared/notices'
 import { hasEnded, type ReportEvents } from '../engine/events'
 
 /// The window whose focus decides whether the system announces a check.
@@ -6,9 +6,6 @@ export interface FocusedWindow {
   isFocused(): boolean
   isDestroyed(): boolean
 }
-
-/// A check that ends sooner than this after it was made needs no announcement: the writer is still there.
-export const LONG_CHECK_MS = 10_000
 
 /// Announces through the system (Electron's `Notification`, which `show` wraps), while the window is in the
 /// background: each check of `organizationId` that started from the "check when online" queue, and each long
@@ -22,12 +19,11 @@ export function announceInBackground(
   return events.subscribe((event) => {
     if (event.organizationId !== organizationId || window.isDestroyed() || window.isFocused()) return
     if (event.type === 'pending' && event.pending.status === 'submitted') {
-      show('Factdesk', `Your check of “${event.pending.label}” started.`)
+      show('Factdesk', startedMessage(event.pending.label))
     }
     if (event.type === 'check' && hasEnded(event.check)) {
-      const { check } = event
-      const took = Date.parse(check.completedAt ?? check.updatedAt) - Date.parse(check.createdAt)
-      if (took >= LONG_CHECK_MS) show('Factdesk', endedMessage(check))
+      const announcement = endedAnnouncement(event.check)
+      if (announcement) show('Factdesk', announcement)
     }
   })
 }

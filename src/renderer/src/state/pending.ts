@@ -2,6 +2,7 @@ import { ApiError } from '../../../shared/errors'
 import { create } from 'zustand'
 import type { FactdeskApi, ReportUpdate } from '../../../shared/api'
 import type { Check, PendingCheck } from '../../../shared/schemas'
+import { startedMessage } from '../../../shared/notices'
 import { describeError, useChecks } from './checks'
 import { announce, askToNotify } from './systemNotice'
 
@@ -38,7 +39,7 @@ export const usePending = create<PendingStore>()((set, get) => {
   }
 
   function started(api: FactdeskApi, pending: PendingCheck, check: Check): void {
-    const text = `Your check of “${pending.label}” started.`
+    const text = startedMessage(pending.label)
     notify(text)
     useChecks.getState().followStarted(api, check)
     announce(text)

@@ -1,10 +1,7 @@
 // Browser mode announces through the system (the Notification API, once the writer allowed it) what happens
 // while the page is in the background; the desktop app's main process announces for itself (desktop/notify.ts).
-import { endedMessage } from '../../../shared/notices'
+import { endedAnnouncement } from '../../../shared/notices'
 import type { Check } from '../../../shared/schemas'
-
-/// A check that ends sooner than this after it was made needs no announcement: the writer is still there.
-const LONG_CHECK_MS = 10_000
 
 const inBrowser = (): boolean => typeof window !== 'undefined' && !('factdesk' in window)
 
@@ -23,6 +20,6 @@ export function announce(text: string): void {
 
 /// Announces a check that ended, when it took long enough that the writer may have gone elsewhere.
 export function announceEnded(check: Check): void {
-  const took = Date.parse(check.completedAt ?? check.updatedAt) - Date.parse(check.createdAt)
-  if (took >= LONG_CHECK_MS) announce(endedMessage(check))
+  const announcement = endedAnnouncement(check)
+  if (announcement) announce(announcement)
 }
