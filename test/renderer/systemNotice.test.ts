@@ -25,7 +25,10 @@ beforeEach(() => {
         asked++
         return Promise.resolve(permission)
       }
-      constructor(title: string, options: { body: string }) {
+      constructor(
+        readonly title: string,
+        options: { body: string },
+      ) {
         shown.push({ title, body: options.body })
       }
     },
