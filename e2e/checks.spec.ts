@@ -1,8 +1,5 @@
-import { fileURLToPath } from 'node:url'
 import type { Page } from '@playwright/test'
-import { expect, test } from './webServer'
-
-const screenshot = (name: string): string => fileURLToPath(new URL(`output/${name}`, import.meta.url))
+import { expect, openEditor, outputFile as screenshot, test, type Factdesk } from './webServer'
 
 const ARTICLE = [
   '# The tower',
@@ -16,8 +13,8 @@ const ARTICLE = [
 const claimTexts = (page: Page): Promise<string[]> =>
   page.locator('.cm-content .fd-claim').evaluateAll((marks) => marks.map((mark) => mark.textContent ?? ''))
 
-async function write(page: Page, link: string, text: string): Promise<void> {
-  await page.goto(link)
+async function write(page: Page, server: Factdesk, text: string): Promise<void> {
+  await openEditor(page, server)
   await expect(page.getByRole('contentinfo')).toContainText('1,000 credits')
   await page.getByRole('textbox', { name: 'Document' }).click()
   await page.keyboard.insertText(text)
@@ -26,7 +23,7 @@ async function write(page: Page, link: string, text: string): Promise<void> {
 test('estimates, checks with t1, keeps ranges while typing and opens a claim', async ({ page, server }) => {
   const problems: string[] = []
   page.on('pageerror', (error) => problems.push(error.message))
-  await write(page, server.link, ARTICLE)
+  await write(page, server, ARTICLE)
 
   const toolbar = page.getByRole('toolbar', { name: 'Fact-checking' })
   await expect(toolbar.getByRole('button', { name: /t1/ })).toHaveAttribute('aria-pressed', 'true')
@@ -85,7 +82,7 @@ test('says why nothing is submitted when the balance is short', async ({ page, s
     { length: 120 },
     (_, i) => `The bridge number ${i} was opened in ${1900 + i}.`,
   ).join(' ')
-  await write(page, server.link, long)
+  await write(page, server, long)
   const toolbar = page.getByRole('toolbar', { name: 'Fact-checking' })
   await toolbar.getByRole('button', { name: /t3/ }).click()
   await toolbar.getByRole('button', { name: 'Estimate' }).click()
@@ -105,7 +102,7 @@ test.describe('with a model panel', () => {
     page,
     server,
   }) => {
-    await write(page, server.link, ARTICLE)
+    await write(page, server, ARTICLE)
     const toolbar = page.getByRole('toolbar', { name: 'Fact-checking' })
     await toolbar.getByRole('button', { name: /t2/ }).click() // t2 with t1
     await expect(toolbar.getByRole('button', { name: /t2/ })).toHaveAttribute('aria-pressed', 'true')

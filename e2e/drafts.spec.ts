@@ -1,11 +1,16 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import type { Page } from '@playwright/test'
-import { expect, startWeb, test } from './webServer'
-
-const screenshot = (name: string): string => fileURLToPath(new URL(`output/${name}`, import.meta.url))
+import {
+  expect,
+  openEditor,
+  outputFile as screenshot,
+  startWeb,
+  test,
+  viaPreload,
+  type Factdesk,
+} from './webServer'
 
 const ARTICLE = [
   '# The tower',
@@ -28,49 +33,68 @@ const editorText = (page: Page): Promise<string> =>
       .join('\n'),
   )
 
+/// The drafts of the test's Factdesk as another client sees them: over the REST API with the page's session, or in
+/// the desktop app through its preload, past the editor's own state.
+const listDrafts = (page: Page, server: Factdesk) =>
+  server.desktop
+    ? viaPreload(page, 'listDrafts')
+    : page.evaluate(
+        async () =>
+          (await (await fetch('/api/v1/drafts')).json()) as {
+            data: { id: string; lastCheckId: string | null }[]
+          },
+      )
+
 test.describe('drafts', () => {
-  test('nothing typed is lost when the server is killed between keystrokes', async ({ page }) => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'factdesk-e2e-drafts-'))
-    let server = await startWeb(dataDir)
-    try {
-      await page.goto(server.link)
-      const saved = page.getByRole('status', { name: 'Draft' })
-      await expect(saved).toHaveText('Draft saved')
-      await page.getByRole('textbox', { name: 'Document' }).click()
-      await page.keyboard.type('Saved before the crash.')
-      await expect(saved).toHaveText('Draft saved')
-      await expect(page).toHaveTitle('Untitled • — Factdesk')
+  test.describe(() => {
+    test.skip(
+      ({ desktop }) => desktop,
+      'kills and restarts factdesk web under the page; the desktop app has no server',
+    )
 
-      // Typed, and the server killed before the autosave's pause is over: the store never got these keys. Without
-      // the page's copy, what the autosave may lose is what was typed in the last second before the kill (after
-      // the last pause; at most the last 5 seconds of non-stop typing); with it, nothing.
-      await page.keyboard.type(' Typed after it.')
-      await server.kill()
-      await expect(saved).toContainText('Not saved')
+    test('nothing typed is lost when the server is killed between keystrokes', async ({ page }) => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'factdesk-e2e-drafts-'))
+      let server = await startWeb(dataDir)
+      try {
+        await page.goto(server.link)
+        const saved = page.getByRole('status', { name: 'Draft' })
+        await expect(saved).toHaveText('Draft saved')
+        await page.getByRole('textbox', { name: 'Document' }).click()
+        await page.keyboard.type('Saved before the crash.')
+        await expect(saved).toHaveText('Draft saved')
+        await expect(page).toHaveTitle('Untitled • — Factdesk')
 
-      // The same folder, the same address (the page's copy belongs to its origin).
-      server = await startWeb(dataDir, Number(new URL(server.origin).port))
-      await page.goto(server.origin)
-      await expect(saved).toHaveText('Draft saved')
-      expect(await editorText(page)).toBe('Saved before the crash. Typed after it.')
+        // Typed, and the server killed before the autosave's pause is over: the store never got these keys. Without
+        // the page's copy, what the autosave may lose is what was typed in the last second before the kill (after
+        // the last pause; at most the last 5 seconds of non-stop typing); with it, nothing.
+        await page.keyboard.type(' Typed after it.')
+        await server.kill()
+        await expect(saved).toContainText('Not saved')
 
-      // The store has it all now: without the page's copy, a reload shows the same text.
-      await page.evaluate(() => localStorage.clear())
-      await page.reload()
-      await expect(saved).toHaveText('Draft saved')
-      await expect.poll(() => editorText(page)).toBe('Saved before the crash. Typed after it.')
-    } finally {
-      await page.context().close()
-      await server.close()
-      rmSync(dataDir, { recursive: true, force: true })
-    }
+        // The same folder, the same address (the page's copy belongs to its origin).
+        server = await startWeb(dataDir, Number(new URL(server.origin).port))
+        await page.goto(server.origin)
+        await expect(saved).toHaveText('Draft saved')
+        expect(await editorText(page)).toBe('Saved before the crash. Typed after it.')
+
+        // The store has it all now: without the page's copy, a reload shows the same text.
+        await page.evaluate(() => localStorage.clear())
+        await page.reload()
+        await expect(saved).toHaveText('Draft saved')
+        await expect.poll(() => editorText(page)).toBe('Saved before the crash. Typed after it.')
+      } finally {
+        await page.context().close()
+        await server.close()
+        rmSync(dataDir, { recursive: true, force: true })
+      }
+    })
   })
 
   test("a reopened draft shows its last check's verdicts on the right words after an edit elsewhere", async ({
     page,
     server,
   }) => {
-    await page.goto(server.link)
+    await openEditor(page, server)
     await expect(page.getByRole('contentinfo')).toContainText('1,000 credits')
     await page.getByRole('textbox', { name: 'Document' }).click()
     await page.keyboard.insertText(ARTICLE)
@@ -82,28 +106,27 @@ test.describe('drafts', () => {
     })
     await expect(page.getByRole('status', { name: 'Draft' })).toHaveText('Draft saved')
 
-    // Another client of the same server rewrites the draft: a new opening, one claim deleted, one reworded.
+    // Another client of the same server (in the desktop app: the engine, called past the editor) rewrites the
+    // draft: a new opening, one claim deleted, one reworded.
     const edited = ARTICLE.replace('# The tower', '# The tower\n\nA new first paragraph.')
       .replace(' It was completed in 1889 for the World Fair in Paris.', '')
       .replace('330 metres', '330 m')
     await expect
-      .poll(() =>
-        page.evaluate(async () => {
-          const list = (await (await fetch('/api/v1/drafts')).json()) as {
-            data: { lastCheckId: string | null }[]
-          }
-          return list.data[0]?.lastCheckId ?? null
-        }),
-      )
+      .poll(async () => (await listDrafts(page, server)).data[0]?.lastCheckId ?? null)
       .not.toBeNull()
-    await page.evaluate(async (text) => {
-      const list = (await (await fetch('/api/v1/drafts')).json()) as { data: { id: string }[] }
-      await fetch(`/api/v1/drafts/${list.data[0]?.id}`, {
-        method: 'PATCH',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ text }),
-      })
-    }, edited)
+    const id = (await listDrafts(page, server)).data[0]?.id ?? ''
+    if (server.desktop) await viaPreload(page, 'saveDraft', id, { text: edited })
+    else
+      await page.evaluate(
+        async ([draft, text]) => {
+          await fetch(`/api/v1/drafts/${draft}`, {
+            method: 'PATCH',
+            headers: { 'Content-Type': 'application/json' },
+            body: JSON.stringify({ text }),
+          })
+        },
+        [id, edited],
+      )
 
     await page.reload()
     await expect.poll(() => editorText(page)).toBe(edited)
@@ -124,7 +147,7 @@ test.describe('drafts', () => {
   })
 
   test('opens a Markdown file from the page and lists recent drafts', async ({ page, server }) => {
-    await page.goto(server.link)
+    await openEditor(page, server)
     await expect(page.getByRole('status', { name: 'Draft' })).toHaveText('Draft saved')
     await page.getByLabel('File to open').setInputFiles({
       name: 'notes.md',

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { parseHTML } from 'linkedom'
-import { expect, test } from './webServer'
+import { expect, openEditor, test } from './webServer'
 
 const ARTICLE = [
   '# Bridges <script>alert(1)</script>',
@@ -10,13 +10,20 @@ const ARTICLE = [
   'The bridge is painted in a colour called internashional orange.',
 ].join('\n')
 
+// The desktop app saves an export where the writer says, through Electron's native save dialog, which
+// Playwright can neither answer nor see as a download (microsoft/playwright#20445).
+test.skip(
+  ({ desktop }) => desktop,
+  'exports are downloads in the browser; the desktop app asks where to save them',
+)
+
 test('exports the checked text from the toolbar menu as HTML and Markdown downloads', async ({
   page,
   server,
 }) => {
   const problems: string[] = []
   page.on('pageerror', (error) => problems.push(error.message))
-  await page.goto(server.link)
+  await openEditor(page, server)
   await expect(page.getByRole('contentinfo')).toContainText('1,000 credits')
   const toolbar = page.getByRole('toolbar', { name: 'Fact-checking' })
   const exportButton = toolbar.getByRole('button', { name: 'Export' })

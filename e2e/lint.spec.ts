@@ -1,8 +1,5 @@
-import { fileURLToPath } from 'node:url'
 import type { Page } from '@playwright/test'
-import { expect, test } from './webServer'
-
-const output = (name: string): string => fileURLToPath(new URL(`output/${name}`, import.meta.url))
+import { expect, openEditor, outputFile as output, test, viaPreload } from './webServer'
 
 // Harper's WebAssembly (16 MB) is fetched and compiled in the worker before the first marks appear.
 const FIRST_LINT_MS = 60_000
@@ -21,7 +18,7 @@ test('write text, see spelling marks and apply a fix', async ({ page, server }) 
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(message.text())
   })
-  await page.goto(server.link)
+  await openEditor(page, server)
   const editor = page.getByRole('textbox', { name: 'Document' })
   await editor.click()
   await page.keyboard.type(
@@ -50,7 +47,9 @@ test('write text, see spelling marks and apply a fix', async ({ page, server }) 
   tooltip = await hoverMark(page, 'Factdesk')
   await tooltip.locator('.cm-diagnosticAction', { hasText: 'Add to dictionary' }).click()
   await expect(page.locator('.cm-lintRange', { hasText: 'Factdesk' })).toHaveCount(0)
-  const settings = await page.evaluate(() => fetch('/api/v1/settings').then((response) => response.json()))
+  const settings = server.desktop
+    ? await viaPreload(page, 'settings')
+    : await page.evaluate(() => fetch('/api/v1/settings').then((response) => response.json()))
   expect(settings.writing.dictionary).toEqual(['Factdesk'])
 
   // A rule ignored in this document leaves its findings unmarked, even new ones; other rules still mark.

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { expect, test } from './webServer'
+import { expect, openEditor, test } from './webServer'
 
 const ARTICLE = [
   '# The tower',
@@ -25,7 +25,7 @@ test.describe('offline, then check later', () => {
   }) => {
     const problems: string[] = []
     page.on('pageerror', (error) => problems.push(error.message))
-    await page.goto(server.link)
+    await openEditor(page, server)
     await expect(page.getByRole('contentinfo')).toContainText('1,000 credits')
     await page.getByRole('textbox', { name: 'Document' }).click()
     await page.keyboard.insertText(ARTICLE)

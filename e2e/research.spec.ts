@@ -2,9 +2,8 @@ import { copyFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type { RecordedRequest } from '../test/helpers/fakeOpenAI'
 import { DATA_CLOSE, DATA_OPEN } from '../src/main/engine/tiers/t2/prompts'
-import { expect, test } from './webServer'
+import { expect, openEditor, outputFile as output, test } from './webServer'
 
-const output = (name: string): string => fileURLToPath(new URL(`output/${name}`, import.meta.url))
 const docs = (name: string): string => fileURLToPath(new URL(`../docs/${name}`, import.meta.url))
 
 const ARTICLE = 'Ottawa is the capital of Canada. It sits on the Ottawa River.'
@@ -97,7 +96,7 @@ test.describe('deep research', () => {
     page.on('pageerror', (error) => problems.push(error.message))
     // Tall enough for the whole argument map beside the finding.
     await page.setViewportSize({ width: 1280, height: 1000 })
-    await page.goto(server.link)
+    await openEditor(page, server)
     await expect(page.getByRole('contentinfo')).toContainText('1,000 credits')
     await page.getByRole('textbox', { name: 'Document' }).click()
     await page.keyboard.insertText(ARTICLE)
@@ -195,7 +194,8 @@ test.describe('deep research', () => {
     await expect(proof).toBeFocused()
     await expect(proof).toHaveAttribute('aria-expanded', 'true')
     await page.screenshot({ path: output('research-keyboard.png') })
-    copyFileSync(output('research.png'), docs('research.png'))
+    // The README shows the browser's.
+    if (!server.desktop) copyFileSync(output('research.png'), docs('research.png'))
     expect(problems).toEqual([])
   })
 })
@@ -204,7 +204,7 @@ test.describe('deep research priced above the balance', () => {
   test.use({ models: { latencyMs: 0, config: { pricing: { research: 1500 } } } })
 
   test('explains a short balance and sends nothing', async ({ page, server }) => {
-    await page.goto(server.link)
+    await openEditor(page, server)
     await expect(page.getByRole('contentinfo')).toContainText('1,000 credits')
     await page.getByRole('textbox', { name: 'Document' }).click()
     await page.keyboard.insertText(ARTICLE)
@@ -235,7 +235,7 @@ test.describe('claim badges with a slow judge', () => {
   })
 
   test('count the votes out of the panel, then show the judge deciding', async ({ page, server }) => {
-    await page.goto(server.link)
+    await openEditor(page, server)
     await expect(page.getByRole('contentinfo')).toContainText('1,000 credits')
     await page.getByRole('textbox', { name: 'Document' }).click()
     await page.keyboard.insertText('Ottawa is the capital of Canada.')

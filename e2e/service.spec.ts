@@ -5,11 +5,11 @@ import { createDispatch } from '../src/main/desktop/dispatch'
 import { openEngine, type Engine } from '../src/main/engine/engine'
 import { ServiceSwitch } from '../src/main/remote/switch'
 import { startServer, tempDir, type TestServer } from '../test/helpers/server'
-import { expect, test } from './webServer'
+import { expect, openEditor, test } from './webServer'
 
-// Settings > Service as the desktop app shows it: the page gets a `window.factdesk` whose operations go to the
-// desktop dispatch (over a real engine, in this process) as the preload's IPC would, and a remote Factdesk
-// service runs on 127.0.0.1.
+// Settings > Service as the desktop app shows it, and a remote Factdesk service on 127.0.0.1. In the browser the
+// page gets a `window.factdesk` whose operations go to the desktop dispatch (over a real engine, in this process)
+// as the preload's IPC would; in the `electron` project it is the desktop app itself.
 
 const APP = `${appPage(undefined, '/opt/Factdesk/out/renderer/index.html').href}#/`
 
@@ -59,10 +59,14 @@ test('the desktop app switches to a remote service: tested, saved, and the edito
   page,
   server,
 }) => {
-  await asDesktop(page)
   const problems: string[] = []
   page.on('pageerror', (error) => problems.push(error.message))
-  await page.goto(server.origin)
+  if (server.desktop) {
+    await openEditor(page, server)
+  } else {
+    await asDesktop(page)
+    await page.goto(server.origin)
+  }
   await expect(page.getByRole('contentinfo')).toContainText('1,000 credits')
   await page.keyboard.press('Control+Comma')
   const dialog = page.getByRole('dialog', { name: 'Settings' })

@@ -1,4 +1,5 @@
 import { join } from 'node:path'
+import { parseArgs } from 'node:util'
 import { app, BrowserWindow, dialog, Notification, session } from 'electron'
 import { openEngine, type Engine } from './engine/engine'
 import { defaultDataDir } from './engine/paths'
@@ -64,7 +65,8 @@ if (!app.requestSingleInstanceLock()) {
 function start(): void {
   // Throws a readable error when the data folder is locked by a running `factdesk serve` (or is unusable).
   const dataDir = app.getPath('userData')
-  engine = openEngine({ dataDir, runJobs: true, secretBox: keychainSecretBox(dataDir) })
+  const configPath = configFile(process.argv.slice(1))
+  engine = openEngine({ dataDir, configPath, runJobs: true, secretBox: keychainSecretBox(dataDir) })
   // The local REST server (off unless turned on under Settings > API keys), on 127.0.0.1 only.
   void engine.settings.attachLocalServer(localServerSwitch(engine))
   secureSession(session.defaultSession, pagePolicy(devServerUrl))
@@ -99,6 +101,19 @@ function showMainWindow(): void {
   mainWindow.once('closed', stopAnnouncing)
   // And so do the polled updates of a remote service.
   if (services) forwardReports(services.events(organizationId), organizationId, mainWindow.webContents, page)
+}
+
+// The configuration file of `--config FILE` on the app's command line, as the CLI takes it: JSON, never a secret
+// (keys come from `apiKeyEnv` or Settings). Not strict: Chromium's and Electron's switches share the command line.
+function configFile(args: string[]): string | undefined {
+  const { values } = parseArgs({
+    args,
+    options: { config: { type: 'string' } },
+    strict: false,
+    allowPositionals: true,
+  })
+  if (values.config === true || values.config === '') throw new Error('--config needs a file: --config FILE')
+  return typeof values.config === 'string' ? values.config : undefined
 }
 
 function fail(error: unknown): void {
