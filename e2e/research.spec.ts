@@ -1,10 +1,6 @@
-import { copyFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
 import type { RecordedRequest } from '../test/helpers/fakeOpenAI'
 import { DATA_CLOSE, DATA_OPEN } from '../src/main/engine/tiers/t2/prompts'
 import { expect, openEditor, outputFile as output, test } from './webServer'
-
-const docs = (name: string): string => fileURLToPath(new URL(`../docs/${name}`, import.meta.url))
 
 const ARTICLE = 'Ottawa is the capital of Canada. It sits on the Ottawa River.'
 const OTTAWA = [
@@ -194,8 +190,6 @@ test.describe('deep research', () => {
     await expect(proof).toBeFocused()
     await expect(proof).toHaveAttribute('aria-expanded', 'true')
     await page.screenshot({ path: output('research-keyboard.png') })
-    // The README shows the browser's.
-    if (!server.desktop) copyFileSync(output('research.png'), docs('research.png'))
     expect(problems).toEqual([])
   })
 })
