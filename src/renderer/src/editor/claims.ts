@@ -153,8 +153,9 @@ export class ClaimBadge extends WidgetType {
   }
 }
 
-/// The room a badge takes, held empty at the end of an estimated claim: the badge that replaces it once the
-/// check is submitted (and every later stage, of one fixed width) moves no text.
+/// The room a badge takes, held at the end of an estimated claim (marked "to check" by the style sheet): the
+/// badge that replaces it once the check is submitted (and every later stage, of one fixed width) moves no
+/// text.
 class BadgeSpace extends WidgetType {
   override eq(): boolean {
     return true
