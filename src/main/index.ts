@@ -94,13 +94,15 @@ function showMainWindow(): void {
   // Report changes of the desktop's organization reach the page as they happen.
   const { organizationId } = engine.localPrincipal()
   forwardReports(engine.events, organizationId, mainWindow.webContents, page)
-  // While the window is in the background, a queued check that starts and a long check that ends are announced.
-  const stopAnnouncing = announceInBackground(engine.events, organizationId, mainWindow, (title, body) =>
-    new Notification({ title, body }).show(),
-  )
-  mainWindow.once('closed', stopAnnouncing)
   // And so do the polled updates of a remote service.
   if (services) forwardReports(services.events(organizationId), organizationId, mainWindow.webContents, page)
+  // While the window is in the background, a queued check that starts and a long check that ends are announced,
+  // whether the embedded engine or a remote service runs it.
+  const window = mainWindow
+  const show = (title: string, body: string): void => new Notification({ title, body }).show()
+  const sources = services ? [engine.events, services.events(organizationId)] : [engine.events]
+  const stops = sources.map((events) => announceInBackground(events, organizationId, window, show))
+  window.once('closed', () => stops.forEach((stop) => stop()))
 }
 
 // The configuration file of `--config FILE` on the app's command line, as the CLI takes it: JSON, never a secret

@@ -7,6 +7,7 @@ import { Check, Credits, Estimate, Me, PendingCheck, ServiceTest, Settings } fro
 import { ManualClock } from '../../src/main/engine/clock'
 import { appPage } from '../../src/main/desktop/appPage'
 import { createDispatch, type Dispatch } from '../../src/main/desktop/dispatch'
+import { announceInBackground } from '../../src/main/desktop/notify'
 import { openEngine, type Engine } from '../../src/main/engine/engine'
 import type { Principal } from '../../src/main/engine/service'
 import { ServiceSwitch } from '../../src/main/remote/switch'
@@ -159,6 +160,15 @@ describe('Settings > Service in the desktop app', () => {
     const local = engine.localPrincipal()
     const updates: ReportUpdate[] = []
     const stop = services!.events(local.organizationId).subscribe((event) => updates.push(event))
+    // The shell announces the remote service's updates too while its window is in the background.
+    const announced: string[] = []
+    const background = { isFocused: () => false, isDestroyed: () => false }
+    const stopAnnouncing = announceInBackground(
+      services!.events(local.organizationId),
+      local.organizationId,
+      background,
+      (_title, body) => announced.push(body),
+    )
 
     const estimate = Estimate.parse(await data(dispatch, 'estimate', { text: TEXT, tiers: ['t2'] }))
     const request = { documentId: estimate.documentId, tiers: ['t2'] }
@@ -183,6 +193,8 @@ describe('Settings > Service in the desktop app', () => {
       update.type === 'check' && update.check.id === submitted.checkId && update.check.status === 'completed'
     while (!updates.some(ended)) await new Promise((resolve) => setTimeout(resolve, 20))
     stop()
+    stopAnnouncing()
+    expect(announced).toContain('Your check of “The Eiffel Tower is 330 metres tall.” started.')
     const started = updates.find((update) => update.type === 'pending')
     expect(started).toMatchObject({
       type: 'pending',
