@@ -12,6 +12,19 @@ export const MAX_SUGGESTIONS = 3
 const MAX_TWO_EDIT_LENGTH = 12
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz'
 
+/// English contractions, which the frequency list splits at the apostrophe: each is offered for itself without
+/// it ("dont", "im", "arent"), the commonest slip there is.
+const CONTRACTIONS = new Map(
+  (
+    "I'm I've I'll I'd you're you've you'll you'd he's he'll he'd she's she'll she'd it's it'll we're we've " +
+    "we'll we'd they're they've they'll they'd that's there's here's what's who's where's how's let's isn't " +
+    "aren't wasn't weren't don't doesn't didn't haven't hasn't hadn't can't couldn't won't wouldn't shouldn't " +
+    "mustn't needn't ain't would've could've should've might've must've"
+  )
+    .split(' ')
+    .map((contraction) => [contraction.replace("'", '').toLowerCase(), contraction]),
+)
+
 let ranks: Map<string, number> | undefined
 
 /// Each listed word's place in the frequency list (0 = the most common).
@@ -21,13 +34,16 @@ function wordRanks(): Map<string, number> {
 }
 
 /// The words of the frequency list one edit (deletion, transposition, substitution, insertion) from `word`,
-/// else two; lower-case. None for a word with anything but letters.
+/// else two, lower-case; and the contraction it is without its apostrophe. None for a word with anything but
+/// letters.
 export function spellingCandidates(word: string): string[] {
   const lower = word.toLowerCase()
   if (!/^[a-z]+$/.test(lower)) return []
   const known = wordRanks()
   const near = new Set([...edits(lower)].filter((candidate) => known.has(candidate)))
   near.delete(lower)
+  const contraction = CONTRACTIONS.get(lower)
+  if (contraction) near.add(contraction)
   if (near.size > 0 || lower.length > MAX_TWO_EDIT_LENGTH) return [...near]
   const far = new Set<string>()
   for (const once of edits(lower)) for (const twice of edits(once)) if (known.has(twice)) far.add(twice)

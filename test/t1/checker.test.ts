@@ -62,6 +62,8 @@ describe('SpellingChecker', () => {
     expect(await first('acount')).toContain('account')
     // A left-out apostrophe is the likeliest slip.
     expect((await first('youre'))?.[0]).toBe("you're")
+    // Harper offers "a rent" for "arent", and nothing with the apostrophe.
+    expect((await first('arent'))?.[0]).toBe("aren't")
     // Words one edit away from "colur" include "color" and "colour": each writer is offered their own.
     expect((await first('colur'))?.[0]).toBe('color')
     expect(await first('colur', 'british')).toContain('colour')

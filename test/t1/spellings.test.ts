@@ -26,6 +26,9 @@ describe('spelling suggestions', () => {
     expect(rankSpellings('alot', ['a lot'], ['plot', 'slot'])[0]).toBe('a lot')
     expect(rankSpellings('acount', ['a count'], ['account'])[0]).toBe('account')
     expect(rankSpellings('dont', ['dent', "don't"], ['done'])[0]).toBe("don't")
+    // A contraction is a candidate of its own, as the word list has none.
+    expect(spellingCandidates('im')).toContain("I'm")
+    expect(rankSpellings('im', ['i', 'it', 'in'], spellingCandidates('im'))[0]).toBe("I'm")
   })
 
   it('gives added words the capitals of the word they correct', () => {
