@@ -45,9 +45,7 @@ function AccountStatus({ account }: { account: Account }): JSX.Element {
       return (
         <>
           <span className="status-organization">{account.organization}</span>
-          <span className="balance" aria-label="Balance">
-            {counted(account.balance, 'credit')}
-          </span>
+          <span className="status-balance">{counted(account.balance, 'credit')}</span>
         </>
       )
   }

@@ -1,6 +1,7 @@
 import type { JSX } from 'react'
 import type { FactdeskApi } from '../../../shared/api'
 import { TIERS, type PriceList, type Tier } from '../../../shared/schemas'
+import { useAccount } from '../state/account'
 import { useChecks } from '../state/checks'
 import { useResearch } from '../state/research'
 import { useSettingsDialog } from './settings/open'
@@ -24,6 +25,7 @@ export function Toolbar({ api, prices }: { api: FactdeskApi; prices: PriceList |
   const estimate = useChecks((store) => store.estimate)
   const panel = useChecks((store) => store.panel)
   const { toggleTier, runEstimate, runCheck, cancel, showPanel, loadHistory } = useChecks.getState()
+  const account = useAccount((store) => store.account)
   const running = check !== null && RUNNING.has(check.status)
   const short = estimate !== null && !estimate.sufficient
 
@@ -119,6 +121,9 @@ export function Toolbar({ api, prices }: { api: FactdeskApi; prices: PriceList |
         >
           Settings
         </button>
+        <span className="balance" aria-label="Balance">
+          {account.status === 'ready' ? counted(account.balance, 'credit') : '—'}
+        </span>
       </div>
     </header>
   )
