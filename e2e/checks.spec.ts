@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { expect, openEditor, outputFile as screenshot, test, type Factdesk } from './webServer'
+import { expect, openEditor, outputFile as screenshot, test, type Factdesk, pageProblems } from './webServer'
 
 const ARTICLE = [
   '# The tower',
@@ -21,8 +21,7 @@ async function write(page: Page, server: Factdesk, text: string): Promise<void> 
 }
 
 test('estimates, checks with t1, keeps ranges while typing and opens a claim', async ({ page, server }) => {
-  const problems: string[] = []
-  page.on('pageerror', (error) => problems.push(error.message))
+  const problems = pageProblems(page)
   await write(page, server, ARTICLE)
 
   const toolbar = page.getByRole('toolbar', { name: 'Fact-checking' })

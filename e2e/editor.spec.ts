@@ -1,11 +1,7 @@
-import { asWebServer, expect, openEditor, outputFile as screenshot, test } from './webServer'
+import { asWebServer, expect, openEditor, outputFile as screenshot, test, pageProblems } from './webServer'
 
 test('writes in the editor after signing in with the one-time link', async ({ page, server }) => {
-  const problems: string[] = []
-  page.on('pageerror', (error) => problems.push(error.message))
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(message.text())
-  })
+  const problems = pageProblems(page, { console: true })
 
   await openEditor(page, server)
   const editor = page.getByRole('textbox', { name: 'Document' })

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { parseHTML } from 'linkedom'
-import { expect, openEditor, test } from './webServer'
+import { expect, openEditor, test, pageProblems } from './webServer'
 
 const ARTICLE = [
   '# Bridges <script>alert(1)</script>',
@@ -21,8 +21,7 @@ test('exports the checked text from the toolbar menu as HTML and Markdown downlo
   page,
   server,
 }) => {
-  const problems: string[] = []
-  page.on('pageerror', (error) => problems.push(error.message))
+  const problems = pageProblems(page)
   await openEditor(page, server)
   await expect(page.getByRole('contentinfo')).toContainText('1,000 credits')
   const toolbar = page.getByRole('toolbar', { name: 'Fact-checking' })

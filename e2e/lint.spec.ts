@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { expect, openEditor, outputFile as output, test, viaPreload } from './webServer'
+import { expect, openEditor, outputFile as output, test, viaPreload, pageProblems } from './webServer'
 
 // Harper's WebAssembly (16 MB) is fetched and compiled in the worker before the first marks appear.
 const FIRST_LINT_MS = 60_000
@@ -13,11 +13,7 @@ async function hoverMark(page: Page, text: string) {
 }
 
 test('write text, see spelling marks and apply a fix', async ({ page, server }) => {
-  const problems: string[] = []
-  page.on('pageerror', (error) => problems.push(error.message))
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(message.text())
-  })
+  const problems = pageProblems(page, { console: true })
   await openEditor(page, server)
   const editor = page.getByRole('textbox', { name: 'Document' })
   await editor.click()

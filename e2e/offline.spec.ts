@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { expect, openEditor, test } from './webServer'
+import { expect, openEditor, test, pageProblems } from './webServer'
 
 const ARTICLE = [
   '# The tower',
@@ -23,8 +23,7 @@ test.describe('offline, then check later', () => {
     page,
     server,
   }) => {
-    const problems: string[] = []
-    page.on('pageerror', (error) => problems.push(error.message))
+    const problems = pageProblems(page)
     await openEditor(page, server)
     await expect(page.getByRole('contentinfo')).toContainText('1,000 credits')
     await page.getByRole('textbox', { name: 'Document' }).click()

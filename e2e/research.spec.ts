@@ -1,6 +1,6 @@
 import type { RecordedRequest } from '../test/helpers/fakeOpenAI'
 import { DATA_CLOSE, DATA_OPEN } from '../src/main/engine/tiers/t2/prompts'
-import { expect, openEditor, outputFile as output, test } from './webServer'
+import { expect, openEditor, outputFile as output, test, pageProblems } from './webServer'
 
 const ARTICLE = 'Ottawa is the capital of Canada. It sits on the Ottawa River.'
 const OTTAWA = [
@@ -88,8 +88,7 @@ test.describe('deep research', () => {
   })
 
   test('runs deep research on a claim and walks its argument map by keyboard', async ({ page, server }) => {
-    const problems: string[] = []
-    page.on('pageerror', (error) => problems.push(error.message))
+    const problems = pageProblems(page)
     // Tall enough for the whole argument map beside the finding.
     await page.setViewportSize({ width: 1280, height: 1000 })
     await openEditor(page, server)

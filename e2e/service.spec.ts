@@ -5,7 +5,7 @@ import { createDispatch } from '../src/main/desktop/dispatch'
 import { openEngine, type Engine } from '../src/main/engine/engine'
 import { ServiceSwitch } from '../src/main/remote/switch'
 import { startServer, tempDir, type TestServer } from '../test/helpers/server'
-import { expect, openEditor, test } from './webServer'
+import { expect, openEditor, test, pageProblems } from './webServer'
 
 // Settings > Service as the desktop app shows it, and a remote Factdesk service on 127.0.0.1. In the browser the
 // page gets a `window.factdesk` whose operations go to the desktop dispatch (over a real engine, in this process)
@@ -59,8 +59,7 @@ test('the desktop app switches to a remote service: tested, saved, and the edito
   page,
   server,
 }) => {
-  const problems: string[] = []
-  page.on('pageerror', (error) => problems.push(error.message))
+  const problems = pageProblems(page)
   if (server.desktop) {
     await openEditor(page, server)
   } else {

@@ -1,5 +1,5 @@
 import { startFakeOpenAI, type FakeOpenAI } from '../test/helpers/fakeOpenAI'
-import { asWebServer, expect, openEditor, outputFile as screenshot, test } from './webServer'
+import { asWebServer, expect, openEditor, outputFile as screenshot, test, pageProblems } from './webServer'
 
 let fake: FakeOpenAI
 test.beforeAll(async () => {
@@ -9,8 +9,7 @@ test.beforeAll(async () => {
 test.afterAll(() => fake.close())
 
 test('adds a model and tests its connection; the saved key is never shown', async ({ page, server }) => {
-  const problems: string[] = []
-  page.on('pageerror', (error) => problems.push(error.message))
+  const problems = pageProblems(page)
   await openEditor(page, server)
   await expect(page.getByRole('contentinfo')).toContainText('1,000 credits')
   await page.keyboard.press('Control+Comma')

@@ -154,6 +154,19 @@ export async function openEditor(page: Page, server: Factdesk): Promise<void> {
   await expect(page.getByRole('textbox', { name: 'Document' })).toBeVisible()
 }
 
+/// What goes wrong in the page while a test runs, for it to expect none: its uncaught errors, and with
+/// `console` its console errors too.
+export function pageProblems(page: Page, options: { console?: boolean } = {}): string[] {
+  const problems: string[] = []
+  page.on('pageerror', (error) => problems.push(error.message))
+  if (options.console) {
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(message.text())
+    })
+  }
+  return problems
+}
+
 /// The `factdesk web` of a test that runs in the browser only (see `desktop`); the desktop app is refused.
 export function asWebServer(server: Factdesk): WebServer {
   if (server.desktop) throw new Error('This test means factdesk web, not the desktop app: skip it there.')
