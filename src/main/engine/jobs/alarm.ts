@@ -1,18 +1,19 @@
-// The wake-up of a background worker (webhook deliveries, checks queued for when online): one timer, set for
-// when its next piece of work falls due by the engine's clock.
+// The wake-up of a background worker (the job runner, webhook deliveries, checks queued for when online): one
+// timer, set for when its next piece of work falls due by the engine's clock.
 import type { Clock } from '../clock'
 
 /// Never sleep longer than this: the worker looks again at least once a minute (its clock may be moved).
 const MAX_SLEEP_MS = 60_000
 
-/// One timer that calls `wake` when the next piece of work falls due, at most a minute ahead; it never keeps
-/// the process alive.
+/// One timer that calls `wake` when the next piece of work falls due, at most a minute ahead. It keeps the
+/// process alive only with `keepAlive` (the job runner's: `factdesk check` waits through a unit's retry).
 export class Alarm {
   private timer: NodeJS.Timeout | null = null
 
   constructor(
     private readonly clock: Clock,
     private readonly wake: () => void,
+    private readonly options: { keepAlive?: boolean } = {},
   ) {}
 
   /// Wakes at `due` (an ISO time; now or soon when it has passed), but not before `minimumMs`; null clears.
@@ -21,7 +22,7 @@ export class Alarm {
     if (due === null) return
     const wait = Date.parse(due) - this.clock.now().getTime()
     this.timer = setTimeout(this.wake, Math.max(minimumMs, Math.min(wait, MAX_SLEEP_MS)))
-    this.timer.unref()
+    if (!this.options.keepAlive) this.timer.unref()
   }
 
   clear(): void {

@@ -5,6 +5,7 @@ import type { Store } from '../store'
 import type { UnitRecord } from '../store/units'
 import { JUDGE_UNIT, PermanentError, type TierChecker, type UnitOutcome } from '../tiers/tier'
 import { checkView } from '../views'
+import { Alarm } from './alarm'
 import { queueCheckEvent } from '../webhooks/event'
 
 export interface RunnerOptions {
@@ -34,7 +35,7 @@ export class JobRunner {
   private inFlight = 0
   private running = false
   private pumping = false
-  private timer: NodeJS.Timeout | null = null
+  private readonly alarm: Alarm
   private readonly controllers = new Map<string, Set<AbortController>>()
   private readonly drained: (() => void)[] = []
   private lastDocument: { id: string; text: string } | null = null
@@ -45,7 +46,9 @@ export class JobRunner {
     private readonly events: ReportEvents,
     private readonly clock: Clock,
     private readonly options: RunnerOptions = DEFAULT_RUNNER_OPTIONS,
-  ) {}
+  ) {
+    this.alarm = new Alarm(clock, () => this.pump(), { keepAlive: true })
+  }
 
   /// Starts working, first taking back what a previous process left unfinished when it died.
   start(): void {
@@ -70,7 +73,7 @@ export class JobRunner {
   /// Stops taking work, aborts what is in flight and puts it back in the queue for the next start.
   async stop(): Promise<void> {
     this.running = false
-    if (this.timer) clearTimeout(this.timer)
+    this.alarm.clear()
     for (const set of this.controllers.values()) for (const controller of set) controller.abort()
     if (this.inFlight > 0) await new Promise<void>((resolve) => this.drained.push(resolve))
   }
@@ -117,12 +120,9 @@ export class JobRunner {
 
   /// Wakes up when the next unit waiting for a retry falls due.
   private scheduleNext(): void {
-    if (this.timer) clearTimeout(this.timer)
-    this.timer = null
     const due = this.store.units.nextDue()
-    if (!this.running || due === null || this.inFlight >= this.options.concurrency) return
-    const delay = Math.max(0, Math.min(Date.parse(due) - this.clock.now().getTime(), 60_000))
-    this.timer = setTimeout(() => this.pump(), delay)
+    const idle = this.running && this.inFlight < this.options.concurrency
+    this.alarm.set(idle ? due : null)
   }
 
   private async run(unit: UnitRecord): Promise<void> {
