@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { expect, openEditor, outputFile as screenshot, test, type Factdesk, pageProblems } from './webServer'
+import { expect, outputFile as screenshot, pageProblems, test, writeInEditor } from './webServer'
 
 const ARTICLE = [
   '# The tower',
@@ -13,16 +13,9 @@ const ARTICLE = [
 const claimTexts = (page: Page): Promise<string[]> =>
   page.locator('.cm-content .fd-claim').evaluateAll((marks) => marks.map((mark) => mark.textContent ?? ''))
 
-async function write(page: Page, server: Factdesk, text: string): Promise<void> {
-  await openEditor(page, server)
-  await expect(page.getByRole('contentinfo')).toContainText('1,000 credits')
-  await page.getByRole('textbox', { name: 'Document' }).click()
-  await page.keyboard.insertText(text)
-}
-
 test('estimates, checks with t1, keeps ranges while typing and opens a claim', async ({ page, server }) => {
   const problems = pageProblems(page)
-  await write(page, server, ARTICLE)
+  await writeInEditor(page, server, ARTICLE)
 
   const toolbar = page.getByRole('toolbar', { name: 'Fact-checking' })
   await expect(toolbar.getByRole('button', { name: /t1/ })).toHaveAttribute('aria-pressed', 'true')
@@ -81,7 +74,7 @@ test('says why nothing is submitted when the balance is short', async ({ page, s
     { length: 120 },
     (_, i) => `The bridge number ${i} was opened in ${1900 + i}.`,
   ).join(' ')
-  await write(page, server, long)
+  await writeInEditor(page, server, long)
   const toolbar = page.getByRole('toolbar', { name: 'Fact-checking' })
   await toolbar.getByRole('button', { name: /t3/ }).click()
   await toolbar.getByRole('button', { name: 'Estimate' }).click()
@@ -101,7 +94,7 @@ test.describe('with a model panel', () => {
     page,
     server,
   }) => {
-    await write(page, server, ARTICLE)
+    await writeInEditor(page, server, ARTICLE)
     const toolbar = page.getByRole('toolbar', { name: 'Fact-checking' })
     await toolbar.getByRole('button', { name: /t2/ }).click() // t2 with t1
     await expect(toolbar.getByRole('button', { name: /t2/ })).toHaveAttribute('aria-pressed', 'true')

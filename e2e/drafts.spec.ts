@@ -9,6 +9,7 @@ import {
   startWeb,
   test,
   viaPreload,
+  writeInEditor,
   type Factdesk,
 } from './webServer'
 
@@ -94,10 +95,7 @@ test.describe('drafts', () => {
     page,
     server,
   }) => {
-    await openEditor(page, server)
-    await expect(page.getByRole('contentinfo')).toContainText('1,000 credits')
-    await page.getByRole('textbox', { name: 'Document' }).click()
-    await page.keyboard.insertText(ARTICLE)
+    await writeInEditor(page, server, ARTICLE)
     const toolbar = page.getByRole('toolbar', { name: 'Fact-checking' })
     await toolbar.getByRole('button', { name: 'Estimate' }).click()
     await toolbar.getByRole('button', { name: 'Check', exact: true }).click()

@@ -1,4 +1,4 @@
-import { asWebServer, expect, openEditor, outputFile as screenshot, test, pageProblems } from './webServer'
+import { asWebServer, expect, openEditor, outputFile as screenshot, pageProblems, test } from './webServer'
 
 test('writes in the editor after signing in with the one-time link', async ({ page, server }) => {
   const problems = pageProblems(page, { console: true })

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { parseHTML } from 'linkedom'
-import { expect, openEditor, test, pageProblems } from './webServer'
+import { expect, openEditor, pageProblems, test } from './webServer'
 
 const ARTICLE = [
   '# Bridges <script>alert(1)</script>',

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { expect, openEditor, outputFile as output, test, viaPreload, pageProblems } from './webServer'
+import { expect, openEditor, outputFile as output, pageProblems, test, viaPreload } from './webServer'
 
 // Harper's WebAssembly (16 MB) is fetched and compiled in the worker before the first marks appear.
 const FIRST_LINT_MS = 60_000

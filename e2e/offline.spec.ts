@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { expect, openEditor, test, pageProblems } from './webServer'
+import { expect, pageProblems, test, writeInEditor } from './webServer'
 
 const ARTICLE = [
   '# The tower',
@@ -24,10 +24,7 @@ test.describe('offline, then check later', () => {
     server,
   }) => {
     const problems = pageProblems(page)
-    await openEditor(page, server)
-    await expect(page.getByRole('contentinfo')).toContainText('1,000 credits')
-    await page.getByRole('textbox', { name: 'Document' }).click()
-    await page.keyboard.insertText(ARTICLE)
+    await writeInEditor(page, server, ARTICLE)
     const toolbar = page.getByRole('toolbar', { name: 'Fact-checking' })
     await toolbar.getByRole('button', { name: /t2/ }).click()
     await toolbar.getByRole('button', { name: 'Estimate' }).click()

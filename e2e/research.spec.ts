@@ -1,6 +1,6 @@
 import type { RecordedRequest } from '../test/helpers/fakeOpenAI'
 import { DATA_CLOSE, DATA_OPEN } from '../src/main/engine/tiers/t2/prompts'
-import { expect, openEditor, outputFile as output, test, pageProblems } from './webServer'
+import { expect, outputFile as output, pageProblems, test, writeInEditor } from './webServer'
 
 const ARTICLE = 'Ottawa is the capital of Canada. It sits on the Ottawa River.'
 const OTTAWA = [
@@ -91,10 +91,7 @@ test.describe('deep research', () => {
     const problems = pageProblems(page)
     // Tall enough for the whole argument map beside the finding.
     await page.setViewportSize({ width: 1280, height: 1000 })
-    await openEditor(page, server)
-    await expect(page.getByRole('contentinfo')).toContainText('1,000 credits')
-    await page.getByRole('textbox', { name: 'Document' }).click()
-    await page.keyboard.insertText(ARTICLE)
+    await writeInEditor(page, server, ARTICLE)
 
     // A t1 check gives the claims their ids. Its badges take the room held for them since the estimate: the
     // text after the first claim does not move.
@@ -197,10 +194,7 @@ test.describe('deep research priced above the balance', () => {
   test.use({ models: { latencyMs: 0, config: { pricing: { research: 1500 } } } })
 
   test('explains a short balance and sends nothing', async ({ page, server }) => {
-    await openEditor(page, server)
-    await expect(page.getByRole('contentinfo')).toContainText('1,000 credits')
-    await page.getByRole('textbox', { name: 'Document' }).click()
-    await page.keyboard.insertText(ARTICLE)
+    await writeInEditor(page, server, ARTICLE)
     // The shortcut on a selection: the price against the balance, and no way to start.
     await page.keyboard.press('Control+a')
     await page.keyboard.press('Control+Shift+D')
@@ -228,10 +222,7 @@ test.describe('claim badges with a slow judge', () => {
   })
 
   test('count the votes out of the panel, then show the judge deciding', async ({ page, server }) => {
-    await openEditor(page, server)
-    await expect(page.getByRole('contentinfo')).toContainText('1,000 credits')
-    await page.getByRole('textbox', { name: 'Document' }).click()
-    await page.keyboard.insertText('Ottawa is the capital of Canada.')
+    await writeInEditor(page, server, 'Ottawa is the capital of Canada.')
     const toolbar = page.getByRole('toolbar', { name: 'Fact-checking' })
     await toolbar.getByRole('button', { name: /t2/ }).click()
     await toolbar.getByRole('button', { name: 'Estimate' }).click()

@@ -5,7 +5,7 @@ import { createDispatch } from '../src/main/desktop/dispatch'
 import { openEngine, type Engine } from '../src/main/engine/engine'
 import { ServiceSwitch } from '../src/main/remote/switch'
 import { startServer, tempDir, type TestServer } from '../test/helpers/server'
-import { expect, openEditor, test, pageProblems } from './webServer'
+import { expect, openEditor, pageProblems, test } from './webServer'
 
 // Settings > Service as the desktop app shows it, and a remote Factdesk service on 127.0.0.1. In the browser the
 // page gets a `window.factdesk` whose operations go to the desktop dispatch (over a real engine, in this process)

@@ -1,5 +1,5 @@
 import { startFakeOpenAI, type FakeOpenAI } from '../test/helpers/fakeOpenAI'
-import { asWebServer, expect, openEditor, outputFile as screenshot, test, pageProblems } from './webServer'
+import { asWebServer, expect, openEditor, outputFile as screenshot, pageProblems, test } from './webServer'
 
 let fake: FakeOpenAI
 test.beforeAll(async () => {

@@ -154,6 +154,14 @@ export async function openEditor(page: Page, server: Factdesk): Promise<void> {
   await expect(page.getByRole('textbox', { name: 'Document' })).toBeVisible()
 }
 
+/// Opens the editor on a fresh Factdesk (its 1,000 credits loaded) and writes `text` into the document.
+export async function writeInEditor(page: Page, server: Factdesk, text: string): Promise<void> {
+  await openEditor(page, server)
+  await expect(page.getByRole('contentinfo')).toContainText('1,000 credits')
+  await page.getByRole('textbox', { name: 'Document' }).click()
+  await page.keyboard.insertText(text)
+}
+
 /// What goes wrong in the page while a test runs, for it to expect none: its uncaught errors, and with
 /// `console` its console errors too.
 export function pageProblems(page: Page, options: { console?: boolean } = {}): string[] {
