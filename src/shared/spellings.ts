@@ -36,9 +36,25 @@ function wordRanks(): Map<string, number> {
 /// The words of the frequency list one edit (deletion, transposition, substitution, insertion) from `word`,
 /// else two, lower-case; and the contraction it is without its apostrophe. None for a word with anything but
 /// letters.
-export function spellingCandidates(word: string): string[] {
+export function spellingCandidates(word: string): readonly string[] {
   const lower = word.toLowerCase()
   if (!/^[a-z]+$/.test(lower)) return []
+  let candidates = remembered.get(lower)
+  if (!candidates) {
+    // Names are the usual unknown words, and the two-edit search for one takes tens of milliseconds: the
+    // editor re-lints a paragraph at each pause in typing, so each word's candidates are worked out once.
+    if (remembered.size >= REMEMBERED_WORDS) remembered.clear()
+    candidates = candidatesOf(lower)
+    remembered.set(lower, candidates)
+  }
+  return candidates
+}
+
+/// How many words' candidates are kept.
+const REMEMBERED_WORDS = 5_000
+const remembered = new Map<string, readonly string[]>()
+
+function candidatesOf(lower: string): string[] {
   const known = wordRanks()
   const near = new Set([...edits(lower)].filter((candidate) => known.has(candidate)))
   near.delete(lower)
