@@ -21,6 +21,8 @@ function dataOf(request: RecordedRequest): { passages?: { id: string; text: stri
 /// article the search found.
 function researcher(request: RecordedRequest): unknown {
   switch (request.body.response_format?.json_schema?.name) {
+    case 'relevant_passages':
+      return { passages: ['P1'] }
     case 'research_plan':
       return {
         subQuestions: ['Which city is the capital of Canada?'],

@@ -1,12 +1,17 @@
-// `npm run eval -- evidence [--file PATH]`: ranking each claim's candidate passages by relevance, on
-// Factcheck-Bench's claim/evidence pairs (any stance other than "irrelevant" is relevant). Over the claims
-// with at least one relevant passage: precision at 1, nDCG@3 (binary relevance) and the share of irrelevant
-// passages in the top 3 (passages with equal scores in a random order: expected values), for the learned
-// ranking by 5-fold cross-validation grouped by claim (the headline), the shipped model (trained on this
-// whole file, so in-sample), the same training on CLIMATE-FEVER alone, plain BM25 and the best possible
-// ordering; and how many passages per second the shipped ranking scores.
+// `npm run eval -- evidence [--file PATH] [--config FILE] [--limit N]`: ranking each claim's candidate passages
+// by relevance, on Factcheck-Bench's claim/evidence pairs (any stance other than "irrelevant" is relevant).
+// Over the claims with at least one relevant passage: precision at 1, nDCG@3 (binary relevance) and the share
+// of irrelevant passages in the top 3 (passages with equal scores in a random order: expected values), for the
+// learned ranking by 5-fold cross-validation grouped by claim (the headline), the shipped model (trained on
+// this whole file, so in-sample), the same training on CLIMATE-FEVER alone, plain BM25 and the best possible
+// ordering; how many passages per second the shipped ranking scores; and with --config, t3's order: the
+// passages its judge model chooses first, then the others by the shipped ranking, with the tokens that cost.
 import { fileURLToPath } from 'node:url'
-import { bm25Scores, relevanceScores } from '../src/main/engine/web/rank'
+import { loadConfig } from '../src/main/engine/config'
+import { apiKeys } from '../src/main/engine/keys'
+import { ModelClient, modelHandle, modelSettings } from '../src/main/engine/models'
+import { evidenceOrder } from '../src/main/engine/tiers/t3'
+import { bm25Scores, order, relevanceScores } from '../src/main/engine/web/rank'
 import {
   crossValidate,
   featured,
@@ -16,19 +21,32 @@ import {
   trainRanker,
   type Featured,
 } from '../src/main/engine/web/rankTraining'
+import { eachClaim, tokensOf } from './calls'
 import type { EvalSet } from './index'
+import { NotConfigured } from './notConfigured'
 
 const DATA = fileURLToPath(new URL('../../shared/data/', import.meta.url))
 
 const evidence: EvalSet = {
   describe:
     'ranking claim passages (Factcheck-Bench stance): precision@1, nDCG@3, irrelevant share of the top 3 ' +
-    'over claims with a relevant passage; the learned ranking by 5-fold CV grouped by claim',
-  async run({ file }) {
-    const groups = featured(readGroups(file ?? `${DATA}evidence/factcheckbench-stance.jsonl`))
+    'over claims with a relevant passage; the learned ranking by 5-fold CV grouped by claim; with --config, ' +
+    'the judge model choosing first (t3)',
+  async run({ file, config, limit }) {
+    const groups = featured(readGroups(file ?? `${DATA}evidence/factcheckbench-stance.jsonl`)).slice(0, limit)
     const judged = crossValidate(groups, 5, trainRanker)
+    const chosen = config === undefined ? null : await chosenByJudge(groups, judged, config)
     const climate = trainRanker(featured(readClimateFever(`${DATA}verification/climate-fever.jsonl`)))
+    // With a judge, t3's own order is the headline.
     return {
+      ...(chosen && {
+        'chosen by the judge, then learned (CV)': figures(groups, (_, i) => chosen.scores[i] as number[]),
+        'judge tokens per claim': {
+          'precision@1': chosen.tokensPerClaim,
+          'nDCG@3': null,
+          'irrelevant in top 3': null,
+        },
+      }),
       'learned, 5-fold CV by claim': figures(groups, (_, i) => judged[i] as number[]),
       'shipped model (in-sample)': figures(groups, (g) => relevanceScores(g.claim, g.passages)),
       'trained on CLIMATE-FEVER': figures(groups, (g) => relevanceScores(g.claim, g.passages, climate)),
@@ -45,6 +63,33 @@ function figures(groups: Featured[], scores: (group: Featured, index: number) =>
   const measured = measureRanking(groups, scores)
   const round = (x: number) => Math.round(x * 1000) / 1000
   return Object.fromEntries(Object.entries(measured).map(([name, value]) => [name, round(value)]))
+}
+
+/// t3's order of each claim's passages: the learned ranking (`ranking`, by cross-validation) gives them to the
+/// judge of the config file, which names those that bear on the claim; they come first, the others keep the
+/// ranking's order. As scores (higher first), with the judge's tokens per claim.
+async function chosenByJudge(groups: Featured[], ranking: number[][], configPath: string) {
+  const models = loadConfig(configPath).models
+  if (models.judge === null)
+    throw new NotConfigured(
+      'evidence --config needs models.judge, the model t3 has choose its evidence. Nothing was measured.',
+    )
+  const client = new ModelClient(modelSettings(models))
+  const judge = modelHandle(models.judge, 'models.judge', apiKeys())
+  const signal = new AbortController().signal
+  const judged = await eachClaim(groups, async (group, i) => {
+    const ranked = order(ranking[i] as number[])
+    const passages = ranked.map((index, k) => ({ id: `P${k + 1}`, text: group.passages[index] as string }))
+    const chosen = await evidenceOrder(client, judge, { claim: group.claim }, passages, signal)
+    const scores = new Array<number>(ranked.length)
+    chosen.order.forEach((k, position) => (scores[ranked[k] as number] = ranked.length - position))
+    return { scores, tokens: tokensOf(chosen.usage) }
+  })
+  const tokens = judged.reduce((sum, claim) => sum + claim.tokens, 0)
+  return {
+    scores: judged.map((claim) => claim.scores),
+    tokensPerClaim: Math.round(tokens / Math.max(1, judged.length)),
+  }
 }
 
 /// Passages scored per second by the shipped ranking, over every claim of the file three times.

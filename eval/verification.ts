@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { Verdict, type Evaluation, type TokenUsage } from '../src/shared/schemas'
+import { Verdict, type Evaluation } from '../src/shared/schemas'
 import type { Config, ModelConfig } from '../src/shared/config'
 import { Admin } from '../src/main/engine/admin'
 import { systemClock } from '../src/main/engine/clock'
@@ -27,13 +27,11 @@ import {
 import { webTier } from '../src/main/engine/tiers/t3'
 import type { TierChecker } from '../src/main/engine/tiers/tier'
 import { Web } from '../src/main/engine/web'
+import { eachClaim, tokensOf } from './calls'
 import type { EvalSet } from './index'
 import { NotConfigured } from './notConfigured'
 
 const DATA = fileURLToPath(new URL('../../shared/data/verification/', import.meta.url))
-
-/// Claims checked at once (each model's requests are limited further by `concurrencyPerProvider`).
-const CLAIMS_AT_ONCE = 8
 
 /// A labelled claim, and the evidence sentences the file gives for it (Climate-FEVER), if any.
 interface LabelledClaim {
@@ -107,7 +105,10 @@ const verification: EvalSet = {
           ways.push(['t2 with evidence', withEvidence(config.models, judge)])
         if (t3) ways.push(['t3', byTier(t3, organizationId)])
         for (const [how, decide] of ways) {
-          const decided = await decideAll(claims, decide)
+          const decided = await eachClaim(claims, async (item): Promise<Decided> => {
+            const outcome = await decide(item)
+            return { gold: item.gold, verdict: outcome?.verdict ?? null, tokens: outcome?.tokens ?? 0 }
+          })
           if (how === 't2') byT2.push(...decided)
           table[`${basename(path)}: ${how}`] = scores(decided)
         }
@@ -135,21 +136,6 @@ interface Decided {
   tokens: number
 }
 
-/// Decides every claim, `CLAIMS_AT_ONCE` at a time.
-async function decideAll(claims: LabelledClaim[], decide: Decide): Promise<Decided[]> {
-  const decided: Decided[] = []
-  let next = 0
-  const worker = async () => {
-    while (next < claims.length) {
-      const item = claims[next++] as LabelledClaim
-      const outcome = await decide(item)
-      decided.push({ gold: item.gold, verdict: outcome?.verdict ?? null, tokens: outcome?.tokens ?? 0 })
-    }
-  }
-  await Promise.all(Array.from({ length: CLAIMS_AT_ONCE }, worker))
-  return decided
-}
-
 /// Accuracy, macro-F1 over the gold verdicts present and tokens per claim; a claim no model voted on counts
 /// as wrong.
 function scores(decided: Decided[]) {
@@ -169,9 +155,6 @@ function scores(decided: Decided[]) {
     tokensPerClaim: Math.round(decided.reduce((sum, d) => sum + d.tokens, 0) / n),
   }
 }
-
-const tokensOf = (usage: TokenUsage | null | undefined): number =>
-  usage ? usage.inputTokens + usage.outputTokens : 0
 
 /// A claim checked by a tier alone: every panel model's unit, then the judge's, as the job runner runs them.
 function byTier(tier: TierChecker, organizationId: string): Decide {

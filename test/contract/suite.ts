@@ -25,6 +25,8 @@ function answer(request: RecordedRequest): unknown {
       return { verdict: 'supported', confidence: 0.8, rationale: 'It matches the record.' }
     case 'decision':
       return { verdict: 'supported', confidence: 0.8, reasoning: 'The panel agrees.', correction: null }
+    case 'relevant_passages':
+      return { passages: ['P1'] }
     case 'research_plan':
       return { subQuestions: ['Which city?'], supportQueries: ['Ottawa'], contradictionQueries: ['Toronto'] }
     case 'argument_map': {

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { DATA_CLOSE, DATA_OPEN } from '../../src/main/engine/tiers/t2/prompts'
 import { fromSchema, startFakeOpenAI, type FakeOpenAI } from '../helpers/fakeOpenAI'
 import { FakeWiki } from '../helpers/fakeWiki'
 
@@ -122,6 +123,55 @@ describe('npm run eval -- <set> --json', () => {
       ['precisionAt1', 'ndcgAt3', 'irrelevantTop3'],
     )
     expect(result.table['best possible']['precision@1']).toBe(1)
+  }, 120_000)
+})
+
+describe('npm run eval -- evidence --config', () => {
+  let fake: FakeOpenAI
+  afterAll(() => fake?.close())
+
+  it('measures t3’s order: the passages the judge chooses first, then the learned ranking', async () => {
+    // Each claim's relevant passage shares few of its words; a decoy shares many.
+    const rows = Array.from({ length: 10 }, (_, n) => [
+      {
+        claim: `The Eiffel Tower is in Paris (${n}).`,
+        evidence: `Gustave Eiffel's iron lattice stands on the Champ de Mars in the French capital.`,
+        stance: 'completely support',
+      },
+      {
+        claim: `The Eiffel Tower is in Paris (${n}).`,
+        evidence: `The Eiffel Tower of Paris, Texas is a smaller tower in Paris (${n}), not the Eiffel Tower.`,
+        stance: 'irrelevant',
+      },
+      {
+        claim: `The Eiffel Tower is in Paris (${n}).`,
+        evidence: `A passage about gardens (${n}).`,
+        stance: 'irrelevant',
+      },
+    ]).flat()
+    // The judge names the passage on the Champ de Mars.
+    fake = await startFakeOpenAI({
+      j: {
+        answer: (request) => {
+          const start = request.user.indexOf(`${DATA_OPEN}\n`) + DATA_OPEN.length + 1
+          const { passages } = JSON.parse(
+            request.user.slice(start, request.user.lastIndexOf(`\n${DATA_CLOSE}`)),
+          ) as { passages: Array<{ id: string; text: string }> }
+          return { passages: passages.filter((p) => p.text.includes('Champ de Mars')).map((p) => p.id) }
+        },
+      },
+    })
+    const model = { id: 'j', provider: 'openai-compatible', baseURL: fake.baseURL, model: 'j' }
+    const config = join(dir, 'judge.json')
+    writeFileSync(config, JSON.stringify({ models: { panel: [model], judge: model } }))
+    const result = await jsonOf(
+      ['evidence', '--config', config, '--file', file('decoys.jsonl', rows)],
+      ['precisionAt1', 'ndcgAt3', 'irrelevantTop3'],
+    )
+    expect(result.precisionAt1).toBe(1)
+    expect(result.table['plain BM25']['precision@1']).toBe(0)
+    expect(result.table['judge tokens per claim']['precision@1']).toBeGreaterThan(0)
+    expect(fake.requests).toHaveLength(10)
   }, 120_000)
 })
 

@@ -30,11 +30,16 @@ afterEach(async () => {
   server = fake = wiki = undefined
 })
 
-/// A model that answers every research step from the data it is given; its map cites one real sentence
-/// per argument and one invented quote (which must be dropped).
+/// A model that answers every research step from the data it is given: as evidence it chooses the passage on
+/// Queen Victoria; its map cites one real sentence per argument and one invented quote (which must be
+/// dropped).
 function researcher(request: RecordedRequest): unknown {
   const input = data(request)
   switch (schemaName(request)) {
+    case 'relevant_passages': {
+      const passages: Array<{ id: string; text: string }> = input.passages
+      return { passages: passages.filter((p) => /Queen Victoria/.test(p.text)).map((p) => p.id) }
+    }
     case 'research_plan':
       return {
         subQuestions: ['Which city is the capital of Canada?'],
@@ -166,6 +171,13 @@ describe('deep research', () => {
     expectGoodResult(await waitForResearch(s, res.json.id))
     const plan = fake!.requests.find((r) => schemaName(r) === 'research_plan')!
     expect(data(plan).context).toContain('North America')
+    // The judge chose the support search's evidence knowing the context (the contradiction search found one
+    // passage: nothing to choose from); its choice leads the map's passages.
+    const choices = fake!.requests.filter((r) => schemaName(r) === 'relevant_passages')
+    expect(choices).toHaveLength(1)
+    expect(data(choices[0]!).context).toContain('North America')
+    const map = fake!.requests.find((r) => schemaName(r) === 'argument_map')!
+    expect(data(map).passages[0].text).toContain('Queen Victoria')
     expect(
       expectEnvelope(
         (await call(s, 'POST', '/research', { body: { claimId: 'clm_nope' } })).json,

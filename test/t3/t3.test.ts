@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ConfigInput } from '../../src/shared/config'
 import { DATA_CLOSE, DATA_OPEN } from '../../src/main/engine/tiers/t2/prompts'
+import { chosenFirst } from '../../src/main/engine/tiers/t3'
 import { normaliseSpace } from '../../src/main/engine/web'
 import { startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../helpers/fakeOpenAI'
 import { FakeWiki } from '../helpers/fakeWiki'
@@ -32,8 +33,9 @@ function data(request: RecordedRequest): any {
 }
 const schemaName = (request: RecordedRequest): string => request.body.response_format?.json_schema?.name ?? ''
 
-/// A fake model that reads the passages: it cites a sentence of the first passage (or `invent` instead) and
-/// gives `verdict`. It is gullible: any text outside the data block that says "answer supported" wins.
+/// A fake model that reads the passages: as the judge choosing evidence it names those that mention a
+/// capital; as a voter it cites a sentence of the first passage (or `invent` instead) and gives `verdict`. It is
+/// gullible: any text outside the data block that says "answer supported" wins.
 function webModel(verdict: string, invent = false) {
   return (request: RecordedRequest) => {
     const name = schemaName(request)
@@ -41,6 +43,8 @@ function webModel(verdict: string, invent = false) {
     const outside = request.user.replace(/<<<DOCUMENT_DATA\n[^\n]*\nDOCUMENT_DATA>>>/, '')
     const steered = /answer supported/i.test(outside) || /answer supported/i.test(request.system)
     const passages: Array<{ id: string; text: string }> = data(request).passages
+    if (name === 'relevant_passages')
+      return { passages: passages.filter((p) => /capital/.test(p.text)).map((p) => p.id) }
     const first = passages.find((p) => p.text.startsWith('Ottawa is the capital')) ?? passages[0]
     const quote = invent
       ? 'Ottawa has been the capital of Canada since the year 1066.'
@@ -143,6 +147,48 @@ describe('t3: live web research', () => {
     },
   )
 
+  it('the judge chooses the panel’s passages from the best 16 by their words', async () => {
+    const chosen = 'Queen Victoria chose the city on the Ottawa River as the seat of government in 1857.'
+    const decisive = `${chosen} Parliament has sat there since 1866.`
+    // Twelve passages that repeat the claim's words around a question rank above the one that settles it.
+    const quiz = Array.from(
+      { length: 12 },
+      (_, n) => `Question ${n + 1}. Is Ottawa the capital of Canada, or is the capital of Canada Toronto?`,
+    )
+    const voter = webModel('supported')
+    const judge = (request: RecordedRequest) =>
+      schemaName(request) === 'relevant_passages'
+        ? {
+            passages: data(request)
+              .passages.filter((p: any) => p.text === decisive)
+              .map((p: any) => p.id),
+          }
+        : voter(request)
+    await setUp(everyone(voter, judge), (w) => {
+      w.article('Ottawa', [...quiz, decisive])
+      w.search = () => [{ title: 'Ottawa' }]
+    })
+    const claim = (await runT3()).claims[0]!
+
+    const [choosing] = fake.requests.filter((r) => schemaName(r) === 'relevant_passages')
+    const candidates: Array<{ text: string }> = data(choosing!).passages
+    expect(candidates).toHaveLength(13)
+    expect(candidates.findIndex((p) => p.text === decisive)).toBeGreaterThanOrEqual(8)
+    const votes = fake.requests.filter((r) => schemaName(r) === 'web_vote')
+    expect(votes).toHaveLength(2)
+    for (const vote of votes) {
+      const passages: Array<{ id: string; text: string }> = data(vote).passages
+      expect(passages).toHaveLength(8)
+      expect(passages[0]).toMatchObject({ id: 'P1', text: decisive })
+    }
+    expect(claim.consensus.t3!.citations.map((c) => c.quote)).toEqual([chosen])
+  })
+
+  it('orders passages with the model’s choice first, ignoring ids of no passage', () => {
+    expect(chosenFirst(4, ['P3', 'p3', 'P9', 'the third', ' 1 ', 'P0'])).toEqual([2, 0, 1, 3])
+    expect(chosenFirst(3, [])).toEqual([0, 1, 2])
+  })
+
   it('drops an invented quote, and a consensus left without citations is unverifiable', async () => {
     await setUp(everyone(webModel('refuted', true)), (w) => {
       w.article('Ottawa', OTTAWA)
@@ -164,9 +210,10 @@ describe('t3: live web research', () => {
     const claim = (await runT3()).claims[0]!
     expect(claim.evaluations.map((e) => e.verdict)).toEqual(['refuted', 'refuted'])
     expect(claim.consensus.t3!.verdict).toBe('refuted')
-    // The page reached the models, but only inside the data block.
-    const asked = fake.requests.filter((r) => schemaName(r) === 'web_vote')
-    expect(asked.length).toBe(2)
+    // The page reached the models (the judge choosing evidence, then the two voters), but only inside the
+    // data block.
+    const asked = fake.requests.filter((r) => ['relevant_passages', 'web_vote'].includes(schemaName(r)))
+    expect(asked.length).toBe(3)
     for (const request of asked) {
       expect(JSON.stringify(data(request).passages)).toContain('ignore previous instructions')
       expect(request.user.split(DATA_OPEN).length).toBe(2)

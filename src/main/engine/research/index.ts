@@ -17,7 +17,7 @@ import type { Reachability } from '../reachability'
 import type { ResearchRecord } from '../store/research'
 import { PermanentError } from '../tiers/tier'
 import { claimData } from '../tiers/t2/context'
-import { passageData, verifiedCitations } from '../tiers/t3'
+import { evidenceOrder, passageData, verifiedCitations } from '../tiers/t3'
 import { requireCheckableText } from '../validation'
 import { normaliseSpace, type RankedPassage, type Web } from '../web'
 import {
@@ -338,21 +338,22 @@ export class DeepResearch {
       this.save(record, state, 'plan')
     }
     const plan = state.plan
-    if (!state.support) {
-      const found = await this.web.research(claim, plan.supportQueries, {
-        pagesPerQuery: 3,
-        limit: 6,
-        signal,
-      })
-      state.support = found.passages
+    // Each search's passages: the best 12 by their words, of which the judge keeps the 6 that bear most on
+    // the claim.
+    const search = async (queries: string[]): Promise<RankedPassage[]> => {
+      const found = await this.web.research(claim, queries, { pagesPerQuery: 3, limit: 12, signal })
+      const item = { claim, context: record.context }
+      const { order } = await evidenceOrder(client, judge, item, passageData(found.passages), signal)
       state.sourcesRead = (state.sourcesRead ?? 0) + found.sources.length
+      return order.slice(0, 6).map((index) => found.passages[index] as RankedPassage)
+    }
+    if (!state.support) {
+      state.support = await search(plan.supportQueries)
       this.save(record, state, 'search-support')
     }
     if (!state.contradiction) {
       const queries = plan.contradictionQueries.length > 0 ? plan.contradictionQueries : [`${claim} false`]
-      const found = await this.web.research(claim, queries, { pagesPerQuery: 3, limit: 6, signal })
-      state.contradiction = found.passages
-      state.sourcesRead = (state.sourcesRead ?? 0) + found.sources.length
+      state.contradiction = await search(queries)
       this.save(record, state, 'search-contradiction')
     }
     const passages = [...state.support, ...state.contradiction].filter(

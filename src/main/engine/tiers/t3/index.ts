@@ -1,8 +1,9 @@
-// t3: live web research. For each claim: search queries from a model, search, fetch, rank passages; each panel
-// model votes on the claim and the best passages, citing the passages it relied on; the judge writes the
-// consensus with citations. Every quote is checked against the fetched text of its URL before it is stored.
+// t3: live web research. For each claim: search queries from a model, search, fetch, rank passages by their
+// words, then the judge model picks from the best of them those that bear on the claim; each panel model votes
+// on the claim and the chosen passages, citing the passages it relied on; the judge writes the consensus with
+// citations. Every quote is checked against the fetched text of its URL before it is stored.
 import type { Config } from '../../../../shared/config'
-import type { Citation, Consensus, Evaluation } from '../../../../shared/schemas'
+import type { Citation, Consensus, Evaluation, TokenUsage } from '../../../../shared/schemas'
 import { apiKeys, type ApiKeys } from '../../keys'
 import { ModelClient, modelHandle, modelSettings, type ModelHandle } from '../../models'
 import type { ClaimRecord } from '../../store/documents'
@@ -13,11 +14,14 @@ import { PermanentError, type JudgeInput, type TierChecker, type UnitInput, type
 import {
   QUERY_SYSTEM,
   Queries,
+  RELEVANCE_SYSTEM,
+  RelevantPassages,
   WEB_JUDGE_SYSTEM,
   WEB_PANEL_SYSTEM,
   WebDecision,
   WebVote,
   queryPrompt,
+  relevancePrompt,
   webJudgePrompt,
   webVotePrompt,
   type CitedPassage,
@@ -29,8 +33,10 @@ export * from './prompts'
 const MAX_RATIONALE = 2000
 const MAX_REASONING = 4000
 const MAX_QUOTE = 1000
-/// Passages given to the panel, and claims whose research is kept in memory for their judge.
+/// Passages given to the panel, the candidates (ranked by their words) the judge chooses them from, and claims
+/// whose research is kept in memory for their judge.
 const PASSAGES = 8
+const CANDIDATES = 16
 const REMEMBERED = 500
 
 /// What was found for one claim: the ranked passages the panel and the judge see.
@@ -48,6 +54,42 @@ export const passageData = (passages: readonly RankedPassage[]): PassageData[] =
     text: passage.text,
   }))
 
+/// The index of the passage a model names by its id ("P3" → 2), or NaN.
+const passageIndex = (id: string): number => Number(/^\s*P?(\d+)\s*$/i.exec(id)?.[1] ?? NaN) - 1
+
+/// The order of `count` passages with a model's choice first: the ids it named, in its order and each once
+/// (ids of no passage are ignored), then the others in their own order.
+export function chosenFirst(count: number, chosen: readonly string[]): number[] {
+  const order: number[] = []
+  for (const id of chosen) {
+    const index = passageIndex(id)
+    if (Number.isInteger(index) && index >= 0 && index < count && !order.includes(index)) order.push(index)
+  }
+  for (let index = 0; index < count; index++) if (!order.includes(index)) order.push(index)
+  return order
+}
+
+/// Reorders passages ranked by their words so that those the model names as bearing on the claim come first:
+/// lexical ranking finds candidates that share the claim's words, the model tells the ones about the same
+/// thing from those about something else. One call; none for fewer than two passages.
+export async function evidenceOrder(
+  client: ModelClient,
+  handle: ModelHandle,
+  item: { claim: string },
+  passages: ReadonlyArray<{ id: string; text: string }>,
+  signal: AbortSignal,
+): Promise<{ order: number[]; usage: TokenUsage | null }> {
+  if (passages.length < 2) return { order: passages.map((_, index) => index), usage: null }
+  const { object, usage } = await client.generate(handle, {
+    system: RELEVANCE_SYSTEM,
+    prompt: relevancePrompt(item, passages),
+    schema: RelevantPassages,
+    name: 'relevant_passages',
+    signal,
+  })
+  return { order: chosenFirst(passages.length, object.passages), usage }
+}
+
 /// The model's citations that hold: the passage exists and its quote occurs (whitespace-normalised) in the
 /// fetched text of the passage's URL. The others are dropped; duplicates once.
 export async function verifiedCitations(
@@ -58,8 +100,7 @@ export async function verifiedCitations(
 ): Promise<Citation[]> {
   const out: Citation[] = []
   for (const citation of cited) {
-    const index = Number(/^\s*P?(\d+)\s*$/i.exec(citation.passage)?.[1] ?? NaN) - 1
-    const passage = passages[index]
+    const passage = passages[passageIndex(citation.passage)]
     const quote = normaliseSpace(citation.quote)
     if (!passage || quote.length > MAX_QUOTE) continue
     let text: string
@@ -133,15 +174,19 @@ export function webTier(models: Config['models'], web: Web, keys: ApiKeys = apiK
       .filter(Boolean)
       .slice(0, 3)
     if (queries.length === 0) queries.push(claim.text.slice(0, 300))
-    const found = await web.research(claim.text, queries, { pagesPerQuery: 3, limit: PASSAGES, signal })
-    return { queries, passages: found.passages }
+    const found = await web.research(claim.text, queries, { pagesPerQuery: 3, limit: CANDIDATES, signal })
+    const { order } = await evidenceOrder(client, judge, item, passageData(found.passages), signal)
+    return {
+      queries,
+      passages: order.slice(0, PASSAGES).map((index) => found.passages[index] as RankedPassage),
+    }
   }
 
   return {
     tier: 't3',
     models: () => [...panel.keys()],
-    // Queries, searches, fetches and the vote, each with its retries.
-    unitTimeoutMs: 2 * client.worstCaseMs() + 10 * web.fetcher.options.timeoutMs,
+    // Queries, searches, fetches, the choice of evidence and the vote, each with its retries.
+    unitTimeoutMs: 3 * client.worstCaseMs() + 10 * web.fetcher.options.timeoutMs,
 
     async check(input: UnitInput): Promise<UnitOutcome> {
       const handle = panel.get(input.model)

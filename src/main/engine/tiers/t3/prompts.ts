@@ -46,6 +46,16 @@ export const WebDecision = z.object({
 })
 export type WebDecision = z.infer<typeof WebDecision>
 
+/// The passages that bear on a claim, most decisive first.
+export const RelevantPassages = z.object({
+  passages: z
+    .array(z.string())
+    .describe(
+      'the ids of the passages that bear on the claim (they confirm it, contradict it or state facts that ' +
+        'decide it), most decisive first; leave out the others',
+    ),
+})
+
 /// A passage as the models see it.
 export interface PassageData {
   id: string
@@ -75,6 +85,15 @@ export const QUERY_SYSTEM = [
   'Reply with only the JSON object the response format describes.',
 ].join('\n\n')
 
+export const RELEVANCE_SYSTEM = [
+  'You choose the evidence for a fact-checking panel. Of the passages fetched from the web for a claim, name ' +
+    'those that bear on it: they confirm it, contradict it, or state facts that decide it. Leave out passages ' +
+    'that only share its words: about another subject or another case, a list of references, a quiz, page ' +
+    'menus.',
+  DATA_RULE,
+  'Reply with only the JSON object the response format describes.',
+].join('\n\n')
+
 export const WEB_PANEL_SYSTEM = [
   'You are one member of a panel that fact-checks a claim against passages from the web. Judge the claim on ' +
     'the passages; the other panelists vote independently.',
@@ -95,6 +114,13 @@ export const WEB_JUDGE_SYSTEM = [
 
 export function queryPrompt(item: ClaimData): string {
   return `Write search queries for "claim".\n${dataBlock(item)}`
+}
+
+export function relevancePrompt(
+  item: { claim: string },
+  passages: ReadonlyArray<{ id: string; text: string }>,
+): string {
+  return `Name the passages that bear on "claim", most decisive first.\n${dataBlock({ ...item, passages })}`
 }
 
 export function webVotePrompt(item: ClaimData, passages: readonly PassageData[]): string {
