@@ -186,6 +186,7 @@ describe('t3: live web research', () => {
 
   it('orders passages with the model’s choice first, ignoring ids of no passage', () => {
     expect(chosenFirst(4, ['P3', 'p3', 'P9', 'the third', ' 1 ', 'P0'])).toEqual([2, 0, 1, 3])
+    expect(chosenFirst(4, ['[P4]', 'P 2', 'P2: the second'])).toEqual([3, 1, 0, 2])
     expect(chosenFirst(3, [])).toEqual([0, 1, 2])
   })
 

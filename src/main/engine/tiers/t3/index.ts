@@ -54,8 +54,9 @@ export const passageData = (passages: readonly RankedPassage[]): PassageData[] =
     text: passage.text,
   }))
 
-/// The index of the passage a model names by its id ("P3" → 2), or NaN.
-const passageIndex = (id: string): number => Number(/^\s*P?(\d+)\s*$/i.exec(id)?.[1] ?? NaN) - 1
+/// The index of the passage a model names by its id ("P3", "p3", "3" or "[P3]" → 2), or NaN.
+const passageIndex = (id: string): number =>
+  Number(/^\s*\[?\s*P?\s*(\d+)\s*\]?\s*$/i.exec(id)?.[1] ?? NaN) - 1
 
 /// The order of `count` passages with a model's choice first: the ids it named, in its order and each once
 /// (ids of no passage are ignored), then the others in their own order.
