@@ -14,12 +14,12 @@ import type { Subject } from './subjects'
 // 127.0.0.1; t3 is priced out of reach so that a short balance can be asked for.
 
 const TEXT = 'The Eiffel Tower is 330 metres tall. It was completed in 1889 for the World Fair in Paris.'
-const OTTAWA = ['Ottawa is the capital city of Canada. It lies in the province of Ontario.']
+export const OTTAWA = ['Ottawa is the capital city of Canada. It lies in the province of Ontario.']
 const ENDED = new Set(['completed', 'failed', 'cancelled'])
 
 /// Every answer a model is asked for: panel votes and the judge's decision (t2), and the steps of deep
 /// research, which cite the first sentence of the first passage they are given.
-function answer(request: RecordedRequest): unknown {
+export function answer(request: RecordedRequest): unknown {
   switch (schemaName(request)) {
     case 'vote':
       return { verdict: 'supported', confidence: 0.8, rationale: 'It matches the record.' }
@@ -280,6 +280,19 @@ export function contractSuite(name: string, open: (config: ConfigInput) => Promi
         step: null,
         research: { status: 'completed', result: research.result },
       })
+      // Each step is named as it ends (one vote step per panel model), and the end is told once.
+      const steps = progress().flatMap((u) => (u.type === 'research' && u.step ? [u.step] : []))
+      expect(steps).toEqual([
+        'plan',
+        'search-support',
+        'search-contradiction',
+        'map',
+        'votes',
+        'votes',
+        'verdict',
+      ])
+      const ends = progress().filter((u) => u.type === 'research' && u.research.status === 'completed')
+      expect(ends).toHaveLength(1)
     })
 
     it('webhook secret: read, then rotated to a new one', async () => {

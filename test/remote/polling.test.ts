@@ -1,8 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ReportUpdate } from '../../src/shared/api'
 import { RemoteService } from '../../src/main/remote/remoteService'
+import { answer, OTTAWA } from '../contract/suite'
 import { startFakeOpenAI, type FakeOpenAI } from '../helpers/fakeOpenAI'
+import { FakeWiki } from '../helpers/fakeWiki'
 import type { TestServer } from '../helpers/server'
+import { startResearchServer } from '../research/setup'
 import { startT2Server, t2Config } from '../t2/setup'
 import { startProxy, type Proxy } from './proxy'
 
@@ -111,5 +114,87 @@ describe('RemoteService updates by polling', () => {
     await new Promise((resolve) => setTimeout(resolve, 50))
     stop()
     expect(reportReads(proxy)).toBe(reads)
+  })
+})
+
+describe('RemoteService research steps from the service’s GET /events', () => {
+  let wiki: FakeWiki | undefined
+  afterEach(async () => {
+    await wiki?.close()
+    wiki = undefined
+  })
+
+  /// A service that can research, behind a proxy, and a RemoteService polling every 50 ms.
+  async function setUpResearch(): Promise<{ proxy: Proxy; remote: RemoteService }> {
+    models = await startFakeOpenAI({ '*': { answer } })
+    wiki = await new FakeWiki().start()
+    wiki.article('Ottawa', OTTAWA)
+    wiki.search = () => [{ title: 'Ottawa' }]
+    server = await startResearchServer(
+      { ...t2Config(models, ['a', 'b']), search: { baseURL: wiki.apiUrl }, web: { allowLocalTargets: true } },
+      {},
+    )
+    proxy = await startProxy(server.origin)
+    remote = new RemoteService({
+      baseURL: proxy.api,
+      token: server.write,
+      retries: 0,
+      poll: { intervalMs: 50 },
+    })
+    return { proxy, remote }
+  }
+
+  /// Starts a run and collects its updates until one shows it ended.
+  async function research(remote: RemoteService): Promise<ReportUpdate[]> {
+    const updates: ReportUpdate[] = []
+    let stop = (): void => undefined
+    const ended = new Promise<void>((resolve) => {
+      stop = remote.subscribe((update) => {
+        updates.push(update)
+        if (update.type === 'research' && update.research.status === 'completed') resolve()
+      })
+    })
+    await remote.research({ text: 'Ottawa is the capital of Canada.' })
+    await ended
+    stop()
+    return updates
+  }
+
+  const steps = (updates: ReportUpdate[]) =>
+    updates.flatMap((u) => (u.type === 'research' && u.step ? [u.step] : []))
+  const streams = (proxy: Proxy): number => proxy.seen.filter((r) => r.path.endsWith('/events')).length
+
+  it('reads them again after the stream fails', async () => {
+    const { proxy, remote } = await setUpResearch()
+    let failing = 1
+    proxy.plan = (request) =>
+      request.path.endsWith('/events') && failing-- > 0 ? { status: 503, body: 'busy' } : 'forward'
+    const stop = remote.subscribe(() => undefined)
+    while (streams(proxy) < 2) await new Promise((resolve) => setTimeout(resolve, 10))
+    const updates = await research(remote)
+    stop()
+    expect(streams(proxy)).toBe(2)
+    expect(steps(updates)).toEqual([
+      'plan',
+      'search-support',
+      'search-contradiction',
+      'map',
+      'votes',
+      'votes',
+      'verdict',
+    ])
+  })
+
+  it('asks a service without them once, and follows its runs by polling alone', async () => {
+    const { proxy, remote } = await setUpResearch()
+    proxy.plan = (request) =>
+      request.path.endsWith('/events') ? { status: 404, body: '{"error":{"code":"not_found"}}' } : 'forward'
+    const updates = await research(remote)
+    expect(steps(updates)).toEqual([])
+    expect(updates.filter((u) => u.type === 'research' && u.research.status === 'completed')).toHaveLength(1)
+    // A second listener does not ask again.
+    remote.subscribe(() => undefined)()
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(streams(proxy)).toBe(1)
   })
 })

@@ -1,7 +1,9 @@
+import { setTimeout as delay } from 'node:timers/promises'
 import type { ReportUpdate } from '../../shared/api'
 import { ApiError } from '../../shared/errors'
 import { Tier, type Check, type PendingCheck, type Report, type Research } from '../../shared/schemas'
 import { hasEnded } from '../engine/events'
+import type { PushListener, ResearchUpdate } from './events'
 
 export interface PollOptions {
   /// The wait between two rounds while the service answers: the specification recommends 2-3 seconds.
@@ -24,12 +26,20 @@ export interface PollSource {
   getResearch(researchId: string): Promise<Research>
   pendingCheck(pendingId: string): Promise<PendingCheck>
   getCheck(checkId: string): Promise<Check>
+  /// The service's pushed research updates (see `readResearchEvents`), if it may have them.
+  researchEvents?(listener: PushListener, signal: AbortSignal): Promise<boolean>
 }
+
+/// Research updates pushed before the answer that starts their run are kept this many at most (the latest of
+/// each run).
+const EARLY_LIMIT = 50
 
 /// Turns polled reports into the `ReportUpdate`s the embedded engine pushes: while anyone listens, it reads the
 /// report of every check it was shown running (and every research run it started, and every pending check it
 /// was shown waiting), one round per interval, backs off while rounds fail, and forgets each once it has ended
-/// (a pending check once it no longer waits: submitted, it hands over to its check).
+/// (a pending check once it no longer waits: submitted, it hands over to its check). While anyone listens it
+/// also reads the service's pushed research updates when it has them, which name each step as it ends; a run
+/// is passed on once per change, whichever way the change was heard first.
 export class ReportPoller {
   private readonly options: PollOptions
   private readonly listeners = new Set<(update: ReportUpdate) => void>()
@@ -39,8 +49,16 @@ export class ReportPoller {
   private readonly runs = new Map<string, Research>()
   /// The pending checks still waiting, as last read.
   private readonly waiting = new Map<string, PendingCheck>()
+  /// Pushed updates of runs not (yet) followed: the answer that starts a run may come after its first steps.
+  private readonly early = new Map<string, ResearchUpdate>()
   private polling = false
   private closed = false
+  /// Stops reading the pushed updates; null while they are not read.
+  private pushed: AbortController | null = null
+  /// Whether the service turned out to have no pushed updates.
+  private unpushed = false
+  /// Settles once the stream of pushed updates is open, or once the attempt to open it ended.
+  private opened: Promise<void> = Promise.resolve()
 
   constructor(
     private readonly source: PollSource,
@@ -61,6 +79,9 @@ export class ReportPoller {
     if (this.runs.has(research.id) || researchEnded(research)) return
     this.runs.set(research.id, research)
     this.emit({ type: 'research', research, step: null, sourcesRead: 0 })
+    const heard = this.early.get(research.id)
+    this.early.delete(research.id)
+    if (heard) this.hear(heard)
     this.start()
   }
 
@@ -74,12 +95,68 @@ export class ReportPoller {
   subscribe(listener: (update: ReportUpdate) => void): () => void {
     this.listeners.add(listener)
     this.start()
-    return () => this.listeners.delete(listener)
+    this.listen()
+    return () => {
+      this.listeners.delete(listener)
+      if (this.listeners.size === 0) this.pushed?.abort()
+    }
   }
 
   close(): void {
     this.closed = true
     this.listeners.clear()
+    this.pushed?.abort()
+  }
+
+  /// Reads the pushed research updates while anyone listens, again after the stream ends or fails (waiting
+  /// as polling does after failures), never again once the service turned out to have none.
+  private listen(): void {
+    const events = this.source.researchEvents?.bind(this.source)
+    if (!events || this.pushed || this.unpushed || this.closed || this.listeners.size === 0) return
+    const listening = new AbortController()
+    this.pushed = listening
+    let opened = (): void => undefined
+    const listener: PushListener = { hear: (update) => this.hear(update), opened: () => opened() }
+    const { intervalMs, maxBackoffMs } = this.options
+    void (async () => {
+      for (let failures = 0; !listening.signal.aborted;) {
+        this.opened = new Promise<void>((resolve) => (opened = resolve))
+        try {
+          if (!(await events(listener, listening.signal))) this.unpushed = true
+          failures = 0
+        } catch {
+          failures++
+        }
+        opened()
+        if (this.unpushed) break
+        const waitMs = Math.min(maxBackoffMs, intervalMs * 2 ** failures)
+        await delay(waitMs, undefined, { signal: listening.signal }).catch(() => undefined)
+      }
+      if (this.pushed === listening) this.pushed = null
+    })()
+  }
+
+  /// Settles once the stream of pushed updates being opened is open (or failed), or after `ms`: a run started
+  /// after it misses none of its steps. While the stream waits to be tried again, at once.
+  listening(ms: number): Promise<void> {
+    return Promise.race([this.opened, delay(ms)])
+  }
+
+  /// A pushed research update: passed on when its run is followed and it is not older than what is known (a
+  /// run that ended is no longer followed); kept for later when the run is not followed yet.
+  private hear(update: ResearchUpdate): void {
+    const { research } = update
+    const known = this.runs.get(research.id)
+    if (!known) {
+      this.early.delete(research.id)
+      this.early.set(research.id, update)
+      while (this.early.size > EARLY_LIMIT) this.early.delete(this.early.keys().next().value as string)
+      return
+    }
+    if (research.updatedAt < known.updatedAt) return
+    if (researchEnded(research)) this.runs.delete(research.id)
+    else this.runs.set(research.id, research)
+    this.emit(update)
   }
 
   private start(): void {
@@ -124,9 +201,12 @@ export class ReportPoller {
         else failed = true
       }
     }
-    for (const [researchId, before] of [...this.runs]) {
+    for (const researchId of [...this.runs.keys()]) {
       try {
         const research = await this.source.getResearch(researchId)
+        // What is known now: a pushed update may have been heard while the run was read.
+        const before = this.runs.get(researchId)
+        if (!before || research.updatedAt < before.updatedAt) continue
         if (research.updatedAt !== before.updatedAt || research.status !== before.status) {
           const sourcesRead = research.result?.sources.length ?? 0
           this.emit({ type: 'research', research, step: null, sourcesRead })

@@ -11,6 +11,7 @@ import {
 import { remoteServiceUrlProblem, type Check } from '../../shared/schemas'
 import { backoffMs, retryAfterMs } from '../engine/models/retry'
 import { reason } from '../engine/settings'
+import { readResearchEvents } from './events'
 import { ReportPoller, type PollOptions } from './poller'
 
 /// The operations of the editor's API that a Factdesk service offers over REST (`RestOperation`); the rest
@@ -48,8 +49,8 @@ interface Request<T> extends RestRequest<T> {
 /// The editor's API over a remote Factdesk service's REST API, with a bearer token that stays in the main
 /// process. Failures come back as the service's `ApiError`s; a submission carries one generated
 /// `Idempotency-Key` through all of its retries, so a retry never makes a second check. Updates come from
-/// polling the reports of the checks it has seen running and the checks it has seen waiting (see
-/// `ReportPoller`).
+/// polling the reports of the checks it has seen running and the checks it has seen waiting, and the steps of
+/// deep research from the service's `GET /events` when it is a Factdesk service (see `ReportPoller`).
 export class RemoteService implements RemoteOperations {
   readonly origin: string
   private readonly base: string
@@ -72,6 +73,8 @@ export class RemoteService implements RemoteOperations {
         getResearch: (id) => this.getResearch(id),
         pendingCheck: (id) => this.call(pendingCheckRequest(id)),
         getCheck: (id) => this.getCheck(id),
+        researchEvents: (listener, signal) =>
+          readResearchEvents(`${this.base}/events`, remote.token, listener, signal),
       },
       remote.poll,
     )
