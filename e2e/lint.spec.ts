@@ -18,7 +18,7 @@ test('write text, see spelling marks and apply a fix', async ({ page, server }) 
   const editor = page.getByRole('textbox', { name: 'Document' })
   await editor.click()
   await page.keyboard.type(
-    'Factdesk checks spelling as you write: a mistyped sentance is underlined at once.\n\n' +
+    'Factdesk checks spelling as you write: a mistyped sentance is underlined at once, on any acount.\n\n' +
       'Code such as `npm instal teh` and links like https://example.com/teh are left alone.\n\n' +
       'Grammar too: this is an test of it.',
   )
@@ -43,10 +43,16 @@ test('write text, see spelling marks and apply a fix', async ({ page, server }) 
   tooltip = await hoverMark(page, 'Factdesk')
   await tooltip.locator('.cm-diagnosticAction', { hasText: 'Add to dictionary' }).click()
   await expect(page.locator('.cm-lintRange', { hasText: 'Factdesk' })).toHaveCount(0)
+  // So is a word Harper would split ("acount" → "a count"): a spelling mark too.
+  tooltip = await hoverMark(page, 'acount')
+  await expect(tooltip).toContainText('SplitWords')
+  await expect(page.locator('.cm-lintRange.fd-lint-spelling', { hasText: 'acount' })).toHaveCount(1)
+  await tooltip.locator('.cm-diagnosticAction', { hasText: 'Add to dictionary' }).click()
+  await expect(page.locator('.cm-lintRange', { hasText: 'acount' })).toHaveCount(0)
   const settings = server.desktop
     ? await viaPreload(page, 'settings')
     : await page.evaluate(() => fetch('/api/v1/settings').then((response) => response.json()))
-  expect(settings.writing.dictionary).toEqual(['Factdesk'])
+  expect([...settings.writing.dictionary].sort()).toEqual(['Factdesk', 'acount'])
 
   // A rule ignored in this document leaves its findings unmarked, even new ones; other rules still mark.
   tooltip = await hoverMark(page, 'an')
@@ -88,6 +94,7 @@ test('write text, see spelling marks and apply a fix', async ({ page, server }) 
   const dialog = page.getByRole('dialog')
   await dialog.getByRole('tab', { name: 'Writing' }).click()
   await dialog.getByRole('button', { name: 'Remove Factdesk from the dictionary' }).click()
+  await dialog.getByRole('button', { name: 'Remove acount from the dictionary' }).click()
   await expect(dialog.getByText('No words yet')).toBeVisible()
   await dialog.getByLabel('Spelling').selectOption('british')
   await expect(dialog.getByLabel('Spelling')).toBeEnabled()

@@ -26,6 +26,7 @@ export function messageParts(message: string): { text: string; code: boolean }[]
     .filter((part) => part.text !== '')
 }
 
-/// Whether a finding of `rule` on `word` is answered by the writer's dictionary (the word is known there).
+/// Whether a finding of `rule` on `word` is answered by the writer's dictionary: the rule flags a word it does
+/// not know (or would split), and the word is known there.
 export const knownToDictionary = (rule: string, word: string, dictionary: ReadonlySet<string>): boolean =>
-  rule === SPELLING_RULE && dictionary.has(word)
+  UNKNOWN_WORD_RULES.includes(rule) && dictionary.has(word)

@@ -41,6 +41,16 @@ describe('SpellingChecker', () => {
     expect(await words()).toContain('colour')
   })
 
+  it('leaves a dictionary word alone also where Harper would split it', async () => {
+    const text = 'They said acount again.'
+    const flagged = async (dictionary: string[]) =>
+      (await checker.check(text, undefined, { dialect: 'american', dictionary })).findings.map(
+        (finding) => `${finding.rule} ${text.slice(finding.charStart, finding.charEnd)}`,
+      )
+    expect(await flagged([])).toContain('SplitWords acount')
+    expect(await flagged(['acount'])).not.toContain('SplitWords acount')
+  })
+
   it('finds a misspelt word, with its offsets and the right word first', async () => {
     const text = 'The quick brwon fox jumps over the lazy dog.'
     const { findings } = await checker.check(text)

@@ -15,7 +15,7 @@ import {
   type Extension,
 } from '@codemirror/state'
 import { keymap, ViewPlugin, type EditorView, type PluginValue, type ViewUpdate } from '@codemirror/view'
-import { knownToDictionary, messageParts, SPELLING_RULE, type Finding } from '../../../shared/findings'
+import { knownToDictionary, messageParts, UNKNOWN_WORD_RULES, type Finding } from '../../../shared/findings'
 import type { Settings } from '../../../shared/schemas'
 import { claimField } from './claims'
 import { ParagraphChecker, type LintPort } from './lintChecker'
@@ -212,7 +212,8 @@ class WritingLintPlugin implements PluginValue {
   private template(finding: Finding, word: string): Omit<Diagnostic, 'from' | 'to'> {
     const known = this.templates.get(finding)
     if (known) return known
-    const spelling = finding.rule === SPELLING_RULE
+    // A word Harper does not know, or would split, is spelling: red, and the dictionary can answer it.
+    const spelling = UNKNOWN_WORD_RULES.includes(finding.rule)
     const actions: Action[] = finding.suggestions.slice(0, FIXES).map((suggestion) => ({
       name: suggestion === '' ? 'Remove' : suggestion,
       apply: (view, from, to) =>
