@@ -2,7 +2,7 @@
 import { Dialect, SuggestionKind, type Lint, type LintConfig, type Linter, type Suggestion } from 'harper.js'
 import { SPELLING_RULE, UNKNOWN_WORD_RULES, type Finding } from './findings'
 import type { Dialect as WritingDialect } from './schemas'
-import { rankSpellings, spellingCandidates } from './spellings'
+import { contractionOf, MAX_SUGGESTIONS, rankSpellings, spellingCandidates } from './spellings'
 
 /// Markdown syntax, code and URLs never reach Harper (claims are plain sentences; the editor blanks them).
 const PLAIN = { language: 'plaintext' } as const
@@ -30,9 +30,15 @@ export function toFindings(groups: Record<string, Lint[]>): Finding[] {
 }
 
 /// The findings of `text`, unknown words with better suggestions (spellings.ts): the candidates of every unknown
-/// word go to `linter` in one call, in the writer's English, and only the ones it accepts are offered.
+/// word go to `linter` in one call, in the writer's English, and only the ones it accepts are offered. A word
+/// another rule flags that is a contraction without its apostrophe is offered that contraction first ("ive" is
+/// "I've", not "Ive").
 export async function lintText(linter: Pick<Linter, 'organizedLints'>, text: string): Promise<Finding[]> {
-  const findings = toFindings(await linter.organizedLints(text, PLAIN))
+  const findings = toFindings(await linter.organizedLints(text, PLAIN)).map((finding) =>
+    UNKNOWN_WORD_RULES.includes(finding.rule)
+      ? finding
+      : withContraction(finding, text.slice(finding.charStart, finding.charEnd)),
+  )
   const unknown = findings.map((finding) => UNKNOWN_WORD_RULES.includes(finding.rule))
   const candidates = findings.map((finding, i) =>
     unknown[i] ? spellingCandidates(text.slice(finding.charStart, finding.charEnd)) : [],
@@ -51,6 +57,12 @@ export async function lintText(linter: Pick<Linter, 'organizedLints'>, text: str
     const word = text.slice(finding.charStart, finding.charEnd)
     return { ...finding, suggestions: rankSpellings(word, finding.suggestions, accepted) }
   })
+}
+
+function withContraction(finding: Finding, word: string): Finding {
+  const contraction = contractionOf(word)
+  if (!contraction || finding.suggestions.includes(contraction)) return finding
+  return { ...finding, suggestions: [contraction, ...finding.suggestions].slice(0, MAX_SUGGESTIONS) }
 }
 
 function toFinding(lint: Lint, rule: string): Finding {

@@ -25,6 +25,18 @@ const CONTRACTIONS = new Map(
     .map((contraction) => [contraction.replace("'", '').toLowerCase(), contraction]),
 )
 
+/// Contractions without their apostrophe that are words of their own too ("well", "its", "were"): never taken
+/// for the contraction.
+const ALSO_WORDS = new Set('ill id hell shell shed its were well wed lets'.split(' '))
+
+/// The contraction `word` is without its apostrophe ("ive" → "I've", "Wont" → "Won't"), unless it is a word of
+/// its own too; null for any other word.
+export function contractionOf(word: string): string | null {
+  const lower = word.toLowerCase()
+  const contraction = ALSO_WORDS.has(lower) ? undefined : CONTRACTIONS.get(lower)
+  return contraction === undefined ? null : casedLike(word, contraction)
+}
+
 let ranks: Map<string, number> | undefined
 
 /// Each listed word's place in the frequency list (0 = the most common).
@@ -58,7 +70,7 @@ function candidatesOf(lower: string): string[] {
   const known = wordRanks()
   const near = new Set([...edits(lower)].filter((candidate) => known.has(candidate)))
   near.delete(lower)
-  const contraction = CONTRACTIONS.get(lower)
+  const contraction = contractionOf(lower)
   if (contraction) near.add(contraction)
   if (near.size > 0 || lower.length > MAX_TWO_EDIT_LENGTH) return [...near]
   const far = new Set<string>()

@@ -41,6 +41,19 @@ describe('SpellingChecker', () => {
     expect(await words()).toContain('colour')
   })
 
+  it('offers the contraction first where another rule flags a word without its apostrophe', async () => {
+    const first = async (text: string, word: string) => {
+      const { findings } = await checker.check(text)
+      const finding = findings.find((f) => text.slice(f.charStart, f.charEnd) === word)
+      return [finding?.rule, finding?.suggestions[0]]
+    }
+    // Harper alone offers "Ive" and "want".
+    expect(await first('Yesterday ive seen it.', 'ive')).toEqual(['CapitalizePersonalPronouns', "I've"])
+    expect(await first('We wont go.', 'wont')).toEqual(['NominalWants', "won't"])
+    // Its own suggestion stands where it is the contraction already.
+    expect(await first('Its a dog.', 'Its')).toEqual(['ItsContraction', "It's"])
+  })
+
   it('leaves a dictionary word alone also where Harper would split it', async () => {
     const text = 'They said acount again.'
     const flagged = async (dictionary: string[]) =>
