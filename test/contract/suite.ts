@@ -17,6 +17,21 @@ const TEXT = 'The Eiffel Tower is 330 metres tall. It was completed in 1889 for 
 export const OTTAWA = ['Ottawa is the capital city of Canada. It lies in the province of Ontario.']
 const ENDED = new Set(['completed', 'failed', 'cancelled'])
 
+/// The steps a run with a panel of two names as they end (one vote step per panel model).
+export const RESEARCH_STEPS = [
+  'plan',
+  'search-support',
+  'search-contradiction',
+  'map',
+  'votes',
+  'votes',
+  'verdict',
+]
+
+/// The steps named in `updates`, in order.
+export const researchSteps = (updates: ReportUpdate[]): string[] =>
+  updates.flatMap((u) => (u.type === 'research' && u.step ? [u.step] : []))
+
 /// Every answer a model is asked for: panel votes and the judge's decision (t2), and the steps of deep
 /// research, which cite the first sentence of the first passage they are given.
 export function answer(request: RecordedRequest): unknown {
@@ -280,17 +295,8 @@ export function contractSuite(name: string, open: (config: ConfigInput) => Promi
         step: null,
         research: { status: 'completed', result: research.result },
       })
-      // Each step is named as it ends (one vote step per panel model), and the end is told once.
-      const steps = progress().flatMap((u) => (u.type === 'research' && u.step ? [u.step] : []))
-      expect(steps).toEqual([
-        'plan',
-        'search-support',
-        'search-contradiction',
-        'map',
-        'votes',
-        'votes',
-        'verdict',
-      ])
+      // Each step is named as it ends, and the end is told once.
+      expect(researchSteps(progress())).toEqual(RESEARCH_STEPS)
       const ends = progress().filter((u) => u.type === 'research' && u.research.status === 'completed')
       expect(ends).toHaveLength(1)
     })

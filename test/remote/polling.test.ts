@@ -1,7 +1,10 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ReportUpdate } from '../../src/shared/api'
+import { readResearchEvents } from '../../src/main/remote/events'
 import { RemoteService } from '../../src/main/remote/remoteService'
-import { answer, OTTAWA } from '../contract/suite'
+import { answer, OTTAWA, RESEARCH_STEPS, researchSteps } from '../contract/suite'
 import { startFakeOpenAI, type FakeOpenAI } from '../helpers/fakeOpenAI'
 import { FakeWiki } from '../helpers/fakeWiki'
 import type { TestServer } from '../helpers/server'
@@ -160,8 +163,6 @@ describe('RemoteService research steps from the service’s GET /events', () => 
     return updates
   }
 
-  const steps = (updates: ReportUpdate[]) =>
-    updates.flatMap((u) => (u.type === 'research' && u.step ? [u.step] : []))
   const streams = (proxy: Proxy): number => proxy.seen.filter((r) => r.path.endsWith('/events')).length
 
   it('reads them again after the stream fails', async () => {
@@ -174,15 +175,7 @@ describe('RemoteService research steps from the service’s GET /events', () => 
     const updates = await research(remote)
     stop()
     expect(streams(proxy)).toBe(2)
-    expect(steps(updates)).toEqual([
-      'plan',
-      'search-support',
-      'search-contradiction',
-      'map',
-      'votes',
-      'votes',
-      'verdict',
-    ])
+    expect(researchSteps(updates)).toEqual(RESEARCH_STEPS)
   })
 
   it('asks a service without them once, and follows its runs by polling alone', async () => {
@@ -190,11 +183,39 @@ describe('RemoteService research steps from the service’s GET /events', () => 
     proxy.plan = (request) =>
       request.path.endsWith('/events') ? { status: 404, body: '{"error":{"code":"not_found"}}' } : 'forward'
     const updates = await research(remote)
-    expect(steps(updates)).toEqual([])
+    expect(researchSteps(updates)).toEqual([])
     expect(updates.filter((u) => u.type === 'research' && u.research.status === 'completed')).toHaveLength(1)
     // A second listener does not ask again.
     remote.subscribe(() => undefined)()
     await new Promise((resolve) => setTimeout(resolve, 100))
     expect(streams(proxy)).toBe(1)
+  })
+})
+
+describe('readResearchEvents', () => {
+  it('gives up on an event longer than any research update, and skips events it cannot read', async () => {
+    const heard: ReportUpdate[] = []
+    const endless = createServer((request, response) => {
+      response.writeHead(200, { 'Content-Type': 'text/event-stream' })
+      if (request.url === '/short') {
+        response.end('data: {"type":"research"}\n\ndata: not json\n\n: a comment\n\n')
+        return
+      }
+      response.write(`data: ${'x'.repeat(4_100_000)}`)
+    })
+    await new Promise<void>((resolve) => endless.listen(0, '127.0.0.1', resolve))
+    const origin = `http://127.0.0.1:${(endless.address() as AddressInfo).port}`
+    const listener = { hear: (update: ReportUpdate) => void heard.push(update), opened: () => undefined }
+    try {
+      const signal = new AbortController().signal
+      await expect(readResearchEvents(`${origin}/short`, 'token', listener, signal)).resolves.toBe(true)
+      expect(heard).toEqual([])
+      await expect(readResearchEvents(`${origin}/long`, 'token', listener, signal)).rejects.toThrow(
+        'GET /events sent an event of over 4000000 characters',
+      )
+    } finally {
+      endless.closeAllConnections()
+      await new Promise((resolve) => endless.close(resolve))
+    }
   })
 })

@@ -13,6 +13,9 @@ export interface PushListener {
   opened(): void
 }
 
+/// The longest event read: a research update with its whole argument map is far below it.
+const MAX_EVENT_CHARS = 4_000_000
+
 const ResearchEvent = z.object({
   type: z.literal('research'),
   research: Research,
@@ -51,6 +54,10 @@ export async function readResearchEvents(
     buffer += read.value
     const events = buffer.split(/\r?\n\r?\n/)
     buffer = events.pop() ?? ''
+    if (buffer.length > MAX_EVENT_CHARS) {
+      await reader.cancel()
+      throw new Error(`GET /events sent an event of over ${MAX_EVENT_CHARS} characters`)
+    }
     for (const event of events) {
       const update = researchUpdate(event)
       if (update) listener.hear(update)
