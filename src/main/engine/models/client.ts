@@ -111,6 +111,16 @@ export class ModelClient {
   }
 }
 
+/// The tokens of several calls together; null when none of them reported any.
+export function addUsage(...usages: Array<TokenUsage | null>): TokenUsage | null {
+  const known = usages.filter((usage) => usage !== null)
+  if (known.length === 0) return null
+  return {
+    inputTokens: known.reduce((sum, usage) => sum + usage.inputTokens, 0),
+    outputTokens: known.reduce((sum, usage) => sum + usage.outputTokens, 0),
+  }
+}
+
 function tokenUsage(usage: LanguageModelUsage): TokenUsage | null {
   if (usage.inputTokens === undefined && usage.outputTokens === undefined) return null
   return { inputTokens: usage.inputTokens ?? 0, outputTokens: usage.outputTokens ?? 0 }

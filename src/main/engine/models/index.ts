@@ -4,6 +4,7 @@ import type { Config } from '../../../shared/config'
 import { DEFAULT_MODEL_SETTINGS, type ModelSettings } from './client'
 
 export {
+  addUsage,
   DEFAULT_MODEL_SETTINGS,
   ModelClient,
   ModelError,

@@ -137,7 +137,6 @@ export class Results {
     return rows.map(toEvaluation)
   }
 
-  /// Model tokens a check spent: its votes and its judges' consensus.
   /// How many consensus entries of the check reached each verdict, every tier counted.
   verdicts(checkId: string): Record<string, number> {
     const rows = this.db
@@ -148,6 +147,7 @@ export class Results {
     return Object.fromEntries(rows.map((row) => [row.verdict, Number(row.count)]))
   }
 
+  /// Model tokens a check spent: its votes and its judges' consensus (t3's with its research).
   tokens(checkId: string): { input: number; output: number } {
     const row = this.db
       .prepare(

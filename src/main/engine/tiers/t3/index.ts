@@ -5,7 +5,7 @@
 import type { Config } from '../../../../shared/config'
 import type { Citation, Consensus, Evaluation, TokenUsage } from '../../../../shared/schemas'
 import { apiKeys, type ApiKeys } from '../../keys'
-import { ModelClient, modelHandle, modelSettings, type ModelHandle } from '../../models'
+import { addUsage, ModelClient, modelHandle, modelSettings, type ModelHandle } from '../../models'
 import type { ClaimRecord } from '../../store/documents'
 import { normaliseSpace, quoteOccursIn, Web, type RankedPassage } from '../../web'
 import { claimData } from '../t2/context'
@@ -39,10 +39,12 @@ const PASSAGES = 8
 const CANDIDATES = 16
 const REMEMBERED = 500
 
-/// What was found for one claim: the ranked passages the panel and the judge see.
+/// What was found for one claim: the ranked passages the panel and the judge see, and the tokens the judge
+/// spent finding them (its queries and its choice of evidence).
 export interface ClaimEvidence {
   queries: string[]
   passages: RankedPassage[]
+  usage: TokenUsage | null
 }
 
 /// The models' view of the passages: ids P1…, their page and text.
@@ -163,7 +165,7 @@ export function webTier(models: Config['models'], web: Web, keys: ApiKeys = apiK
     signal: AbortSignal,
   ): Promise<ClaimEvidence> {
     const item = claimData(documentText, claim)
-    const { object } = await client.generate(judge, {
+    const { object, usage: queryUsage } = await client.generate(judge, {
       system: QUERY_SYSTEM,
       prompt: queryPrompt(item),
       schema: Queries,
@@ -176,10 +178,11 @@ export function webTier(models: Config['models'], web: Web, keys: ApiKeys = apiK
       .slice(0, 3)
     if (queries.length === 0) queries.push(claim.text.slice(0, 300))
     const found = await web.research(claim.text, queries, { pagesPerQuery: 3, limit: CANDIDATES, signal })
-    const { order } = await evidenceOrder(client, judge, item, passageData(found.passages), signal)
+    const chosen = await evidenceOrder(client, judge, item, passageData(found.passages), signal)
     return {
       queries,
-      passages: order.slice(0, PASSAGES).map((index) => found.passages[index] as RankedPassage),
+      passages: chosen.order.slice(0, PASSAGES).map((index) => found.passages[index] as RankedPassage),
+      usage: addUsage(queryUsage, chosen.usage),
     }
   }
 
@@ -217,7 +220,9 @@ export function webTier(models: Config['models'], web: Web, keys: ApiKeys = apiK
     },
 
     async judge(input: JudgeInput): Promise<UnitOutcome> {
-      const { passages } = await evidenceFor(input)
+      // The research's tokens count once, with the judge's decision (research done again after a restart is
+      // spent again, and counted; what a run before the restart spent is not known).
+      const { passages, usage: researchUsage } = await evidenceFor(input)
       const item = claimData(input.documentText, input.claim)
       const { object, usage } = await client.generate(judge, {
         system: WEB_JUDGE_SYSTEM,
@@ -229,7 +234,11 @@ export function webTier(models: Config['models'], web: Web, keys: ApiKeys = apiK
       const citations = await verifiedCitations(web, passages, object.citations, input.signal)
       evidence.delete(`${input.checkId}:${input.claim.id}`)
       const decided = consensus(object, input.votes, input.now())
-      return { consensus: groundedConsensus(decided, citations), consensusUsage: usage, issues: [] }
+      return {
+        consensus: groundedConsensus(decided, citations),
+        consensusUsage: addUsage(usage, researchUsage),
+        issues: [],
+      }
     },
   }
 }
