@@ -133,3 +133,31 @@ test.describe(() => {
     await expect(page.getByRole('contentinfo')).toContainText('1,500 credits')
   })
 })
+
+test.describe('search', () => {
+  test.use({
+    models: { latencyMs: 0, wiki: (wiki) => (wiki.search = () => [{ title: 'Fact-checking' }]) },
+  })
+
+  test('tests the search provider as entered, and says why it cannot search', async ({ page, server }) => {
+    const problems = pageProblems(page)
+    await openEditor(page, server)
+    await page.keyboard.press('Control+Comma')
+    const dialog = page.getByRole('dialog', { name: 'Settings' })
+    await dialog.getByRole('tab', { name: 'Search' }).click()
+    const result = dialog.getByRole('status', { name: 'Search test' })
+    await dialog.getByRole('button', { name: 'Test search' }).click()
+    await expect(result).toContainText(
+      /Searched: 1 result for "fact-checking" in \d+ ms, the first "Fact-checking"\./,
+    )
+    await page.screenshot({ path: screenshot('settings-search.png') })
+
+    // An endpoint in private address space is refused before any request, in words; editing clears the answer.
+    await dialog.getByLabel('Base URL').fill('http://10.0.0.1/w/api.php')
+    await expect(result).toBeEmpty()
+    await dialog.getByRole('button', { name: 'Test search' }).click()
+    await expect(result).toContainText('Did not search:')
+    await expect(result).toContainText('resolves to a non-public address (10.0.0.1)')
+    expect(problems).toEqual([])
+  })
+})

@@ -29,6 +29,8 @@ import type {
   ResearchRequest,
   ResearchStep,
   SaveDraftRequest,
+  SearchTest,
+  SearchTestRequest,
   ServiceTest,
   ServiceTestRequest,
   Settings,
@@ -106,6 +108,8 @@ export interface FactdeskOperations {
   detectOllama(): Promise<OllamaDetection>
   /// Asks a remote service as entered in the form who its token is (`GET /me`); the desktop app only.
   testService(request: ServiceTestRequest): Promise<ServiceTest>
+  /// One search through the provider as entered in the form (its saved key when none is given).
+  testSearch(request: SearchTestRequest): Promise<SearchTest>
   /// The organization's API tokens, revoked ones included; never their values.
   listTokens(): Promise<TokenList>
   /// A new API token; its value is in this answer only.
@@ -184,6 +188,7 @@ const EVERY_OPERATION = {
   testModel: true,
   detectOllama: true,
   testService: true,
+  testSearch: true,
   listTokens: true,
   createToken: true,
   revokeToken: true,

@@ -12,6 +12,7 @@ import {
   PatchCheckRequest,
   ResearchRequest,
   SaveDraftRequest,
+  SearchTestRequest,
   ServiceTestRequest,
   SettingsPatch,
 } from './schemas'
@@ -38,6 +39,7 @@ export const OPERATION_ARGS = {
   testModel: z.tuple([ModelTestRequest]),
   detectOllama: z.tuple([]),
   testService: z.tuple([ServiceTestRequest]),
+  testSearch: z.tuple([SearchTestRequest]),
   listTokens: z.tuple([]),
   createToken: z.tuple([CreateTokenRequest]),
   revokeToken: z.tuple([id]),

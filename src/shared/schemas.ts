@@ -529,6 +529,29 @@ export const ModelTest = z
   .meta({ id: 'ModelTest' })
 export type ModelTest = z.infer<typeof ModelTest>
 
+/// Body of `POST /settings/search/test`: the search provider as in the form; without `apiKey`, its saved key
+/// (else its environment variable) is used.
+export const SearchTestRequest = z
+  .strictObject({
+    provider: SearchProviderName,
+    baseURL: httpUrl,
+    apiKeyEnv: envName.nullable().optional(),
+    apiKey: z.string().trim().min(1).max(1000).optional(),
+  })
+  .meta({ id: 'SearchTestRequest' })
+export type SearchTestRequest = z.infer<typeof SearchTestRequest>
+
+/// What one search gave: ok with its latency and the first results' titles and addresses, or why not.
+export const SearchTest = z
+  .object({
+    ok: z.boolean(),
+    latencyMs: z.int().nullable(),
+    message: z.string(),
+    results: z.array(z.object({ title: z.string(), url: z.string() })),
+  })
+  .meta({ id: 'SearchTest' })
+export type SearchTest = z.infer<typeof SearchTest>
+
 /// A connection test of a remote service as entered in the form; without `token`, the saved one is used.
 export const ServiceTestRequest = z
   .strictObject({ baseURL: remoteServiceUrl, token: z.string().trim().min(1).max(1000).optional() })

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Settings } from '../../src/shared/schemas'
 import { startFakeOpenAI, type FakeOpenAI } from '../helpers/fakeOpenAI'
+import { FakeSearch } from '../helpers/fakeSearch'
 import { call, expectEnvelope, waitForEnd } from '../helpers/server'
 import { closedPort, startFakeOllama, startOwnerServer, type OwnerServer } from './session'
 
@@ -31,6 +32,7 @@ const OWNER_ROUTES: [string, string, unknown?][] = [
   ['GET', '/settings'],
   ['PATCH', '/settings', { writing: { dialect: 'british' } }],
   ['POST', '/settings/models/test', { id: 'x', provider: 'openai', model: 'model-x' }],
+  ['POST', '/settings/search/test', { provider: 'searxng', baseURL: 'http://10.0.0.1/' }],
   ['GET', '/settings/ollama'],
   ['GET', '/tokens'],
   ['POST', '/tokens', { scope: 'read' }],
@@ -278,6 +280,65 @@ describe('writing and search', () => {
       { field: 'search.baseURL', message: 'required for searxng' },
     ])
     expect((await server.owner('GET', '/settings')).json.search.provider).toBe('brave')
+  })
+})
+
+describe('search test', () => {
+  let search: FakeSearch
+  let local: OwnerServer
+  beforeAll(async () => {
+    search = await new FakeSearch().start()
+    search.results = (query) => [{ title: `About ${query}`, url: 'https://example.org/about', snippet: 'x' }]
+    local = await startOwnerServer({ config: { web: { allowLocalTargets: true } } })
+  })
+  afterAll(async () => {
+    await local.close()
+    await search.close()
+  })
+  const brave = (extra: Record<string, unknown> = {}) => ({
+    provider: 'brave',
+    baseURL: search.baseURL('brave'),
+    ...extra,
+  })
+
+  it('searches once with the key given: the time, and the first results', async () => {
+    const res = await local.owner('POST', '/settings/search/test', brave({ apiKey: search.key }))
+    expect(res.status).toBe(200)
+    expect(res.json).toMatchObject({
+      ok: true,
+      results: [{ title: 'About fact-checking', url: 'https://example.org/about' }],
+    })
+    expect(res.json.message).toMatch(
+      /^1 result for "fact-checking" in \d+ ms, the first "About fact-checking"\.$/,
+    )
+    expect(search.requests.at(-1)).toMatchObject({ provider: 'brave', key: search.key, limit: 3 })
+  })
+
+  it('uses the saved key when the form sends none, and says in words when a key is refused', async () => {
+    await local.owner('PATCH', '/settings', { search: { apiKey: search.key } })
+    expect((await local.owner('POST', '/settings/search/test', brave())).json.ok).toBe(true)
+    expect(search.requests.at(-1)?.key).toBe(search.key)
+
+    const refused = await local.owner('POST', '/settings/search/test', brave({ apiKey: 'wrong-key-4321' }))
+    expect(refused.json).toMatchObject({ ok: false, latencyMs: null, results: [] })
+    expect(refused.json.message).toContain('Brave Search refused the API key (HTTP 401)')
+    expect(refused.json.message).not.toContain('wrong-key-4321')
+    const searxng = await local.owner('POST', '/settings/search/test', {
+      provider: 'searxng',
+      baseURL: `${search.origin}/nowhere`,
+    })
+    expect(searxng.json).toMatchObject({ ok: false, results: [] })
+    expect(searxng.json.message).toContain('SearXNG search failed: HTTP 404')
+  })
+
+  it('follows the address rules of t3: a private or (unless allowed) loopback endpoint is not asked', async () => {
+    const before = search.requests.length
+    for (const baseURL of ['http://10.0.0.1/w/api.php', `${search.origin}/searxng`]) {
+      const res = await server.owner('POST', '/settings/search/test', { provider: 'searxng', baseURL })
+      expect(res.json.ok, baseURL).toBe(false)
+      expect(res.json.message, baseURL).toContain('resolves to a non-public address')
+    }
+    expect(search.requests.length).toBe(before)
   })
 })
 

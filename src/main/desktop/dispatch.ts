@@ -73,6 +73,7 @@ const HANDLERS: Handlers = {
   testModel: ({ settings }, principal, model) => settings.testModel(principal, model),
   detectOllama: ({ settings }, principal) => settings.detectOllama(principal),
   testService: ({ services }, principal, request) => services.test(principal, request),
+  testSearch: ({ settings }, principal, request) => settings.testSearch(principal, request),
   listTokens: ({ settings }, principal) => settings.listTokens(principal),
   createToken: ({ settings }, principal, request) => settings.createToken(principal, request),
   revokeToken: ({ settings }, principal, id) => settings.revokeToken(principal, id),

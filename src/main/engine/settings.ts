@@ -13,6 +13,8 @@ import {
   type ModelInput,
   type ModelTest,
   type ModelTestRequest,
+  type SearchTest,
+  type SearchTestRequest,
   type OllamaDetection,
   type SavedKey,
   type Settings,
@@ -29,6 +31,7 @@ import { ModelClient, modelHandle } from './models'
 import type { SecretBox } from './secrets'
 import { requireOwner, type Principal } from './service'
 import type { Store } from './store'
+import { Web } from './web'
 import type { TokenRecord } from './store/tokens'
 
 /// The local REST server as wanted in the settings.
@@ -59,6 +62,8 @@ const DEFAULT_OLLAMA_ORIGIN = 'http://127.0.0.1:11434'
 /// How long a test request or the Ollama probe may take.
 const TEST_TIMEOUT_MS = 20_000
 const PROBE_TIMEOUT_MS = 3_000
+/// What a search provider is asked when tested.
+const SEARCH_TEST_QUERY = 'fact-checking'
 
 const SavedModels = z.object({ panel: z.array(ModelConfig), judge: ModelConfig.nullable() })
 const SavedSearch = z.object({
@@ -223,6 +228,35 @@ export class AppSettings {
     }
     const latencyMs = Math.round(performance.now() - started)
     return { ok: true, latencyMs, message: `${config.model} answered in ${latencyMs} ms.` }
+  }
+
+  /// One search through the provider as entered (its key: the one given, else the saved one, else its
+  /// environment variable), under the same address rules and time cap as t3's: ok with the time it took and
+  /// the first results, or what went wrong in words.
+  async testSearch(principal: Principal, input: SearchTestRequest): Promise<SearchTest> {
+    requireOwner(principal)
+    const config = this.effective()
+    const search = { ...config.search, provider: input.provider, baseURL: input.baseURL }
+    if (input.apiKeyEnv !== undefined) search.apiKeyEnv = input.apiKeyEnv ?? undefined
+    const keys: ApiKeys =
+      input.apiKey === undefined
+        ? this.keys
+        : { model: () => undefined, search: () => input.apiKey ?? undefined }
+    const web = new Web({ search, web: config.web }, {}, keys)
+    const started = performance.now()
+    try {
+      const found = await web.search(SEARCH_TEST_QUERY, 3, AbortSignal.timeout(TEST_TIMEOUT_MS))
+      const latencyMs = Math.round(performance.now() - started)
+      const results = found.map(({ title, url }) => ({ title, url }))
+      const message =
+        results.length === 0
+          ? `It answered in ${latencyMs} ms but found nothing for "${SEARCH_TEST_QUERY}".`
+          : `${results.length} result${results.length === 1 ? '' : 's'} for "${SEARCH_TEST_QUERY}" in ${latencyMs} ms, ` +
+            `the first "${results[0]?.title}".`
+      return { ok: true, latencyMs, message, results }
+    } catch (error) {
+      return { ok: false, latencyMs: null, message: reason(error), results: [] }
+    }
   }
 
   /// Asks a local Ollama for the models it has pulled (`GET /api/tags`).

@@ -7,6 +7,8 @@ import {
   GrantRequest,
   ModelTest,
   ModelTestRequest,
+  SearchTest,
+  SearchTestRequest,
   OllamaDetection,
   Settings,
   SettingsPatch,
@@ -52,6 +54,15 @@ const testModel = createRoute({
   summary: 'Test a model with one small structured request (the saved key when none is given)',
   request: json(ModelTestRequest),
   responses: { 200: ok(ModelTest, 'Whether it answered, and how fast, or why not'), ...ownerOnly },
+})
+
+const testSearch = createRoute({
+  method: 'post',
+  path: '/settings/search/test',
+  tags,
+  summary: 'Test a search provider with one search (the saved key when none is given)',
+  request: json(SearchTestRequest),
+  responses: { 200: ok(SearchTest, 'Whether it answered, how fast and with what, or why not'), ...ownerOnly },
 })
 
 const detectOllama = createRoute({
@@ -110,6 +121,9 @@ export function settingsRoutes(settings: AppSettings): OpenAPIHono<ApiEnv> {
     )
     .openapi(testModel, async (c) =>
       c.json(await settings.testModel(c.var.principal, c.req.valid('json')), 200),
+    )
+    .openapi(testSearch, async (c) =>
+      c.json(await settings.testSearch(c.var.principal, c.req.valid('json')), 200),
     )
     .openapi(detectOllama, async (c) => c.json(await settings.detectOllama(c.var.principal), 200))
     .openapi(listTokens, (c) => c.json(settings.listTokens(c.var.principal), 200))

@@ -10,6 +10,7 @@ import {
   DraftList,
   DraftSummary,
   ModelTest,
+  SearchTest,
   OllamaDetection,
   Settings,
   TokenList,
@@ -113,6 +114,7 @@ export function httpApi(
     // The page always talks to its own server: a remote service is a setting of the desktop app.
     testService: () =>
       Promise.reject(new ApiError('unprocessable', 'A remote service is a setting of the desktop app.')),
+    testSearch: (request) => call('POST', '/settings/search/test', SearchTest, request),
     listTokens: () => call('GET', '/tokens', TokenList),
     createToken: (request) => call('POST', '/tokens', CreatedToken, request),
     revokeToken: (tokenId) => call('POST', `/tokens/${id(tokenId)}/revoke`, ApiToken),

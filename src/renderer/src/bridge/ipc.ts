@@ -20,6 +20,7 @@ export function ipcApi(factdesk: FactdeskIpc): FactdeskApi {
     testModel: (model) => unwrap(factdesk.testModel(model)),
     detectOllama: () => unwrap(factdesk.detectOllama()),
     testService: (request) => unwrap(factdesk.testService(request)),
+    testSearch: (request) => unwrap(factdesk.testSearch(request)),
     listTokens: () => unwrap(factdesk.listTokens()),
     createToken: (request) => unwrap(factdesk.createToken(request)),
     revokeToken: (id) => unwrap(factdesk.revokeToken(id)),

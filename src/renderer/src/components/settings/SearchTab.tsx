@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent, type JSX } from 'react'
 import { SEARCH_BASE_URLS } from '../../../../shared/config'
-import { SearchProviderName } from '../../../../shared/schemas'
+import { SearchProviderName, type SearchTest } from '../../../../shared/schemas'
 import { Problem, savedKeyText, useRequest } from './common'
 import type { TabProps } from './SettingsDialog'
 
@@ -18,8 +18,22 @@ export function SearchTab({ api, settings, onSaved }: TabProps): JSX.Element {
   const [baseURL, setBaseURL] = useState(search.baseURL)
   const [apiKey, setApiKey] = useState('')
   const [saved, setSaved] = useState(false)
+  const [tested, setTested] = useState<SearchTest | null>(null)
   const saving = useRequest()
+  const testing = useRequest()
   const field = useId()
+
+  // A change to the form makes an earlier test's answer stale.
+  const changed = (): void => {
+    setSaved(false)
+    setTested(null)
+  }
+  const test = async (): Promise<void> => {
+    setTested(null)
+    const request = { provider, baseURL: baseURL.trim(), ...(apiKey.trim() ? { apiKey: apiKey.trim() } : {}) }
+    const answer = await testing.run(() => api.testSearch(request))
+    if (answer) setTested(answer)
+  }
 
   const submit = async (event: FormEvent): Promise<void> => {
     event.preventDefault()
@@ -47,7 +61,7 @@ export function SearchTab({ api, settings, onSaved }: TabProps): JSX.Element {
           const next = event.target.value as SearchProviderName
           setProvider(next)
           setBaseURL(SEARCH_BASE_URLS[next])
-          setSaved(false)
+          changed()
         }}
       >
         {SearchProviderName.options.map((each) => (
@@ -62,7 +76,10 @@ export function SearchTab({ api, settings, onSaved }: TabProps): JSX.Element {
         type="url"
         required
         value={baseURL}
-        onChange={(event) => setBaseURL(event.target.value)}
+        onChange={(event) => {
+          setBaseURL(event.target.value)
+          changed()
+        }}
       />
       <label htmlFor={`${field}-key`}>API key</label>
       <input
@@ -78,12 +95,23 @@ export function SearchTab({ api, settings, onSaved }: TabProps): JSX.Element {
               : 'Not needed'
         }
         aria-describedby={`${field}-key-state`}
-        onChange={(event) => setApiKey(event.target.value)}
+        onChange={(event) => {
+          setApiKey(event.target.value)
+          changed()
+        }}
       />
       <p id={`${field}-key-state`} className="muted field-note">
         {search.key.hasKey || !search.apiKeyEnv ? savedKeyText(search.key) : `Key from $${search.apiKeyEnv}`}
       </p>
       <div className="form-actions">
+        <button
+          type="button"
+          className="button"
+          disabled={testing.busy || baseURL.trim() === ''}
+          onClick={() => void test()}
+        >
+          {testing.busy ? 'Searching…' : 'Test search'}
+        </button>
         <button type="submit" className="button primary" disabled={saving.busy}>
           {saving.busy ? 'Saving…' : 'Save'}
         </button>
@@ -91,7 +119,14 @@ export function SearchTab({ api, settings, onSaved }: TabProps): JSX.Element {
           {saved ? 'Saved.' : ''}
         </span>
       </div>
-      <Problem text={saving.error} />
+      <div role="status" aria-label="Search test" aria-live="polite">
+        {tested && (
+          <p className={tested.ok ? 'test-ok' : 'settings-problem'}>
+            {tested.ok ? `Searched: ${tested.message}` : `Did not search: ${tested.message}`}
+          </p>
+        )}
+      </div>
+      <Problem text={saving.error ?? testing.error} />
     </form>
   )
 }
