@@ -6,7 +6,7 @@ import { promisify } from 'node:util'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { CheckReply } from '../../src/main/engine/tiers/t1/protocol'
 
-// The worker as electron-vite bundles it must run under plain Node: no tsx, the binary inlined, harper.js
+// The worker as electron-vite bundles it must run under plain Node: no tsx, harper.js and its WebAssembly file
 // loaded from node_modules. SpellingChecker starts it from out/main/t1-worker.js (workerEntry.test.ts).
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
@@ -24,6 +24,8 @@ describe('the bundled t1 worker', () => {
   it('imports harper.js rather than carrying its 21 MB binary', () => {
     const code = readFileSync(WORKER, 'utf8')
     expect(code).toMatch(/from ["']harper\.js["']/)
+    // The binary from its file: the inlined data URL of the same binary holds about 150 MB more.
+    expect(code).toMatch(/from ["']harper\.js\/binary["']/)
     // Its own code and the word list that ranks spelling suggestions (about 0.2 MB).
     expect(code.length).toBeLessThan(500_000)
   })
