@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Check, Report } from '../../src/shared/schemas'
 import { GatedTier } from '../helpers/tiers'
-import { call, expectEnvelope, startServer, waitForEnd, type TestServer } from '../helpers/server'
+import { call, expectEnvelope, startServer, tempDir, waitForEnd, type TestServer } from '../helpers/server'
 
 const TEXT =
   'The Eiffel Tower is 330 metres tall. Paris is the capital of France. Water boils at 100 degrees Celsius at sea level.'
@@ -13,8 +13,8 @@ beforeAll(async () => {
 })
 afterAll(() => server.close())
 
-const balance = async (token = server.write) =>
-  (await call(server, 'GET', '/credits', { token })).json.balance as number
+const balance = async (token = server.write, on: TestServer = server) =>
+  (await call(on, 'GET', '/credits', { token })).json.balance as number
 
 describe('POST /checks', () => {
   it('with an estimate’s documentId: reuses its claims and charges exactly the quoted total', async () => {
@@ -58,6 +58,37 @@ describe('POST /checks', () => {
       tokens: { input: 0, output: 0 },
     })
     expect(await balance()).toBe(before - estimate.credits.total)
+  })
+
+  it('charges what the estimate quoted even when the prices changed before the check', async () => {
+    const dataDir = tempDir()
+    const tiers = new Map([['t1' as const, new GatedTier(true)]])
+    const quoting = await startServer({ dataDir, tiers, config: { pricing: { t1: 2 } } })
+    const estimate = (
+      await call(quoting, 'POST', '/checks/estimate', { body: { text: TEXT, tiers: ['t1'] } })
+    ).json
+    expect(estimate.credits.total).toBe(estimate.claimCount * 2)
+    await quoting.close()
+
+    const charging = await startServer({ dataDir, tiers, config: { pricing: { t1: 5 } } })
+    try {
+      const before = await balance(charging.write, charging)
+      const res = await call(charging, 'POST', '/checks', {
+        token: charging.write,
+        body: { documentId: estimate.documentId, tiers: ['t1'] },
+      })
+      expect(res.status).toBe(202)
+      expect(res.json.credits).toEqual({ charged: estimate.credits.total, refunded: 0 })
+      expect(await balance(charging.write, charging)).toBe(before - estimate.credits.total)
+      // A text is priced at today's prices.
+      const fresh = await call(charging, 'POST', '/checks/estimate', {
+        token: charging.write,
+        body: { text: TEXT, tiers: ['t1'] },
+      })
+      expect(fresh.json.credits.total).toBe(estimate.claimCount * 5)
+    } finally {
+      await charging.close()
+    }
   })
 
   it('the tiers must be those of the estimate', async () => {

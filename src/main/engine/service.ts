@@ -12,6 +12,7 @@ import {
   type EstimateRequest,
   type Me,
   type PatchCheckRequest,
+  type Quote,
   type Report,
   type Scope,
   type Tier,
@@ -159,7 +160,7 @@ export class Service {
     const tiers = canonicalTiers(request.tiers)
     const { document, claims } = this.newDocument(principal, request.text, tiers)
     this.store.transaction(() => this.store.documents.insert(document, claims))
-    const credits = quote(claims.length, tiers, this.config.pricing)
+    const credits = this.price(document, claims.length)
     const balance = this.store.ledger.balance(principal.organizationId)
     return {
       documentId: document.id,
@@ -236,7 +237,7 @@ export class Service {
       fresh = true
     }
 
-    const price = quote(claims.length, tiers, this.config.pricing)
+    const price = this.price(document, claims.length)
     const now = this.now()
     const record: CheckRecord = {
       id: newId('chk', this.clock.now()),
@@ -373,6 +374,12 @@ export class Service {
     return cached
   }
 
+  /// A document's quote: at the prices per claim it was quoted at (a check of an estimate is charged exactly
+  /// what the estimate said, even if the prices changed since), else at today's.
+  private price(document: DocumentRecord, claimCount: number): Quote {
+    return quote(claimCount, document.tiers, { ...this.config.pricing, ...document.unitPrices })
+  }
+
   private newDocument(
     principal: Principal,
     text: string,
@@ -384,6 +391,7 @@ export class Service {
       organizationId: principal.organizationId,
       text,
       tiers,
+      unitPrices: quote(0, tiers, this.config.pricing).unitPrices,
       createdAt: now.toISOString(),
     }
     const claims = extractClaims(text).map((claim) => ({

@@ -7,6 +7,8 @@ export interface DocumentRecord {
   organizationId: string
   text: string
   tiers: Tier[]
+  /// The prices per claim of its tiers when it was quoted; null for a document from before they were kept.
+  unitPrices: Partial<Record<Tier, number>> | null
   createdAt: string
 }
 
@@ -24,6 +26,7 @@ interface DocumentRow {
   organization_id: string
   text: string
   tiers: string
+  unit_prices: string | null
   created_at: string
 }
 
@@ -49,12 +52,15 @@ export class Documents {
 
   insert(document: DocumentRecord, claims: readonly ClaimRecord[]): void {
     this.db
-      .prepare('INSERT INTO documents (id, organization_id, text, tiers, created_at) VALUES (?, ?, ?, ?, ?)')
+      .prepare(
+        'INSERT INTO documents (id, organization_id, text, tiers, unit_prices, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+      )
       .run(
         document.id,
         document.organizationId,
         document.text,
         JSON.stringify(document.tiers),
+        document.unitPrices === null ? null : JSON.stringify(document.unitPrices),
         document.createdAt,
       )
     const insertClaim = this.db.prepare(
@@ -68,7 +74,8 @@ export class Documents {
   get(organizationId: string, id: string): DocumentRecord | null {
     const row = this.db
       .prepare(
-        'SELECT id, organization_id, text, tiers, created_at FROM documents WHERE id = ? AND organization_id = ?',
+        'SELECT id, organization_id, text, tiers, unit_prices, created_at FROM documents ' +
+          'WHERE id = ? AND organization_id = ?',
       )
       .get(id, organizationId) as DocumentRow | undefined
     return row
@@ -77,6 +84,8 @@ export class Documents {
           organizationId: row.organization_id,
           text: row.text,
           tiers: JSON.parse(row.tiers) as Tier[],
+          unitPrices:
+            row.unit_prices === null ? null : (JSON.parse(row.unit_prices) as Partial<Record<Tier, number>>),
           createdAt: row.created_at,
         }
       : null

@@ -286,4 +286,9 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX drafts_recent ON drafts (organization_id, opened_at);
   CREATE UNIQUE INDEX drafts_by_file ON drafts (organization_id, file_path) WHERE file_path IS NOT NULL;
   `,
+  // The prices per claim an estimate quoted, so that its check is charged exactly that even if the prices
+  // change in between (null: a document from before, charged at the prices of the day).
+  `
+  ALTER TABLE documents ADD COLUMN unit_prices TEXT;
+  `,
 ]
