@@ -156,7 +156,7 @@ describe('deep research', () => {
     expect((await call(s, 'POST', '/research', { token: s.read, body: { text: CLAIM } })).status).toBe(403)
   })
 
-  it("by claimId: a claim of the organization's check, with its context; another organization's is not found", async () => {
+  it("by claimId: a claim of the organization's check or estimate, with its context; another organization's is not found", async () => {
     const s = await setUp()
     const check = await call(s, 'POST', '/checks', {
       body: { text: `Canada is a country in North America. ${CLAIM}`, tiers: ['t1'] },
@@ -184,6 +184,13 @@ describe('deep research', () => {
         'not_found',
       ),
     )
+    // A claim of an estimate, never checked, may be researched too (a claim "in estimate and report").
+    const estimate = (await call(s, 'POST', '/checks/estimate', { body: { text: CLAIM, tiers: ['t1'] } }))
+      .json
+    const estimated = await call(s, 'POST', '/research', { body: { claimId: estimate.claims[0].claimId } })
+    expect(estimated.status).toBe(202)
+    expect(estimated.json).toMatchObject({ claimId: estimate.claims[0].claimId, text: CLAIM })
+    expect((await waitForResearch(s, estimated.json.id)).status).toBe('completed')
     // Another organization learns nothing about the claim and pays nothing.
     const other = s.engine.admin.createOrganization('Other', 100)
     const otherToken = s.engine.admin.createToken('write', other.id, 'other').value
@@ -193,7 +200,7 @@ describe('deep research', () => {
     })
     expect(refused.status).toBe(404)
     expect(expectEnvelope(refused.json, 'not_found').message).toBe(
-      `No claim ${claim.claimId} in this organization's checks.`,
+      `No claim ${claim.claimId} in this organization's estimates or checks.`,
     )
     expect(s.engine.admin.ledger(other.id).charge).toBe(0)
     expect((await call(s, 'GET', '/credits', { token: otherToken })).json.balance).toBe(100)

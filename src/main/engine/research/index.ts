@@ -139,7 +139,7 @@ export class DeepResearch {
     this.judge = configured && models.judge ? modelHandle(models.judge, 'models.judge', keys) : null
   }
 
-  /// `POST /research`: exactly one of `claimId` (a claim of one of the organization's checks) or `text`.
+  /// `POST /research`: exactly one of `claimId` (a claim of one of the organization's estimates or checks) or `text`.
   /// Charged the flat research price with the run's creation, in one transaction; 402 when the balance is short.
   async create(
     principal: Principal,
@@ -168,7 +168,7 @@ export class DeepResearch {
         request.claimId as string,
       )
       if (!found)
-        throw new ApiError('not_found', `No claim ${request.claimId} in this organization's checks.`)
+        throw new ApiError('not_found', `No claim ${request.claimId} in this organization's estimates or checks.`)
       text = found.claim.text
       const item = claimData(found.documentText, found.claim)
       context = [item.sentenceBefore, item.sentenceAfter].filter(Boolean).join(' … ')

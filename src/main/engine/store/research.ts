@@ -145,7 +145,7 @@ export class ResearchRuns {
     return Number(changed.changes) === 1
   }
 
-  /// A claim of one of the organization's checks, with its document's text; null otherwise.
+  /// A claim of one of the organization's estimates or checks, with its document's text; null otherwise.
   claimOfOrganization(
     organizationId: string,
     claimId: string,
@@ -154,10 +154,9 @@ export class ResearchRuns {
       .prepare(
         `SELECT c.id, c.document_id, c.text, c.char_start, c.char_end, d.text AS document_text
          FROM claims c JOIN documents d ON d.id = c.document_id
-         WHERE c.id = ? AND d.organization_id = ?
-           AND EXISTS (SELECT 1 FROM checks k WHERE k.document_id = d.id AND k.organization_id = ?)`,
+         WHERE c.id = ? AND d.organization_id = ?`,
       )
-      .get(claimId, organizationId, organizationId) as
+      .get(claimId, organizationId) as
       | {
           id: string
           document_id: string
