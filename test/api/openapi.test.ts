@@ -47,10 +47,13 @@ describe('GET /api/v1/openapi.json', () => {
       'POST /pending-checks/{id}/cancel',
       'POST /research',
       'POST /settings/models/test',
+      'POST /settings/search/test',
       'POST /tokens',
       'POST /tokens/{id}/revoke',
       'POST /webhook-secret/rotate',
     ])
+    // The extension's refusal when the providers cannot be reached is documented where it can happen.
+    for (const path of ['/checks', '/research']) expect(doc.paths[path].post.responses).toHaveProperty('503')
     expect(doc.components.schemas).toHaveProperty('Error')
     expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' })
   })

@@ -123,7 +123,12 @@ describe('with no network', () => {
       body: { text: 'Ottawa is the capital of Canada.' },
     })
     expect(offline.status).toBe(503)
-    expect(expectEnvelope(offline.json, 'providers_unreachable').message).toContain('model "a"')
+    const message = expectEnvelope(offline.json, 'providers_unreachable').message
+    expect(message).toContain('model "a"')
+    // Research cannot be queued: its refusal says so by offering nothing but a later try.
+    expect(message).toMatch(
+      /^The providers deep research needs cannot be reached \(.*\)\. Nothing was charged; try again when you are online\.$/,
+    )
     await models.open(fake.baseURL)
     const noSearch = await call(server, 'POST', '/research', {
       body: { text: 'Ottawa is the capital of Canada.' },

@@ -94,10 +94,11 @@ export class Reachability {
     return answers.filter((answer) => answer !== null)
   }
 
-  /// Refuses (503 `providers_unreachable`) when an endpoint `tiers` need cannot be reached.
-  async require(tiers: readonly Tier[]): Promise<void> {
+  /// Refuses (503 `providers_unreachable`) when an endpoint `tiers` need cannot be reached, for the `work` that
+  /// needs them.
+  async require(tiers: readonly Tier[], work: 'check' | 'research' = 'check'): Promise<void> {
     const down = await this.unreachable(tiers)
-    if (down.length > 0) throw unreachableError(down)
+    if (down.length > 0) throw unreachableError(down, work)
   }
 
   private answer(
@@ -167,12 +168,20 @@ function describe(error: unknown): string {
     : error.message
 }
 
-/// The refusal of a check whose providers cannot be reached: which ones, and why; nothing was charged.
-export function unreachableError(down: readonly Unreachable[]): ApiError {
+/// The refusal of a check (or deep research) whose providers cannot be reached: which ones, and why; nothing
+/// was charged. A check may be queued to run once they answer.
+export function unreachableError(
+  down: readonly Unreachable[],
+  work: 'check' | 'research' = 'check',
+): ApiError {
   const list = down.map((each) => `${each.what} at ${each.origin}: ${each.reason}`).join('; ')
+  const needing = work === 'check' ? 'this check needs' : 'deep research needs'
+  const then =
+    work === 'check'
+      ? 'try again when you are online, or queue it to run then (POST /pending-checks).'
+      : 'try again when you are online.'
   return new ApiError(
     'providers_unreachable',
-    `The providers this check needs cannot be reached (${list}). Nothing was charged; ` +
-      'try again when you are online, or queue it to run then (POST /pending-checks).',
+    `The providers ${needing} cannot be reached (${list}). Nothing was charged; ${then}`,
   )
 }

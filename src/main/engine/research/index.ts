@@ -178,7 +178,7 @@ export class DeepResearch {
       requireCheckableText(text, this.config.limits.maxTextChars)
     }
     // Deep research reads the web with the panel, as t3 does: offline, nothing is charged (503).
-    await this.reachability?.require(['t3'])
+    await this.reachability?.require(['t3'], 'research')
     const now = this.clock.now().toISOString()
     const id = newId('rsc', this.clock.now())
     const price = this.config.pricing.research

@@ -14,6 +14,9 @@ const start = createRoute({
     ...errorResponses('write'),
     402: error('The balance does not cover the price'),
     422: error('Well-formed but not acceptable'),
+    503: error(
+      'Extension: the model or search providers of deep research cannot be reached; nothing charged',
+    ),
   },
 })
 
