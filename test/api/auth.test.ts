@@ -77,11 +77,23 @@ describe('scopes', () => {
     })
   }
 
-  it('a read token may not call any non-GET method, known route or not', async () => {
-    for (const method of ['POST', 'PATCH', 'PUT', 'DELETE']) {
-      const res = await call(server, method, '/checks', { token: server.read, body: {} })
-      expect(res.status, method).toBe(403)
+  it('a read token may not call a write endpoint (403); a route that does not exist is 404 for it too', async () => {
+    for (const path of ['/checks', '/checks/estimate', '/research', '/webhook-secret/rotate']) {
+      const res = await call(server, 'POST', path, { token: server.read, body: {} })
+      expect(res.status, path).toBe(403)
       expectEnvelope(res.json, 'forbidden')
+    }
+    for (const [method, path] of [
+      ['PUT', '/checks'],
+      ['DELETE', '/checks'],
+      ['POST', '/me'],
+      ['POST', '/nowhere'],
+    ] as const) {
+      for (const token of [server.read, server.write]) {
+        const res = await call(server, method, path, { token, body: {} })
+        expect(res.status, `${method} ${path}`).toBe(404)
+        expectEnvelope(res.json, 'not_found')
+      }
     }
   })
 })

@@ -1,3 +1,4 @@
+import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { call, expectEnvelope, startServer, type TestServer } from '../helpers/server'
 
@@ -37,6 +38,33 @@ describe('the error envelope', () => {
       expect(res.status, rawBody).toBe(400)
       expectEnvelope(res.json, 'bad_request')
     }
+  })
+
+  it('a GET with a body is answered as if it had none (fetch cannot send one: node:http can)', async () => {
+    const get = (path: string, token: string, body: string) =>
+      new Promise<number>((resolve, reject) => {
+        const sent = request(
+          `${server.api}${path}`,
+          {
+            method: 'GET',
+            headers: {
+              Authorization: `Bearer ${token}`,
+              'Content-Type': 'application/json',
+              'Content-Length': Buffer.byteLength(body),
+            },
+          },
+          (res) => {
+            res.resume()
+            resolve(res.statusCode ?? 0)
+          },
+        )
+        sent.on('error', reject)
+        sent.end(body)
+      })
+    expect(await get('/me', server.write, '{"a":1}')).toBe(200)
+    expect(await get('/me', server.write, 'not json')).toBe(200)
+    // The write scope decides, not the body.
+    expect(await get('/webhook-secret', server.read, '{"a":1}')).toBe(403)
   })
 
   it('a body that is not JSON by its content type is 400 bad_request', async () => {

@@ -82,10 +82,12 @@ export function createApp(engine: Engine, options: AppOptions = {}): Hono {
   return app
 }
 
-/// A body, wherever one is sent, must be JSON: parsed once here (Hono caches it for the route's validator).
+/// A body, wherever one is sent, must be JSON: parsed once here (Hono caches it for the route's validator). A
+/// GET's or HEAD's body means nothing (no route reads one) and is left alone.
 const requireJsonBody: MiddlewareHandler = async (c, next) => {
   const length = c.req.header('Content-Length')
-  if ((length !== undefined && length !== '0') || c.req.header('Transfer-Encoding')) {
+  const read = c.req.method !== 'GET' && c.req.method !== 'HEAD'
+  if (read && ((length !== undefined && length !== '0') || c.req.header('Transfer-Encoding'))) {
     if (!/^application\/([\w.-]+\+)?json\b/i.test(c.req.header('Content-Type') ?? '')) {
       throw new ApiError('bad_request', 'Send the body as JSON with "Content-Type: application/json".')
     }

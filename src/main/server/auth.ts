@@ -1,3 +1,4 @@
+import { METHOD_NAME_ALL } from 'hono/router'
 import type { MiddlewareHandler } from 'hono'
 import { getCookie } from 'hono/cookie'
 import { ApiError } from '../../shared/errors'
@@ -37,8 +38,10 @@ export function authenticate(service: Service, acceptSessionCookie: boolean): Mi
       owner = true
     }
     const principal = { ...service.authenticate(token), owner }
-    // "read tokens may call GET endpoints": refused here for every other method, known route or not.
-    if (!SAFE_METHODS.has(c.req.method)) requireWrite(principal)
+    // "read tokens may call GET endpoints": refused here for a route of any other method. A route that does not
+    // exist is 404 for every token (matched here are only the middleware, which answer every method).
+    const known = c.req.matchedRoutes.some((route) => route.method !== METHOD_NAME_ALL)
+    if (!SAFE_METHODS.has(c.req.method) && known) requireWrite(principal)
     c.set('principal', principal)
     await next()
   }
