@@ -103,14 +103,19 @@ function voteOutcome(
 /// The consensus from the judge's decision. Agreement is the share of the votes cast (failed panel models cast
 /// none) equal to the judge's verdict; a correction is kept only for refuted or misleading claims, marked as
 /// unverified.
+/// The share of the votes that gave `verdict`, to two decimals (0 without votes).
+export function agreement(verdict: Verdict, votes: readonly Evaluation[]): number {
+  const agreeing = votes.filter((vote) => vote.verdict === verdict).length
+  return votes.length === 0 ? 0 : Math.round((agreeing / votes.length) * 100) / 100
+}
+
 export function consensus(decision: Decision, votes: readonly Evaluation[], at: string): Consensus {
-  const agreeing = votes.filter((vote) => vote.verdict === decision.verdict).length
   const suggestion = decision.correction?.trim()
   const corrects = decision.verdict === 'refuted' || decision.verdict === 'misleading'
   return {
     verdict: decision.verdict,
     confidence: decision.confidence,
-    agreement: votes.length === 0 ? 0 : Math.round((agreeing / votes.length) * 100) / 100,
+    agreement: agreement(decision.verdict, votes),
     reasoning: decision.reasoning.trim().slice(0, MAX_REASONING),
     citations: [],
     correction: corrects && suggestion ? UNVERIFIED + suggestion : null,

@@ -9,7 +9,7 @@ import { addUsage, ModelClient, modelHandle, modelSettings, type ModelHandle } f
 import type { ClaimRecord } from '../../store/documents'
 import { normaliseSpace, quoteOccursIn, Web, type RankedPassage } from '../../web'
 import { claimData } from '../t2/context'
-import { consensus } from '../t2'
+import { agreement, consensus } from '../t2'
 import { PermanentError, type JudgeInput, type TierChecker, type UnitInput, type UnitOutcome } from '../tier'
 import {
   QUERY_SYSTEM,
@@ -119,14 +119,20 @@ export async function verifiedCitations(
   return out
 }
 
-/// A consensus that cites nothing cannot be supported or refuted by the web tier: it becomes unverifiable.
-export function groundedConsensus(decided: Consensus, citations: Citation[]): Consensus {
+/// A consensus that cites nothing cannot be supported or refuted by the web tier: it becomes unverifiable,
+/// its agreement then the share of `votes` that said so.
+export function groundedConsensus(
+  decided: Consensus,
+  citations: Citation[],
+  votes: readonly Evaluation[],
+): Consensus {
   if (citations.length > 0 || (decided.verdict !== 'supported' && decided.verdict !== 'refuted')) {
     return { ...decided, citations }
   }
   return {
     ...decided,
     verdict: 'unverifiable',
+    agreement: agreement('unverifiable', votes),
     citations: [],
     correction: null,
     reasoning:
@@ -235,7 +241,7 @@ export function webTier(models: Config['models'], web: Web, keys: ApiKeys = apiK
       evidence.delete(`${input.checkId}:${input.claim.id}`)
       const decided = consensus(object, input.votes, input.now())
       return {
-        consensus: groundedConsensus(decided, citations),
+        consensus: groundedConsensus(decided, citations, input.votes),
         consensusUsage: addUsage(usage, researchUsage),
         issues: [],
       }
