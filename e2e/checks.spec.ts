@@ -52,8 +52,15 @@ test('estimates, checks with t1, keeps ranges while typing and opens a claim', a
   await page.keyboard.press('Control+z')
   await expect(page.locator('.cm-content .fd-badge.fd-stale')).toHaveCount(0)
 
-  await badges.last().click()
+  // Ctrl+Shift+K opens the claim at the cursor, and never deletes the line (CodeMirror's own binding).
+  const editor = page.getByRole('textbox', { name: 'Document' })
   const panel = page.getByRole('complementary', { name: 'Claim' })
+  const written = await editor.textContent()
+  await page.keyboard.press('Control+Shift+K')
+  await expect(panel).toContainText('The Eiffel Tower is 330 metres tall.')
+  expect(await editor.textContent()).toBe(written)
+
+  await badges.last().click()
   await expect(panel.getByRole('region', { name: 'Tier t1' })).toContainText('issues')
   await expect(panel).toContainText('yaer')
   await page.screenshot({ path: screenshot('claim-panel.png') })
@@ -61,7 +68,6 @@ test('estimates, checks with t1, keeps ranges while typing and opens a claim', a
   await page.screenshot({ path: screenshot('checked-dark.png') })
 
   // The suggested correction is one undoable edit.
-  const editor = page.getByRole('textbox', { name: 'Document' })
   await panel.getByRole('button', { name: 'Apply' }).click()
   await expect(editor).toContainText('visit it every year.')
   await page.keyboard.press('Control+z')
@@ -120,6 +126,11 @@ test.describe('with a model panel', () => {
     await page.keyboard.insertText(' The river Seine is 777 kilometres long.')
     await toolbar.getByRole('button', { name: 'Check', exact: true }).click()
     await toolbar.getByRole('button', { name: 'Check', exact: true }).click()
+    await expect(toolbar.getByRole('button', { name: 'Cancel' })).toBeEnabled()
+    // While it runs, Estimate is off and the Check shortcut says why, keeping the running check in view.
+    await expect(toolbar.getByRole('button', { name: 'Estimate' })).toBeDisabled()
+    await page.getByRole('textbox', { name: 'Document' }).press('Control+Shift+Enter')
+    await expect(page.locator('.notice')).toContainText('A check is running')
     await expect(toolbar.getByRole('button', { name: 'Cancel' })).toBeEnabled()
     await toolbar.getByRole('button', { name: 'Cancel' }).click()
     await expect(page.locator('.notice')).toContainText(/Check cancelled: [1-9]\d* credits refunded/)

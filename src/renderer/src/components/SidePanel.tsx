@@ -2,12 +2,13 @@ import { EditorSelection } from '@codemirror/state'
 import { EditorView } from '@codemirror/view'
 import { useState, type JSX } from 'react'
 import type { FactdeskApi } from '../../../shared/api'
+import { correctionWords } from '../../../shared/corrections'
 import { messageParts } from '../../../shared/findings'
 import { TIERS, type Check, type Citation, type Claim, type Estimate } from '../../../shared/schemas'
 import { claimField, claimRanges } from '../editor/claims'
 import { useChecks } from '../state/checks'
 import { editorView } from '../state/editorView'
-import { counted } from './counted'
+import { counted, formatted } from '../counted'
 import { ResearchPanel } from './research/ResearchPanel'
 import { OpenLinkDialog, SourceLink } from './research/sources'
 import { percent, VotesTable } from './research/VotesTable'
@@ -77,9 +78,9 @@ function EstimateSummary({ estimate }: { estimate: Estimate }): JSX.Element {
           {estimate.credits.breakdown.map((line) => (
             <tr key={line.tier}>
               <td>{line.tier}</td>
-              <td>{line.claims}</td>
-              <td>{line.unitPrice}</td>
-              <td>{line.subtotal}</td>
+              <td>{formatted(line.claims)}</td>
+              <td>{formatted(line.unitPrice)}</td>
+              <td>{formatted(line.subtotal)}</td>
             </tr>
           ))}
         </tbody>
@@ -184,13 +185,15 @@ function ClaimDetail({ api }: { api: FactdeskApi }): JSX.Element {
   )
 }
 
-/// The suggested correction, applied as one undoable edit over the claim's current range.
+/// The suggested correction, applied as one undoable edit over the claim's current range: its words only, a
+/// mark that no source confirmed them stays in the panel.
 function Correction({ claim, correction }: { claim: Claim; correction: string }): JSX.Element {
+  const { words, unverified } = correctionWords(correction)
   return (
     <div className="correction">
       <p>
-        <span className="muted">Suggested: </span>
-        {correction}
+        <span className="muted">{unverified ? 'Suggested (unverified): ' : 'Suggested: '}</span>
+        {words}
       </p>
       <button
         type="button"
@@ -200,7 +203,7 @@ function Correction({ claim, correction }: { claim: Claim; correction: string })
           const range = view && claimRanges(view.state.field(claimField)).get(claim.claimId)
           if (!view || !range) return
           view.dispatch({
-            changes: { from: range.from, to: range.to, insert: correction },
+            changes: { from: range.from, to: range.to, insert: words },
             userEvent: 'input',
           })
           view.focus()

@@ -5,7 +5,7 @@ import { useAccount } from '../state/account'
 import { useChecks } from '../state/checks'
 import { useResearch } from '../state/research'
 import { useSettingsDialog } from './settings/open'
-import { counted } from './counted'
+import { counted } from '../counted'
 import { ExportMenu } from './ExportMenu'
 import { PendingChecks } from './PendingChecks'
 
@@ -55,7 +55,7 @@ export function Toolbar({ api, prices }: { api: FactdeskApi; prices: PriceList |
         <button
           type="button"
           className="button"
-          disabled={busy !== null}
+          disabled={busy !== null || running}
           onClick={() => void runEstimate(api)}
           aria-keyshortcuts="Control+Shift+E"
           title="Find the claims and quote their price (Ctrl+Shift+E)"

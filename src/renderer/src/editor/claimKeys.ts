@@ -1,4 +1,4 @@
-import { EditorSelection, type Extension } from '@codemirror/state'
+import { EditorSelection, Prec, type Extension } from '@codemirror/state'
 import { EditorView, keymap } from '@codemirror/view'
 import { claimAt, claimField, claimRanges } from './claims'
 
@@ -19,17 +19,21 @@ export function moveToClaim(view: EditorView, direction: 1 | -1): boolean {
   return true
 }
 
-/// F8 and Shift-F8 walk the claims; Mod-Shift-k opens the claim at the cursor.
+/// F8 and Shift-F8 walk the claims; Mod-Shift-k opens the claim at the cursor. Ahead of the editor's own keys:
+/// CodeMirror's default keymap deletes the line on Mod-Shift-k, so the key is always taken here, claim at the
+/// cursor or not.
 export function claimKeys(onOpen: (claimId: string) => void): Extension {
-  return keymap.of([
-    { key: 'F8', run: (view) => moveToClaim(view, 1), shift: (view) => moveToClaim(view, -1) },
-    {
-      key: 'Mod-Shift-k',
-      run: (view) => {
-        const id = claimAt(view, view.state.selection.main.from)
-        if (id) onOpen(id)
-        return id !== null
+  return Prec.high(
+    keymap.of([
+      { key: 'F8', run: (view) => moveToClaim(view, 1), shift: (view) => moveToClaim(view, -1) },
+      {
+        key: 'Mod-Shift-k',
+        run: (view) => {
+          const id = claimAt(view, view.state.selection.main.from)
+          if (id) onOpen(id)
+          return true
+        },
       },
-    },
-  ])
+    ]),
+  )
 }

@@ -6,6 +6,7 @@ import { clearClaims, setClaims, updateClaims, type ClaimDelta } from '../editor
 import { editorView } from './editorView'
 import { applyUpdate, deltaOf, progressOf, type ClaimProgress } from './progress'
 import { useAccount } from './account'
+import { counted } from '../counted'
 import { announceEnded, askToNotify } from './systemNotice'
 
 /// A message shown in place: what went wrong, or what the writer should know, in words.
@@ -222,6 +223,15 @@ export const useChecks = create<ChecksStore>()((set, get) => {
     }
   }
 
+  // A new estimate would take the running check's claims off the editor (it runs on, out of sight, and can no
+  // longer be cancelled here): while one runs, Estimate and Check say so instead.
+  function refuseWhileRunning(): boolean {
+    const check = get().check
+    if (!check || (check.status !== 'queued' && check.status !== 'running')) return false
+    set({ notice: { kind: 'info', text: 'A check is running: wait for its verdicts, or cancel it first.' } })
+    return true
+  }
+
   return {
     tiers: ['t1'],
     estimate: null,
@@ -241,12 +251,13 @@ export const useChecks = create<ChecksStore>()((set, get) => {
     },
 
     runEstimate: async (api) => {
+      if (refuseWhileRunning()) return
       await estimateNow(api)
     },
 
     runCheck: async (api) => {
       const view = editorView()
-      if (!view || get().busy) return
+      if (!view || get().busy || refuseWhileRunning()) return
       const { estimate, estimated, tiers } = get()
       const unchanged =
         estimate !== null &&
@@ -255,11 +266,12 @@ export const useChecks = create<ChecksStore>()((set, get) => {
         sameTiers(estimated.tiers, tiers)
       if (!unchanged) {
         const fresh = await estimateNow(api)
+        const why = estimate === null ? '' : 'The text or tiers changed since the last estimate. '
         if (fresh)
           set({
             notice: {
               kind: 'info',
-              text: `The text or tiers changed since the last estimate. New price: ${fresh.credits.total} credits. Press Check again to submit.`,
+              text: `${why}New price: ${counted(fresh.credits.total, 'credit')}. Press Check again to submit.`,
             },
           })
         return
@@ -268,7 +280,7 @@ export const useChecks = create<ChecksStore>()((set, get) => {
         set({
           notice: {
             kind: 'error',
-            text: `Not enough credits: this check costs ${estimate.credits.total} and the balance is ${estimate.balance}. Nothing was submitted.`,
+            text: `Not enough credits: this check costs ${counted(estimate.credits.total, 'credit')} and the balance is ${estimate.balance}. Nothing was submitted.`,
           },
         })
         return

@@ -1,5 +1,6 @@
 // t2: a panel of language models votes on each claim, then a judge writes the consensus.
 import type { Config } from '../../../../shared/config'
+import { UNVERIFIED } from '../../../../shared/corrections'
 import type { Consensus, Evaluation, Verdict } from '../../../../shared/schemas'
 import { ModelClient, modelHandle, modelSettings, type ModelHandle } from '../../models'
 import { apiKeys, type ApiKeys } from '../../keys'
@@ -14,9 +15,6 @@ export * from './prompts'
 
 /// How long a panel model's vote on a claim text is reused.
 export const VOTE_CACHE_MS = 24 * 60 * 60 * 1000
-
-/// Marks a judge's suggested correction as text no source has confirmed.
-export const UNVERIFIED = '(unverified) '
 
 const MAX_RATIONALE = 2000
 const MAX_REASONING = 4000

@@ -43,7 +43,11 @@ function OpenDialog({ api, tab }: { api: FactdeskApi; tab: SettingsTab }): JSX.E
 
   useEffect(() => {
     const element = dialog.current
+    const before = document.activeElement instanceof HTMLElement ? document.activeElement : null
     if (element && !element.open) element.showModal()
+    // Closing unmounts the dialog: the focus goes back where it was (the editor, the Settings button), so the
+    // next keystroke is not lost on the page.
+    return () => before?.focus()
   }, [])
 
   useEffect(() => {

@@ -1,9 +1,12 @@
 const numbers = new Intl.NumberFormat()
 
+/// A number in the reader's number format: "1,221".
+export const formatted = (count: number): string => numbers.format(count)
+
 /// A number with its noun, in the reader's number format: "1 word", "1,000 credits".
 export function counted(
   count: number,
   noun: 'word' | 'character' | 'credit' | 'claim' | 'more credit' | 'source',
 ): string {
-  return `${numbers.format(count)} ${count === 1 ? noun : `${noun}s`}`
+  return `${formatted(count)} ${count === 1 ? noun : `${noun}s`}`
 }
