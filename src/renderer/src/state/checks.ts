@@ -39,6 +39,9 @@ export interface ChecksStore {
   loadHistory(api: FactdeskApi): Promise<void>
   showClaim(api: FactdeskApi, claimId: string): Promise<void>
   showPanel(panel: ChecksStore['panel']): void
+  /// Follows the check of `report`, whose claims the editor already shows (a reopened draft): its later
+  /// updates land on them, votes counted out of the panel's size.
+  showReport(report: Report): void
   /// Shows a check that started from the queue on the claims of the estimate it was queued from, if the editor
   /// still shows that estimate and no other check runs.
   followStarted(api: FactdeskApi, check: Check): void
@@ -367,6 +370,13 @@ export const useChecks = create<ChecksStore>()((set, get) => {
     },
 
     showPanel: (panel) => set({ panel }),
+
+    showReport: (report) => {
+      progress = new Map(report.claims.map((claim) => [claim.claimId, progressOf(claim)]))
+      pending = new Map()
+      panelSize = report.panel
+      set({ check: report.check, report })
+    },
 
     connect: (api) => api.subscribe((update) => onUpdate(api, update)),
 

@@ -216,7 +216,7 @@ export const useDrafts = create<DraftsStore>()((set, get) => {
     const anchors = new Map(draft.anchors.map((anchor) => [anchor.claimId, anchor]))
     const marks: ClaimMark[] = []
     const detached: DetachedClaim[] = []
-    marksOf(report.claims, report.check).forEach((mark, index) => {
+    marksOf(report.claims, report.check, report.panel).forEach((mark, index) => {
       const claim = report.claims[index]
       // Anchors kept with the draft, or else (a check on a remote service) taken from the report's own text.
       const anchor =
@@ -242,7 +242,7 @@ export const useDrafts = create<DraftsStore>()((set, get) => {
       })
     })
     view.dispatch({ effects: setClaims.of(marks) })
-    useChecks.setState({ check: report.check, report })
+    useChecks.getState().showReport(report)
     set({ detached })
   }
 

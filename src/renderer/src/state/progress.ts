@@ -85,17 +85,21 @@ export function applyUpdate(
 }
 
 /// The marks of a report's claims, at their submitted offsets shifted by nothing (a fresh document).
-export function marksOf(claims: Claim[], check: Pick<Check, 'tiers' | 'status'>): ClaimMark[] {
+export function marksOf(
+  claims: Claim[],
+  check: Pick<Check, 'tiers' | 'status'>,
+  panel: Report['panel'] = {},
+): ClaimMark[] {
   return claims.map((claim) => {
     const progress = progressOf(claim)
-    const delta = deltaOf(progress, check)
+    const delta = deltaOf(progress, check, panel)
     return {
       claimId: claim.claimId,
       from: claim.charStart,
       to: claim.charEnd,
       stage: delta.stage ?? 'waiting',
       votes: delta.votes ?? 0,
-      panel: null,
+      panel: delta.panel ?? null,
       issues: (delta.issues ?? []).map((issue) => ({
         from: issue.from + claim.charStart,
         to: issue.to + claim.charStart,
