@@ -1,9 +1,11 @@
+import { history, undo } from '@codemirror/commands'
 import { EditorState, type TransactionSpec } from '@codemirror/state'
 import { describe, expect, it } from 'vitest'
 import {
   ClaimBadge,
   claimField,
   claimRanges,
+  claims as claimsExtension,
   clearClaims,
   setClaims,
   stageLabel,
@@ -67,11 +69,33 @@ describe('the claims field', () => {
     expect(infoOf(state, 'a').stale).toBe(false)
   })
 
-  it('marks a claim whose whole text was deleted stale', () => {
-    let state = start(claims)
+  it('drops a claim whose whole text was deleted, badge and all; undo brings it back with its verdict', () => {
+    const withHistory = (marks: ClaimMark[]): EditorState =>
+      EditorState.create({ doc: TEXT, extensions: [claimsExtension(() => undefined), history()] }).update({
+        effects: setClaims.of(marks),
+      }).state
+    let state = withHistory([
+      mark('a', 'The Eiffel Tower is 330 metres tall.', 'supported'),
+      mark('b', 'Paris is in France.', 'refuted'),
+    ])
     const from = state.doc.toString().indexOf('Paris')
     state = apply(state, { changes: { from, to: from + 'Paris is in France.'.length } })
-    expect(infoOf(state, 'b').stale).toBe(true)
+    expect([...claimRanges(state.field(claimField)).keys()]).toEqual(['a'])
+    // Everything selected and deleted leaves no badge behind either.
+    const emptied = apply(state, { changes: { from: 0, to: state.doc.length } })
+    expect(claimRanges(emptied.field(claimField)).size).toBe(0)
+
+    const undone = (current: EditorState): EditorState => {
+      let next = current
+      undo({ state: current, dispatch: (transaction) => (next = transaction.state) })
+      return next
+    }
+    let back = undone(emptied)
+    expect(textOf(back, 'a')).toBe('The Eiffel Tower is 330 metres tall.')
+    back = undone(back)
+    expect(back.doc.toString()).toBe(TEXT)
+    expect(textOf(back, 'b')).toBe('Paris is in France.')
+    expect(infoOf(back, 'b')).toMatchObject({ stage: 'refuted', stale: false })
   })
 
   it('does not mark estimated claims stale, and typing right after a claim leaves it fresh', () => {

@@ -1,4 +1,5 @@
-import { StateEffect, StateField, type Extension, type Range } from '@codemirror/state'
+import { invertedEffects } from '@codemirror/commands'
+import { StateEffect, StateField, type ChangeSet, type Extension, type Range } from '@codemirror/state'
 import { Decoration, EditorView, WidgetType, type DecorationSet } from '@codemirror/view'
 
 /// Where a claim stands: quoted by an estimate, waiting for its check, voted on, being judged, or decided.
@@ -45,6 +46,23 @@ export const setClaims = StateEffect.define<ClaimMark[]>()
 export const updateClaims = StateEffect.define<ClaimDelta[]>()
 /// Removes every claim.
 export const clearClaims = StateEffect.define<null>()
+
+/// A claim as its decorations hold it: its range and what it shows.
+interface PlacedClaim {
+  from: number
+  to: number
+  info: ClaimInfo
+}
+
+/// Claims put back where they were: what undo brings back of claims an edit deleted whole.
+const restoreClaims = StateEffect.define<PlacedClaim[]>({
+  map: (claims, mapping) =>
+    claims.map((claim) => ({
+      ...claim,
+      from: mapping.mapPos(claim.from, 1),
+      to: mapping.mapPos(claim.to, -1),
+    })),
+})
 
 /// A claim as held by the field: the mark plus whether its text was edited after submission.
 export interface ClaimInfo {
@@ -142,8 +160,10 @@ export class ClaimBadge extends WidgetType {
       glyph.textContent = icon
       badge.append(glyph)
     }
+    // A stale badge shows its verdict, dashed and faded: "(stale)" is in its name and title, and would not fit
+    // in the badge's fixed width.
     const text = document.createElement('span')
-    text.textContent = label
+    text.textContent = this.info.stale ? stageLabel({ ...this.info, stale: false }) : label
     badge.append(text)
     return badge
   }
@@ -230,11 +250,37 @@ export function claimRanges(
   return found
 }
 
-/// The claims: decorations mapped through every edit and changed only by the effects above.
+/// The claims of `decorations` (of the document before `changes`) whose whole text `changes` delete or
+/// replace, with their ranges before. Only claims at a change are looked at.
+function deletedClaims(decorations: DecorationSet, changes: ChangeSet): PlacedClaim[] {
+  const deleted = new Map<string, PlacedClaim>()
+  changes.iterChangedRanges((fromA, toA) => {
+    decorations.between(fromA, toA, (from, to, value) => {
+      const info = value.spec.claim as ClaimInfo | undefined
+      if (!info || from >= to || from < fromA || to > toA) return
+      deleted.set(info.claimId, { from, to, info })
+    })
+  })
+  return [...deleted.values()]
+}
+
+/// Undo brings back the claims an edit deleted whole, with their verdicts.
+const undoDeletedClaims = invertedEffects.of((transaction) => {
+  if (!transaction.docChanged) return []
+  const deleted = deletedClaims(transaction.startState.field(claimField), transaction.changes)
+  return deleted.length > 0 ? [restoreClaims.of(deleted)] : []
+})
+
+/// The claims: decorations mapped through every edit and changed only by the effects above. A claim whose
+/// whole text an edit deletes goes with it (badge included); undoing the edit brings it back.
 export const claimField = StateField.define<DecorationSet>({
   create: () => Decoration.none,
   update(decorations, transaction) {
     let next = decorations.map(transaction.changes)
+    if (transaction.docChanged && decorations.size > 0) {
+      const gone = new Set(deletedClaims(decorations, transaction.changes).map((claim) => claim.info.claimId))
+      if (gone.size > 0) next = without(next, gone)
+    }
     // An edit inside a submitted claim makes its verdict refer to text no longer there; undoing it makes the
     // verdict hold again. Only claims next to a change are looked at.
     if (transaction.docChanged && next.size > 0) {
@@ -256,7 +302,16 @@ export const claimField = StateField.define<DecorationSet>({
     }
     for (const effect of transaction.effects) {
       if (effect.is(clearClaims)) next = Decoration.none
-      else if (effect.is(setClaims)) {
+      else if (effect.is(restoreClaims)) {
+        const doc = transaction.state.doc
+        const back = effect.value.filter((claim) => claim.from < claim.to && claim.to <= doc.length)
+        next = without(next, new Set(back.map((claim) => claim.info.claimId))).update({
+          add: back.flatMap(({ from, to, info }) =>
+            claimDecorations({ ...info, stale: doc.sliceString(from, to) !== info.text }, from, to),
+          ),
+          sort: true,
+        })
+      } else if (effect.is(setClaims)) {
         const limit = transaction.state.doc.length
         next = Decoration.set(
           effect.value
@@ -290,6 +345,17 @@ export const claimField = StateField.define<DecorationSet>({
   provide: (field) => EditorView.decorations.from(field),
 })
 
+// The decorations of every claim but the named ones.
+function without(decorations: DecorationSet, ids: ReadonlySet<string>): DecorationSet {
+  return decorations.update({
+    filter: (_from, _to, value) => {
+      const info = value.spec.claim as ClaimInfo | undefined
+      const issueOf = value.spec.claimIssue as string | undefined
+      return !(info && ids.has(info.claimId)) && !(issueOf !== undefined && ids.has(issueOf))
+    },
+  })
+}
+
 // Replaces the decorations of the named claims only, leaving every other one (and its DOM) as it was.
 function rebuild(
   decorations: DecorationSet,
@@ -305,15 +371,7 @@ function rebuild(
   })
   if (current.size === 0) return decorations
   const add = [...current.values()].flatMap(({ from, to, info }) => claimDecorations(change(info), from, to))
-  return decorations.update({
-    filter: (_from, _to, value) => {
-      const info = value.spec.claim as ClaimInfo | undefined
-      const issueOf = value.spec.claimIssue as string | undefined
-      return !(info && current.has(info.claimId)) && !(issueOf !== undefined && current.has(issueOf))
-    },
-    add,
-    sort: true,
-  })
+  return without(decorations, new Set(current.keys())).update({ add, sort: true })
 }
 
 /// Which claim, if any, covers a document position.
@@ -330,6 +388,7 @@ export function claimAt(view: EditorView, pos: number): string | null {
 export function claims(onOpen: (claimId: string) => void): Extension {
   return [
     claimField,
+    undoDeletedClaims,
     EditorView.domEventHandlers({
       mousedown(event) {
         const target = event.target as HTMLElement | null
