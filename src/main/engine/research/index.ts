@@ -168,7 +168,10 @@ export class DeepResearch {
         request.claimId as string,
       )
       if (!found)
-        throw new ApiError('not_found', `No claim ${request.claimId} in this organization's estimates or checks.`)
+        throw new ApiError(
+          'not_found',
+          `No claim ${request.claimId} in this organization's estimates or checks.`,
+        )
       text = found.claim.text
       const item = claimData(found.documentText, found.claim)
       context = [item.sentenceBefore, item.sentenceAfter].filter(Boolean).join(' … ')
