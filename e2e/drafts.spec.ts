@@ -162,6 +162,10 @@ test.describe('drafts', () => {
     await page.getByText('Recent', { exact: true }).click()
     const recent = page.getByRole('list', { name: 'Recent drafts' })
     await expect(recent.getByRole('button')).toHaveCount(2)
+    // Each draft shows its first words.
+    await expect(recent.getByRole('button', { name: /notes\.md/ })).toHaveAccessibleName(
+      /^notes\.md, Notes, changed since saved, /,
+    )
     await recent.getByRole('button', { name: /Untitled/ }).click()
     await expect.poll(() => editorText(page)).toBe('')
     await page.getByText('Recent', { exact: true }).click()

@@ -643,6 +643,8 @@ export const DraftSummary = z
   .object({
     id: z.string(),
     title: z.string(),
+    /// Its first words (a heading's or a paragraph's, without Markdown markers), to tell drafts apart.
+    preview: z.string(),
     filePath: z.string().nullable(),
     fileModified: z.boolean(),
     lastCheckId: z.string().nullable(),

@@ -8,6 +8,7 @@ import { appPage } from '../../src/main/desktop/appPage'
 import { createDispatch } from '../../src/main/desktop/dispatch'
 import { createFileDispatch, type FileDialogs } from '../../src/main/desktop/files'
 import { openEngine, type Engine } from '../../src/main/engine/engine'
+import { previewOf } from '../../src/main/engine/drafts'
 import { buildDocx } from '../files/docx'
 import { call, expectEnvelope, startServer, waitForEnd, type TestServer } from '../helpers/server'
 import { GatedTier } from '../helpers/tiers'
@@ -22,6 +23,13 @@ describe('drafts over REST', () => {
     server = await startServer({ tiers: new Map([['t1', new GatedTier(true)]]) })
   })
   afterEach(() => server.close())
+
+  it('previews a draft by its first words, without Markdown markers, cut at a word', () => {
+    expect(previewOf('\n\n# The   tower\n\nIt is tall.')).toBe('The tower')
+    expect(previewOf('---\n> - 1. Quoted list item')).toBe('Quoted list item')
+    expect(previewOf(`${'word '.repeat(30)}end`)).toBe(`${'word '.repeat(16).trim()}…`)
+    expect(previewOf('   \n')).toBe('')
+  })
 
   it('creates, autosaves and lists drafts, the most recently opened first', async () => {
     const first = await call(server, 'POST', '/drafts', { body: { text: 'One.' } })
@@ -48,6 +56,8 @@ describe('drafts over REST', () => {
 
     const list = DraftList.parse((await call(server, 'GET', '/drafts', { token: server.read })).json)
     expect(list.data.map((d) => d.id)).toEqual([first.json.id, second.id])
+    // Each tells its first words, to be told apart from the other untitled ones.
+    expect(list.data.map((d) => d.preview)).toEqual(['One, then two.', ''])
     expect(list.data[0]).not.toHaveProperty('text')
     await call(server, 'POST', `/drafts/${second.id}/open`)
     const reordered = (await call(server, 'GET', '/drafts')).json

@@ -4,6 +4,7 @@ import { reconcile, windowTitle } from '../../src/renderer/src/state/drafts'
 const draft = {
   id: 'drf_1',
   title: 'article.md',
+  preview: 'The article',
   filePath: '/home/writer/article.md',
   fileModified: false,
   lastCheckId: null,

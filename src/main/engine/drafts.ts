@@ -38,11 +38,33 @@ function requireDraftText(name: string, text: string): string {
   return text
 }
 
+/// How long a draft's preview is at most.
+const PREVIEW_CHARS = 80
+
+/// A text's first words: its first line with letters or digits, without Markdown's heading, quote and list
+/// markers, spaces collapsed, cut at a word within PREVIEW_CHARS.
+export function previewOf(text: string): string {
+  const line = text
+    .slice(0, 2000)
+    .split('\n')
+    .map((each) =>
+      each
+        .replace(/^\s*(?:#{1,6}\s+|>\s*|[-*+]\s+|\d+[.)]\s+)*/, '')
+        .replace(/\s+/g, ' ')
+        .trim(),
+    )
+    .find((each) => /[\p{L}\p{N}]/u.test(each))
+  if (!line || line.length <= PREVIEW_CHARS) return line ?? ''
+  const cut = line.slice(0, PREVIEW_CHARS)
+  return `${cut.slice(0, cut.lastIndexOf(' ') > 0 ? cut.lastIndexOf(' ') : PREVIEW_CHARS)}…`
+}
+
 /// The draft without its text: whether the text matches its file as last opened or saved.
 function summaryOf(draft: DraftRecord): DraftSummary {
   return {
     id: draft.id,
     title: draft.title,
+    preview: previewOf(draft.text),
     filePath: draft.filePath,
     fileModified: draft.fileDigest === null ? draft.text !== '' : digestOf(draft.text) !== draft.fileDigest,
     lastCheckId: draft.lastCheckId,

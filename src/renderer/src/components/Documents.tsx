@@ -165,6 +165,14 @@ function RecentDrafts({
           <li key={draft.id}>
             <button
               type="button"
+              aria-label={[
+                draft.title,
+                draft.preview,
+                draft.fileModified ? 'changed since saved' : '',
+                new Date(draft.openedAt).toLocaleString(),
+              ]
+                .filter(Boolean)
+                .join(', ')}
               aria-current={draft.id === current ? 'true' : undefined}
               title={draft.filePath ?? 'Not saved to a file'}
               onClick={() => {
@@ -173,6 +181,7 @@ function RecentDrafts({
               }}
             >
               <span>{draft.title}</span>
+              {draft.preview && <span className="recent-preview">{draft.preview}</span>}
               <span className="muted">
                 {draft.fileModified ? ' •' : ''} {new Date(draft.openedAt).toLocaleString()}
               </span>
