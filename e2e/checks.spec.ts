@@ -19,6 +19,10 @@ test('estimates, checks with t1, keeps ranges while typing and opens a claim', a
 
   const toolbar = page.getByRole('toolbar', { name: 'Fact-checking' })
   await expect(toolbar.getByRole('button', { name: /t1/ })).toHaveAttribute('aria-pressed', 'true')
+  // The last tier stays on, and says why.
+  await toolbar.getByRole('button', { name: /t1/ }).click()
+  await expect(toolbar.getByRole('button', { name: /t1/ })).toHaveAttribute('aria-pressed', 'true')
+  await expect(page.locator('.notice')).toContainText('at least one tier')
   await toolbar.getByRole('button', { name: 'Estimate' }).click()
   const estimate = page.getByRole('complementary', { name: 'Estimate' })
   await expect(estimate).toContainText(/\d+ claims? found/)

@@ -177,7 +177,7 @@ test.describe('deep research', () => {
     await page.keyboard.press('Enter')
     const ask = panel.getByRole('alertdialog', { name: 'Open link' })
     await expect(ask).toContainText('/w/index.php?title=Toronto')
-    await ask.getByRole('button', { name: 'Cancel' }).click()
+    await page.keyboard.press('Escape')
     await expect(ask).toHaveCount(0)
     await page.keyboard.press('ArrowLeft')
     await expect(dissent).toBeFocused()
@@ -209,6 +209,14 @@ test.describe('deep research priced above the balance', () => {
     await page.keyboard.press('Escape')
     await expect(page.getByRole('complementary', { name: 'Deep research' })).toContainText('Choose a claim')
     await expect(page.locator('.balance')).toHaveText('1,000 credits')
+
+    // With no selection and no estimate, the shortcut takes the sentence at the cursor.
+    await page.getByRole('textbox', { name: 'Document' }).click()
+    await page.keyboard.press('Control+End')
+    await page.keyboard.press('Control+Shift+D')
+    const target = page.getByRole('complementary', { name: 'Deep research' }).locator('.claim-text')
+    await expect(target).toHaveText('It sits on the Ottawa River.')
+    await expect(confirm).toContainText('1,500 credits, flat')
   })
 })
 

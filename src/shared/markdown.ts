@@ -301,3 +301,7 @@ function markEmphasis(line: string, markSoft: (from: number, to: number) => void
     markSoft(run.index, run.index + run[0].length)
   }
 }
+
+/// A line without Markdown's heading, quote and list markers at its start ("## 1. Title" → "Title").
+export const withoutLineMarkers = (line: string): string =>
+  line.replace(/^\s*(?:#{1,6}\s+|>\s*|[-*+]\s+|\d+[.)]\s+)*/, '')

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises'
 import { basename, extname } from 'node:path'
 import { anchorOf } from '../../shared/anchors'
 import { ApiError } from '../../shared/errors'
+import { withoutLineMarkers } from '../../shared/markdown'
 import {
   MAX_DRAFT_CHARS,
   type CreateDraftRequest,
@@ -47,12 +48,7 @@ export function previewOf(text: string): string {
   const line = text
     .slice(0, 2000)
     .split('\n')
-    .map((each) =>
-      each
-        .replace(/^\s*(?:#{1,6}\s+|>\s*|[-*+]\s+|\d+[.)]\s+)*/, '')
-        .replace(/\s+/g, ' ')
-        .trim(),
-    )
+    .map((each) => withoutLineMarkers(each).replace(/\s+/g, ' ').trim())
     .find((each) => /[\p{L}\p{N}]/u.test(each))
   if (!line || line.length <= PREVIEW_CHARS) return line ?? ''
   const cut = line.slice(0, PREVIEW_CHARS)

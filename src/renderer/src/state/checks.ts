@@ -251,6 +251,7 @@ export const useChecks = create<ChecksStore>()((set, get) => {
       const tiers = get().tiers
       const next = tiers.includes(tier) ? tiers.filter((each) => each !== tier) : [...tiers, tier]
       if (next.length > 0) set({ tiers: next })
+      else set({ notice: { kind: 'info', text: 'A check needs at least one tier: turn on another first.' } })
     },
 
     runEstimate: async (api) => {

@@ -2,6 +2,8 @@ import { create } from 'zustand'
 import type { FactdeskApi, ReportUpdate } from '../../../shared/api'
 import { ApiError } from '../../../shared/errors'
 import { ResearchStep, type Research, type ResearchRequest } from '../../../shared/schemas'
+import type { EditorView } from '@codemirror/view'
+import { withoutLineMarkers } from '../../../shared/markdown'
 import { claimAt, claimField, claimRanges } from '../editor/claims'
 import { useAccount } from './account'
 import { describeError, useChecks } from './checks'
@@ -203,9 +205,23 @@ function editorTarget(): ResearchTarget | null {
   if (selected) return { claimId: null, text: selected }
   const id = claimAt(view, from)
   const claim = id === null ? undefined : claimRanges(view.state.field(claimField)).get(id)
-  if (id === null || !claim) return null
+  if (id === null || !claim) return sentenceAt(view, from)
   const text = view.state.sliceDoc(claim.from, claim.to)
-  return claim.info.stage === 'estimated' || claim.info.stale
-    ? { claimId: null, text }
-    : { claimId: id, text }
+  // An estimated claim is one of the service's too (its context comes along); a stale one is the text now.
+  return claim.info.stale ? { claimId: null, text } : { claimId: id, text }
+}
+
+const sentences = new Intl.Segmenter(undefined, { granularity: 'sentence' })
+
+/// The sentence at `pos` as free text, without Markdown's heading, quote and list markers; null on a line
+/// without words.
+function sentenceAt(view: EditorView, pos: number): ResearchTarget | null {
+  const line = view.state.doc.lineAt(pos)
+  const at = pos - line.from
+  for (const { segment, index } of sentences.segment(line.text)) {
+    if (at < index || at > index + segment.length) continue
+    const text = withoutLineMarkers(segment).trim()
+    if (/[\p{L}\p{N}]/u.test(text)) return { claimId: null, text }
+  }
+  return null
 }

@@ -34,10 +34,20 @@ export function SourceLink({
 }
 
 /// Asks before a source opens, showing its whole URL; in the desktop app the main process then opens it in the
-/// system browser (guards.ts).
+/// system browser (guards.ts). Escape answers Cancel.
 export function OpenLinkDialog({ url, onClose }: { url: string; onClose: () => void }): JSX.Element {
   return (
-    <div className="confirm" role="alertdialog" aria-label="Open link">
+    <div
+      className="confirm"
+      role="alertdialog"
+      aria-label="Open link"
+      onKeyDown={(event) => {
+        if (event.key !== 'Escape') return
+        event.preventDefault()
+        event.stopPropagation()
+        onClose()
+      }}
+    >
       <p>Open this page in your browser?</p>
       <code className="confirm-url">{url}</code>
       <div className="confirm-actions">
