@@ -49,8 +49,10 @@ test('exports the checked text from the toolbar menu as HTML and Markdown downlo
     page.waitForEvent('download'),
     menu.getByRole('menuitem', { name: /Web page \(HTML\)/ }).click(),
   ])
-  expect(html.suggestedFilename()).toMatch(/^chk_[0-9a-z]+-factcheck\.html$/)
+  // The check goes by the draft's first words (its heading): the file's name and the report's title.
+  expect(html.suggestedFilename()).toBe('Bridges-script-alert-1-script-factcheck.html')
   const { document } = parseHTML(readFileSync(await html.path(), 'utf8'))
+  expect(document.querySelector('h1')?.textContent).toBe('Bridges <script>alert(1)</script>')
   const marks = [...document.querySelectorAll('mark.claim')]
   expect(marks.map((mark) => mark.textContent)).toEqual(claims)
   expect(marks.every((mark) => /\bverdict-(clean|issues)\b/.test(mark.className))).toBe(true)

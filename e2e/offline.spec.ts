@@ -54,7 +54,9 @@ test.describe('offline, then check later', () => {
     await expect(toolbar.getByRole('button', { name: 'Waiting to check (1)' })).toBeVisible()
     await expect(page.locator('.balance')).toHaveText('1,000 credits')
     await server.online()
-    await expect(page.locator('.notice')).toContainText('Your check of “# The tower', { timeout: 30_000 })
+    await expect(page.locator('.notice')).toContainText('Your check of “The tower” started', {
+      timeout: 30_000,
+    })
     await expect(page.locator('.notice')).toContainText('started')
     const badges = page.locator('.cm-content .fd-badge')
     await expect(badges.filter({ hasText: 'supported' }).first()).toBeVisible({ timeout: 20_000 })

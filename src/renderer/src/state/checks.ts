@@ -3,6 +3,7 @@ import type { FactdeskApi, ReportUpdate } from '../../../shared/api'
 import { ApiError } from '../../../shared/errors'
 import type { Check, Estimate, PatchCheckRequest, Report, Tier } from '../../../shared/schemas'
 import { clearClaims, setClaims, updateClaims, type ClaimDelta } from '../editor/claims'
+import { checkName } from './drafts'
 import { editorView } from './editorView'
 import { applyUpdate, deltaOf, progressOf, type ClaimProgress } from './progress'
 import { useAccount } from './account'
@@ -292,7 +293,8 @@ export const useChecks = create<ChecksStore>()((set, get) => {
       set({ busy: 'submitting', notice: null })
       askToNotify()
       try {
-        follow(api, await api.submit({ documentId: estimate.documentId, tiers }), estimate)
+        const request = { documentId: estimate.documentId, tiers, name: checkName() }
+        follow(api, await api.submit(request), estimate)
       } catch (error) {
         const offline = error instanceof ApiError && error.code === 'providers_unreachable'
         set({

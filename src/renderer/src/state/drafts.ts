@@ -437,6 +437,14 @@ function download(name: string, text: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 0)
 }
 
+/// The name a check of the open draft goes by (in the history, an export's title and file name): its file's
+/// name, else its first words; none for an empty draft.
+export function checkName(): string | undefined {
+  const draft = useDrafts.getState().draft
+  const name = draft?.filePath ? draft.title : draft?.preview
+  return name ? name.slice(0, 200) : undefined
+}
+
 /// The window's title: the draft's file name, with "•" while it has changes not saved to its file.
 export function windowTitle(draft: DraftSummary | null): string {
   return draft ? `${draft.title}${draft.fileModified ? ' •' : ''} — Factdesk` : 'Factdesk'

@@ -4,6 +4,7 @@ import type { FactdeskApi, ReportUpdate } from '../../../shared/api'
 import type { Check, PendingCheck } from '../../../shared/schemas'
 import { startedMessage } from '../../../shared/notices'
 import { describeError, useChecks } from './checks'
+import { checkName } from './drafts'
 import { announce, askToNotify } from './systemNotice'
 
 /// Checks queued to run when online ("Check when online"): the ones still waiting, kept up to date by pushed
@@ -64,7 +65,7 @@ export const usePending = create<PendingStore>()((set, get) => {
       if (!estimate) return
       askToNotify()
       try {
-        const pending = await api.queueCheck({ documentId: estimate.documentId, tiers })
+        const pending = await api.queueCheck({ documentId: estimate.documentId, tiers, name: checkName() })
         set({ waiting: [pending, ...get().waiting.filter((each) => each.id !== pending.id)] })
         notify(
           `Waiting to check “${pending.label}”: it starts by itself as soon as the models can be reached, ` +
