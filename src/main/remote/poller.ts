@@ -139,7 +139,7 @@ export class ReportPoller {
   /// Settles once the stream of pushed updates being opened is open (or failed), or after `ms`: a run started
   /// after it misses none of its steps. While the stream waits to be tried again, at once.
   listening(ms: number): Promise<void> {
-    return Promise.race([this.opened, delay(ms)])
+    return Promise.race([this.opened, delay(ms, undefined, { ref: false })])
   }
 
   /// A pushed research update: passed on when its run is followed and it is not older than what is known (a
