@@ -31,6 +31,36 @@ describe('HTML export', () => {
     expect(document.querySelector('.text')?.textContent).toBe(report.text)
   })
 
+  it("styles the text's Markdown in place, keeping every character and each claim's highlight whole", () => {
+    const text = '## The tower is 330 metres tall\n\n```\n# not a heading\n```\nIt opened in 1889.'
+    const heading = 'The tower is 330 metres tall'
+    const styled = Report.parse({
+      ...report,
+      text,
+      claims: [
+        { ...report.claims[0], text: heading, charStart: 3, charEnd: 3 + heading.length },
+        {
+          ...report.claims[1],
+          text: 'It opened in 1889.',
+          charStart: text.indexOf('It'),
+          charEnd: text.length,
+        },
+      ],
+    })
+    const { document: page } = parseHTML(toHtml(styled))
+    const headingSpan = page.querySelector('.text .md-heading.md-h2')
+    expect(headingSpan?.querySelector('mark.claim')?.textContent).toBe(heading)
+    expect(page.querySelector('.text .md-syntax')?.textContent).toBe('## ')
+    expect(page.querySelector('.text .md-code')?.textContent).toBe('# not a heading')
+    expect(page.querySelectorAll('.text .md-heading')).toHaveLength(1)
+    expect([...page.querySelectorAll('.text mark.claim')].map((mark) => mark.textContent)).toEqual([
+      heading,
+      'It opened in 1889.',
+    ])
+    for (const ref of page.querySelectorAll('.text sup.ref')) ref.remove()
+    expect(page.querySelector('.text')?.textContent).toBe(text)
+  })
+
   it('has a summary table with the count of each verdict', () => {
     const counts = Object.fromEntries(
       [...document.querySelectorAll('.summary-verdicts tbody tr')].map((row) => [

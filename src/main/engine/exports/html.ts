@@ -33,6 +33,10 @@ th, td { border: 1px solid #ddd; padding: 0.25rem 0.5rem; text-align: left; vert
 .facts th { background: #f6f6f4; font-weight: 600; }
 .summary-verdicts td:last-child { text-align: right; }
 .text { white-space: pre-wrap; overflow-wrap: break-word; }
+.md-syntax { color: #9aa0a6; font-weight: 400; }
+.md-heading { font: 700 1.05em/1.4 system-ui, sans-serif; }
+.md-h1 { font-size: 1.35em; } .md-h2 { font-size: 1.2em; }
+.md-code { font: 0.9em/1.5 ui-monospace, 'DejaVu Sans Mono', monospace; background: #f4f4f2; }
 .claim { border-radius: 2px; padding: 0 1px; background: #eef0f3; border-bottom: 2px solid var(--verdict); }
 .ref { font: 600 0.7rem system-ui, sans-serif; }
 .ref a, .back { color: var(--verdict); text-decoration: none; }
@@ -115,17 +119,94 @@ function summary({ report, counts }: Annotated): string {
   ].join('\n')
 }
 
-function text({ segments }: Annotated): string {
-  return segments
-    .map(({ text: run, claim }) =>
-      claim
-        ? `<mark class="claim verdict-${claim.verdict}" id="claim-${claim.number}" ` +
-          `data-claim-id="${escapeHtml(claim.claim.claimId)}" title="${VERDICT_LABELS[claim.verdict]}">` +
-          `${escapeHtml(run)}</mark><sup class="ref verdict-${claim.verdict}">` +
-          `<a href="#note-${claim.number}">${claim.number}</a></sup>`
-        : escapeHtml(run),
+/// A range of the text wrapped in markup: a claim's highlight, or the style of a Markdown line.
+interface Wrap {
+  from: number
+  to: number
+  open: string
+  close: string
+  claim: boolean
+}
+
+/// The text as submitted, every character kept, with each claim highlighted and its Markdown styled in place:
+/// headings larger with their markers faint, fenced code in monospace with its fences faint. A style that would
+/// cut across a claim is left out.
+function text({ report, segments }: Annotated): string {
+  const claims: Wrap[] = []
+  let at = 0
+  for (const { text: run, claim } of segments) {
+    if (claim) {
+      claims.push({
+        from: at,
+        to: at + run.length,
+        open:
+          `<mark class="claim verdict-${claim.verdict}" id="claim-${claim.number}" ` +
+          `data-claim-id="${escapeHtml(claim.claim.claimId)}" title="${VERDICT_LABELS[claim.verdict]}">`,
+        close:
+          `</mark><sup class="ref verdict-${claim.verdict}">` +
+          `<a href="#note-${claim.number}">${claim.number}</a></sup>`,
+        claim: true,
+      })
+    }
+    at += run.length
+  }
+  const crosses = (style: Wrap): boolean =>
+    claims.some(
+      (claim) =>
+        claim.from < style.to && style.from < claim.to && !(style.from <= claim.from && claim.to <= style.to),
     )
-    .join('')
+  const wraps = [...claims, ...markdownStyles(report.text).filter((style) => !crosses(style))]
+  // At one place: what closes (the innermost first) before what opens (the outermost first).
+  const events = wraps.flatMap((wrap) => [
+    { at: wrap.from, closing: false, rank: -wrap.to, second: wrap.claim, html: wrap.open },
+    { at: wrap.to, closing: true, rank: -wrap.from, second: !wrap.claim, html: wrap.close },
+  ])
+  events.sort(
+    (a, b) =>
+      a.at - b.at ||
+      Number(!a.closing) - Number(!b.closing) ||
+      a.rank - b.rank ||
+      Number(a.second) - Number(b.second),
+  )
+  let html = ''
+  let written = 0
+  for (const event of events) {
+    html += escapeHtml(report.text.slice(written, event.at)) + event.html
+    written = event.at
+  }
+  return html + escapeHtml(report.text.slice(written))
+}
+
+/// The Markdown of a text to style: heading lines (their markers apart) and fenced code blocks (their fences
+/// apart). Line by line, as the editor reads it.
+function markdownStyles(text: string): Wrap[] {
+  const styles: Wrap[] = []
+  const wrap = (from: number, to: number, className: string): void => {
+    if (to > from)
+      styles.push({ from, to, open: `<span class="${className}">`, close: '</span>', claim: false })
+  }
+  let fence: string | null = null
+  let from = 0
+  for (const line of text.split('\n')) {
+    const to = from + line.length
+    const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1]
+    if (fence !== null) {
+      const closes = marker !== undefined && marker[0] === fence[0] && marker.length >= fence.length
+      wrap(from, to, closes ? 'md-syntax' : 'md-code')
+      if (closes) fence = null
+    } else if (marker !== undefined) {
+      wrap(from, to, 'md-syntax')
+      fence = marker
+    } else {
+      const heading = /^( {0,3}(#{1,6})[ \t]+)\S/.exec(line)
+      if (heading?.[1] && heading[2]) {
+        wrap(from, from + heading[1].length, 'md-syntax')
+        wrap(from + heading[1].length, to, `md-heading md-h${heading[2].length}`)
+      }
+    }
+    from = to + 1
+  }
+  return styles
 }
 
 function notes({ claims }: Annotated): string {
