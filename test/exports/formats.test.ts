@@ -165,6 +165,19 @@ describe('DOCX export', () => {
     expect(all.indexOf('All claims')).toBeLessThan(all.indexOf('The Eiffel Tower'))
     expect(all).toContain(INJECTED)
   })
+  it("makes the text's Markdown headings Word headings and its fenced code monospace, every character kept", async () => {
+    const text = '## Bridges\n\n```\nconst span = 1280\n```\nThe span is 1,280 metres.'
+    const files = unzipSync(await toDocx(Report.parse({ ...report, text, claims: [] })))
+    const xml = strFromU8(files['word/document.xml'] as Uint8Array)
+    const paragraphs = [...xml.matchAll(/<w:p>(.*?)<\/w:p>/g)].map(([, inner]) => inner ?? '')
+    const holding = (words: string) => paragraphs.find((p) => p.includes(`>${words}</w:t>`)) ?? ''
+    // One level below the report's own "Text" heading: "#" is Heading 2, "##" Heading 3.
+    expect(holding('## Bridges')).toContain('<w:pStyle w:val="Heading3"/>')
+    expect(holding('const span = 1280')).toContain('Courier New')
+    expect(holding('The span is 1,280 metres.')).not.toContain('Courier New')
+    expect(holding('The span is 1,280 metres.')).not.toContain('<w:pStyle')
+  })
+
   it('leaves out the control characters XML cannot hold (the docx package drops them), claims in place', async () => {
     const text = `Bell\u0007 ${report.text}`
     const shifted = report.claims.map((claim) => ({

@@ -19,6 +19,7 @@ import type { Report } from '../../../shared/schemas'
 import {
   annotate,
   checkFacts,
+  markdownLines,
   VERDICT_LABELS,
   verdictDetails,
   type Annotated,
@@ -83,28 +84,47 @@ function summaryTable({ report, counts }: Annotated): Table {
   })
 }
 
-/// The text cut into paragraphs at line breaks, with each claim's runs between its comment's range marks.
-function textParagraphs({ segments }: Annotated): Paragraph[] {
+/// Word's heading for a Markdown heading of each level (the report's own headings take the title and level 1).
+const HEADINGS = [
+  HeadingLevel.HEADING_2,
+  HeadingLevel.HEADING_3,
+  HeadingLevel.HEADING_4,
+  HeadingLevel.HEADING_5,
+  HeadingLevel.HEADING_6,
+  HeadingLevel.HEADING_6,
+]
+
+/// The text cut into paragraphs at line breaks, with each claim's runs between its comment's range marks; its
+/// Markdown headings are Word headings and its fenced code is in a monospace font, every character kept.
+function textParagraphs({ report, segments }: Annotated): Paragraph[] {
+  const lines = markdownLines(report.text)
   const paragraphs: Paragraph[] = []
   let line: ParagraphChild[] = []
+  const end = (): void => {
+    const markdown = lines[paragraphs.length]
+    const heading = markdown?.kind === 'heading' ? HEADINGS[markdown.level - 1] : undefined
+    paragraphs.push(new Paragraph({ children: line, ...(heading ? { heading } : {}) }))
+    line = []
+  }
   for (const { text, claim } of segments) {
     const id = claim ? claim.number - 1 : null
     if (id !== null) line.push(new CommentRangeStart(id))
     text.split('\n').forEach((part, index) => {
-      if (index > 0) {
-        paragraphs.push(new Paragraph({ children: line }))
-        line = []
-      }
+      if (index > 0) end()
       if (part === '') return
+      const kind = lines[paragraphs.length]?.kind
+      const font = kind === 'code' || kind === 'fence' ? { font: 'Courier New' } : {}
       line.push(
-        new TextRun(
-          claim ? { text: part, shading: { type: ShadingType.CLEAR, fill: FILLS[claim.verdict] } } : part,
-        ),
+        new TextRun({
+          text: part,
+          ...font,
+          ...(claim ? { shading: { type: ShadingType.CLEAR, fill: FILLS[claim.verdict] } } : {}),
+        }),
       )
     })
     if (id !== null) line.push(new CommentRangeEnd(id), new TextRun({ children: [new CommentReference(id)] }))
   }
-  paragraphs.push(new Paragraph({ children: line }))
+  end()
   return paragraphs
 }
 

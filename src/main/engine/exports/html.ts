@@ -3,6 +3,7 @@ import {
   annotate,
   checkFacts,
   isWebUrl,
+  markdownLines,
   percent,
   VERDICT_LABELS,
   verdictDetails,
@@ -178,33 +179,20 @@ function text({ report, segments }: Annotated): string {
 }
 
 /// The Markdown of a text to style: heading lines (their markers apart) and fenced code blocks (their fences
-/// apart). Line by line, as the editor reads it.
+/// apart).
 function markdownStyles(text: string): Wrap[] {
   const styles: Wrap[] = []
   const wrap = (from: number, to: number, className: string): void => {
     if (to > from)
       styles.push({ from, to, open: `<span class="${className}">`, close: '</span>', claim: false })
   }
-  let fence: string | null = null
-  let from = 0
-  for (const line of text.split('\n')) {
-    const to = from + line.length
-    const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1]
-    if (fence !== null) {
-      const closes = marker !== undefined && marker[0] === fence[0] && marker.length >= fence.length
-      wrap(from, to, closes ? 'md-syntax' : 'md-code')
-      if (closes) fence = null
-    } else if (marker !== undefined) {
-      wrap(from, to, 'md-syntax')
-      fence = marker
-    } else {
-      const heading = /^( {0,3}(#{1,6})[ \t]+)\S/.exec(line)
-      if (heading?.[1] && heading[2]) {
-        wrap(from, from + heading[1].length, 'md-syntax')
-        wrap(from + heading[1].length, to, `md-heading md-h${heading[2].length}`)
-      }
+  for (const line of markdownLines(text)) {
+    if (line.kind === 'fence') wrap(line.from, line.to, 'md-syntax')
+    else if (line.kind === 'code') wrap(line.from, line.to, 'md-code')
+    else if (line.kind === 'heading') {
+      wrap(line.from, line.from + line.marker, 'md-syntax')
+      wrap(line.from + line.marker, line.to, `md-heading md-h${line.level}`)
     }
-    from = to + 1
   }
   return styles
 }
