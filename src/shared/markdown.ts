@@ -154,8 +154,12 @@ function skipFrontMatter(text: string, lines: Line[], kind: Uint8Array): number 
 }
 
 /// A fenced code block up to its closing fence (or the end of the text); returns the line after it.
+/// The line that closes a code fence opened with `marker`: the same character, at least as many, nothing after.
+const fenceCloser = (marker: string): RegExp =>
+  new RegExp(`^ {0,3}${marker[0] === '`' ? '`' : '~'}{${marker.length},}\\s*$`)
+
 function skipFence(text: string, lines: Line[], open: number, marker: string, kind: Uint8Array): number {
-  const closing = new RegExp(`^ {0,3}${marker[0] === '`' ? '`' : '~'}{${marker.length},}\\s*$`)
+  const closing = fenceCloser(marker)
   let i = open
   do {
     i++
@@ -305,3 +309,38 @@ function markEmphasis(line: string, markSoft: (from: number, to: number) => void
 /// A line without Markdown's heading, quote and list markers at its start ("## 1. Title" → "Title").
 export const withoutLineMarkers = (line: string): string =>
   line.replace(/^\s*(?:#{1,6}\s+|>\s*|[-*+]\s+|\d+[.)]\s+)*/, '')
+
+/// A line of a text as its Markdown makes it: a heading (of `level`, its marker and the spaces after it
+/// `marker` characters long), a code fence, a line of fenced code, or text.
+export type MarkdownLine =
+  | { kind: 'heading'; from: number; to: number; level: number; marker: number }
+  | { kind: 'fence' | 'code' | 'text'; from: number; to: number }
+
+/// The text's lines (cut at "\n"; `from`/`to` without it) as its Markdown makes them, by the rules of
+/// `proseView` for headings and fences; for the exports to style.
+export function markdownLines(text: string): MarkdownLine[] {
+  const lines: MarkdownLine[] = []
+  let closer: RegExp | null = null
+  let from = 0
+  for (const line of text.split('\n')) {
+    const to = from + line.length
+    const fence = FENCE.exec(line)?.[1]
+    const heading = HEADING.exec(line)?.[0]
+    const marker =
+      heading === undefined
+        ? 0
+        : heading.length + (/^[ \t]*/.exec(line.slice(heading.length))?.[0].length ?? 0)
+    if (closer !== null) {
+      const closes = closer.test(line)
+      lines.push({ kind: closes ? 'fence' : 'code', from, to })
+      if (closes) closer = null
+    } else if (fence !== undefined) {
+      lines.push({ kind: 'fence', from, to })
+      closer = fenceCloser(fence)
+    } else if (heading !== undefined && marker < line.length) {
+      lines.push({ kind: 'heading', from, to, level: heading.trim().length, marker })
+    } else lines.push({ kind: 'text', from, to })
+    from = to + 1
+  }
+  return lines
+}

@@ -118,33 +118,3 @@ export function isWebUrl(url: string): boolean {
     return false
   }
 }
-
-/// A line of the text as its Markdown makes it: a heading (of `level`, its marker `marker` characters long), a
-/// code fence, a line of fenced code, or text.
-export type MarkdownLine =
-  | { kind: 'heading'; from: number; to: number; level: number; marker: number }
-  | { kind: 'fence' | 'code' | 'text'; from: number; to: number }
-
-/// The text's lines (cut at "\n"; `from`/`to` without it) as its Markdown makes them, for the exports to style.
-export function markdownLines(text: string): MarkdownLine[] {
-  const lines: MarkdownLine[] = []
-  let fence: string | null = null
-  let from = 0
-  for (const line of text.split('\n')) {
-    const to = from + line.length
-    const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1]
-    const heading = /^( {0,3}(#{1,6})[ \t]+)\S/.exec(line)
-    if (fence !== null) {
-      const closes = marker !== undefined && marker[0] === fence[0] && marker.length >= fence.length
-      lines.push({ kind: closes ? 'fence' : 'code', from, to })
-      if (closes) fence = null
-    } else if (marker !== undefined) {
-      lines.push({ kind: 'fence', from, to })
-      fence = marker
-    } else if (heading?.[1] && heading[2]) {
-      lines.push({ kind: 'heading', from, to, level: heading[2].length, marker: heading[1].length })
-    } else lines.push({ kind: 'text', from, to })
-    from = to + 1
-  }
-  return lines
-}

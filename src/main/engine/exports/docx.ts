@@ -19,13 +19,13 @@ import type { Report } from '../../../shared/schemas'
 import {
   annotate,
   checkFacts,
-  markdownLines,
   VERDICT_LABELS,
   verdictDetails,
   type Annotated,
   type AnnotatedClaim,
   type ExportVerdict,
 } from './annotate'
+import { markdownLines } from '../../../shared/markdown'
 
 /// The author Word shows on the comments.
 const COMMENT_AUTHOR = 'Factdesk'

@@ -3,13 +3,13 @@ import {
   annotate,
   checkFacts,
   isWebUrl,
-  markdownLines,
   percent,
   VERDICT_LABELS,
   verdictDetails,
   type AnnotatedClaim,
   type Annotated,
 } from './annotate'
+import { markdownLines } from '../../../shared/markdown'
 
 /// Text made inert in HTML, in content and in quoted attribute values alike.
 function escapeHtml(text: string): string {

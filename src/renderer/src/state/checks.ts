@@ -231,7 +231,7 @@ export const useChecks = create<ChecksStore>()((set, get) => {
   // longer be cancelled here): while one runs, Estimate and Check say so instead.
   function refuseWhileRunning(): boolean {
     const check = get().check
-    if (!check || (check.status !== 'queued' && check.status !== 'running')) return false
+    if (!check || ENDED.has(check.status)) return false
     set({ notice: { kind: 'info', text: 'A check is running: wait for its verdicts, or cancel it first.' } })
     return true
   }
