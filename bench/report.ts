@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openEngine } from '../src/main/engine/engine'
@@ -69,9 +69,10 @@ export async function checkedClaims(engine: Engine, claims: number): Promise<str
 /// Report assembly (`GET /checks/{id}/report` without HTTP) for checks of 100, 1,000 and 10,000 claims, and
 /// how fast the job runner fills them (one run each: the store's and the runner's cost per unit).
 export async function reportBenchmarks(): Promise<Figure[]> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'factdesk-bench-'))
   const engine = openEngine({
     ...instantEngine,
-    dataDir: mkdtempSync(join(tmpdir(), 'factdesk-bench-')),
+    dataDir,
     config: Config.parse(instantEngine.config),
     runJobs: true,
   })
@@ -97,5 +98,6 @@ export async function reportBenchmarks(): Promise<Figure[]> {
     )
   }
   await engine.close()
+  rmSync(dataDir, { recursive: true, force: true })
   return figures
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openEngine } from '../src/main/engine/engine'
@@ -44,8 +44,9 @@ export async function tokenBenchmarks(): Promise<TokenFigure[]> {
         baseURL: fake.baseURL,
         model: name,
       })
+      const dataDir = mkdtempSync(join(tmpdir(), 'factdesk-bench-tokens-'))
       const engine = openEngine({
-        dataDir: mkdtempSync(join(tmpdir(), 'factdesk-bench-tokens-')),
+        dataDir,
         config: Config.parse({
           models: {
             panel: [model('panel', `panel-${batchSize}`)],
@@ -78,6 +79,7 @@ export async function tokenBenchmarks(): Promise<TokenFigure[]> {
         })
       } finally {
         await engine.close()
+        rmSync(dataDir, { recursive: true, force: true })
       }
     }
   } finally {

@@ -1,0 +1,17 @@
+// One temporary folder for the whole run: every data folder, export and child process's file that a test
+// makes under the system's temporary directory lands in it (TMPDIR is inherited by the test workers and
+// the processes they start), and it is removed when the run ends, so runs leave nothing behind.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+export default function setup(): () => void {
+  const previous = process.env.TMPDIR
+  const root = mkdtempSync(join(tmpdir(), 'factdesk-tests-'))
+  process.env.TMPDIR = root
+  return () => {
+    if (previous === undefined) delete process.env.TMPDIR
+    else process.env.TMPDIR = previous
+    rmSync(root, { recursive: true, force: true })
+  }
+}
