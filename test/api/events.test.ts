@@ -47,4 +47,13 @@ describe('GET /api/v1/events', () => {
     expect([...checkIds]).toEqual([submitted.json.id])
     expect(events.some((e) => e.type === 'claim' && e.tier === 't1')).toBe(true)
   })
+
+  it('ends when its token is revoked, before sending another event', async () => {
+    const { value, token } = server.engine.admin.createToken('read', server.organizationId, 'dashboard')
+    const res = await fetch(`${server.api}/events`, { headers: { Authorization: `Bearer ${value}` } })
+    expect(res.status).toBe(200)
+    server.engine.admin.revokeToken(token.id)
+    await call(server, 'POST', '/checks', { body: { text: 'Rome is in Italy.', tiers: ['t1'] } })
+    await expect(readEvents(res, () => false)).rejects.toThrow('the stream closed')
+  })
 })

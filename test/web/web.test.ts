@@ -2,14 +2,17 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CONTENT_SECURITY_POLICY } from '../../src/shared/csp'
+import { SESSION_LIFETIME_MS } from '../../src/main/engine/admin'
+import { ManualClock } from '../../src/main/engine/clock'
 import { mountWeb } from '../../src/main/server/web'
 import { expectEnvelope, startServer, tempDir, type TestServer } from '../helpers/server'
 
 let server: TestServer
 let oneTimeToken = ''
+let rendererDir = ''
 
 beforeAll(async () => {
-  const rendererDir = join(tempDir(), 'renderer')
+  rendererDir = join(tempDir(), 'renderer')
   mkdirSync(rendererDir)
   writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>Factdesk</title>')
   server = await startServer({ extend: (app, engine) => (oneTimeToken = mountWeb(app, engine, rendererDir)) })
@@ -49,6 +52,7 @@ describe('browser mode', () => {
     expect(cookie).toMatch(/^factdesk_session=fdk_[\w-]+;/)
     expect(cookie).toMatch(/HttpOnly/)
     expect(cookie).toMatch(/SameSite=Strict/)
+    expect(cookie).toMatch(/Max-Age=2592000/) // 30 days
     expect(cookie).not.toContain(oneTimeToken)
 
     expect((await exchange(oneTimeToken)).status).toBe(401) // one time only
@@ -67,6 +71,77 @@ describe('browser mode', () => {
     expect((await rotate()).status).toBe(403)
     expect((await rotate('https://evil.example')).status).toBe(403)
     expect((await rotate(server.origin)).status).toBe(200)
+  })
+
+  it('takes no API token as the session cookie, and no session as an API token', async () => {
+    // Any write token, of this organization or another, would otherwise become the person at this computer.
+    const other = server.engine.admin.createOrganization('Other', 10)
+    for (const organizationId of [server.organizationId, other.id]) {
+      const { value } = server.engine.admin.createToken('write', organizationId, 'someone')
+      const grant = await fetch(`${server.api}/credits/grants`, {
+        method: 'POST',
+        headers: {
+          Cookie: `factdesk_session=${value}`,
+          Origin: server.origin,
+          'Content-Type': 'application/json',
+        },
+        body: JSON.stringify({ amount: 1_000_000 }),
+      })
+      expect(grant.status).toBe(401)
+      expectEnvelope(await grant.json(), 'unauthorized')
+    }
+    expect(server.engine.service.credits(server.engine.localPrincipal()).balance).toBe(1000)
+
+    const { value: session } = server.engine.admin.createSession()
+    expect(
+      (await fetch(`${server.api}/me`, { headers: { Cookie: `factdesk_session=${session}` } })).status,
+    ).toBe(200)
+    const asBearer = await fetch(`${server.api}/me`, { headers: { Authorization: `Bearer ${session}` } })
+    expect(asBearer.status).toBe(401)
+  })
+
+  it('a session ends when it is revoked or 30 days after it opened, and ended sessions leave the list', async () => {
+    const clock = new ManualClock()
+    const timed = await startServer({
+      clock,
+      extend: (app, engine) => void mountWeb(app, engine, rendererDir),
+    })
+    try {
+      const me = (value: string) =>
+        fetch(`${timed.api}/me`, { headers: { Cookie: `factdesk_session=${value}` } }).then(
+          (res) => res.status,
+        )
+      const first = timed.engine.admin.createSession()
+      const revoked = timed.engine.admin.createSession()
+      timed.engine.admin.revokeToken(revoked.token.id)
+      expect(await me(revoked.value)).toBe(401)
+      clock.advance(SESSION_LIFETIME_MS - 1000)
+      expect(await me(first.value)).toBe(200)
+      clock.advance(1000)
+      const refused = await fetch(`${timed.api}/me`, {
+        headers: { Cookie: `factdesk_session=${first.value}` },
+      })
+      expect(refused.status).toBe(401)
+      expect((await refused.json()).error.message).toContain('open the link')
+
+      const second = timed.engine.admin.createSession()
+      expect(await me(second.value)).toBe(200)
+      const open = timed.engine.admin.listTokens().filter((token) => token.revokedAt === null)
+      expect(open.map((token) => token.id)).not.toContain(first.token.id)
+      expect(open.map((token) => token.id)).toContain(second.token.id)
+    } finally {
+      await timed.close()
+    }
+  })
+
+  it('refuses an exchange body over 1 KB before reading it', async () => {
+    const res = await fetch(`${server.origin}/auth/session`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ token: 'x'.repeat(2000) }),
+    })
+    expect(res.status).toBe(422)
+    expectEnvelope(await res.json(), 'unprocessable')
   })
 
   it('a malformed exchange is 400 bad_request', async () => {

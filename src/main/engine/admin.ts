@@ -10,6 +10,9 @@ import type { TokenRecord } from './store/tokens'
 /// Starting balance of the organization created on first open.
 export const DEFAULT_ORGANIZATION_CREDITS = 1000
 
+/// How long a browser session of `factdesk web` lasts; then the link the server prints opens a new one.
+export const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000
+
 /// Operations of whoever holds the data folder (the CLI, the desktop shell, browser-mode sessions): creating
 /// organizations and tokens and granting credits. No token reaches these.
 export class Admin {
@@ -58,6 +61,24 @@ export class Admin {
     name: string | null,
   ): { value: string; token: TokenRecord } {
     this.requireOrganization(organizationId)
+    return this.insertToken(scope, organizationId, name, null)
+  }
+
+  /// A browser session of `factdesk web` for the person at this computer: a write token of the default
+  /// organization that only the session cookie carries, for SESSION_LIFETIME_MS. Ended sessions are revoked.
+  createSession(): { value: string; token: TokenRecord } {
+    const now = this.clock.now()
+    this.store.tokens.revokeEndedSessions(now.toISOString())
+    const ends = new Date(now.getTime() + SESSION_LIFETIME_MS).toISOString()
+    return this.insertToken('write', this.defaultOrganization().id, 'browser session', ends)
+  }
+
+  private insertToken(
+    scope: Scope,
+    organizationId: string,
+    name: string | null,
+    sessionExpiresAt: string | null,
+  ): { value: string; token: TokenRecord } {
     const now = this.clock.now()
     const value = newTokenValue()
     const token: TokenRecord = {
@@ -67,6 +88,7 @@ export class Admin {
       scope,
       createdAt: now.toISOString(),
       revokedAt: null,
+      sessionExpiresAt,
     }
     this.store.tokens.insert(token, hashToken(value))
     return { value, token }

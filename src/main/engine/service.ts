@@ -104,10 +104,34 @@ export class Service {
   /// all get the same answer, so the reply reveals nothing about which tokens exist.
   authenticate(tokenValue: string): Principal {
     const token = TOKEN_SHAPE.test(tokenValue) ? this.store.tokens.findByHash(hashToken(tokenValue)) : null
-    if (!token || token.revokedAt !== null) {
+    // A browser session is not an API token: it is good only as `factdesk web`'s cookie.
+    if (!token || token.revokedAt !== null || token.sessionExpiresAt !== null) {
       throw new ApiError('unauthorized', 'The token is not valid: it is unknown, malformed or revoked.')
     }
     return { organizationId: token.organizationId, tokenId: token.id, scope: token.scope, owner: false }
+  }
+
+  /// Turns `factdesk web`'s session cookie into the principal of the person at this computer, or refuses it:
+  /// only a browser session the server opened (never an API token), before it ends and unless revoked.
+  authenticateSession(sessionValue: string): Principal {
+    const token = TOKEN_SHAPE.test(sessionValue)
+      ? this.store.tokens.findByHash(hashToken(sessionValue))
+      : null
+    if (!token || token.sessionExpiresAt === null || !this.isCurrent(token.id)) {
+      throw new ApiError(
+        'unauthorized',
+        'This browser session has ended or is not valid: open the link `factdesk web` printed.',
+      )
+    }
+    return { organizationId: token.organizationId, tokenId: token.id, scope: token.scope, owner: true }
+  }
+
+  /// Whether a principal's token still stands: not revoked since, and, for a browser session, not ended. Long
+  /// requests (an event stream) ask again as they go.
+  isCurrent(tokenId: string): boolean {
+    const token = this.store.tokens.get(tokenId)
+    if (!token || token.revokedAt !== null) return false
+    return token.sessionExpiresAt === null || token.sessionExpiresAt > this.clock.now().toISOString()
   }
 
   me(principal: Principal): Me {

@@ -42,7 +42,10 @@ export function createApi(engine: Engine, options: AppOptions = {}): OpenAPIHono
   api.route('/', accountRoutes(engine.service))
   api.route('/', checkRoutes(engine.service))
   api.route('/', exportRoutes(engine.service, options.printPdf ?? chromiumPdf))
-  api.route('/', eventRoutes(engine.events))
+  api.route(
+    '/',
+    eventRoutes(engine.events, (tokenId) => engine.service.isCurrent(tokenId)),
+  )
   api.route('/', pendingRoutes(engine.pending))
   api.route('/', researchRoutes(engine.research))
   api.route('/', draftRoutes(engine.drafts))

@@ -1,5 +1,5 @@
 import { METHOD_NAME_ALL } from 'hono/router'
-import type { MiddlewareHandler } from 'hono'
+import type { Context, MiddlewareHandler, Next } from 'hono'
 import { getCookie } from 'hono/cookie'
 import { ApiError } from '../../shared/errors'
 import { requireWrite, type Principal, type Service } from '../engine/service'
@@ -9,7 +9,7 @@ export interface ApiEnv {
   Variables: { principal: Principal }
 }
 
-/// Name of the browser-mode session cookie; it holds a session token (see `web.ts`).
+/// Name of the browser-mode session cookie; it holds a browser session (see `web.ts`), never an API token.
 export const SESSION_COOKIE = 'factdesk_session'
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
@@ -19,32 +19,30 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 export function authenticate(service: Service, acceptSessionCookie: boolean): MiddlewareHandler<ApiEnv> {
   return async (c, next) => {
     const header = c.req.header('Authorization')
-    let token: string
-    let owner = false
     if (header !== undefined) {
-      const match = /^Bearer +(\S+) *$/i.exec(header)
-      if (!match?.[1])
-        throw new ApiError('unauthorized', 'The Authorization header must be "Bearer <token>".')
-      token = match[1]
-    } else {
-      const session = acceptSessionCookie ? getCookie(c, SESSION_COOKIE) : undefined
-      if (!session)
-        throw new ApiError('unauthorized', 'Send your API token as "Authorization: Bearer <token>".')
-      // The cookie is SameSite=Strict; refusing cross-site writes here as well guards older browsers.
-      if (!SAFE_METHODS.has(c.req.method) && !isSameOrigin(c.req.header('Origin'), c.req.url)) {
-        throw new ApiError('forbidden', 'Cross-site requests cannot use the browser session.')
-      }
-      token = session
-      owner = true
+      const token = /^Bearer +(\S+) *$/i.exec(header)?.[1]
+      if (!token) throw new ApiError('unauthorized', 'The Authorization header must be "Bearer <token>".')
+      return authorised(c, service.authenticate(token), next)
     }
-    const principal = { ...service.authenticate(token), owner }
-    // "read tokens may call GET endpoints": refused here for a route of any other method. A route that does not
-    // exist is 404 for every token (matched here are only the middleware, which answer every method).
-    const known = c.req.matchedRoutes.some((route) => route.method !== METHOD_NAME_ALL)
-    if (!SAFE_METHODS.has(c.req.method) && known) requireWrite(principal)
-    c.set('principal', principal)
-    await next()
+    const session = acceptSessionCookie ? getCookie(c, SESSION_COOKIE) : undefined
+    if (!session)
+      throw new ApiError('unauthorized', 'Send your API token as "Authorization: Bearer <token>".')
+    // The cookie is SameSite=Strict; refusing cross-site writes here as well guards older browsers.
+    if (!SAFE_METHODS.has(c.req.method) && !isSameOrigin(c.req.header('Origin'), c.req.url)) {
+      throw new ApiError('forbidden', 'Cross-site requests cannot use the browser session.')
+    }
+    return authorised(c, service.authenticateSession(session), next)
   }
+}
+
+/// Sets the principal for the handlers once its scope allows the request.
+async function authorised(c: Context<ApiEnv>, principal: Principal, next: Next): Promise<void> {
+  // "read tokens may call GET endpoints": refused here for a route of any other method. A route that does not
+  // exist is 404 for every token (matched here are only the middleware, which answer every method).
+  const known = c.req.matchedRoutes.some((route) => route.method !== METHOD_NAME_ALL)
+  if (!SAFE_METHODS.has(c.req.method) && known) requireWrite(principal)
+  c.set('principal', principal)
+  await next()
 }
 
 function isSameOrigin(origin: string | undefined, url: string): boolean {

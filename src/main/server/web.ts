@@ -1,15 +1,19 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import { serveStatic } from '@hono/node-server/serve-static'
 import type { Hono } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
 import { setCookie } from 'hono/cookie'
 import { z } from 'zod'
 import { CONTENT_SECURITY_POLICY } from '../../shared/csp'
 import { ApiError } from '../../shared/errors'
+import { SESSION_LIFETIME_MS } from '../engine/admin'
 import type { Engine } from '../engine/engine'
 import { SESSION_COOKIE } from './auth'
 import { validationError } from './errors'
 
 const SessionRequest = z.strictObject({ token: z.string() })
+/// The exchange carries one short token: anything bigger is refused before it is read.
+const SESSION_BODY_BYTES = 1024
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest()
 
 /// Browser mode, like a notebook server: serves the editor's built pages and exchanges the one-time token
@@ -19,7 +23,10 @@ export function mountWeb(app: Hono, engine: Engine, rendererDir: string): string
   const oneTimeToken = randomBytes(24).toString('base64url')
   let unused: Buffer | null = digest(oneTimeToken)
 
-  app.post('/auth/session', async (c) => {
+  const tooLarge = (): never => {
+    throw new ApiError('unprocessable', `The request body is larger than ${SESSION_BODY_BYTES} bytes.`)
+  }
+  app.post('/auth/session', bodyLimit({ maxSize: SESSION_BODY_BYTES, onError: tooLarge }), async (c) => {
     const body = SessionRequest.safeParse(await c.req.json().catch(() => null))
     if (!body.success) throw validationError(body.error, 'request body')
     const offered = digest(body.data.token)
@@ -30,12 +37,13 @@ export function mountWeb(app: Hono, engine: Engine, rendererDir: string): string
       )
     }
     unused = null
-    const { value } = engine.admin.createToken(
-      'write',
-      engine.admin.defaultOrganization().id,
-      'browser session',
-    )
-    setCookie(c, SESSION_COOKIE, value, { httpOnly: true, sameSite: 'Strict', path: '/' })
+    const { value } = engine.admin.createSession()
+    setCookie(c, SESSION_COOKIE, value, {
+      httpOnly: true,
+      sameSite: 'Strict',
+      path: '/',
+      maxAge: SESSION_LIFETIME_MS / 1000,
+    })
     return c.body(null, 204)
   })
 

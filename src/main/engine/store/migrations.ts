@@ -291,4 +291,9 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE documents ADD COLUMN unit_prices TEXT;
   `,
+  // Browser sessions of `factdesk web` are tokens that only the session cookie may carry, until they expire
+  // (null: an API token, or the desktop app's own).
+  `
+  ALTER TABLE tokens ADD COLUMN session_expires_at TEXT;
+  `,
 ]

@@ -26,29 +26,38 @@ const events = createRoute({
   },
 })
 
-/// The event stream the browser-mode editor listens to, scoped to the caller's organization.
-export function eventRoutes(reports: Pick<ReportEvents, 'subscribe'>): OpenAPIHono<ApiEnv> {
+/// The event stream the browser-mode editor listens to, scoped to the caller's organization. A token revoked
+/// (or a browser session ended) while its stream is open ends the stream: `isCurrent` is asked before each
+/// event and at each keep-alive.
+export function eventRoutes(
+  reports: Pick<ReportEvents, 'subscribe'>,
+  isCurrent: (tokenId: string) => boolean,
+): OpenAPIHono<ApiEnv> {
   return new OpenAPIHono<ApiEnv>().openapi(events, (c) => {
-    const { organizationId } = c.var.principal
+    const { organizationId, tokenId } = c.var.principal
     c.header('Cache-Control', 'no-store')
     c.header('X-Accel-Buffering', 'no')
     return streamSSE(c, async (stream) => {
+      let end = (): void => undefined
+      const ended = new Promise<void>((resolve) => (end = resolve))
+      stream.onAbort(end)
       let pending = Promise.resolve()
-      const stop = reports.subscribe((event) => {
-        if (event.organizationId !== organizationId) return
-        const data = JSON.stringify(toUpdate(event))
-        pending = pending.then(() => stream.writeSSE({ data })).catch(() => undefined)
-      })
-      const keepAlive = setInterval(() => {
+      const send = (write: () => Promise<unknown>): void => {
         pending = pending
-          .then(() => stream.write(': keep-alive\n\n'))
+          .then(() => (isCurrent(tokenId) ? write() : end()))
           .then(
             () => undefined,
             () => undefined,
           )
-      }, KEEP_ALIVE_MS)
+      }
+      const stop = reports.subscribe((event) => {
+        if (event.organizationId !== organizationId) return
+        const data = JSON.stringify(toUpdate(event))
+        send(() => stream.writeSSE({ data }))
+      })
+      const keepAlive = setInterval(() => send(() => stream.write(': keep-alive\n\n')), KEEP_ALIVE_MS)
       await stream.write(': connected\n\n')
-      await new Promise<void>((resolve) => stream.onAbort(resolve))
+      await ended
       clearInterval(keepAlive)
       stop()
     }) as never
