@@ -40,9 +40,13 @@ function paragraph(p: Paragraph): string {
 const level = (ilvl: number, format: string) =>
   `<w:lvl w:ilvl="${ilvl}"><w:start w:val="1"/><w:numFmt w:val="${format}"/><w:lvlText w:val="${format === 'bullet' ? '•' : `%${ilvl + 1}.`}"/></w:lvl>`
 
-/// The bytes of a .docx holding `paragraphs`.
-export async function buildDocx(paragraphs: Paragraph[]): Promise<Buffer> {
+/// The bytes of a .docx holding `paragraphs`, and any further parts (a picture, say) by their path.
+export async function buildDocx(
+  paragraphs: Paragraph[],
+  parts: Record<string, string | Uint8Array> = {},
+): Promise<Buffer> {
   const zip = new JSZip()
+  for (const [path, content] of Object.entries(parts)) zip.file(path, content)
   zip.file(
     '[Content_Types].xml',
     `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/><Override PartName="/word/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml"/><Override PartName="/word/numbering.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.numbering+xml"/></Types>`,
@@ -69,5 +73,5 @@ export async function buildDocx(paragraphs: Paragraph[]): Promise<Buffer> {
     'word/document.xml',
     `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="${W}" xmlns:r="${R}"><w:body>${paragraphs.map(paragraph).join('')}</w:body></w:document>`,
   )
-  return zip.generateAsync({ type: 'nodebuffer' })
+  return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' })
 }

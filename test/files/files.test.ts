@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ApiError } from '../../src/shared/errors'
-import { htmlToMarkdown } from '../../src/main/files/docx'
+import { htmlToMarkdown, MAX_UNPACKED_BYTES } from '../../src/main/files/docx'
 import { kindOf, textOfFile } from '../../src/main/files/formats'
 import { writeFileAtomic } from '../../src/main/files/write'
 import { buildDocx } from './docx'
@@ -104,6 +104,23 @@ describe('opening files', () => {
         '1. Climb.\n2. Look at \\*Paris\\*.',
       ].join('\n\n'),
     )
+  })
+
+  it('refuses a Word document whose XML unpacks to more than 64 MB, and leaves its pictures packed', async () => {
+    const text = [{ runs: ['Paris is the capital of France.'] }]
+    const bomb = await buildDocx(text, { 'word/comments.xml': ' '.repeat(MAX_UNPACKED_BYTES) })
+    expect(bomb.length).toBeLessThan(1024 * 1024)
+    const refused = await textOfFile('bomb.docx', bomb).catch((error: unknown) => error)
+    expect(refused).toBeInstanceOf(ApiError)
+    expect((refused as ApiError).code).toBe('unprocessable')
+    expect((refused as ApiError).message).toBe(
+      '"bomb.docx": This Word document unpacks to more than 64 MB of text and markup.',
+    )
+
+    const pictures = await buildDocx(text, {
+      'word/media/image1.png': new Uint8Array(MAX_UNPACKED_BYTES + 1),
+    })
+    expect(await textOfFile('pictures.docx', pictures)).toBe('Paris is the capital of France.')
   })
 
   it('says so when a .docx is not a Word document', async () => {

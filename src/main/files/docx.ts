@@ -1,11 +1,18 @@
+import { unzipSync, zipSync, type Unzipped } from 'fflate'
 import { parseHTML } from 'linkedom'
 import mammoth from 'mammoth'
+import { ApiError } from '../../shared/errors'
+
+/// The most a Word document's XML may unpack to. A .docx is a zip, and a small one can unpack into gigabytes
+/// (a "zip bomb"); this is far more than the XML of the longest text a check takes.
+export const MAX_UNPACKED_BYTES = 64 * 1024 * 1024
 
 /// The text of a Word document as Markdown: headings, paragraphs, lists (nested), bold, italic, strikethrough,
-/// links, code and tables' text kept; images, comments and styles dropped. Rejects what is not a `.docx`.
+/// links, code and tables' text kept; images, comments and styles dropped. Rejects what is not a `.docx`, and
+/// a document whose XML unpacks to more than MAX_UNPACKED_BYTES.
 export async function docxToMarkdown(bytes: Buffer): Promise<string> {
   const { value } = await mammoth.convertToHtml(
-    { buffer: bytes },
+    { buffer: Buffer.from(boundedDocx(bytes)) },
     {
       // An image becomes nothing rather than a data: URL the size of the picture.
       convertImage: mammoth.images.imgElement(() => Promise.resolve({ src: '' })),
@@ -13,6 +20,33 @@ export async function docxToMarkdown(bytes: Buffer): Promise<string> {
     },
   )
   return htmlToMarkdown(value)
+}
+
+/// The document's zip with only its XML parts unpacked, each into no more than the size its zip declares (so
+/// a part that lies about its size is cut, not unpacked in full) and all within MAX_UNPACKED_BYTES; the other
+/// parts (pictures, fonts, embedded files, all dropped anyway) are left empty. Stored without compression, so
+/// that mammoth reads it without unpacking again.
+function boundedDocx(bytes: Buffer): Uint8Array {
+  let unpacked = 0
+  const skipped: string[] = []
+  const parts: Unzipped = unzipSync(bytes, {
+    filter: (part) => {
+      if (!/\.(xml|rels)$/i.test(part.name)) {
+        skipped.push(part.name)
+        return false
+      }
+      unpacked += part.originalSize
+      if (unpacked > MAX_UNPACKED_BYTES) {
+        throw new ApiError(
+          'unprocessable',
+          `This Word document unpacks to more than ${MAX_UNPACKED_BYTES / 1024 / 1024} MB of text and markup.`,
+        )
+      }
+      return true
+    },
+  })
+  for (const name of skipped) parts[name] = new Uint8Array(0)
+  return zipSync(parts, { level: 0 })
 }
 
 /// A small HTML → Markdown conversion, for the HTML mammoth writes (and any simple HTML).

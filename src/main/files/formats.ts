@@ -58,7 +58,8 @@ export function fileText(text: string, conventions: TextConventions): string {
 /// holds them), or a Word document converted to Markdown.
 export async function textOfFile(name: string, bytes: Buffer): Promise<string> {
   if (kindOf(name) === 'docx') {
-    return docxToMarkdown(bytes).catch(() => {
+    return docxToMarkdown(bytes).catch((error: unknown) => {
+      if (error instanceof ApiError) throw new ApiError(error.code, `"${name}": ${error.message}`)
       throw new ApiError('unprocessable', `"${name}" could not be read as a Word document.`)
     })
   }
