@@ -26,6 +26,8 @@ interface Line {
 
 const SPACE = 32
 const NEWLINE = 10
+/// U+FEFF, which a file's first bytes may hold (a byte-order mark): never part of a sentence.
+const BYTE_ORDER_MARK = 0xfeff
 const FENCE = /^ {0,3}(`{3,}|~{3,})/
 const THEMATIC_BREAK = /^ {0,3}([-*_])(?: *\1){2,} *$/
 const SETEXT_UNDERLINE = /^ {0,3}(?:=+|-+) *$/
@@ -101,13 +103,17 @@ export function proseView(text: string): ProseView {
     i++
   }
   const view = new Uint16Array(text.length)
-  for (let p = 0; p < text.length; p++) view[p] = kind[p] === PROSE ? text.charCodeAt(p) : SPACE
+  for (let p = 0; p < text.length; p++) {
+    const code = text.charCodeAt(p)
+    view[p] = kind[p] === PROSE && code !== BYTE_ORDER_MARK ? code : SPACE
+  }
   // A line break inside a paragraph joins its lines; one that ends a block ends any sentence there.
   for (const line of lines) {
     for (let p = line.end; p < line.next; p++) view[p] = SPACE
     if (line.endsBlock && line.next > line.end) view[line.next - 1] = NEWLINE
   }
-  return { view: new TextDecoder('utf-16le').decode(view), kind }
+  // ignoreBOM: a leading U+FEFF is kept (as a space), or every offset after it would be one short.
+  return { view: new TextDecoder('utf-16le', { ignoreBOM: true }).decode(view), kind }
 }
 
 function isTableDelimiter(content: string): boolean {

@@ -21,6 +21,7 @@ const PIECES = [
   'Cafe\u0301 de Flore',
   'n\u0303\u0301',
   '\u200b',
+  '\ufeff',
   ' ',
   '  ',
   '\n',
@@ -110,6 +111,18 @@ describe('claim offsets', () => {
     const claims = extractClaims(text)
     expect(claims).toHaveLength(1)
     expect(claims[0]).toMatchObject({ text: claim, charStart: before.length, charEnd: text.length })
+  })
+
+  it('are not moved by a byte-order mark before the text', () => {
+    const text = 'The Eiffel Tower is 330 metres tall.\nIt was built in 1889 in Paris.\n'
+    const claims = extractClaims(`\ufeff${text}`)
+    expect(claims.map((claim) => [claim.text, claim.charStart - 1, claim.charEnd - 1])).toEqual(
+      extractClaims(text).map((claim) => [claim.text, claim.charStart, claim.charEnd]),
+    )
+    expect(claims.map((claim) => claim.text)).toEqual([
+      'The Eiffel Tower is 330 metres tall.',
+      'It was built in 1889 in Paris.',
+    ])
   })
 
   it('keep a claim whole across the line breaks of a wrapped paragraph, LF or CRLF', () => {
