@@ -1,9 +1,10 @@
 import { existsSync, writeFileSync } from 'node:fs'
+import { createServer, type AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { openEngine } from '../../src/main/engine/engine'
 import { Report } from '../../src/shared/schemas'
-import { exited, factdesk, startFactdesk } from '../helpers/cli'
+import { exited, factdesk, spawnFactdesk, startFactdesk } from '../helpers/cli'
 import { tempDir } from '../helpers/server'
 
 describe('factdesk org, token and credits', () => {
@@ -89,12 +90,31 @@ describe('factdesk org, token and credits', () => {
       [['launch'], 2, /Unknown command "launch"/],
       [['serve', '--port', 'eighty'], 2, /--port must be a whole number/],
       [['serve', '--bogus'], 2, /Unknown option '--bogus'/],
+      [['serve', '--host', ''], 2, /--host must be an address of this computer/],
+      [['check', join(dir, 'missing.md')], 1, /^factdesk: Cannot read .*missing\.md: ENOENT/],
     ]
     for (const [args, code, message] of cases) {
       const result = await factdesk([...args, '--data-dir', dir])
       expect(result.code, args.join(' ')).toBe(code)
       expect(result.stderr, args.join(' ')).toMatch(message)
     }
+  })
+
+  it('--help after any command prints the usage, with the exit statuses', async () => {
+    for (const args of [['--help'], ['check', '--help'], ['serve', '-h']]) {
+      const result = await factdesk(args)
+      expect(result.code, args.join(' ')).toBe(0)
+      expect(result.stdout).toMatch(/^Usage: factdesk <command>/)
+      expect(result.stdout).toContain('Exit status: 0 done, 1 failed')
+    }
+  })
+
+  it('a config file may start with a byte-order mark', async () => {
+    const dir = tempDir()
+    const config = join(dir, 'windows.json')
+    writeFileSync(config, '\uFEFF{"pricing":{"t1":2}}')
+    const result = await factdesk(['token', 'list', '--data-dir', dir, '--config', config])
+    expect(result.code).toBe(0)
   })
 
   it('an invalid config file is named with the member at fault', async () => {
@@ -126,6 +146,18 @@ describe('factdesk serve', () => {
     expect(await exited(child)).toBe(0)
     expect(existsSync(join(dir, 'engine.lock'))).toBe(false)
   })
+
+  it('says so in words when the port is in use', async () => {
+    const taken = createServer()
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve))
+    const { port } = taken.address() as AddressInfo
+    const result = await factdesk(['serve', '--port', String(port), '--data-dir', tempDir()])
+    taken.close()
+    expect(result.code).toBe(1)
+    expect(result.stderr.trim()).toBe(
+      `factdesk: Port ${port} is in use on 127.0.0.1: choose another with --port.`,
+    )
+  })
 })
 
 describe('factdesk check', () => {
@@ -135,8 +167,8 @@ describe('factdesk check', () => {
     writeFileSync(file, '# Paris\n\nThe letter was recieved in 1932 by the mayor of Paris.\n')
     const readable = await factdesk(['check', file, '--tiers', 't1', '--data-dir', join(dir, 'data')])
     expect(readable.code).toBe(0)
-    expect(readable.stderr).toMatch(/1 claim, 1 credits \(balance 1000\)/)
-    expect(readable.stdout).toMatch(/^article\.md: 1 claims, t1, completed \(charged 1, refunded 0\)/)
+    expect(readable.stderr).toMatch(/1 claim, 1 credit \(balance 1,000\)/)
+    expect(readable.stdout).toMatch(/^article\.md: 1 claim, t1, completed \(charged 1, refunded 0\)/)
     expect(readable.stdout).toContain('1. "The letter was recieved in 1932 by the mayor of Paris."')
     expect(readable.stdout).toMatch(/t1: issues/)
     expect(readable.stdout).toMatch(/"recieved" → "received"/)
@@ -148,4 +180,76 @@ describe('factdesk check', () => {
     expect(report.claims[0]?.consensus.t1?.verdict).toBe('issues')
     expect(report.summary.verdicts).toEqual({ issues: 1 })
   }, 60_000)
+
+  it('reads the file as UTF-8 text: a byte-order mark dropped, a binary file refused before any charge', async () => {
+    const dir = tempDir()
+    const marked = join(dir, 'windows.txt')
+    writeFileSync(marked, '\uFEFFThe Eiffel Tower is 330 metres tall.\r\nIt was built in 1889 in Paris.\r\n')
+    const json = await factdesk(['check', marked, '--json', '--data-dir', join(dir, 'data')])
+    expect(json.code).toBe(0)
+    const report = Report.parse(JSON.parse(json.stdout))
+    expect(report.claims.map((claim) => [claim.text, claim.charStart])).toEqual([
+      ['The Eiffel Tower is 330 metres tall.', 0],
+      ['It was built in 1889 in Paris.', 37],
+    ])
+
+    const binary = join(dir, 'program')
+    writeFileSync(binary, Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x00, 0x00, 0x41, 0x42]))
+    const refused = await factdesk(['check', binary, '--data-dir', join(dir, 'data')])
+    expect(refused.code).toBe(1)
+    expect(refused.stderr.trim()).toBe(`factdesk: "${binary}" is a binary file, not text.`)
+    const latin1 = join(dir, 'latin1.txt')
+    writeFileSync(latin1, Buffer.from('Caf\xe9 de Flore opened in 1887.', 'latin1'))
+    expect((await factdesk(['check', latin1, '--data-dir', join(dir, 'data')])).stderr).toMatch(
+      /is not UTF-8 text/,
+    )
+    const engine = openEngine({ dataDir: join(dir, 'data') })
+    try {
+      expect(engine.service.credits(engine.localPrincipal()).balance).toBe(998)
+    } finally {
+      await engine.close()
+    }
+  }, 60_000)
+
+  it('shows control characters of the text as escapes instead of sending them to the terminal', async () => {
+    const dir = tempDir()
+    const file = join(dir, 'escape.txt')
+    writeFileSync(file, 'The tower \u001b[2Jis 330 metres tall since 1889.\n')
+    const result = await factdesk(['check', file, '--data-dir', join(dir, 'data')])
+    expect(result.stdout).toContain('1. "The tower \\u001b[2Jis 330 metres tall since 1889."')
+    expect(result.stdout).not.toContain('\u001b')
+  }, 60_000)
+
+  it('Ctrl+C cancels the running check and refunds it; a reader that stops early ends it quietly', async () => {
+    const dir = tempDir()
+    const file = join(dir, 'long.txt')
+    writeFileSync(file, 'The tower in Paris was finished in 1889 by 300 workers. '.repeat(900))
+    const child = spawnFactdesk(['check', file, '--data-dir', join(dir, 'data')])
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+    await new Promise<void>((resolve) =>
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString()
+        if (stderr.includes('900 claims')) resolve()
+      }),
+    )
+    child.kill('SIGINT')
+    expect(await exited(child)).toBe(1)
+    expect(stderr).toMatch(/Cancelling the check chk_\w+; its credits are refunded\./)
+    expect(stdout).toMatch(/^long\.txt: 900 claims, t1, cancelled \(charged 900, refunded 900\)/)
+
+    const piped = spawnFactdesk(['check', file, '--json', '--data-dir', join(dir, 'data')])
+    let errors = ''
+    piped.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()))
+    piped.stdout.once('data', () => piped.stdout.destroy())
+    expect(await exited(piped)).toBe(0)
+    expect(errors).not.toMatch(/EPIPE|at /)
+    const engine = openEngine({ dataDir: join(dir, 'data') })
+    try {
+      expect(engine.service.credits(engine.localPrincipal()).balance).toBe(100)
+    } finally {
+      await engine.close()
+    }
+  }, 120_000)
 })

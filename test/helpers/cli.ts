@@ -18,11 +18,15 @@ export async function factdesk(args: string[]): Promise<{ code: number; stdout: 
   }
 }
 
+/// Starts `factdesk ARGS` (from source, through tsx) with its output piped.
+export const spawnFactdesk = (args: string[]): ChildProcessWithoutNullStreams =>
+  spawn(process.execPath, ['--import', 'tsx', CLI, ...args])
+
 /// Starts a long-running `factdesk ARGS` and resolves with its first line of output.
 export function startFactdesk(
   args: string[],
 ): Promise<{ child: ChildProcessWithoutNullStreams; line: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args])
+  const child = spawnFactdesk(args)
   return new Promise((resolve, reject) => {
     let out = ''
     let err = ''

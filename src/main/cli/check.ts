@@ -1,3 +1,4 @@
+import { counted, formatted } from '../../shared/counted'
 import type { Report, Tier } from '../../shared/schemas'
 import type { Engine } from '../engine/engine'
 import { hasEnded } from '../engine/events'
@@ -7,19 +8,38 @@ export async function runCheck(engine: Engine, text: string, tiers: Tier[], name
   const principal = engine.localPrincipal()
   const estimate = engine.service.estimate(principal, { text, tiers })
   console.error(
-    `${estimate.claimCount} claim${estimate.claimCount === 1 ? '' : 's'}, ${estimate.credits.total} credits ` +
-      `(balance ${estimate.balance})`,
+    `${counted(estimate.claimCount, 'claim')}, ${counted(estimate.credits.total, 'credit')} ` +
+      `(balance ${formatted(estimate.balance)})`,
   )
-  const { check } = await engine.service.submit(principal, { documentId: estimate.documentId, tiers, name })
-  if (!hasEnded(engine.service.getCheck(principal, check.id))) await engine.events.ended(check.id)
-  return engine.service.report(principal, check.id)
+  // Ctrl+C (or a SIGTERM) cancels the check, which refunds it, rather than leaving it charged and running; one
+  // that comes while the check is being submitted cancels it as soon as it exists.
+  let checkId: string | null = null
+  let interrupted = false
+  const cancel = (): void => {
+    interrupted = true
+    if (checkId === null) return
+    console.error(`Cancelling the check ${checkId}; its credits are refunded.`)
+    engine.service.cancel(principal, checkId)
+  }
+  process.once('SIGINT', cancel)
+  process.once('SIGTERM', cancel)
+  try {
+    const { check } = await engine.service.submit(principal, { documentId: estimate.documentId, tiers, name })
+    checkId = check.id
+    if (interrupted) cancel()
+    if (!hasEnded(engine.service.getCheck(principal, check.id))) await engine.events.ended(check.id)
+    return engine.service.report(principal, check.id)
+  } finally {
+    process.off('SIGINT', cancel)
+    process.off('SIGTERM', cancel)
+  }
 }
 
 /// A report as plain text for a terminal.
 export function formatReport(report: Report): string {
   const { check, summary } = report
   const lines = [
-    `${check.name ?? check.id}: ${summary.claimCount} claims, ${check.tiers.join(', ')}, ${check.status}` +
+    `${check.name ?? check.id}: ${counted(summary.claimCount, 'claim')}, ${check.tiers.join(', ')}, ${check.status}` +
       ` (charged ${check.credits.charged}, refunded ${check.credits.refunded})`,
   ]
   if (check.error) lines.push(`error: ${check.error.message}`)
@@ -38,5 +58,10 @@ export function formatReport(report: Report): string {
   })
   const verdicts = Object.entries(summary.verdicts).map(([verdict, count]) => `${verdict} ${count}`)
   lines.push('', `verdicts: ${verdicts.join(', ') || 'none'}`)
-  return lines.join('\n')
+  return printable(lines.join('\n'))
 }
+
+/// Text of the checked file made safe for a terminal: control characters (an escape sequence, say) are shown
+/// as \u escapes instead of acting on the terminal.
+const printable = (text: string): string =>
+  text.replace(/[^\P{Cc}\n\t]/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)

@@ -3,6 +3,7 @@ import type { ExportFormat } from '../../shared/schemas'
 import type { Engine } from '../engine/engine'
 import { exportCheck } from '../engine/exports'
 import { chromiumPdf } from '../engine/exports/pdf'
+import { CommandError } from './errors'
 
 /// The formats that are text, and so may go to standard output.
 export const TEXT_FORMATS: ReadonlySet<ExportFormat> = new Set(['html', 'md', 'json'])
@@ -23,7 +24,7 @@ export async function runExport(
   try {
     writeFileSync(out, file.data)
   } catch (error) {
-    throw new Error(`Cannot write ${out}: ${(error as Error).message}`)
+    throw new CommandError(`Cannot write ${out}: ${(error as Error).message}`)
   }
   console.error(`wrote ${out} (${file.data.length} bytes)`)
 }

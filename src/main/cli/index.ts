@@ -7,10 +7,12 @@ import { ConfigError } from '../engine/config'
 import { openEngine, type Engine } from '../engine/engine'
 import { defaultDataDir } from '../engine/paths'
 import { DataFolderLockedError } from '../engine/store/lock'
+import { textOfAnyFile } from '../files/formats'
 import { API_BASE, createApp } from '../server/app'
 import { listen } from '../server/listen'
 import { mountWeb } from '../server/web'
 import { formatReport, runCheck } from './check'
+import { CommandError, UsageError } from './errors'
 import { runExport, TEXT_FORMATS } from './export'
 
 const USAGE = `Usage: factdesk <command> [options]
@@ -30,10 +32,11 @@ const USAGE = `Usage: factdesk <command> [options]
                                            or /usr/bin/chromium)
 
 Every command takes --data-dir DIR (default: the desktop app's data folder, or
-FACTDESK_DATA_DIR) and --config FILE.`
+FACTDESK_DATA_DIR) and --config FILE. check runs t1 unless --tiers says otherwise;
+Ctrl+C during a check cancels it, and its credits are refunded.
 
-/// A mistake in the command line: printed with the usage, exit status 2.
-class UsageError extends Error {}
+Exit status: 0 done, 1 failed (or a check that did not complete), 2 a mistake in
+the command line.`
 
 const common = {
   'data-dir': { type: 'string' },
@@ -73,16 +76,19 @@ async function runServer(args: string[], withEditor: boolean): Promise<void> {
   if (positionals.length > 0) throw new UsageError(`Unexpected argument ${positionals[0]}.`)
   const port = wholeNumber(values.port, '--port')
   if (port > 65535) throw new UsageError('--port must be at most 65535.')
+  const host = values.host
+  if (!host || /[\s/]/.test(host))
+    throw new UsageError('--host must be an address of this computer, such as 127.0.0.1.')
   const rendererDir = withEditor ? findRenderer() : null
   const engine = open(values, true)
   const app = createApp(engine, { acceptSessionCookie: withEditor })
   const oneTimeToken = rendererDir ? mountWeb(app, engine, rendererDir) : null
   let server
   try {
-    server = await listen(app, values.host, port)
+    server = await listen(app, host, port)
   } catch (error) {
     await engine.close()
-    throw error
+    throw listenFailure(error, host, port)
   }
   console.log(
     oneTimeToken
@@ -99,13 +105,25 @@ async function runServer(args: string[], withEditor: boolean): Promise<void> {
   process.once('SIGINT', stop)
 }
 
+/// Why the server could not listen, in words: a port in use or an address this computer does not have.
+function listenFailure(error: unknown, host: string, port: number): unknown {
+  const code = (error as NodeJS.ErrnoException).code
+  if (code === 'EADDRINUSE')
+    return new CommandError(`Port ${port} is in use on ${host}: choose another with --port.`)
+  if (code === 'EACCES')
+    return new CommandError(`Port ${port} needs more rights: choose one above 1023 with --port.`)
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return new CommandError(`${host} is not an address of this computer: use --host 127.0.0.1, say.`)
+  return error
+}
+
 /// The built editor pages: `out/renderer` of this package, whether running from the bundle or the source.
 function findRenderer(): string {
   let dir = import.meta.dirname
   while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir)
   const rendererDir = join(dir, 'out', 'renderer')
   if (!existsSync(join(rendererDir, 'index.html'))) {
-    throw new Error(`The editor is not built (${rendererDir} is missing): run "npm run build" first.`)
+    throw new CommandError(`The editor is not built (${rendererDir} is missing): run "npm run build" first.`)
   }
   return rendererDir
 }
@@ -189,12 +207,13 @@ async function check(args: string[]): Promise<void> {
     if (!parsed.success) throw new UsageError(`Unknown tier "${tier}": use t1, t2 or t3.`)
     return parsed.data
   })
-  let text: string
+  let bytes: Buffer
   try {
-    text = readFileSync(file, 'utf8')
+    bytes = readFileSync(file)
   } catch (error) {
-    throw new Error(`Cannot read ${file}: ${(error as Error).message}`)
+    throw new CommandError(`Cannot read ${file}: ${(error as Error).message}`)
   }
+  const text = await textOfAnyFile(file, bytes)
   const engine = open(values, true)
   try {
     const report = await runCheck(engine, text, tiers, basename(file))
@@ -257,8 +276,6 @@ async function main(argv: string[]): Promise<void> {
       return exportReport(args)
     case undefined:
     case 'help':
-    case '--help':
-    case '-h':
       console.log(USAGE)
       return
     default:
@@ -266,12 +283,22 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
-main(process.argv.slice(2)).catch((error: unknown) => {
+// Output piped into a reader that stops early (`| head`) ends the command quietly; other write errors in a line.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') console.error(`factdesk: cannot write the output: ${error.message}`)
+  process.exit(error.code === 'EPIPE' ? 0 : 1)
+})
+
+const args = process.argv.slice(2)
+const asksForHelp = args.includes('--help') || args.includes('-h')
+;(asksForHelp ? Promise.resolve(console.log(USAGE)) : main(args)).catch((error: unknown) => {
   if (error instanceof UsageError) {
     console.error(`factdesk: ${error.message}\n\n${USAGE}`)
     process.exit(2)
   }
-  const known = [ApiError, ConfigError, DataFolderLockedError].some((kind) => error instanceof kind)
+  const known = [ApiError, ConfigError, DataFolderLockedError, CommandError].some(
+    (kind) => error instanceof kind,
+  )
   console.error(`factdesk: ${known ? (error as Error).message : String(error)}`)
   process.exit(1)
 })

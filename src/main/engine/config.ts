@@ -20,7 +20,8 @@ export function loadConfig(file?: string): Config {
   }
   let json: unknown
   try {
-    json = JSON.parse(text)
+    // A leading byte-order mark (editors on Windows write one) is not part of the JSON.
+    json = JSON.parse(text.replace(/^\uFEFF/, ''))
   } catch (error) {
     throw new ConfigError(`The config file ${file} is not valid JSON: ${(error as Error).message}`)
   }

@@ -54,6 +54,12 @@ export function fileText(text: string, conventions: TextConventions): string {
   return conventions.byteOrderMark ? `\uFEFF${lines}` : lines
 }
 
+/// The text of a file of any name, as `factdesk check` reads it: a Word document by its `.docx` name,
+/// anything else as UTF-8 text.
+export async function textOfAnyFile(name: string, bytes: Buffer): Promise<string> {
+  return extname(name).toLowerCase() in KINDS ? textOfFile(name, bytes) : utf8Text(name, bytes)
+}
+
 /// The text of a file, by its name: UTF-8 text (a byte-order mark dropped, line ends made \n, as the editor
 /// holds them), or a Word document converted to Markdown.
 export async function textOfFile(name: string, bytes: Buffer): Promise<string> {
@@ -63,10 +69,18 @@ export async function textOfFile(name: string, bytes: Buffer): Promise<string> {
       throw new ApiError('unprocessable', `"${name}" could not be read as a Word document.`)
     })
   }
-  const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false })
+  return utf8Text(name, bytes)
+}
+
+/// UTF-8 text, its byte-order mark dropped and line ends made \n; refused when it is not UTF-8, or holds a
+/// NUL character, as a binary file does.
+function utf8Text(name: string, bytes: Buffer): string {
+  let text: string
   try {
-    return text.decode(bytes).replace(/\r\n?/g, '\n')
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes)
   } catch {
     throw new ApiError('unprocessable', `"${name}" is not UTF-8 text.`)
   }
+  if (text.includes('\0')) throw new ApiError('unprocessable', `"${name}" is a binary file, not text.`)
+  return text.replace(/\r\n?/g, '\n')
 }

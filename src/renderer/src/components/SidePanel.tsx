@@ -8,7 +8,7 @@ import { TIERS, type Check, type Citation, type Claim, type Estimate } from '../
 import { claimField, claimRanges } from '../editor/claims'
 import { useChecks } from '../state/checks'
 import { editorView } from '../state/editorView'
-import { counted, formatted } from '../counted'
+import { counted, formatted } from '../../../shared/counted'
 import { ResearchPanel } from './research/ResearchPanel'
 import { OpenLinkDialog, SourceLink } from './research/sources'
 import { percent, VotesTable } from './research/VotesTable'

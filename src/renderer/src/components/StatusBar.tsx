@@ -1,7 +1,7 @@
 import type { JSX } from 'react'
 import { useAccount, type Account } from '../state/account'
 import { useDocument } from '../state/document'
-import { counted } from '../counted'
+import { counted } from '../../../shared/counted'
 import { useSettingsDialog } from './settings/open'
 
 /// The bar at the foot of the window: the document's counts on the left, the account and its balance on the right.

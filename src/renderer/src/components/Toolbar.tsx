@@ -5,7 +5,7 @@ import { useAccount } from '../state/account'
 import { useChecks } from '../state/checks'
 import { useResearch } from '../state/research'
 import { useSettingsDialog } from './settings/open'
-import { counted } from '../counted'
+import { counted } from '../../../shared/counted'
 import { ExportMenu } from './ExportMenu'
 import { PendingChecks } from './PendingChecks'
 

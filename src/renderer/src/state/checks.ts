@@ -7,7 +7,7 @@ import { checkName } from './drafts'
 import { editorView } from './editorView'
 import { applyUpdate, deltaOf, progressOf, type ClaimProgress } from './progress'
 import { useAccount } from './account'
-import { counted } from '../counted'
+import { counted } from '../../../shared/counted'
 import { announceEnded, askToNotify } from './systemNotice'
 
 /// A message shown in place: what went wrong, or what the writer should know, in words.

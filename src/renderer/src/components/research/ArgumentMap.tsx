@@ -1,6 +1,6 @@
 import { useMemo, useRef, useState, type JSX, type KeyboardEvent } from 'react'
 import type { Citation } from '../../../../shared/schemas'
-import { counted } from '../../counted'
+import { counted } from '../../../../shared/counted'
 import { OpenLinkDialog, SourceLink } from './sources'
 import { allExpanded, argumentTree, treeKey, visibleItems, type ArgumentMap, type TreeItem } from './tree'
 

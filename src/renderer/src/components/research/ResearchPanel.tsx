@@ -2,7 +2,7 @@ import type { JSX } from 'react'
 import type { FactdeskApi } from '../../../../shared/api'
 import { ResearchStep } from '../../../../shared/schemas'
 import { currentStep, STEP_NAMES, stepDone, useResearch, type ResearchRun } from '../../state/research'
-import { counted } from '../../counted'
+import { counted } from '../../../../shared/counted'
 import { ArgumentMapTree } from './ArgumentMap'
 import { percent, VotesTable } from './VotesTable'
 

@@ -1,7 +1,7 @@
 import { useEffect, useId, useState, type FormEvent, type JSX } from 'react'
 import { TIERS, type Credits } from '../../../../shared/schemas'
 import { useAccount } from '../../state/account'
-import { counted } from '../../counted'
+import { counted } from '../../../../shared/counted'
 import { Problem, useRequest } from './common'
 import type { TabProps } from './SettingsDialog'
 
