@@ -18,6 +18,7 @@ describe('t1Outcome', () => {
       claim,
       { model: 'harper.js 2.10.0', findings: [brwon] },
       AT,
+      `${'x. '.repeat(33)} The brwon fox.`,
     )
     expect(issues).toEqual([{ ...brwon, charStart: 104, charEnd: 109 }])
     expect(evaluation).toMatchObject({
@@ -30,9 +31,42 @@ describe('t1Outcome', () => {
   })
 
   it('calls a claim without findings clean', () => {
-    const { issues, consensus } = t1Outcome({ text: 'Fine.', charStart: 0 }, { model: 'm', findings: [] }, AT)
+    const { issues, consensus } = t1Outcome(
+      { text: 'Fine.', charStart: 0 },
+      { model: 'm', findings: [] },
+      AT,
+      'Fine.',
+    )
     expect(issues).toEqual([])
     expect(consensus).toMatchObject({ verdict: 'clean', correction: null })
+  })
+
+  it('asks for a capital only of a claim that begins a sentence, not of a clause cut from one', () => {
+    const capital: Finding = {
+      charStart: 0,
+      charEnd: 8,
+      message: 'This sentence does not start with a capital letter',
+      suggestions: ['Finished'],
+      rule: 'SentenceCapitalization',
+    }
+    const claim = 'finished the work in 1889'
+    const outcome = (text: string) =>
+      t1Outcome(
+        { text: claim, charStart: text.indexOf(claim) },
+        { model: 'm', findings: [capital] },
+        AT,
+        text,
+      )
+    expect(outcome(`Eiffel drew the plans in 1884, and ${claim}.`).consensus).toMatchObject({
+      verdict: 'clean',
+      correction: null,
+    })
+    for (const text of [claim, `It rained. ${claim}.`, `# Notes\n\n- ${claim}`, `He said "no." ${claim}`]) {
+      expect(outcome(text).consensus, text).toMatchObject({
+        verdict: 'issues',
+        correction: 'Finished the work in 1889',
+      })
+    }
   })
 })
 
@@ -46,5 +80,20 @@ describe('corrected', () => {
       { charStart: 0, charEnd: 1, message: '', suggestions: [], rule: 'NoSuggestion' },
     ]
     expect(corrected(text, findings)).toBe('I ate an apple today.')
+  })
+
+  it('leaves an unknown word in capitals as it is (a name, most likely), and is null when nothing changes', () => {
+    const text = 'The railway reached Millbrook in 1871 and Brisol in 1872.'
+    const spelling = (word: string, suggestion: string): Finding => ({
+      charStart: text.indexOf(word),
+      charEnd: text.indexOf(word) + word.length,
+      message: '',
+      suggestions: [suggestion],
+      rule: 'SpellCheck',
+    })
+    expect(corrected(text, [spelling('Millbrook', 'Billhook')])).toBeNull()
+    expect(corrected(text, [spelling('Millbrook', 'Billhook'), spelling('railway', 'railroad')])).toBe(
+      'The railroad reached Millbrook in 1871 and Brisol in 1872.',
+    )
   })
 })

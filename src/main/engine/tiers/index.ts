@@ -14,8 +14,8 @@ function spellingTier(checker: SpellingChecker, writing: () => Writing): TierChe
   return {
     tier: 't1',
     models: () => [''],
-    async check({ claim, signal, now }) {
-      return t1Outcome(claim, await checker.check(claim.text, signal, writing()), now())
+    async check({ claim, documentText, signal, now }) {
+      return t1Outcome(claim, await checker.check(claim.text, signal, writing()), now(), documentText)
     },
     close: () => checker.close(),
   }

@@ -1,5 +1,6 @@
 import type { Consensus, Evaluation, TextIssue } from '../../../../shared/schemas'
 import type { CheckResult } from './checker'
+import { SPELLING_RULE } from '../../../../shared/findings'
 import type { Finding } from './protocol'
 
 /// A claim as t1 sees it: its text and where that text starts in the submitted text (UTF-16).
@@ -8,14 +9,32 @@ export interface CheckedClaim {
   charStart: number
 }
 
-/// What t1 records for a claim from one check: the findings as issues with offsets into the submitted text,
+/// Harper's rule for a sentence that starts in lower case.
+const SENTENCE_CAPITALIZATION = 'SentenceCapitalization'
+
+/// Whether the text at `at` begins a sentence: nothing but Markdown's block markers before it on its line, or
+/// a sentence's end (. ! ? and any closing quotes or brackets) just before it. A claim cut from the middle of
+/// a sentence (a clause of a longer one) does not, and t1, which checks the claim alone, must not ask for its
+/// first word in capitals.
+export function startsSentence(text: string, at: number): boolean {
+  const before = text.slice(text.lastIndexOf('\n', at - 1) + 1, at)
+  return /^[\s#>*+-]*(?:\d+[.)]\s*)?$/.test(before) || /[.!?]["'”’)\]]*\s*$/.test(before)
+}
+
+/// What t1 records for a claim of `documentText` from one check: the findings as issues with offsets into the submitted text,
 /// the checker's single evaluation, and the consensus `clean` or `issues`. `at` is an ISO-8601 timestamp.
 export function t1Outcome(
   claim: CheckedClaim,
   result: CheckResult,
   at: string,
+  documentText: string,
 ): { issues: TextIssue[]; evaluation: Evaluation; consensus: Consensus } {
-  const issues = result.findings.map((finding) => ({
+  const findings = startsSentence(documentText, claim.charStart)
+    ? result.findings
+    : result.findings.filter(
+        (finding) => !(finding.rule === SENTENCE_CAPITALIZATION && finding.charStart === 0),
+      )
+  const issues = findings.map((finding) => ({
     ...finding,
     charStart: claim.charStart + finding.charStart,
     charEnd: claim.charStart + finding.charEnd,
@@ -44,21 +63,25 @@ export function t1Outcome(
       agreement: 1,
       reasoning: rationale,
       citations: [],
-      correction: issues.length ? corrected(claim.text, result.findings) : null,
+      correction: issues.length ? corrected(claim.text, findings) : null,
       decidedAt: at,
     },
   }
 }
 
-/// The text with each finding's first suggestion applied; findings overlapping an earlier one are skipped.
-export function corrected(text: string, findings: readonly Finding[]): string {
+/// The text with each finding's first suggestion applied; findings overlapping an earlier one are skipped, and
+/// so is an unknown word in capitals, most likely a name ("Millbrook" is no misspelt "Billhook"): it stays an
+/// issue for the writer to judge, but is never changed for them. Null when nothing is changed.
+export function corrected(text: string, findings: readonly Finding[]): string | null {
   let out = ''
   let done = 0
   for (const finding of [...findings].sort((a, b) => a.charStart - b.charStart)) {
     const replacement = finding.suggestions[0]
     if (replacement === undefined || finding.charStart < done) continue
+    if (finding.rule === SPELLING_RULE && /^\p{Lu}/u.test(text.slice(finding.charStart, finding.charEnd)))
+      continue
     out += text.slice(done, finding.charStart) + replacement
     done = finding.charEnd
   }
-  return out + text.slice(done)
+  return done === 0 && out === '' ? null : out + text.slice(done)
 }
