@@ -22,6 +22,8 @@ export interface FakeHit {
 /// Every request is logged, so tests can assert what was never fetched.
 export class FakeWiki {
   readonly requests: string[] = []
+  /// The headers of each request, in the order of `requests`.
+  readonly headers: IncomingMessage['headers'][] = []
   readonly pages = new Map<string, FakePage>()
   search: (query: string) => FakeHit[] = () => []
   private readonly server = createServer((request, response) => this.handle(request, response))
@@ -62,6 +64,7 @@ export class FakeWiki {
   private handle(request: IncomingMessage, response: ServerResponse): void {
     const url = new URL(request.url ?? '/', this.origin)
     this.requests.push(url.pathname + url.search)
+    this.headers.push(request.headers)
     if (url.pathname === '/w/api.php') {
       const hits = this.search(url.searchParams.get('srsearch') ?? '')
       const limit = Number(url.searchParams.get('srlimit') ?? 10)

@@ -176,6 +176,23 @@ describe('test connection', () => {
     expect(fake.of('model-saved').at(-1)?.headers.authorization).toBe(`Bearer ${KEY}`)
   })
 
+  it('never sends the saved key to another address than the one it was saved for', async () => {
+    await server.owner('PATCH', '/settings', {
+      models: { panel: [model('panel-a', 'model-a', { apiKey: KEY })], judge: model('judge', 'model-judge') },
+    })
+    const elsewhere = await startFakeOpenAI()
+    try {
+      const res = await server.owner('POST', '/settings/models/test', {
+        ...model('panel-a', 'model-moved'),
+        baseURL: elsewhere.baseURL,
+      })
+      expect(res.json.ok).toBe(true)
+      expect(elsewhere.of('model-moved').at(-1)?.headers.authorization ?? '').not.toContain(KEY)
+    } finally {
+      await elsewhere.close()
+    }
+  })
+
   it('a 401 says the key was refused, without the key', async () => {
     fake.behave('model-locked', { alwaysFail: { status: 401, message: 'Incorrect API key provided' } })
     const res = await server.owner(
@@ -315,9 +332,17 @@ describe('search test', () => {
   })
 
   it('uses the saved key when the form sends none, and says in words when a key is refused', async () => {
-    await local.owner('PATCH', '/settings', { search: { apiKey: search.key } })
+    await local.owner('PATCH', '/settings', { search: { ...brave(), apiKey: search.key } })
     expect((await local.owner('POST', '/settings/search/test', brave())).json.ok).toBe(true)
     expect(search.requests.at(-1)?.key).toBe(search.key)
+    // Not to another address, though: the saved key belongs to the one it was saved with.
+    const moved = await local.owner('PATCH', '/settings', { search: { baseURL: `${search.origin}/elsewhere` } })
+    expect(moved.status).toBe(200)
+    const asked = search.requests.length
+    const keyless = await local.owner('POST', '/settings/search/test', brave())
+    expect(keyless.json, JSON.stringify(keyless.json)).toMatchObject({ ok: false })
+    expect(search.requests.slice(asked).map((request) => request.key)).not.toContain(search.key)
+    await local.owner('PATCH', '/settings', { search: brave() })
 
     const refused = await local.owner('POST', '/settings/search/test', brave({ apiKey: 'wrong-key-4321' }))
     expect(refused.json).toMatchObject({ ok: false, latencyMs: null, results: [] })

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { existsSync, writeFileSync } from 'node:fs'
+import { existsSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'libsql'
 import { describe, expect, it } from 'vitest'
@@ -26,6 +26,19 @@ describe('the store', () => {
       expect.arrayContaining(['organizations', 'tokens', 'ledger_entries', 'webhook_secrets']),
     )
     db.close()
+  })
+
+  it('keeps a new data folder and its database readable by their owner only', async () => {
+    const dir = join(tempDir(), 'new folder')
+    const engine = openEngine({ dataDir: dir, runJobs: true })
+    try {
+      engine.localPrincipal()
+      expect(statSync(dir).mode & 0o777).toBe(0o700)
+      for (const file of ['factdesk.db', 'factdesk.db-wal', 'factdesk.db-shm'])
+        expect(statSync(join(dir, file)).mode & 0o777, file).toBe(0o600)
+    } finally {
+      await engine.close()
+    }
   })
 
   it('reopening keeps the data and creates no second default organization', async () => {

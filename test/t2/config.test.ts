@@ -74,7 +74,8 @@ describe('configuring t2', () => {
     process.env.FACTDESK_TEST_KEY = 'sk-test-0123456789abcdef'
     fake = await startFakeOpenAI({
       'model-judge': {
-        alwaysFail: { status: 401, message: 'Incorrect API key provided: sk-test-0123456789abcdef.' },
+        // Echoed in capitals: redacted in any case.
+        alwaysFail: { status: 401, message: 'Incorrect API key provided: SK-TEST-0123456789ABCDEF.' },
       },
     })
     const config = t2Config(fake, ['a'])
@@ -86,7 +87,7 @@ describe('configuring t2', () => {
     expect(fake.of('model-a')[0]!.headers.authorization).toBe('Bearer sk-test-0123456789abcdef')
     expect(end.status).toBe('failed')
     expect(end.error.message).toContain('HTTP 401: Incorrect API key provided: [redacted]')
-    expect(JSON.stringify(await report(server, check.id))).not.toContain('0123456789abcdef')
+    expect(JSON.stringify(await report(server, check.id)).toLowerCase()).not.toContain('0123456789abcdef')
     // A refused key is not retried.
     expect(fake.of('model-judge')).toHaveLength(1)
   })

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FetchRefused, SafeFetcher } from '../../src/main/engine/web'
 import { FakeWiki } from '../helpers/fakeWiki'
@@ -89,6 +91,50 @@ describe('the safe fetcher', () => {
       expect(f.connected).toEqual([`${wiki.origin}${path}`])
     },
   )
+
+  it("sends the caller's headers to their own origin only, and turns a POST redirected by 303 into a GET", async () => {
+    const seen: { method: string; path: string; key: string | undefined; body: string }[] = []
+    const other = createServer((request, response) => {
+      let body = ''
+      request.on('data', (chunk: Buffer) => (body += chunk.toString()))
+      request.on('end', () => {
+        seen.push({
+          method: request.method ?? '',
+          path: request.url ?? '',
+          key: request.headers['x-subscription-token'] as string | undefined,
+          body,
+        })
+        if (request.url === '/same') {
+          response.writeHead(303, { location: '/elsewhere' }).end()
+          return
+        }
+        if (request.url === '/elsewhere') {
+          response.writeHead(302, { location: `${wiki.origin}/plain` }).end()
+          return
+        }
+        response.writeHead(200, { 'content-type': 'text/plain' }).end('ok')
+      })
+    })
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve))
+    try {
+      const origin = `http://127.0.0.1:${(other.address() as AddressInfo).port}`
+      const page = await fetcher(true).fetch(`${origin}/same`, {
+        method: 'POST',
+        body: '{"q":"x"}',
+        headers: { 'x-subscription-token': 'secret-key', 'content-type': 'application/json' },
+      })
+      expect(page.body).toBe('Just some text.')
+      expect(seen).toEqual([
+        { method: 'POST', path: '/same', key: 'secret-key', body: '{"q":"x"}' },
+        { method: 'GET', path: '/elsewhere', key: 'secret-key', body: '' },
+      ])
+      // The third hop went to another origin (the wiki's port): without the key.
+      expect(wiki.requests.at(-1)).toBe('/plain')
+      expect(wiki.headers.at(-1)?.['x-subscription-token']).toBeUndefined()
+    } finally {
+      other.close()
+    }
+  })
 
   it('follows at most three redirects', async () => {
     const f = fetcher(true)

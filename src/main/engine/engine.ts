@@ -83,7 +83,7 @@ const LOCAL_TOKEN_NAME = 'this computer'
 export function openEngine(options: EngineOptions): Engine {
   const fileConfig = options.config ?? loadConfig(options.configPath)
   const clock = options.clock ?? systemClock
-  mkdirSync(options.dataDir, { recursive: true })
+  mkdirSync(options.dataDir, { recursive: true, mode: 0o700 })
   const unlock = options.runJobs ? lockDataFolder(options.dataDir) : () => undefined
   let store: Store | undefined
   let admin: Admin

@@ -199,15 +199,21 @@ export class AppSettings {
     return this.view(principal)
   }
 
-  /// One small structured request to the model as entered (its key: the one given, else the saved one, else
-  /// its environment variable): ok with the time it took, or what went wrong in words.
+  /// One small structured request to the model as entered (its key: the one given, else the saved one while
+  /// the provider and address are those it was saved for, else its environment variable): ok with the time it
+  /// took, or what went wrong in words.
   async testModel(principal: Principal, input: ModelTestRequest): Promise<ModelTest> {
     requireOwner(principal)
     const config = modelConfig(input)
+    const { panel, judge } = this.effective().models
+    const saved = [...panel, ...(judge ? [judge] : [])].find((model) => model.id === config.id)
+    const sameTarget = saved?.provider === config.provider && saved.baseURL === config.baseURL
     const keys: ApiKeys =
-      input.apiKey === undefined
-        ? this.keys
-        : { model: () => input.apiKey ?? undefined, search: () => undefined }
+      input.apiKey !== undefined
+        ? { model: () => input.apiKey ?? undefined, search: () => undefined }
+        : sameTarget
+          ? this.keys
+          : apiKeys(null, this.options.env)
     const client = new ModelClient({
       requestTimeoutMs: TEST_TIMEOUT_MS,
       maxRetries: 0,
@@ -230,18 +236,21 @@ export class AppSettings {
     return { ok: true, latencyMs, message: `${config.model} answered in ${latencyMs} ms.` }
   }
 
-  /// One search through the provider as entered (its key: the one given, else the saved one, else its
-  /// environment variable), under the same address rules and time cap as t3's: ok with the time it took and
+  /// One search through the provider as entered (its key: the one given, else the saved one while the provider
+  /// and address are those it was saved for, else its environment variable), under the same address rules and time cap as t3's: ok with the time it took and
   /// the first results, or what went wrong in words.
   async testSearch(principal: Principal, input: SearchTestRequest): Promise<SearchTest> {
     requireOwner(principal)
     const config = this.effective()
+    const sameTarget = config.search.provider === input.provider && config.search.baseURL === input.baseURL
     const search = { ...config.search, provider: input.provider, baseURL: input.baseURL }
     if (input.apiKeyEnv !== undefined) search.apiKeyEnv = input.apiKeyEnv ?? undefined
     const keys: ApiKeys =
-      input.apiKey === undefined
-        ? this.keys
-        : { model: () => undefined, search: () => input.apiKey ?? undefined }
+      input.apiKey !== undefined
+        ? { model: () => undefined, search: () => input.apiKey ?? undefined }
+        : sameTarget
+          ? this.keys
+          : apiKeys(null, this.options.env)
     const web = new Web({ search, web: config.web }, {}, keys)
     const started = performance.now()
     try {

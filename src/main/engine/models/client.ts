@@ -71,9 +71,12 @@ export class ModelClient {
     const { signal } = request
     const who = `${handle.config.id} (${handle.config.provider} ${handle.config.model})`
     const model = handle.languageModel()
-    // A provider may echo the key in an error; it never reaches a check's error or a log.
+    // A provider may echo the key in an error, in any case; it never reaches a check's error or a log.
     const key = handle.apiKey()
-    const redact = (message: string): string => (key ? message.split(key).join('[redacted]') : message)
+    const redact = (message: string): string =>
+      key
+        ? message.replace(new RegExp(key.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&'), 'gi'), '[redacted]')
+        : message
     const limiter = this.limiters.for(handle.providerKey)
     for (let retry = 0; ; retry++) {
       const release = await limiter.acquire(signal)

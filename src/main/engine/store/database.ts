@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs'
 import Database from 'libsql'
 import { MIGRATIONS } from './migrations'
 
@@ -6,6 +7,13 @@ export type Db = InstanceType<typeof Database>
 
 /// Opens the database file in WAL mode and applies the migrations it has not seen yet.
 export function openDatabase(file: string): Db {
+  // The texts, drafts and reports are the writer's own: a new database file is readable by its owner only, and
+  // SQLite gives its journal files the same rights.
+  try {
+    writeFileSync(file, '', { mode: 0o600, flag: 'wx' })
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+  }
   const db = new Database(file)
   db.exec('PRAGMA journal_mode = WAL')
   db.exec('PRAGMA synchronous = NORMAL')

@@ -59,6 +59,18 @@ export interface Fetched {
 
 const TEXT_TYPES = ['text/html', 'application/xhtml+xml', 'text/plain']
 
+/// The request to send after a redirect, as browsers do: the caller's headers (a search API's key) go to its
+/// own origin only, and a POST answered by 303, or by 301 or 302, becomes a GET without its body.
+function redirected(request: FetchInit, status: number, from: URL, to: URL): FetchInit {
+  const sameOrigin = from.origin === to.origin
+  const toGet = status === 303 || ((status === 301 || status === 302) && request.method === 'POST')
+  return {
+    ...request,
+    ...(sameOrigin ? {} : { headers: {} }),
+    ...(toGet ? { method: 'GET', body: undefined } : {}),
+  }
+}
+
 /// Fetches public http(s) documents only: the host of every hop is resolved, every address must be public
 /// (or loopback when allowed), and the connection goes to exactly the addresses checked (no second DNS
 /// answer can slip in). At most `maxRedirects` hops, `maxBytes` of body and `timeoutMs` in all; HTML and plain
@@ -83,6 +95,7 @@ export class SafeFetcher {
     } catch {
       throw new FetchRefused(`not a URL: ${url.slice(0, 200)}`, 'scheme')
     }
+    let request = init
     try {
       for (let hop = 0; ; hop++) {
         if (current.protocol !== 'http:' && current.protocol !== 'https:') {
@@ -98,14 +111,16 @@ export class SafeFetcher {
           throw error
         }
         signal.throwIfAborted()
-        const response = await this.open(current, addresses, accept, init, signal)
+        const response = await this.open(current, addresses, accept, request, signal)
         const status = response.statusCode ?? 0
         if (status >= 300 && status < 400 && response.headers.location) {
           response.destroy()
           if (hop >= this.options.maxRedirects) {
             throw new FetchRefused(`more than ${this.options.maxRedirects} redirects`, 'redirects')
           }
-          current = new URL(response.headers.location, current)
+          const next = new URL(response.headers.location, current)
+          request = redirected(request, status, current, next)
+          current = next
           continue
         }
         if (status < 200 || status >= 300) {
