@@ -4,7 +4,7 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { chromiumPdf } from '../../src/main/engine/exports/pdf'
+import { chromiumPdf, oneAtATime } from '../../src/main/engine/exports/pdf'
 import { ApiError } from '../../src/shared/errors'
 import { tempDir } from '../helpers/server'
 
@@ -51,5 +51,29 @@ describe('chromiumPdf', () => {
     } finally {
       delete process.env.FACTDESK_CHROMIUM
     }
+  })
+
+  it('prints one page at a time, in the order asked, a failed print not stopping the next', async () => {
+    let running = 0
+    let most = 0
+    const printed: string[] = []
+    const printer = oneAtATime(async (html) => {
+      running++
+      most = Math.max(most, running)
+      await new Promise((resolve) => setTimeout(resolve, 20))
+      running--
+      if (html === 'bad') throw new Error('no page')
+      printed.push(html)
+      return new Uint8Array()
+    })
+    const results = await Promise.allSettled(['a', 'bad', 'b', 'c'].map((html) => printer(html)))
+    expect(results.map((result) => result.status)).toEqual([
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+      'fulfilled',
+    ])
+    expect(printed).toEqual(['a', 'b', 'c'])
+    expect(most).toBe(1)
   })
 })

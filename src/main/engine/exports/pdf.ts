@@ -17,9 +17,20 @@ export const CHROMIUM_ARGS = [
   '--no-first-run',
 ]
 
-/// Prints with a headless Chromium started for this page alone: JavaScript off and every request refused, so
-/// the page can neither run nor fetch anything, whatever it holds.
-export const chromiumPdf: PdfPrinter = async (html) => {
+/// A printer that prints one page at a time: requests that come together wait their turn (each print starts
+/// a browser of its own, so eight at once would start eight).
+export function oneAtATime(printer: PdfPrinter): PdfPrinter {
+  let previous: Promise<unknown> = Promise.resolve()
+  return (html) => {
+    const turn = previous.then(() => printer(html))
+    previous = turn.catch(() => undefined)
+    return turn
+  }
+}
+
+/// Prints with a headless Chromium started for this page alone, one page at a time: JavaScript off and every
+/// request refused, so the page can neither run nor fetch anything, whatever it holds.
+export const chromiumPdf: PdfPrinter = oneAtATime(async (html) => {
   const executablePath = chromiumPath()
   // Loaded on the first PDF only: the desktop app prints with Electron and never needs it.
   const { chromium } = await import('playwright-core')
@@ -44,4 +55,4 @@ export const chromiumPdf: PdfPrinter = async (html) => {
   } finally {
     await browser.close()
   }
-}
+})
