@@ -71,11 +71,23 @@ test('estimates, checks with t1, keeps ranges while typing and opens a claim', a
   await page.emulateMedia({ colorScheme: 'dark' })
   await page.screenshot({ path: screenshot('checked-dark.png') })
 
-  // The suggested correction is one undoable edit.
+  // The suggested correction shows what it changes, and Apply changes only that, in one undoable edit: the
+  // claim stays, marked as edited since its check.
+  const correction = panel.locator('.correction')
+  await expect(correction.locator('del')).toHaveText('yaer')
+  await expect(correction.locator('ins')).toHaveText('year')
   await panel.getByRole('button', { name: 'Apply' }).click()
   await expect(editor).toContainText('visit it every year.')
+  await expect(page.locator('.cm-content .fd-badge')).toHaveCount(count)
+  await expect(page.locator('.cm-content .fd-claim.fd-stale')).toContainText('visit it every year.')
+  await expect(correction.getByRole('status')).toHaveText('Applied. Undo')
   await page.keyboard.press('Control+z')
   await expect(editor).toContainText('visit it every yaer.')
+  await expect(correction.getByRole('button', { name: 'Apply' })).toBeVisible()
+  await correction.getByRole('button', { name: 'Apply' }).click()
+  await correction.getByRole('button', { name: 'Undo' }).click()
+  await expect(editor).toContainText('visit it every yaer.')
+  await expect(page.locator('.cm-content .fd-badge.fd-stale')).toHaveCount(0)
   expect(problems).toEqual([])
 })
 

@@ -9,3 +9,83 @@ export function correctionWords(correction: string): { words: string; unverified
   const unverified = correction.startsWith(UNVERIFIED)
   return { words: unverified ? correction.slice(UNVERIFIED.length) : correction, unverified }
 }
+
+/// A stretch of a claim beside its correction: words kept as they are, or words the correction changes
+/// (`removed` replaced by `added`, either of which may be empty).
+export type CorrectionPart = { same: string } | { removed: string; added: string }
+
+/// Words, runs of spaces and single marks: what a correction is compared by.
+const TOKEN = /[\p{L}\p{N}]+(?:['’][\p{L}\p{N}]+)*|\s+|[^\s\p{L}\p{N}]/gu
+
+/// The claim's text and its correction compared word by word (the longest run of words they share stays),
+/// so the writer sees what would change and Apply touches only that.
+export function correctionParts(text: string, correction: string): CorrectionPart[] {
+  const a = text.match(TOKEN) ?? []
+  const b = correction.match(TOKEN) ?? []
+  // shared[i][j]: how many tokens a[i..] and b[j..] share at most, in order.
+  const shared = Array.from({ length: a.length + 1 }, () => new Uint32Array(b.length + 1))
+  const rest = (x: number, y: number): number => (shared[x] as Uint32Array)[y] as number
+  for (let i = a.length - 1; i >= 0; i--)
+    for (let j = b.length - 1; j >= 0; j--)
+      (shared[i] as Uint32Array)[j] =
+        a[i] === b[j] ? rest(i + 1, j + 1) + 1 : Math.max(rest(i + 1, j), rest(i, j + 1))
+  const parts: CorrectionPart[] = []
+  const add = (part: CorrectionPart): void => {
+    const last = parts.at(-1)
+    if (last && 'same' in last && 'same' in part) last.same += part.same
+    else if (last && 'removed' in last && 'removed' in part) {
+      last.removed += part.removed
+      last.added += part.added
+    } else parts.push(part)
+  }
+  let i = 0
+  let j = 0
+  while (i < a.length || j < b.length) {
+    if (i < a.length && j < b.length && a[i] === b[j]) {
+      add({ same: a[i] as string })
+      i++
+      j++
+    } else if (j === b.length || (i < a.length && rest(i + 1, j) >= rest(i, j + 1))) {
+      add({ removed: a[i] as string, added: '' })
+      i++
+    } else {
+      add({ removed: '', added: b[j] as string })
+      j++
+    }
+  }
+  return parts
+}
+
+/// The edits that turn the text at `from` into its correction, changed stretches only: what Apply dispatches.
+/// Words added at either end replace the word next to them with both, so that they land inside the claim's
+/// range (a range does not grow over text inserted at its edge).
+export function correctionEdits(
+  parts: readonly CorrectionPart[],
+  from: number,
+): { from: number; to: number; insert: string }[] {
+  const edits: { from: number; to: number; insert: string }[] = []
+  const edited = (): number => edits.at(-1)?.to ?? from
+  let at = from
+  parts.forEach((part, index) => {
+    if ('same' in part) {
+      at += part.same.length
+      return
+    }
+    const next = parts[index + 1]
+    const previous = parts[index - 1]
+    const after = next && 'same' in next ? (next.same.match(TOKEN)?.[0] ?? '') : ''
+    const before = previous && 'same' in previous ? (previous.same.match(TOKEN)?.at(-1) ?? '') : ''
+    if (part.removed === '' && index === 0 && after) {
+      edits.push({ from: at, to: at + after.length, insert: part.added + after })
+    } else if (
+      part.removed === '' &&
+      index === parts.length - 1 &&
+      before &&
+      at - before.length >= edited()
+    ) {
+      edits.push({ from: at - before.length, to: at, insert: before + part.added })
+    } else edits.push({ from: at, to: at + part.removed.length, insert: part.added })
+    at += part.removed.length
+  })
+  return edits
+}

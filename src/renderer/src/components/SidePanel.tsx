@@ -1,12 +1,14 @@
+import { undo } from '@codemirror/commands'
 import { EditorSelection } from '@codemirror/state'
 import { EditorView } from '@codemirror/view'
 import { useState, type JSX } from 'react'
 import type { FactdeskApi } from '../../../shared/api'
-import { correctionWords } from '../../../shared/corrections'
+import { correctionEdits, correctionParts, correctionWords } from '../../../shared/corrections'
 import { messageParts } from '../../../shared/findings'
 import { TIERS, type Check, type Citation, type Claim, type Estimate } from '../../../shared/schemas'
 import { claimField, claimRanges } from '../editor/claims'
 import { useChecks } from '../state/checks'
+import { useDocument } from '../state/document'
 import { editorView } from '../state/editorView'
 import { counted, formatted } from '../../../shared/counted'
 import { ResearchPanel } from './research/ResearchPanel'
@@ -146,14 +148,14 @@ function ClaimDetail({ api }: { api: FactdeskApi }): JSX.Element {
             </h3>
             {consensus && (
               <>
-                <p className="numbers">
-                  Confidence {percent(consensus.confidence)} · agreement {percent(consensus.agreement)}
-                </p>
-                {consensus.reasoning && (
-                  <p className="reasoning">
-                    {tier === 't1' ? <CheckerMessage message={consensus.reasoning} /> : consensus.reasoning}
+                {/* t1 is one rule-based checker: no confidence or agreement to weigh, and its findings are
+                    listed below one by one rather than joined into a paragraph. */}
+                {tier !== 't1' && (
+                  <p className="numbers">
+                    Confidence {percent(consensus.confidence)} · agreement {percent(consensus.agreement)}
                   </p>
                 )}
+                {tier !== 't1' && consensus.reasoning && <p className="reasoning">{consensus.reasoning}</p>}
                 {consensus.correction && <Correction claim={claim} correction={consensus.correction} />}
                 {consensus.citations.length > 0 && (
                   <ul className="citations">
@@ -185,32 +187,58 @@ function ClaimDetail({ api }: { api: FactdeskApi }): JSX.Element {
   )
 }
 
-/// The suggested correction, applied as one undoable edit over the claim's current range: its words only, a
-/// mark that no source confirmed them stays in the panel.
+/// The suggested correction, shown word by word against the claim as checked (struck-out words and their
+/// replacements), and applied as one undoable edit that changes only those words in the claim's current text:
+/// the rest of the writer's sentence stays as written. A mark that no source confirmed them stays in the panel.
+/// Once the claim reads as the correction (however it got there), it says so and offers Undo.
 function Correction({ claim, correction }: { claim: Claim; correction: string }): JSX.Element {
   const { words, unverified } = correctionWords(correction)
+  useDocument((store) => store.revision)
+  const view = editorView()
+  const range = view ? claimRanges(view.state.field(claimField)).get(claim.claimId) : undefined
+  const applied = view !== null && range !== undefined && view.state.sliceDoc(range.from, range.to) === words
+  const label = unverified ? 'Suggested (unverified): ' : 'Suggested: '
   return (
     <div className="correction">
-      <p>
-        <span className="muted">{unverified ? 'Suggested (unverified): ' : 'Suggested: '}</span>
-        {words}
+      <p aria-label={`${label}${words}`}>
+        <span className="muted">{label}</span>
+        {correctionParts(claim.text, words).map((part, index) =>
+          'same' in part ? (
+            <span key={index}>{part.same}</span>
+          ) : (
+            <span key={index}>
+              {part.removed && <del>{part.removed}</del>}
+              {part.added && <ins>{part.added}</ins>}
+            </span>
+          ),
+        )}
       </p>
-      <button
-        type="button"
-        className="button"
-        onClick={() => {
-          const view = editorView()
-          const range = view && claimRanges(view.state.field(claimField)).get(claim.claimId)
-          if (!view || !range) return
-          view.dispatch({
-            changes: { from: range.from, to: range.to, insert: words },
-            userEvent: 'input',
-          })
-          view.focus()
-        }}
-      >
-        Apply
-      </button>
+      {applied ? (
+        <p role="status">
+          Applied.{' '}
+          <button type="button" className="claim-link" onClick={() => view && undo(view)}>
+            Undo
+          </button>
+        </p>
+      ) : (
+        <button
+          type="button"
+          className="button"
+          disabled={!range}
+          title={range ? undefined : 'The claim is no longer in the text.'}
+          onClick={() => {
+            if (!view || !range) return
+            const current = view.state.sliceDoc(range.from, range.to)
+            view.dispatch({
+              changes: correctionEdits(correctionParts(current, words), range.from),
+              userEvent: 'input',
+            })
+            view.focus()
+          }}
+        >
+          Apply
+        </button>
+      )}
     </div>
   )
 }

@@ -3,6 +3,9 @@ import type { DocumentCounts } from '../editor/counts'
 
 /// What the page shows of the document outside the editor. The text itself lives in the editor's state.
 export interface DocumentStore extends DocumentCounts {
+  /// Goes up with every edit: what a view that shows some of the text (a claim's correction) listens to.
+  revision: number
+  /// The editor reports its counts after every edit.
   setCounts(counts: DocumentCounts): void
 }
 
@@ -10,5 +13,7 @@ export interface DocumentStore extends DocumentCounts {
 export const useDocument = create<DocumentStore>()((set) => ({
   words: 0,
   characters: 0,
-  setCounts: ({ words, characters }) => set({ words, characters }),
+  revision: 0,
+  setCounts: ({ words, characters }) =>
+    set(({ revision }) => ({ words, characters, revision: revision + 1 })),
 }))
