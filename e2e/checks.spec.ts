@@ -165,5 +165,11 @@ test.describe('with a model panel', () => {
     await expect(history.locator('.history-entry').first()).toContainText('Tower piece')
     await expect(history.locator('.history-entry').first()).toContainText('By A. Writer')
     await page.screenshot({ path: screenshot('history.png') })
+
+    // Reopened, the draft shows its last check with that check's tiers on, not the default t1 alone.
+    await page.reload()
+    await expect(page.getByRole('status', { name: 'Check progress' })).toContainText('cancelled')
+    await expect(toolbar.getByRole('button', { name: /t2/ })).toHaveAttribute('aria-pressed', 'true')
+    await expect(toolbar.getByRole('button', { name: /t1/ })).toHaveAttribute('aria-pressed', 'true')
   })
 })

@@ -378,7 +378,8 @@ export const useChecks = create<ChecksStore>()((set, get) => {
       progress = new Map(report.claims.map((claim) => [claim.claimId, progressOf(claim)]))
       pending = new Map()
       panelSize = report.panel
-      set({ check: report.check, report })
+      // The tier toggles follow the check shown, so that the next Check of a reopened draft asks for its tiers.
+      set({ check: report.check, report, tiers: report.check.tiers })
     },
 
     connect: (api) => api.subscribe((update) => onUpdate(api, update)),
