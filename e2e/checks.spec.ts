@@ -63,6 +63,14 @@ test('estimates, checks with t1, keeps ranges while typing and opens a claim', a
   await page.keyboard.press('Control+Shift+K')
   await expect(panel).toContainText('The Eiffel Tower is 330 metres tall.')
   expect(await editor.textContent()).toBe(written)
+  // Escape in the text closes the panel; opened again, Escape inside it closes it and gives the text the keys.
+  await page.keyboard.press('Escape')
+  await expect(panel).toHaveCount(0)
+  await page.keyboard.press('Control+Shift+K')
+  await panel.getByRole('button', { name: 'Deep research…' }).focus()
+  await page.keyboard.press('Escape')
+  await expect(panel).toHaveCount(0)
+  await expect(editor).toBeFocused()
 
   await badges.last().click()
   await expect(panel.getByRole('region', { name: 'Tier t1' })).toContainText('issues')

@@ -6,6 +6,7 @@ import { claims } from '../editor/claims'
 import { WritingSettingsLink } from '../editor/lintSettings'
 import { startLintWorker } from '../editor/lintWorker'
 import { writingEditor } from '../editor/writingEditor'
+import { useChecks } from '../state/checks'
 import { useDocument } from '../state/document'
 import { draftAutosave } from '../state/drafts'
 import { setEditorView } from '../state/editorView'
@@ -32,7 +33,7 @@ export function Editor({
         writingEditor(setCounts, { startWorker: startLintWorker, onAddWord: writing.addWord }),
         writing.extension,
         claims(onOpenClaim),
-        claimKeys(onOpenClaim),
+        claimKeys(onOpenClaim, closeSidePanel),
         draftAutosave(),
       ],
     })
@@ -47,4 +48,12 @@ export function Editor({
   }, [api, setCounts, onOpenClaim])
 
   return <main className="editor" ref={parent} />
+}
+
+/// Escape in the text closes the panel beside it, when one is open.
+function closeSidePanel(): boolean {
+  const { panel, showPanel } = useChecks.getState()
+  if (panel === null) return false
+  showPanel(null)
+  return true
 }

@@ -44,7 +44,16 @@ export function SidePanel({ api }: { api: FactdeskApi }): JSX.Element | null {
           ? 'Deep research'
           : 'Check history'
   return (
-    <aside className={`side-panel${panel === 'research' ? ' side-panel-wide' : ''}`} aria-label={title}>
+    <aside
+      className={`side-panel${panel === 'research' ? ' side-panel-wide' : ''}`}
+      aria-label={title}
+      // Escape closes the panel and gives the keys back to the text (a question inside it answers first).
+      onKeyDown={(event) => {
+        if (event.key !== 'Escape' || event.defaultPrevented) return
+        showPanel(null)
+        editorView()?.focus()
+      }}
+    >
       <div className="side-head">
         <h2>{title}</h2>
         <button type="button" className="close" aria-label="Close panel" onClick={() => showPanel(null)}>

@@ -21,19 +21,23 @@ export function moveToClaim(view: EditorView, direction: 1 | -1): boolean {
 
 /// F8 and Shift-F8 walk the claims; Mod-Shift-k opens the claim at the cursor. Ahead of the editor's own keys:
 /// CodeMirror's default keymap deletes the line on Mod-Shift-k, so the key is always taken here, claim at the
-/// cursor or not.
-export function claimKeys(onOpen: (claimId: string) => void): Extension {
-  return Prec.high(
-    keymap.of([
-      { key: 'F8', run: (view) => moveToClaim(view, 1), shift: (view) => moveToClaim(view, -1) },
-      {
-        key: 'Mod-Shift-k',
-        run: (view) => {
-          const id = claimAt(view, view.state.selection.main.from)
-          if (id) onOpen(id)
-          return true
+/// cursor or not. Escape, once the editor's own uses of it (search, completions, selections) pass, calls
+/// `onEscape`, which closes the side panel (true when there was one).
+export function claimKeys(onOpen: (claimId: string) => void, onEscape: () => boolean): Extension {
+  return [
+    Prec.lowest(keymap.of([{ key: 'Escape', run: onEscape }])),
+    Prec.high(
+      keymap.of([
+        { key: 'F8', run: (view) => moveToClaim(view, 1), shift: (view) => moveToClaim(view, -1) },
+        {
+          key: 'Mod-Shift-k',
+          run: (view) => {
+            const id = claimAt(view, view.state.selection.main.from)
+            if (id) onOpen(id)
+            return true
+          },
         },
-      },
-    ]),
-  )
+      ]),
+    ),
+  ]
 }

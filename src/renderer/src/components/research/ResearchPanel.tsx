@@ -40,7 +40,9 @@ export function ResearchPanel({ api }: { api: FactdeskApi }): JSX.Element {
         role="dialog"
         aria-label="Confirm deep research"
         onKeyDown={(event) => {
-          if (event.key === 'Escape') dismiss()
+          if (event.key !== 'Escape') return
+          event.stopPropagation()
+          dismiss()
         }}
       >
         <p>
