@@ -41,6 +41,8 @@ export function Toolbar({ api, prices }: { api: FactdeskApi; prices: PriceList |
               type="button"
               className={`tier-toggle${on ? ' on' : ''}`}
               aria-pressed={on}
+              // The name stays whole when a narrow window shows only the tier's id.
+              aria-label={`${tier} ${TIER_NAMES[tier].name}${price ? `, ${price} per claim` : ''}`}
               title={`${TIER_NAMES[tier].explanation}${price ? ` · ${price} per claim` : ''}`}
               onClick={() => toggleTier(tier)}
             >
