@@ -63,7 +63,7 @@ test.describe('drafts', () => {
         await page.getByRole('textbox', { name: 'Document' }).click()
         await page.keyboard.type('Saved before the crash.')
         await expect(saved).toHaveText('Draft saved')
-        await expect(page).toHaveTitle('Untitled • — Factdesk')
+        await expect(page).toHaveTitle('Saved before the crash. • — Factdesk')
 
         // Typed, and the server killed before the autosave's pause is over: the store never got these keys. Without
         // the page's copy, what the autosave may lose is what was typed in the last second before the kill (after

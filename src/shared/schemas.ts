@@ -663,6 +663,8 @@ export type Draft = z.infer<typeof Draft>
 export const DraftList = z.object({ data: z.array(DraftSummary) }).meta({ id: 'DraftList' })
 export type DraftList = z.infer<typeof DraftList>
 
+/// The title of a draft created without one (not opened from a file): it then goes by its first words.
+export const UNTITLED_DRAFT = 'Untitled'
 const draftTitle = z.string().trim().min(1).max(200)
 
 /// Body of `POST /drafts`.

@@ -25,5 +25,9 @@ describe('the page side of drafts', () => {
     expect(windowTitle(null)).toBe('Factdesk')
     expect(windowTitle(draft)).toBe('article.md — Factdesk')
     expect(windowTitle({ ...draft, fileModified: true })).toBe('article.md • — Factdesk')
+    // A draft with no file goes by its first words, as long as it has any.
+    const untitled = { ...draft, title: 'Untitled', filePath: null, fileModified: true }
+    expect(windowTitle(untitled)).toBe('The article • — Factdesk')
+    expect(windowTitle({ ...untitled, preview: '' })).toBe('Untitled • — Factdesk')
   })
 })

@@ -13,6 +13,7 @@ import {
   type DraftSummary,
   type ImportFileRequest,
   type SaveDraftRequest,
+  UNTITLED_DRAFT,
 } from '../../shared/schemas'
 import { conventionsOf, EDITOR_CONVENTIONS, fileText, kindOf, textOfFile } from '../files/formats'
 import { writeFileAtomic } from '../files/write'
@@ -24,7 +25,6 @@ import type { DraftChanges, DraftRecord } from './store/drafts'
 
 /// How many drafts the recent list shows.
 const RECENT_LIMIT = 30
-const UNTITLED = 'Untitled'
 
 const digestOf = (text: string): string => createHash('sha256').update(text).digest('hex')
 
@@ -92,7 +92,7 @@ export class DraftService {
 
   create(principal: Principal, request: CreateDraftRequest): Draft {
     requireWrite(principal)
-    return viewOf(this.insert(principal, request.title ?? UNTITLED, request.text ?? '', null, null))
+    return viewOf(this.insert(principal, request.title ?? UNTITLED_DRAFT, request.text ?? '', null, null))
   }
 
   /// The draft without its text (where its file is, say).

@@ -2,7 +2,7 @@ import { useEffect, useRef, type JSX } from 'react'
 import type { FactdeskApi } from '../../../shared/api'
 import type { DraftSummary } from '../../../shared/schemas'
 import { stageLabel } from '../editor/claims'
-import { useDrafts, windowTitle, type SaveState } from '../state/drafts'
+import { draftName, useDrafts, windowTitle, type SaveState } from '../state/drafts'
 
 const SAVE_WORDS: Record<SaveState, string> = {
   saved: 'Draft saved',
@@ -50,7 +50,7 @@ export function Documents({ api }: { api: FactdeskApi }): JSX.Element {
     return () => window.removeEventListener('keydown', onKey)
   }, [api])
 
-  const name = draft?.title ?? 'Untitled'
+  const name = draftName(draft) ?? draft?.title ?? 'Untitled'
   const status = save === 'failed' && failure ? `Not saved: ${failure}` : SAVE_WORDS[save]
 
   return (

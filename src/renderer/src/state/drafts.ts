@@ -3,7 +3,7 @@ import { EditorView } from '@codemirror/view'
 import { create } from 'zustand'
 import type { FactdeskApi } from '../../../shared/api'
 import { anchorOf, reanchor } from '../../../shared/anchors'
-import type { Draft, DraftSummary } from '../../../shared/schemas'
+import { UNTITLED_DRAFT, type Draft, type DraftSummary } from '../../../shared/schemas'
 import { clearClaims, setClaims, type ClaimMark } from '../editor/claims'
 import { describeError, useChecks } from './checks'
 import { editorView } from './editorView'
@@ -440,12 +440,18 @@ function download(name: string, text: string): void {
 /// The name a check of the open draft goes by (in the history, an export's title and file name): its file's
 /// name, else its first words; none for an empty draft.
 export function checkName(): string | undefined {
-  const draft = useDrafts.getState().draft
-  const name = draft?.filePath ? draft.title : draft?.preview
-  return name ? name.slice(0, 200) : undefined
+  return draftName(useDrafts.getState().draft)?.slice(0, 200)
 }
 
-/// The window's title: the draft's file name, with "•" while it has changes not saved to its file.
+/// What a draft is called everywhere (the document bar, the window, its checks): the name of the file it came
+/// from, else its first words (as an editor names an untitled file by its first line); undefined while it has
+/// neither.
+export function draftName(draft: DraftSummary | null): string | undefined {
+  if (!draft) return undefined
+  return (draft.filePath || draft.title !== UNTITLED_DRAFT ? draft.title : draft.preview) || undefined
+}
+
+/// The window's title: the draft's name, with "•" while it has changes not saved to a file.
 export function windowTitle(draft: DraftSummary | null): string {
-  return draft ? `${draft.title}${draft.fileModified ? ' •' : ''} — Factdesk` : 'Factdesk'
+  return draft ? `${draftName(draft) ?? draft.title}${draft.fileModified ? ' •' : ''} — Factdesk` : 'Factdesk'
 }
