@@ -18,7 +18,8 @@ export const SPELLING_RULE = 'SpellCheck'
 /// count"); their suggestions are ranked again (spellings.ts).
 export const UNKNOWN_WORD_RULES: readonly string[] = [SPELLING_RULE, 'SplitWords']
 
-/// Harper's message cut where it quotes words in backticks: the quoted parts are `code`, shown as such.
+/// A message cut where it quotes words or commands in backticks (Harper's do): the quoted parts are `code`,
+/// shown as such.
 export function messageParts(message: string): { text: string; code: boolean }[] {
   return message
     .split('`')

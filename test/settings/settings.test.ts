@@ -240,7 +240,10 @@ describe('Ollama detection', () => {
     try {
       const none = await without.owner('GET', '/settings/ollama')
       expect(none.json).toMatchObject({ running: false, models: [] })
-      expect(none.json.message).toMatch(/No Ollama answers/)
+      expect(none.json.message).toBe(
+        `No Ollama is running on this computer (nothing answers at http://127.0.0.1:${port}). ` +
+          'Start it with `ollama serve`.',
+      )
     } finally {
       await without.close()
     }
@@ -336,7 +339,9 @@ describe('search test', () => {
     expect((await local.owner('POST', '/settings/search/test', brave())).json.ok).toBe(true)
     expect(search.requests.at(-1)?.key).toBe(search.key)
     // Not to another address, though: the saved key belongs to the one it was saved with.
-    const moved = await local.owner('PATCH', '/settings', { search: { baseURL: `${search.origin}/elsewhere` } })
+    const moved = await local.owner('PATCH', '/settings', {
+      search: { baseURL: `${search.origin}/elsewhere` },
+    })
     expect(moved.status).toBe(200)
     const asked = search.requests.length
     const keyless = await local.owner('POST', '/settings/search/test', brave())

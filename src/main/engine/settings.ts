@@ -292,7 +292,9 @@ export class AppSettings {
         running: false,
         baseURL,
         models: [],
-        message: `No Ollama answers at ${origin} (${reason(error)}). Start it with \`ollama serve\`.`,
+        message: /ECONNREFUSED/.test(reason(error))
+          ? `No Ollama is running on this computer (nothing answers at ${origin}). Start it with \`ollama serve\`.`
+          : `No Ollama answers at ${origin} (${reason(error)}). Start it with \`ollama serve\`.`,
       }
     }
   }

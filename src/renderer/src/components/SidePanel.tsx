@@ -4,13 +4,13 @@ import { EditorView } from '@codemirror/view'
 import { useState, type JSX } from 'react'
 import type { FactdeskApi } from '../../../shared/api'
 import { correctionEdits, correctionParts, correctionWords } from '../../../shared/corrections'
-import { messageParts } from '../../../shared/findings'
 import { TIERS, type Check, type Citation, type Claim, type Estimate } from '../../../shared/schemas'
 import { claimField, claimRanges } from '../editor/claims'
 import { useChecks } from '../state/checks'
 import { useDocument } from '../state/document'
 import { editorView } from '../state/editorView'
 import { counted, formatted } from '../../../shared/counted'
+import { QuotedCode } from './QuotedCode'
 import { ResearchPanel } from './research/ResearchPanel'
 import { OpenLinkDialog, SourceLink } from './research/sources'
 import { percent, VotesTable } from './research/VotesTable'
@@ -181,7 +181,7 @@ function ClaimDetail({ api }: { api: FactdeskApi }): JSX.Element {
               <ul className="issues">
                 {claim.issues.map((issue) => (
                   <li key={`${issue.charStart}-${issue.rule}`}>
-                    <CheckerMessage message={issue.message} />
+                    <QuotedCode message={issue.message} />
                     {issue.suggestions[0] && <span className="muted"> → {issue.suggestions[0]}</span>}
                   </li>
                 ))}
@@ -353,16 +353,5 @@ function HistoryEntry({ api, check }: { api: FactdeskApi; check: Check }): JSX.E
         </div>
       )}
     </li>
-  )
-}
-
-/// A spelling or grammar checker's message, with the words it quotes shown as code.
-function CheckerMessage({ message }: { message: string }): JSX.Element {
-  return (
-    <>
-      {messageParts(message).map((part, i) =>
-        part.code ? <code key={i}>{part.text}</code> : <span key={i}>{part.text}</span>,
-      )}
-    </>
   )
 }

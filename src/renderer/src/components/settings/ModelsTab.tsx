@@ -6,6 +6,7 @@ import {
   type OllamaDetection,
   type SettingsModel,
 } from '../../../../shared/schemas'
+import { QuotedCode } from '../QuotedCode'
 import { Problem, savedKeyText, useRequest } from './common'
 import type { TabProps } from './SettingsDialog'
 
@@ -394,7 +395,11 @@ function OllamaFinder({
       </button>
       <Problem text={probe.error} />
       <div role="status" aria-live="polite">
-        {found && <p className={found.running ? 'muted' : 'settings-problem'}>{found.message}</p>}
+        {found && (
+          <p className={found.running ? 'muted' : 'settings-problem'}>
+            <QuotedCode message={found.message} />
+          </p>
+        )}
       </div>
       {found && found.models.length > 0 && (
         <ul className="model-list" aria-label="Ollama models">
