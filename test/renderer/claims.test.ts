@@ -150,7 +150,7 @@ describe('the claims field', () => {
     let state = start(claims)
     state = apply(state, {
       effects: updateClaims.of([
-        { claimId: 'b', stage: 'issues', issues: [{ from: 0, to: 5, message: 'Typo' }] },
+        { claimId: 'b', stage: 'issues', issues: [{ from: 0, to: 5, message: 'Typo', spelling: true }] },
       ]),
     })
     state = apply(state, { changes: { from: 0, insert: 'Hi. ' } })

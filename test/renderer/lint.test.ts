@@ -20,7 +20,7 @@ function withClaim(): EditorState {
         stage: 'issues',
         votes: 0,
         panel: null,
-        issues: [{ from: tal, to: tal + 3, message: 'Did you mean `tall`?' }],
+        issues: [{ from: tal, to: tal + 3, message: 'Did you mean `tall`?', spelling: true }],
       },
     ]),
   }).state
@@ -38,7 +38,7 @@ describe('claimFindings', () => {
   it('follows a report update that brings new findings', () => {
     const state = withClaim().update({
       effects: updateClaims.of([
-        { claimId: 'clm_1', issues: [{ from: 4, to: 10, message: 'Capitalize it.' }] },
+        { claimId: 'clm_1', issues: [{ from: 4, to: 10, message: 'Capitalize it.', spelling: false }] },
       ]),
     }).state
     const [finding] = claimFindings(state, new Set())

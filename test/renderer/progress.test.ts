@@ -58,14 +58,19 @@ describe('claim progress', () => {
     expect(stageOf(EMPTY, { tiers: ['t2'], status: 'cancelled' })).toBe('unchecked')
   })
 
-  it('places t1 issues relative to the claim', () => {
+  it('places t1 issues relative to the claim, spelling told from grammar', () => {
     const withIssue = applyUpdate(EMPTY, {
       ...update(null),
       tier: 't1',
-      issues: [{ charStart: 14, charEnd: 18, message: 'Typo', suggestions: [], rule: 'Spelling' }],
+      issues: [
+        { charStart: 14, charEnd: 18, message: 'Typo', suggestions: [], rule: 'SpellCheck' },
+        { charStart: 20, charEnd: 22, message: 'Use "an"', suggestions: ['an'], rule: 'AnA' },
+      ],
     })
+    // Underlined as the live check does: an unknown word as spelling, any other finding as grammar.
     expect(deltaOf(withIssue, { tiers: ['t1'], status: 'running' }).issues).toEqual([
-      { from: 4, to: 8, message: 'Typo' },
+      { from: 4, to: 8, message: 'Typo', spelling: true },
+      { from: 10, to: 12, message: 'Use "an"', spelling: false },
     ])
   })
 })

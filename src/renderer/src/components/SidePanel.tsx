@@ -280,7 +280,7 @@ function HistoryEntry({ api, check }: { api: FactdeskApi; check: Check }): JSX.E
         {new Date(check.createdAt).toLocaleString()}
       </div>
       <div className="muted">
-        Charged {check.credits.charged} · refunded {check.credits.refunded}
+        Charged {counted(check.credits.charged, 'credit')} · refunded {formatted(check.credits.refunded)}
       </div>
       {check.author && <div className="muted">By {check.author}</div>}
       {check.sourceUrl && <div className="muted">{check.sourceUrl}</div>}

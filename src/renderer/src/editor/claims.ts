@@ -17,6 +17,15 @@ export type ClaimStage =
   | 'failed'
   | 'unchecked'
 
+/// A spelling or grammar finding inside a claim, underlined like the live check's (`spelling`: a word the
+/// checker does not know, in red; else grammar, in blue).
+export interface IssueMark {
+  from: number
+  to: number
+  message: string
+  spelling: boolean
+}
+
 /// What the editor shows of one claim. `votes` of `panel` (panel null when not known).
 export interface ClaimMark {
   claimId: string
@@ -26,7 +35,7 @@ export interface ClaimMark {
   votes: number
   panel: number | null
   /// Spelling and grammar findings inside the claim, as document offsets.
-  issues: { from: number; to: number; message: string }[]
+  issues: IssueMark[]
   /// The text the claim was checked in, when it may differ from the range's (a claim placed again in a text
   /// edited since): the claim then shows stale. By default the range's text.
   checkedText?: string
@@ -36,7 +45,7 @@ export interface ClaimMark {
 export type ClaimDelta = Partial<Pick<ClaimMark, 'stage' | 'votes' | 'panel'>> & {
   claimId: string
   /// Findings with offsets relative to the claim's start, placed wherever the claim now is.
-  issues?: { from: number; to: number; message: string }[]
+  issues?: IssueMark[]
 }
 
 /// Replaces every claim (an estimate, a submitted check, a loaded report). Claims are shown submitted unless
@@ -74,7 +83,7 @@ export interface ClaimInfo {
   /// The claim's text when it was shown: a claim is stale while its range holds other text.
   text: string
   /// Spelling and grammar findings, relative to the claim's start.
-  issues: { from: number; to: number; message: string }[]
+  issues: IssueMark[]
 }
 
 const ENDED: ReadonlySet<ClaimStage> = new Set([
@@ -208,7 +217,7 @@ function claimDecorations(info: ClaimInfo, from: number, to: number): Range<Deco
     if (end > start) {
       ranges.push(
         Decoration.mark({
-          class: 'fd-issue',
+          class: issue.spelling ? 'fd-issue' : 'fd-issue fd-issue-grammar',
           attributes: { title: issue.message },
           claimIssue: info.claimId,
         }).range(start, end),
@@ -232,6 +241,7 @@ const toInfo = (mark: ClaimMark, text: string): ClaimInfo => ({
     from: issue.from - mark.from,
     to: issue.to - mark.from,
     message: issue.message,
+    spelling: issue.spelling,
   })),
 })
 

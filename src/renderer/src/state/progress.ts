@@ -1,6 +1,7 @@
 import type { ReportUpdate } from '../../../shared/api'
 import type { Check, Claim, Consensus, Report, Tier } from '../../../shared/schemas'
 import type { ClaimDelta, ClaimMark, ClaimStage } from '../editor/claims'
+import { UNKNOWN_WORD_RULES } from '../../../shared/findings'
 import { headlineTier } from '../../../shared/verdicts'
 
 /// What the page knows of one claim of the running check, per tier: votes landed, consensus, issues.
@@ -50,6 +51,7 @@ export function deltaOf(
       from: issue.charStart - progress.charStart,
       to: issue.charEnd - progress.charStart,
       message: issue.message,
+      spelling: UNKNOWN_WORD_RULES.includes(issue.rule),
     })),
   }
 }
@@ -104,6 +106,7 @@ export function marksOf(
         from: issue.from + claim.charStart,
         to: issue.to + claim.charStart,
         message: issue.message,
+        spelling: issue.spelling,
       })),
     }
   })
