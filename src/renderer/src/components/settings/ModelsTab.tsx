@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type FormEvent, type JSX } from 'react'
+import { Fragment, useEffect, useId, useRef, useState, type FormEvent, type JSX } from 'react'
 import {
   ModelProvider,
   type ModelInput,
@@ -107,6 +107,22 @@ export function ModelsTab({ api, settings, onSaved }: TabProps): JSX.Element {
     setDraft({ ...draftOf(null, slot), id, baseURL, model: name })
   }
 
+  // The form opens where the writer asked for it: under the model being edited, or in place of the button.
+  const form = draft && (
+    <ModelForm
+      key={`${draft.slot.kind}-${draft.saved?.id ?? 'new'}-${draft.model}`}
+      api={api}
+      initial={draft}
+      busy={saving.busy}
+      takenIds={usedIds}
+      onSubmit={(edited) => void submit(edited)}
+      onCancel={() => {
+        saving.clear()
+        setDraft(null)
+      }}
+    />
+  )
+
   return (
     <div className="settings-section">
       <p className="muted">
@@ -117,21 +133,27 @@ export function ModelsTab({ api, settings, onSaved }: TabProps): JSX.Element {
       {panel.length === 0 && <p className="muted">No panel models yet.</p>}
       <ul className="model-list" aria-label="Panel models">
         {panel.map((model, index) => (
-          <ModelRow
-            key={model.id}
-            model={model}
-            onEdit={() => setDraft(draftOf(model, { kind: 'panel', index }))}
-            onRemove={() => void save({ panel: panel.filter((_, i) => i !== index).map(unchanged) })}
-          />
+          <Fragment key={model.id}>
+            <ModelRow
+              model={model}
+              onEdit={() => setDraft(draftOf(model, { kind: 'panel', index }))}
+              onRemove={() => void save({ panel: panel.filter((_, i) => i !== index).map(unchanged) })}
+            />
+            {draft?.slot.kind === 'panel' && draft.slot.index === index && <li>{form}</li>}
+          </Fragment>
         ))}
       </ul>
-      <button
-        type="button"
-        className="button"
-        onClick={() => setDraft(draftOf(null, { kind: 'panel', index: null }))}
-      >
-        Add a panel model
-      </button>
+      {draft?.slot.kind === 'panel' && draft.slot.index === null ? (
+        form
+      ) : (
+        <button
+          type="button"
+          className="button"
+          onClick={() => setDraft(draftOf(null, { kind: 'panel', index: null }))}
+        >
+          Add a panel model
+        </button>
+      )}
       <h3>Judge</h3>
       {judge ? (
         <ul className="model-list" aria-label="Judge">
@@ -140,7 +162,10 @@ export function ModelsTab({ api, settings, onSaved }: TabProps): JSX.Element {
             onEdit={() => setDraft(draftOf(judge, { kind: 'judge' }))}
             onRemove={() => void save({ judge: null })}
           />
+          {draft?.slot.kind === 'judge' && <li>{form}</li>}
         </ul>
+      ) : draft?.slot.kind === 'judge' ? (
+        form
       ) : (
         <p className="muted">
           No judge yet: t2 and t3 need one.{' '}
@@ -154,20 +179,6 @@ export function ModelsTab({ api, settings, onSaved }: TabProps): JSX.Element {
         </p>
       )}
       <Problem text={saving.error} />
-      {draft && (
-        <ModelForm
-          key={`${draft.slot.kind}-${draft.saved?.id ?? 'new'}-${draft.model}`}
-          api={api}
-          initial={draft}
-          busy={saving.busy}
-          takenIds={usedIds}
-          onSubmit={(edited) => void submit(edited)}
-          onCancel={() => {
-            saving.clear()
-            setDraft(null)
-          }}
-        />
-      )}
       <OllamaFinder
         api={api}
         onAdd={(name, baseURL) => addFromOllama(name, baseURL, { kind: 'panel', index: null })}
