@@ -123,6 +123,57 @@ describe('Markdown export', () => {
   it('keeps the document text as submitted between the footnote marks', () => {
     expect(markdown.replace(/\[\^claim-\d+\](?!:)/g, '')).toContain(report.text)
   })
+  it('puts a reference after a link or a line break that ends a claim, and closes a code block left open', () => {
+    const text =
+      'See [The Eiffel Tower is 330 metres tall](https://example.org/t). It was finished in 1789\\\n' +
+      'Paris has **40 million residents**.\n\nBerlin is the capital of Germany.\n\n~~~~python\nprint(1)'
+    const sentences = [
+      'The Eiffel Tower is 330 metres tall',
+      'It was finished in 1789\\',
+      '40 million residents',
+      'Berlin is the capital of Germany.',
+    ]
+    const base = fixtureReport()
+    const moved: Report = {
+      ...base,
+      text,
+      claims: base.claims.map((claim, i) => {
+        const sentence = sentences[i] as string
+        const charStart = text.indexOf(sentence)
+        return { ...claim, text: sentence, charStart, charEnd: charStart + sentence.length, issues: [] }
+      }),
+    }
+    const exported = toMarkdown(moved)
+    expect(exported).toContain('See [The Eiffel Tower is 330 metres tall](https://example.org/t)[^claim-1].')
+    expect(exported).toContain('It was finished in 1789[^claim-2]\\\n')
+    expect(exported).toContain('Paris has **40 million residents**[^claim-3].')
+    expect(exported).toMatch(/~~~~python\nprint\(1\)\n~~~~\n\n\[\^claim-1\]: /)
+  })
+
+  it('escapes & in model text and keeps a source address as it is, escapes included', () => {
+    const base = fixtureReport()
+    const first = base.claims[0]!
+    const t2 = first.consensus.t2!
+    const withSource: Report = {
+      ...base,
+      claims: [
+        {
+          ...first,
+          consensus: {
+            t2: {
+              ...t2,
+              reasoning: 'Fish &amp; chips &copy;',
+              citations: [{ ...t2.citations[0]!, url: 'https://example.org/Caf%C3%A9 du%20monde?q=a b' }],
+            },
+          },
+        },
+      ],
+    }
+    const exported = toMarkdown(withSource)
+    expect(exported).toContain('Fish \\&amp; chips \\&copy;')
+    expect(exported).toContain('(<https://example.org/Caf%C3%A9%20du%20monde?q=a%20b>)')
+    expect(exported).toContain('> 1 claim: ')
+  })
 })
 
 describe('DOCX export', () => {
@@ -178,6 +229,19 @@ describe('DOCX export', () => {
     expect(holding('The span is 1,280 metres.')).not.toContain('<w:pStyle')
   })
 
+  it('lays a right-to-left line out right to left, and keeps no carriage return of CRLF text', async () => {
+    const text = 'Tel Aviv was founded in 1909.\r\nתל אביב נוסדה בשנת 1909.\r\n'
+    const files = unzipSync(await toDocx(Report.parse({ ...report, text, claims: [] })))
+    const xml = strFromU8(files['word/document.xml'] as Uint8Array)
+    const paragraphs = [...xml.matchAll(/<w:p>(.*?)<\/w:p>/g)].map(([, inner]) => inner ?? '')
+    const hebrew = paragraphs.find((p) => p.includes('תל אביב')) ?? ''
+    const english = paragraphs.find((p) => p.includes('Tel Aviv')) ?? ''
+    expect(hebrew).toContain('<w:bidi/>')
+    expect(hebrew).toContain('<w:rtl/>')
+    expect(english).not.toContain('<w:bidi/>')
+    expect(xml).not.toContain('\r')
+  })
+
   it('leaves out the control characters XML cannot hold (the docx package drops them), claims in place', async () => {
     const text = `Bell\u0007 ${report.text}`
     const shifted = report.claims.map((claim) => ({
@@ -208,5 +272,10 @@ describe('JSON export and file names', () => {
     expect(exportFileName(unnamed, 'pdf')).toBe('chk_fixture-factcheck.pdf')
     const odd = { ...report, check: { ...report.check, name: '../../etc/passwd "x".txt' } }
     expect(exportFileName(odd, 'md')).toBe('etc-passwd-x-factcheck.md')
+    const named = (name: string) => exportFileName({ ...report, check: { ...report.check, name } }, 'md')
+    expect(named('Report v1.2')).toBe('Report-v1.2-factcheck.md')
+    expect(named('Zoe\u0308 notes.docx')).toBe('Zoe\u0308-notes-factcheck.md')
+    // Cut at 80 characters, never inside one (a half surrogate pair made the API's export fail).
+    expect(named(`${'A'.repeat(79)}𠀀 name`)).toBe(`${'A'.repeat(79)}𠀀-factcheck.md`)
   })
 })

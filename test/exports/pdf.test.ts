@@ -5,8 +5,10 @@ import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { chromiumPdf, oneAtATime } from '../../src/main/engine/exports/pdf'
+import { toHtml } from '../../src/main/engine/exports/html'
 import { ApiError } from '../../src/shared/errors'
 import { tempDir } from '../helpers/server'
+import { fixtureReport } from './fixture'
 
 const pdfText = (bytes: Uint8Array): string => {
   const file = join(tempDir(), 'page.pdf')
@@ -38,6 +40,13 @@ describe('chromiumPdf', () => {
     } finally {
       await new Promise((resolve) => listener.close(resolve))
     }
+  }, 60_000)
+
+  it('prints a report whole: a long address in the facts wraps instead of running off the page', async () => {
+    const report = fixtureReport()
+    const sourceUrl = `https://example.com/${'a'.repeat(300)}`
+    const bytes = await chromiumPdf(toHtml({ ...report, check: { ...report.check, sourceUrl } }))
+    expect(pdfText(bytes).replace(/\s+/g, '')).toContain(sourceUrl)
   }, 60_000)
 
   it('says which Chromium did not start and what to set, in words the app and the CLI show', async () => {

@@ -94,23 +94,35 @@ const HEADINGS = [
   HeadingLevel.HEADING_6,
 ]
 
-/// The text cut into paragraphs at line breaks, with each claim's runs between its comment's range marks; its
-/// Markdown headings are Word headings and its fenced code is in a monospace font, every character kept.
+/// Whether a line is written right to left: its first letter is of a right-to-left script (Hebrew, Arabic,
+/// Syriac, Thaana, N'Ko and their presentation forms), as `unicode-bidi: plaintext` decides in the HTML.
+const rightToLeft = (line: string): boolean =>
+  /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/u.test(/\p{L}/u.exec(line)?.[0] ?? '')
+
+/// The text cut into paragraphs at line breaks (CRLF too), with each claim's runs between its comment's range
+/// marks; its Markdown headings are Word headings, its fenced code is in a monospace font and a line in a
+/// right-to-left script is a right-to-left paragraph, every character kept.
 function textParagraphs({ report, segments }: Annotated): Paragraph[] {
   const lines = markdownLines(report.text)
+  const lineText = (index: number): string => {
+    const markdown = lines[index]
+    return markdown ? report.text.slice(markdown.from, markdown.to) : ''
+  }
   const paragraphs: Paragraph[] = []
   let line: ParagraphChild[] = []
   const end = (): void => {
     const markdown = lines[paragraphs.length]
     const heading = markdown?.kind === 'heading' ? HEADINGS[markdown.level - 1] : undefined
-    paragraphs.push(new Paragraph({ children: line, ...(heading ? { heading } : {}) }))
+    const bidirectional = rightToLeft(lineText(paragraphs.length))
+    paragraphs.push(new Paragraph({ children: line, ...(heading ? { heading } : {}), bidirectional }))
     line = []
   }
   for (const { text, claim } of segments) {
     const id = claim ? claim.number - 1 : null
     if (id !== null) line.push(new CommentRangeStart(id))
-    text.split('\n').forEach((part, index) => {
+    text.split('\n').forEach((piece, index) => {
       if (index > 0) end()
+      const part = piece.replace(/\r$/, '')
       if (part === '') return
       const kind = lines[paragraphs.length]?.kind
       const font = kind === 'code' || kind === 'fence' ? { font: 'Courier New' } : {}
@@ -118,6 +130,7 @@ function textParagraphs({ report, segments }: Annotated): Paragraph[] {
         new TextRun({
           text: part,
           ...font,
+          rightToLeft: rightToLeft(lineText(paragraphs.length)),
           ...(claim ? { shading: { type: ShadingType.CLEAR, fill: FILLS[claim.verdict] } } : {}),
         }),
       )

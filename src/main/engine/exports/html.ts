@@ -29,11 +29,14 @@ h1 { font-size: 1.6rem; margin: 0 0 0.3rem; }
 h2 { font: 600 0.9rem/1.3 system-ui, sans-serif; text-transform: uppercase; letter-spacing: 0.06em;
   color: #555; border-bottom: 1px solid #ddd; padding-bottom: 0.2rem; margin: 2rem 0 0.8rem; }
 table { border-collapse: collapse; font: 0.85rem/1.4 system-ui, sans-serif; }
-th, td { border: 1px solid #ddd; padding: 0.25rem 0.5rem; text-align: left; vertical-align: top; }
+th, td { border: 1px solid #ddd; padding: 0.25rem 0.5rem; text-align: start; vertical-align: top;
+  overflow-wrap: anywhere; }
 .summary { display: flex; gap: 2rem; flex-wrap: wrap; align-items: flex-start; }
 .facts th { background: #f6f6f4; font-weight: 600; }
 .summary-verdicts td:last-child { text-align: right; }
-.text { white-space: pre-wrap; overflow-wrap: break-word; }
+.text { white-space: pre-wrap; overflow-wrap: break-word; unicode-bidi: plaintext; }
+.note, .facts { overflow-wrap: anywhere; }
+.quoted, .reasoning, .correction, blockquote, td { unicode-bidi: plaintext; }
 .md-syntax { color: #9aa0a6; font-weight: 400; }
 .md-heading { font: 700 1.05em/1.4 system-ui, sans-serif; }
 .md-h1 { font-size: 1.35em; } .md-h2 { font-size: 1.2em; }

@@ -18,14 +18,15 @@ export const EXPORT_TYPES: Record<ExportFormat, { extension: string; contentType
   json: { extension: 'json', contentType: 'application/json; charset=utf-8' },
 }
 
-/// The name an export is saved under: the check's name (without a file extension it may carry) or its id,
-/// then `-factcheck` and the format's extension, e.g. `article-factcheck.html`.
+/// The name an export is saved under: the check's name (without the extension of a document file it may
+/// carry: "Report v1.2" keeps its ".2") or its id, then `-factcheck` and the format's extension, e.g.
+/// `article-factcheck.html`. At most 80 characters of the name, never half of one.
 export function exportFileName(report: Report, format: ExportFormat): string {
-  const base = (report.check.name ?? '')
-    .replace(/\.[A-Za-z0-9]{1,5}$/, '')
-    .replace(/[^\p{L}\p{N}._-]+/gu, '-')
-    .replace(/^[-.]+|-+$/g, '')
-    .slice(0, 80)
+  const name = (report.check.name ?? '')
+    .replace(/\.(?:md|markdown|txt|docx?|html?|pdf|json)$/i, '')
+    .replace(/[^\p{L}\p{M}\p{N}._-]+/gu, '-')
+    .replace(/^[-.]+/, '')
+  const base = Array.from(name).slice(0, 80).join('').replace(/-+$/, '')
   return `${base || report.check.id}-factcheck.${EXPORT_TYPES[format].extension}`
 }
 

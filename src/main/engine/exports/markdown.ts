@@ -1,3 +1,5 @@
+import { counted } from '../../../shared/counted'
+import { markdownLines, PROSE, proseView } from '../../../shared/markdown'
 import type { Report } from '../../../shared/schemas'
 import {
   annotate,
@@ -14,7 +16,30 @@ function escapeMarkdown(text: string): string {
   return text
     .replace(/\s+/g, ' ')
     .trim()
-    .replace(/[\\`*_{}[\]()<>#+\-!|~]/g, '\\$&')
+    .replace(/[\\`*_{}[\]()<>#+\-!|~&]/g, '\\$&')
+}
+
+/// Where a claim's footnote reference goes in the text: after the markup that closes around the claim's
+/// last words (a link's `](url)`, emphasis), so that it neither breaks the link nor sits inside it; before a
+/// backslash that ends the claim (a hard line break), which would make the reference literal text.
+function footnotePlace(text: string, kind: Uint8Array, end: number): number {
+  let at = end
+  while (at < text.length && kind[at] !== PROSE && !/[\s`]/.test(text[at] as string)) at++
+  if (at > end) return at
+  let backslashes = 0
+  while (text[at - 1 - backslashes] === '\\') backslashes++
+  return backslashes % 2 === 1 ? at - 1 : at
+}
+
+/// The fence that closes a code block the text leaves open at its end (none when every block is closed), so
+/// that the footnotes after it are not read as code.
+function closingFence(text: string): string | null {
+  let opener: string | null = null
+  for (const line of markdownLines(text)) {
+    if (line.kind !== 'fence') continue
+    opener = opener === null ? (/^\s*(`{3,}|~{3,})/.exec(text.slice(line.from, line.to))?.[1] ?? '```') : null
+  }
+  return opener
 }
 
 /// The footnote label of a claim: `[^claim-N]`, apart from any footnotes the document has of its own.
@@ -26,22 +51,35 @@ export function toMarkdown(report: Report): string {
   const annotated = annotate(report)
   const summary = annotated.counts.map(({ verdict, count }) => `${VERDICT_LABELS[verdict]} ${count}`)
   const facts = checkFacts(report).map(([name, value]) => `${name}: ${escapeMarkdown(value)}`)
-  const text = annotated.segments
-    .map(({ text: run, claim }) => (claim ? `${run}${footnoteLabel(claim)}` : run))
-    .join('')
+  const { kind } = proseView(report.text)
+  let text = ''
+  let at = 0
+  for (const { claim } of annotated.segments) {
+    if (!claim) continue
+    const place = Math.max(at, footnotePlace(report.text, kind, claim.claim.charEnd))
+    text += report.text.slice(at, place) + footnoteLabel(claim)
+    at = place
+  }
+  text += report.text.slice(at)
+  const fence = closingFence(report.text)
   return [
     `> **Fact-check report: ${escapeMarkdown(annotated.title)}** (Factdesk)  `,
-    `> ${report.claims.length} claims: ${summary.join(', ') || 'none'}  `,
+    `> ${counted(report.claims.length, 'claim')}: ${summary.join(', ') || 'none'}  `,
     `> ${facts.join(' · ')}`,
     '',
     '---',
     '',
     text.trimEnd(),
+    ...(fence ? [fence] : []),
     '',
     ...annotated.claims.map(footnote),
     '',
   ].join('\n')
 }
+
+/// A web address as a Markdown link destination in `<…>`: as the URL parser writes it (its escapes kept, not
+/// escaped twice), with the characters that would end the destination escaped.
+const linkTarget = (url: string): string => new URL(url).href.replace(/[<>\s]/g, (c) => encodeURIComponent(c))
 
 function footnote(claim: AnnotatedClaim): string {
   const { consensus } = claim
@@ -52,7 +90,7 @@ function footnote(claim: AnnotatedClaim): string {
     lines.push(`${other.tier}: ${VERDICT_LABELS[other.consensus.verdict]}`)
   for (const citation of consensus?.citations ?? []) {
     const title = escapeMarkdown(citation.title || citation.url)
-    const link = isWebUrl(citation.url) ? `[${title}](<${encodeURI(citation.url)}>)` : title
+    const link = isWebUrl(citation.url) ? `[${title}](<${linkTarget(citation.url)}>)` : title
     lines.push(`Source: ${link}${citation.quote ? `: “${escapeMarkdown(citation.quote)}”` : ''}`)
   }
   // Continuation lines of a footnote are indented; a blank line separates the footnotes.
