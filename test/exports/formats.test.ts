@@ -71,6 +71,8 @@ describe('HTML export', () => {
     expect(counts).toEqual({ supported: 1, refuted: 1, misleading: 1, unchecked: 1 })
     expect(document.querySelector('.summary-verdicts tfoot td')?.textContent).toBe('4')
     expect(document.querySelector('.facts')?.textContent).toContain('20 charged, 4 refunded')
+    // Times as a reader reads them, in UTC whatever the machine's zone.
+    expect(document.querySelector('.facts')?.textContent).toContain('Submitted1 Jan 2026, 00:00 UTC')
   })
 
   it('footnotes the reasoning, the correction, the votes and the citations', () => {

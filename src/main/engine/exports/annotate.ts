@@ -102,12 +102,24 @@ export function checkFacts(report: Report): [string, string][] {
     ['Source', check.sourceUrl],
     ['Tiers', check.tiers.join(', ')],
     ['Status', check.status],
-    ['Submitted', check.createdAt],
-    ['Completed', check.completedAt],
+    ['Submitted', readableTime(check.createdAt)],
+    ['Completed', check.completedAt && readableTime(check.completedAt)],
     ['Credits', `${check.credits.charged} charged, ${check.credits.refunded} refunded`],
   ]
   return facts.filter((fact): fact is [string, string] => fact[1] !== null)
 }
+
+const TIME = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  timeZone: 'UTC',
+})
+
+/// A timestamp as a reader reads it, the same on every machine: "22 Nov 2026, 09:31 UTC".
+export const readableTime = (iso: string): string => `${TIME.format(new Date(iso))} UTC`
 
 /// Whether a URL may become a link in an export: http and https only (never `javascript:` or `data:`).
 export function isWebUrl(url: string): boolean {
