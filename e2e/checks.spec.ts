@@ -110,6 +110,10 @@ test('says why nothing is submitted when the balance is short', async ({ page, s
   await toolbar.getByRole('button', { name: 'Estimate' }).click()
   const estimate = page.getByRole('complementary', { name: 'Estimate' })
   await expect(estimate).toContainText('not enough')
+  // A long list of claims shows its first hundred until asked for all.
+  await expect(estimate.locator('.claim-list li')).toHaveCount(100)
+  await estimate.getByRole('button', { name: 'Show all 120 claims' }).click()
+  await expect(estimate.locator('.claim-list li')).toHaveCount(120)
   await toolbar.getByRole('button', { name: 'Check', exact: true }).click()
   await expect(page.getByRole('alert')).toContainText('Not enough credits')
   await expect(page.getByRole('alert')).toContainText('Nothing was submitted')

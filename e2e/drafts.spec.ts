@@ -53,6 +53,22 @@ test.describe('drafts', () => {
       'kills and restarts factdesk web under the page; the desktop app has no server',
     )
 
+    test('typing on saves once every 5 seconds, not again at each keystroke after a save', async ({
+      page,
+      server,
+    }) => {
+      await writeInEditor(page, server, '')
+      const saves: number[] = []
+      page.on('request', (request) => {
+        if (request.method() === 'PATCH' && /\/drafts\//.test(request.url())) saves.push(Date.now())
+      })
+      const started = Date.now()
+      // About 7.5 seconds of steady typing: the longest wait (5 s) saves once while it goes on.
+      await page.keyboard.type('The bridge was opened in 1871 by the mayor. '.repeat(3), { delay: 55 })
+      const typing = saves.filter((at) => at - started < 7000)
+      expect(typing).toHaveLength(1)
+    })
+
     test('nothing typed is lost when the server is killed between keystrokes', async ({ page }) => {
       const dataDir = mkdtempSync(join(tmpdir(), 'factdesk-e2e-drafts-'))
       let server = await startWeb(dataDir)

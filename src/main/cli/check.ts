@@ -6,27 +6,33 @@ import { hasEnded } from '../engine/events'
 /// Estimates, submits and runs a check of `text` in this process, resolving with its final report.
 export async function runCheck(engine: Engine, text: string, tiers: Tier[], name: string): Promise<Report> {
   const principal = engine.localPrincipal()
-  const estimate = engine.service.estimate(principal, { text, tiers })
-  console.error(
-    `${counted(estimate.claimCount, 'claim')}, ${counted(estimate.credits.total, 'credit')} ` +
-      `(balance ${formatted(estimate.balance)})`,
-  )
   // Ctrl+C (or a SIGTERM) cancels the check, which refunds it, rather than leaving it charged and running; one
-  // that comes while the check is being submitted cancels it as soon as it exists.
+  // that comes while the check is being submitted cancels it as soon as it exists. Listening starts before
+  // anything is printed, so no signal finds the process without its listener; a second one ends it at once.
   let checkId: string | null = null
   let interrupted = false
   const cancel = (): void => {
+    if (interrupted && checkId === null) return
+    if (interrupted) process.exit(130)
     interrupted = true
     if (checkId === null) return
     console.error(`Cancelling the check ${checkId}; its credits are refunded.`)
     engine.service.cancel(principal, checkId)
   }
-  process.once('SIGINT', cancel)
-  process.once('SIGTERM', cancel)
+  process.on('SIGINT', cancel)
+  process.on('SIGTERM', cancel)
   try {
+    const estimate = engine.service.estimate(principal, { text, tiers })
+    console.error(
+      `${counted(estimate.claimCount, 'claim')}, ${counted(estimate.credits.total, 'credit')} ` +
+        `(balance ${formatted(estimate.balance)})`,
+    )
     const { check } = await engine.service.submit(principal, { documentId: estimate.documentId, tiers, name })
     checkId = check.id
-    if (interrupted) cancel()
+    if (interrupted) {
+      interrupted = false
+      cancel()
+    }
     if (!hasEnded(engine.service.getCheck(principal, check.id))) await engine.events.ended(check.id)
     return engine.service.report(principal, check.id)
   } finally {

@@ -70,7 +70,13 @@ export function SidePanel({ api }: { api: FactdeskApi }): JSX.Element | null {
   )
 }
 
+/// How many of an estimate's claims the panel lists before "Show all": thousands of buttons beside the text
+/// slowed every keystroke of a long document.
+const LISTED_CLAIMS = 100
+
 function EstimateSummary({ estimate }: { estimate: Estimate }): JSX.Element {
+  const [all, setAll] = useState(false)
+  const listed = all ? estimate.claims : estimate.claims.slice(0, LISTED_CLAIMS)
   return (
     <div className="estimate">
       <p className="estimate-lead">
@@ -111,7 +117,7 @@ function EstimateSummary({ estimate }: { estimate: Estimate }): JSX.Element {
           : `not enough — ${counted(estimate.credits.total - estimate.balance, 'more credit')} needed. Check will not submit.`}
       </p>
       <ol className="claim-list">
-        {estimate.claims.map((claim) => (
+        {listed.map((claim) => (
           <li key={claim.claimId}>
             <button type="button" className="claim-link" onClick={() => revealClaim(claim.claimId)}>
               {claim.text}
@@ -119,6 +125,11 @@ function EstimateSummary({ estimate }: { estimate: Estimate }): JSX.Element {
           </li>
         ))}
       </ol>
+      {listed.length < estimate.claims.length && (
+        <button type="button" className="button" onClick={() => setAll(true)}>
+          Show all {counted(estimate.claims.length, 'claim')}
+        </button>
+      )}
     </div>
   )
 }

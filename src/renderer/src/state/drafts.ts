@@ -70,9 +70,12 @@ let inFlight: Promise<void> | null = null
 let bound: FactdeskApi | null = null
 // The store's handler of the writer's changes, for the editor's listener.
 let changedListener: (() => void) | null = null
-// Whether the page's copy waits for the next frame: one copy per frame, however fast the typing.
+// Whether the page's copy waits to be written: one copy per frame, however fast the typing, and in a long
+// text at most one per COPY_CHARS_PER_MS of its length (a 50,000-word text took 5 ms a copy, 60 a second).
 let copyPending = false
-// The store's handler of the writer's changes, for the editor's listener.
+/// A long text's copy waits a millisecond for each this many characters (at most COPY_MAX_WAIT_MS).
+const COPY_CHARS_PER_MS = 250
+const COPY_MAX_WAIT_MS = 1000
 interface EmergencyCopy {
   draftId: string
   text: string
@@ -122,8 +125,9 @@ export const useDrafts = create<DraftsStore>()((set, get) => {
     if (!draft || !api) return
     if (!copyPending) {
       copyPending = true
-      if (typeof requestAnimationFrame === 'function') requestAnimationFrame(keepCopy)
-      else setTimeout(keepCopy, 0)
+      const wait = Math.min(COPY_MAX_WAIT_MS, (editorView()?.state.doc.length ?? 0) / COPY_CHARS_PER_MS)
+      if (wait < 16 && typeof requestAnimationFrame === 'function') requestAnimationFrame(keepCopy)
+      else setTimeout(keepCopy, wait)
     }
     const now = Date.now()
     changedSince ??= now
@@ -137,6 +141,7 @@ export const useDrafts = create<DraftsStore>()((set, get) => {
     const { draft } = get()
     if (!view || !draft) return
     const text = view.state.doc.toString()
+    const takenAt = Date.now()
     if (text === stored) {
       set({ save: 'saved', failure: null })
       changedSince = null
@@ -154,6 +159,9 @@ export const useDrafts = create<DraftsStore>()((set, get) => {
         writeCopy(null)
         set({ save: 'saved', failure: null, draft: saved })
       } else {
+        // Typed while saving: the longest wait runs from when this save took the text, not from the first change
+        // before it (which would make every keystroke save again at once).
+        changedSince = takenAt
         set({ save: 'unsaved', failure: null, draft: { ...saved, fileModified: true } })
         schedule(api, AUTOSAVE_PAUSE_MS)
       }
