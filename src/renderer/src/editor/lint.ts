@@ -91,6 +91,9 @@ class WritingLintPlugin implements PluginValue {
   /// Whether the marks set are out of date beyond what moving them with edits keeps right: answers came in,
   /// or the settings, ignored rules or claims changed, since they were set.
   private outdated = true
+  /// The t1 findings of the claims when the marks were last set (`findingsKey`): a check's votes change the
+  /// claims on every frame, and the marks need setting again only when these change.
+  private claimFindingsKey = ''
   /// The marks dispatched last, and the document they were placed in.
   private shown: { doc: EditorState['doc'] | null; diagnostics: readonly Diagnostic[] } = {
     doc: null,
@@ -115,10 +118,11 @@ class WritingLintPlugin implements PluginValue {
     }
     const settings = update.state.facet(writingSettings)
     if (settings.dialect !== update.startState.facet(writingSettings).dialect) return this.readSoon(0)
+    const claimsChanged = update.state.field(claimField, false) !== update.startState.field(claimField, false)
     if (
       settings !== update.startState.facet(writingSettings) ||
       update.state.field(ignoredRules) !== update.startState.field(ignoredRules) ||
-      update.state.field(claimField, false) !== update.startState.field(claimField, false)
+      (claimsChanged && findingsKey(claimFindings(update.state, new Set())) !== this.claimFindingsKey)
     ) {
       this.outdated = true
       this.showSoon(0)
@@ -170,6 +174,7 @@ class WritingLintPlugin implements PluginValue {
     if (state.doc !== this.readDoc) return
     const diagnostics = this.diagnostics(state)
     this.outdated = false
+    this.claimFindingsKey = findingsKey(claimFindings(state, new Set()))
     // The same marks again would only close the hover the writer may be reading.
     if (state.doc === this.shown.doc && sameMarks(diagnostics, this.shown.diagnostics)) return
     this.shown = { doc: state.doc, diagnostics }
@@ -277,6 +282,10 @@ function shownFindings(state: EditorState): Diagnostic[] {
   })
   return shown.sort((a, b) => a.from - b.from)
 }
+
+/// What identifies a list of findings: where each is and what it says.
+const findingsKey = (findings: readonly Diagnostic[]): string =>
+  findings.map(({ from, to, message }) => `${from}:${to}:${message}`).join('\n')
 
 /// The t1 findings inside checked claims, where the claims field has moved them through edits; those Harper
 /// finds live at the same place with the same message (`from:to:message` in `seen`) are shown once.
