@@ -160,6 +160,16 @@ describe('factdesk serve', () => {
   })
 })
 
+/// The balance of the default organization of a data folder, read once its command has ended.
+async function balanceOf(dataDir: string): Promise<number> {
+  const engine = openEngine({ dataDir })
+  try {
+    return engine.service.credits(engine.localPrincipal()).balance
+  } finally {
+    await engine.close()
+  }
+}
+
 describe('factdesk check', () => {
   it('runs a t1 check of a file and prints a readable report, or the report JSON', async () => {
     const dir = tempDir()
@@ -203,12 +213,7 @@ describe('factdesk check', () => {
     expect((await factdesk(['check', latin1, '--data-dir', join(dir, 'data')])).stderr).toMatch(
       /is not UTF-8 text/,
     )
-    const engine = openEngine({ dataDir: join(dir, 'data') })
-    try {
-      expect(engine.service.credits(engine.localPrincipal()).balance).toBe(998)
-    } finally {
-      await engine.close()
-    }
+    expect(await balanceOf(join(dir, 'data'))).toBe(998)
   }, 60_000)
 
   it('shows control characters of the text as escapes instead of sending them to the terminal', async () => {
@@ -245,11 +250,6 @@ describe('factdesk check', () => {
     piped.stdout.once('data', () => piped.stdout.destroy())
     expect(await exited(piped)).toBe(0)
     expect(errors).not.toMatch(/EPIPE|at /)
-    const engine = openEngine({ dataDir: join(dir, 'data') })
-    try {
-      expect(engine.service.credits(engine.localPrincipal()).balance).toBe(100)
-    } finally {
-      await engine.close()
-    }
+    expect(await balanceOf(join(dir, 'data'))).toBe(100)
   }, 120_000)
 })
