@@ -118,6 +118,7 @@ describe('Markdown export', () => {
     expect(notes[0]).toContain('(<https://example.org/eiffel?a=1&b=%222%22>)')
     expect(notes[0]).toContain('\\<script\\>alert\\(1\\)\\</script\\>')
     expect(notes[0]).not.toContain('](<javascript:')
+    expect(notes[0]).toContain('Votes: t2 model\\-a: Supported 80%; t2 model\\-b: Supported 80%')
     expect(notes[1]).toContain('**Refuted**')
     expect(notes[3]).toContain('**Not checked**')
   })

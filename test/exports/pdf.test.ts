@@ -46,7 +46,10 @@ describe('chromiumPdf', () => {
     const report = fixtureReport()
     const sourceUrl = `https://example.com/${'a'.repeat(300)}`
     const bytes = await chromiumPdf(toHtml({ ...report, check: { ...report.check, sourceUrl } }))
-    expect(pdfText(bytes).replace(/\s+/g, '')).toContain(sourceUrl)
+    const text = pdfText(bytes)
+    expect(text.replace(/\s+/g, '')).toContain(sourceUrl)
+    // Each page says which it is of how many.
+    expect(text).toMatch(/^\s*1 ?\/ ?\d+\s*$/m)
   }, 60_000)
 
   it('says which Chromium did not start and what to set, in words the app and the CLI show', async () => {

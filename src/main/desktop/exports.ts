@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { app, BrowserWindow, session, type Session } from 'electron'
-import type { PdfPrinter } from '../engine/exports/pdf'
+import { PRINT_OPTIONS, type PdfPrinter } from '../engine/exports/pdf'
 
 /// Prints the HTML export with Electron: an offscreen window of its own session, JavaScript off, every
 /// request but the page itself refused.
@@ -15,7 +15,7 @@ export const electronPdf: PdfPrinter = async (html) => {
   })
   try {
     await window.loadURL(`data:text/html;charset=utf-8,${encodeURIComponent(html)}`)
-    const pdf = await window.webContents.printToPDF({ printBackground: true, preferCSSPageSize: true })
+    const pdf = await window.webContents.printToPDF(PRINT_OPTIONS)
     return new Uint8Array(pdf)
   } finally {
     window.destroy()

@@ -5,6 +5,7 @@ import {
   annotate,
   checkFacts,
   isWebUrl,
+  percent,
   VERDICT_LABELS,
   verdictDetails,
   type AnnotatedClaim,
@@ -92,6 +93,13 @@ function footnote(claim: AnnotatedClaim): string {
     const title = escapeMarkdown(citation.title || citation.url)
     const link = isWebUrl(citation.url) ? `[${title}](<${linkTarget(citation.url)}>)` : title
     lines.push(`Source: ${link}${citation.quote ? `: “${escapeMarkdown(citation.quote)}”` : ''}`)
+  }
+  if (claim.votes.length > 0) {
+    const votes = claim.votes.map(
+      (vote) =>
+        `${vote.tier} ${escapeMarkdown(vote.model)}: ${VERDICT_LABELS[vote.verdict]} ${percent(vote.confidence)}`,
+    )
+    lines.push(`Votes: ${votes.join('; ')}`)
   }
   // Continuation lines of a footnote are indented; a blank line separates the footnotes.
   return `${lines.join('\n\n    ')}\n`

@@ -17,6 +17,18 @@ export const CHROMIUM_ARGS = [
   '--no-first-run',
 ]
 
+/// How every PDF export is printed, by Chromium here and by Electron in the desktop app: backgrounds (the
+/// verdicts' colours) and the page's own margins, and "3 / 12" at the foot of each page.
+export const PRINT_OPTIONS = {
+  printBackground: true,
+  preferCSSPageSize: true,
+  displayHeaderFooter: true,
+  headerTemplate: '<span></span>',
+  footerTemplate:
+    '<div style="width: 100%; text-align: center; font: 8px system-ui, sans-serif; color: #666">' +
+    '<span class="pageNumber"></span> / <span class="totalPages"></span></div>',
+}
+
 /// A printer that prints one page at a time: requests that come together wait their turn (each print starts
 /// a browser of its own, so eight at once would start eight).
 export function oneAtATime(printer: PdfPrinter): PdfPrinter {
@@ -51,7 +63,7 @@ export const chromiumPdf: PdfPrinter = oneAtATime(async (html) => {
     const page = await context.newPage()
     await page.setContent(html, { waitUntil: 'load' })
     await page.emulateMedia({ media: 'print' })
-    return new Uint8Array(await page.pdf({ format: 'A4', printBackground: true, preferCSSPageSize: true }))
+    return new Uint8Array(await page.pdf({ format: 'A4', ...PRINT_OPTIONS }))
   } finally {
     await browser.close()
   }
