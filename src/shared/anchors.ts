@@ -41,11 +41,22 @@ export function anchorOf(text: string, start: number, end: number): TextAnchor {
 /// Finds an anchor in `text`: at its old offsets if they still hold its exact text; else the exact text where
 /// the context agrees best (nearest the old place among equals); else the closest text within the fuzzy
 /// threshold (fewest edits, then nearest). Null when the claim is gone: it is then detached.
-export function reanchor(text: string, anchor: TextAnchor): Placement | null {
+///
+/// `shift` is a guess of how far the text moved (the claim before it moved that far): when the old offsets
+/// moved by it hold the exact text with all its context, that place is taken without searching the whole
+/// text, which placing thousands of claims after an edit near the top would otherwise do for each.
+export function reanchor(text: string, anchor: TextAnchor, shift = 0): Placement | null {
   const { exact, start } = anchor
   if (exact.length === 0) return null
   if (text.slice(start, anchor.end) === exact)
     return { start, end: anchor.end, how: 'offsets', similarity: 1 }
+  const moved = start + shift
+  if (
+    shift !== 0 &&
+    text.slice(moved, moved + exact.length) === exact &&
+    contextScore(text, moved, moved + exact.length, anchor) === anchor.prefix.length + anchor.suffix.length
+  )
+    return { start: moved, end: moved + exact.length, how: 'exact', similarity: 1 }
   let best: { at: number; context: number } | null = null
   for (let at = text.indexOf(exact); at !== -1; at = text.indexOf(exact, at + 1)) {
     const context = contextScore(text, at, at + exact.length, anchor)

@@ -105,6 +105,9 @@ describe('anchors', () => {
           start: inserted.length + before.length,
           end: edited.length - after.length,
         })
+        // A guess of the shift (right, or wrong) changes nothing of where it is found.
+        expect(reanchor(edited, anchor, inserted.length)).toEqual(placed)
+        expect(reanchor(edited, anchor, 7)).toEqual(placed)
       }),
     )
   })

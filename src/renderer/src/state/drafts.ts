@@ -224,16 +224,19 @@ export const useDrafts = create<DraftsStore>()((set, get) => {
     const anchors = new Map(draft.anchors.map((anchor) => [anchor.claimId, anchor]))
     const marks: ClaimMark[] = []
     const detached: DetachedClaim[] = []
+    // How far the last claim placed had moved: the next one has most likely moved as far.
+    let moved = 0
     marksOf(report.claims, report.check, report.panel).forEach((mark, index) => {
       const claim = report.claims[index]
       // Anchors kept with the draft, or else (a check on a remote service) taken from the report's own text.
       const anchor =
         anchors.get(mark.claimId) ?? (claim && anchorOf(report.text, claim.charStart, claim.charEnd))
-      const placed = anchor && reanchor(text, anchor)
+      const placed = anchor && reanchor(text, anchor, moved)
       if (!claim || !placed) {
         detached.push({ claimId: mark.claimId, text: claim?.text ?? anchor?.exact ?? '', stage: mark.stage })
         return
       }
+      moved = placed.start - anchor.start
       const shift = placed.start - mark.from
       marks.push({
         ...mark,
