@@ -11,16 +11,18 @@ export async function runCheck(engine: Engine, text: string, tiers: Tier[], name
   // anything is printed, so no signal finds the process without its listener; a second one ends it at once.
   let checkId: string | null = null
   let interrupted = false
-  const cancel = (): void => {
-    if (interrupted && checkId === null) return
-    if (interrupted) process.exit(130)
-    interrupted = true
-    if (checkId === null) return
-    console.error(`Cancelling the check ${checkId}; its credits are refunded.`)
-    engine.service.cancel(principal, checkId)
+  const cancel = (id: string): void => {
+    console.error(`Cancelling the check ${id}; its credits are refunded.`)
+    engine.service.cancel(principal, id)
   }
-  process.on('SIGINT', cancel)
-  process.on('SIGTERM', cancel)
+  const onSignal = (): void => {
+    if (!interrupted) {
+      interrupted = true
+      if (checkId !== null) cancel(checkId)
+    } else if (checkId !== null) process.exit(130)
+  }
+  process.on('SIGINT', onSignal)
+  process.on('SIGTERM', onSignal)
   try {
     const estimate = engine.service.estimate(principal, { text, tiers })
     console.error(
@@ -29,15 +31,12 @@ export async function runCheck(engine: Engine, text: string, tiers: Tier[], name
     )
     const { check } = await engine.service.submit(principal, { documentId: estimate.documentId, tiers, name })
     checkId = check.id
-    if (interrupted) {
-      interrupted = false
-      cancel()
-    }
+    if (interrupted) cancel(check.id)
     if (!hasEnded(engine.service.getCheck(principal, check.id))) await engine.events.ended(check.id)
     return engine.service.report(principal, check.id)
   } finally {
-    process.off('SIGINT', cancel)
-    process.off('SIGTERM', cancel)
+    process.off('SIGINT', onSignal)
+    process.off('SIGTERM', onSignal)
   }
 }
 

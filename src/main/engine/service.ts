@@ -27,6 +27,7 @@ import { newId, newSecret } from './ids'
 import type { Store } from './store'
 import type { CheckRecord } from './store/checks'
 import type { ClaimRecord, DocumentRecord } from './store/documents'
+import type { TokenRecord } from './store/tokens'
 import type { TierChecker } from './tiers/tier'
 import {
   requireCallbackUrl,
@@ -103,7 +104,7 @@ export class Service {
   /// Turns a bearer token's value into a principal, or refuses it: unknown, malformed and revoked tokens
   /// all get the same answer, so the reply reveals nothing about which tokens exist.
   authenticate(tokenValue: string): Principal {
-    const token = TOKEN_SHAPE.test(tokenValue) ? this.store.tokens.findByHash(hashToken(tokenValue)) : null
+    const token = this.tokenOf(tokenValue)
     // A browser session is not an API token: it is good only as `factdesk web`'s cookie.
     if (!token || token.revokedAt !== null || token.sessionExpiresAt !== null) {
       throw new ApiError('unauthorized', 'The token is not valid: it is unknown, malformed or revoked.')
@@ -114,10 +115,8 @@ export class Service {
   /// Turns `factdesk web`'s session cookie into the principal of the person at this computer, or refuses it:
   /// only a browser session the server opened (never an API token), before it ends and unless revoked.
   authenticateSession(sessionValue: string): Principal {
-    const token = TOKEN_SHAPE.test(sessionValue)
-      ? this.store.tokens.findByHash(hashToken(sessionValue))
-      : null
-    if (!token || token.sessionExpiresAt === null || !this.isCurrent(token.id)) {
+    const token = this.tokenOf(sessionValue)
+    if (!token || token.sessionExpiresAt === null || !this.stands(token)) {
       throw new ApiError(
         'unauthorized',
         'This browser session has ended or is not valid: open the link `factdesk web` printed.',
@@ -130,7 +129,17 @@ export class Service {
   /// requests (an event stream) ask again as they go.
   isCurrent(tokenId: string): boolean {
     const token = this.store.tokens.get(tokenId)
-    if (!token || token.revokedAt !== null) return false
+    return token !== null && this.stands(token)
+  }
+
+  /// The stored token of a value, by its hash; null for a value of no token's shape.
+  private tokenOf(value: string): TokenRecord | null {
+    return TOKEN_SHAPE.test(value) ? this.store.tokens.findByHash(hashToken(value)) : null
+  }
+
+  /// Whether a token is not revoked and, for a browser session, not ended.
+  private stands(token: TokenRecord): boolean {
+    if (token.revokedAt !== null) return false
     return token.sessionExpiresAt === null || token.sessionExpiresAt > this.clock.now().toISOString()
   }
 

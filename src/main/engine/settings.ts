@@ -207,13 +207,10 @@ export class AppSettings {
     const config = modelConfig(input)
     const { panel, judge } = this.effective().models
     const saved = [...panel, ...(judge ? [judge] : [])].find((model) => model.id === config.id)
-    const sameTarget = saved?.provider === config.provider && saved.baseURL === config.baseURL
-    const keys: ApiKeys =
-      input.apiKey !== undefined
-        ? { model: () => input.apiKey ?? undefined, search: () => undefined }
-        : sameTarget
-          ? this.keys
-          : apiKeys(null, this.options.env)
+    const keys = this.testKeys(
+      input.apiKey,
+      saved?.provider === config.provider && saved.baseURL === config.baseURL,
+    )
     const client = new ModelClient({
       requestTimeoutMs: TEST_TIMEOUT_MS,
       maxRetries: 0,
@@ -237,20 +234,17 @@ export class AppSettings {
   }
 
   /// One search through the provider as entered (its key: the one given, else the saved one while the provider
-  /// and address are those it was saved for, else its environment variable), under the same address rules and time cap as t3's: ok with the time it took and
-  /// the first results, or what went wrong in words.
+  /// and address are those it was saved for, else its environment variable), under the same address rules and
+  /// time cap as t3's: ok with the time it took and the first results, or what went wrong in words.
   async testSearch(principal: Principal, input: SearchTestRequest): Promise<SearchTest> {
     requireOwner(principal)
     const config = this.effective()
-    const sameTarget = config.search.provider === input.provider && config.search.baseURL === input.baseURL
+    const keys = this.testKeys(
+      input.apiKey,
+      config.search.provider === input.provider && config.search.baseURL === input.baseURL,
+    )
     const search = { ...config.search, provider: input.provider, baseURL: input.baseURL }
     if (input.apiKeyEnv !== undefined) search.apiKeyEnv = input.apiKeyEnv ?? undefined
-    const keys: ApiKeys =
-      input.apiKey !== undefined
-        ? { model: () => undefined, search: () => input.apiKey ?? undefined }
-        : sameTarget
-          ? this.keys
-          : apiKeys(null, this.options.env)
     const web = new Web({ search, web: config.web }, {}, keys)
     const started = performance.now()
     try {
@@ -266,6 +260,13 @@ export class AppSettings {
     } catch (error) {
       return { ok: false, latencyMs: null, message: reason(error), results: [] }
     }
+  }
+
+  /// The keys a connection test uses: the one the form gives (null: none), else the saved ones while the test
+  /// asks the provider and address they were saved for, else only the environment's.
+  private testKeys(given: string | null | undefined, savedFor: boolean): ApiKeys {
+    if (given !== undefined) return { model: () => given ?? undefined, search: () => given ?? undefined }
+    return savedFor ? this.keys : apiKeys(null, this.options.env)
   }
 
   /// Asks a local Ollama for the models it has pulled (`GET /api/tags`).
@@ -288,13 +289,14 @@ export class AppSettings {
             : `Ollama runs with ${models.length} model${models.length === 1 ? '' : 's'}.`,
       }
     } catch (error) {
+      const why = reason(error)
       return {
         running: false,
         baseURL,
         models: [],
-        message: /ECONNREFUSED/.test(reason(error))
+        message: /ECONNREFUSED/.test(why)
           ? `No Ollama is running on this computer (nothing answers at ${origin}). Start it with \`ollama serve\`.`
-          : `No Ollama answers at ${origin} (${reason(error)}). Start it with \`ollama serve\`.`,
+          : `No Ollama answers at ${origin} (${why}). Start it with \`ollama serve\`.`,
       }
     }
   }

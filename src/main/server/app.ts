@@ -1,11 +1,10 @@
 import { OpenAPIHono } from '@hono/zod-openapi'
 import { Hono, type MiddlewareHandler } from 'hono'
-import { bodyLimit } from 'hono/body-limit'
 import { ApiError } from '../../shared/errors'
 import type { Engine } from '../engine/engine'
 import { chromiumPdf, type PdfPrinter } from '../engine/exports/pdf'
 import { authenticate, type ApiEnv } from './auth'
-import { errorResponse, validationError } from './errors'
+import { errorResponse, limitBody, validationError } from './errors'
 import { accountRoutes } from './routes/account'
 import { checkRoutes } from './routes/checks'
 import { draftRoutes } from './routes/drafts'
@@ -38,7 +37,7 @@ export function createApi(engine: Engine, options: AppOptions = {}): OpenAPIHono
     },
   })
   api.use('*', authenticate(engine.service, options.acceptSessionCookie ?? false))
-  api.use('*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: tooLarge }), requireJsonBody)
+  api.use('*', limitBody(MAX_BODY_BYTES, `${MAX_BODY_BYTES / 1024 / 1024} MB`), requireJsonBody)
   api.route('/', accountRoutes(engine.service))
   api.route('/', checkRoutes(engine.service))
   api.route('/', exportRoutes(engine.service, options.printPdf ?? chromiumPdf))
@@ -99,8 +98,4 @@ const requireJsonBody: MiddlewareHandler = async (c, next) => {
     })
   }
   await next()
-}
-
-const tooLarge = (): never => {
-  throw new ApiError('unprocessable', `The request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MB.`)
 }

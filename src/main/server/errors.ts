@@ -1,4 +1,5 @@
-import type { Context } from 'hono'
+import type { Context, MiddlewareHandler } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
 import { HTTPException } from 'hono/http-exception'
 import type { ZodError } from 'zod'
 import { ApiError } from '../../shared/errors'
@@ -12,6 +13,16 @@ export function validationError(error: ZodError, what: string): ApiError {
   const fields = [...new Set(details.map((d) => d.field))].join(', ')
   return new ApiError('bad_request', `The ${what} is not valid (${fields}).`, details)
 }
+
+/// Refuses a request body over `maxSize` bytes, before it is read, as `unprocessable`; `size` is the limit in
+/// words ("4 MB").
+export const limitBody = (maxSize: number, size: string): MiddlewareHandler =>
+  bodyLimit({
+    maxSize,
+    onError: () => {
+      throw new ApiError('unprocessable', `The request body is larger than ${size}.`)
+    },
+  })
 
 /// Every failure leaves as the error envelope; unexpected ones as `internal_error`, never with a stack trace,
 /// SQL or a secret in the reply.

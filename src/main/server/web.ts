@@ -1,7 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import { serveStatic } from '@hono/node-server/serve-static'
 import type { Hono } from 'hono'
-import { bodyLimit } from 'hono/body-limit'
 import { setCookie } from 'hono/cookie'
 import { z } from 'zod'
 import { CONTENT_SECURITY_POLICY } from '../../shared/csp'
@@ -9,7 +8,7 @@ import { ApiError } from '../../shared/errors'
 import { SESSION_LIFETIME_MS } from '../engine/admin'
 import type { Engine } from '../engine/engine'
 import { SESSION_COOKIE } from './auth'
-import { validationError } from './errors'
+import { limitBody, validationError } from './errors'
 
 const SessionRequest = z.strictObject({ token: z.string() })
 /// The exchange carries one short token: anything bigger is refused before it is read.
@@ -23,10 +22,7 @@ export function mountWeb(app: Hono, engine: Engine, rendererDir: string): string
   const oneTimeToken = randomBytes(24).toString('base64url')
   let unused: Buffer | null = digest(oneTimeToken)
 
-  const tooLarge = (): never => {
-    throw new ApiError('unprocessable', `The request body is larger than ${SESSION_BODY_BYTES} bytes.`)
-  }
-  app.post('/auth/session', bodyLimit({ maxSize: SESSION_BODY_BYTES, onError: tooLarge }), async (c) => {
+  app.post('/auth/session', limitBody(SESSION_BODY_BYTES, `${SESSION_BODY_BYTES} bytes`), async (c) => {
     const body = SessionRequest.safeParse(await c.req.json().catch(() => null))
     if (!body.success) throw validationError(body.error, 'request body')
     const offered = digest(body.data.token)

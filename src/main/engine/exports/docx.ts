@@ -104,16 +104,13 @@ const rightToLeft = (line: string): boolean =>
 /// right-to-left script is a right-to-left paragraph, every character kept.
 function textParagraphs({ report, segments }: Annotated): Paragraph[] {
   const lines = markdownLines(report.text)
-  const lineText = (index: number): string => {
-    const markdown = lines[index]
-    return markdown ? report.text.slice(markdown.from, markdown.to) : ''
-  }
+  const rightToLeftLines = lines.map((markdown) => rightToLeft(report.text.slice(markdown.from, markdown.to)))
   const paragraphs: Paragraph[] = []
   let line: ParagraphChild[] = []
   const end = (): void => {
     const markdown = lines[paragraphs.length]
     const heading = markdown?.kind === 'heading' ? HEADINGS[markdown.level - 1] : undefined
-    const bidirectional = rightToLeft(lineText(paragraphs.length))
+    const bidirectional = rightToLeftLines[paragraphs.length] === true
     paragraphs.push(new Paragraph({ children: line, ...(heading ? { heading } : {}), bidirectional }))
     line = []
   }
@@ -130,7 +127,7 @@ function textParagraphs({ report, segments }: Annotated): Paragraph[] {
         new TextRun({
           text: part,
           ...font,
-          rightToLeft: rightToLeft(lineText(paragraphs.length)),
+          rightToLeft: rightToLeftLines[paragraphs.length] === true,
           ...(claim ? { shading: { type: ShadingType.CLEAR, fill: FILLS[claim.verdict] } } : {}),
         }),
       )
