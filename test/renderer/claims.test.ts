@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import {
   ClaimBadge,
   claimField,
+  claimRange,
   claimRanges,
   claims as claimsExtension,
   clearClaims,
@@ -27,16 +28,18 @@ function start(marks: ClaimMark[]): EditorState {
 }
 
 const apply = (state: EditorState, spec: TransactionSpec): EditorState => state.update(spec).state
-const textOf = (state: EditorState, id: string): string => {
-  const range = claimRanges(state.field(claimField)).get(id)
+/// One claim's range, read as the panel reads it (`claimRange`), which must agree with the map of them all.
+const rangeOf = (state: EditorState, id: string) => {
+  const range = claimRange(state.field(claimField), id)
+  expect(range).toEqual(claimRanges(state.field(claimField)).get(id))
   if (!range) throw new Error(`no claim ${id}`)
+  return range
+}
+const textOf = (state: EditorState, id: string): string => {
+  const range = rangeOf(state, id)
   return state.sliceDoc(range.from, range.to)
 }
-const infoOf = (state: EditorState, id: string): ClaimInfo => {
-  const range = claimRanges(state.field(claimField)).get(id)
-  if (!range) throw new Error(`no claim ${id}`)
-  return range.info
-}
+const infoOf = (state: EditorState, id: string): ClaimInfo => rangeOf(state, id).info
 
 describe('the claims field', () => {
   const claims = [

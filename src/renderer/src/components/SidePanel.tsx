@@ -1,11 +1,11 @@
 import { undo } from '@codemirror/commands'
 import { EditorSelection } from '@codemirror/state'
 import { EditorView } from '@codemirror/view'
-import { useState, type JSX } from 'react'
+import { useMemo, useState, type JSX } from 'react'
 import type { FactdeskApi } from '../../../shared/api'
 import { correctionEdits, correctionParts, correctionWords } from '../../../shared/corrections'
 import { TIERS, type Check, type Citation, type Claim, type Estimate } from '../../../shared/schemas'
-import { claimField, claimRanges } from '../editor/claims'
+import { claimField, claimRange } from '../editor/claims'
 import { useChecks } from '../state/checks'
 import { useDocument } from '../state/document'
 import { editorView } from '../state/editorView'
@@ -20,7 +20,7 @@ import { useResearch } from '../state/research'
 export function revealClaim(claimId: string): void {
   const view = editorView()
   if (!view) return
-  const range = claimRanges(view.state.field(claimField)).get(claimId)
+  const range = claimRange(view.state.field(claimField), claimId)
   if (!range) return
   view.dispatch({
     selection: EditorSelection.range(range.from, range.to),
@@ -215,14 +215,16 @@ function Correction({ claim, correction }: { claim: Claim; correction: string })
   const { words, unverified } = correctionWords(correction)
   useDocument((store) => store.revision)
   const view = editorView()
-  const range = view ? claimRanges(view.state.field(claimField)).get(claim.claimId) : undefined
+  const range = view ? claimRange(view.state.field(claimField), claim.claimId) : undefined
   const applied = view !== null && range !== undefined && view.state.sliceDoc(range.from, range.to) === words
   const label = unverified ? 'Suggested (unverified): ' : 'Suggested: '
+  // Read again on every keystroke (the revision above); the comparison itself only when the claim changes.
+  const parts = useMemo(() => correctionParts(claim.text, words), [claim.text, words])
   return (
     <div className="correction">
       <p aria-label={`${label}${words}`}>
         <span className="muted">{label}</span>
-        {correctionParts(claim.text, words).map((part, index) =>
+        {parts.map((part, index) =>
           'same' in part ? (
             <span key={index}>{part.same}</span>
           ) : (

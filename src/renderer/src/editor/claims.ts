@@ -245,6 +245,22 @@ const toInfo = (mark: ClaimMark, text: string): ClaimInfo => ({
   })),
 })
 
+/// The current range and state of one claim, read as `claimRanges` does but stopping at its mark: what a view
+/// of one claim reads on every keystroke (the claim panel's correction), without a map of them all.
+export function claimRange(
+  decorations: DecorationSet,
+  claimId: string,
+): { from: number; to: number; info: ClaimInfo } | undefined {
+  let found: { from: number; to: number; info: ClaimInfo } | undefined
+  decorations.between(0, Number.MAX_SAFE_INTEGER, (from, to, value) => {
+    const info = value.spec.claim as ClaimInfo | undefined
+    if (info?.claimId !== claimId) return
+    found = { from, to, info }
+    if (from < to) return false
+  })
+  return found
+}
+
 /// The current range and state of every claim in a set, read from its mark (or badge, for an empty range).
 export function claimRanges(
   decorations: DecorationSet,

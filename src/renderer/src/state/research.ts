@@ -4,7 +4,7 @@ import { ApiError } from '../../../shared/errors'
 import { ResearchStep, type Research, type ResearchRequest } from '../../../shared/schemas'
 import type { EditorView } from '@codemirror/view'
 import { withoutLineMarkers } from '../../../shared/markdown'
-import { claimAt, claimField, claimRanges } from '../editor/claims'
+import { claimAt, claimField, claimRange } from '../editor/claims'
 import { useAccount } from './account'
 import { describeError, useChecks } from './checks'
 import { editorView } from './editorView'
@@ -204,7 +204,7 @@ function editorTarget(): ResearchTarget | null {
   const selected = view.state.sliceDoc(from, to).trim()
   if (selected) return { claimId: null, text: selected }
   const id = claimAt(view, from)
-  const claim = id === null ? undefined : claimRanges(view.state.field(claimField)).get(id)
+  const claim = id === null ? undefined : claimRange(view.state.field(claimField), id)
   if (id === null || !claim) return sentenceAt(view, from)
   const text = view.state.sliceDoc(claim.from, claim.to)
   // An estimated claim is one of the service's too (its context comes along); a stale one is the text now.
