@@ -43,6 +43,12 @@ test('adds a model and tests its connection; the saved key is never shown', asyn
   await edit.getByLabel('Model').fill('model-locked')
   await edit.getByRole('button', { name: 'Test connection' }).click()
   await expect(edit.getByRole('status')).toContainText('Not connected: The key was refused')
+  // The saved key stays with its address: the form says so as soon as the address changes.
+  await edit.getByLabel('Base URL').fill('http://127.0.0.1:9/v1')
+  await expect(edit).toContainText('The saved key stays with the address it was saved for')
+  await expect(edit.getByLabel('API key')).toHaveAttribute('placeholder', 'The key for this address')
+  await edit.getByLabel('Base URL').fill(fake.baseURL)
+  await expect(edit).toContainText('Key saved, ending in 1234')
   await edit.getByRole('button', { name: 'Cancel' }).click()
 
   await dialog.getByRole('button', { name: 'Set the judge' }).click()

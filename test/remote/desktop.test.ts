@@ -110,6 +110,31 @@ describe('Settings > Service in the desktop app', () => {
       token: { hasKey: true, last4: token.slice(-4) },
     })
     expect(JSON.stringify(saved)).not.toContain(token)
+    // The token stays with the service it was saved for: another URL needs it given again, to test or to save.
+    const elsewhereTest = ServiceTest.parse(
+      await data(dispatch, 'testService', { baseURL: 'http://127.0.0.1:9/api/v1' }),
+    )
+    expect(elsewhereTest).toEqual({
+      ok: false,
+      latencyMs: null,
+      message: 'Enter a token of this service first.',
+    })
+    expect(ServiceTest.parse(await data(dispatch, 'testService', { baseURL: server.api })).message).toMatch(
+      /^Connected to Newsroom/,
+    )
+    const elsewhere = await dispatch(
+      'updateSettings',
+      [{ service: { baseURL: 'http://127.0.0.1:9/api/v1' } }],
+      APP,
+    )
+    expect(elsewhere).toMatchObject({
+      ok: false,
+      error: { code: 'unprocessable', details: [{ field: 'service.token' }] },
+    })
+    expect(Settings.parse(await data(dispatch, 'settings')).service).toMatchObject({
+      baseURL: server.api,
+      token: { hasKey: true },
+    })
     for (const file of ['factdesk.db', 'factdesk.db-wal'].map((name) => join(engine.dataDir, name))) {
       if (existsSync(file)) expect(readFileSync(file).includes(token)).toBe(false)
     }

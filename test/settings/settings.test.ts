@@ -142,6 +142,28 @@ describe('models and keys', () => {
     expect(back.json.models.panel[0].key.hasKey).toBe(false)
   })
 
+  it('a saved key stays with the address it was saved for: a model moved elsewhere without a key forgets it', async () => {
+    await server.owner('PATCH', '/settings', {
+      models: { panel: [model('panel-a', 'model-a', { apiKey: KEY })], judge: model('judge', 'model-judge') },
+    })
+    const moved = await server.owner('PATCH', '/settings', {
+      models: { panel: [model('panel-a', 'model-a', { baseURL: 'https://models.example.org/v1' })] },
+    })
+    expect(moved.json.models.panel[0]).toMatchObject({
+      baseURL: 'https://models.example.org/v1',
+      key: { hasKey: false },
+    })
+    expect(server.engine.settings.keys.model('panel-a', undefined)).toBeUndefined()
+    const given = await server.owner('PATCH', '/settings', {
+      models: { panel: [model('panel-a', 'model-a', { provider: 'openai', baseURL: null, apiKey: KEY })] },
+    })
+    expect(given.json.models.panel[0]).toMatchObject({ provider: 'openai', key: { hasKey: true } })
+    const otherProvider = await server.owner('PATCH', '/settings', {
+      models: { panel: [model('panel-a', 'model-a', { provider: 'anthropic', baseURL: null })] },
+    })
+    expect(otherProvider.json.models.panel[0].key.hasKey).toBe(false)
+  })
+
   it('bad settings get the error envelope naming the field', async () => {
     const unknown = await server.owner('PATCH', '/settings', { colour: 'blue' })
     expect(unknown.status).toBe(400)
@@ -289,6 +311,22 @@ describe('writing and search', () => {
     })
     expect(server.engine.settings.keys.search(undefined)).toBe('search-key-9876')
     expect(server.engine.settings.effective().search.provider).toBe('searxng')
+  })
+
+  it('a saved search key stays with the provider and address it was saved for', async () => {
+    await server.owner('PATCH', '/settings', {
+      search: { provider: 'searxng', baseURL: 'http://127.0.0.1:8888', apiKey: 'search-key-9876' },
+    })
+    const kept = await server.owner('PATCH', '/settings', { search: { provider: 'searxng' } })
+    expect(kept.json.search.key).toEqual({ hasKey: true, last4: '9876' })
+    const moved = await server.owner('PATCH', '/settings', {
+      search: { baseURL: 'https://search.example.org' },
+    })
+    expect(moved.json.search).toMatchObject({ baseURL: 'https://search.example.org', key: { hasKey: false } })
+    expect(server.engine.settings.keys.search(undefined)).toBeUndefined()
+    await server.owner('PATCH', '/settings', { search: { apiKey: 'search-key-5432' } })
+    const brave = await server.owner('PATCH', '/settings', { search: { provider: 'brave' } })
+    expect(brave.json.search.key.hasKey).toBe(false)
   })
 
   it('another provider without a base URL gets its public endpoint; SearXNG must be given one', async () => {

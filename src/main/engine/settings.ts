@@ -150,8 +150,15 @@ export class AppSettings {
         const panel = patch.models.panel ?? current.models.panel
         const judge = patch.models.judge === undefined ? current.models.judge : patch.models.judge
         const configured = [...panel, ...(judge ? [judge] : [])]
+        const before = [...current.models.panel, ...(current.models.judge ? [current.models.judge] : [])]
         for (const model of configured) {
-          this.saveKey(modelKeyName(model.id), 'apiKey' in model ? model.apiKey : undefined, at)
+          const was = before.find((saved) => saved.id === model.id)
+          const given = 'apiKey' in model ? model.apiKey : undefined
+          this.saveKey(
+            modelKeyName(model.id),
+            keyFor(given, was !== undefined && sameAddress(was, modelConfig(model))),
+            at,
+          )
         }
         const kept = new Set(configured.map((model) => modelKeyName(model.id)))
         for (const name of this.store.settings.sealedNames()) {
@@ -179,7 +186,7 @@ export class AppSettings {
         }
         const saved = { provider: merged.provider, baseURL, apiKeyEnv: merged.apiKeyEnv ?? undefined }
         this.store.settings.put('search', saved, at)
-        this.saveKey(SEARCH_KEY, apiKey, at)
+        this.saveKey(SEARCH_KEY, keyFor(apiKey, sameAddress(current.search, saved)), at)
       }
       if (patch.writing) {
         const writing = {
@@ -207,10 +214,7 @@ export class AppSettings {
     const config = modelConfig(input)
     const { panel, judge } = this.effective().models
     const saved = [...panel, ...(judge ? [judge] : [])].find((model) => model.id === config.id)
-    const keys = this.testKeys(
-      input.apiKey,
-      saved?.provider === config.provider && saved.baseURL === config.baseURL,
-    )
+    const keys = this.testKeys(input.apiKey, saved !== undefined && sameAddress(saved, config))
     const client = new ModelClient({
       requestTimeoutMs: TEST_TIMEOUT_MS,
       maxRetries: 0,
@@ -239,10 +243,7 @@ export class AppSettings {
   async testSearch(principal: Principal, input: SearchTestRequest): Promise<SearchTest> {
     requireOwner(principal)
     const config = this.effective()
-    const keys = this.testKeys(
-      input.apiKey,
-      config.search.provider === input.provider && config.search.baseURL === input.baseURL,
-    )
+    const keys = this.testKeys(input.apiKey, sameAddress(config.search, input))
     const search = { ...config.search, provider: input.provider, baseURL: input.baseURL }
     if (input.apiKeyEnv !== undefined) search.apiKeyEnv = input.apiKeyEnv ?? undefined
     const web = new Web({ search, web: config.web }, {}, keys)
@@ -346,13 +347,13 @@ export class AppSettings {
   remoteService(): { baseURL: string; token: string } | null {
     const saved = this.savedService()
     if (!this.remoteAvailable || saved.mode !== 'remote' || !saved.baseURL) return null
-    const token = this.serviceToken()
+    const token = this.serviceToken(saved.baseURL)
     return token ? { baseURL: saved.baseURL, token } : null
   }
 
-  /// The remote service's saved token (main process only).
-  serviceToken(): string | undefined {
-    return this.readKey(SERVICE_TOKEN)
+  /// The saved token of the remote service at `baseURL`; none for another address (main process only).
+  serviceToken(baseURL: string): string | undefined {
+    return baseURL === this.savedService().baseURL ? this.readKey(SERVICE_TOKEN) : undefined
   }
 
   /// Hands over the switch of the local REST server and makes it run as saved.
@@ -385,8 +386,9 @@ export class AppSettings {
 
   /// Saves the service to use; the remote one needs the desktop app, its URL and a token.
   private saveService(patch: NonNullable<SettingsPatch['service']>, at: string): void {
-    const service = { ...this.savedService(), ...patch }
-    this.saveKey(SERVICE_TOKEN, patch.token, at)
+    const before = this.savedService()
+    const service = { ...before, ...patch }
+    this.saveKey(SERVICE_TOKEN, keyFor(patch.token, service.baseURL === before.baseURL), at)
     if (service.mode === 'remote') {
       if (!this.remoteAvailable) {
         throw new ApiError('unprocessable', 'A remote service is a setting of the desktop app.')
@@ -454,6 +456,17 @@ export class AppSettings {
     return result.success ? result.data : null
   }
 }
+
+/// A key given stays as given; a key not given stays saved only while it serves the address it was saved
+/// for, so that a saved key never goes to another provider or server (null: forget it).
+const keyFor = (given: string | null | undefined, sameAddressAsSaved: boolean): string | null | undefined =>
+  given !== undefined || sameAddressAsSaved ? given : null
+
+/// Whether two models or search providers are asked at the same place.
+const sameAddress = (
+  a: { provider: string; baseURL?: string | undefined },
+  b: { provider: string; baseURL?: string | null | undefined },
+): boolean => a.provider === b.provider && (a.baseURL ?? null) === (b.baseURL ?? null)
 
 const OllamaTags = z.object({ models: z.array(z.object({ name: z.string() })) })
 

@@ -67,11 +67,12 @@ export class ServiceSwitch {
     }
   }
 
-  /// Asks the remote service in the form who its token is (`GET /me`): the token entered, else the saved one.
+  /// Asks the remote service in the form who its token is (`GET /me`): the token entered, else the one saved
+  /// for that URL.
   async test(principal: Principal, request: ServiceTestRequest): Promise<ServiceTest> {
     requireOwner(principal)
-    const token = request.token ?? this.settings.serviceToken()
-    if (!token) return { ok: false, latencyMs: null, message: 'Enter a token of the service first.' }
+    const token = request.token ?? this.settings.serviceToken(request.baseURL)
+    if (!token) return { ok: false, latencyMs: null, message: 'Enter a token of this service first.' }
     const started = performance.now()
     try {
       const { organization, token: used } = await new RemoteService({

@@ -7,7 +7,7 @@ import {
   type SettingsModel,
 } from '../../../../shared/schemas'
 import { QuotedCode } from '../QuotedCode'
-import { Problem, savedKeyText, useRequest } from './common'
+import { movedKeyText, Problem, savedKeyText, useRequest } from './common'
 import type { TabProps } from './SettingsDialog'
 
 const PROVIDER_NAMES: Record<ModelProvider, string> = {
@@ -257,6 +257,10 @@ function ModelForm({
     setDraft((current) => ({ ...current, ...changes }))
     setResult(null)
   }
+  // A saved key is never sent to another provider or address (the service forgets it on saving).
+  const moved =
+    initial.saved?.key.hasKey === true &&
+    (draft.provider !== initial.saved.provider || draft.baseURL.trim() !== (initial.saved.baseURL ?? ''))
   const idTaken = !editing && initial.slot.kind === 'panel' && takenIds.has(draft.id.trim())
   const needsBase = draft.provider === 'openai-compatible' && draft.baseURL.trim() === ''
   const incomplete = draft.id.trim() === '' || draft.model.trim() === '' || needsBase || idTaken
@@ -328,14 +332,18 @@ function ModelForm({
         value={draft.apiKey}
         disabled={draft.removeKey}
         placeholder={
-          initial.saved?.key.hasKey ? 'Leave empty to keep the saved key' : 'Only if the server asks for one'
+          moved
+            ? 'The key for this address'
+            : initial.saved?.key.hasKey
+              ? 'Leave empty to keep the saved key'
+              : 'Only if the server asks for one'
         }
         aria-describedby={`${field}-key-state`}
         onChange={(event) => set({ apiKey: event.target.value })}
       />
       <p id={`${field}-key-state`} className="muted field-note">
-        {initial.saved ? savedKeyText(initial.saved.key) : 'No key saved'}
-        {initial.saved?.key.hasKey && (
+        {moved ? movedKeyText('key') : initial.saved ? savedKeyText(initial.saved.key) : 'No key saved'}
+        {initial.saved?.key.hasKey && !moved && (
           <label className="inline-check">
             <input
               type="checkbox"

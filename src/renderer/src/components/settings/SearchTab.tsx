@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent, type JSX } from 'react'
 import { SEARCH_BASE_URLS } from '../../../../shared/config'
 import { SearchProviderName, type SearchTest } from '../../../../shared/schemas'
-import { Problem, savedKeyText, useRequest } from './common'
+import { movedKeyText, Problem, savedKeyText, useRequest } from './common'
 import type { TabProps } from './SettingsDialog'
 
 const PROVIDERS: Record<SearchProviderName, { name: string; key: boolean }> = {
@@ -22,6 +22,7 @@ export function SearchTab({ api, settings, onSaved }: TabProps): JSX.Element {
   const saving = useRequest()
   const testing = useRequest()
   const field = useId()
+  const moved = search.key.hasKey && (provider !== search.provider || baseURL.trim() !== search.baseURL)
 
   // A change to the form makes an earlier test's answer stale.
   const changed = (): void => {
@@ -88,11 +89,13 @@ export function SearchTab({ api, settings, onSaved }: TabProps): JSX.Element {
         autoComplete="off"
         value={apiKey}
         placeholder={
-          search.key.hasKey
-            ? 'Leave empty to keep the saved key'
-            : PROVIDERS[provider].key
-              ? 'Needed'
-              : 'Not needed'
+          moved
+            ? 'The key for this address'
+            : search.key.hasKey
+              ? 'Leave empty to keep the saved key'
+              : PROVIDERS[provider].key
+                ? 'Needed'
+                : 'Not needed'
         }
         aria-describedby={`${field}-key-state`}
         onChange={(event) => {
@@ -101,7 +104,11 @@ export function SearchTab({ api, settings, onSaved }: TabProps): JSX.Element {
         }}
       />
       <p id={`${field}-key-state`} className="muted field-note">
-        {search.key.hasKey || !search.apiKeyEnv ? savedKeyText(search.key) : `Key from $${search.apiKeyEnv}`}
+        {moved
+          ? movedKeyText('key')
+          : search.key.hasKey || !search.apiKeyEnv
+            ? savedKeyText(search.key)
+            : `Key from $${search.apiKeyEnv}`}
       </p>
       <div className="form-actions">
         <button

@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent, type JSX } from 'react'
 import { remoteServiceUrlProblem, type ServiceMode, type ServiceTest } from '../../../../shared/schemas'
-import { Problem, savedKeyText, useRequest } from './common'
+import { movedKeyText, Problem, savedKeyText, useRequest } from './common'
 import type { TabProps } from './SettingsDialog'
 
 /// Service: whether checks run in the app's own engine or on a remote Factdesk service (its base URL, with
@@ -31,6 +31,9 @@ export function ServiceTab({ api, settings, onSaved }: TabProps): JSX.Element {
   const url = baseURL.trim()
   const newToken = token.trim()
   const urlProblem = url ? remoteServiceUrlProblem(url) : null
+  // The saved token is never sent to another service (the app forgets it on saving).
+  const moved = service.token.hasKey && url !== '' && url !== service.baseURL
+  const hasToken = newToken !== '' || (service.token.hasKey && !moved)
 
   const submit = async (event: FormEvent): Promise<void> => {
     event.preventDefault()
@@ -108,19 +111,21 @@ export function ServiceTab({ api, settings, onSaved }: TabProps): JSX.Element {
         autoComplete="off"
         value={token}
         placeholder={
-          service.token.hasKey ? 'Leave empty to keep the saved token' : 'A write token of the service'
+          service.token.hasKey && !moved
+            ? 'Leave empty to keep the saved token'
+            : 'A write token of the service'
         }
         aria-describedby={`${field}-token-state`}
         onChange={(event) => setToken(event.target.value)}
       />
       <p id={`${field}-token-state`} className="muted field-note">
-        {savedKeyText(service.token)}
+        {moved ? movedKeyText('token') : savedKeyText(service.token)}
       </p>
       <div className="form-actions">
         <button
           type="button"
           className="button"
-          disabled={!url || urlProblem !== null || (!newToken && !service.token.hasKey) || testing.busy}
+          disabled={!url || urlProblem !== null || !hasToken || testing.busy}
           onClick={() => void test()}
         >
           {testing.busy ? 'Testing…' : 'Test connection'}

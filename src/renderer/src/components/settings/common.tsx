@@ -42,6 +42,10 @@ export function savedKeyText(key: SavedKey): string {
   return key.last4 ? `Key saved, ending in ${key.last4}` : 'Key saved'
 }
 
+/// What a form says when its address is no longer the one its saved key or token was saved for.
+export const movedKeyText = (what: 'key' | 'token'): string =>
+  `The saved ${what} stays with the address it was saved for: enter this address's ${what}, or saving forgets it.`
+
 /// Copies `text` to the clipboard; says whether it could.
 export async function copyText(text: string): Promise<boolean> {
   try {
