@@ -42,7 +42,7 @@ test('estimates, checks with t1, keeps ranges while typing and opens a claim', a
   await page.keyboard.type('Draft. ')
   await expect(badges.filter({ hasText: /no issues|issues/ })).toHaveCount(count)
   expect(await claimTexts(page)).toEqual(highlighted)
-  await expect(page.getByRole('status', { name: 'Check progress' })).toContainText('completed')
+  await expect(page.getByRole('status', { name: 'Check status' })).toContainText('completed')
   await expect(page.getByRole('contentinfo')).toContainText(`${1000 - count} credits`)
   // The t1 finding inside the last claim is marked where the typo is.
   await expect(page.locator('.cm-content .fd-issue', { hasText: 'yaer' })).toHaveCount(1)
@@ -139,7 +139,7 @@ test.describe('with a model panel', () => {
     await expect(badges.filter({ hasText: /voting/ }).first()).toBeVisible()
     await page.screenshot({ path: screenshot('voting.png') })
     await expect(badges.filter({ hasText: 'supported' }).first()).toBeVisible({ timeout: 20_000 })
-    await expect(page.getByRole('status', { name: 'Check progress' })).toContainText('completed', {
+    await expect(page.getByRole('status', { name: 'Check status' })).toContainText('completed', {
       timeout: 30_000,
     })
     // t1 and t2 on four claims: 4 × (1 + 4) credits.
@@ -180,7 +180,7 @@ test.describe('with a model panel', () => {
 
     // Reopened, the draft shows its last check with that check's tiers on, not the default t1 alone.
     await page.reload()
-    await expect(page.getByRole('status', { name: 'Check progress' })).toContainText('cancelled')
+    await expect(page.getByRole('status', { name: 'Check status' })).toContainText('cancelled')
     await expect(toolbar.getByRole('button', { name: /t2/ })).toHaveAttribute('aria-pressed', 'true')
     await expect(toolbar.getByRole('button', { name: /t1/ })).toHaveAttribute('aria-pressed', 'true')
   })

@@ -115,7 +115,7 @@ test.describe('drafts', () => {
     const toolbar = page.getByRole('toolbar', { name: 'Fact-checking' })
     await toolbar.getByRole('button', { name: 'Estimate' }).click()
     await toolbar.getByRole('button', { name: 'Check', exact: true }).click()
-    await expect(page.getByRole('status', { name: 'Check progress' })).toContainText('completed', {
+    await expect(page.getByRole('status', { name: 'Check status' })).toContainText('completed', {
       timeout: 30_000,
     })
     await expect(page.getByRole('status', { name: 'Draft' })).toHaveText('Draft saved')

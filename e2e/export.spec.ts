@@ -34,7 +34,7 @@ test('exports the checked text from the toolbar menu as HTML and Markdown downlo
   await toolbar.getByRole('button', { name: 'Estimate' }).click()
   await expect(page.getByRole('complementary', { name: 'Estimate' })).toContainText(/\d+ claims? found/)
   await toolbar.getByRole('button', { name: 'Check', exact: true }).click()
-  await expect(page.getByRole('status', { name: 'Check progress' })).toContainText('completed', {
+  await expect(page.getByRole('status', { name: 'Check status' })).toContainText('completed', {
     timeout: 30_000,
   })
   const claims = await page

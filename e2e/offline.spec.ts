@@ -60,7 +60,7 @@ test.describe('offline, then check later', () => {
     await expect(page.locator('.notice')).toContainText('started')
     const badges = page.locator('.cm-content .fd-badge')
     await expect(badges.filter({ hasText: 'supported' }).first()).toBeVisible({ timeout: 20_000 })
-    await expect(page.getByRole('status', { name: 'Check progress' })).toContainText('completed', {
+    await expect(page.getByRole('status', { name: 'Check status' })).toContainText('completed', {
       timeout: 30_000,
     })
     await expect(toolbar.getByRole('button', { name: /Waiting to check/ })).toHaveCount(0)

@@ -110,7 +110,7 @@ test.describe('deep research', () => {
     await toolbar.getByRole('button', { name: 'Check', exact: true }).click()
     await expect(page.locator('.cm-content .fd-badge')).toHaveCount(2)
     expect(await gap()).toEqual(before)
-    await expect(page.getByRole('status', { name: 'Check progress' })).toContainText('completed', {
+    await expect(page.getByRole('status', { name: 'Check status' })).toContainText('completed', {
       timeout: 30_000,
     })
     expect(await gap()).toEqual(before)

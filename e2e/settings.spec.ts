@@ -69,13 +69,17 @@ test('adds a model and tests its connection; the saved key is never shown', asyn
   await toolbar.getByRole('button', { name: /t2/ }).click()
   await toolbar.getByRole('button', { name: 'Check', exact: true }).click()
   await toolbar.getByRole('button', { name: 'Check', exact: true }).click()
-  await expect(page.getByRole('status', { name: 'Check progress' })).toContainText('completed', {
+  await expect(page.getByRole('status', { name: 'Check status' })).toContainText('completed', {
     timeout: 20_000,
   })
   await expect(page.locator('.cm-content .fd-badge').first()).toHaveText(
     /supported|refuted|misleading|unverifiable/,
   )
   expect(fake.of('model-a').at(-1)?.user).toContain('Eiffel Tower')
+  // A screen reader hears how the check ended, with its verdicts.
+  await expect(page.getByRole('status', { name: 'Check status' })).toHaveText(
+    /^Check “The Eiffel Tower is 330 metres tall\.” completed: 1 claim\. (supported|refuted|misleading|unverifiable): 1\.$/,
+  )
   expect(problems).toEqual([])
 })
 

@@ -83,6 +83,20 @@ describe('t2 with a three-model panel', () => {
       ])
     }
 
+    // Each consensus moved the check's progress as it landed, the last one with the ending.
+    const progress = events.flatMap((e) =>
+      e.type === 'check' && e.check.id === check.id
+        ? [`${e.check.status} ${e.check.progress.claimsDone.t2}`]
+        : [],
+    )
+    const count = result.claims.length
+    expect(progress).toEqual([
+      'queued 0',
+      'running 0',
+      ...Array.from({ length: count - 1 }, (_, done) => `running ${done + 1}`),
+      `completed ${count}`,
+    ])
+
     // The judge read the claim and the three votes, anonymised.
     const judgeData = JSON.parse(judged(fake)[0]!.user.split('\n')[2]!)
     expect(judgeData.votes.map((v: any) => v.verdict).sort()).toEqual(['refuted', 'refuted', 'supported'])

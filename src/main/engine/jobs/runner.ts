@@ -183,7 +183,9 @@ export class JobRunner {
         consensus: outcome.consensus,
         issues: outcome.issues,
       })
-      this.settle(check.id)
+      // A consensus moves the check's progress (claims done per tier): say so, unless that ended the check.
+      const ended = this.settle(check.id)
+      if (outcome.consensus && !ended) this.emitCheck(check.id)
     } catch (error) {
       if (controller.signal.aborted) {
         // Cancelled (its units are already marked) or the engine is stopping (the unit waits for the next start).
@@ -225,8 +227,9 @@ export class JobRunner {
   }
 
   /// Ends the check once none of its units is open: completed when all succeeded, otherwise failed with the
-  /// claim-tiers that reached no consensus refunded. The conditional update lets only one ending win.
-  private settle(checkId: string): void {
+  /// claim-tiers that reached no consensus refunded. The conditional update lets only one ending win; true when
+  /// this call ended it.
+  private settle(checkId: string): boolean {
     const ended = this.store.transaction(() => {
       if (this.store.units.anyOpen(checkId)) return false
       const check = this.store.checks.byId(checkId)
@@ -254,6 +257,7 @@ export class JobRunner {
       return true
     })
     if (ended) this.emitCheck(checkId)
+    return ended
   }
 
   private emitCheck(checkId: string): void {

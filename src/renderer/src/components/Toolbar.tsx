@@ -6,6 +6,9 @@ import { useChecks } from '../state/checks'
 import { useResearch } from '../state/research'
 import { useSettingsDialog } from './settings/open'
 import { counted } from '../../../shared/counted'
+import { endedMessage } from '../../../shared/notices'
+import { headlineConsensus } from '../../../shared/verdicts'
+import { stageLabel, type ClaimStage } from '../editor/claims'
 import { ExportMenu } from './ExportMenu'
 import { PendingChecks } from './PendingChecks'
 
@@ -96,6 +99,7 @@ export function Toolbar({ api, prices }: { api: FactdeskApi; prices: PriceList |
           Deep research
         </button>
         {check && <Progress />}
+        <CheckAnnouncement />
         <PendingChecks api={api} />
       </div>
       <div className="toolbar-group toolbar-end">
@@ -131,7 +135,8 @@ export function Toolbar({ api, prices }: { api: FactdeskApi; prices: PriceList |
   )
 }
 
-/// Claims done per tier of the running check, as a bar and in words.
+/// Claims done per tier of the running check, as a bar and in words; a screen reader hears only that the check
+/// started and how it ended (`CheckAnnouncement`), not every claim.
 function Progress(): JSX.Element | null {
   const check = useChecks((store) => store.check)
   if (!check) return null
@@ -141,11 +146,37 @@ function Progress(): JSX.Element | null {
     .map((tier) => `${tier} ${check.progress.claimsDone[tier] ?? 0}/${check.claimCount}`)
     .join(' · ')
   return (
-    <div className="progress" role="status" aria-label="Check progress">
+    <div className="progress">
       <progress max={Math.max(total, 1)} value={done} aria-label={`Claims done: ${words}`} />
       <span className="progress-words">
         {check.status === 'running' || check.status === 'queued' ? words : check.status}
       </span>
     </div>
+  )
+}
+
+/// What a screen reader is told of the running check, in a live region that is always there: that it runs,
+/// then how it ended with its claims' verdicts, as their badges show them ("Check completed: 4 claims.
+/// supported: 3, refuted: 1.").
+function CheckAnnouncement(): JSX.Element {
+  const check = useChecks((store) => store.check)
+  const report = useChecks((store) => store.report)
+  let text = ''
+  if (check && RUNNING.has(check.status)) text = `Checking ${counted(check.claimCount, 'claim')}.`
+  else if (check) {
+    const verdicts = new Map<ClaimStage, number>()
+    for (const claim of report?.check.id === check.id ? report.claims : []) {
+      const verdict = headlineConsensus(claim.consensus, check.tiers)?.verdict
+      if (verdict) verdicts.set(verdict, (verdicts.get(verdict) ?? 0) + 1)
+    }
+    const counts = [...verdicts]
+      .map(([stage, count]) => `${stageLabel({ stage, votes: 0, panel: null, stale: false })}: ${count}`)
+      .join(', ')
+    text = `${endedMessage(check)}${counts ? ` ${counts}.` : ''}`
+  }
+  return (
+    <span className="visually-hidden" role="status" aria-label="Check status">
+      {text}
+    </span>
   )
 }
