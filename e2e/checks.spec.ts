@@ -72,6 +72,19 @@ test('estimates, checks with t1, keeps ranges while typing and opens a claim', a
   await expect(panel).toHaveCount(0)
   await expect(editor).toBeFocused()
 
+  // A badge is no tab stop of its own, and is named by its claim's first words. Activated without a mouse
+  // (a screen reader's click, or Enter once focused) it opens its claim and never edits the text.
+  const towerBadge = editor.getByRole('button', { name: /^Claim “The Eiffel Tower is 330 metres tall\.”: / })
+  await expect(towerBadge).toHaveAttribute('tabindex', '-1')
+  await towerBadge.dispatchEvent('click')
+  await expect(panel).toContainText('The Eiffel Tower is 330 metres tall.')
+  await page.keyboard.press('Escape')
+  await towerBadge.focus()
+  await page.keyboard.press('Enter')
+  await expect(panel).toContainText('The Eiffel Tower is 330 metres tall.')
+  expect(await editor.textContent()).toBe(written)
+  await page.keyboard.press('Escape')
+
   await badges.last().click()
   await expect(panel.getByRole('region', { name: 'Tier t1' })).toContainText('issues')
   await expect(panel).toContainText('yaer')

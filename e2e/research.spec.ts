@@ -238,13 +238,24 @@ test.describe('claim badges with a slow judge', () => {
     await toolbar.getByRole('button', { name: 'Estimate' }).click()
     await toolbar.getByRole('button', { name: 'Check', exact: true }).click()
     const badge = page.locator('.cm-content .fd-badge')
-    await expect(badge).toHaveAccessibleName('Claim: voting 2/3. Open details', { timeout: 10_000 })
+    await expect(badge).toHaveAccessibleName(
+      'Claim “Ottawa is the capital of Canada.”: voting 2/3. Open details',
+      { timeout: 10_000 },
+    )
     // Reloaded while the panel votes, the draft's check comes back as it stands, its votes still counted out of
     // the panel, and goes on from there.
     await page.reload()
-    await expect(badge).toHaveAccessibleName(/^Claim: (voting 2\/3|judge deciding)\. Open details$/)
-    await expect(badge).toHaveAccessibleName('Claim: judge deciding. Open details', { timeout: 10_000 })
+    await expect(badge).toHaveAccessibleName(
+      /^Claim “Ottawa is the capital of Canada\.”: (voting 2\/3|judge deciding)\. Open details$/,
+    )
+    await expect(badge).toHaveAccessibleName(
+      'Claim “Ottawa is the capital of Canada.”: judge deciding. Open details',
+      { timeout: 10_000 },
+    )
     await page.screenshot({ path: output('judging.png') })
-    await expect(badge).toHaveAccessibleName('Claim: supported. Open details', { timeout: 20_000 })
+    await expect(badge).toHaveAccessibleName(
+      'Claim “Ottawa is the capital of Canada.”: supported. Open details',
+      { timeout: 20_000 },
+    )
   })
 })

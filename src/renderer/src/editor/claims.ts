@@ -1,5 +1,5 @@
 import { invertedEffects } from '@codemirror/commands'
-import { StateEffect, StateField, type ChangeSet, type Extension, type Range } from '@codemirror/state'
+import { Prec, StateEffect, StateField, type ChangeSet, type Extension, type Range } from '@codemirror/state'
 import { Decoration, EditorView, WidgetType, type DecorationSet } from '@codemirror/view'
 
 /// Where a claim stands: quoted by an estimate, waiting for its check, voted on, being judged, or decided.
@@ -159,7 +159,9 @@ export class ClaimBadge extends WidgetType {
     badge.className = `fd-badge fd-stage-${this.info.stage}${this.info.stale ? ' fd-stale' : ''}`
     badge.dataset.claimId = this.info.claimId
     const label = stageLabel(this.info)
-    badge.setAttribute('aria-label', `Claim: ${label}. Open details`)
+    badge.setAttribute('aria-label', `Claim “${excerpt(this.info.text)}”: ${label}. Open details`)
+    // One tab stop for the document, not one per claim: F8 walks the claims and Ctrl+Shift+K opens one.
+    badge.tabIndex = -1
     badge.title = this.info.stale ? `${label}: the text changed after it was checked` : label
     const icon = ICONS[this.info.stage]
     if (icon) {
@@ -421,34 +423,35 @@ export function claimAt(view: EditorView, pos: number): string | null {
   return found
 }
 
-/// The claims extension; `onOpen` hears the claim whose badge (or text, with Alt/Option) was clicked.
+/// The claims extension; `onOpen` hears the claim whose badge was clicked, or activated by a screen reader
+/// (a click without a mousedown) or by Enter or Space once focused. Ahead of the editor's keys, so that Enter
+/// on a badge opens it instead of breaking the line.
 export function claims(onOpen: (claimId: string) => void): Extension {
+  const open = (event: Event): boolean => {
+    const badge = (event.target as HTMLElement | null)?.closest<HTMLElement>('.fd-badge')
+    if (!badge?.dataset.claimId) return false
+    event.preventDefault()
+    onOpen(badge.dataset.claimId)
+    return true
+  }
   return [
     claimField,
     undoDeletedClaims,
-    EditorView.domEventHandlers({
-      mousedown(event) {
-        const target = event.target as HTMLElement | null
-        const badge = target?.closest<HTMLElement>('.fd-badge')
-        if (badge?.dataset.claimId) {
-          event.preventDefault()
-          onOpen(badge.dataset.claimId)
-          return true
-        }
-        return false
-      },
-      keydown(event) {
-        const target = event.target as HTMLElement | null
-        const badge = target?.closest<HTMLElement>('.fd-badge')
-        if (badge?.dataset.claimId && (event.key === 'Enter' || event.key === ' ')) {
-          event.preventDefault()
-          onOpen(badge.dataset.claimId)
-          return true
-        }
-        return false
-      },
-    }),
+    Prec.highest(
+      EditorView.domEventHandlers({
+        mousedown: open,
+        click: open,
+        keydown: (event) => (event.key === 'Enter' || event.key === ' ') && open(event),
+      }),
+    ),
   ]
+}
+
+/// A claim's first words, for its badge's name.
+const EXCERPT_WORDS = 8
+function excerpt(text: string): string {
+  const words = text.trim().split(/\s+/)
+  return words.length > EXCERPT_WORDS ? `${words.slice(0, EXCERPT_WORDS).join(' ')}…` : words.join(' ')
 }
 
 /// True once the stage cannot change any more.
