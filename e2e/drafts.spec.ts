@@ -87,6 +87,9 @@ test.describe('drafts', () => {
         await page.keyboard.type(' Typed after it.')
         await server.kill()
         await expect(saved).toContainText('Not saved')
+        // Only the failure is announced (the saving and the saved are shown, not spoken).
+        await expect(saved).toHaveAttribute('aria-live', 'off')
+        await expect(page.getByRole('alert').filter({ hasText: 'Not saved' })).toHaveCount(1)
 
         // The same folder, the same address (the page's copy belongs to its origin).
         server = await startWeb(dataDir, Number(new URL(server.origin).port))

@@ -127,6 +127,8 @@ test.describe('deep research', () => {
     // The dialog takes the focus: Enter confirms.
     await expect(confirm.getByRole('button', { name: 'Research for 40 credits' })).toBeFocused()
     await page.keyboard.press('Enter')
+    // The button that asked is gone with the claim's panel: the focus stays in the side panel.
+    await expect(panel).toBeFocused()
 
     // Progress: the steps list with the current step, then the finding.
     const steps = panel.getByRole('list', { name: 'Research steps' })
@@ -177,6 +179,11 @@ test.describe('deep research', () => {
     await page.keyboard.press('Enter')
     const ask = panel.getByRole('alertdialog', { name: 'Open link' })
     await expect(ask).toContainText('/w/index.php?title=Toronto')
+    // The question keeps the focus until it is answered: Tab goes round its two buttons.
+    await expect(ask.getByRole('button', { name: 'Cancel' })).toBeFocused()
+    await page.keyboard.press('Tab')
+    await page.keyboard.press('Tab')
+    await expect(ask.getByRole('button', { name: 'Cancel' })).toBeFocused()
     await page.keyboard.press('Escape')
     await expect(ask).toHaveCount(0)
     await page.keyboard.press('ArrowLeft')
@@ -208,6 +215,7 @@ test.describe('deep research priced above the balance', () => {
     await expect(confirm.getByRole('button', { name: 'Cancel' })).toBeFocused()
     await page.keyboard.press('Escape')
     await expect(page.getByRole('complementary', { name: 'Deep research' })).toContainText('Choose a claim')
+    await expect(page.getByRole('textbox', { name: 'Document' })).toBeFocused()
     await expect(page.locator('.balance')).toHaveText('1,000 credits')
 
     // With no selection and no estimate, the shortcut takes the sentence at the cursor.

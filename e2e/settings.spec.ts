@@ -107,7 +107,8 @@ test.describe(() => {
     await dialog.getByRole('button', { name: 'Create token' }).click()
     const value = (await dialog.getByLabel('New token', { exact: true }).textContent()) ?? ''
     expect(value).toMatch(/^fdk_/)
-    await expect(dialog.getByRole('button', { name: 'Copy the new token' })).toBeVisible()
+    // The token is shown once: the focus goes to its Copy button.
+    await expect(dialog.getByRole('button', { name: 'Copy the new token' })).toBeFocused()
     const me = (token: string) =>
       fetch(`${web.origin}/api/v1/me`, { headers: { Authorization: `Bearer ${token}` } })
     expect((await me(value)).status).toBe(200)
@@ -125,8 +126,21 @@ test.describe(() => {
     const secret = dialog.getByLabel('Signing secret', { exact: true })
     const before = (await secret.textContent()) ?? ''
     expect(before).toMatch(/^whsec_/)
-    await dialog.getByRole('button', { name: 'Rotate…' }).click()
-    await expect(dialog.getByRole('group', { name: 'Rotate the signing secret' })).toContainText('24 hours')
+    // The question takes the focus and keeps it; Escape answers it, not the whole dialog, and the focus goes
+    // back to Rotate….
+    const rotateButton = dialog.getByRole('button', { name: 'Rotate…' })
+    await rotateButton.click()
+    const question = dialog.getByRole('alertdialog', { name: 'Rotate the signing secret' })
+    await expect(question).toContainText('24 hours')
+    await expect(question.getByRole('button', { name: 'Keep the current secret' })).toBeFocused()
+    await page.keyboard.press('Tab')
+    await page.keyboard.press('Tab')
+    await expect(question.getByRole('button', { name: 'Keep the current secret' })).toBeFocused()
+    await page.keyboard.press('Escape')
+    await expect(question).toHaveCount(0)
+    await expect(dialog).toBeVisible()
+    await expect(rotateButton).toBeFocused()
+    await rotateButton.click()
     await dialog.getByRole('button', { name: 'Rotate now' }).click()
     await expect(dialog).toContainText('Rotated. The previous secret keeps signing until')
     await expect(secret).not.toHaveText(before)

@@ -63,9 +63,16 @@ export function Documents({ api }: { api: FactdeskApi }): JSX.Element {
           </span>
         )}
       </span>
-      <span className={`documents-save documents-${save}`} role="status" aria-label="Draft">
+      {/* Saving is announced only when it fails: "Saving…" and "Draft saved" come every few seconds. */}
+      <span className={`documents-save documents-${save}`} role="status" aria-live="off" aria-label="Draft">
         {draft && status}
       </span>
+      {/* An alert is read out as it appears. */}
+      {draft && save === 'failed' && (
+        <span className="visually-hidden" role="alert">
+          {status}
+        </span>
+      )}
       <div className="toolbar-group documents-actions">
         <button type="button" className="button" onClick={() => void drafts.create(api)}>
           New

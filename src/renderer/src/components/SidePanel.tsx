@@ -47,6 +47,8 @@ export function SidePanel({ api }: { api: FactdeskApi }): JSX.Element | null {
     <aside
       className={`side-panel${panel === 'research' ? ' side-panel-wide' : ''}`}
       aria-label={title}
+      // Focusable, for `focusPanel` when what had the focus inside is gone.
+      tabIndex={-1}
       // Escape closes the panel and gives the keys back to the text (a question inside it answers first).
       onKeyDown={(event) => {
         if (event.key !== 'Escape' || event.defaultPrevented) return
@@ -56,7 +58,15 @@ export function SidePanel({ api }: { api: FactdeskApi }): JSX.Element | null {
     >
       <div className="side-head">
         <h2>{title}</h2>
-        <button type="button" className="close" aria-label="Close panel" onClick={() => showPanel(null)}>
+        <button
+          type="button"
+          className="close"
+          aria-label="Close panel"
+          onClick={() => {
+            showPanel(null)
+            editorView()?.focus()
+          }}
+        >
           ×
         </button>
       </div>

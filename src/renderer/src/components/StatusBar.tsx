@@ -11,7 +11,8 @@ export function StatusBar(): JSX.Element {
   const account = useAccount((store) => store.account)
   return (
     <footer className="status-bar">
-      <div className="status-group" role="status" aria-label="Document length">
+      {/* Shown, never announced: a screen reader would hear it on every keystroke. */}
+      <div className="status-group" role="status" aria-live="off" aria-label="Document length">
         <span>{counted(words, 'word')}</span>
         <span>{counted(characters, 'character')}</span>
       </div>

@@ -100,15 +100,7 @@ export function ArgumentMapTree({ map }: { map: ArgumentMap }): JSX.Element {
       <ul className="argument-map" role="tree" aria-label="Argument map" onKeyDown={onKeyDown}>
         {render(root)}
       </ul>
-      {opening && (
-        <OpenLinkDialog
-          url={opening.url}
-          onClose={() => {
-            setOpening(null)
-            items.current.get(focus)?.focus()
-          }}
-        />
-      )}
+      {opening && <OpenLinkDialog url={opening.url} onClose={() => setOpening(null)} />}
     </>
   )
 }

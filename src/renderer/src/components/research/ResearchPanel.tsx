@@ -3,6 +3,8 @@ import type { FactdeskApi } from '../../../../shared/api'
 import { ResearchStep } from '../../../../shared/schemas'
 import { currentStep, STEP_NAMES, stepDone, useResearch, type ResearchRun } from '../../state/research'
 import { counted } from '../../../../shared/counted'
+import { Confirmation } from '../Confirmation'
+import { focusPanel } from '../panelFocus'
 import { ArgumentMapTree } from './ArgumentMap'
 import { percent, VotesTable } from './VotesTable'
 
@@ -35,16 +37,7 @@ export function ResearchPanel({ api }: { api: FactdeskApi }): JSX.Element {
   return (
     <div className="research">
       <blockquote className="claim-text">{view.target.text}</blockquote>
-      <div
-        className="confirm"
-        role="dialog"
-        aria-label="Confirm deep research"
-        onKeyDown={(event) => {
-          if (event.key !== 'Escape') return
-          event.stopPropagation()
-          dismiss()
-        }}
-      >
+      <Confirmation label="Confirm deep research" onCancel={dismiss} returnFocus={focusPanel}>
         <p>
           Deep research plans questions, searches the web for support and for contradiction, builds an
           argument map with verbatim-checked sources, lets every panel model vote on it and the judge decide.
@@ -81,7 +74,7 @@ export function ResearchPanel({ api }: { api: FactdeskApi }): JSX.Element {
             {view.phase === 'starting' ? 'Starting…' : `Research for ${counted(view.price, 'credit')}`}
           </button>
         </div>
-      </div>
+      </Confirmation>
     </div>
   )
 }

@@ -1,5 +1,6 @@
 import type { JSX } from 'react'
 import type { Citation } from '../../../../shared/schemas'
+import { Confirmation } from '../Confirmation'
 
 /// The host name of a source's URL, or the URL itself when it is not one.
 export function domainOf(url: string): string {
@@ -37,17 +38,7 @@ export function SourceLink({
 /// system browser (guards.ts). Escape answers Cancel.
 export function OpenLinkDialog({ url, onClose }: { url: string; onClose: () => void }): JSX.Element {
   return (
-    <div
-      className="confirm"
-      role="alertdialog"
-      aria-label="Open link"
-      onKeyDown={(event) => {
-        if (event.key !== 'Escape') return
-        event.preventDefault()
-        event.stopPropagation()
-        onClose()
-      }}
-    >
+    <Confirmation label="Open link" alert onCancel={onClose}>
       <p>Open this page in your browser?</p>
       <code className="confirm-url">{url}</code>
       <div className="confirm-actions">
@@ -66,6 +57,6 @@ export function OpenLinkDialog({ url, onClose }: { url: string; onClose: () => v
           Open
         </button>
       </div>
-    </div>
+    </Confirmation>
   )
 }

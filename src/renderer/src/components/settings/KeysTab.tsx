@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type FormEvent, type JSX } from 'react'
+import { useEffect, useId, useRef, useState, type FormEvent, type JSX } from 'react'
 import type {
   ApiToken,
   CreatedToken,
@@ -6,6 +6,7 @@ import type {
   WebhookSecret,
   WebhookSecretRotation,
 } from '../../../../shared/schemas'
+import { Confirmation } from '../Confirmation'
 import { CopyButton, Problem, useRequest } from './common'
 import type { TabProps } from './SettingsDialog'
 
@@ -27,6 +28,7 @@ function Tokens({ api }: { api: TabProps['api'] }): JSX.Element {
   // The token this window signs in with: listed, but not revocable from here.
   const [ownId, setOwnId] = useState<string | null>(null)
   const [created, setCreated] = useState<CreatedToken | null>(null)
+  const shown = useRef<HTMLDivElement>(null)
   const [name, setName] = useState('')
   const [scope, setScope] = useState<Scope>('read')
   const request = useRequest()
@@ -40,6 +42,10 @@ function Tokens({ api }: { api: TabProps['api'] }): JSX.Element {
       () => setOwnId(null),
     )
   }, [api, run])
+  // A new token is shown once: the focus goes to its Copy button, so that a keyboard reader hears it.
+  useEffect(() => {
+    if (created) shown.current?.querySelector('button')?.focus()
+  }, [created])
 
   const reload = async (): Promise<void> => {
     const list = await run(() => api.listTokens())
@@ -86,8 +92,8 @@ function Tokens({ api }: { api: TabProps['api'] }): JSX.Element {
         </button>
       </form>
       {created && (
-        <div className="shown-once" role="status">
-          <p>
+        <div className="shown-once" ref={shown} role="group" aria-labelledby={`${field}-once`}>
+          <p id={`${field}-once`}>
             <strong>Copy the token now:</strong> it is shown this once and never again.
           </p>
           <div className="secret-line">
@@ -185,29 +191,28 @@ function SigningSecret({ api }: { api: TabProps['api'] }): JSX.Element {
             Show secret
           </button>
         )}
-        {!confirming && (
-          <button
-            type="button"
-            className="button"
-            disabled={request.busy}
-            onClick={() => setConfirming(true)}
-          >
-            Rotate…
-          </button>
-        )}
+        {/* Never disabled: it takes the focus back when the question is answered. */}
+        <button
+          type="button"
+          className="button"
+          aria-expanded={confirming}
+          onClick={() => setConfirming(true)}
+        >
+          Rotate…
+        </button>
       </div>
       {confirming && (
-        <div className="confirm" role="group" aria-label="Rotate the signing secret">
+        <Confirmation label="Rotate the signing secret" alert onCancel={() => setConfirming(false)}>
           <p>A new secret signs from now on; the current one also signs for the next 24 hours, then stops.</p>
           <div className="confirm-actions">
             <button type="button" className="button primary" onClick={() => void rotate()}>
               Rotate now
             </button>
-            <button type="button" className="button quiet" onClick={() => setConfirming(false)}>
+            <button type="button" className="button quiet" autoFocus onClick={() => setConfirming(false)}>
               Keep the current secret
             </button>
           </div>
-        </div>
+        </Confirmation>
       )}
       <div role="status" aria-live="polite">
         {rotation && (

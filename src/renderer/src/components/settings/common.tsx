@@ -1,7 +1,9 @@
 import { useCallback, useState, type JSX } from 'react'
 import type { SavedKey } from '../../../../shared/schemas'
 
-/// Runs one request of a form at a time and keeps its failure in words for the form to show in place.
+/// Runs one request of a form at a time and keeps its failure in words for the form to show in place. A button
+/// disabled while its request runs loses the focus: it gets it back when the request ends, if it is still
+/// there and nothing else took the focus meanwhile.
 export function useRequest(): {
   busy: boolean
   error: string | null
@@ -11,6 +13,7 @@ export function useRequest(): {
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
   const run = useCallback(async <T,>(work: () => Promise<T>): Promise<T | undefined> => {
+    const focused = document.activeElement instanceof HTMLElement ? document.activeElement : null
     setBusy(true)
     setError(null)
     try {
@@ -20,6 +23,10 @@ export function useRequest(): {
       return undefined
     } finally {
       setBusy(false)
+      requestAnimationFrame(() => {
+        if (focused?.isConnected && (document.activeElement ?? document.body) === document.body)
+          focused.focus()
+      })
     }
   }, [])
   const clear = useCallback(() => setError(null), [])
