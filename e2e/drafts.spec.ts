@@ -185,6 +185,12 @@ test.describe('drafts', () => {
     await expect(recent.getByRole('button', { name: /notes\.md/ })).toHaveAccessibleName(
       /^notes\.md, Notes, changed since saved, /,
     )
+    // Escape closes the list and leaves the keys on Recent.
+    await recent.getByRole('button', { name: /notes\.md/ }).focus()
+    await page.keyboard.press('Escape')
+    await expect(recent).toBeHidden()
+    await expect(page.locator('.documents-recent > summary')).toBeFocused()
+    await page.getByText('Recent', { exact: true }).click()
     await recent.getByRole('button', { name: /Untitled/ }).click()
     await expect.poll(() => editorText(page)).toBe('')
     await page.getByText('Recent', { exact: true }).click()

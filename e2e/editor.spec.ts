@@ -24,6 +24,9 @@ test('writes in the editor after signing in with the one-time link', async ({ pa
   await page.reload()
   await expect(status).toContainText('1,000 credits')
   await expect(page.getByRole('alert')).toHaveCount(0)
+  // Landmarks and headings to move by: a banner holding the toolbar, and one first-level heading.
+  await expect(page.getByRole('banner').getByRole('toolbar', { name: 'Fact-checking' })).toHaveCount(1)
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Factdesk')
 
   expect(problems).toEqual([])
   // The token was printed once, in the link, and never again (no request log, no error message).

@@ -60,10 +60,18 @@ test('exports the checked text from the toolbar menu as HTML and Markdown downlo
   expect(withIssues).toContain('The bridge is painted in a colour called internashional orange.')
   expect(document.querySelectorAll('script')).toHaveLength(0)
 
-  // The keyboard reaches the menu too: Arrow keys walk it, Enter picks.
+  // The keyboard reaches the menu too: Arrow keys, Home and End walk it, Tab leaves it closed, Enter picks.
   await exportButton.focus()
   await page.keyboard.press('Enter')
   await expect(menu.getByRole('menuitem').first()).toBeFocused()
+  await page.keyboard.press('End')
+  await expect(menu.getByRole('menuitem', { name: /JSON/ })).toBeFocused()
+  await page.keyboard.press('Home')
+  await expect(menu.getByRole('menuitem').first()).toBeFocused()
+  await page.keyboard.press('Tab')
+  await expect(menu).toHaveCount(0)
+  await exportButton.focus()
+  await page.keyboard.press('Enter')
   await page.keyboard.press('ArrowUp')
   await expect(menu.getByRole('menuitem', { name: /JSON/ })).toBeFocused()
   await page.keyboard.press('ArrowUp')

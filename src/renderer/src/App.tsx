@@ -71,8 +71,12 @@ export function App({ api }: { api: FactdeskApi }): JSX.Element {
   return (
     <div className="app">
       {signedOut && <SessionNotice />}
-      <Documents api={api} />
-      <Toolbar api={api} prices={prices} />
+      {/* The page's banner and its one first-level heading, for those who move by landmarks and headings. */}
+      <header className="banner">
+        <h1 className="visually-hidden">Factdesk</h1>
+        <Documents api={api} />
+        <Toolbar api={api} prices={prices} />
+      </header>
       <NoticeBar api={api} />
       <div className="workspace">
         <Editor api={api} onOpenClaim={openClaim} />

@@ -164,6 +164,13 @@ function RecentDrafts({
       onToggle={(event) => {
         if (event.currentTarget.open) onShow()
       }}
+      // Escape closes the list and leaves the keys on Recent.
+      onKeyDown={(event) => {
+        if (event.key !== 'Escape' || !details.current?.open) return
+        event.stopPropagation()
+        details.current.open = false
+        details.current.querySelector('summary')?.focus()
+      }}
     >
       <summary className="button">Recent</summary>
       <ul aria-label="Recent drafts">

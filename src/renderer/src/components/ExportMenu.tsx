@@ -23,6 +23,14 @@ function save(file: ExportedFile): void {
   setTimeout(() => URL.revokeObjectURL(url), 60_000)
 }
 
+/// Where each key of an open menu moves the focus, from the item at `at` of `count`.
+const MENU_KEYS: Record<string, (at: number, count: number) => number> = {
+  ArrowDown: (at, count) => (at + 1) % count,
+  ArrowUp: (at, count) => (at - 1 + count) % count,
+  Home: () => 0,
+  End: (_, count) => count - 1,
+}
+
 /// Export: the latest check's annotated report as a file, in the format chosen from the menu.
 export function ExportMenu({ api }: { api: FactdeskApi }): JSX.Element {
   const check = useChecks((store) => store.check)
@@ -63,12 +71,14 @@ export function ExportMenu({ api }: { api: FactdeskApi }): JSX.Element {
           setOpen(false)
           menu.current?.querySelector<HTMLButtonElement>('.export-button')?.focus()
         }
-        if (open && (event.key === 'ArrowDown' || event.key === 'ArrowUp')) {
+        // Tab leaves a menu, closing it; the arrows, Home and End move in it (WAI-ARIA menu button).
+        if (open && event.key === 'Tab') setOpen(false)
+        const move = MENU_KEYS[event.key]
+        if (open && move) {
           event.preventDefault()
           const items = [...(menu.current?.querySelectorAll<HTMLButtonElement>('[role="menuitem"]') ?? [])]
           const at = items.indexOf(document.activeElement as HTMLButtonElement)
-          const step = event.key === 'ArrowDown' ? 1 : -1
-          items[(at + step + items.length) % items.length]?.focus()
+          items[move(at, items.length)]?.focus()
         }
       }}
     >
@@ -90,7 +100,13 @@ export function ExportMenu({ api }: { api: FactdeskApi }): JSX.Element {
       {open && (
         <div className="export-list" role="menu" aria-label="Export the report as">
           {FORMATS.map(({ format, name, detail }) => (
-            <button key={format} type="button" role="menuitem" onClick={() => void exportAs(format)}>
+            <button
+              key={format}
+              type="button"
+              role="menuitem"
+              tabIndex={-1}
+              onClick={() => void exportAs(format)}
+            >
               <span className="export-name">{name}</span>
               <span className="export-detail">{detail}</span>
             </button>

@@ -33,7 +33,7 @@ export function Toolbar({ api, prices }: { api: FactdeskApi; prices: PriceList |
   const short = estimate !== null && !estimate.sufficient
 
   return (
-    <header className="toolbar" role="toolbar" aria-label="Fact-checking">
+    <div className="toolbar" role="toolbar" aria-label="Fact-checking">
       <div className="toolbar-group" role="group" aria-label="Tiers">
         {TIERS.map((tier) => {
           const on = tiers.includes(tier)
@@ -131,7 +131,7 @@ export function Toolbar({ api, prices }: { api: FactdeskApi; prices: PriceList |
           {account.status === 'ready' ? counted(account.balance, 'credit') : '—'}
         </span>
       </div>
-    </header>
+    </div>
   )
 }
 
