@@ -139,9 +139,10 @@ test.describe('deep research', () => {
     await expect(panel.getByRole('status').first()).toContainText(/[1-9]\d* sources? read/)
     // Once the finding is in, the steps fold under the status line.
     await expect(steps).toBeHidden()
-    await panel.getByText('Research completed').click()
+    const summary = panel.locator('summary', { hasText: 'Research completed' })
+    await summary.click()
     await expect(steps.locator('.step-done')).toHaveCount(6)
-    await panel.getByText('Research completed').click()
+    await summary.click()
 
     const finding = panel.getByRole('region', { name: 'Finding' })
     await expect(finding).toContainText('supported')

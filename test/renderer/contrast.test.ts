@@ -49,5 +49,10 @@ describe('colour contrast', () => {
         }
       expect(low).toEqual([])
     })
+
+    it(`the text colour keeps 4.5:1 on the selection, where the lint list's selected finding is (${dark ? 'dark' : 'light'})`, () => {
+      const colours = palette(dark)
+      expect(contrast(colours.get('text') ?? '', colours.get('selection') ?? '')).toBeGreaterThanOrEqual(4.5)
+    })
   }
 })

@@ -44,13 +44,14 @@ export function Toolbar({ api, prices }: { api: FactdeskApi; prices: PriceList |
               type="button"
               className={`tier-toggle${on ? ' on' : ''}`}
               aria-pressed={on}
-              // The name stays whole when a narrow window shows only the tier's id.
-              aria-label={`${tier} ${TIER_NAMES[tier].name}${price ? `, ${price} per claim` : ''}`}
+              // The name stays whole when a narrow window shows only the tier's id, and begins with the words
+              // shown ("t1 Spelling 1"), so that speech control finds the button by what it reads.
+              aria-label={`${tier} ${TIER_NAMES[tier].name}${price ? ` ${price} per claim` : ''}`}
               title={`${TIER_NAMES[tier].explanation}${price ? ` · ${price} per claim` : ''}`}
               onClick={() => toggleTier(tier)}
             >
-              <span className="tier-id">{tier}</span>
-              <span className="tier-name">{TIER_NAMES[tier].name}</span>
+              <span className="tier-id">{tier}</span>{' '}
+              <span className="tier-name">{TIER_NAMES[tier].name}</span>{' '}
               {prices && <span className="tier-price">{prices[tier]}</span>}
             </button>
           )

@@ -83,19 +83,18 @@ function RunView({ run }: { run: ResearchRun }): JSX.Element {
   const { research } = run
   const current = currentStep(run)
   const result = research.result
-  const status = (
-    <span role="status" className="research-status">
-      {research.status === 'completed'
-        ? 'Research completed'
-        : research.status === 'failed'
-          ? 'Research failed'
-          : research.status === 'queued'
-            ? 'Waiting to start'
-            : `Researching: ${current ? STEP_NAMES[current] : '…'}`}
-      {' · '}
-      {counted(run.sourcesRead, 'source')} read
-    </span>
-  )
+  const statusText = `${
+    research.status === 'completed'
+      ? 'Research completed'
+      : research.status === 'failed'
+        ? 'Research failed'
+        : research.status === 'queued'
+          ? 'Waiting to start'
+          : `Researching: ${current ? STEP_NAMES[current] : '…'}`
+  } · ${counted(run.sourcesRead, 'source')} read`
+  // Shown where the steps are; read out from one live region that stays while the run is shown (the shown
+  // line moves into the folded steps' summary once the finding is in).
+  const status = <span className="research-status">{statusText}</span>
   const steps = (
     <ol className="research-steps" aria-label="Research steps">
       {ResearchStep.options.map((step) => {
@@ -119,6 +118,9 @@ function RunView({ run }: { run: ResearchRun }): JSX.Element {
   )
   return (
     <div className="research">
+      <span className="visually-hidden" role="status">
+        {statusText}
+      </span>
       <blockquote className="claim-text">{research.text}</blockquote>
       {result ? (
         // Once the finding is in, the steps fold away under the status line.
