@@ -172,10 +172,17 @@ describe('POST /checks', () => {
     await waitForEnd(server, res.json.id)
     stop()
     const mine = events.filter((e) => (e.type === 'check' ? e.check.id : e.checkId) === res.json.id)
-    expect(mine.filter((e) => e.type === 'check').map((e) => e.check.status)).toEqual([
-      'queued',
-      'running',
-      'completed',
+    // The check moves with each claim done, and ends with the last.
+    const count = res.json.claimCount
+    expect(
+      mine
+        .filter((e) => e.type === 'check')
+        .map((e) => `${e.check.status} ${e.check.progress.claimsDone.t1}`),
+    ).toEqual([
+      'queued 0',
+      'running 0',
+      ...Array.from({ length: count - 1 }, (_, done) => `running ${done + 1}`),
+      `completed ${count}`,
     ])
     const claims = mine.filter((e) => e.type === 'claim')
     expect(claims).toHaveLength(res.json.claimCount)
