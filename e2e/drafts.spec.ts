@@ -62,6 +62,11 @@ test.describe('drafts', () => {
       page.on('request', (request) => {
         if (request.method() === 'PATCH' && /\/drafts\//.test(request.url())) saves.push(Date.now())
       })
+      // Each save takes a while, as on a busy machine, so that keys land while it is on its way.
+      await page.route(/\/drafts\//, async (route) => {
+        if (route.request().method() === 'PATCH') await new Promise((resolve) => setTimeout(resolve, 400))
+        await route.continue()
+      })
       const started = Date.now()
       // About 7.5 seconds of steady typing: the longest wait (5 s) saves once while it goes on.
       await page.keyboard.type('The bridge was opened in 1871 by the mayor. '.repeat(3), { delay: 55 })

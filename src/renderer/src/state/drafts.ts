@@ -149,6 +149,10 @@ export const useDrafts = create<DraftsStore>()((set, get) => {
       return
     }
     set({ save: 'saving' })
+    // Keys typed from now on are the next save's: its longest wait runs from the first of them, not from the
+    // first change this save takes (which would make every key typed while it is on its way save again at once).
+    const since = changedSince
+    changedSince = null
     try {
       const saved = await api.saveDraft(draft.id, { text })
       if (get().draft?.id !== draft.id) return
@@ -159,13 +163,13 @@ export const useDrafts = create<DraftsStore>()((set, get) => {
         writeCopy(null)
         set({ save: 'saved', failure: null, draft: saved })
       } else {
-        // Typed while saving: the longest wait runs from when this save took the text, not from the first change
-        // before it (which would make every keystroke save again at once).
-        changedSince = takenAt
+        changedSince ??= takenAt
         set({ save: 'unsaved', failure: null, draft: { ...saved, fileModified: true } })
-        schedule(api, AUTOSAVE_PAUSE_MS)
+        schedule(api, Math.min(AUTOSAVE_PAUSE_MS, changedSince + AUTOSAVE_MAX_WAIT_MS - Date.now()))
       }
     } catch (error) {
+      // Nothing was saved: the unsaved changes date from before this save.
+      changedSince = since ?? changedSince ?? takenAt
       set({ save: 'failed', failure: describeError(error) })
       schedule(api, RETRY_MS)
     }
