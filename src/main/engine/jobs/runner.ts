@@ -37,6 +37,9 @@ export class JobRunner {
   private pumping = false
   private readonly alarm: Alarm
   private readonly controllers = new Map<string, Set<AbortController>>()
+  /// Claims done per tier of the running checks, counted once from the store and then as each consensus lands:
+  /// recounting for every consensus would make a check's progress events quadratic in its claims.
+  private readonly claimsDone = new Map<string, Partial<Record<Tier, number>>>()
   private readonly drained: (() => void)[] = []
   private lastDocument: { id: string; text: string } | null = null
 
@@ -67,6 +70,7 @@ export class JobRunner {
 
   /// Stops the check's units that are in flight (after a cancel).
   abort(checkId: string): void {
+    this.claimsDone.delete(checkId)
     for (const controller of this.controllers.get(checkId) ?? []) controller.abort()
   }
 
@@ -74,6 +78,7 @@ export class JobRunner {
   async stop(): Promise<void> {
     this.running = false
     this.alarm.clear()
+    this.claimsDone.clear()
     for (const set of this.controllers.values()) for (const controller of set) controller.abort()
     if (this.inFlight > 0) await new Promise<void>((resolve) => this.drained.push(resolve))
   }
@@ -185,7 +190,7 @@ export class JobRunner {
       })
       // A consensus moves the check's progress (claims done per tier): say so, unless that ended the check.
       const ended = this.settle(check.id)
-      if (outcome.consensus && !ended) this.emitCheck(check.id)
+      if (outcome.consensus && !ended) this.emitProgress(check.id, unit.tier)
     } catch (error) {
       if (controller.signal.aborted) {
         // Cancelled (its units are already marked) or the engine is stopping (the unit waits for the next start).
@@ -256,8 +261,27 @@ export class JobRunner {
       queueCheckEvent(this.store, checkId, at)
       return true
     })
-    if (ended) this.emitCheck(checkId)
+    if (ended) {
+      this.claimsDone.delete(checkId)
+      this.emitCheck(checkId)
+    }
     return ended
+  }
+
+  /// The running check moved on by one consensus in `tier` (one that was cancelled meanwhile has said so).
+  private emitProgress(checkId: string, tier: Tier): void {
+    const record = this.store.checks.byId(checkId)
+    if (record?.status !== 'running') return
+    const counted = this.claimsDone.get(checkId)
+    const done = counted
+      ? { ...counted, [tier]: (counted[tier] ?? 0) + 1 }
+      : this.store.checks.claimsDone(checkId)
+    this.claimsDone.set(checkId, done)
+    this.events.emit({
+      type: 'check',
+      organizationId: record.organizationId,
+      check: checkView(this.store, record, done),
+    })
   }
 
   private emitCheck(checkId: string): void {
