@@ -17,6 +17,19 @@ export const ModelConfig = z.strictObject({
 })
 export type ModelConfig = z.infer<typeof ModelConfig>
 
+/// The panel's models, then the judge.
+export const everyModel = <T>(models: { panel: readonly T[]; judge?: T | null | undefined }): T[] => [
+  ...models.panel,
+  ...(models.judge ? [models.judge] : []),
+]
+
+/// Whether two models or search providers are asked at the same place (no base URL and an empty one alike:
+/// the provider's default). A saved key is sent only there.
+export const sameAddress = (
+  a: { provider: string; baseURL?: string | null | undefined },
+  b: { provider: string; baseURL?: string | null | undefined },
+): boolean => a.provider === b.provider && (a.baseURL?.trim() || null) === (b.baseURL?.trim() || null)
+
 const delays = z.array(z.number().int().positive()).min(1)
 
 /// The public endpoint of each search provider (SearXNG has none: `search.baseURL` names the instance).

@@ -1,6 +1,6 @@
 import { isIP, connect as connectTcp, type Socket } from 'node:net'
 import { connect as connectTls } from 'node:tls'
-import type { Config } from '../../shared/config'
+import { everyModel, type Config } from '../../shared/config'
 import { ApiError } from '../../shared/errors'
 import type { Tier } from '../../shared/schemas'
 import { lookupHost, pinnedLookup, resolveTarget, type HostResolver } from './addresses'
@@ -45,8 +45,7 @@ export interface Unreachable {
 export function endpointsFor(config: Config, tiers: readonly Tier[]): Endpoint[] {
   const endpoints: Endpoint[] = []
   if (tiers.includes('t2') || tiers.includes('t3')) {
-    const models = [...config.models.panel, ...(config.models.judge ? [config.models.judge] : [])]
-    for (const model of models) {
+    for (const model of everyModel(config.models)) {
       const endpoint = modelEndpoint(model)
       if (URL.canParse(endpoint))
         endpoints.push({ what: `model "${model.id}"`, url: new URL(endpoint), web: false })

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks'
 import { z } from 'zod'
-import { Config, ModelConfig, SEARCH_BASE_URLS } from '../../shared/config'
+import { Config, everyModel, ModelConfig, sameAddress, SEARCH_BASE_URLS } from '../../shared/config'
 import { ApiError } from '../../shared/errors'
 import {
   Dialect,
@@ -149,8 +149,8 @@ export class AppSettings {
       if (patch.models) {
         const panel = patch.models.panel ?? current.models.panel
         const judge = patch.models.judge === undefined ? current.models.judge : patch.models.judge
-        const configured = [...panel, ...(judge ? [judge] : [])]
-        const before = [...current.models.panel, ...(current.models.judge ? [current.models.judge] : [])]
+        const configured = everyModel({ panel, judge })
+        const before = everyModel(current.models)
         for (const model of configured) {
           const was = before.find((saved) => saved.id === model.id)
           const given = 'apiKey' in model ? model.apiKey : undefined
@@ -212,8 +212,7 @@ export class AppSettings {
   async testModel(principal: Principal, input: ModelTestRequest): Promise<ModelTest> {
     requireOwner(principal)
     const config = modelConfig(input)
-    const { panel, judge } = this.effective().models
-    const saved = [...panel, ...(judge ? [judge] : [])].find((model) => model.id === config.id)
+    const saved = everyModel(this.effective().models).find((model) => model.id === config.id)
     const keys = this.testKeys(input.apiKey, saved !== undefined && sameAddress(saved, config))
     const client = new ModelClient({
       requestTimeoutMs: TEST_TIMEOUT_MS,
@@ -461,12 +460,6 @@ export class AppSettings {
 /// for, so that a saved key never goes to another provider or server (null: forget it).
 const keyFor = (given: string | null | undefined, sameAddressAsSaved: boolean): string | null | undefined =>
   given !== undefined || sameAddressAsSaved ? given : null
-
-/// Whether two models or search providers are asked at the same place.
-const sameAddress = (
-  a: { provider: string; baseURL?: string | undefined },
-  b: { provider: string; baseURL?: string | null | undefined },
-): boolean => a.provider === b.provider && (a.baseURL ?? null) === (b.baseURL ?? null)
 
 const OllamaTags = z.object({ models: z.array(z.object({ name: z.string() })) })
 

@@ -29,6 +29,9 @@ export function Confirmation({
       : null,
   )
 
+  // The fallback as it was on opening: the effect below runs once, on opening and on closing.
+  const [fallback] = useState(() => returnFocus)
+
   useEffect(() => {
     if (!box.current?.contains(document.activeElement)) focusables(box.current)[0]?.focus()
     return () => {
@@ -36,9 +39,9 @@ export function Confirmation({
       const lost = document.activeElement === document.body || document.activeElement === null
       if (!lost) return
       if (opener?.isConnected && !opener.closest('[inert]')) opener.focus()
-      else returnFocus?.()
+      else fallback?.()
     }
-  }, [opener, returnFocus])
+  }, [opener, fallback])
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>): void => {
     if (event.key === 'Escape') {

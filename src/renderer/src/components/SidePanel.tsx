@@ -35,6 +35,11 @@ export function SidePanel({ api }: { api: FactdeskApi }): JSX.Element | null {
   const estimate = useChecks((store) => store.estimate)
   const showPanel = useChecks((store) => store.showPanel)
   if (panel === null) return null
+  // Closing gives the keys back to the text.
+  const close = (): void => {
+    showPanel(null)
+    editorView()?.focus()
+  }
   const title =
     panel === 'estimate'
       ? 'Estimate'
@@ -52,21 +57,12 @@ export function SidePanel({ api }: { api: FactdeskApi }): JSX.Element | null {
       // Escape closes the panel and gives the keys back to the text (a question inside it answers first).
       onKeyDown={(event) => {
         if (event.key !== 'Escape' || event.defaultPrevented) return
-        showPanel(null)
-        editorView()?.focus()
+        close()
       }}
     >
       <div className="side-head">
         <h2>{title}</h2>
-        <button
-          type="button"
-          className="close"
-          aria-label="Close panel"
-          onClick={() => {
-            showPanel(null)
-            editorView()?.focus()
-          }}
-        >
+        <button type="button" className="close" aria-label="Close panel" onClick={close}>
           ×
         </button>
       </div>

@@ -6,6 +6,7 @@ import {
   type OllamaDetection,
   type SettingsModel,
 } from '../../../../shared/schemas'
+import { sameAddress } from '../../../../shared/config'
 import { QuotedCode } from '../QuotedCode'
 import { movedKeyText, Problem, savedKeyText, useRequest } from './common'
 import type { TabProps } from './SettingsDialog'
@@ -258,9 +259,7 @@ function ModelForm({
     setResult(null)
   }
   // A saved key is never sent to another provider or address (the service forgets it on saving).
-  const moved =
-    initial.saved?.key.hasKey === true &&
-    (draft.provider !== initial.saved.provider || draft.baseURL.trim() !== (initial.saved.baseURL ?? ''))
+  const moved = initial.saved?.key.hasKey === true && !sameAddress(initial.saved, draft)
   const idTaken = !editing && initial.slot.kind === 'panel' && takenIds.has(draft.id.trim())
   const needsBase = draft.provider === 'openai-compatible' && draft.baseURL.trim() === ''
   const incomplete = draft.id.trim() === '' || draft.model.trim() === '' || needsBase || idTaken

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent, type JSX } from 'react'
-import { SEARCH_BASE_URLS } from '../../../../shared/config'
+import { sameAddress, SEARCH_BASE_URLS } from '../../../../shared/config'
 import { SearchProviderName, type SearchTest } from '../../../../shared/schemas'
 import { movedKeyText, Problem, savedKeyText, useRequest } from './common'
 import type { TabProps } from './SettingsDialog'
@@ -22,7 +22,7 @@ export function SearchTab({ api, settings, onSaved }: TabProps): JSX.Element {
   const saving = useRequest()
   const testing = useRequest()
   const field = useId()
-  const moved = search.key.hasKey && (provider !== search.provider || baseURL.trim() !== search.baseURL)
+  const moved = search.key.hasKey && !sameAddress(search, { provider, baseURL })
 
   // A change to the form makes an earlier test's answer stale.
   const changed = (): void => {
