@@ -1,5 +1,13 @@
 import { startFakeOpenAI, type FakeOpenAI } from '../test/helpers/fakeOpenAI'
-import { asWebServer, expect, openEditor, outputFile as screenshot, pageProblems, test } from './webServer'
+import {
+  asWebServer,
+  expect,
+  openEditor,
+  outputFile as screenshot,
+  pageProblems,
+  test,
+  viaPreload,
+} from './webServer'
 
 let fake: FakeOpenAI
 test.beforeAll(async () => {
@@ -80,6 +88,26 @@ test('adds a model and tests its connection; the saved key is never shown', asyn
   await expect(page.getByRole('status', { name: 'Check status' })).toHaveText(
     /^Check “The Eiffel Tower is 330 metres tall\.” completed: 1 claim\. (supported|refuted|misleading|unverifiable): 1\.$/,
   )
+
+  // Removing a model asks first (its key goes with it); the focus then stays in the list's place.
+  await page.keyboard.press('Control+Comma')
+  await dialog.getByRole('button', { name: 'Remove panel-a' }).click()
+  const question = dialog.getByRole('alertdialog', { name: 'Remove panel-a' })
+  await expect(question).toContainText('Its saved key is forgotten too.')
+  await expect(question.getByRole('button', { name: 'Keep it' })).toBeFocused()
+  await question.getByRole('button', { name: 'Remove', exact: true }).click()
+  await expect(dialog.getByRole('list', { name: 'Panel models' })).not.toContainText('panel-a')
+  await expect(dialog.getByRole('button', { name: 'Add a panel model' })).toBeFocused()
+  await dialog.getByRole('button', { name: 'Remove judge' }).click()
+  await dialog
+    .getByRole('alertdialog', { name: 'Remove judge' })
+    .getByRole('button', { name: 'Remove', exact: true })
+    .click()
+  await expect(dialog.getByRole('button', { name: 'Set the judge' })).toBeFocused()
+  const saved = server.desktop
+    ? await viaPreload(page, 'settings')
+    : await page.evaluate(() => fetch('/api/v1/settings').then((response) => response.json()))
+  expect(saved.models).toMatchObject({ panel: [], judge: null })
   expect(problems).toEqual([])
 })
 
@@ -118,9 +146,23 @@ test.describe(() => {
     await expect(dialog.getByLabel('New token', { exact: true })).toHaveCount(0)
     await expect(dialog).not.toContainText(value)
 
+    // Revoking asks first; once revoked, the focus goes to the next token's Revoke….
+    await dialog.getByLabel('Name').fill('archive')
+    await dialog.getByRole('button', { name: 'Create token' }).click()
+    await dialog.getByRole('button', { name: 'Done' }).click()
     await row.getByRole('button', { name: 'Revoke dashboard' }).click()
+    const revoke = dialog.getByRole('alertdialog', { name: 'Revoke dashboard' })
+    await expect(revoke).toContainText('this cannot be undone')
+    await expect(revoke.getByRole('button', { name: 'Keep it' })).toBeFocused()
+    await page.keyboard.press('Escape')
+    await expect(row.getByRole('button', { name: 'Revoke dashboard' })).toBeFocused()
+    expect((await me(value)).status).toBe(200)
+    await row.getByRole('button', { name: 'Revoke dashboard' }).click()
+    await revoke.getByRole('button', { name: 'Revoke', exact: true }).click()
+    await expect(revoke).toHaveCount(0)
     await expect(row).toContainText('revoked')
     expect((await me(value)).status).toBe(401)
+    await expect(dialog.getByRole('button', { name: 'Revoke archive' })).toBeFocused()
 
     await dialog.getByRole('button', { name: 'Show secret' }).click()
     const secret = dialog.getByLabel('Signing secret', { exact: true })

@@ -1,7 +1,7 @@
 import { undo } from '@codemirror/commands'
 import { EditorSelection } from '@codemirror/state'
 import { EditorView } from '@codemirror/view'
-import { useMemo, useState, type JSX } from 'react'
+import { useEffect, useMemo, useRef, useState, type JSX } from 'react'
 import type { FactdeskApi } from '../../../shared/api'
 import { correctionEdits, correctionParts, correctionWords } from '../../../shared/corrections'
 import { TIERS, type Check, type Citation, type Claim, type Estimate } from '../../../shared/schemas'
@@ -287,6 +287,14 @@ function HistoryEntry({ api, check }: { api: FactdeskApi; check: Check }): JSX.E
   const [editing, setEditing] = useState(false)
   const [fields, setFields] = useState({ name: '', author: '', sourceUrl: '' })
   const running = check.status === 'queued' || check.status === 'running'
+  // The form takes the focus on opening (its Name), and gives it back to Edit details once saved or cancelled.
+  const editButton = useRef<HTMLButtonElement>(null)
+  const wasEditing = useRef(false)
+  useEffect(() => {
+    const lost = document.activeElement === document.body || document.activeElement === null
+    if (wasEditing.current && !editing && lost) editButton.current?.focus()
+    wasEditing.current = editing
+  }, [editing])
   const label = check.name ?? `Check of ${new Date(check.createdAt).toLocaleString()}`
   return (
     <li className="history-entry" aria-label={label}>
@@ -306,6 +314,12 @@ function HistoryEntry({ api, check }: { api: FactdeskApi; check: Check }): JSX.E
       {editing ? (
         <form
           className="metadata"
+          aria-label="Details of the check"
+          onKeyDown={(event) => {
+            if (event.key !== 'Escape') return
+            event.preventDefault()
+            setEditing(false)
+          }}
           onSubmit={(event) => {
             event.preventDefault()
             const edits = {
@@ -321,7 +335,11 @@ function HistoryEntry({ api, check }: { api: FactdeskApi; check: Check }): JSX.E
         >
           <label>
             Name{' '}
-            <input value={fields.name} onChange={(e) => setFields({ ...fields, name: e.target.value })} />
+            <input
+              value={fields.name}
+              autoFocus
+              onChange={(e) => setFields({ ...fields, name: e.target.value })}
+            />
           </label>
           <label>
             Author
@@ -349,6 +367,7 @@ function HistoryEntry({ api, check }: { api: FactdeskApi; check: Check }): JSX.E
           <button
             type="button"
             className="button quiet"
+            ref={editButton}
             onClick={() => {
               setFields({
                 name: check.name ?? '',

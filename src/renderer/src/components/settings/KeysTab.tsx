@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type FormEvent, type JSX } from 'react'
+import { Fragment, useEffect, useId, useRef, useState, type FormEvent, type JSX } from 'react'
 import type {
   ApiToken,
   CreatedToken,
@@ -7,7 +7,7 @@ import type {
   WebhookSecretRotation,
 } from '../../../../shared/schemas'
 import { Confirmation } from '../Confirmation'
-import { CopyButton, Problem, useRequest } from './common'
+import { CopyButton, focusInPlaceOf, Problem, useRequest } from './common'
 import type { TabProps } from './SettingsDialog'
 
 const when = (iso: string): string => new Date(iso).toLocaleString()
@@ -28,7 +28,11 @@ function Tokens({ api }: { api: TabProps['api'] }): JSX.Element {
   // The token this window signs in with: listed, but not revocable from here.
   const [ownId, setOwnId] = useState<string | null>(null)
   const [created, setCreated] = useState<CreatedToken | null>(null)
+  // The token asked about before it is revoked, and where its Revoke button was among them.
+  const [revoking, setRevoking] = useState<{ token: ApiToken; index: number } | null>(null)
   const shown = useRef<HTMLDivElement>(null)
+  const table = useRef<HTMLTableElement>(null)
+  const nameField = useRef<HTMLInputElement>(null)
   const [name, setName] = useState('')
   const [scope, setScope] = useState<Scope>('read')
   const request = useRequest()
@@ -61,7 +65,10 @@ function Tokens({ api }: { api: TabProps['api'] }): JSX.Element {
   }
   const revoke = async (token: ApiToken): Promise<void> => {
     if (await run(() => api.revokeToken(token.id))) await reload()
+    setRevoking(null)
   }
+  const revokeButtons = (): NodeListOf<HTMLButtonElement> | [] =>
+    table.current?.querySelectorAll<HTMLButtonElement>('.token-revoke') ?? []
 
   return (
     <section aria-labelledby={`${field}-title`}>
@@ -74,6 +81,7 @@ function Tokens({ api }: { api: TabProps['api'] }): JSX.Element {
         <label htmlFor={`${field}-name`}>Name</label>
         <input
           id={`${field}-name`}
+          ref={nameField}
           value={name}
           placeholder="e.g. newsroom dashboard"
           onChange={(event) => setName(event.target.value)}
@@ -107,7 +115,7 @@ function Tokens({ api }: { api: TabProps['api'] }): JSX.Element {
       )}
       <Problem text={request.error} />
       {tokens && (
-        <table className="token-table">
+        <table className="token-table" ref={table}>
           <caption className="muted">{tokens.length === 0 ? 'No tokens yet.' : 'Tokens'}</caption>
           <thead>
             <tr>
@@ -122,26 +130,66 @@ function Tokens({ api }: { api: TabProps['api'] }): JSX.Element {
           </thead>
           <tbody>
             {tokens.map((token) => (
-              <tr key={token.id} className={token.revokedAt ? 'revoked' : undefined}>
-                <td>{token.name ?? <span className="muted">{token.id}</span>}</td>
-                <td>{token.scope}</td>
-                <td>{when(token.createdAt)}</td>
-                <td>{token.revokedAt ? `revoked ${when(token.revokedAt)}` : 'active'}</td>
-                <td>
-                  {token.id === ownId && <span className="muted">this window</span>}
-                  {token.revokedAt === null && token.id !== ownId && (
-                    <button
-                      type="button"
-                      className="button"
-                      aria-label={`Revoke ${token.name ?? token.id}`}
-                      disabled={request.busy}
-                      onClick={() => void revoke(token)}
-                    >
-                      Revoke
-                    </button>
-                  )}
-                </td>
-              </tr>
+              <Fragment key={token.id}>
+                <tr className={token.revokedAt ? 'revoked' : undefined}>
+                  <td>{token.name ?? <span className="muted">{token.id}</span>}</td>
+                  <td>{token.scope}</td>
+                  <td>{when(token.createdAt)}</td>
+                  <td>{token.revokedAt ? `revoked ${when(token.revokedAt)}` : 'active'}</td>
+                  <td>
+                    {token.id === ownId && <span className="muted">this window</span>}
+                    {token.revokedAt === null && token.id !== ownId && (
+                      <button
+                        type="button"
+                        className="button token-revoke"
+                        aria-label={`Revoke ${token.name ?? token.id}`}
+                        aria-expanded={revoking?.token.id === token.id}
+                        disabled={request.busy}
+                        onClick={(event) =>
+                          setRevoking({ token, index: [...revokeButtons()].indexOf(event.currentTarget) })
+                        }
+                      >
+                        Revoke…
+                      </button>
+                    )}
+                  </td>
+                </tr>
+                {revoking?.token.id === token.id && (
+                  <tr>
+                    <td colSpan={5}>
+                      <Confirmation
+                        label={`Revoke ${token.name ?? token.id}`}
+                        alert
+                        onCancel={() => setRevoking(null)}
+                        returnFocus={() => focusInPlaceOf(revokeButtons(), revoking.index, nameField.current)}
+                      >
+                        <p>
+                          Revoke {token.name ?? token.id}? Programs using it are refused from now on; this
+                          cannot be undone.
+                        </p>
+                        <div className="confirm-actions">
+                          <button
+                            type="button"
+                            className="button primary"
+                            disabled={request.busy}
+                            onClick={() => void revoke(token)}
+                          >
+                            Revoke
+                          </button>
+                          <button
+                            type="button"
+                            className="button quiet"
+                            autoFocus
+                            onClick={() => setRevoking(null)}
+                          >
+                            Keep it
+                          </button>
+                        </div>
+                      </Confirmation>
+                    </td>
+                  </tr>
+                )}
+              </Fragment>
             ))}
           </tbody>
         </table>

@@ -8,7 +8,8 @@ import {
 } from '../../../../shared/schemas'
 import { sameAddress } from '../../../../shared/config'
 import { QuotedCode } from '../QuotedCode'
-import { movedKeyText, Problem, savedKeyText, useRequest } from './common'
+import { Confirmation } from '../Confirmation'
+import { focusInPlaceOf, movedKeyText, Problem, savedKeyText, useRequest } from './common'
 import type { TabProps } from './SettingsDialog'
 
 const PROVIDER_NAMES: Record<ModelProvider, string> = {
@@ -76,7 +77,12 @@ function draftOf(model: SettingsModel | null, slot: Draft['slot']): Draft {
 export function ModelsTab({ api, settings, onSaved }: TabProps): JSX.Element {
   const { panel, judge } = settings.models
   const [draft, setDraft] = useState<Draft | null>(null)
+  // The model asked about before it is removed: `panel:<id>` or `judge`.
+  const [removing, setRemoving] = useState<string | null>(null)
   const saving = useRequest()
+  const panelList = useRef<HTMLUListElement>(null)
+  const addPanel = useRef<HTMLButtonElement>(null)
+  const setJudge = useRef<HTMLButtonElement>(null)
 
   const save = async (models: { panel?: ModelInput[]; judge?: ModelInput | null }): Promise<boolean> => {
     const saved = await saving.run(() => api.updateSettings({ models }))
@@ -98,6 +104,11 @@ export function ModelsTab({ api, settings, onSaved }: TabProps): JSX.Element {
                   ),
           })
     if (done) setDraft(null)
+  }
+
+  const remove = async (models: { panel?: ModelInput[]; judge?: null }): Promise<void> => {
+    await save(models)
+    setRemoving(null)
   }
 
   const usedIds = new Set([...panel.map((m) => m.id), ...(judge ? [judge.id] : [])])
@@ -132,14 +143,30 @@ export function ModelsTab({ api, settings, onSaved }: TabProps): JSX.Element {
       </p>
       <h3>Panel</h3>
       {panel.length === 0 && <p className="muted">No panel models yet.</p>}
-      <ul className="model-list" aria-label="Panel models">
+      <ul className="model-list" aria-label="Panel models" ref={panelList}>
         {panel.map((model, index) => (
           <Fragment key={model.id}>
             <ModelRow
               model={model}
+              removing={removing === `panel:${model.id}`}
               onEdit={() => setDraft(draftOf(model, { kind: 'panel', index }))}
-              onRemove={() => void save({ panel: panel.filter((_, i) => i !== index).map(unchanged) })}
+              onRemove={() => setRemoving(`panel:${model.id}`)}
             />
+            {removing === `panel:${model.id}` && (
+              <RemoveModel
+                model={model}
+                busy={saving.busy}
+                onRemove={() => void remove({ panel: panel.filter((_, i) => i !== index).map(unchanged) })}
+                onCancel={() => setRemoving(null)}
+                afterRemoval={() =>
+                  focusInPlaceOf(
+                    panelList.current?.querySelectorAll('.model-remove') ?? [],
+                    index,
+                    addPanel.current,
+                  )
+                }
+              />
+            )}
             {draft?.slot.kind === 'panel' && draft.slot.index === index && <li>{form}</li>}
           </Fragment>
         ))}
@@ -150,6 +177,7 @@ export function ModelsTab({ api, settings, onSaved }: TabProps): JSX.Element {
         <button
           type="button"
           className="button"
+          ref={addPanel}
           onClick={() => setDraft(draftOf(null, { kind: 'panel', index: null }))}
         >
           Add a panel model
@@ -160,9 +188,19 @@ export function ModelsTab({ api, settings, onSaved }: TabProps): JSX.Element {
         <ul className="model-list" aria-label="Judge">
           <ModelRow
             model={judge}
+            removing={removing === 'judge'}
             onEdit={() => setDraft(draftOf(judge, { kind: 'judge' }))}
-            onRemove={() => void save({ judge: null })}
+            onRemove={() => setRemoving('judge')}
           />
+          {removing === 'judge' && (
+            <RemoveModel
+              model={judge}
+              busy={saving.busy}
+              onRemove={() => void remove({ judge: null })}
+              onCancel={() => setRemoving(null)}
+              afterRemoval={() => setJudge.current?.focus()}
+            />
+          )}
           {draft?.slot.kind === 'judge' && <li>{form}</li>}
         </ul>
       ) : draft?.slot.kind === 'judge' ? (
@@ -173,6 +211,7 @@ export function ModelsTab({ api, settings, onSaved }: TabProps): JSX.Element {
           <button
             type="button"
             className="button"
+            ref={setJudge}
             onClick={() => setDraft({ ...draftOf(null, { kind: 'judge' }), id: 'judge' })}
           >
             Set the judge
@@ -191,10 +230,13 @@ export function ModelsTab({ api, settings, onSaved }: TabProps): JSX.Element {
 
 function ModelRow({
   model,
+  removing,
   onEdit,
   onRemove,
 }: {
   model: SettingsModel
+  /// Whether its removal is being asked about.
+  removing: boolean
   onEdit(): void
   onRemove(): void
 }): JSX.Element {
@@ -214,10 +256,50 @@ function ModelRow({
         <button type="button" className="button" aria-label={`Edit ${model.id}`} onClick={onEdit}>
           Edit
         </button>
-        <button type="button" className="button" aria-label={`Remove ${model.id}`} onClick={onRemove}>
-          Remove
+        <button
+          type="button"
+          className="button model-remove"
+          aria-label={`Remove ${model.id}`}
+          aria-expanded={removing}
+          onClick={onRemove}
+        >
+          Remove…
         </button>
       </div>
+    </li>
+  )
+}
+
+/// Asks before a model goes: it takes its saved key with it, and the judge is needed by t2 and t3. Once it is gone,
+/// `afterRemoval` gives the focus a place.
+function RemoveModel({
+  model,
+  busy,
+  onRemove,
+  onCancel,
+  afterRemoval,
+}: {
+  model: SettingsModel
+  busy: boolean
+  onRemove(): void
+  onCancel(): void
+  afterRemoval(): void
+}): JSX.Element {
+  return (
+    <li>
+      <Confirmation label={`Remove ${model.id}`} alert onCancel={onCancel} returnFocus={afterRemoval}>
+        <p>
+          Remove {model.id}?{model.key.hasKey ? ' Its saved key is forgotten too.' : ''}
+        </p>
+        <div className="confirm-actions">
+          <button type="button" className="button primary" disabled={busy} onClick={onRemove}>
+            Remove
+          </button>
+          <button type="button" className="button quiet" autoFocus onClick={onCancel}>
+            Keep it
+          </button>
+        </div>
+      </Confirmation>
     </li>
   )
 }

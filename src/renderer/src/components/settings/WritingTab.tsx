@@ -1,6 +1,6 @@
-import { useId, type JSX } from 'react'
+import { useId, useRef, type JSX } from 'react'
 import { Dialect } from '../../../../shared/schemas'
-import { Problem, useRequest } from './common'
+import { focusInPlaceOf, Problem, useRequest } from './common'
 import type { TabProps } from './SettingsDialog'
 
 const DIALECTS: Record<Dialect, string> = {
@@ -15,17 +15,31 @@ export function WritingTab({ api, settings, onSaved }: TabProps): JSX.Element {
   const { writing } = settings
   const saving = useRequest()
   const field = useId()
-  const save = (patch: { dialect?: Dialect; dictionary?: string[] }): void =>
-    void saving.run(() => api.updateSettings({ writing: patch })).then((answer) => answer && onSaved(answer))
+  const dialect = useRef<HTMLSelectElement>(null)
+  const words = useRef<HTMLUListElement>(null)
+  const save = async (patch: { dialect?: Dialect; dictionary?: string[] }): Promise<boolean> => {
+    const answer = await saving.run(() => api.updateSettings({ writing: patch }))
+    if (answer) onSaved(answer)
+    return answer !== undefined
+  }
+  // A word's × goes with its word: the focus moves to the word that took its place.
+  const remove = async (index: number): Promise<void> => {
+    if (!(await save({ dictionary: writing.dictionary.filter((_, i) => i !== index) }))) return
+    requestAnimationFrame(() => {
+      if (document.activeElement !== document.body) return
+      focusInPlaceOf(words.current?.querySelectorAll('button') ?? [], index, dialect.current)
+    })
+  }
 
   return (
     <div className="settings-section settings-form">
       <label htmlFor={`${field}-dialect`}>Spelling</label>
       <select
         id={`${field}-dialect`}
+        ref={dialect}
         value={writing.dialect}
         disabled={saving.busy}
-        onChange={(event) => save({ dialect: event.target.value as Dialect })}
+        onChange={(event) => void save({ dialect: event.target.value as Dialect })}
       >
         {Dialect.options.map((dialect) => (
           <option key={dialect} value={dialect}>
@@ -37,8 +51,8 @@ export function WritingTab({ api, settings, onSaved }: TabProps): JSX.Element {
       {writing.dictionary.length === 0 ? (
         <p className="muted">No words yet: add them from a spelling mark in the editor.</p>
       ) : (
-        <ul className="dictionary" aria-label="Words in the dictionary">
-          {writing.dictionary.map((word) => (
+        <ul className="dictionary" aria-label="Words in the dictionary" ref={words}>
+          {writing.dictionary.map((word, index) => (
             <li key={word}>
               <span>{word}</span>
               <button
@@ -46,7 +60,7 @@ export function WritingTab({ api, settings, onSaved }: TabProps): JSX.Element {
                 className="close"
                 aria-label={`Remove ${word} from the dictionary`}
                 disabled={saving.busy}
-                onClick={() => save({ dictionary: writing.dictionary.filter((each) => each !== word) })}
+                onClick={() => void remove(index)}
               >
                 ×
               </button>

@@ -33,6 +33,16 @@ export function useRequest(): {
   return { busy, error, run, clear }
 }
 
+/// Gives the focus a place once the control it was on went away with its item (a word removed, a model removed, a
+/// token revoked): the same control of the item that took its place, else of the item before it, else `fallback`.
+export function focusInPlaceOf(
+  controls: ArrayLike<HTMLElement>,
+  index: number,
+  fallback: HTMLElement | null,
+): void {
+  ;(controls[index] ?? controls[index - 1] ?? fallback)?.focus()
+}
+
 /// A request's failure, in place, read out when it appears.
 export function Problem({ text }: { text: string | null }): JSX.Element | null {
   if (!text) return null
