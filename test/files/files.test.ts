@@ -1,6 +1,16 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, chmodSync } from 'node:fs'
+import {
+  chmodSync,
+  lstatSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -28,6 +38,23 @@ describe('atomic file writes', () => {
     expect(readFileSync(path, 'utf8')).toBe('new text — ünïcode\n')
     expect(statSync(path).mode & 0o777).toBe(0o600)
     expect(readdirSync(folder)).toEqual(['article.md'])
+  })
+
+  it('writes through a symbolic link, and refuses a file without write permission as a plain write would', async () => {
+    const real = join(folder, 'real.md')
+    const link = join(folder, 'link.md')
+    writeFileSync(real, 'old\n')
+    symlinkSync(real, link)
+    await writeFileAtomic(link, 'new\n')
+    expect(lstatSync(link).isSymbolicLink()).toBe(true)
+    expect(readFileSync(real, 'utf8')).toBe('new\n')
+
+    // Renaming over a read-only file needs only the folder's permission (and root may write anything): the
+    // writer's protection is honoured all the same.
+    chmodSync(real, 0o444)
+    await expect(writeFileAtomic(link, 'newer\n')).rejects.toMatchObject({ code: 'EACCES' })
+    expect(readFileSync(real, 'utf8')).toBe('new\n')
+    expect(readdirSync(folder).sort()).toEqual(['link.md', 'real.md'])
   })
 
   it('a process killed in the middle of saving leaves the old or the new file, never a part of one', async () => {
