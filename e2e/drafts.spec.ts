@@ -115,6 +115,22 @@ test.describe('drafts', () => {
     })
   })
 
+  test('a text too long for a draft says so in words, and saves again once shortened', async ({
+    page,
+    server,
+  }) => {
+    await writeInEditor(page, server, 'Kept.')
+    const saved = page.getByRole('status', { name: 'Draft' })
+    await expect(saved).toHaveText('Draft saved')
+    // One character over the limit, at the end of the text.
+    await page.keyboard.insertText(`\n\n${'Line of text. '.repeat(71_428)}xx`)
+    await expect(saved).toHaveText(
+      'Not saved: The text holds 1,000,001 characters; a draft holds at most 1,000,000.',
+    )
+    await page.keyboard.press('Backspace')
+    await expect(saved).toHaveText('Draft saved', { timeout: 20_000 })
+  })
+
   test("a reopened draft shows its last check's verdicts on the right words after an edit elsewhere", async ({
     page,
     server,

@@ -623,6 +623,12 @@ export type PendingCheckList = z.infer<typeof PendingCheckList>
 /// The most characters a draft holds.
 export const MAX_DRAFT_CHARS = 1_000_000
 
+/// Why a text of `length` characters cannot be a draft, in words (`what` names the text), or null when it can.
+export const draftLengthProblem = (what: string, length: number): string | null =>
+  length > MAX_DRAFT_CHARS
+    ? `${what} holds ${length.toLocaleString('en')} characters; a draft holds at most ${MAX_DRAFT_CHARS.toLocaleString('en')}.`
+    : null
+
 /// A claim of the draft's last check as a text-quote selector (its exact text, a little text either side)
 /// plus the offsets it had in the checked text: found again by those when the text changed.
 export const DraftAnchor = z

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -175,13 +175,18 @@ describe('drafts and files in the desktop app', () => {
   let dataDir: string
   let folder: string
   let engine: Engine
-  let chosen: { open: string | null; save: string | null }
+  let chosen: { open: string | null; save: string | null; replace: boolean }
   const asked: { title: string; filePath: string | null }[] = []
+  const askedToReplace: { path: string; why: string }[] = []
   const dialogs: FileDialogs = {
     open: async () => chosen.open,
     saveAs: async (title, filePath) => {
       asked.push({ title, filePath })
       return chosen.save
+    },
+    confirmReplace: async (path, why) => {
+      askedToReplace.push({ path, why })
+      return chosen.replace
     },
   }
 
@@ -189,8 +194,9 @@ describe('drafts and files in the desktop app', () => {
     dataDir = mkdtempSync(join(tmpdir(), 'factdesk-drafts-'))
     folder = mkdtempSync(join(tmpdir(), 'factdesk-files-'))
     engine = openEngine({ dataDir, runJobs: false })
-    chosen = { open: null, save: null }
+    chosen = { open: null, save: null, replace: false }
     asked.length = 0
+    askedToReplace.length = 0
   })
   afterEach(async () => {
     await engine.close()
@@ -266,6 +272,56 @@ describe('drafts and files in the desktop app', () => {
     expect(asked).toEqual([{ title: 'article.md', filePath: path }])
     expect(copy).toMatchObject({ title: 'copy.md', filePath: join(folder, 'copy.md'), fileModified: false })
     expect(readFileSync(join(folder, 'copy.md'), 'utf8')).toBe('Copy.')
+  })
+
+  it('asks before replacing a file another program changed, or a file the save dialog did not ask about', async () => {
+    const files = createFileDispatch(engine, page, dialogs)
+    const path = join(folder, 'article.md')
+    writeFileSync(path, 'Original.\n')
+    chosen.open = path
+    const draft = ok(await files('openFile', [], APP))
+    // Another program (a sync service, git, another editor) writes the file: Save asks, and Cancel keeps it.
+    writeFileSync(path, 'Original.\nAdded elsewhere.\n')
+    expect(ok(await files('saveFile', [draft.id, 'Original, edited here.\n'], APP))).toBeNull()
+    expect(askedToReplace).toEqual([{ path, why: 'changed' }])
+    expect(readFileSync(path, 'utf8')).toBe('Original.\nAdded elsewhere.\n')
+    chosen.replace = true
+    ok(await files('saveFile', [draft.id, 'Original, edited here.\n'], APP))
+    expect(readFileSync(path, 'utf8')).toBe('Original, edited here.\n')
+    // Saved by Factdesk itself, it is not "changed" for the next save.
+    ok(await files('saveFile', [draft.id, 'Edited again.\n'], APP))
+    expect(askedToReplace).toHaveLength(2)
+
+    // "notes" typed in the save dialog is saved as notes.md, which the dialog never asked about.
+    writeFileSync(join(folder, 'notes.md'), 'Precious notes.\n')
+    chosen = { open: null, save: join(folder, 'notes'), replace: false }
+    expect(ok(await files('saveFileAs', [draft.id, 'Something else.'], APP))).toBeNull()
+    expect(askedToReplace.at(-1)).toEqual({ path: join(folder, 'notes.md'), why: 'exists' })
+    expect(readFileSync(join(folder, 'notes.md'), 'utf8')).toBe('Precious notes.\n')
+  })
+
+  it('keeps an autosave that lands while its file is written', async () => {
+    const principal = engine.localPrincipal()
+    const path = join(folder, 'race.md')
+    const draft = engine.drafts.create(principal, { text: 'One.\n' })
+    const saving = engine.drafts.saveFile(principal, draft.id, 'One. Two.\n', path)
+    engine.drafts.save(principal, draft.id, { text: 'One. Two. Three.\n' })
+    expect(await saving).toMatchObject({ filePath: path, fileModified: true })
+    expect(readFileSync(path, 'utf8')).toBe('One. Two.\n')
+    expect(engine.drafts.open(principal, draft.id).text).toBe('One. Two. Three.\n')
+  })
+
+  it('refuses a file too long for a draft by its size, before reading it', async () => {
+    const files = createFileDispatch(engine, page, dialogs)
+    chosen.open = join(folder, 'huge.md')
+    // Sparse: 600 MB of nothing on disk, which would be read whole and then refused as binary.
+    writeFileSync(chosen.open, '')
+    truncateSync(chosen.open, 600_000_000)
+    const refused = ErrorEnvelope.parse(await files('openFile', [], APP))
+    expect(refused.error).toMatchObject({
+      code: 'unprocessable',
+      message: '"huge.md" is 600.0 MB, too long for a draft: a draft holds at most 1,000,000 characters.',
+    })
   })
 
   it('saves a file back with its own line ends and byte-order mark, so a Windows file keeps them', async () => {

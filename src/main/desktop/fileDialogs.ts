@@ -39,5 +39,27 @@ export function nativeFileDialogs(window: () => BrowserWindow | undefined): File
         : await dialog.showSaveDialog(options)
       return answer.canceled || !answer.filePath ? null : answer.filePath
     },
+    async confirmReplace(path, why) {
+      const options: Electron.MessageBoxOptions = {
+        type: 'warning',
+        title: 'Replace file',
+        message:
+          why === 'exists'
+            ? `"${basename(path)}" already exists. Replace it?`
+            : `"${basename(path)}" changed on disk since Factdesk opened or saved it. Replace it with this text?`,
+        detail:
+          why === 'exists'
+            ? `Saving replaces what it holds now (${path}).`
+            : 'Another program wrote to it. Replacing it loses what that program wrote; Save as… keeps both.',
+        buttons: ['Replace', 'Cancel'],
+        defaultId: 1,
+        cancelId: 1,
+      }
+      const parent = window()
+      const answer = parent
+        ? await dialog.showMessageBox(parent, options)
+        : await dialog.showMessageBox(options)
+      return answer.response === 0
+    },
   }
 }

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { extname } from 'node:path'
 import type { DraftFiles, FileOperation, IpcResult } from '../../shared/api'
 import { ApiError } from '../../shared/errors'
@@ -13,6 +14,9 @@ export interface FileDialogs {
   open(): Promise<string | null>
   /// Where to save the draft `title`, starting from its file if it has one.
   saveAs(title: string, filePath: string | null): Promise<string | null>
+  /// Whether to replace the file at `path`: it `exists` (a name the save dialog did not ask about, as ".md" was
+  /// added to it), or it `changed` on disk since the draft opened or saved it.
+  confirmReplace(path: string, why: 'exists' | 'changed'): Promise<boolean>
 }
 
 /// Answers one file operation from the page, like `Dispatch` does the others.
@@ -32,9 +36,17 @@ export function createFileDispatch(
   const { drafts } = engine
   const saveTo = async (id: string, text: string, path: string | null) => {
     if (path === null) return null
-    // A name typed without a known extension is saved as Markdown.
+    // A name typed without a known extension is saved as Markdown; the dialog asked about the name as typed.
     const target = SAVABLE.includes(extname(path).toLowerCase()) ? path : `${path}.md`
-    return drafts.saveFile(engine.localPrincipal(), id, text, target)
+    const principal = engine.localPrincipal()
+    const ask =
+      target !== path && existsSync(target)
+        ? 'exists'
+        : (await drafts.changedOnDisk(principal, id, target))
+          ? 'changed'
+          : null
+    if (ask && !(await dialogs.confirmReplace(target, ask))) return null
+    return drafts.saveFile(principal, id, text, target)
   }
   const files: DraftFiles = {
     openFile: async () => {

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto'
-import { readFile } from 'node:fs/promises'
+import { readFile, stat } from 'node:fs/promises'
 import { basename, extname } from 'node:path'
 import { anchorOf } from '../../shared/anchors'
 import { ApiError } from '../../shared/errors'
 import { withoutLineMarkers } from '../../shared/markdown'
 import {
+  draftLengthProblem,
   MAX_DRAFT_CHARS,
   type CreateDraftRequest,
   type Draft,
@@ -30,14 +31,14 @@ const digestOf = (text: string): string => createHash('sha256').update(text).dig
 
 /// Refuses a file's text too long for a draft (the autosave could never save it again).
 function requireDraftText(name: string, text: string): string {
-  if (text.length > MAX_DRAFT_CHARS) {
-    throw new ApiError(
-      'unprocessable',
-      `"${name}" holds ${text.length.toLocaleString('en')} characters; a draft holds at most ${MAX_DRAFT_CHARS.toLocaleString('en')}.`,
-    )
-  }
+  const problem = draftLengthProblem(`"${name}"`, text.length)
+  if (problem) throw new ApiError('unprocessable', problem)
   return text
 }
+
+/// The largest file that may hold a draft's text: three UTF-8 bytes for each UTF-16 character at most, and a
+/// byte-order mark. A Word document's own limit is on what it unpacks to (`MAX_UNPACKED_BYTES`).
+const MAX_TEXT_FILE_BYTES = 3 * MAX_DRAFT_CHARS + 3
 
 /// How long a draft's preview is at most.
 const PREVIEW_CHARS = 80
@@ -142,9 +143,18 @@ export class DraftService {
   async openFile(principal: Principal, path: string): Promise<Draft> {
     requireWrite(principal)
     const name = basename(path)
-    const bytes = await readFile(path).catch(() => {
+    const unreadable = (): never => {
       throw new ApiError('unprocessable', `"${name}" could not be read.`)
-    })
+    }
+    // Sized before it is read: a file of hundreds of megabytes would be read whole only to be refused.
+    const size = (await stat(path).catch(unreadable)).size
+    if (kindOf(path) !== 'docx' && size > MAX_TEXT_FILE_BYTES) {
+      throw new ApiError(
+        'unprocessable',
+        `"${name}" is ${(size / 1e6).toFixed(1)} MB, too long for a draft: a draft holds at most ${MAX_DRAFT_CHARS.toLocaleString('en')} characters.`,
+      )
+    }
+    const bytes = await readFile(path).catch(unreadable)
     const text = requireDraftText(name, await textOfFile(name, bytes))
     if (kindOf(path) === 'docx') {
       return viewOf(this.insert(principal, `${basename(path, extname(path))}.md`, text, null, null))
@@ -159,9 +169,22 @@ export class DraftService {
     return viewOf(this.change(draft, changes))
   }
 
+  /// Whether the draft's own file at `path` changed on disk since the draft last opened or saved it: another
+  /// program wrote it, and saving over it would lose what that program wrote. A file that is gone, or that is not
+  /// the draft's, did not.
+  async changedOnDisk(principal: Principal, id: string, path: string): Promise<boolean> {
+    const draft = this.find(principal, id)
+    if (draft.filePath !== path || draft.fileDigest === null) return false
+    const bytes = await readFile(path).catch(() => null)
+    if (!bytes) return false
+    const text = await textOfFile(basename(path), bytes).catch(() => null)
+    return text === null || digestOf(text) !== draft.fileDigest
+  }
+
   /// Saves `text` as the draft's and writes it to `path` (atomically: the old file or the new one survives a
   /// crash, never a part of one), with the line ends and byte-order mark of the file it replaces; the draft
-  /// then belongs to that file and is named after it.
+  /// then belongs to that file and is named after it. An autosave that lands while the file is written keeps its
+  /// newer text (the file then holds the older one, so the draft shows changes not saved to it).
   async saveFile(principal: Principal, id: string, text: string, path: string): Promise<DraftSummary> {
     requireWrite(principal)
     const draft = this.find(principal, id)
@@ -172,9 +195,10 @@ export class DraftService {
     return this.store.transaction(() => {
       if (previous && previous.id !== id)
         this.store.drafts.update(previous.id, { filePath: null, fileDigest: null, updatedAt: this.now() })
+      const current = this.find(principal, id)
       return summaryOf(
-        this.change(draft, {
-          text,
+        this.change(current, {
+          text: current.text === draft.text ? text : current.text,
           filePath: path,
           fileDigest: digestOf(text),
           title: basename(path),

@@ -3,7 +3,7 @@ import { EditorView } from '@codemirror/view'
 import { create } from 'zustand'
 import type { FactdeskApi } from '../../../shared/api'
 import { anchorOf, reanchor } from '../../../shared/anchors'
-import { UNTITLED_DRAFT, type Draft, type DraftSummary } from '../../../shared/schemas'
+import { draftLengthProblem, UNTITLED_DRAFT, type Draft, type DraftSummary } from '../../../shared/schemas'
 import { clearClaims, setClaims, type ClaimMark } from '../editor/claims'
 import { describeError, useChecks } from './checks'
 import { editorView } from './editorView'
@@ -146,6 +146,12 @@ export const useDrafts = create<DraftsStore>()((set, get) => {
       set({ save: 'saved', failure: null })
       changedSince = null
       writeCopy(null)
+      return
+    }
+    // Said in words, and not retried until the next change: the text stays in the page's copy meanwhile.
+    const tooLong = draftLengthProblem('The text', text.length)
+    if (tooLong) {
+      set({ save: 'failed', failure: tooLong })
       return
     }
     set({ save: 'saving' })
@@ -305,9 +311,11 @@ export const useDrafts = create<DraftsStore>()((set, get) => {
         keepCopy()
         void get().flush(api)
         const { draft, save } = get()
-        // The desktop asks before a file's changes are left unsaved; a browser only when the text never reached
-        // the server (it is still in this page's copy, but the writer should know).
-        const ask = api.files ? draft?.filePath !== null && draft?.fileModified === true : save === 'failed'
+        // Both ask when the text never reached the drafts (it is still in this page's copy, but the writer should
+        // know); the desktop also before a file's changes are left unsaved.
+        const ask =
+          save === 'failed' ||
+          (api.files !== null && draft?.filePath !== null && draft?.fileModified === true)
         if (ask) event.preventDefault()
       }
       document.addEventListener('visibilitychange', onHidden)
@@ -394,6 +402,11 @@ export const useDrafts = create<DraftsStore>()((set, get) => {
       const { draft } = get()
       if (!view || !draft) return
       const text = view.state.doc.toString()
+      const tooLong = draftLengthProblem('The text', text.length)
+      if (tooLong) {
+        useChecks.setState({ notice: { kind: 'error', text: tooLong } })
+        return
+      }
       try {
         if (api.files) {
           const saved = await (as ? api.files.saveFileAs(draft.id, text) : api.files.saveFile(draft.id, text))
