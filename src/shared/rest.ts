@@ -1,6 +1,6 @@
 // The operations a Factdesk service offers over REST as requests, and its error answers as `ApiError`s: one
 // table for every client of the API (the browser-mode bridge and the desktop app's `RemoteService`).
-import type { z } from 'zod'
+import { z } from 'zod'
 import type { FactdeskOperations } from './api'
 import { ApiError, STATUS_OF } from './errors'
 import {
@@ -16,7 +16,7 @@ import {
   Research,
   WebhookSecret,
   WebhookSecretRotation,
-  type ErrorCode,
+  ErrorCode,
 } from './schemas'
 
 /// One request of the REST API, relative to its base (`…/api/v1`), with the schema its answer must match.
@@ -105,13 +105,33 @@ export const pendingCheckRequest = (id: string): RestRequest<PendingCheck> => ({
 /// Every operation a Factdesk service offers over REST.
 export const REST_OPERATIONS = Object.keys(REST_REQUESTS) as RestOperation[]
 
+/// The specification's error body as any service may send it: `details` may be missing, and a code this app does
+/// not know is named by the answer's status instead (its message is kept either way).
+const AnyErrorEnvelope = z.object({
+  error: z.object({
+    code: z.string(),
+    message: z.string().min(1),
+    details: ErrorEnvelope.shape.error.shape.details.optional(),
+  }),
+})
+
 /// The error of an answer that is not 2xx: the specification's envelope when it carries one; anything else
 /// (a proxy's page, say) is named by its status, as `speaker` ("Factdesk", "The remote service at …") said it.
 export function answerError(status: number, body: unknown, speaker: string): ApiError {
-  const envelope = ErrorEnvelope.safeParse(body)
-  if (envelope.success) return ApiError.fromEnvelope(envelope.data)
-  const code = (Object.keys(STATUS_OF) as ErrorCode[]).find((each) => STATUS_OF[each] === status)
-  return new ApiError(code ?? 'internal_error', `${speaker} answered with HTTP status ${status}.`)
+  const byStatus = (Object.keys(STATUS_OF) as ErrorCode[]).find((each) => STATUS_OF[each] === status)
+  const envelope = AnyErrorEnvelope.safeParse(body)
+  if (envelope.success) {
+    const { code, message, details } = envelope.data.error
+    const known = ErrorCode.safeParse(code)
+    return ApiError.fromEnvelope({
+      error: {
+        code: known.success ? known.data : (byStatus ?? 'internal_error'),
+        message,
+        details: details ?? null,
+      },
+    })
+  }
+  return new ApiError(byStatus ?? 'internal_error', `${speaker} answered with HTTP status ${status}.`)
 }
 
 /// The REST operations, each sending its request through `send`.

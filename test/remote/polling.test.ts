@@ -4,10 +4,12 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { ReportUpdate } from '../../src/shared/api'
 import { readResearchEvents } from '../../src/main/remote/events'
 import { RemoteService } from '../../src/main/remote/remoteService'
+import { ServiceSwitch } from '../../src/main/remote/switch'
 import { answer, OTTAWA, RESEARCH_STEPS, researchSteps } from '../contract/suite'
 import { startFakeOpenAI, type FakeOpenAI } from '../helpers/fakeOpenAI'
 import { FakeWiki } from '../helpers/fakeWiki'
-import type { TestServer } from '../helpers/server'
+import { startServer, type TestServer } from '../helpers/server'
+import { GatedTier } from '../helpers/tiers'
 import { startResearchServer } from '../research/setup'
 import { startT2Server, t2Config } from '../t2/setup'
 import { startProxy, type Proxy } from './proxy'
@@ -178,6 +180,19 @@ describe('RemoteService research steps from the service’s GET /events', () => 
     expect(researchSteps(updates)).toEqual(RESEARCH_STEPS)
   })
 
+  it('reads them again for a listener that comes right after the last one left', async () => {
+    const { proxy, remote } = await setUpResearch()
+    const stopFirst = remote.subscribe(() => undefined)
+    await expect.poll(() => streams(proxy)).toBe(1)
+    // A window closes and another opens at once, before the first stream's read has unwound.
+    stopFirst()
+    const stop = remote.subscribe(() => undefined)
+    await expect.poll(() => streams(proxy)).toBe(2)
+    const updates = await research(remote)
+    stop()
+    expect(researchSteps(updates)).toEqual(RESEARCH_STEPS)
+  })
+
   it('asks a service without them once, and follows its runs by polling alone', async () => {
     const { proxy, remote } = await setUpResearch()
     proxy.plan = (request) =>
@@ -189,6 +204,35 @@ describe('RemoteService research steps from the service’s GET /events', () => 
     remote.subscribe(() => undefined)()
     await new Promise((resolve) => setTimeout(resolve, 100))
     expect(streams(proxy)).toBe(1)
+  })
+})
+
+describe('ServiceSwitch', () => {
+  let services: ServiceSwitch | undefined
+  afterEach(() => services?.close())
+
+  it('goes on following a running check when the token of the same service changes', async () => {
+    const tier = new GatedTier(false)
+    server = await startServer({ tiers: new Map([['t1', tier]]) })
+    const second = server.engine.admin.createToken('write', server.organizationId, 'second').value
+    let wanted = { baseURL: server.api, token: server.write }
+    services = new ServiceSwitch(
+      { remoteService: () => wanted, serviceToken: () => wanted.token },
+      { poll: { intervalMs: 20 }, retryDelayMs: 5 },
+    )
+    const statuses: string[] = []
+    services.events(server.organizationId).subscribe((update) => {
+      if (update.type === 'check') statuses.push(update.check.status)
+    })
+    await services.current()?.submit({ text: TEXT, tiers: ['t1'] })
+    await expect.poll(() => tier.started.length).toBeGreaterThan(0)
+    await expect.poll(() => statuses).toContain('running')
+
+    // Settings > Service saves another token of the same organization while the check runs.
+    wanted = { baseURL: server.api, token: second }
+    services.refresh()
+    tier.releaseAll()
+    await expect.poll(() => statuses).toContain('completed')
   })
 })
 

@@ -99,6 +99,25 @@ describe('RemoteService retries', () => {
     expect(proxy.seen.length).toBe(seen + 1)
   })
 
+  it("keeps another service's own error message: the specification's body without details, or with a code of its own", async () => {
+    const { proxy, remote } = await setUp()
+    proxy.plan = (request) =>
+      request.path.endsWith('/credits')
+        ? { status: 409, body: '{"error":{"code":"conflict","message":"Try again later."}}' }
+        : {
+            status: 402,
+            body: '{"error":{"code":"insufficient_credits","message":"Balance 3 is below 10."}}',
+          }
+    const short = (await refusal(remote.submit({ text: TEXT, tiers: ['t1'] }))) as ApiError
+    expect([short.code, short.message, short.details]).toEqual([
+      'insufficient_credits',
+      'Balance 3 is below 10.',
+      null,
+    ])
+    const unknown = (await refusal(remote.credits())) as ApiError
+    expect([unknown.code, unknown.message]).toEqual(['internal_error', 'Try again later.'])
+  })
+
   it('gives up after its retries with a readable error naming the service', async () => {
     const { proxy, remote } = await setUp()
     proxy.plan = () => ({ status: 502, body: '<html>Bad gateway</html>' })

@@ -92,13 +92,25 @@ export class ReportPoller {
     this.start()
   }
 
+  /// Goes on following what `previous` followed (the same service, with another token): the window keeps hearing
+  /// of the checks, runs and pending checks it was shown. What the new token may not see ends as not found.
+  takeOver(previous: ReportPoller): void {
+    for (const [id, report] of previous.checks) if (!this.checks.has(id)) this.checks.set(id, report)
+    for (const [id, research] of previous.runs) if (!this.runs.has(id)) this.runs.set(id, research)
+    for (const [id, pending] of previous.waiting) if (!this.waiting.has(id)) this.waiting.set(id, pending)
+    this.start()
+  }
+
   subscribe(listener: (update: ReportUpdate) => void): () => void {
     this.listeners.add(listener)
     this.start()
     this.listen()
     return () => {
       this.listeners.delete(listener)
-      if (this.listeners.size === 0) this.pushed?.abort()
+      if (this.listeners.size > 0) return
+      // Let go at once, not when the aborted read has unwound: a listener coming right back opens a new one.
+      this.pushed?.abort()
+      this.pushed = null
     }
   }
 
@@ -106,6 +118,7 @@ export class ReportPoller {
     this.closed = true
     this.listeners.clear()
     this.pushed?.abort()
+    this.pushed = null
   }
 
   /// Reads the pushed research updates while anyone listens, again after the stream ends or fails (waiting

@@ -141,6 +141,12 @@ export class RemoteService implements RemoteOperations {
     return this.base === target.baseURL.replace(/\/+$/, '') && this.remote.token === target.token
   }
 
+  /// Goes on following the checks, research runs and pending checks `previous` followed, when it is the same
+  /// service (its token changed); another service's are left behind.
+  takeOver(previous: RemoteService): void {
+    if (previous.base === this.base) this.poller.takeOver(previous.poller)
+  }
+
   /// Stops polling.
   close(): void {
     this.poller.close()

@@ -15,7 +15,8 @@ export const isRemoteOperation = (operation: string): operation is RestOperation
 
 /// The service the editor talks to, as the settings say: null for the embedded engine, or a `RemoteService`
 /// made from the saved URL and token, and made again when they change (no restart). Its polled updates reach
-/// whoever subscribed here, across changes.
+/// whoever subscribed here, across changes; a new token for the same service goes on following what the old one
+/// followed.
 export class ServiceSwitch {
   private remote: RemoteService | null = null
   private stopRelay: (() => void) | null = null
@@ -46,8 +47,10 @@ export class ServiceSwitch {
     }
     if (wanted ? this.remote?.isFor(wanted) : !this.remote) return
     this.unrelay()
-    this.remote?.close()
+    const previous = this.remote
     this.remote = wanted ? new RemoteService({ ...this.options, ...wanted }) : null
+    if (previous) this.remote?.takeOver(previous)
+    previous?.close()
     this.relay()
   }
 
