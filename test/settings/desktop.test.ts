@@ -6,7 +6,7 @@ import { Settings } from '../../src/shared/schemas'
 import { appPage } from '../../src/main/desktop/appPage'
 import { createDispatch, type Dispatch } from '../../src/main/desktop/dispatch'
 import { openEngine, type Engine } from '../../src/main/engine/engine'
-import { fileSecretBox, type SecretBox } from '../../src/main/engine/secrets'
+import { fileSecretBox, NO_KEYCHAIN, refusingSecretBox, type SecretBox } from '../../src/main/engine/secrets'
 
 const page = appPage(undefined, '/opt/Factdesk/out/renderer/index.html')
 const APP = `${page.href}#/`
@@ -71,6 +71,60 @@ describe('settings over IPC (the desktop app is the owner)', () => {
     expect(revoked.data.revokedAt).not.toBeNull()
     const granted = (await dispatch('grantCredits', [5], APP)) as any
     expect(granted.data.balance).toBe(1005)
+  })
+})
+
+describe('a desktop without a keychain', () => {
+  it('refuses to save a key, in words, and saves nothing of that change; keys saved before still open', async () => {
+    await engine.close()
+    engine = openEngine({ dataDir, runJobs: false })
+    engine.settings.update(engine.localPrincipal(), {
+      models: { panel: [{ id: 'a', provider: 'openai', model: 'gpt-5-mini', apiKey: 'sk-before-1111' }] },
+    })
+    await engine.close()
+    engine = openEngine({
+      dataDir,
+      runJobs: false,
+      secretBox: refusingSecretBox(fileSecretBox(dataDir), NO_KEYCHAIN),
+    })
+    dispatch = createDispatch(engine, page)
+    expect(engine.settings.keys.model('a', undefined)).toBe('sk-before-1111')
+
+    const refused = await dispatch(
+      'updateSettings',
+      [
+        {
+          models: {
+            panel: [
+              { id: 'a', provider: 'openai', model: 'gpt-5-mini' },
+              { id: 'b', provider: 'openai', model: 'gpt-5', apiKey: 'sk-refused-2222' },
+            ],
+          },
+          writing: { dictionary: ['Factdesk'] },
+        },
+      ],
+      APP,
+    )
+    expect(refused).toEqual({
+      ok: false,
+      error: { code: 'unprocessable', message: NO_KEYCHAIN, details: null },
+    })
+    const settings = Settings.parse(((await dispatch('settings', [], APP)) as { data: unknown }).data)
+    expect(settings.models.panel.map((model) => model.id)).toEqual(['a'])
+    expect(settings.writing.dictionary).toEqual([])
+    expect(readFileSync(join(dataDir, 'factdesk.db')).includes('sk-refused-2222')).toBe(false)
+
+    // A key from the environment needs no keychain.
+    const fromEnvironment = await dispatch(
+      'updateSettings',
+      [
+        {
+          models: { judge: { id: 'judge', provider: 'openai', model: 'gpt-5', apiKeyEnv: 'OPENAI_API_KEY' } },
+        },
+      ],
+      APP,
+    )
+    expect(fromEnvironment.ok).toBe(true)
   })
 })
 

@@ -1,12 +1,14 @@
 import { safeStorage } from 'electron'
-import { fileSecretBox, type SecretBox } from '../engine/secrets'
+import { fileSecretBox, NO_KEYCHAIN, refusingSecretBox, type SecretBox } from '../engine/secrets'
 
 /// API keys sealed by the system's keychain through Electron's `safeStorage` (Keychain on macOS, DPAPI on
 /// Windows, the Secret Service or KWallet on Linux). Where the system offers none (or only Linux's plain-text
-/// fallback), the data folder's key file does the sealing instead, as in headless mode.
+/// fallback), saving a key is refused in words rather than sealed with a key file beside the keys; keys sealed
+/// that way by earlier versions still open.
 export function keychainSecretBox(dataDir: string): SecretBox {
   const weak = process.platform === 'linux' && safeStorage.getSelectedStorageBackend() === 'basic_text'
-  if (!safeStorage.isEncryptionAvailable() || weak) return fileSecretBox(dataDir)
+  if (!safeStorage.isEncryptionAvailable() || weak)
+    return refusingSecretBox(fileSecretBox(dataDir), NO_KEYCHAIN)
   return {
     encrypt: (plain) => safeStorage.encryptString(plain),
     decrypt: (sealed) => safeStorage.decryptString(sealed),

@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto'
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { ApiError } from '../../shared/errors'
 
 /// Encrypts secrets (API keys) before they are stored. The desktop app passes one backed by the system's
 /// keychain (Electron's `safeStorage`); headless and browser mode use `fileSecretBox`.
@@ -33,6 +34,23 @@ export function fileSecretBox(dataDir: string): SecretBox {
         decipher.final(),
       ]).toString('utf8')
     },
+  }
+}
+
+/// What Settings says when a key cannot be saved: no keychain to seal it with.
+export const NO_KEYCHAIN =
+  'This computer has no keychain Factdesk can keep keys in (on Linux: GNOME Keyring or KWallet), and keys are ' +
+  'not kept without one. Set the key in an environment variable and name it under "Environment variable".'
+
+/// Where the system has no keychain to seal keys with: saving a key is refused with `reason` (in words: what is
+/// missing and what to do instead) rather than sealed with a key file kept beside the keys. Keys sealed earlier
+/// by `legacy` still open.
+export function refusingSecretBox(legacy: SecretBox, reason: string): SecretBox {
+  return {
+    encrypt() {
+      throw new ApiError('unprocessable', reason)
+    },
+    decrypt: (sealed) => legacy.decrypt(sealed),
   }
 }
 
