@@ -180,6 +180,35 @@ describe('models and keys', () => {
   })
 })
 
+describe('keys from the environment', () => {
+  it("reads from Settings only a key's variable: one ending in _API_KEY, or one the config file names", async () => {
+    const before = fake.requests.length
+    for (const [path, body] of [
+      ['/settings', { models: { panel: [model('a', 'm', { apiKeyEnv: 'GITHUB_TOKEN' })] } }],
+      ['/settings', { search: { provider: 'brave', apiKeyEnv: 'AWS_SECRET_ACCESS_KEY' } }],
+      ['/settings/models/test', model('x', 'model-env', { apiKeyEnv: 'GITHUB_TOKEN' })],
+      ['/settings/search/test', { provider: 'searxng', baseURL: 'http://127.0.0.1:9/', apiKeyEnv: 'HOME' }],
+    ] as const) {
+      const refused = await server.owner(path === '/settings' ? 'PATCH' : 'POST', path, body)
+      expect(refused.status).toBe(400)
+      expectEnvelope(refused.json, 'bad_request')
+      expect(refused.json.error.message).toMatch(
+        /is not read from Settings: name a variable ending in _API_KEY/,
+      )
+    }
+    // Nothing was asked with them, and nothing saved.
+    expect(fake.requests.length).toBe(before)
+    expect(
+      (await server.owner('GET', '/settings')).json.models.panel.map((m: { id: string }) => m.id),
+    ).not.toContain('a')
+
+    const named = await server.owner('PATCH', '/settings', {
+      models: { panel: [model('a', 'm', { apiKeyEnv: 'OPENROUTER_API_KEY' })] },
+    })
+    expect(named.status).toBe(200)
+  })
+})
+
 describe('test connection', () => {
   it('answers ok with the latency when the model answers', async () => {
     const res = await server.owner('POST', '/settings/models/test', model('x', 'model-ok', { apiKey: 'k-1' }))

@@ -150,6 +150,7 @@ export class AppSettings {
         const panel = patch.models.panel ?? current.models.panel
         const judge = patch.models.judge === undefined ? current.models.judge : patch.models.judge
         const configured = everyModel({ panel, judge })
+        configured.forEach((model) => this.requireKeyVariable(model.apiKeyEnv, 'models.apiKeyEnv'))
         const before = everyModel(current.models)
         for (const model of configured) {
           const was = before.find((saved) => saved.id === model.id)
@@ -171,6 +172,7 @@ export class AppSettings {
         )
       }
       if (patch.search) {
+        this.requireKeyVariable(patch.search.apiKeyEnv, 'search.apiKeyEnv')
         const { apiKey, ...search } = patch.search
         const merged = { ...current.search, ...search }
         // Another provider without a base URL gets its public endpoint; SearXNG has none.
@@ -211,6 +213,7 @@ export class AppSettings {
   /// took, or what went wrong in words.
   async testModel(principal: Principal, input: ModelTestRequest): Promise<ModelTest> {
     requireOwner(principal)
+    this.requireKeyVariable(input.apiKeyEnv, 'apiKeyEnv')
     const config = modelConfig(input)
     const saved = everyModel(this.effective().models).find((model) => model.id === config.id)
     const keys = this.testKeys(input.apiKey, saved !== undefined && sameAddress(saved, config))
@@ -241,6 +244,7 @@ export class AppSettings {
   /// time cap as t3's: ok with the time it took and the first results, or what went wrong in words.
   async testSearch(principal: Principal, input: SearchTestRequest): Promise<SearchTest> {
     requireOwner(principal)
+    this.requireKeyVariable(input.apiKeyEnv, 'apiKeyEnv')
     const config = this.effective()
     const keys = this.testKeys(input.apiKey, sameAddress(config.search, input))
     const search = { ...config.search, provider: input.provider, baseURL: input.baseURL }
@@ -260,6 +264,24 @@ export class AppSettings {
     } catch (error) {
       return { ok: false, latencyMs: null, message: reason(error), results: [] }
     }
+  }
+
+  /// Refuses an environment variable named from Settings that is not a key's: the environment of this process
+  /// holds other secrets (a GitHub or cloud token), which a page must not be able to send to an address of its
+  /// choosing. Names ending in `_API_KEY` pass, and so do those the configuration file or the settings name
+  /// already.
+  private requireKeyVariable(name: string | null | undefined, field: string): void {
+    if (!name || name.endsWith('_API_KEY')) return
+    const named = (config: Config): (string | undefined)[] => [
+      ...everyModel(config.models).map((model) => model.apiKeyEnv),
+      config.search.apiKeyEnv,
+    ]
+    if ([...named(this.base), ...named(this.effective())].includes(name)) return
+    throw new ApiError(
+      'bad_request',
+      `${name} is not read from Settings: name a variable ending in _API_KEY, or one the configuration file names.`,
+      [{ field, message: 'must end in _API_KEY or be named in the configuration file' }],
+    )
   }
 
   /// The keys a connection test uses: the one the form gives (null: none), else the saved ones while the test
