@@ -1,4 +1,4 @@
-import { useId, useRef, type JSX } from 'react'
+import { useEffect, useId, useRef, type JSX } from 'react'
 import { Dialect } from '../../../../shared/schemas'
 import { focusInPlaceOf, Problem, useRequest } from './common'
 import type { TabProps } from './SettingsDialog'
@@ -22,14 +22,21 @@ export function WritingTab({ api, settings, onSaved }: TabProps): JSX.Element {
     if (answer) onSaved(answer)
     return answer !== undefined
   }
-  // A word's × goes with its word: the focus moves to the word that took its place.
+  // A word's × goes with its word: the focus moves to the word that took its place, once the list without it is
+  // shown and its controls are enabled again.
+  const removed = useRef<{ index: number; from: string[] } | null>(null)
   const remove = async (index: number): Promise<void> => {
-    if (!(await save({ dictionary: writing.dictionary.filter((_, i) => i !== index) }))) return
-    requestAnimationFrame(() => {
-      if (document.activeElement !== document.body) return
-      focusInPlaceOf(words.current?.querySelectorAll('button') ?? [], index, dialect.current)
-    })
+    removed.current = { index, from: writing.dictionary }
+    if (!(await save({ dictionary: writing.dictionary.filter((_, i) => i !== index) })))
+      removed.current = null
   }
+  useEffect(() => {
+    const pending = removed.current
+    if (!pending || pending.from === writing.dictionary || saving.busy) return
+    removed.current = null
+    if (document.activeElement !== document.body) return
+    focusInPlaceOf(words.current?.querySelectorAll('button') ?? [], pending.index, dialect.current)
+  }, [writing.dictionary, saving.busy])
 
   return (
     <div className="settings-section settings-form">
