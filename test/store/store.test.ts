@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process'
-import { existsSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs'
+import { hostname } from 'node:os'
 import { join } from 'node:path'
 import Database from 'libsql'
 import { describe, expect, it } from 'vitest'
@@ -122,9 +123,52 @@ describe('the data-folder lock', () => {
     release()
   })
 
-  it('treats an unreadable lock file as stale', () => {
+  it('treats an unreadable lock file as held while it is new, and as stale once it is old', () => {
     const dir = tempDir()
-    writeFileSync(join(dir, 'engine.lock'), 'garbage')
+    const file = join(dir, 'engine.lock')
+    writeFileSync(file, '')
+    expect(() => lockDataFolder(dir)).toThrow(DataFolderLockedError)
+    const old = new Date(Date.now() - 60_000)
+    utimesSync(file, old, old)
     lockDataFolder(dir)()
+  })
+
+  it("takes over a lock under this very process's pid (a container's PID 1 after a crash)", () => {
+    const dir = tempDir()
+    writeFileSync(join(dir, 'engine.lock'), JSON.stringify({ pid: process.pid, host: hostname() }))
+    const release = lockDataFolder(dir)
+    expect(JSON.parse(readFileSync(join(dir, 'engine.lock'), 'utf8')).pid).toBe(process.pid)
+    release()
+    expect(readdirSync(dir)).toEqual([])
+  })
+
+  it('is held by one of several processes starting at the same moment over a stale lock', async () => {
+    const dir = tempDir()
+    writeFileSync(join(dir, 'engine.lock'), JSON.stringify({ pid: 2 ** 22 + 7, host: hostname() }))
+    const at = Date.now() + 4000
+    const children = Array.from({ length: 6 }, () =>
+      spawn(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          '-e',
+          `import('${join(process.cwd(), 'src/main/engine/store/lock.ts')}').then(m => setTimeout(() => { let said = 'held'; try { m.lockDataFolder(${JSON.stringify(dir)}) } catch { said = 'refused' } console.log(said); setTimeout(() => process.exit(0), 1500) }, ${at} - Date.now()))`,
+        ],
+        { stdio: ['ignore', 'pipe', 'inherit'] },
+      ),
+    )
+    const said = await Promise.all(
+      children.map(
+        (child) =>
+          new Promise<string>((resolve) => {
+            let out = ''
+            child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()))
+            child.once('exit', () => resolve(out.trim()))
+          }),
+      ),
+    )
+    expect(said.filter((each) => each === 'held')).toHaveLength(1)
+    expect(said.filter((each) => each === 'refused')).toHaveLength(5)
   })
 })

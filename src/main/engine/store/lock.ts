@@ -1,4 +1,5 @@
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs'
+import { randomBytes } from 'node:crypto'
+import { linkSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, type Stats } from 'node:fs'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
 
@@ -12,6 +13,12 @@ export class DataFolderLockedError extends Error {
     this.name = 'DataFolderLockedError'
   }
 }
+
+/// The locks this process holds: a lock under its pid that is not one of them was left by an earlier process.
+const held = new Set<string>()
+
+/// How old an unreadable lock file must be to count as left behind.
+const UNREADABLE_STALE_MS = 10_000
 
 interface Holder {
   pid: number
@@ -35,36 +42,74 @@ function readHolder(file: string): Holder | null {
   }
 }
 
-/// Takes the data folder's lock so that two engines never run jobs on one folder at once. A lock left by a
-/// process that died (crash, SIGKILL) is taken over. Returns the function that releases it.
+/// Takes the data folder's lock so that two engines never run jobs on one folder at once. The lock file appears
+/// whole (written beside it, then linked into place), so a starter never reads it half-written. A lock left by a
+/// process that died (crash, SIGKILL), or by an earlier run under this very pid (a container's PID 1 restarted),
+/// is taken over: moved aside and checked to be that same file before it is removed, so that two starters seeing
+/// one stale lock cannot remove each other's fresh one. Returns the function that releases it.
 export function lockDataFolder(dataDir: string): () => void {
   const file = join(dataDir, 'engine.lock')
   const me: Holder = { pid: process.pid, host: hostname() }
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(file, 'wx')
-      writeSync(fd, JSON.stringify(me))
-      closeSync(fd)
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if (placeLock(file, me)) {
+      held.add(file)
       const release = (): void => {
         if (readHolder(file)?.pid === me.pid) unlinkSync(file)
+        held.delete(file)
         process.off('exit', release)
       }
       process.on('exit', release)
       return release
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
-      const holder = readHolder(file)
-      // A holder on another host (a shared folder) cannot be checked: treat it as alive.
-      if (holder && (holder.host !== me.host || isAlive(holder.pid))) {
-        throw new DataFolderLockedError(dataDir, holder.pid)
-      }
-      // Stale: its process is gone. Remove it and try once more (another starter may win that race).
+    }
+    const seen = statOf(file)
+    const holder = readHolder(file)
+    if (!seen) continue
+    // A holder on another host (a shared folder) cannot be checked: treat it as alive. A file that cannot be read
+    // (half-written by an older version that died) is stale once it is some seconds old.
+    const stale =
+      holder === null
+        ? Date.now() - seen.mtimeMs > UNREADABLE_STALE_MS
+        : holder.host === me.host && (holder.pid === me.pid ? !held.has(file) : !isAlive(holder.pid))
+    if (!stale) throw new DataFolderLockedError(dataDir, holder?.pid ?? 0)
+    const aside = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.stale`
+    try {
+      renameSync(file, aside)
+    } catch {
+      continue // moved by a concurrent starter
+    }
+    // What was moved may be another starter's fresh lock, taken since it was read: then it goes back.
+    const moved = statOf(aside)
+    if (moved && moved.ino !== seen.ino) {
       try {
-        unlinkSync(file)
+        linkSync(aside, file)
       } catch {
-        // already removed by a concurrent starter
+        // a third starter took the place meanwhile: its lock stands
       }
     }
+    unlinkSync(aside)
   }
   throw new DataFolderLockedError(dataDir, readHolder(file)?.pid ?? 0)
+}
+
+/// Creates the lock file holding `me`, whole, unless one exists.
+function placeLock(file: string, me: Holder): boolean {
+  const written = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.new`
+  writeFileSync(written, JSON.stringify(me))
+  try {
+    linkSync(written, file)
+    return true
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+    return false
+  } finally {
+    unlinkSync(written)
+  }
+}
+
+const statOf = (file: string): Stats | null => {
+  try {
+    return statSync(file)
+  } catch {
+    return null
+  }
 }
