@@ -1,5 +1,13 @@
 import { spawn } from 'node:child_process'
-import { existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs'
+import {
+  copyFileSync,
+  existsSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
 import Database from 'libsql'
@@ -79,6 +87,23 @@ describe('the store', () => {
     expect(store.organizations.get(organization.id)).toBeNull()
     expect(store.ledger.balance(organization.id)).toBe(0)
     store.close()
+  })
+})
+
+describe('closing the store', () => {
+  it('leaves the database file whole: the write-ahead log is folded back into it', async () => {
+    const dir = tempDir()
+    const engine = openEngine({ dataDir: dir, runJobs: true })
+    engine.admin.createToken('write', engine.admin.defaultOrganization().id, 'backup')
+    await engine.close()
+    const wal = join(dir, 'factdesk.db-wal')
+    expect(existsSync(wal) ? statSync(wal).size : 0).toBe(0)
+    // The file alone, as a backup copies it, holds the token.
+    const copy = join(tempDir(), 'copy.db')
+    copyFileSync(join(dir, 'factdesk.db'), copy)
+    const db = new Database(copy)
+    expect(db.prepare("SELECT count(*) AS n FROM tokens WHERE name = 'backup'").get()).toMatchObject({ n: 1 })
+    db.close()
   })
 })
 
