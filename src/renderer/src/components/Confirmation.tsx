@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type JSX, type KeyboardEvent, type ReactNode } from 'react'
+import { focusLost } from './focus'
 
 const FOCUSABLE =
   'button:not([disabled]), a[href], input:not([disabled]), select:not([disabled]), [tabindex="0"]'
@@ -36,8 +37,7 @@ export function Confirmation({
     if (!box.current?.contains(document.activeElement)) focusables(box.current)[0]?.focus()
     return () => {
       // Only when the focus went with the question: one closed by a click elsewhere leaves it there.
-      const lost = document.activeElement === document.body || document.activeElement === null
-      if (!lost) return
+      if (!focusLost()) return
       if (opener?.isConnected && !opener.closest('[inert]')) opener.focus()
       else fallback?.()
     }

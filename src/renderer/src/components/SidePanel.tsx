@@ -10,6 +10,7 @@ import { useChecks } from '../state/checks'
 import { useDocument } from '../state/document'
 import { editorView } from '../state/editorView'
 import { counted, formatted } from '../../../shared/counted'
+import { focusLost } from './focus'
 import { QuotedCode } from './QuotedCode'
 import { ResearchPanel } from './research/ResearchPanel'
 import { OpenLinkDialog, SourceLink } from './research/sources'
@@ -291,8 +292,7 @@ function HistoryEntry({ api, check }: { api: FactdeskApi; check: Check }): JSX.E
   const editButton = useRef<HTMLButtonElement>(null)
   const wasEditing = useRef(false)
   useEffect(() => {
-    const lost = document.activeElement === document.body || document.activeElement === null
-    if (wasEditing.current && !editing && lost) editButton.current?.focus()
+    if (wasEditing.current && !editing && focusLost()) editButton.current?.focus()
     wasEditing.current = editing
   }, [editing])
   const label = check.name ?? `Check of ${new Date(check.createdAt).toLocaleString()}`

@@ -4,7 +4,7 @@ import { ResearchStep } from '../../../../shared/schemas'
 import { currentStep, STEP_NAMES, stepDone, useResearch, type ResearchRun } from '../../state/research'
 import { counted } from '../../../../shared/counted'
 import { Confirmation } from '../Confirmation'
-import { focusPanel } from '../panelFocus'
+import { focusPanel } from '../focus'
 import { ArgumentMapTree } from './ArgumentMap'
 import { percent, VotesTable } from './VotesTable'
 

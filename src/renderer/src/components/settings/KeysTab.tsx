@@ -7,7 +7,8 @@ import type {
   WebhookSecretRotation,
 } from '../../../../shared/schemas'
 import { Confirmation } from '../Confirmation'
-import { CopyButton, focusInPlaceOf, Problem, useRequest } from './common'
+import { focusInPlaceOf } from '../focus'
+import { CopyButton, Problem, useRequest } from './common'
 import type { TabProps } from './SettingsDialog'
 
 const when = (iso: string): string => new Date(iso).toLocaleString()

@@ -9,7 +9,8 @@ import {
 import { sameAddress } from '../../../../shared/config'
 import { QuotedCode } from '../QuotedCode'
 import { Confirmation } from '../Confirmation'
-import { focusInPlaceOf, movedKeyText, Problem, savedKeyText, useRequest } from './common'
+import { focusInPlaceOf } from '../focus'
+import { movedKeyText, Problem, savedKeyText, useRequest } from './common'
 import type { TabProps } from './SettingsDialog'
 
 const PROVIDER_NAMES: Record<ModelProvider, string> = {

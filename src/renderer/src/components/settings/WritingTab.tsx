@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, type JSX } from 'react'
 import { Dialect } from '../../../../shared/schemas'
-import { focusInPlaceOf, Problem, useRequest } from './common'
+import { focusInPlaceOf, focusLost } from '../focus'
+import { Problem, useRequest } from './common'
 import type { TabProps } from './SettingsDialog'
 
 const DIALECTS: Record<Dialect, string> = {
@@ -34,7 +35,7 @@ export function WritingTab({ api, settings, onSaved }: TabProps): JSX.Element {
     const pending = removed.current
     if (!pending || pending.from === writing.dictionary || saving.busy) return
     removed.current = null
-    if (document.activeElement !== document.body) return
+    if (!focusLost()) return
     focusInPlaceOf(words.current?.querySelectorAll('button') ?? [], pending.index, dialect.current)
   }, [writing.dictionary, saving.busy])
 

@@ -1,5 +1,6 @@
 import { useCallback, useState, type JSX } from 'react'
 import type { SavedKey } from '../../../../shared/schemas'
+import { focusLost } from '../focus'
 
 /// Runs one request of a form at a time and keeps its failure in words for the form to show in place. A button
 /// disabled while its request runs loses the focus: it gets it back when the request ends, if it is still
@@ -24,23 +25,12 @@ export function useRequest(): {
     } finally {
       setBusy(false)
       requestAnimationFrame(() => {
-        if (focused?.isConnected && (document.activeElement ?? document.body) === document.body)
-          focused.focus()
+        if (focused?.isConnected && focusLost()) focused.focus()
       })
     }
   }, [])
   const clear = useCallback(() => setError(null), [])
   return { busy, error, run, clear }
-}
-
-/// Gives the focus a place once the control it was on went away with its item (a word removed, a model removed, a
-/// token revoked): the same control of the item that took its place, else of the item before it, else `fallback`.
-export function focusInPlaceOf(
-  controls: ArrayLike<HTMLElement>,
-  index: number,
-  fallback: HTMLElement | null,
-): void {
-  ;(controls[index] ?? controls[index - 1] ?? fallback)?.focus()
 }
 
 /// A request's failure, in place, read out when it appears.
