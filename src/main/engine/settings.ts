@@ -150,7 +150,10 @@ export class AppSettings {
         const panel = patch.models.panel ?? current.models.panel
         const judge = patch.models.judge === undefined ? current.models.judge : patch.models.judge
         const configured = everyModel({ panel, judge })
-        configured.forEach((model) => this.requireKeyVariable(model.apiKeyEnv, 'models.apiKeyEnv'))
+        this.requireKeyVariables(
+          'models.apiKeyEnv',
+          configured.map((model) => model.apiKeyEnv),
+        )
         const before = everyModel(current.models)
         for (const model of configured) {
           const was = before.find((saved) => saved.id === model.id)
@@ -172,7 +175,7 @@ export class AppSettings {
         )
       }
       if (patch.search) {
-        this.requireKeyVariable(patch.search.apiKeyEnv, 'search.apiKeyEnv')
+        this.requireKeyVariables('search.apiKeyEnv', [patch.search.apiKeyEnv])
         const { apiKey, ...search } = patch.search
         const merged = { ...current.search, ...search }
         // Another provider without a base URL gets its public endpoint; SearXNG has none.
@@ -213,7 +216,7 @@ export class AppSettings {
   /// took, or what went wrong in words.
   async testModel(principal: Principal, input: ModelTestRequest): Promise<ModelTest> {
     requireOwner(principal)
-    this.requireKeyVariable(input.apiKeyEnv, 'apiKeyEnv')
+    this.requireKeyVariables('apiKeyEnv', [input.apiKeyEnv])
     const config = modelConfig(input)
     const saved = everyModel(this.effective().models).find((model) => model.id === config.id)
     const keys = this.testKeys(input.apiKey, saved !== undefined && sameAddress(saved, config))
@@ -244,7 +247,7 @@ export class AppSettings {
   /// time cap as t3's: ok with the time it took and the first results, or what went wrong in words.
   async testSearch(principal: Principal, input: SearchTestRequest): Promise<SearchTest> {
     requireOwner(principal)
-    this.requireKeyVariable(input.apiKeyEnv, 'apiKeyEnv')
+    this.requireKeyVariables('apiKeyEnv', [input.apiKeyEnv])
     const config = this.effective()
     const keys = this.testKeys(input.apiKey, sameAddress(config.search, input))
     const search = { ...config.search, provider: input.provider, baseURL: input.baseURL }
@@ -266,17 +269,20 @@ export class AppSettings {
     }
   }
 
-  /// Refuses an environment variable named from Settings that is not a key's: the environment of this process
+  /// Refuses environment variables named from Settings that are not keys': the environment of this process
   /// holds other secrets (a GitHub or cloud token), which a page must not be able to send to an address of its
   /// choosing. Names ending in `_API_KEY` pass, and so do those the configuration file or the settings name
   /// already.
-  private requireKeyVariable(name: string | null | undefined, field: string): void {
-    if (!name || name.endsWith('_API_KEY')) return
+  private requireKeyVariables(field: string, names: (string | null | undefined)[]): void {
+    const asked = names.filter((name): name is string => !!name && !name.endsWith('_API_KEY'))
+    if (asked.length === 0) return
     const named = (config: Config): (string | undefined)[] => [
       ...everyModel(config.models).map((model) => model.apiKeyEnv),
       config.search.apiKeyEnv,
     ]
-    if ([...named(this.base), ...named(this.effective())].includes(name)) return
+    const known = new Set([...named(this.base), ...named(this.effective())])
+    const name = asked.find((each) => !known.has(each))
+    if (name === undefined) return
     throw new ApiError(
       'bad_request',
       `${name} is not read from Settings: name a variable ending in _API_KEY, or one the configuration file names.`,
