@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { expect, openEditor, outputFile as output, pageProblems, test, viaPreload } from './webServer'
+import { expect, openEditor, outputFile as output, pageProblems, savedSettings, test } from './webServer'
 
 // Harper's WebAssembly (16 MB) is fetched and compiled in the worker before the first marks appear.
 const FIRST_LINT_MS = 60_000
@@ -49,9 +49,7 @@ test('write text, see spelling marks and apply a fix', async ({ page, server }) 
   await expect(page.locator('.cm-lintRange.fd-lint-spelling', { hasText: 'acount' })).toHaveCount(1)
   await tooltip.locator('.cm-diagnosticAction', { hasText: 'Add to dictionary' }).click()
   await expect(page.locator('.cm-lintRange', { hasText: 'acount' })).toHaveCount(0)
-  const settings = server.desktop
-    ? await viaPreload(page, 'settings')
-    : await page.evaluate(() => fetch('/api/v1/settings').then((response) => response.json()))
+  const settings = await savedSettings(page, server)
   expect([...settings.writing.dictionary].sort()).toEqual(['Factdesk', 'acount'])
 
   // A rule ignored in this document leaves its findings unmarked, even new ones; other rules still mark.

@@ -6,7 +6,7 @@ import {
   outputFile as screenshot,
   pageProblems,
   test,
-  viaPreload,
+  savedSettings,
 } from './webServer'
 
 let fake: FakeOpenAI
@@ -104,9 +104,7 @@ test('adds a model and tests its connection; the saved key is never shown', asyn
     .getByRole('button', { name: 'Remove', exact: true })
     .click()
   await expect(dialog.getByRole('button', { name: 'Set the judge' })).toBeFocused()
-  const saved = server.desktop
-    ? await viaPreload(page, 'settings')
-    : await page.evaluate(() => fetch('/api/v1/settings').then((response) => response.json()))
+  const saved = await savedSettings(page, server)
   expect(saved.models).toMatchObject({ panel: [], judge: null })
   expect(problems).toEqual([])
 })

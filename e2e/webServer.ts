@@ -13,6 +13,7 @@ import {
   type Page,
 } from '@playwright/test'
 import type { FactdeskOperations, IpcResult, Operation } from '../src/shared/api'
+import type { Settings } from '../src/shared/schemas'
 import { startFakeOpenAI, type Behaviour, type FakeOpenAI } from '../test/helpers/fakeOpenAI'
 import { FakeWiki } from '../test/helpers/fakeWiki'
 import { Relay } from '../test/pending/relay'
@@ -207,6 +208,13 @@ export async function viaPreload<Op extends Operation>(
   const answer = result as IpcResult<Awaited<ReturnType<FactdeskOperations[Op]>>>
   if (!answer.ok) throw new Error(`${operation}: ${answer.error.message}`)
   return answer.data
+}
+
+/// The app's settings as saved: through the desktop app's preload, or `/api/v1/settings` with the page's session.
+export async function savedSettings(page: Page, server: Factdesk): Promise<Settings> {
+  return server.desktop
+    ? viaPreload(page, 'settings')
+    : page.evaluate(() => fetch('/api/v1/settings').then((response) => response.json() as Promise<Settings>))
 }
 
 // `factdesk web` of the built CLI on `dataDir` for one test. The browser goes first when it ends, as a writer
