@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test'
-import { expect, outputFile as screenshot, pageProblems, test, writeInEditor } from './webServer'
+import { Relay } from '../test/pending/relay'
+import { asWebServer, expect, outputFile as screenshot, pageProblems, test, writeInEditor } from './webServer'
 
 const ARTICLE = [
   '# The tower',
@@ -205,5 +206,55 @@ test.describe('with a model panel', () => {
     await expect(page.getByRole('status', { name: 'Check status' })).toContainText('cancelled')
     await expect(toolbar.getByRole('button', { name: /t2/ })).toHaveAttribute('aria-pressed', 'true')
     await expect(toolbar.getByRole('button', { name: /t1/ })).toHaveAttribute('aria-pressed', 'true')
+  })
+})
+
+test.describe('with a model panel, in a browser whose connection breaks', () => {
+  test.skip(({ desktop }) => desktop, 'the desktop app hears its engine through IPC, not over the network')
+  test.use({ models: { latencyMs: 700 } })
+
+  test('a check that goes on while the connection is down lands whole once it is back', async ({
+    page,
+    server,
+  }) => {
+    const web = asWebServer(server)
+    // The page reaches the server through a relay that the test can cut, as a network does.
+    const relay = await Relay.reserve()
+    await relay.open(web.origin)
+    try {
+      await page.goto(relay.url(`/#token=${web.token}`))
+      await expect(page.getByRole('contentinfo')).toContainText('1,000 credits')
+      await page.getByRole('textbox', { name: 'Document' }).click()
+      await page.keyboard.insertText(ARTICLE)
+      const toolbar = page.getByRole('toolbar', { name: 'Fact-checking' })
+      await toolbar.getByRole('button', { name: /t2/ }).click()
+      await toolbar.getByRole('button', { name: 'Check', exact: true }).click()
+      await toolbar.getByRole('button', { name: 'Check', exact: true }).click()
+      const badges = page.locator('.cm-content .fd-badge')
+      await expect(badges.filter({ hasText: /voting/ }).first()).toBeVisible()
+
+      // Cut while the votes come in; the check ends on the server meanwhile.
+      await relay.close()
+      const session = (await page.context().cookies()).find((cookie) => cookie.name === 'factdesk_session')
+      const latest = async (): Promise<string> => {
+        const response = await fetch(`${web.origin}/api/v1/checks?limit=1`, {
+          headers: { Cookie: `factdesk_session=${session?.value}` },
+        })
+        return ((await response.json()) as { data: { status: string }[] }).data[0]?.status ?? 'none'
+      }
+      await expect.poll(latest, { timeout: 30_000 }).toBe('completed')
+      await expect(page.getByRole('status', { name: 'Check status' })).not.toContainText('completed')
+
+      // Back: the stream reconnects and is sent what it missed, every vote and the end.
+      await relay.open(web.origin)
+      await expect(page.getByRole('status', { name: 'Check status' })).toContainText('completed', {
+        timeout: 20_000,
+      })
+      await expect(badges).toHaveCount(4)
+      await expect(badges.filter({ hasText: 'supported' })).toHaveCount(4)
+      await expect(page.locator('.balance')).toHaveText('980 credits')
+    } finally {
+      await relay.close()
+    }
   })
 })

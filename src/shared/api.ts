@@ -42,9 +42,14 @@ import type {
   WebhookSecretRotation,
 } from './schemas'
 
-/// A change to one of the organization's reports, pushed to the page as it happens (the engine's `ReportEvent`
-/// without the organization, which the main process and the server filter on).
-export type ReportUpdate =
+/// What the page hears of the organization's reports as it happens: the engine's changes, and in browser mode
+/// `resync` when the event stream came back after a break without being able to send what it missed (the server
+/// restarted, or too much happened meanwhile): what the page shows must then be read again.
+export type ReportUpdate = EngineUpdate | { type: 'resync' }
+
+/// A change to one of the organization's reports (the engine's `ReportEvent` without the organization, which
+/// the main process and the server filter on).
+export type EngineUpdate =
   | { type: 'check'; check: Check }
   | {
       type: 'claim'

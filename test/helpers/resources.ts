@@ -1,5 +1,5 @@
 // Resources as the API returns them, for tests of what the page and the desktop shell do with them.
-import type { Evaluation, Research } from '../../src/shared/schemas'
+import type { Check, Evaluation, Report, Research } from '../../src/shared/schemas'
 
 /// A t2 panel vote of `model`: supported, 90% confident.
 export const panelVote = (model: string): Evaluation => ({
@@ -27,4 +27,34 @@ export const researchRun = (over: Partial<Research> = {}): Research => ({
   updatedAt: '2026-01-01T00:00:01.000Z',
   completedAt: null,
   ...over,
+})
+
+/// A queued t1 check of one claim, with `over` changed.
+export const checkResource = (over: Partial<Check> = {}): Check => ({
+  id: 'chk_1',
+  status: 'queued',
+  name: null,
+  author: null,
+  sourceUrl: null,
+  callbackUrl: null,
+  tiers: ['t1'],
+  documentId: 'doc_1',
+  claimCount: 1,
+  credits: { charged: 1, refunded: 0 },
+  progress: { claimsDone: {} },
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+  completedAt: null,
+  error: null,
+  webhook: null,
+  ...over,
+})
+
+/// The report of `check`, without claims.
+export const reportResource = (check: Check): Report => ({
+  check,
+  text: '',
+  claims: [],
+  summary: { claimCount: 0, done: {}, verdicts: {}, tokens: { input: 0, output: 0 } },
+  panel: {},
 })

@@ -1,10 +1,12 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import type { FactdeskIpc, IpcResult } from '../../src/shared/api'
 import { ApiError } from '../../src/shared/errors'
 import type { Credits, Me } from '../../src/shared/schemas'
 import { httpApi } from '../../src/renderer/src/bridge/http'
 import { ipcApi } from '../../src/renderer/src/bridge/ipc'
 import type { Page } from '../../src/renderer/src/bridge/session'
+import { FakeEventStream } from '../helpers/eventStream'
+import { checkResource } from '../helpers/resources'
 
 const ME: Me = {
   organization: { id: 'org_1', name: 'Default organization', createdAt: '2026-01-01T00:00:00.000Z' },
@@ -116,24 +118,7 @@ describe('the IPC bridge', () => {
 })
 
 describe('the bridges for checks and pushed updates', () => {
-  const CHECK = {
-    id: 'chk_1',
-    status: 'queued',
-    name: null,
-    author: null,
-    sourceUrl: null,
-    callbackUrl: null,
-    tiers: ['t1'],
-    documentId: 'doc_1',
-    claimCount: 1,
-    credits: { charged: 1, refunded: 0 },
-    progress: { claimsDone: {} },
-    createdAt: '2026-01-01T00:00:00.000Z',
-    updatedAt: '2026-01-01T00:00:00.000Z',
-    completedAt: null,
-    error: null,
-    webhook: null,
-  } as const
+  const CHECK = checkResource()
 
   it('sends each check operation to its route with its method and JSON body', async () => {
     const { page, requests } = fakePage('http://127.0.0.1:4000/', () => json(CHECK))
@@ -164,11 +149,7 @@ describe('the bridges for checks and pushed updates', () => {
   it('opens one event stream for every listener, after the session, and closes it with the last', async () => {
     const { page } = fakePage('http://127.0.0.1:4000/#token=t', serve)
     const opened: string[] = []
-    let closed = 0
-    const stream = {
-      onmessage: null as ((event: MessageEvent<string>) => void) | null,
-      close: () => void closed++,
-    }
+    const stream = new FakeEventStream()
     const api = httpApi(page, (url) => {
       opened.push(url)
       return stream
@@ -179,14 +160,64 @@ describe('the bridges for checks and pushed updates', () => {
     const stopSecond = api.subscribe((update) => second.push(update))
     await new Promise((resolve) => setTimeout(resolve, 0))
     expect(opened).toEqual(['/api/v1/events'])
-    stream.onmessage?.({ data: JSON.stringify({ type: 'check', check: CHECK }) } as MessageEvent<string>)
-    stream.onmessage?.({ data: 'not json' } as MessageEvent<string>)
+    stream.send({ type: 'check', check: CHECK })
+    stream.send('not json')
     expect(first).toEqual([{ type: 'check', check: CHECK }])
     expect(second).toEqual(first)
     stopFirst()
-    expect(closed).toBe(0)
+    expect(stream.closed).toBe(false)
     stopSecond()
-    expect(closed).toBe(1)
+    expect(stream.closed).toBe(true)
+  })
+
+  it('opens the stream again when it gives up, later each time, and tells the listeners to read again', async () => {
+    vi.useFakeTimers()
+    try {
+      const { page } = fakePage('http://127.0.0.1:4000/#token=t', serve)
+      const streams: FakeEventStream[] = []
+      const api = httpApi(page, () => {
+        streams.push(new FakeEventStream())
+        return streams.at(-1)!
+      })
+      const heard: unknown[] = []
+      const stop = api.subscribe((update) => heard.push(update))
+      await vi.advanceTimersByTimeAsync(0)
+      streams[0]!.open()
+      // A dropped connection is the browser's to mend: it reconnects, and the server sends what was missed.
+      streams[0]!.drop()
+      await vi.advanceTimersByTimeAsync(60_000)
+      expect(streams).toHaveLength(1)
+      streams[0]!.open()
+      expect(heard).toEqual([])
+
+      // A 502 of a proxy: the browser gives up; a new stream comes 2 s later, then 4 s after the next failure.
+      streams[0]!.giveUp()
+      expect(streams[0]!.closed).toBe(true)
+      await vi.advanceTimersByTimeAsync(1_999)
+      expect(streams).toHaveLength(1)
+      await vi.advanceTimersByTimeAsync(1)
+      expect(streams).toHaveLength(2)
+      streams[1]!.giveUp()
+      await vi.advanceTimersByTimeAsync(3_999)
+      expect(streams).toHaveLength(2)
+      await vi.advanceTimersByTimeAsync(1)
+      expect(streams).toHaveLength(3)
+      streams[2]!.open()
+      expect(heard).toEqual([{ type: 'resync' }])
+      streams[2]!.send({ type: 'check', check: CHECK })
+      expect(heard).toHaveLength(2)
+
+      // Once it opened, the next failure waits 2 s again; the last listener leaving stops the waiting.
+      streams[2]!.giveUp()
+      await vi.advanceTimersByTimeAsync(2_000)
+      expect(streams).toHaveLength(4)
+      streams[3]!.giveUp()
+      stop()
+      await vi.advanceTimersByTimeAsync(120_000)
+      expect(streams).toHaveLength(4)
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it('passes the preload subscription through in the desktop app', () => {

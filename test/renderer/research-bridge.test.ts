@@ -3,6 +3,7 @@ import type { FactdeskIpc, ReportUpdate } from '../../src/shared/api'
 import { httpApi } from '../../src/renderer/src/bridge/http'
 import { ipcApi } from '../../src/renderer/src/bridge/ipc'
 import type { Page } from '../../src/renderer/src/bridge/session'
+import { FakeEventStream } from '../helpers/eventStream'
 import { researchRun } from '../helpers/resources'
 
 const RESEARCH = researchRun({
@@ -73,12 +74,12 @@ describe('the bridges for deep research', () => {
 
   it('hands research progress from the event stream to listeners', async () => {
     const { page } = answering({})
-    const stream = { onmessage: null as ((event: MessageEvent<string>) => void) | null, close: () => {} }
+    const stream = new FakeEventStream()
     const heard: ReportUpdate[] = []
     httpApi(page, () => stream).subscribe((update) => heard.push(update))
     await new Promise((resolve) => setTimeout(resolve, 0))
     const update: ReportUpdate = { type: 'research', research: RESEARCH, step: 'plan', sourcesRead: 0 }
-    stream.onmessage?.({ data: JSON.stringify(update) } as MessageEvent<string>)
+    stream.send(update)
     expect(heard).toEqual([update])
   })
 })

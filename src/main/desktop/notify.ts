@@ -1,5 +1,5 @@
 import { endedAnnouncement, startedMessage } from '../../shared/notices'
-import { hasEnded, type ReportEvents } from '../engine/events'
+import { hasEnded, type ReportSource } from '../engine/events'
 
 /// The window whose focus decides whether the system announces a check.
 export interface FocusedWindow {
@@ -11,7 +11,7 @@ export interface FocusedWindow {
 /// background: each check of `organizationId` that started from the "check when online" queue, and each long
 /// check that ended; the page shows its own notices. Returns the stop.
 export function announceInBackground(
-  events: Pick<ReportEvents, 'subscribe'>,
+  events: ReportSource,
   organizationId: string,
   window: FocusedWindow,
   show: (title: string, body: string) => void,

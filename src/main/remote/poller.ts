@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises'
-import type { ReportUpdate } from '../../shared/api'
+import type { EngineUpdate } from '../../shared/api'
 import { ApiError } from '../../shared/errors'
 import { Tier, type Check, type PendingCheck, type Report, type Research } from '../../shared/schemas'
 import { hasEnded } from '../engine/events'
@@ -34,7 +34,7 @@ export interface PollSource {
 /// each run).
 const EARLY_LIMIT = 50
 
-/// Turns polled reports into the `ReportUpdate`s the embedded engine pushes: while anyone listens, it reads the
+/// Turns polled reports into the `EngineUpdate`s the embedded engine pushes: while anyone listens, it reads the
 /// report of every check it was shown running (and every research run it started, and every pending check it
 /// was shown waiting), one round per interval, backs off while rounds fail, and forgets each once it has ended
 /// (a pending check once it no longer waits: submitted, it hands over to its check). While anyone listens it
@@ -42,7 +42,7 @@ const EARLY_LIMIT = 50
 /// is passed on once per change, whichever way the change was heard first.
 export class ReportPoller {
   private readonly options: PollOptions
-  private readonly listeners = new Set<(update: ReportUpdate) => void>()
+  private readonly listeners = new Set<(update: EngineUpdate) => void>()
   /// The checks still running, with their report as last read (null before the first read).
   private readonly checks = new Map<string, Report | null>()
   /// The research runs still running, as last read.
@@ -101,7 +101,7 @@ export class ReportPoller {
     this.start()
   }
 
-  subscribe(listener: (update: ReportUpdate) => void): () => void {
+  subscribe(listener: (update: EngineUpdate) => void): () => void {
     this.listeners.add(listener)
     this.start()
     this.listen()
@@ -248,7 +248,7 @@ export class ReportPoller {
     if (failed) throw new Error('A report could not be read.')
   }
 
-  private emit(update: ReportUpdate): void {
+  private emit(update: EngineUpdate): void {
     for (const listener of this.listeners) listener(update)
   }
 }
@@ -258,8 +258,8 @@ const researchEnded = (research: Research): boolean =>
 
 /// What changed from one reading of a report to the next, as the engine pushes it: each new vote, each new
 /// consensus (t1's with the claim's findings), then the check if it changed.
-export function reportUpdates(before: Report | null, after: Report): ReportUpdate[] {
-  const updates: ReportUpdate[] = []
+export function reportUpdates(before: Report | null, after: Report): EngineUpdate[] {
+  const updates: EngineUpdate[] = []
   const earlier = new Map(before?.claims.map((claim) => [claim.claimId, claim]))
   const checkId = after.check.id
   for (const claim of after.claims) {

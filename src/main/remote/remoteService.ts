@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { FactdeskApi, ReportUpdate } from '../../shared/api'
+import type { EngineUpdate, FactdeskApi } from '../../shared/api'
 import { ApiError } from '../../shared/errors'
 import {
   answerError,
@@ -134,7 +134,7 @@ export class RemoteService implements RemoteOperations {
     this.call(REST_REQUESTS.cancelPendingCheck(id))
 
   /// Updates of the checks and research runs this service has seen running, by polling their reports.
-  subscribe = (listener: (update: ReportUpdate) => void): (() => void) => this.poller.subscribe(listener)
+  subscribe = (listener: (update: EngineUpdate) => void): (() => void) => this.poller.subscribe(listener)
 
   /// Whether this is the service at `baseURL` with `token`.
   isFor(target: Pick<RemoteOptions, 'baseURL' | 'token'>): boolean {

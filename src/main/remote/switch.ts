@@ -1,8 +1,8 @@
 import { performance } from 'node:perf_hooks'
-import type { ReportUpdate } from '../../shared/api'
+import type { EngineUpdate } from '../../shared/api'
 import { ApiError } from '../../shared/errors'
 import type { ServiceTest, ServiceTestRequest } from '../../shared/schemas'
-import type { ReportEvent, ReportEvents } from '../engine/events'
+import type { ReportEvent, ReportSource } from '../engine/events'
 import { requireOwner, type Principal } from '../engine/service'
 import type { AppSettings } from '../engine/settings'
 import { REST_OPERATIONS, type RestOperation } from '../../shared/rest'
@@ -20,7 +20,7 @@ export const isRemoteOperation = (operation: string): operation is RestOperation
 export class ServiceSwitch {
   private remote: RemoteService | null = null
   private stopRelay: (() => void) | null = null
-  private readonly listeners = new Set<(update: ReportUpdate) => void>()
+  private readonly listeners = new Set<(update: EngineUpdate) => void>()
 
   constructor(
     private readonly settings: Pick<AppSettings, 'remoteService' | 'serviceToken'>,
@@ -56,10 +56,10 @@ export class ServiceSwitch {
 
   /// The remote service's updates, as the engine's events of `organizationId` (the window's forwarder takes
   /// these; the embedded engine's own events go to it directly).
-  events(organizationId: string): Pick<ReportEvents, 'subscribe'> {
+  events(organizationId: string): ReportSource {
     return {
       subscribe: (listener: (event: ReportEvent) => void) => {
-        const forward = (update: ReportUpdate): void => listener({ ...update, organizationId })
+        const forward = (update: EngineUpdate): void => listener({ ...update, organizationId })
         this.listeners.add(forward)
         this.relay()
         return () => {

@@ -1,6 +1,6 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
 import { streamSSE } from 'hono/streaming'
-import type { ReportEvents } from '../../engine/events'
+import { RECENT_EVENTS, type ReportEvent, type ReportEvents } from '../../engine/events'
 import type { ApiEnv } from '../auth'
 import { toUpdate } from '../reportUpdate'
 import { errorResponses } from './responses'
@@ -16,7 +16,13 @@ const events = createRoute({
     'One `message` event per change, its data a JSON `ReportUpdate`: `{"type":"check","check":Check}` when a ' +
     'check\'s status, progress or credits change, `{"type":"claim",...}` when a vote, a consensus or ' +
     'spelling issues land on a claim, and `{"type":"research","research":Research,"step","sourcesRead"}` ' +
-    "when a deep research run is accepted, ends a step or ends. Only the token's organization is streamed.",
+    "when a deep research run is accepted, ends a step or ends. Only the token's organization is streamed. " +
+    'Each event has an `id`; a client that reconnects with `Last-Event-ID` (as `EventSource` does) is first ' +
+    'sent the events it missed, or `{"type":"resync"}` when they are no longer known (the server restarted, or ' +
+    `more than ${RECENT_EVENTS} changes happened): it should then read again what it shows.`,
+  request: {
+    headers: z.object({ 'last-event-id': z.string().optional() }),
+  },
   responses: {
     200: {
       content: { 'text/event-stream': { schema: z.string() } },
@@ -28,13 +34,14 @@ const events = createRoute({
 
 /// The event stream the browser-mode editor listens to, scoped to the caller's organization. A token revoked
 /// (or a browser session ended) while its stream is open ends the stream: `isCurrent` is asked before each
-/// event and at each keep-alive.
+/// event and at each keep-alive. A stream that comes back after a break gets what it missed first.
 export function eventRoutes(
-  reports: Pick<ReportEvents, 'subscribe'>,
+  reports: Pick<ReportEvents, 'subscribe' | 'since'>,
   isCurrent: (tokenId: string) => boolean,
 ): OpenAPIHono<ApiEnv> {
   return new OpenAPIHono<ApiEnv>().openapi(events, (c) => {
     const { organizationId, tokenId } = c.var.principal
+    const lastId = c.req.valid('header')['last-event-id']
     c.header('Cache-Control', 'no-store')
     c.header('X-Accel-Buffering', 'no')
     return streamSSE(c, async (stream) => {
@@ -50,11 +57,18 @@ export function eventRoutes(
             () => undefined,
           )
       }
-      const stop = reports.subscribe((event) => {
+      const pass = (event: ReportEvent, id: string): void => {
         if (event.organizationId !== organizationId) return
         const data = JSON.stringify(toUpdate(event))
-        send(() => stream.writeSSE({ data }))
-      })
+        send(() => stream.writeSSE({ id, data }))
+      }
+      // In one turn: no event can come between the missed ones and the first one heard.
+      const stop = reports.subscribe(pass)
+      if (lastId !== undefined) {
+        const missed = reports.since(lastId)
+        if (missed) for (const { id, event } of missed) pass(event, id)
+        else send(() => stream.writeSSE({ data: JSON.stringify({ type: 'resync' }) }))
+      }
       const keepAlive = setInterval(() => send(() => stream.write(': keep-alive\n\n')), KEEP_ALIVE_MS)
       await stream.write(': connected\n\n')
       await ended

@@ -22,8 +22,16 @@ const API_BASE = '/api/v1'
 /// The part of an `EventSource` the bridge uses; tests hand in their own.
 export interface EventStream {
   onmessage: ((event: MessageEvent<string>) => void) | null
+  onopen: ((event: Event) => void) | null
+  onerror: ((event: Event) => void) | null
+  readonly readyState: number
   close(): void
 }
+
+/// `EventSource.CLOSED`: the stream gave up and will not reconnect by itself.
+const CLOSED = 2
+/// The longest wait before opening a stream that gave up again; the first waits 2 s, each next one twice as long.
+const MAX_REOPEN_MS = 60_000
 
 const browserEvents = (url: string): EventStream => new EventSource(url, { withCredentials: true })
 
@@ -67,10 +75,18 @@ export function httpApi(
     return result.data
   }
 
-  // One stream for every listener, opened with the first and closed with the last.
+  // One stream for every listener, opened with the first and closed with the last. After a dropped connection
+  // `EventSource` reconnects by itself and the server sends what was missed (`Last-Event-ID`). After an answer
+  // that is not a stream (a proxy's 502, a server starting) it gives up: it is opened again here, later each
+  // time, and the listeners are told to read again what they show, as nothing can be sent of what they missed.
   const listeners = new Set<(update: ReportUpdate) => void>()
   let stream: EventStream | null = null
   let opening = false
+  let reopening: ReturnType<typeof setTimeout> | null = null
+  let failures = 0
+  const tell = (update: ReportUpdate): void => {
+    for (const listener of listeners) listener(update)
+  }
   const deliver = (event: MessageEvent<string>): void => {
     let update: ReportUpdate
     try {
@@ -78,17 +94,46 @@ export function httpApi(
     } catch {
       return
     }
-    for (const listener of listeners) listener(update)
+    tell(update)
+  }
+  const connect = (afterBreak: boolean): void => {
+    const opened = openEvents(`${API_BASE}/events`)
+    stream = opened
+    let missed = afterBreak
+    opened.onmessage = deliver
+    opened.onopen = () => {
+      failures = 0
+      if (missed) tell({ type: 'resync' })
+      missed = false
+    }
+    opened.onerror = () => {
+      if (opened.readyState !== CLOSED || stream !== opened) return
+      opened.close()
+      stream = null
+      failures++
+      reopening = setTimeout(
+        () => {
+          reopening = null
+          if (listeners.size > 0 && !stream) connect(true)
+        },
+        Math.min(MAX_REOPEN_MS, 1000 * 2 ** failures),
+      )
+    }
   }
   const open = (): void => {
-    if (stream || opening) return
+    if (stream || opening || reopening) return
     opening = true
     void session.finally(() => {
       opening = false
-      if (listeners.size === 0 || stream) return
-      stream = openEvents(`${API_BASE}/events`)
-      stream.onmessage = deliver
+      if (listeners.size > 0 && !stream) connect(false)
     })
+  }
+  const shut = (): void => {
+    if (reopening) clearTimeout(reopening)
+    reopening = null
+    failures = 0
+    stream?.close()
+    stream = null
   }
 
   // A file the API sends as an attachment: its bytes, its media type and the name it suggests.
@@ -131,10 +176,7 @@ export function httpApi(
       open()
       return () => {
         listeners.delete(listener)
-        if (listeners.size === 0 && stream) {
-          stream.close()
-          stream = null
-        }
+        if (listeners.size === 0) shut()
       }
     },
   }

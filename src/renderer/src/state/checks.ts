@@ -103,8 +103,9 @@ function schedule(delta: ClaimDelta): void {
 const refreshBalance = (api: FactdeskApi): void => void useAccount.getState().load(api)
 
 export const useChecks = create<ChecksStore>()((set, get) => {
-  // Reads the whole report once and shows every claim's state: after submitting (events may have come first)
-  // and when the check ends.
+  // Reads the whole report once and shows every claim's state: after submitting (events may have come first),
+  // when the check ends, and when the stream may have missed some of its updates. An end found this way is told
+  // as if it had been heard.
   async function reconcile(api: FactdeskApi, check: Check): Promise<void> {
     const heard: ReportUpdate[] = replay ?? []
     replay = heard
@@ -122,6 +123,10 @@ export const useChecks = create<ChecksStore>()((set, get) => {
       const latest = later(report.check, current)
       for (const claim of progress.values()) schedule(deltaOf(claim, latest, panelSize))
       set({ report: { ...report, check: latest }, check: latest })
+      if (ENDED.has(latest.status) && !ENDED.has(current.status)) {
+        refreshBalance(api)
+        announceEnded(latest)
+      }
     } catch (error) {
       set({ notice: { kind: 'error', text: describeError(error) } })
     } finally {
@@ -133,6 +138,11 @@ export const useChecks = create<ChecksStore>()((set, get) => {
     // Deep research progress is the research panel's, and queued checks are the pending store's.
     if (update.type === 'research' || update.type === 'pending') return
     const check = get().check
+    if (update.type === 'resync') {
+      if (check && !ENDED.has(check.status)) void reconcile(api, check)
+      if (get().panel === 'history') void get().loadHistory(api)
+      return
+    }
     replay?.push(update)
     const updateCheckId = update.type === 'check' ? update.check.id : update.checkId
     if (check?.id !== updateCheckId) {

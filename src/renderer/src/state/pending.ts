@@ -26,6 +26,7 @@ const notify = (text: string): void => useChecks.setState({ notice: { kind: 'inf
 
 export const usePending = create<PendingStore>()((set, get) => {
   function onUpdate(api: FactdeskApi, update: ReportUpdate): void {
+    if (update.type === 'resync') void get().load(api)
     if (update.type !== 'pending') return
     const { pending, check } = update
     const others = get().waiting.filter((each) => each.id !== pending.id)

@@ -118,12 +118,15 @@ export const useResearch = create<ResearchStore>()((set, get) => {
     const id = view.run.research.id
     watchdog = setTimeout(() => {
       watchdog = null
-      if (runId() !== id) return
-      api.getResearch(id).then(
-        (research) => hear({ research }, api),
-        () => watch(api),
-      )
+      if (runId() === id) read(api, id)
     }, QUIET_MS)
+  }
+
+  function read(api: FactdeskApi, id: string): void {
+    api.getResearch(id).then(
+      (research) => hear({ research }, api),
+      () => watch(api),
+    )
   }
 
   return {
@@ -184,6 +187,9 @@ export const useResearch = create<ResearchStore>()((set, get) => {
 
     connect: (api) =>
       api.subscribe((update) => {
+        // The stream came back without what it missed: the open run is read now rather than when quiet.
+        const id = runId()
+        if (update.type === 'resync' && id !== null) read(api, id)
         if (update.type !== 'research') return
         if (runId() !== update.research.id) {
           early.set(update.research.id, update)
