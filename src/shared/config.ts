@@ -30,7 +30,23 @@ export const sameAddress = (
   b: { provider: string; baseURL?: string | null | undefined },
 ): boolean => a.provider === b.provider && (a.baseURL?.trim() || null) === (b.baseURL?.trim() || null)
 
-const delays = z.array(z.number().int().positive()).min(1)
+/// A webhook's retry delays: at most a week each, so that the next attempt is a date (a delay in the billions of
+/// seconds is no date), and at most 20 retries.
+const delays = z
+  .array(
+    z
+      .number()
+      .int()
+      .positive()
+      .max(7 * 24 * 3600),
+  )
+  .min(1)
+  .max(20)
+
+/// Waits in milliseconds are capped where they stop making sense: far below the longest a timer can wait
+/// (2^31 − 1 ms, about 24.8 days; a longer one fires at once), even when the engine adds them up.
+const waitMs = (max: number) => z.number().int().positive().max(max)
+const HOUR_MS = 3_600_000
 
 /// The public endpoint of each search provider (SearXNG has none: `search.baseURL` names the instance).
 export const SEARCH_BASE_URLS = {
@@ -54,11 +70,11 @@ export const Config = z.strictObject({
       /// How long a batch waits for more claims before it is sent part-full.
       batchWindowMs: z.number().int().min(0).max(10_000).optional(),
       /// Time allowed for one request before it is abandoned and retried.
-      requestTimeoutMs: z.number().int().positive().optional(),
+      requestTimeoutMs: waitMs(HOUR_MS).optional(),
       /// Retries of a request after a 429, a 5xx, a timeout or a lost connection.
       maxRetries: z.number().int().min(0).max(10).optional(),
       /// First backoff delay; doubled each retry, with jitter. A Retry-After header wins.
-      retryDelayMs: z.number().int().positive().optional(),
+      retryDelayMs: waitMs(60_000).optional(),
       /// Requests in flight at once to one provider (one base URL).
       concurrencyPerProvider: z.number().int().positive().optional(),
     })
@@ -72,7 +88,7 @@ export const Config = z.strictObject({
       /// Requests to the provider per second at most; absent means the provider's own default.
       requestsPerSecond: z.number().positive().max(100).optional(),
       /// Time allowed for one search request.
-      timeoutMs: z.number().int().positive().default(10_000),
+      timeoutMs: waitMs(300_000).default(10_000),
     })
     .refine((search) => search.baseURL !== undefined || search.provider !== 'searxng', {
       path: ['baseURL'],

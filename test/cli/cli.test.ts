@@ -1,10 +1,11 @@
-import { existsSync, writeFileSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import { existsSync, openSync, writeFileSync } from 'node:fs'
 import { createServer, type AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { openEngine } from '../../src/main/engine/engine'
 import { Report } from '../../src/shared/schemas'
-import { exited, factdesk, spawnFactdesk, startFactdesk } from '../helpers/cli'
+import { CLI, exited, factdesk, spawnFactdesk, startFactdesk } from '../helpers/cli'
 import { tempDir } from '../helpers/server'
 
 describe('factdesk org, token and credits', () => {
@@ -56,6 +57,22 @@ describe('factdesk org, token and credits', () => {
     expect((await factdesk(['token', 'list', '--data-dir', dir])).stdout).toMatch(/revoked 20/)
   })
 
+  it('revokes a new token that cannot be written, so that no one holds it unknowingly', async () => {
+    const dir = tempDir()
+    const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'token', 'create', '--scope', 'write'], {
+      env: { ...process.env, FACTDESK_DATA_DIR: dir },
+      stdio: ['ignore', openSync('/dev/full', 'w'), 'pipe'],
+    })
+    let stderr = ''
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    expect(await new Promise((resolve) => child.once('exit', resolve))).toBe(1)
+    expect(stderr).toMatch(
+      /^factdesk: Cannot write the token \(ENOSPC.*\); it was revoked\. Create another\.\n$/,
+    )
+    const list = await factdesk(['token', 'list', '--data-dir', dir])
+    expect(list.stdout.trim().split('\n').slice(1)).toEqual([expect.stringMatching(/ write +revoked 20/)])
+  })
+
   it('a token without --org belongs to the default organization with its 1,000 credits', async () => {
     const dir = tempDir()
     const value = (await factdesk(['token', 'create', '--scope', 'read', '--data-dir', dir])).stdout.trim()
@@ -87,6 +104,8 @@ describe('factdesk org, token and credits', () => {
       [['credits', 'grant', '--org', 'x', '10'], 1, /There is no organization x/],
       [['org', 'create'], 2, /Usage: factdesk org create/],
       [['token', 'revoke', 'tok_nope'], 1, /There is no token tok_nope/],
+      [['token', 'list', '--org', 'org_nope'], 1, /There is no organization org_nope/],
+      [['token', 'list', '--config', ''], 2, /--config must name a file/],
       [['launch'], 2, /Unknown command "launch"/],
       [['serve', '--port', 'eighty'], 2, /--port must be a whole number/],
       [['serve', '--bogus'], 2, /Unknown option '--bogus'/],
@@ -98,6 +117,10 @@ describe('factdesk org, token and credits', () => {
       expect(result.code, args.join(' ')).toBe(code)
       expect(result.stderr, args.join(' ')).toMatch(message)
     }
+    // An empty --data-dir (an unset shell variable, say) is not the default folder.
+    const empty = await factdesk(['token', 'list', '--data-dir', ''])
+    expect(empty.code).toBe(2)
+    expect(empty.stderr).toMatch(/--data-dir must name a folder/)
   })
 
   it('--help after any command prints the usage, with the exit statuses', async () => {
@@ -248,5 +271,20 @@ describe('factdesk check', () => {
     expect(await exited(piped)).toBe(0)
     expect(errors).not.toMatch(/EPIPE|at /)
     expect(await balanceOf(join(dir, 'data'))).toBe(100)
+
+    // A reader gone before a check that did not complete: its exit status still says so.
+    const gone = spawnFactdesk(['check', file, '--data-dir', join(dir, 'fresh')])
+    gone.stdout.destroy()
+    let said = ''
+    await new Promise<void>((resolve) =>
+      gone.stderr.on('data', (chunk: Buffer) => {
+        said += chunk.toString()
+        if (said.includes('900 claims')) resolve()
+      }),
+    )
+    gone.kill('SIGINT')
+    expect(await exited(gone)).toBe(1)
+    expect(said).toMatch(/Cancelling the check chk_\w+/)
+    expect(said).not.toMatch(/EPIPE|at /)
   }, 120_000)
 })

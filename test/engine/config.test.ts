@@ -79,6 +79,31 @@ describe('the config file', () => {
     }
   })
 
+  it('refuses waits a timer cannot keep and webhook retries that are no date', () => {
+    const file = write(
+      JSON.stringify({
+        models: { requestTimeoutMs: 2 ** 31, retryDelayMs: 600_000 },
+        search: { timeoutMs: 86_400_000 },
+        webhooks: { retryDelaysSeconds: [10, 1e12] },
+      }),
+    )
+    expect(() => loadConfig(file)).toThrow(ConfigError)
+    const message = (() => {
+      try {
+        loadConfig(file)
+        return ''
+      } catch (error) {
+        return (error as Error).message
+      }
+    })()
+    expect(message).toMatch(/models\.requestTimeoutMs: .*<=3600000/)
+    expect(message).toMatch(/models\.retryDelayMs: .*<=60000/)
+    expect(message).toMatch(/search\.timeoutMs: .*<=300000/)
+    expect(message).toMatch(/webhooks\.retryDelaysSeconds\.1: .*<=604800/)
+    const longest = { models: { requestTimeoutMs: 3_600_000 }, webhooks: { retryDelaysSeconds: [604_800] } }
+    expect(loadConfig(write(JSON.stringify(longest))).models.requestTimeoutMs).toBe(3_600_000)
+  })
+
   it('says when the file is missing or not JSON', () => {
     expect(() => loadConfig('/nonexistent/factdesk.json')).toThrow(
       /Cannot read the config file \/nonexistent\/factdesk.json/,

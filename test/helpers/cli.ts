@@ -3,7 +3,8 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 
 const run = promisify(execFile)
-const CLI = join(import.meta.dirname, '../../src/main/cli/index.ts')
+/// The CLI's source, which `node --import tsx` runs.
+export const CLI = join(import.meta.dirname, '../../src/main/cli/index.ts')
 
 /// Runs `factdesk ARGS` (from source, through tsx) to completion.
 export async function factdesk(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {

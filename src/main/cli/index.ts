@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { ApiError } from '../../shared/errors'
@@ -58,6 +58,9 @@ function parse<O extends NonNullable<ParseArgsConfig['options']>>(args: string[]
 }
 
 function open(values: { 'data-dir'?: string; config?: string }, runJobs: boolean): Engine {
+  // An empty value is a mistake (an unset shell variable, say), not a wish for the default.
+  if (values['data-dir'] === '') throw new UsageError('--data-dir must name a folder.')
+  if (values.config === '') throw new UsageError('--config must name a file.')
   return openEngine({
     dataDir: resolve(values['data-dir'] ?? defaultDataDir()),
     configPath: values.config,
@@ -155,7 +158,16 @@ async function token(args: string[]): Promise<void> {
       const scope = Scope.safeParse(values.scope)
       if (!scope.success) throw new UsageError('--scope must be read or write.')
       const organizationId = values.org ?? engine.admin.defaultOrganization().id
-      console.log(engine.admin.createToken(scope.data, organizationId, values.name ?? null).value)
+      const created = engine.admin.createToken(scope.data, organizationId, values.name ?? null)
+      try {
+        writeSync(1, `${created.value}\n`)
+      } catch (error) {
+        // No one has seen the token: it must not stay valid.
+        engine.admin.revokeToken(created.token.id)
+        throw new CommandError(
+          `Cannot write the token (${(error as Error).message}); it was revoked. Create another.`,
+        )
+      }
     } else if (sub === 'list' && !id) {
       const rows = engine.admin
         .listTokens(values.org)
@@ -283,10 +295,14 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
-// Output piped into a reader that stops early (`| head`) ends the command quietly; other write errors in a line.
+// Output piped into a reader that stops early (`| head`): the rest is dropped and the command ends as it would
+// have, its exit status and its data folder's closing kept. Other write errors end it, in a line.
+let readerLeft = false
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code !== 'EPIPE') console.error(`factdesk: cannot write the output: ${error.message}`)
-  process.exit(error.code === 'EPIPE' ? 0 : 1)
+  if (error.code === 'EPIPE') readerLeft = true
+  if (readerLeft) return
+  console.error(`factdesk: cannot write the output: ${error.message}`)
+  process.exit(1)
 })
 
 const args = process.argv.slice(2)

@@ -95,6 +95,7 @@ export class Admin {
   }
 
   listTokens(organizationId?: string): TokenRecord[] {
+    if (organizationId !== undefined) this.requireOrganization(organizationId)
     return this.store.tokens.list(organizationId)
   }
 
