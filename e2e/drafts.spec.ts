@@ -217,5 +217,16 @@ test.describe('drafts', () => {
     await page.getByText('Recent', { exact: true }).click()
     await recent.getByRole('button', { name: /notes\.md/ }).click()
     await expect.poll(() => editorText(page)).toBe('# Notes\n\nThe Seine flows through Paris.\n More.')
+
+    // A file over 32 MB is refused by its size, in words, before it is read or sent.
+    await page.getByLabel('File to open').setInputFiles({
+      name: 'Scans.docx',
+      mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+      buffer: Buffer.alloc(33 * 1024 * 1024),
+    })
+    await expect(page.locator('.notice')).toHaveText(
+      /"Scans\.docx" is 33\.0 MB; a file to open can be at most 32 MB\./,
+    )
+    await expect.poll(() => editorText(page)).toBe('# Notes\n\nThe Seine flows through Paris.\n More.')
   })
 })

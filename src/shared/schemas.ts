@@ -629,6 +629,16 @@ export const draftLengthProblem = (what: string, length: number): string | null 
     ? `${what} holds ${length.toLocaleString('en')} characters; a draft holds at most ${MAX_DRAFT_CHARS.toLocaleString('en')}.`
     : null
 
+/// The largest file that can be opened as a draft: a Word document with its pictures, say. (A text file's limit
+/// is its draft's length.)
+export const MAX_FILE_BYTES = 32 * 1024 * 1024
+
+/// Why a file of `bytes` cannot be opened, in words, or null when its size does not stop it.
+export const fileSizeProblem = (name: string, bytes: number): string | null =>
+  bytes > MAX_FILE_BYTES
+    ? `"${name}" is ${(bytes / 1024 / 1024).toFixed(1)} MB; a file to open can be at most ${MAX_FILE_BYTES / 1024 / 1024} MB.`
+    : null
+
 /// A claim of the draft's last check as a text-quote selector (its exact text, a little text either side)
 /// plus the offsets it had in the checked text: found again by those when the text changed.
 export const DraftAnchor = z
@@ -695,7 +705,12 @@ export type SaveDraftRequest = z.infer<typeof SaveDraftRequest>
 export const ImportFileRequest = z
   .strictObject({
     name: z.string().trim().min(1).max(255),
-    content: z.base64().max(4 * 1024 * 1024),
+    content: z
+      .base64()
+      .max(
+        4 * Math.ceil(MAX_FILE_BYTES / 3),
+        `a file to open can be at most ${MAX_FILE_BYTES / 1024 / 1024} MB`,
+      ),
   })
   .meta({ id: 'ImportFileRequest' })
 export type ImportFileRequest = z.infer<typeof ImportFileRequest>

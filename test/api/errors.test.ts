@@ -77,11 +77,28 @@ describe('the error envelope', () => {
   })
 
   it('an over-large body is 422 unprocessable', async () => {
+    // Room for the longest draft (1,000,000 characters) at 6 bytes each, and a little more.
     const res = await call(server, 'POST', '/webhook-secret/rotate', {
-      rawBody: JSON.stringify({ text: 'x'.repeat(5 * 1024 * 1024) }),
+      rawBody: JSON.stringify({ text: 'x'.repeat(7 * 1024 * 1024) }),
     })
     expect(res.status).toBe(422)
-    expectEnvelope(res.json, 'unprocessable')
+    expect(expectEnvelope(res.json, 'unprocessable').message).toBe('The request body is larger than 6 MB.')
+  })
+
+  it('a body holding a text over the configured limit is refused by its length, in words', async () => {
+    const roomy = await startServer({ config: { limits: { maxTextChars: 1_500_000 } } })
+    try {
+      // 4.5 MB of UTF-8: more than a fixed 4 MB body limit, which would have answered in bytes.
+      const res = await call(roomy, 'POST', '/checks/estimate', {
+        body: { text: '漢'.repeat(1_500_001), tiers: ['t1'] },
+      })
+      expect(res.status).toBe(422)
+      expect(expectEnvelope(res.json, 'unprocessable').message).toBe(
+        'The text is 1,500,001 characters long; the limit is 1,500,000.',
+      )
+    } finally {
+      await roomy.close()
+    }
   })
 
   it('an unexpected failure is 500 internal_error without stack, SQL or secrets', async () => {

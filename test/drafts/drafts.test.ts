@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import { mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -114,6 +115,13 @@ describe('drafts over REST', () => {
       text: '# Tower\n\nIt is **tall**.',
       fileModified: true,
     })
+    // A Word document with a picture of several megabytes opens too.
+    const pictured = await buildDocx([{ runs: ['Pictured.'] }], { 'word/media/image1.bin': randomBytes(6e6) })
+    const large = await call(server, 'POST', '/drafts/import', {
+      body: { name: 'Pictured.docx', content: base64(pictured) },
+    })
+    expect(large.status).toBe(201)
+    expect(large.json).toMatchObject({ title: 'Pictured.md', text: 'Pictured.' })
     const png = await call(server, 'POST', '/drafts/import', {
       body: { name: 'a.png', content: base64('x') },
     })
@@ -383,6 +391,13 @@ describe('drafts and files in the desktop app', () => {
     writeFileSync(chosen.open, 'x'.repeat(1_000_001))
     expect(ErrorEnvelope.parse(await files('openFile', [], APP)).error.message).toContain(
       'a draft holds at most 1,000,000',
+    )
+    // Sized before it is read, a Word document too (sparse: it takes no room on the disk).
+    chosen.open = join(folder, 'Huge.docx')
+    writeFileSync(chosen.open, '')
+    truncateSync(chosen.open, 40 * 1024 * 1024)
+    expect(ErrorEnvelope.parse(await files('openFile', [], APP)).error.message).toBe(
+      '"Huge.docx" is 40.0 MB; a file to open can be at most 32 MB.',
     )
   })
 

@@ -6,6 +6,7 @@ import { ApiError } from '../../shared/errors'
 import { withoutLineMarkers } from '../../shared/markdown'
 import {
   draftLengthProblem,
+  fileSizeProblem,
   MAX_DRAFT_CHARS,
   type CreateDraftRequest,
   type Draft,
@@ -154,6 +155,8 @@ export class DraftService {
         `"${name}" is ${(size / 1e6).toFixed(1)} MB, too long for a draft: a draft holds at most ${MAX_DRAFT_CHARS.toLocaleString('en')} characters.`,
       )
     }
+    const tooLarge = fileSizeProblem(name, size)
+    if (tooLarge) throw new ApiError('unprocessable', tooLarge)
     const bytes = await readFile(path).catch(unreadable)
     const text = requireDraftText(name, await textOfFile(name, bytes))
     if (kindOf(path) === 'docx') {

@@ -1,6 +1,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi'
 import { Hono, type MiddlewareHandler } from 'hono'
 import { ApiError } from '../../shared/errors'
+import { MAX_DRAFT_CHARS, MAX_FILE_BYTES } from '../../shared/schemas'
 import type { Engine } from '../engine/engine'
 import { chromiumPdf, type PdfPrinter } from '../engine/exports/pdf'
 import { authenticate, type ApiEnv } from './auth'
@@ -17,8 +18,12 @@ import { settingsRoutes } from './routes/settings'
 /// The path prefix of the REST API.
 export const API_BASE = '/api/v1'
 
-/// Largest request body accepted: comfortably above the longest text allowed (200,000 UTF-16 units).
-const MAX_BODY_BYTES = 4 * 1024 * 1024
+/// The largest request body: room for the longest text a request may carry (a check's `limits.maxTextChars`, a
+/// draft's MAX_DRAFT_CHARS), each character escaped in JSON in at most 6 bytes (`\u001f`), and for the rest of
+/// the request. Longer texts are then refused in words, by their length.
+const bodyBytes = (maxTextChars: number): number => 6 * Math.max(maxTextChars, MAX_DRAFT_CHARS) + 64 * 1024
+/// `POST /drafts/import` carries a whole file, in base64.
+const FILE_BODY_BYTES = 4 * Math.ceil(MAX_FILE_BYTES / 3) + 64 * 1024
 
 export interface AppOptions {
   /// Browser mode: also accept the session cookie of the page that `mountWeb` serves.
@@ -37,7 +42,13 @@ export function createApi(engine: Engine, options: AppOptions = {}): OpenAPIHono
     },
   })
   api.use('*', authenticate(engine.service, options.acceptSessionCookie ?? false))
-  api.use('*', limitBody(MAX_BODY_BYTES, `${MAX_BODY_BYTES / 1024 / 1024} MB`), requireJsonBody)
+  const textBody = limitBody(bodyBytes(engine.config.limits.maxTextChars))
+  const fileBody = limitBody(FILE_BODY_BYTES)
+  api.use(
+    '*',
+    (c, next) => (c.req.path === `${API_BASE}/drafts/import` ? fileBody : textBody)(c, next),
+    requireJsonBody,
+  )
   api.route('/', accountRoutes(engine.service))
   api.route('/', checkRoutes(engine.service))
   api.route('/', exportRoutes(engine.service, options.printPdf ?? chromiumPdf))

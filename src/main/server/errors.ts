@@ -14,12 +14,15 @@ export function validationError(error: ZodError, what: string): ApiError {
   return new ApiError('bad_request', `The ${what} is not valid (${fields}).`, details)
 }
 
-/// Refuses a request body over `maxSize` bytes, before it is read, as `unprocessable`; `size` is the limit in
-/// words ("4 MB").
-export const limitBody = (maxSize: number, size: string): MiddlewareHandler =>
+/// Refuses a request body over `maxSize` bytes, before it is read, as `unprocessable`.
+export const limitBody = (maxSize: number): MiddlewareHandler =>
   bodyLimit({
     maxSize,
     onError: () => {
+      const size =
+        maxSize < 1024 * 1024
+          ? `${maxSize.toLocaleString('en')} bytes`
+          : `${Math.round(maxSize / 1024 / 1024)} MB`
       throw new ApiError('unprocessable', `The request body is larger than ${size}.`)
     },
   })

@@ -22,7 +22,7 @@ export function mountWeb(app: Hono, engine: Engine, rendererDir: string): string
   const oneTimeToken = randomBytes(24).toString('base64url')
   let unused: Buffer | null = digest(oneTimeToken)
 
-  app.post('/auth/session', limitBody(SESSION_BODY_BYTES, `${SESSION_BODY_BYTES} bytes`), async (c) => {
+  app.post('/auth/session', limitBody(SESSION_BODY_BYTES), async (c) => {
     const body = SessionRequest.safeParse(await c.req.json().catch(() => null))
     if (!body.success) throw validationError(body.error, 'request body')
     const offered = digest(body.data.token)

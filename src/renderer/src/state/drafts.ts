@@ -3,7 +3,13 @@ import { EditorView } from '@codemirror/view'
 import { create } from 'zustand'
 import type { FactdeskApi } from '../../../shared/api'
 import { anchorOf, reanchor } from '../../../shared/anchors'
-import { draftLengthProblem, UNTITLED_DRAFT, type Draft, type DraftSummary } from '../../../shared/schemas'
+import {
+  draftLengthProblem,
+  fileSizeProblem,
+  UNTITLED_DRAFT,
+  type Draft,
+  type DraftSummary,
+} from '../../../shared/schemas'
 import { clearClaims, setClaims, type ClaimMark } from '../editor/claims'
 import { describeError, useChecks } from './checks'
 import { editorView } from './editorView'
@@ -389,6 +395,11 @@ export const useDrafts = create<DraftsStore>()((set, get) => {
     },
 
     importFile: async (api, file) => {
+      const tooLarge = fileSizeProblem(file.name, file.size)
+      if (tooLarge) {
+        useChecks.setState({ notice: { kind: 'error', text: tooLarge } })
+        return
+      }
       try {
         const content = await base64Of(file)
         await get().show(api, await api.importFile({ name: file.name, content }))
