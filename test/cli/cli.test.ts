@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process'
 import { existsSync, openSync, writeFileSync } from 'node:fs'
+import { request as httpRequest } from 'node:http'
 import { createServer, type AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -165,6 +166,51 @@ describe('factdesk serve', () => {
     child.kill('SIGTERM')
     expect(await exited(child)).toBe(0)
     expect(existsSync(join(dir, 'engine.lock'))).toBe(false)
+  })
+
+  it('on SIGTERM ends the event streams at once and lets a request in flight finish', async () => {
+    const dir = tempDir()
+    const token = (await factdesk(['token', 'create', '--scope', 'write', '--data-dir', dir])).stdout.trim()
+    const { child, line } = await startFactdesk(['serve', '--port', '0', '--data-dir', dir])
+    const url = new URL(line.replace('listening on ', ''))
+    const stream = await fetch(`${url.href}/events`, { headers: { Authorization: `Bearer ${token}` } })
+    const streamEnded = stream.text()
+    // An estimate whose body arrives slowly: half now, the rest 1.5 s after the stop began.
+    const body = Buffer.from(JSON.stringify({ text: 'The Eiffel Tower is 330 metres tall.', tiers: ['t1'] }))
+    const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const request = httpRequest(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: `${url.pathname}/checks/estimate`,
+          method: 'POST',
+          headers: {
+            Authorization: `Bearer ${token}`,
+            'Content-Type': 'application/json',
+            'Content-Length': body.length,
+          },
+        },
+        (response) => {
+          let text = ''
+          response.on('data', (chunk: Buffer) => (text += chunk.toString()))
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }))
+          response.on('error', reject)
+        },
+      )
+      request.on('error', reject)
+      request.write(body.subarray(0, 10))
+      setTimeout(() => {
+        child.kill('SIGTERM')
+        setTimeout(() => request.end(body.subarray(10)), 1500)
+      }, 300)
+    })
+    const started = Date.now()
+    await streamEnded
+    expect(Date.now() - started).toBeLessThan(1500)
+    const estimate = await answer
+    expect(estimate.status).toBe(200)
+    expect(JSON.parse(estimate.body)).toMatchObject({ claims: [expect.objectContaining({ charStart: 0 })] })
+    expect(await exited(child)).toBe(0)
   })
 
   it('says so in words when the port is in use', async () => {

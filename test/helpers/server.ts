@@ -52,11 +52,17 @@ export async function startServer(
     ollamaOrigin: options.ollamaOrigin,
     runJobs: true,
   })
-  const app = createApp(engine, { acceptSessionCookie: options.extend !== undefined })
-  options.extend?.(app, engine)
   let server: Listening
   try {
-    server = await listen(app, '127.0.0.1', 0)
+    server = await listen(
+      (stopping) => {
+        const app = createApp(engine, { acceptSessionCookie: options.extend !== undefined, stopping })
+        options.extend?.(app, engine)
+        return app
+      },
+      '127.0.0.1',
+      0,
+    )
   } catch (error) {
     await engine.close()
     throw error

@@ -84,11 +84,15 @@ async function runServer(args: string[], withEditor: boolean): Promise<void> {
     throw new UsageError('--host must be an address of this computer, such as 127.0.0.1.')
   const rendererDir = withEditor ? findRenderer() : null
   const engine = open(values, true)
-  const app = createApp(engine, { acceptSessionCookie: withEditor })
-  const oneTimeToken = rendererDir ? mountWeb(app, engine, rendererDir) : null
+  let oneTimeToken: string | null = null
+  const makeApp = (stopping: AbortSignal) => {
+    const app = createApp(engine, { acceptSessionCookie: withEditor, stopping })
+    if (rendererDir) oneTimeToken = mountWeb(app, engine, rendererDir)
+    return app
+  }
   let server
   try {
-    server = await listen(app, host, port)
+    server = await listen(makeApp, host, port)
   } catch (error) {
     await engine.close()
     throw listenFailure(error, host, port)

@@ -30,6 +30,8 @@ export interface AppOptions {
   acceptSessionCookie?: boolean
   /// Prints the PDF export; headless Chromium unless the desktop app hands in its own.
   printPdf?: PdfPrinter
+  /// Aborted when the server stops (`listen`): the event streams, which never end by themselves, end then.
+  stopping?: AbortSignal
 }
 
 /// The REST API of the specification, declared once with zod: the same declarations validate requests,
@@ -54,7 +56,7 @@ export function createApi(engine: Engine, options: AppOptions = {}): OpenAPIHono
   api.route('/', exportRoutes(engine.service, options.printPdf ?? chromiumPdf))
   api.route(
     '/',
-    eventRoutes(engine.events, (tokenId) => engine.service.isCurrent(tokenId)),
+    eventRoutes(engine.events, (tokenId) => engine.service.isCurrent(tokenId), options.stopping),
   )
   api.route('/', pendingRoutes(engine.pending))
   api.route('/', researchRoutes(engine.research))

@@ -23,7 +23,10 @@ export function localServerSwitch(engine: Engine): LocalServerSwitch {
     if (!wish.enabled) return { address: null, error: null }
     if (!running) {
       try {
-        running = { port: wish.port, server: await listen(createApp(engine), LOOPBACK, wish.port) }
+        running = {
+          port: wish.port,
+          server: await listen((stopping) => createApp(engine, { stopping }), LOOPBACK, wish.port),
+        }
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code
         return {

@@ -34,10 +34,12 @@ const events = createRoute({
 
 /// The event stream the browser-mode editor listens to, scoped to the caller's organization. A token revoked
 /// (or a browser session ended) while its stream is open ends the stream: `isCurrent` is asked before each
-/// event and at each keep-alive. A stream that comes back after a break gets what it missed first.
+/// event and at each keep-alive. A stream that comes back after a break gets what it missed first. Streams end
+/// when the server stops (`stopping`): their clients reconnect, to it or to the next one.
 export function eventRoutes(
   reports: Pick<ReportEvents, 'subscribe' | 'since'>,
   isCurrent: (tokenId: string) => boolean,
+  stopping?: AbortSignal,
 ): OpenAPIHono<ApiEnv> {
   return new OpenAPIHono<ApiEnv>().openapi(events, (c) => {
     const { organizationId, tokenId } = c.var.principal
@@ -48,6 +50,8 @@ export function eventRoutes(
       let end = (): void => undefined
       const ended = new Promise<void>((resolve) => (end = resolve))
       stream.onAbort(end)
+      if (stopping?.aborted) end()
+      stopping?.addEventListener('abort', end, { once: true })
       let pending = Promise.resolve()
       const send = (write: () => Promise<unknown>): void => {
         pending = pending
@@ -73,6 +77,7 @@ export function eventRoutes(
       await stream.write(': connected\n\n')
       await ended
       clearInterval(keepAlive)
+      stopping?.removeEventListener('abort', end)
       stop()
     }) as never
   })
