@@ -122,6 +122,14 @@ describe('factdesk org, token and credits', () => {
     const empty = await factdesk(['token', 'list', '--data-dir', ''])
     expect(empty.code).toBe(2)
     expect(empty.stderr).toMatch(/--data-dir must name a folder/)
+    const file = join(dir, 'factdesk.db')
+    for (const folder of [file, join(file, 'sub')]) {
+      const inTheWay = await factdesk(['token', 'list', '--data-dir', folder])
+      expect(inTheWay.code).toBe(1)
+      expect(inTheWay.stderr).toBe(
+        `factdesk: The data folder ${folder} cannot be used: a file is in the way.\n`,
+      )
+    }
   })
 
   it('--help after any command prints the usage, with the exit statuses', async () => {

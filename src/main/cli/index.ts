@@ -5,7 +5,7 @@ import { ApiError } from '../../shared/errors'
 import { ExportFormat, Scope, Tier } from '../../shared/schemas'
 import { ConfigError } from '../engine/config'
 import { openEngine, type Engine } from '../engine/engine'
-import { defaultDataDir } from '../engine/paths'
+import { DataFolderError, defaultDataDir } from '../engine/paths'
 import { DataFolderLockedError } from '../engine/store/lock'
 import { textOfAnyFile } from '../files/formats'
 import { API_BASE, createApp } from '../server/app'
@@ -316,9 +316,10 @@ const asksForHelp = args.includes('--help') || args.includes('-h')
     console.error(`factdesk: ${error.message}\n\n${USAGE}`)
     process.exit(2)
   }
-  const known = [ApiError, ConfigError, DataFolderLockedError, CommandError].some(
+  const known = [ApiError, ConfigError, DataFolderError, DataFolderLockedError, CommandError].some(
     (kind) => error instanceof kind,
   )
-  console.error(`factdesk: ${known ? (error as Error).message : String(error)}`)
+  // Anything else in one line: a stack or a program's whole error output is not for the terminal.
+  console.error(`factdesk: ${known ? (error as Error).message : String(error).split('\n')[0]}`)
   process.exit(1)
 })

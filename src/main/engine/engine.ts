@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs'
 import type { Config } from '../../shared/config'
 import { Admin } from './admin'
 import { systemClock, type Clock } from './clock'
@@ -19,6 +18,7 @@ import type { TierChecker } from './tiers/tier'
 import { WebhookDeliveries, type DeliveryOptions } from './webhooks/deliveries'
 import { Web, type WebOptions } from './web'
 import type { Tier } from '../../shared/schemas'
+import { makeDataFolder } from './paths'
 
 export interface EngineOptions {
   /// Folder of the SQLite store and the lock.
@@ -83,7 +83,7 @@ const LOCAL_TOKEN_NAME = 'this computer'
 export function openEngine(options: EngineOptions): Engine {
   const fileConfig = options.config ?? loadConfig(options.configPath)
   const clock = options.clock ?? systemClock
-  mkdirSync(options.dataDir, { recursive: true, mode: 0o700 })
+  makeDataFolder(options.dataDir)
   const unlock = options.runJobs ? lockDataFolder(options.dataDir) : () => undefined
   let store: Store | undefined
   let admin: Admin
