@@ -305,16 +305,9 @@ describe('factdesk check', () => {
     writeFileSync(file, 'The tower in Paris was finished in 1889 by 300 workers. '.repeat(900))
     const child = spawnFactdesk(['check', file, '--data-dir', join(dir, 'data')])
     let stdout = ''
-    let stderr = ''
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
-    await new Promise<void>((resolve) =>
-      child.stderr.on('data', (chunk: Buffer) => {
-        stderr += chunk.toString()
-        if (stderr.includes('900 claims')) resolve()
-      }),
-    )
-    child.kill('SIGINT')
-    expect(await exited(child)).toBe(1)
+    const { code, said: stderr } = await interruptOnceStarted(child)
+    expect(code).toBe(1)
     expect(stderr).toMatch(/Cancelling the check chk_\w+; its credits are refunded\./)
     expect(stdout).toMatch(/^long\.txt: 900 claims, t1, cancelled \(charged 900, refunded 900\)/)
 
@@ -329,16 +322,26 @@ describe('factdesk check', () => {
     // A reader gone before a check that did not complete: its exit status still says so.
     const gone = spawnFactdesk(['check', file, '--data-dir', join(dir, 'fresh')])
     gone.stdout.destroy()
-    let said = ''
-    await new Promise<void>((resolve) =>
-      gone.stderr.on('data', (chunk: Buffer) => {
-        said += chunk.toString()
-        if (said.includes('900 claims')) resolve()
-      }),
-    )
-    gone.kill('SIGINT')
-    expect(await exited(gone)).toBe(1)
+    const { code: goneCode, said } = await interruptOnceStarted(gone)
+    expect(goneCode).toBe(1)
     expect(said).toMatch(/Cancelling the check chk_\w+/)
     expect(said).not.toMatch(/EPIPE|at /)
   }, 120_000)
 })
+
+/// Presses Ctrl+C on a `factdesk check` of 900 claims once it has started; resolves with its exit status and
+/// what it wrote to standard error.
+async function interruptOnceStarted(
+  child: ReturnType<typeof spawnFactdesk>,
+): Promise<{ code: number | null; said: string }> {
+  let said = ''
+  await new Promise<void>((resolve) =>
+    child.stderr.on('data', (chunk: Buffer) => {
+      said += chunk.toString()
+      if (said.includes('900 claims')) resolve()
+    }),
+  )
+  child.kill('SIGINT')
+  const code = await exited(child)
+  return { code, said }
+}
