@@ -20,8 +20,8 @@ export interface ReportSource {
   subscribe(listener: (event: ReportEvent) => void): () => void
 }
 
-/// How many of the latest events are kept for streams that reconnect: about a minute of a 2,000-claim check's
-/// votes, a few hundred kilobytes.
+/// How many of the latest events, at least, are kept for streams that reconnect (at most twice as many are held,
+/// as the list is trimmed in batches).
 export const RECENT_EVENTS = 2000
 
 const TERMINAL: ReadonlySet<Check['status']> = new Set(['completed', 'failed', 'cancelled'])
