@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { linkSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, type Stats } from 'node:fs'
+import { linkSync, readFileSync, statSync, unlinkSync, writeFileSync, type BigIntStats } from 'node:fs'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
 
@@ -45,12 +45,13 @@ function readHolder(file: string): Holder | null {
 /// Takes the data folder's lock so that two engines never run jobs on one folder at once. The lock file appears
 /// whole (written beside it, then linked into place), so a starter never reads it half-written. A lock left by a
 /// process that died (crash, SIGKILL), or by an earlier run under this very pid (a container's PID 1 restarted),
-/// is taken over: moved aside and checked to be that same file before it is removed, so that two starters seeing
-/// one stale lock cannot remove each other's fresh one. Returns the function that releases it.
+/// is taken over. Only the holder of a second lock, `engine.lock.break`, removes a stale lock, and only while it
+/// is still the very file found stale: two starters seeing one stale lock cannot remove each other's fresh one.
+/// Returns the function that releases it.
 export function lockDataFolder(dataDir: string): () => void {
   const file = join(dataDir, 'engine.lock')
   const me: Holder = { pid: process.pid, host: hostname() }
-  for (let attempt = 0; attempt < 3; attempt++) {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     if (placeLock(file, me)) {
       held.add(file)
       const release = (): void => {
@@ -68,28 +69,46 @@ export function lockDataFolder(dataDir: string): () => void {
     // (half-written by an older version that died) is stale once it is some seconds old.
     const stale =
       holder === null
-        ? Date.now() - seen.mtimeMs > UNREADABLE_STALE_MS
+        ? Date.now() - Number(seen.mtimeMs) > UNREADABLE_STALE_MS
         : holder.host === me.host && (holder.pid === me.pid ? !held.has(file) : !isAlive(holder.pid))
     if (!stale) throw new DataFolderLockedError(dataDir, holder?.pid ?? 0)
-    const aside = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.stale`
-    try {
-      renameSync(file, aside)
-    } catch {
-      continue // moved by a concurrent starter
-    }
-    // What was moved may be another starter's fresh lock, taken since it was read: then it goes back.
-    const moved = statOf(aside)
-    if (moved && moved.ino !== seen.ino) {
-      try {
-        linkSync(aside, file)
-      } catch {
-        // a third starter took the place meanwhile: its lock stands
-      }
-    }
-    unlinkSync(aside)
+    removeStale(file, seen, me)
   }
   throw new DataFolderLockedError(dataDir, readHolder(file)?.pid ?? 0)
 }
+
+/// Tries of `lockDataFolder`: a starter that finds another removing a stale lock waits a little and tries again.
+const MAX_ATTEMPTS = 200
+const RETRY_MS = 10
+
+/// Removes the lock file found stale (`seen`) if it is still in place, holding `engine.lock.break` meanwhile; a
+/// break lock left by a starter that died in those few microseconds is itself removed once it is a second old.
+function removeStale(file: string, seen: BigIntStats, me: Holder): void {
+  const breaker = `${file}.break`
+  if (!placeLock(breaker, me)) {
+    const left = statOf(breaker)
+    if (left && Date.now() - Number(left.mtimeMs) > BREAKER_STALE_MS) {
+      try {
+        unlinkSync(breaker)
+      } catch {
+        // removed meanwhile
+      }
+    }
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, RETRY_MS)
+    return
+  }
+  try {
+    // No one else removes anything now, and a lock cannot be placed where one is. A fresh lock may reuse the
+    // removed one's inode number, but not its change time (to the nanosecond).
+    const now = statOf(file)
+    if (now && now.ino === seen.ino && now.ctimeNs === seen.ctimeNs) unlinkSync(file)
+  } finally {
+    unlinkSync(breaker)
+  }
+}
+
+/// How old a break lock must be to count as left by a starter that died while it held it.
+const BREAKER_STALE_MS = 1000
 
 /// Creates the lock file holding `me`, whole, unless one exists.
 function placeLock(file: string, me: Holder): boolean {
@@ -106,9 +125,9 @@ function placeLock(file: string, me: Holder): boolean {
   }
 }
 
-const statOf = (file: string): Stats | null => {
+const statOf = (file: string): BigIntStats | null => {
   try {
-    return statSync(file)
+    return statSync(file, { bigint: true })
   } catch {
     return null
   }
