@@ -1,8 +1,8 @@
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { app, BrowserWindow, dialog, Notification, session } from 'electron'
 import { openEngine, type Engine } from './engine/engine'
-import { defaultDataDir } from './engine/paths'
+import { defaultDataDir, makeDataFolder } from './engine/paths'
 import { appPage } from './desktop/appPage'
 import { WindowBounds } from './desktop/bounds'
 import { createDispatch } from './desktop/dispatch'
@@ -29,8 +29,11 @@ const page = appPage(devServerUrl, join(import.meta.dirname, '../renderer/index.
 const preload = join(import.meta.dirname, '../preload/index.cjs')
 
 // The same folder the CLI defaults to (Electron would name it after the lower-case package name), so
-// `factdesk serve` and the app share one store; FACTDESK_DATA_DIR moves both.
-app.setPath('userData', defaultDataDir())
+// `factdesk serve` and the app share one store; FACTDESK_DATA_DIR moves both. Electron takes only an absolute
+// path and throws on a folder that does not exist yet (a first start), so it is made first; a folder that cannot
+// be made is said in words once the app is ready to show it.
+const dataDir = resolve(defaultDataDir())
+const dataFolderProblem = setDataFolder(dataDir)
 
 let engine: Engine | undefined
 let services: ServiceSwitch | undefined
@@ -63,8 +66,8 @@ if (!app.requestSingleInstanceLock()) {
 }
 
 function start(): void {
+  if (dataFolderProblem) throw dataFolderProblem
   // Throws a readable error when the data folder is locked by a running `factdesk serve` (or is unusable).
-  const dataDir = app.getPath('userData')
   const configPath = configFile(process.argv.slice(1))
   engine = openEngine({ dataDir, configPath, runJobs: true, secretBox: keychainSecretBox(dataDir) })
   // The local REST server (off unless turned on under Settings > API keys), on 127.0.0.1 only.
@@ -103,6 +106,17 @@ function showMainWindow(): void {
   const sources = services ? [engine.events, services.events(organizationId)] : [engine.events]
   const stops = sources.map((events) => announceInBackground(events, organizationId, window, show))
   window.once('closed', () => stops.forEach((stop) => stop()))
+}
+
+// Makes the data folder and hands it to Electron as `userData`, or returns why it cannot be used.
+function setDataFolder(folder: string): Error | undefined {
+  try {
+    makeDataFolder(folder)
+    app.setPath('userData', folder)
+    return undefined
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error))
+  }
 }
 
 // The configuration file of `--config FILE` on the app's command line, as the CLI takes it: JSON, never a secret
