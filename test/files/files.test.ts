@@ -2,6 +2,8 @@ import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import {
   chmodSync,
+  existsSync,
+  linkSync,
   lstatSync,
   mkdtempSync,
   readdirSync,
@@ -34,8 +36,11 @@ describe('atomic file writes', () => {
     const path = join(folder, 'article.md')
     writeFileSync(path, 'old text\n')
     chmodSync(path, 0o600)
+    const replaced = statSync(path).ino
     await writeFileAtomic(path, 'new text — ünïcode\n')
     expect(readFileSync(path, 'utf8')).toBe('new text — ünïcode\n')
+    // A new file renamed over the old one.
+    expect(statSync(path).ino).not.toBe(replaced)
     expect(statSync(path).mode & 0o777).toBe(0o600)
     expect(readdirSync(folder)).toEqual(['article.md'])
   })
@@ -57,9 +62,23 @@ describe('atomic file writes', () => {
     expect(readdirSync(folder).sort()).toEqual(['link.md', 'real.md'])
   })
 
-  it('a process killed in the middle of saving leaves the old or the new file, never a part of one', async () => {
-    const path = join(folder, 'big.md')
-    const full = 4 * 1024 * 1024 + 1
+  it('writes a file with several hard links in place, so every name shows the new text', async () => {
+    const path = join(folder, 'article.md')
+    const other = join(folder, 'backup-name.md')
+    writeFileSync(path, 'old text, longer than the new one\n')
+    chmodSync(path, 0o600)
+    linkSync(path, other)
+    const file = statSync(path).ino
+    await writeFileAtomic(path, 'new text\n')
+    expect(readFileSync(other, 'utf8')).toBe('new text\n')
+    expect(readFileSync(path, 'utf8')).toBe('new text\n')
+    expect(statSync(path)).toMatchObject({ ino: file, nlink: 2 })
+    expect(statSync(path).mode & 0o777).toBe(0o600)
+    expect(readdirSync(folder).sort()).toEqual(['article.md', 'backup-name.md'])
+  })
+
+  // Kills a process saving `path` over and over at five different moments; `check` looks at what each left.
+  async function killWhileSaving(path: string, check: () => void): Promise<void> {
     for (let attempt = 0; attempt < 5; attempt++) {
       const child = spawn(process.execPath, ['--import', 'tsx', WRITER, path], {
         stdio: ['ignore', 'pipe', 'inherit'],
@@ -76,16 +95,36 @@ describe('atomic file writes', () => {
       await new Promise((resolve) => setTimeout(resolve, attempt * 37))
       child.kill('SIGKILL')
       await exited
-      let text: string
-      try {
-        text = readFileSync(path, 'utf8')
-      } catch {
-        // Killed before the first rename: there is no file yet, which is the old state.
-        continue
-      }
-      expect(text.length).toBe(full)
-      expect(new Set(text.slice(0, -1)).size).toBe(1)
+      check()
     }
+  }
+  const FULL = 4 * 1024 * 1024 + 1
+  const whole = (text: string): boolean => text.length === FULL && new Set(text.slice(0, -1)).size === 1
+
+  it('a process killed in the middle of saving leaves the old or the new file, never a part of one', async () => {
+    const path = join(folder, 'big.md')
+    await killWhileSaving(path, () => {
+      // Killed before the first rename: there is no file yet, which is the old state.
+      if (existsSync(path)) expect(whole(readFileSync(path, 'utf8'))).toBe(true)
+    })
+  })
+
+  it('a process killed in the middle of saving a hard-linked file leaves it whole or its new text beside it', async () => {
+    const path = join(folder, 'big.md')
+    writeFileSync(path, 'old\n')
+    linkSync(path, join(folder, 'other-name.md'))
+    await killWhileSaving(path, () => {
+      const text = readFileSync(path, 'utf8')
+      const copies = readdirSync(folder)
+        .filter((name) => name.endsWith('.tmp'))
+        .map((name) => join(folder, name))
+      expect(
+        whole(text) || text === 'old\n' || copies.some((copy) => whole(readFileSync(copy, 'utf8'))),
+      ).toBe(true)
+      expect(statSync(path).nlink).toBe(2)
+      // The next attempt is judged on its own copy.
+      for (const copy of copies) rmSync(copy)
+    })
   })
 })
 
