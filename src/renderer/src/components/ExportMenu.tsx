@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type JSX } from 'react'
 import type { ExportedFile, FactdeskApi } from '../../../shared/api'
 import type { ExportFormat } from '../../../shared/schemas'
 import { describeError, useChecks } from '../state/checks'
+import { lineKeys } from './roving'
 
 /// The formats in the menu, in the writer's words.
 const FORMATS: { format: ExportFormat; name: string; detail: string }[] = [
@@ -23,13 +24,8 @@ function save(file: ExportedFile): void {
   setTimeout(() => URL.revokeObjectURL(url), 60_000)
 }
 
-/// Where each key of an open menu moves the focus, from the item at `at` of `count`.
-const MENU_KEYS: Record<string, (at: number, count: number) => number> = {
-  ArrowDown: (at, count) => (at + 1) % count,
-  ArrowUp: (at, count) => (at - 1 + count) % count,
-  Home: () => 0,
-  End: (_, count) => count - 1,
-}
+/// Where each key of an open menu moves the focus.
+const MENU_KEYS = lineKeys('ArrowDown', 'ArrowUp')
 
 /// Export: the latest check's annotated report as a file, in the format chosen from the menu.
 export function ExportMenu({ api }: { api: FactdeskApi }): JSX.Element {

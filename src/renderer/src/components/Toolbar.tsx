@@ -11,6 +11,7 @@ import { headlineConsensus } from '../../../shared/verdicts'
 import { stageLabel, type ClaimStage } from '../editor/claims'
 import { ExportMenu } from './ExportMenu'
 import { PendingChecks } from './PendingChecks'
+import { useToolbarKeys } from './roving'
 
 const TIER_NAMES: Record<Tier, { name: string; explanation: string }> = {
   t1: { name: 'Spelling', explanation: 'Spelling and grammar, offline' },
@@ -20,7 +21,8 @@ const TIER_NAMES: Record<Tier, { name: string; explanation: string }> = {
 
 const RUNNING = new Set(['queued', 'running'])
 
-/// The check toolbar: tiers with their per-claim prices, Estimate, Check, Cancel, progress and the balance.
+/// The check toolbar: tiers with their per-claim prices, Estimate, Check, Cancel, progress and the balance. One
+/// tab stop; the arrow keys move between its buttons.
 export function Toolbar({ api, prices }: { api: FactdeskApi; prices: PriceList | null }): JSX.Element {
   const tiers = useChecks((store) => store.tiers)
   const busy = useChecks((store) => store.busy)
@@ -31,9 +33,10 @@ export function Toolbar({ api, prices }: { api: FactdeskApi; prices: PriceList |
   const account = useAccount((store) => store.account)
   const running = check !== null && RUNNING.has(check.status)
   const short = estimate !== null && !estimate.sufficient
+  const keys = useToolbarKeys()
 
   return (
-    <div className="toolbar" role="toolbar" aria-label="Fact-checking">
+    <div className="toolbar" role="toolbar" aria-label="Fact-checking" {...keys}>
       <div className="toolbar-group" role="group" aria-label="Tiers">
         {TIERS.map((tier) => {
           const on = tiers.includes(tier)

@@ -5,6 +5,7 @@ import { Problem, useRequest } from './common'
 import { CreditsTab } from './CreditsTab'
 import { KeysTab } from './KeysTab'
 import { ModelsTab } from './ModelsTab'
+import { lineKeys } from '../roving'
 import { SETTINGS_TABS, useSettingsDialog, type SettingsTab } from './open'
 import { SearchTab } from './SearchTab'
 import { ServiceTab } from './ServiceTab'
@@ -18,6 +19,8 @@ const TAB_NAMES: Record<SettingsTab, string> = {
   keys: 'API keys',
   service: 'Service',
 }
+
+const TAB_KEYS = lineKeys('ArrowRight', 'ArrowLeft')
 
 /// What every tab gets: the API, the settings as last saved, and the way to hand on newly saved ones.
 export interface TabProps {
@@ -56,17 +59,8 @@ function OpenDialog({ api, tab }: { api: FactdeskApi; tab: SettingsTab }): JSX.E
 
   // Arrow keys, Home and End move between the tabs, as in every tab list.
   const onTabKey = (event: KeyboardEvent<HTMLDivElement>): void => {
-    const at = SETTINGS_TABS.indexOf(tab)
-    const next =
-      event.key === 'ArrowRight'
-        ? SETTINGS_TABS[(at + 1) % SETTINGS_TABS.length]
-        : event.key === 'ArrowLeft'
-          ? SETTINGS_TABS[(at + SETTINGS_TABS.length - 1) % SETTINGS_TABS.length]
-          : event.key === 'Home'
-            ? SETTINGS_TABS[0]
-            : event.key === 'End'
-              ? SETTINGS_TABS[SETTINGS_TABS.length - 1]
-              : undefined
+    const move = TAB_KEYS[event.key]
+    const next = move && SETTINGS_TABS[move(SETTINGS_TABS.indexOf(tab), SETTINGS_TABS.length)]
     if (!next) return
     event.preventDefault()
     open(next)
