@@ -183,9 +183,10 @@ describe('drafts and files in the desktop app', () => {
   let dataDir: string
   let folder: string
   let engine: Engine
-  let chosen: { open: string | null; save: string | null; replace: boolean }
+  let chosen: { open: string | null; save: string | null; replace: boolean; keepUnsavedEdits: boolean }
   const asked: { title: string; filePath: string | null }[] = []
   const askedToReplace: { path: string; why: string }[] = []
+  const askedToKeep: { path: string; editsTitle: string }[] = []
   const dialogs: FileDialogs = {
     open: async () => chosen.open,
     saveAs: async (title, filePath) => {
@@ -196,15 +197,20 @@ describe('drafts and files in the desktop app', () => {
       askedToReplace.push({ path, why })
       return chosen.replace
     },
+    keepUnsavedEdits: async (path, editsTitle) => {
+      askedToKeep.push({ path, editsTitle })
+      return chosen.keepUnsavedEdits
+    },
   }
 
   beforeEach(() => {
     dataDir = mkdtempSync(join(tmpdir(), 'factdesk-drafts-'))
     folder = mkdtempSync(join(tmpdir(), 'factdesk-files-'))
     engine = openEngine({ dataDir, runJobs: false })
-    chosen = { open: null, save: null, replace: false }
+    chosen = { open: null, save: null, replace: false, keepUnsavedEdits: true }
     asked.length = 0
     askedToReplace.length = 0
+    askedToKeep.length = 0
   })
   afterEach(async () => {
     await engine.close()
@@ -302,10 +308,89 @@ describe('drafts and files in the desktop app', () => {
 
     // "notes" typed in the save dialog is saved as notes.md, which the dialog never asked about.
     writeFileSync(join(folder, 'notes.md'), 'Precious notes.\n')
-    chosen = { open: null, save: join(folder, 'notes'), replace: false }
+    chosen = { ...chosen, open: null, save: join(folder, 'notes'), replace: false }
     expect(ok(await files('saveFileAs', [draft.id, 'Something else.'], APP))).toBeNull()
     expect(askedToReplace.at(-1)).toEqual({ path: join(folder, 'notes.md'), why: 'exists' })
     expect(readFileSync(join(folder, 'notes.md'), 'utf8')).toBe('Precious notes.\n')
+  })
+
+  it('asks whether to keep the unsaved edits or load the file when both changed, and loses neither', async () => {
+    const files = createFileDispatch(engine, page, dialogs)
+    const autosave = createDispatch(engine, page)
+    const path = join(folder, 'article.md')
+    writeFileSync(path, 'Original.\n')
+    chosen.open = path
+    const draft = ok(await files('openFile', [], APP))
+    ok(
+      await autosave(
+        'saveDraft',
+        [draft.id, { text: 'Original, edited here.\n', lastCheckId: 'chk_remote' }],
+        APP,
+      ),
+    )
+    writeFileSync(path, 'Original.\nAdded elsewhere.\n')
+
+    // Keep my unsaved edits: the draft as it was, and Save asks before replacing the file.
+    expect(ok(await files('openFile', [], APP))).toMatchObject({
+      id: draft.id,
+      text: 'Original, edited here.\n',
+      fileModified: true,
+    })
+    expect(askedToKeep).toEqual([{ path, editsTitle: 'article (unsaved edits).md' }])
+    expect(readFileSync(path, 'utf8')).toBe('Original.\nAdded elsewhere.\n')
+    expect(ok(await autosave('listDrafts', [], APP)).data).toHaveLength(1)
+    expect(ok(await files('saveFile', [draft.id, 'Original, edited here.\n'], APP))).toBeNull()
+    expect(askedToReplace).toEqual([{ path, why: 'changed' }])
+
+    // Load the version on disk: the draft shows the file, and the edits stay in Recent as a draft of their own,
+    // below it, with the same check.
+    chosen.keepUnsavedEdits = false
+    expect(ok(await files('openFile', [], APP))).toMatchObject({
+      id: draft.id,
+      text: 'Original.\nAdded elsewhere.\n',
+      fileModified: false,
+      filePath: path,
+    })
+    expect(askedToKeep).toHaveLength(2)
+    const recent = ok(await autosave('listDrafts', [], APP)).data
+    expect(recent.map((each: any) => each.title)).toEqual(['article.md', 'article (unsaved edits).md'])
+    expect(ok(await autosave('openDraft', [recent[1].id], APP))).toMatchObject({
+      text: 'Original, edited here.\n',
+      filePath: null,
+      fileModified: true,
+      lastCheckId: 'chk_remote',
+    })
+    expect(readFileSync(path, 'utf8')).toBe('Original.\nAdded elsewhere.\n')
+    // The draft now matches its file: saving asks nothing.
+    ok(await files('saveFile', [draft.id, 'Original.\nAdded elsewhere, and here.\n'], APP))
+    expect(askedToReplace).toHaveLength(1)
+  })
+
+  it('opens a file without asking when only its draft or only the file changed, or both alike', async () => {
+    const files = createFileDispatch(engine, page, dialogs)
+    const autosave = createDispatch(engine, page)
+    const path = join(folder, 'article.md')
+    writeFileSync(path, 'Original.\n')
+    chosen = { ...chosen, open: path, keepUnsavedEdits: false }
+    const draft = ok(await files('openFile', [], APP))
+
+    // Only the draft: its edits.
+    ok(await autosave('saveDraft', [draft.id, { text: 'Edited here.\n' }], APP))
+    expect(ok(await files('openFile', [], APP))).toMatchObject({ text: 'Edited here.\n', fileModified: true })
+    // Both, to the same text: nothing is unsaved.
+    writeFileSync(path, 'Edited here.\n')
+    expect(ok(await files('openFile', [], APP))).toMatchObject({
+      text: 'Edited here.\n',
+      fileModified: false,
+    })
+    // Only the file: the file's text.
+    writeFileSync(path, 'Edited elsewhere.\n')
+    expect(ok(await files('openFile', [], APP))).toMatchObject({
+      text: 'Edited elsewhere.\n',
+      fileModified: false,
+    })
+    expect(askedToKeep).toEqual([])
+    expect(ok(await autosave('listDrafts', [], APP)).data).toHaveLength(1)
   })
 
   it('keeps an autosave that lands while its file is written', async () => {

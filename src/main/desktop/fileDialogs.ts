@@ -7,6 +7,14 @@ const bare = (extensions: readonly string[]): string[] => extensions.map((extens
 
 /// The system's open and save dialogs, over the editor's window.
 export function nativeFileDialogs(window: () => BrowserWindow | undefined): FileDialogs {
+  // The number of the button pressed.
+  const ask = async (options: Electron.MessageBoxOptions): Promise<number> => {
+    const parent = window()
+    const answer = parent
+      ? await dialog.showMessageBox(parent, options)
+      : await dialog.showMessageBox(options)
+    return answer.response
+  }
   return {
     async open() {
       const options: Electron.OpenDialogOptions = {
@@ -40,7 +48,7 @@ export function nativeFileDialogs(window: () => BrowserWindow | undefined): File
       return answer.canceled || !answer.filePath ? null : answer.filePath
     },
     async confirmReplace(path, why) {
-      const options: Electron.MessageBoxOptions = {
+      const pressed = await ask({
         type: 'warning',
         title: 'Replace file',
         message:
@@ -54,12 +62,23 @@ export function nativeFileDialogs(window: () => BrowserWindow | undefined): File
         buttons: ['Replace', 'Cancel'],
         defaultId: 1,
         cancelId: 1,
-      }
-      const parent = window()
-      const answer = parent
-        ? await dialog.showMessageBox(parent, options)
-        : await dialog.showMessageBox(options)
-      return answer.response === 0
+      })
+      return pressed === 0
+    },
+    async keepUnsavedEdits(path, editsTitle) {
+      // Neither answer loses a text; closing the box opens the draft as the writer left it.
+      const pressed = await ask({
+        type: 'question',
+        title: 'File changed on disk',
+        message: `"${basename(path)}" changed on disk since Factdesk opened or saved it, and you have edits not saved to it. Which do you want to open?`,
+        detail:
+          'Keep my unsaved edits: the draft opens as you left it, and Save will ask before replacing the file. ' +
+          `Load the version on disk: the draft shows the file as it is now, and your unsaved edits stay in Recent as the draft "${editsTitle}".`,
+        buttons: ['Keep my unsaved edits', 'Load the version on disk'],
+        defaultId: 0,
+        cancelId: 0,
+      })
+      return pressed === 0
     },
   }
 }

@@ -17,6 +17,10 @@ export interface FileDialogs {
   /// Whether to replace the file at `path`: it `exists` (a name the save dialog did not ask about, as ".md" was
   /// added to it), or it `changed` on disk since the draft opened or saved it.
   confirmReplace(path: string, why: 'exists' | 'changed'): Promise<boolean>
+  /// Whether to open the draft of the file at `path` with the writer's unsaved edits (true) or the file as it is
+  /// on disk, both having changed since the draft opened or saved it; the edits then stay as the draft
+  /// `editsTitle`.
+  keepUnsavedEdits(path: string, editsTitle: string): Promise<boolean>
 }
 
 /// Answers one file operation from the page, like `Dispatch` does the others.
@@ -51,7 +55,10 @@ export function createFileDispatch(
   const files: DraftFiles = {
     openFile: async () => {
       const path = await dialogs.open()
-      return path === null ? null : drafts.openFile(engine.localPrincipal(), path)
+      if (path === null) return null
+      return drafts.openFile(engine.localPrincipal(), path, (editsTitle) =>
+        dialogs.keepUnsavedEdits(path, editsTitle),
+      )
     },
     saveFile: async (id, text) => {
       const draft = drafts.summary(engine.localPrincipal(), id)

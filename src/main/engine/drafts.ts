@@ -140,8 +140,15 @@ export class DraftService {
 
   /// Opens a file from disk (the desktop's dialogs): its draft if it has one, else a new draft. The draft keeps
   /// unsaved changes as long as the file did not change since; a file changed elsewhere while its draft had none
-  /// replaces the draft's text. A Word document is imported as a new, unsaved draft.
-  async openFile(principal: Principal, path: string): Promise<Draft> {
+  /// replaces the draft's text. When both changed, `keepUnsavedEdits` asks the writer which to open: the draft
+  /// as it is (saving it later asks before replacing the file), or the file, with the edits kept in a new draft
+  /// named `editsTitle` and placed in the recent list where the draft was. A Word document is imported as a new,
+  /// unsaved draft.
+  async openFile(
+    principal: Principal,
+    path: string,
+    keepUnsavedEdits: (editsTitle: string) => Promise<boolean>,
+  ): Promise<Draft> {
     requireWrite(principal)
     const name = basename(path)
     const unreadable = (): never => {
@@ -165,11 +172,31 @@ export class DraftService {
     const digest = digestOf(text)
     const draft = this.store.drafts.byFile(principal.organizationId, path)
     if (!draft) return viewOf(this.insert(principal, name, text, path, digest))
-    const unsaved = draft.fileDigest !== digestOf(draft.text)
-    const changedOnDisk = draft.fileDigest !== digest
-    const changes: Omit<DraftChanges, 'updatedAt'> = { openedAt: this.now() }
-    if (!unsaved && changedOnDisk) Object.assign(changes, { text, fileDigest: digest })
-    return viewOf(this.change(draft, changes))
+    const edited = digestOf(draft.text)
+    const opened = { openedAt: this.now() }
+    if (draft.fileDigest === digest) return viewOf(this.change(draft, opened))
+    // Edits that made the text the file's now are as good as none.
+    if (draft.fileDigest === edited || edited === digest) {
+      return viewOf(this.change(draft, { ...opened, text, fileDigest: digest }))
+    }
+    const editsTitle = `${basename(name, extname(name))} (unsaved edits)${extname(name)}`
+    const keep = await keepUnsavedEdits(editsTitle)
+    // Read again: an autosave may have landed while the writer was asked.
+    return this.store.transaction(() => {
+      const current = this.find(principal, draft.id)
+      if (keep) return viewOf(this.change(current, { openedAt: this.now() }))
+      const now = this.now()
+      this.store.drafts.insert({
+        ...current,
+        id: newId('drf', this.clock.now()),
+        title: editsTitle,
+        filePath: null,
+        fileDigest: null,
+        createdAt: now,
+        updatedAt: now,
+      })
+      return viewOf(this.change(current, { text, fileDigest: digest, openedAt: now }))
+    })
   }
 
   /// Whether the draft's own file at `path` changed on disk since the draft last opened or saved it: another
@@ -184,10 +211,10 @@ export class DraftService {
     return text === null || digestOf(text) !== draft.fileDigest
   }
 
-  /// Saves `text` as the draft's and writes it to `path` (atomically: the old file or the new one survives a
-  /// crash, never a part of one), with the line ends and byte-order mark of the file it replaces; the draft
-  /// then belongs to that file and is named after it. An autosave that lands while the file is written keeps its
-  /// newer text (the file then holds the older one, so the draft shows changes not saved to it).
+  /// Saves `text` as the draft's and writes it to `path` (`writeFileAtomic`: a crash never leaves only a part of
+  /// the new text), with the line ends and byte-order mark of the file it replaces; the draft then belongs to
+  /// that file and is named after it. An autosave that lands while the file is written keeps its newer text (the
+  /// file then holds the older one, so the draft shows changes not saved to it).
   async saveFile(principal: Principal, id: string, text: string, path: string): Promise<DraftSummary> {
     requireWrite(principal)
     const draft = this.find(principal, id)
