@@ -163,8 +163,16 @@ test.describe('deep research', () => {
     await expect(evidence.first()).toContainText('127.0.0.1')
     await page.screenshot({ path: output('research.png') })
 
-    // The keyboard walks the tree: down to the proof, close it, on to the dissent, into its evidence.
+    // Each evidence names its source; the map is one tab stop, its source buttons none.
+    await expect(evidence.first()).toHaveAccessibleName(/\. Source: .+ \(127\.0\.0\.1\)$/)
+    await expect(map.getByRole('button')).toHaveCount(3)
     await root.focus()
+    await page.keyboard.press('Tab')
+    await expect(map.locator(':focus')).toHaveCount(0)
+    await page.keyboard.press('Shift+Tab')
+    await expect(root).toBeFocused()
+
+    // The keyboard walks the tree: down to the proof, close it, on to the dissent, into its evidence.
     await page.keyboard.press('ArrowDown')
     await expect(proof).toBeFocused()
     await page.keyboard.press('ArrowLeft')

@@ -1,7 +1,7 @@
 import { useMemo, useRef, useState, type JSX, type KeyboardEvent } from 'react'
 import type { Citation } from '../../../../shared/schemas'
 import { counted } from '../../../../shared/counted'
-import { OpenLinkDialog, SourceLink } from './sources'
+import { OpenLinkDialog, SourceLink, sourceName } from './sources'
 import { allExpanded, argumentTree, treeKey, visibleItems, type ArgumentMap, type TreeItem } from './tree'
 
 /// How each kind of node reads: a colour (the CSS class), an icon and a word, so that none depends on colour.
@@ -13,7 +13,7 @@ const KINDS: Record<TreeItem['node']['kind'], { icon: string; label: string }> =
 }
 
 /// The argument map as a tree the keyboard can walk (arrow keys, Home, End; Enter on evidence asks to open its
-/// source): the claim at the root, proofs and dissents under it with the relation of each edge, and the
+/// source, which the item names): one tab stop however long the map, its sources' buttons being for the mouse. The claim at the root, proofs and dissents under it with the relation of each edge, and the
 /// evidence with its source under each argument.
 export function ArgumentMapTree({ map }: { map: ArgumentMap }): JSX.Element {
   const root = useMemo(() => argumentTree(map), [map])
@@ -54,7 +54,8 @@ export function ArgumentMapTree({ map }: { map: ArgumentMap }): JSX.Element {
         aria-level={item.level}
         aria-expanded={item.children.length > 0 ? open : undefined}
         aria-selected={focus === node.id}
-        aria-label={`${item.relation ? `${item.relation}: ` : ''}${kind.label}: ${node.text}`}
+        aria-label={`${item.relation ? `${item.relation}: ` : ''}${kind.label}: ${node.text}${source ? `. Source: ${sourceName(source)}` : ''}`}
+        aria-keyshortcuts={source ? 'Enter' : undefined}
         tabIndex={focus === node.id ? 0 : -1}
         className={`map-item map-${node.kind}`}
         ref={(element) => {
@@ -78,7 +79,7 @@ export function ArgumentMapTree({ map }: { map: ArgumentMap }): JSX.Element {
             <span className="map-evidence">
               <q className="map-text">{node.text}</q>
               <span className="map-source">
-                <SourceLink citation={source} onOpen={setOpening} quote={false} />
+                <SourceLink citation={source} onOpen={setOpening} quote={false} tabStop={false} />
               </span>
             </span>
           ) : (

@@ -11,20 +11,32 @@ export function domainOf(url: string): string {
   }
 }
 
+/// A source as a screen reader names it: its title (or domain) and its domain.
+export const sourceName = (citation: Citation): string =>
+  `${citation.title || domainOf(citation.url)} (${domainOf(citation.url)})`
+
 /// A source as a link that only asks to be opened: its title (or domain), its domain, and optionally its
-/// verbatim quote and retrieval date.
+/// verbatim quote and retrieval date. Without `tabStop` it is for the mouse only: inside a widget the arrow keys
+/// walk (the argument map), whose item opens it with Enter and names it.
 export function SourceLink({
   citation,
   onOpen,
   quote = true,
+  tabStop = true,
 }: {
   citation: Citation
   onOpen: (citation: Citation) => void
   quote?: boolean
+  tabStop?: boolean
 }): JSX.Element {
   return (
     <>
-      <button type="button" className="claim-link" onClick={() => onOpen(citation)}>
+      <button
+        type="button"
+        className="claim-link"
+        tabIndex={tabStop ? undefined : -1}
+        onClick={() => onOpen(citation)}
+      >
         {citation.title || domainOf(citation.url)}
       </button>
       <span className="muted"> · {domainOf(citation.url)}</span>
