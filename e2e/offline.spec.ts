@@ -33,7 +33,7 @@ test.describe('offline, then check later', () => {
     // Offline: the notice says so and offers to queue; Cancel queues nothing.
     await checkOffline(page)
     await page.getByRole('alert').getByRole('button', { name: 'Cancel' }).click()
-    await expect(page.getByRole('alert')).toHaveCount(0)
+    await expect(page.getByRole('alert')).toBeEmpty()
     await expect(toolbar.getByRole('button', { name: /Waiting to check/ })).toHaveCount(0)
 
     // Queued, then cancelled from the list of waiting checks.

@@ -1,34 +1,56 @@
 import type { JSX } from 'react'
 import type { FactdeskApi } from '../../../shared/api'
-import { useChecks } from '../state/checks'
+import { useChecks, type Notice } from '../state/checks'
 import { usePending } from '../state/pending'
 
 /// What went wrong or what to know, in words, in place above the editor; never replaces the text. A check that
-/// could not start because its providers are unreachable is offered "Check when online".
-export function NoticeBar({ api }: { api: FactdeskApi }): JSX.Element | null {
+/// could not start because its providers are unreachable is offered "Check when online". An error is read out at
+/// once (an alert), anything else when the reader pauses (a status): both regions stay in the page, empty, and
+/// only their content changes, since a screen reader often misses a live region that appears with its text.
+export function NoticeBar({ api }: { api: FactdeskApi }): JSX.Element {
   const notice = useChecks((store) => store.notice)
-  const dismiss = useChecks((store) => store.dismissNotice)
-  if (!notice) return null
   return (
-    <div className={`notice notice-${notice.kind}`} role={notice.kind === 'error' ? 'alert' : 'status'}>
-      <span>{notice.text}</span>
-      {notice.offline && (
-        <span className="notice-actions">
-          <button
-            type="button"
-            className="button primary"
-            onClick={() => void usePending.getState().queue(api)}
-          >
-            Check when online
+    <>
+      <NoticeRegion api={api} role="alert" notice={notice?.kind === 'error' ? notice : null} />
+      <NoticeRegion api={api} role="status" notice={notice?.kind === 'info' ? notice : null} />
+    </>
+  )
+}
+
+function NoticeRegion({
+  api,
+  role,
+  notice,
+}: {
+  api: FactdeskApi
+  role: 'alert' | 'status'
+  notice: Notice | null
+}): JSX.Element {
+  const dismiss = useChecks((store) => store.dismissNotice)
+  return (
+    <div className={`notice-region${notice ? ` notice notice-${notice.kind}` : ''}`} role={role}>
+      {notice && (
+        <>
+          <span>{notice.text}</span>
+          {notice.offline && (
+            <span className="notice-actions">
+              <button
+                type="button"
+                className="button primary"
+                onClick={() => void usePending.getState().queue(api)}
+              >
+                Check when online
+              </button>
+              <button type="button" className="button" onClick={dismiss}>
+                Cancel
+              </button>
+            </span>
+          )}
+          <button type="button" className="close" aria-label="Dismiss" onClick={dismiss}>
+            ×
           </button>
-          <button type="button" className="button" onClick={dismiss}>
-            Cancel
-          </button>
-        </span>
+        </>
       )}
-      <button type="button" className="close" aria-label="Dismiss" onClick={dismiss}>
-        ×
-      </button>
     </div>
   )
 }

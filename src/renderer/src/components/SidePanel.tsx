@@ -81,6 +81,15 @@ export function SidePanel({ api }: { api: FactdeskApi }): JSX.Element | null {
 /// slowed every keystroke of a long document.
 const LISTED_CLAIMS = 100
 
+/// Whether the balance covers an estimate, in words.
+export function balanceWords(estimate: Estimate): string {
+  return `Balance ${counted(estimate.balance, 'credit')}: ${
+    estimate.sufficient
+      ? 'enough for this check.'
+      : `not enough — ${counted(estimate.credits.total - estimate.balance, 'more credit')} needed. Check will not submit.`
+  }`
+}
+
 function EstimateSummary({ estimate }: { estimate: Estimate }): JSX.Element {
   const [all, setAll] = useState(false)
   const listed = all ? estimate.claims : estimate.claims.slice(0, LISTED_CLAIMS)
@@ -117,12 +126,8 @@ function EstimateSummary({ estimate }: { estimate: Estimate }): JSX.Element {
           </tr>
         </tfoot>
       </table>
-      <p className={estimate.sufficient ? 'sufficient' : 'insufficient'} role="status">
-        Balance {counted(estimate.balance, 'credit')}:{' '}
-        {estimate.sufficient
-          ? 'enough for this check.'
-          : `not enough — ${counted(estimate.credits.total - estimate.balance, 'more credit')} needed. Check will not submit.`}
-      </p>
+      {/* Read out from the toolbar's estimate status, which is in the page before the panel. */}
+      <p className={estimate.sufficient ? 'sufficient' : 'insufficient'}>{balanceWords(estimate)}</p>
       <ol className="claim-list">
         {listed.map((claim) => (
           <li key={claim.claimId}>

@@ -12,6 +12,7 @@ import { stageLabel, type ClaimStage } from '../editor/claims'
 import { ExportMenu } from './ExportMenu'
 import { PendingChecks } from './PendingChecks'
 import { useToolbarKeys } from './roving'
+import { balanceWords } from './SidePanel'
 
 const TIER_NAMES: Record<Tier, { name: string; explanation: string }> = {
   t1: { name: 'Spelling', explanation: 'Spelling and grammar, offline' },
@@ -103,6 +104,7 @@ export function Toolbar({ api, prices }: { api: FactdeskApi; prices: PriceList |
           Deep research
         </button>
         {check && <Progress />}
+        <EstimateAnnouncement />
         <CheckAnnouncement />
         <PendingChecks api={api} />
       </div>
@@ -156,6 +158,21 @@ function Progress(): JSX.Element | null {
         {check.status === 'running' || check.status === 'queued' ? words : check.status}
       </span>
     </div>
+  )
+}
+
+/// What a screen reader is told of an estimate, in a live region that is always there (the estimate's panel
+/// appears with its text): the claims found, their price and whether the balance covers it.
+function EstimateAnnouncement(): JSX.Element {
+  const estimate = useChecks((store) => store.estimate)
+  // Emptied while estimating, so that the same estimate again is read out again.
+  const estimating = useChecks((store) => store.busy === 'estimating')
+  return (
+    <span className="visually-hidden" role="status" aria-label="Estimate status">
+      {estimate && !estimating
+        ? `${counted(estimate.claimCount, 'claim')} found: ${counted(estimate.credits.total, 'credit')}. ${balanceWords(estimate)}`
+        : ''}
+    </span>
   )
 }
 

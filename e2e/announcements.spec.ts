@@ -1,0 +1,46 @@
+import type { Locator } from '@playwright/test'
+import { expect, openEditor, pageProblems, test } from './webServer'
+
+/// Whether `region` is still the element `before` was: its text changed in place, not a new element.
+const sameElement = async (region: Locator, before: unknown): Promise<boolean> =>
+  region.evaluate((element, was) => element === was, before)
+
+// A screen reader often misses a live region that appears together with its text: the regions are in the page,
+// empty, before anything is said, and what is said changes only their content.
+test('the notice and the estimate are said in live regions that were there before', async ({
+  page,
+  server,
+}) => {
+  const problems = pageProblems(page)
+  await openEditor(page, server)
+  await expect(page.getByRole('contentinfo')).toContainText('1,000 credits')
+  const toolbar = page.getByRole('toolbar', { name: 'Fact-checking' })
+  const notice = page.locator('.notice-region[role="status"]')
+  const alert = page.locator('.notice-region[role="alert"]')
+  const estimate = page.getByRole('status', { name: 'Estimate status' })
+  await expect(notice).toBeEmpty()
+  await expect(alert).toBeEmpty()
+  await expect(estimate).toBeEmpty()
+  const [noticeBefore, alertBefore, estimateBefore] = await Promise.all(
+    [notice, alert, estimate].map((region) => region.elementHandle()),
+  )
+
+  // Nothing to estimate: the notice says so in its region.
+  await toolbar.getByRole('button', { name: 'Estimate' }).click()
+  await expect(notice).toContainText('Write something first')
+  expect(await sameElement(notice, noticeBefore)).toBe(true)
+  await notice.getByRole('button', { name: 'Dismiss' }).click()
+  await expect(notice).toBeEmpty()
+  expect(await sameElement(notice, noticeBefore)).toBe(true)
+
+  await page.getByRole('textbox', { name: 'Document' }).click()
+  await page.keyboard.insertText('The Eiffel Tower is 330 metres tall. It was completed in 1889.')
+  await toolbar.getByRole('button', { name: 'Estimate' }).click()
+  await expect(estimate).toHaveText(
+    '2 claims found: 2 credits. Balance 1,000 credits: enough for this check.',
+  )
+  expect(await sameElement(estimate, estimateBefore)).toBe(true)
+  await expect(alert).toBeEmpty()
+  expect(await sameElement(alert, alertBefore)).toBe(true)
+  expect(problems).toEqual([])
+})
