@@ -249,7 +249,7 @@ describe('readResearchEvents', () => {
     })
     await new Promise<void>((resolve) => endless.listen(0, '127.0.0.1', resolve))
     const origin = `http://127.0.0.1:${(endless.address() as AddressInfo).port}`
-    const listener = { hear: (update: ReportUpdate) => void heard.push(update), opened: () => undefined }
+    const listener = { hear: (update: ReportUpdate) => void heard.push(update) }
     try {
       const signal = new AbortController().signal
       await expect(readResearchEvents(`${origin}/short`, 'token', listener, signal)).resolves.toBe(true)

@@ -7,10 +7,9 @@ import { Research, ResearchStep } from '../../shared/schemas'
 
 export type ResearchUpdate = Extract<ReportUpdate, { type: 'research' }>
 
-/// Who hears the pushed research updates, and is told once they are being read.
+/// Who hears the pushed research updates.
 export interface PushListener {
   hear(update: ResearchUpdate): void
-  opened(): void
 }
 
 /// The longest event read: a research update with its whole argument map is far below it.
@@ -25,8 +24,7 @@ const ResearchEvent = z.object({
 
 /// Reads the event stream at `url` with the bearer `token`, passing each research update to `hear`, until the
 /// stream ends (true) or it turns out the service has none (false: 404, or an answer that is not
-/// `text/event-stream`). Throws when it cannot be read; `signal` stops it; `opened` is called once the stream
-/// is open.
+/// `text/event-stream`). Throws when it cannot be read; `signal` stops it.
 export async function readResearchEvents(
   url: string,
   token: string,
@@ -47,7 +45,6 @@ export async function readResearchEvents(
     await response.body?.cancel()
     throw new Error(`GET /events answered ${response.status}`)
   }
-  listener.opened()
   let buffer = ''
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader()
   for (let read = await reader.read(); !read.done; read = await reader.read()) {

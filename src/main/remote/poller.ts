@@ -57,8 +57,6 @@ export class ReportPoller {
   private pushed: AbortController | null = null
   /// Whether the service turned out to have no pushed updates.
   private unpushed = false
-  /// Settles once the stream of pushed updates is open, or once the attempt to open it ended.
-  private opened: Promise<void> = Promise.resolve()
 
   constructor(
     private readonly source: PollSource,
@@ -128,31 +126,22 @@ export class ReportPoller {
     if (!events || this.pushed || this.unpushed || this.closed || this.listeners.size === 0) return
     const listening = new AbortController()
     this.pushed = listening
-    let opened = (): void => undefined
-    const listener: PushListener = { hear: (update) => this.hear(update), opened: () => opened() }
+    const listener: PushListener = { hear: (update) => this.hear(update) }
     const { intervalMs, maxBackoffMs } = this.options
     void (async () => {
       for (let failures = 0; !listening.signal.aborted;) {
-        this.opened = new Promise<void>((resolve) => (opened = resolve))
         try {
           if (!(await events(listener, listening.signal))) this.unpushed = true
           failures = 0
         } catch {
           failures++
         }
-        opened()
         if (this.unpushed) break
         const waitMs = Math.min(maxBackoffMs, intervalMs * 2 ** failures)
         await delay(waitMs, undefined, { signal: listening.signal }).catch(() => undefined)
       }
       if (this.pushed === listening) this.pushed = null
     })()
-  }
-
-  /// Settles once the stream of pushed updates being opened is open (or failed), or after `ms`: a run started
-  /// after it misses none of its steps. While the stream waits to be tried again, at once.
-  listening(ms: number): Promise<void> {
-    return Promise.race([this.opened, delay(ms, undefined, { ref: false })])
   }
 
   /// A pushed research update: passed on when its run is followed and it is not older than what is known (a
