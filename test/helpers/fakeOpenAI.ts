@@ -26,6 +26,8 @@ export interface Behaviour {
   overrides?: Record<string, unknown>
   /// The whole answer (an object is sent as JSON); wins over the schema.
   answer?: (request: RecordedRequest) => unknown
+  /// Holds a request until the promise returned for it settles (a test stops work at a point of its choosing).
+  hold?: (request: RecordedRequest) => Promise<unknown> | undefined
 }
 
 export interface RecordedRequest {
@@ -178,8 +180,16 @@ export async function startFakeOpenAI(behaviours: Record<string, Behaviour> = {}
         if (body.stream_options?.include_usage) event([], { usage })
         res.end('data: [DONE]\n\n')
       }
-      if (behaviour.latencyMs) timer = setTimeout(respond, behaviour.latencyMs)
-      else respond()
+      const answer = () => {
+        if (behaviour.latencyMs) timer = setTimeout(respond, behaviour.latencyMs)
+        else respond()
+      }
+      const held = behaviour.hold?.(record)
+      if (held) {
+        void held.then(() => {
+          if (!res.destroyed) answer()
+        })
+      } else answer()
     })
   })
 

@@ -2,17 +2,17 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ReportUpdate } from '../../src/shared/api'
-import { readResearchEvents } from '../../src/main/remote/events'
+import { ResearchEvents } from '../../src/main/remote/events'
 import { RemoteService } from '../../src/main/remote/remoteService'
 import { ServiceSwitch } from '../../src/main/remote/switch'
 import { answer, OTTAWA, RESEARCH_STEPS, researchSteps } from '../contract/suite'
-import { startFakeOpenAI, type FakeOpenAI } from '../helpers/fakeOpenAI'
+import { startFakeOpenAI, type Behaviour, type FakeOpenAI, type RecordedRequest } from '../helpers/fakeOpenAI'
 import { FakeWiki } from '../helpers/fakeWiki'
-import { startServer, type TestServer } from '../helpers/server'
+import { call, startServer, waitForEnd, type TestServer } from '../helpers/server'
 import { GatedTier } from '../helpers/tiers'
-import { startResearchServer } from '../research/setup'
+import { schemaName, startResearchServer } from '../research/setup'
 import { startT2Server, t2Config } from '../t2/setup'
-import { startProxy, type Proxy } from './proxy'
+import { startProxy, type Proxy, type SeenRequest } from './proxy'
 
 const TEXT = 'The Eiffel Tower is 330 metres tall. It was completed in 1889 for the World Fair in Paris.'
 
@@ -65,6 +65,18 @@ function updatesUntilEnd(remote: RemoteService): { updates: ReportUpdate[]; ende
 }
 
 const reportReads = (proxy: Proxy): number => proxy.seen.filter((r) => r.path.endsWith('/report')).length
+const isStream = (request: SeenRequest): boolean => request.path.endsWith('/events')
+const streams = (proxy: Proxy): number => proxy.seen.filter(isStream).length
+
+/// `expect.poll` with time for a few rounds of backoff.
+const until = <T>(value: () => T) => expect.poll(value, { timeout: 10_000 })
+
+/// A promise the test settles when it chooses.
+function gate(): { opened: Promise<void>; open(): void } {
+  let open = (): void => undefined
+  const opened = new Promise<void>((resolve) => (open = resolve))
+  return { opened, open }
+}
 
 describe('RemoteService updates by polling', () => {
   it("a t2 check's votes, consensus and end arrive as updates, polled every 2.5 s; polling stops at the end", async () => {
@@ -129,14 +141,19 @@ describe('RemoteService research steps from the service’s GET /events', () => 
     wiki = undefined
   })
 
-  /// A service that can research, behind a proxy, and a RemoteService polling every 50 ms.
-  async function setUpResearch(): Promise<{ proxy: Proxy; remote: RemoteService }> {
-    models = await startFakeOpenAI({ '*': { answer } })
+  /// A service that can research (its models holding the requests `hold` picks), behind a proxy, and a
+  /// RemoteService polling every 50 ms.
+  async function setUpResearch(
+    hold?: Behaviour['hold'],
+  ): Promise<{ server: TestServer; proxy: Proxy; remote: RemoteService }> {
+    models = await startFakeOpenAI({ '*': { answer, hold } })
     wiki = await new FakeWiki().start()
     wiki.article('Ottawa', OTTAWA)
     wiki.search = () => [{ title: 'Ottawa' }]
+    // A held request is not a model that timed out.
+    const config = t2Config(models, ['a', 'b'], { requestTimeoutMs: 15_000 })
     server = await startResearchServer(
-      { ...t2Config(models, ['a', 'b']), search: { baseURL: wiki.apiUrl }, web: { allowLocalTargets: true } },
+      { ...config, search: { baseURL: wiki.apiUrl }, web: { allowLocalTargets: true } },
       {},
     )
     proxy = await startProxy(server.origin)
@@ -144,9 +161,9 @@ describe('RemoteService research steps from the service’s GET /events', () => 
       baseURL: proxy.api,
       token: server.write,
       retries: 0,
-      poll: { intervalMs: 50 },
+      poll: { intervalMs: 50, maxBackoffMs: 400 },
     })
-    return { proxy, remote }
+    return { server, proxy, remote }
   }
 
   /// Starts a run and collects its updates until one shows it ended.
@@ -164,8 +181,6 @@ describe('RemoteService research steps from the service’s GET /events', () => 
     stop()
     return updates
   }
-
-  const streams = (proxy: Proxy): number => proxy.seen.filter((r) => r.path.endsWith('/events')).length
 
   it('reads them again after the stream fails', async () => {
     const { proxy, remote } = await setUpResearch()
@@ -205,6 +220,96 @@ describe('RemoteService research steps from the service’s GET /events', () => 
     await new Promise((resolve) => setTimeout(resolve, 100))
     expect(streams(proxy)).toBe(1)
   })
+
+  it('goes on from the last event it read (Last-Event-ID) and hears the steps it missed, though polled past them', async () => {
+    // The first vote waits for the stream to be cut, the second for a round to read the run after the
+    // first, the judge's finding for the missed steps to be heard.
+    const [cut, firstRead, caughtUp] = [gate(), gate(), gate()]
+    const hold = (request: RecordedRequest) =>
+      request.model === 'model-a'
+        ? cut.opened
+        : request.model === 'model-b'
+          ? firstRead.opened
+          : schemaName(request) === 'research_finding'
+            ? caughtUp.opened
+            : undefined
+    const { server, proxy, remote } = await setUpResearch(hold)
+    const updates: ReportUpdate[] = []
+    const stop = remote.subscribe((update) => updates.push(update))
+    const { id } = await remote.research({ text: 'Ottawa is the capital of Canada.' })
+    /// Waits until a round has read the run as the service has it now.
+    const polled = async (): Promise<void> => {
+      const { updatedAt } = (await call(server, 'GET', `/research/${id}`)).json
+      const read = (u: ReportUpdate) =>
+        u.type === 'research' && u.step === null && u.research.updatedAt === updatedAt
+      await until(() => updates.some(read)).toBe(true)
+    }
+
+    // The steps before the votes are heard on the stream; then the network cuts it and refuses it a while.
+    await until(() => researchSteps(updates)).toEqual(RESEARCH_STEPS.slice(0, 4))
+    await until(() => models!.of('model-a').length).toBe(1)
+    proxy.plan = (request) => (isStream(request) ? { status: 503, body: 'unreachable' } : 'forward')
+    proxy.cut(isStream)
+    // Both votes end meanwhile, each read by a round.
+    cut.open()
+    await until(() => models!.of('model-b').length).toBe(1)
+    await polled()
+    firstRead.open()
+    await until(() => models!.requests.filter((r) => schemaName(r) === 'research_finding').length).toBe(1)
+    await polled()
+
+    // The stream comes back, from where it was left: the service first sends both votes.
+    const before = proxy.seen.length
+    proxy.plan = () => 'forward'
+    await until(() => researchSteps(updates)).toEqual(RESEARCH_STEPS.slice(0, 6))
+    const resumed = proxy.seen.slice(before).find(isStream)
+    expect(resumed?.headers['last-event-id']).toMatch(/^[0-9a-f]{8}-\d+$/)
+    caughtUp.open()
+    await until(() => updates.some((u) => u.type === 'research' && u.research.status === 'completed')).toBe(
+      true,
+    )
+    stop()
+    expect(researchSteps(updates)).toEqual(RESEARCH_STEPS)
+  })
+})
+
+describe('RemoteService after a resync', () => {
+  it('reads what it follows at once when the stream comes back without what it missed (resync)', async () => {
+    const tier = new GatedTier(false)
+    server = await startServer({ tiers: new Map([['t1', tier]]) })
+    proxy = await startProxy(server.origin)
+    // The rounds wait for good: only a resync cuts the wait short.
+    const forever = (): Promise<void> => new Promise(() => undefined)
+    remote = new RemoteService({
+      baseURL: proxy.api,
+      token: server.write,
+      retries: 0,
+      poll: { intervalMs: 20, wait: forever },
+    })
+    const statuses: string[] = []
+    const stop = remote.subscribe((update) => {
+      if (update.type === 'check') statuses.push(update.check.status)
+    })
+    const check = await remote.submit({ text: TEXT, tiers: ['t1'] })
+    await until(() => tier.started.length).toBeGreaterThan(0)
+    tier.releaseAll()
+    await waitForEnd(server, check.id)
+    expect(reportReads(proxy)).toBe(0)
+
+    // The stream is cut, and the service can no longer tell what it missed (it restarted, say).
+    proxy.plan = (request) =>
+      isStream(request)
+        ? {
+            status: 200,
+            headers: { 'Content-Type': 'text/event-stream' },
+            body: 'data: {"type":"resync"}\n\n',
+          }
+        : 'forward'
+    proxy.cut(isStream)
+    await until(() => statuses).toContain('completed')
+    stop()
+    expect(reportReads(proxy)).toBe(1)
+  })
 })
 
 describe('ServiceSwitch', () => {
@@ -236,7 +341,7 @@ describe('ServiceSwitch', () => {
   })
 })
 
-describe('readResearchEvents', () => {
+describe('ResearchEvents', () => {
   it('gives up on an event longer than any research update, and skips events it cannot read', async () => {
     const heard: ReportUpdate[] = []
     const endless = createServer((request, response) => {
@@ -249,17 +354,45 @@ describe('readResearchEvents', () => {
     })
     await new Promise<void>((resolve) => endless.listen(0, '127.0.0.1', resolve))
     const origin = `http://127.0.0.1:${(endless.address() as AddressInfo).port}`
-    const listener = { hear: (update: ReportUpdate) => void heard.push(update) }
+    const listener = { hear: (update: ReportUpdate) => void heard.push(update), resync: () => undefined }
     try {
       const signal = new AbortController().signal
-      await expect(readResearchEvents(`${origin}/short`, 'token', listener, signal)).resolves.toBe(true)
+      await expect(new ResearchEvents(`${origin}/short`, 'token').read(listener, signal)).resolves.toBe(true)
       expect(heard).toEqual([])
-      await expect(readResearchEvents(`${origin}/long`, 'token', listener, signal)).rejects.toThrow(
+      await expect(new ResearchEvents(`${origin}/long`, 'token').read(listener, signal)).rejects.toThrow(
         'GET /events sent an event of over 4000000 characters',
       )
     } finally {
       endless.closeAllConnections()
       await new Promise((resolve) => endless.close(resolve))
+    }
+  })
+  it('sends the id it read last back as Last-Event-ID, and asks for a resync when it has none to send', async () => {
+    const answers = [
+      // As the SSE specification says: an event without data sets the id too, an id with NUL in it is ignored.
+      'id: 3f9a02c1-7\ndata: {"type":"check"}\n\nid: 3f9a02c1-8\n\nid: 3f9a02c1\0-9\n\n',
+      // The service cannot tell what was missed; an empty id forgets the last one.
+      'data: {"type":"resync"}\n\nid\n\n',
+      '',
+    ]
+    const asked: unknown[] = []
+    const service = createServer((request, response) => {
+      asked.push(request.headers['last-event-id'])
+      response.writeHead(200, { 'Content-Type': 'text/event-stream' }).end(answers.shift())
+    })
+    await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve))
+    const url = `http://127.0.0.1:${(service.address() as AddressInfo).port}/events`
+    let resyncs = 0
+    const listener = { hear: () => undefined, resync: () => void resyncs++ }
+    try {
+      const events = new ResearchEvents(url, 'token')
+      const signal = new AbortController().signal
+      for (let stream = 0; stream < 3; stream++) await events.read(listener, signal)
+      expect(asked).toEqual([undefined, '3f9a02c1-8', undefined])
+      // The service's resync, and the stream opened again without an id.
+      expect(resyncs).toBe(2)
+    } finally {
+      await new Promise((resolve) => service.close(resolve))
     }
   })
 })

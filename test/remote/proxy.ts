@@ -18,6 +18,9 @@ export interface Proxy {
   readonly seen: SeenRequest[]
   /// Decides each request's fate; by default every one is forwarded.
   plan: (request: SeenRequest) => Plan
+  /// Breaks the connections of the forwarded requests `match` picks whose answers are still coming (a stream
+  /// cut by the network).
+  cut(match: (request: SeenRequest) => boolean): void
   close(): Promise<void>
 }
 
@@ -25,10 +28,15 @@ export interface Proxy {
 /// remote service.
 export async function startProxy(upstream: string): Promise<Proxy> {
   const target = new URL(upstream)
+  /// The forwarded requests not yet answered in full, each with what breaks both of its connections.
+  const forwarding = new Map<SeenRequest, () => void>()
   const proxy: Proxy = {
     api: '',
     seen: [],
     plan: () => 'forward',
+    cut: (match) => {
+      for (const [request, cut] of forwarding) if (match(request)) cut()
+    },
     close: () => {
       server.closeAllConnections()
       return new Promise((resolve) => server.close(() => resolve()))
@@ -58,9 +66,16 @@ export async function startProxy(upstream: string): Promise<Proxy> {
           return
         }
         res.writeHead(answer.statusCode ?? 502, answer.headers)
+        answer.on('error', () => res.destroy())
         answer.pipe(res)
       },
     )
+    upstreamRequest.on('error', () => res.destroy())
+    forwarding.set(seen, () => {
+      upstreamRequest.destroy()
+      res.destroy()
+    })
+    res.once('close', () => forwarding.delete(seen))
     req.pipe(upstreamRequest)
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))

@@ -1,79 +1,123 @@
 // A Factdesk service's event stream, `GET /events`: an extension of the specification (another service answers
-// 404), one `ReportUpdate` per `data:` event. RemoteService reads only its research updates, for the step each
-// names, which the specification's Research does not carry; reports and runs are still polled.
+// 404), one `ReportUpdate` per `data:` event, each with an `id:`. RemoteService reads only its research
+// updates, for the step each names, which the specification's Research does not carry; reports and runs are
+// still polled.
 import { z } from 'zod'
 import type { ReportUpdate } from '../../shared/api'
 import { Research, ResearchStep } from '../../shared/schemas'
 
 export type ResearchUpdate = Extract<ReportUpdate, { type: 'research' }>
 
-/// Who hears the pushed research updates.
+/// Who hears the pushed research updates, and is told when the updates missed during a break are lost.
 export interface PushListener {
   hear(update: ResearchUpdate): void
+  /// The stream came back without what happened while it was away: what is shown must be read again.
+  resync(): void
 }
 
 /// The longest event read: a research update with its whole argument map is far below it.
 const MAX_EVENT_CHARS = 4_000_000
 
-const ResearchEvent = z.object({
-  type: z.literal('research'),
-  research: Research,
-  step: ResearchStep.nullable(),
-  sourcesRead: z.number().int().min(0),
-})
+/// An id that can be sent back as `Last-Event-ID`: a header value of a sane length (a Factdesk service's ids
+/// have 24 characters at most). Any other cannot resume the stream.
+const RESUMABLE_ID = /^[\x20-\x7e]{1,1000}$/
 
-/// Reads the event stream at `url` with the bearer `token`, passing each research update to `hear`, until the
-/// stream ends (true) or it turns out the service has none (false: 404, or an answer that is not
-/// `text/event-stream`). Throws when it cannot be read; `signal` stops it.
-export async function readResearchEvents(
-  url: string,
-  token: string,
-  listener: PushListener,
-  signal: AbortSignal,
-): Promise<boolean> {
-  const response = await fetch(url, {
-    headers: { Accept: 'text/event-stream', Authorization: `Bearer ${token}` },
-    redirect: 'error',
-    signal,
-  })
-  const isStream = (response.headers.get('content-type') ?? '').startsWith('text/event-stream')
-  if (response.status === 404 || (response.ok && !isStream)) {
-    await response.body?.cancel()
-    return false
-  }
-  if (!response.ok || !response.body) {
-    await response.body?.cancel()
-    throw new Error(`GET /events answered ${response.status}`)
-  }
-  let buffer = ''
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader()
-  for (let read = await reader.read(); !read.done; read = await reader.read()) {
-    buffer += read.value
-    const events = buffer.split(/\r?\n\r?\n/)
-    buffer = events.pop() ?? ''
-    if (buffer.length > MAX_EVENT_CHARS) {
-      await reader.cancel()
-      throw new Error(`GET /events sent an event of over ${MAX_EVENT_CHARS} characters`)
+const StreamEvent = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('research'),
+    research: Research,
+    step: ResearchStep.nullable(),
+    sourcesRead: z.number().int().min(0),
+  }),
+  z.object({ type: z.literal('resync') }),
+])
+
+/// The event stream at `url`, read with the bearer `token`; each time it is read again after a break it goes
+/// on from where it was left, as a browser's `EventSource` does: the id of the last event read goes back as
+/// `Last-Event-ID`, and the service first sends what was missed, or `resync` when it cannot.
+export class ResearchEvents {
+  /// The last event id, as the SSE specification sets it: by each `id:` field read ('' when none).
+  private lastEventId = ''
+  /// Whether a stream was open before: one opened again without an id to resume from has missed what
+  /// happened in between.
+  private wasOpen = false
+
+  constructor(
+    private readonly url: string,
+    private readonly token: string,
+  ) {}
+
+  /// Reads the stream, passing each research update to `listener` (and each resync), until it ends (true) or
+  /// it turns out the service has none (false: 404, or an answer that is not `text/event-stream`). Throws
+  /// when it cannot be read; `signal` stops it.
+  async read(listener: PushListener, signal: AbortSignal): Promise<boolean> {
+    const resuming = RESUMABLE_ID.test(this.lastEventId)
+    const response = await fetch(this.url, {
+      headers: {
+        Accept: 'text/event-stream',
+        Authorization: `Bearer ${this.token}`,
+        ...(resuming ? { 'Last-Event-ID': this.lastEventId } : {}),
+      },
+      redirect: 'error',
+      signal,
+    })
+    const isStream = (response.headers.get('content-type') ?? '').startsWith('text/event-stream')
+    if (response.status === 404 || (response.ok && !isStream)) {
+      await response.body?.cancel()
+      return false
     }
-    for (const event of events) {
-      const update = researchUpdate(event)
-      if (update) listener.hear(update)
+    if (!response.ok || !response.body) {
+      await response.body?.cancel()
+      throw new Error(`GET /events answered ${response.status}`)
     }
+    if (this.wasOpen && !resuming) listener.resync()
+    this.wasOpen = true
+    let buffer = ''
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader()
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      buffer += read.value
+      const events = buffer.split(/\r?\n\r?\n/)
+      buffer = events.pop() ?? ''
+      if (buffer.length > MAX_EVENT_CHARS) {
+        await reader.cancel()
+        throw new Error(`GET /events sent an event of over ${MAX_EVENT_CHARS} characters`)
+      }
+      for (const event of events) {
+        const { id, data } = fieldsOf(event)
+        if (id !== undefined) this.lastEventId = id
+        const update = parsed(data)
+        if (update?.type === 'resync') listener.resync()
+        else if (update) listener.hear(update)
+      }
+    }
+    return true
   }
-  return true
 }
 
-/// The research update one event carries, if it carries one.
-function researchUpdate(event: string): ResearchUpdate | null {
-  const data = event
-    .split(/\r?\n/)
-    .filter((line) => line.startsWith('data:'))
-    .map((line) => line.slice(5).replace(/^ /, ''))
-    .join('\n')
+/// The id one event sets (undefined when it sets none) and its `data` lines joined, read as the SSE
+/// specification says: a field's name ends at the first colon and one space after it is dropped, a line
+/// without a colon is a field without a value, a line that starts with a colon is a comment, and an `id` with
+/// NUL in it is ignored.
+function fieldsOf(event: string): { id: string | undefined; data: string } {
+  let id: string | undefined
+  const data: string[] = []
+  for (const line of event.split(/\r?\n/)) {
+    const colon = line.indexOf(':')
+    if (colon === 0) continue
+    const name = colon < 0 ? line : line.slice(0, colon)
+    const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '')
+    if (name === 'id' && !value.includes('\0')) id = value
+    else if (name === 'data') data.push(value)
+  }
+  return { id, data: data.join('\n') }
+}
+
+/// The research update or resync an event's data carries, if it carries one.
+function parsed(data: string): z.infer<typeof StreamEvent> | null {
   if (!data) return null
   try {
-    const parsed = ResearchEvent.safeParse(JSON.parse(data))
-    return parsed.success ? parsed.data : null
+    const event = StreamEvent.safeParse(JSON.parse(data))
+    return event.success ? event.data : null
   } catch {
     return null
   }

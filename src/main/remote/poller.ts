@@ -26,7 +26,7 @@ export interface PollSource {
   getResearch(researchId: string): Promise<Research>
   pendingCheck(pendingId: string): Promise<PendingCheck>
   getCheck(checkId: string): Promise<Check>
-  /// The service's pushed research updates (see `readResearchEvents`), if it may have them.
+  /// The service's pushed research updates (see `ResearchEvents`), if it may have them.
   researchEvents?(listener: PushListener, signal: AbortSignal): Promise<boolean>
 }
 
@@ -39,7 +39,8 @@ const EARLY_LIMIT = 50
 /// was shown waiting), one round per interval, backs off while rounds fail, and forgets each once it has ended
 /// (a pending check once it no longer waits: submitted, it hands over to its check). While anyone listens it
 /// also reads the service's pushed research updates when it has them, which name each step as it ends; a run
-/// is passed on once per change, whichever way the change was heard first.
+/// is passed on once per change, whichever way the change was heard first. When the pushed updates come back
+/// after a break without those missed (a resync), the next round is read at once.
 export class ReportPoller {
   private readonly options: PollOptions
   private readonly listeners = new Set<(update: EngineUpdate) => void>()
@@ -57,6 +58,8 @@ export class ReportPoller {
   private pushed: AbortController | null = null
   /// Whether the service turned out to have no pushed updates.
   private unpushed = false
+  /// Ends the wait before the next round at once (on a resync); set afresh before each round.
+  private hurry: () => void = () => undefined
 
   constructor(
     private readonly source: PollSource,
@@ -126,7 +129,7 @@ export class ReportPoller {
     if (!events || this.pushed || this.unpushed || this.closed || this.listeners.size === 0) return
     const listening = new AbortController()
     this.pushed = listening
-    const listener: PushListener = { hear: (update) => this.hear(update) }
+    const listener: PushListener = { hear: (update) => this.hear(update), resync: () => this.hurry() }
     const { intervalMs, maxBackoffMs } = this.options
     void (async () => {
       for (let failures = 0; !listening.signal.aborted;) {
@@ -144,8 +147,9 @@ export class ReportPoller {
     })()
   }
 
-  /// A pushed research update: passed on when its run is followed and it is not older than what is known (a
-  /// run that ended is no longer followed); kept for later when the run is not followed yet.
+  /// A pushed research update: passed on when its run is followed and it is not older than what is known, or
+  /// older but naming a step (a run that ended is no longer followed); kept for later when the run is not
+  /// followed yet.
   private hear(update: ResearchUpdate): void {
     const { research } = update
     const known = this.runs.get(research.id)
@@ -155,7 +159,12 @@ export class ReportPoller {
       while (this.early.size > EARLY_LIMIT) this.early.delete(this.early.keys().next().value as string)
       return
     }
-    if (research.updatedAt < known.updatedAt) return
+    if (research.updatedAt < known.updatedAt) {
+      // A stream back from a break first sends what it missed, older than what the rounds read meanwhile: its
+      // steps, which no round can tell, are passed on all the same (the page keeps the later state).
+      if (update.step !== null) this.emit(update)
+      return
+    }
     if (researchEnded(research)) this.runs.delete(research.id)
     else this.runs.set(research.id, research)
     this.emit(update)
@@ -177,9 +186,13 @@ export class ReportPoller {
   private async poll(): Promise<void> {
     const { intervalMs, maxBackoffMs, wait } = this.options
     let failures = 0
+    let hurried = this.nextHurry()
     while (this.wanted()) {
-      await wait(failures === 0 ? intervalMs : Math.min(maxBackoffMs, intervalMs * 2 ** failures))
+      const waitMs = failures === 0 ? intervalMs : Math.min(maxBackoffMs, intervalMs * 2 ** failures)
+      await Promise.race([wait(waitMs), hurried])
       if (!this.wanted()) return
+      // A resync during the round cuts the next wait short: the round may have read too early.
+      hurried = this.nextHurry()
       try {
         await this.round()
         failures = 0
@@ -187,6 +200,11 @@ export class ReportPoller {
         failures++
       }
     }
+  }
+
+  /// Settles when `hurry` is called next.
+  private nextHurry(): Promise<void> {
+    return new Promise((resolve) => (this.hurry = resolve))
   }
 
   /// Reads every followed report, run and pending check once; throws after the round when any read failed.

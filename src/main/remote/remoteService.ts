@@ -11,7 +11,7 @@ import {
 import { remoteServiceUrlProblem, type Check } from '../../shared/schemas'
 import { backoffMs, retryAfterMs } from '../engine/models/retry'
 import { reason } from '../engine/settings'
-import { readResearchEvents } from './events'
+import { ResearchEvents } from './events'
 import { ReportPoller, type PollOptions } from './poller'
 
 /// The operations of the editor's API that a Factdesk service offers over REST (`RestOperation`); the rest
@@ -67,14 +67,14 @@ export class RemoteService implements RemoteOperations {
       retryDelayMs: remote.retryDelayMs ?? DEFAULTS.retryDelayMs,
       requestTimeoutMs: remote.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs,
     }
+    const researchEvents = new ResearchEvents(`${this.base}/events`, remote.token)
     this.poller = new ReportPoller(
       {
         report: (id) => this.report(id),
         getResearch: (id) => this.getResearch(id),
         pendingCheck: (id) => this.call(pendingCheckRequest(id)),
         getCheck: (id) => this.getCheck(id),
-        researchEvents: (listener, signal) =>
-          readResearchEvents(`${this.base}/events`, remote.token, listener, signal),
+        researchEvents: (listener, signal) => researchEvents.read(listener, signal),
       },
       remote.poll,
     )
