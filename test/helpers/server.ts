@@ -37,6 +37,7 @@ export async function startServer(
     runner?: EngineOptions['runner']
     webhooks?: EngineOptions['webhooks']
     research?: EngineOptions['research']
+    reachability?: EngineOptions['reachability']
     ollamaOrigin?: string
   } = {},
 ): Promise<TestServer> {
@@ -49,6 +50,7 @@ export async function startServer(
     runner: options.runner,
     webhooks: options.webhooks,
     research: options.research,
+    reachability: options.reachability,
     ollamaOrigin: options.ollamaOrigin,
     runJobs: true,
   })

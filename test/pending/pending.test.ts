@@ -14,12 +14,13 @@ let models: Relay
 let search: Relay
 const servers: TestServer[] = []
 
-/// t2 and t3 on models behind `models` and a search provider behind `search`, both closed until opened.
-const offlineConfig = (): ConfigInput => {
+/// t2 and t3 on models behind `models` (at `modelsURL`) and a search provider behind `search`, both closed until
+/// opened.
+const offlineConfig = (modelsURL = models.url('/v1')): ConfigInput => {
   const model = (id: string) => ({
     id,
     provider: 'openai-compatible' as const,
-    baseURL: models.url('/v1'),
+    baseURL: modelsURL,
     model: `model-${id}`,
   })
   return {
@@ -115,6 +116,20 @@ describe('with no network', () => {
     expect(await balance(server)).toBe(afterT1)
     expect((await checks(server)).map((check) => check.id)).toEqual([t1.json.id])
     expect(fake.requests).toEqual([])
+  })
+
+  it('names a model endpoint as configured in the 503, never the address its host name resolved to', async () => {
+    // Nothing listens at 127.0.0.8 on that port; Node's error would say "connect ECONNREFUSED 127.0.0.8:…".
+    const config = offlineConfig(`http://models.example.test:${models.port}/v1`)
+    const resolveHost = async (host: string): Promise<string[]> =>
+      host === 'models.example.test' ? ['127.0.0.8'] : []
+    const server = await startServer({ config, reachability: { resolveHost } })
+    servers.push(server)
+    const res = await call(server, 'POST', '/checks', { body: { text: TEXT, tiers: ['t2'] } })
+    expect(res.status).toBe(503)
+    const message = expectEnvelope(res.json, 'providers_unreachable').message
+    expect(message).toContain(`at http://models.example.test:${models.port}: connect ECONNREFUSED`)
+    expect(JSON.stringify(res.json)).not.toContain('127.0.0.8')
   })
 
   it('refuses deep research with 503 while its models or search cannot be reached, charging nothing', async () => {

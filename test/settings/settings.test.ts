@@ -269,6 +269,17 @@ describe('test connection', () => {
     expect(away.json.ok).toBe(false)
     expect(away.json.message).toMatch(/cannot be reached/)
   })
+
+  it('an unreachable server given by name: its error says why, never the address the name resolved to', async () => {
+    const port = await closedPort()
+    const away = await server.owner('POST', '/settings/models/test', {
+      ...model('x', 'm'),
+      baseURL: `http://localhost:${port}/v1`,
+    })
+    expect(away.json.ok).toBe(false)
+    expect(away.json.message).toMatch(/cannot be reached.*ECONNREFUSED/)
+    for (const address of ['127.0.0.1', '::1']) expect(away.json.message).not.toContain(address)
+  })
 })
 
 describe('Ollama detection', () => {
@@ -435,6 +446,11 @@ describe('search test', () => {
       expect(res.json.ok, baseURL).toBe(false)
       expect(res.json.message, baseURL).toContain('resolves to a non-public address')
     }
+    // A name's answers are not told: they would make the test an oracle for what internal names resolve to.
+    const byName = `http://localhost:${new URL(search.origin).port}/searxng`
+    const res = await server.owner('POST', '/settings/search/test', { provider: 'searxng', baseURL: byName })
+    expect(res.json.message).toContain('host localhost resolves to a non-public address')
+    for (const address of ['127.0.0.1', '::1']) expect(res.json.message).not.toContain(address)
     expect(search.requests.length).toBe(before)
   })
 })

@@ -74,6 +74,24 @@ describe('the safe fetcher', () => {
     expect(f.connected).toEqual([])
   })
 
+  it('names no address a host name resolved to, in a refusal or a failed connection; an address given stays', async () => {
+    const f = fetcher(true)
+    for (const host of ['evil.test', 'mixed.test', 'meta.test']) {
+      const { message } = await refusal(f, `http://${host}/`)
+      expect(message).toBe(`host ${host} resolves to a non-public address`)
+    }
+    expect((await refusal(f, 'http://10.0.0.1/')).message).toContain('(10.0.0.1)')
+    // Nothing listens on this port; a.loop.test resolves to 127.0.0.1, which Node's error would name.
+    const closed = createServer()
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve))
+    const port = (closed.address() as AddressInfo).port
+    await new Promise((resolve) => closed.close(resolve))
+    const failed = await refusal(f, `http://a.loop.test:${port}/`)
+    expect(failed).toMatchObject({ reason: 'network', message: expect.stringContaining('ECONNREFUSED') })
+    expect(failed.message).not.toContain('127.0.0.1')
+    expect((await refusal(f, `http://127.0.0.1:${port}/`)).message).toContain(`127.0.0.1:${port}`)
+  })
+
   it.each(['file:///etc/passwd', 'ftp://a.loop.test/x', 'gopher://a.loop.test/', 'not a url'])(
     'refuses the scheme of %s',
     async (url) => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { isLoopbackAddress, isRefusedAddress } from '../../src/main/engine/addresses'
+import { isLoopbackAddress, isRefusedAddress, withoutAddresses } from '../../src/main/engine/addresses'
 import { GatedTier } from '../helpers/tiers'
 import { call, expectEnvelope } from '../helpers/server'
 import {
@@ -35,7 +35,8 @@ function fakeDns(answers: Record<string, string[] | 'stall'>) {
   return { answers, asked, resolveHost }
 }
 
-async function expectRefused(target: WebhookServer, callbackUrl: string, message: RegExp) {
+/// Submits with `callbackUrl` and expects 422 with `message`, nothing charged; returns the response body.
+async function expectRefused(target: WebhookServer, callbackUrl: string, message: RegExp): Promise<unknown> {
   const before = (await call(target, 'GET', '/credits')).json.balance
   const res = await call(target, 'POST', '/checks', { body: { text: TEXT, tiers: ['t1'], callbackUrl } })
   expect(res.status, callbackUrl).toBe(422)
@@ -44,6 +45,7 @@ async function expectRefused(target: WebhookServer, callbackUrl: string, message
   expect(error.details).toEqual([{ field: 'callbackUrl', message: expect.any(String) }])
   expect((await call(target, 'GET', '/credits')).json.balance).toBe(before)
   expect((await call(target, 'GET', '/checks')).json.data).toEqual([])
+  return res.json
 }
 
 describe('callbackUrl at submission', () => {
@@ -73,7 +75,7 @@ describe('callbackUrl at submission', () => {
     await expectRefused(server, 'http://127.0.0.1:9/hook', /https/)
   })
 
-  it('refuses a host name that resolves to a private or loopback address, or to a mix', async () => {
+  it('refuses a host name that resolves to a private or loopback address, or to a mix, naming none of its addresses', async () => {
     const dns = fakeDns({
       'private.example.test': ['10.0.0.5'],
       'mixed.example.test': ['93.184.216.34', '192.168.0.7'],
@@ -88,15 +90,15 @@ describe('callbackUrl at submission', () => {
       tier,
       webhooks: { resolveHost: dns.resolveHost },
     })
-    await expectRefused(
-      server,
-      'https://private.example.test/hook',
-      /private\.example\.test resolves to a non-public address \(10\.0\.0\.5\)/,
-    )
-    await expectRefused(server, 'https://mixed.example.test/hook', /192\.168\.0\.7/)
-    await expectRefused(server, 'https://v6.example.test/hook', /fd12:3456::1/)
-    await expectRefused(server, 'https://nat64.example.test/hook', /64:ff9b::c0a8:1/)
-    await expectRefused(server, 'https://loopback.example.test/hook', /127\.0\.0\.1/)
+    // What a name resolves to is not for the client to learn (internal DNS answers): the body names no address.
+    for (const name of ['private', 'mixed', 'v6', 'nat64', 'loopback']) {
+      const host = `${name}.example.test`
+      const body = JSON.stringify(
+        await expectRefused(server, `https://${host}/hook`, /non-public address\.$/),
+      )
+      expect(body).toContain(`its host ${host} resolves to a non-public address.`)
+      for (const address of dns.answers[host] as string[]) expect(body, host).not.toContain(address)
+    }
     await expectRefused(server, 'https://unknown.example.test/hook', /does not resolve \(ENOTFOUND\)/)
     expect(dns.asked).toContain('private.example.test')
 
@@ -161,20 +163,51 @@ describe('callbackUrl at delivery', () => {
     expect(check.webhook).toMatchObject({
       status: 'pending',
       attempts: 1,
-      log: [{ statusCode: null, error: expect.stringMatching(/non-public address \(10\.0\.0\.5\)/) }],
+      log: [{ statusCode: null, error: 'host localhost resolves to a non-public address' }],
     })
 
     dns.answers.localhost = ['127.0.0.1', '169.254.169.254']
     expect(await advance(server, check.id, 10_000)).toMatchObject({
       attempts: 2,
-      log: [{}, { error: expect.stringMatching(/169\.254\.169\.254/) }],
+      log: [{}, { error: 'host localhost resolves to a non-public address' }],
     })
     expect(receiver.requests).toEqual([])
+    // Neither the check's view nor the stored attempts say what the name resolved to.
+    const stored = JSON.stringify([
+      (await call(server, 'GET', `/checks/${check.id}`)).json,
+      server.store.outbox.attempts(server.store.outbox.forCheck(check.id)!.id),
+    ])
+    for (const address of ['10.0.0.5', '169.254.169.254']) expect(stored).not.toContain(address)
 
     dns.answers.localhost = ['127.0.0.1']
     expect(await advance(server, check.id, 30_000)).toMatchObject({ status: 'delivered', attempts: 3 })
     expect(receiver.requests).toHaveLength(1)
     expect(dns.asked.filter((host) => host === 'localhost')).toHaveLength(4) // submission + 3 attempts
+  })
+
+  it('a refused connection is recorded by its code, without the address the name resolved to', async () => {
+    // Nothing listens at 127.0.0.3 on that port; Node's error would say "connect ECONNREFUSED 127.0.0.3:…".
+    const closed = await startReceiver('127.0.0.3')
+    await closed.close()
+    const dns = fakeDns({ localhost: ['127.0.0.3'] })
+    const tier = new GatedTier(false)
+    server = await startWebhookServer({ tier, webhooks: { resolveHost: dns.resolveHost } })
+    const submitted = await submitWithCallback(server, `http://localhost:${closed.port}/hook`)
+    tier.releaseAll()
+    const check = await endAndDeliver(server, submitted.id)
+    expect(check.webhook).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      log: [{ statusCode: null, error: expect.stringMatching(/^connect ECONNREFUSED /) }],
+    })
+    const event = server.store.outbox.forCheck(check.id)!
+    const stored = JSON.stringify([
+      (await call(server, 'GET', `/checks/${check.id}`)).json,
+      event,
+      server.store.outbox.attempts(event.id),
+    ])
+    expect(stored).toContain('ECONNREFUSED')
+    expect(stored).not.toContain('127.0.0.3')
   })
 
   it('a resolver that does not answer within the attempt timeout fails the attempt', async () => {
@@ -280,5 +313,28 @@ describe('address classes', () => {
     for (const address of ['10.0.0.1', '::', '::2', '128.0.0.1', 'fe80::1']) {
       expect(isLoopbackAddress(address), address).toBe(false)
     }
+  })
+
+  it('hides every address in an error text, however written, but the one given as the host', () => {
+    const byName = 'https://api.example.test/v1'
+    const cases: [text: string, hidden: string][] = [
+      ['connect ECONNREFUSED 10.0.0.5:443', 'connect ECONNREFUSED [address hidden]:443'],
+      ['connect ECONNREFUSED [fd00::1]:443.', 'connect ECONNREFUSED [address hidden]:443.'],
+      ['connect ETIMEDOUT fd00::1:443', 'connect ETIMEDOUT [address hidden]'],
+      [
+        'Connect Timeout Error (attempted addresses: 10.0.0.5:443, ::ffff:10.0.0.6:443, timeout: 10000ms)',
+        'Connect Timeout Error (attempted addresses: [address hidden]:443, [address hidden]:443, timeout: 10000ms)',
+      ],
+      ['no route to 169.254.169.254.', 'no route to [address hidden].'],
+      [
+        'HTTP 404: Foo::bar at 2026-01-01T10:00:00Z (deadbeef)',
+        'HTTP 404: Foo::bar at 2026-01-01T10:00:00Z (deadbeef)',
+      ],
+    ]
+    for (const [text, hidden] of cases) expect(withoutAddresses(text, byName), text).toBe(hidden)
+    expect(withoutAddresses('connect ECONNREFUSED 10.0.0.5:443', 'https://10.0.0.5/')).toContain(
+      '10.0.0.5:443',
+    )
+    expect(withoutAddresses('connect ECONNREFUSED ::1:443', 'https://[::1]/hook')).toContain('::1:443')
   })
 })

@@ -145,7 +145,36 @@ export async function resolveTarget(url: URL, allowLocal: boolean, resolve: Host
     (address) => !(allowLocal && isLoopbackAddress(address)) && isRefusedAddress(address),
   )
   if (refused.length > 0) {
-    throw new TargetRefused(`host ${host} resolves to a non-public address (${refused.join(', ')})`)
+    // What a name resolves to is not said: this message reaches API clients and stored records, which must not
+    // learn internal DNS answers from it. An address given as the host is the user's own words.
+    throw new TargetRefused(`host ${host} resolves to a non-public address${isIP(host) ? ` (${host})` : ''}`)
   }
   return addresses
+}
+
+/// Anything that may be an IP address in an error's text, with a port or a full stop after it; not a piece of
+/// a word.
+const ADDRESS_LIKE = /(?<![\w.:[\]])[\da-f.:[\]]+/gi
+
+const unbracketed = (address: string): string => address.replace(/^\[|\]$/g, '')
+
+/// The readings of `token` as an IP address (bracketed or not) followed by nothing, a full stop or a port, longest
+/// first: Node writes an IPv6 address and its port unbracketed (`::1:443`), which reads both ways.
+function addressesAtStart(token: string): string[] {
+  const core = token.replace(/[.:]$/, '')
+  return [token, core, core.replace(/:\d+$/, '')].filter((each) => isIP(unbracketed(each)))
+}
+
+/// `text`, the message of a request to `url` that failed, with every IP address in it hidden but the host of `url`
+/// when that is one. Node and undici write the address they connected to into their errors (`connect
+/// ECONNREFUSED 10.0.0.5:443`, `attempted addresses: …`), and what a host name resolves to is not for whoever
+/// reads the error (an API client, a stored record); an address the user gave as the host is their own words.
+export function withoutAddresses(text: string, url: string): string {
+  const given = URL.canParse(url) ? unbracketed(new URL(url).hostname) : null
+  return text.replace(ADDRESS_LIKE, (token) => {
+    const readings = addressesAtStart(token)
+    const [address] = readings
+    if (address === undefined || readings.some((each) => unbracketed(each) === given)) return token
+    return `[address hidden]${token.slice(address.length)}`
+  })
 }

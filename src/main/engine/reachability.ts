@@ -3,7 +3,7 @@ import { connect as connectTls } from 'node:tls'
 import { everyModel, type Config } from '../../shared/config'
 import { ApiError } from '../../shared/errors'
 import type { Tier } from '../../shared/schemas'
-import { lookupHost, pinnedLookup, resolveTarget, type HostResolver } from './addresses'
+import { lookupHost, pinnedLookup, resolveTarget, withoutAddresses, type HostResolver } from './addresses'
 import { modelEndpoint } from './models'
 
 // Whether the providers a check needs can be reached now: t1 needs none; t2 its models; t3 (and deep research)
@@ -132,7 +132,7 @@ export class Reachability {
       await this.connect(url.protocol === 'https:', host, port, addresses)
       return null
     } catch (error) {
-      return describe(error)
+      return withoutAddresses(describe(error), url.href)
     }
   }
 

@@ -1,4 +1,5 @@
 import { APICallError } from 'ai'
+import { withoutAddresses } from '../addresses'
 
 /// The longest wait a Retry-After header may impose, and the cap of exponential backoff.
 export const MAX_RETRY_AFTER_MS = 60_000
@@ -33,12 +34,13 @@ export type Failure =
 
 /// Sorts a failed request: 408, 409, 429, 5xx, lost connections and timeouts are worth retrying (after the
 /// response's Retry-After when it gave one); other HTTP errors will not mend; anything else (an answer that did
-/// not follow the schema) is left to the job runner's own retries.
+/// not follow the schema) is left to the job runner's own retries. A failed connection's message names no
+/// address the endpoint's host resolved to (`Cannot connect to API: connect ECONNREFUSED 10.0.0.5:11434`).
 export function classify(error: unknown, timedOut: boolean, timeoutMs: number): Failure {
   if (timedOut) return { kind: 'retry', message: `no answer within ${timeoutMs} ms`, waitMs: null }
   if (APICallError.isInstance(error)) {
     const status = error.statusCode
-    const detail = summary(error.message)
+    const detail = summary(withoutAddresses(error.message, error.url))
     const message = status === undefined ? `request failed: ${detail}` : `HTTP ${status}: ${detail}`
     if (error.isRetryable || status === 429 || (status !== undefined && status >= 500))
       return { kind: 'retry', message, waitMs: retryAfterMs(error.responseHeaders) }

@@ -1,6 +1,13 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http'
 import { request as httpsRequest } from 'node:https'
-import { lookupHost, pinnedLookup, resolveTarget, TargetRefused, type HostResolver } from '../addresses'
+import {
+  lookupHost,
+  pinnedLookup,
+  resolveTarget,
+  TargetRefused,
+  withoutAddresses,
+  type HostResolver,
+} from '../addresses'
 
 /// How the engine reaches the web: every request (search APIs and pages) goes through `SafeFetcher`.
 export interface FetchOptions {
@@ -145,7 +152,10 @@ export class SafeFetcher {
         throw new FetchRefused(`no answer within ${timeoutMs} ms`, 'timeout')
       }
       if (init.signal?.aborted) throw init.signal.reason
-      throw new FetchRefused(`fetch failed: ${(error as Error).message}`, 'network')
+      throw new FetchRefused(
+        `fetch failed: ${withoutAddresses((error as Error).message, current.href)}`,
+        'network',
+      )
     }
   }
 
