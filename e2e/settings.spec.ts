@@ -225,3 +225,35 @@ test.describe('search', () => {
     expect(problems).toEqual([])
   })
 })
+
+test.describe('a desktop without a keychain', () => {
+  test.skip(({ desktop }) => desktop, 'stands in for the engine’s answer on the HTTP route of factdesk web')
+
+  test('Settings say so by the key fields before a key is typed', async ({ page, server }) => {
+    await openEditor(page, server)
+    await expect(page.getByRole('contentinfo')).toContainText('1,000 credits')
+    const dialog = page.getByRole('dialog', { name: 'Settings' })
+    const refused = 'This computer has no keychain Factdesk can keep keys in.'
+
+    // factdesk web keeps keys (its key file): nothing to say.
+    await page.keyboard.press('Control+Comma')
+    await dialog.getByRole('button', { name: 'Add a panel model' }).click()
+    await expect(dialog.getByLabel('API key')).toBeVisible()
+    await expect(dialog).not.toContainText('keychain')
+    await dialog.getByRole('button', { name: 'Close settings' }).click()
+
+    // The engine of a desktop without a keychain says why keys are not kept.
+    await page.route('**/api/v1/settings', async (route) => {
+      const response = await route.fetch()
+      await route.fulfill({ response, json: { ...(await response.json()), keysRefused: refused } })
+    })
+    await page.keyboard.press('Control+Comma')
+    await dialog.getByRole('button', { name: 'Add a panel model' }).click()
+    const key = dialog.getByRole('form', { name: 'New panel model' }).getByLabel('API key')
+    await expect(key).toHaveValue('')
+    await expect(key).toHaveAccessibleDescription(new RegExp(refused.replaceAll('.', '\\.')))
+    await expect(dialog.locator('.keys-refused')).toBeVisible()
+    await dialog.getByRole('tab', { name: 'Search' }).click()
+    await expect(dialog.getByLabel('API key')).toHaveAccessibleDescription(/no keychain/)
+  })
+})

@@ -475,6 +475,8 @@ export const Settings = z
     writing: z.object({ dialect: Dialect, dictionary: z.array(z.string()) }),
     localServer: LocalServer,
     service: ServiceSettings,
+    /// Why keys entered here are not kept (a desktop without a keychain), in words; null where they are.
+    keysRefused: z.string().nullable(),
   })
   .meta({ id: 'Settings' })
 export type Settings = z.infer<typeof Settings>

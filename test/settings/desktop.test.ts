@@ -17,6 +17,7 @@ let dispatch: Dispatch
 /// Stands in for Electron's safeStorage: what the desktop shell injects, recorded.
 const sealedBy: string[] = []
 const keychain: SecretBox = {
+  refusal: null,
   encrypt: (plain) => {
     sealedBy.push('keychain')
     return Buffer.from(Buffer.from(plain, 'utf8').map((byte) => byte ^ 0x5a))
@@ -55,6 +56,7 @@ describe('settings over IPC (the desktop app is the owner)', () => {
     expect(settings.writing.dictionary).toEqual(['Factdesk'])
     expect(sealedBy).toContain('keychain')
     expect(engine.settings.keys.model('a', undefined)).toBe('sk-desktop-9999')
+    expect(settings.keysRefused).toBeNull()
   })
 
   it('refuses arguments outside the contract with the envelope', async () => {
@@ -89,6 +91,9 @@ describe('a desktop without a keychain', () => {
     })
     dispatch = createDispatch(engine, page)
     expect(engine.settings.keys.model('a', undefined)).toBe('sk-before-1111')
+    // Settings can say so before any key is typed.
+    const before = Settings.parse(((await dispatch('settings', [], APP)) as { data: unknown }).data)
+    expect(before.keysRefused).toBe(NO_KEYCHAIN)
 
     const refused = await dispatch(
       'updateSettings',

@@ -10,6 +10,7 @@ export function keychainSecretBox(dataDir: string): SecretBox {
   if (!safeStorage.isEncryptionAvailable() || weak)
     return refusingSecretBox(fileSecretBox(dataDir), NO_KEYCHAIN)
   return {
+    refusal: null,
     encrypt: (plain) => safeStorage.encryptString(plain),
     decrypt: (sealed) => safeStorage.decryptString(sealed),
   }

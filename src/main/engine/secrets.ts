@@ -8,6 +8,9 @@ import { ApiError } from '../../shared/errors'
 export interface SecretBox {
   encrypt(plain: string): Buffer
   decrypt(sealed: Buffer): string
+  /// Why `encrypt` refuses every key here, in words (what is missing and what to do instead), for Settings to say
+  /// before a key is typed; null where keys are kept.
+  readonly refusal: string | null
 }
 
 const KEY_FILE = 'secret.key'
@@ -20,6 +23,7 @@ export function fileSecretBox(dataDir: string): SecretBox {
   let loaded: Buffer | null = null
   const key = (): Buffer => (loaded ??= readOrCreateKey(join(dataDir, KEY_FILE)))
   return {
+    refusal: null,
     encrypt(plain) {
       const iv = randomBytes(IV_BYTES)
       const cipher = createCipheriv('aes-256-gcm', key(), iv)
@@ -47,6 +51,7 @@ export const NO_KEYCHAIN =
 /// by `legacy` still open.
 export function refusingSecretBox(legacy: SecretBox, reason: string): SecretBox {
   return {
+    refusal: reason,
     encrypt() {
       throw new ApiError('unprocessable', reason)
     },

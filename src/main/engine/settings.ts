@@ -136,6 +136,7 @@ export class AppSettings {
       writing: this.writing(),
       localServer: this.localServerView(),
       service: this.serviceView(),
+      keysRefused: this.options.box.refusal,
     }
   }
 

@@ -10,7 +10,7 @@ import { sameAddress } from '../../../../shared/config'
 import { QuotedCode } from '../QuotedCode'
 import { Confirmation } from '../Confirmation'
 import { focusInPlaceOf } from '../focus'
-import { movedKeyText, Problem, savedKeyText, useRequest } from './common'
+import { KeysRefused, movedKeyText, Problem, savedKeyText, useRequest } from './common'
 import type { TabProps } from './SettingsDialog'
 
 const PROVIDER_NAMES: Record<ModelProvider, string> = {
@@ -128,6 +128,7 @@ export function ModelsTab({ api, settings, onSaved }: TabProps): JSX.Element {
       initial={draft}
       busy={saving.busy}
       takenIds={usedIds}
+      keysRefused={settings.keysRefused}
       onSubmit={(edited) => void submit(edited)}
       onCancel={() => {
         saving.clear()
@@ -311,6 +312,7 @@ function ModelForm({
   initial,
   busy,
   takenIds,
+  keysRefused,
   onSubmit,
   onCancel,
 }: {
@@ -318,6 +320,7 @@ function ModelForm({
   initial: Draft
   busy: boolean
   takenIds: Set<string>
+  keysRefused: string | null
   onSubmit(draft: Draft): void
   onCancel(): void
 }): JSX.Element {
@@ -420,7 +423,7 @@ function ModelForm({
               ? 'Leave empty to keep the saved key'
               : 'Only if the server asks for one'
         }
-        aria-describedby={`${field}-key-state`}
+        aria-describedby={`${field}-key-state${keysRefused ? ` ${field}-key-refused` : ''}`}
         onChange={(event) => set({ apiKey: event.target.value })}
       />
       <p id={`${field}-key-state`} className="muted field-note">
@@ -436,6 +439,7 @@ function ModelForm({
           </label>
         )}
       </p>
+      <KeysRefused id={`${field}-key-refused`} reason={keysRefused} />
       <label htmlFor={`${field}-env`}>Environment variable</label>
       <input
         id={`${field}-env`}

@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent, type JSX } from 'react'
 import { sameAddress, SEARCH_BASE_URLS } from '../../../../shared/config'
 import { SearchProviderName, type SearchTest } from '../../../../shared/schemas'
-import { movedKeyText, Problem, savedKeyText, useRequest } from './common'
+import { KeysRefused, movedKeyText, Problem, savedKeyText, useRequest } from './common'
 import type { TabProps } from './SettingsDialog'
 
 const PROVIDERS: Record<SearchProviderName, { name: string; key: boolean }> = {
@@ -97,7 +97,7 @@ export function SearchTab({ api, settings, onSaved }: TabProps): JSX.Element {
                 ? 'Needed'
                 : 'Not needed'
         }
-        aria-describedby={`${field}-key-state`}
+        aria-describedby={`${field}-key-state${settings.keysRefused ? ` ${field}-key-refused` : ''}`}
         onChange={(event) => {
           setApiKey(event.target.value)
           changed()
@@ -110,6 +110,7 @@ export function SearchTab({ api, settings, onSaved }: TabProps): JSX.Element {
             ? savedKeyText(search.key)
             : `Key from $${search.apiKeyEnv}`}
       </p>
+      <KeysRefused id={`${field}-key-refused`} reason={settings.keysRefused} />
       <div className="form-actions">
         <button
           type="button"

@@ -43,6 +43,17 @@ export function Problem({ text }: { text: string | null }): JSX.Element | null {
   )
 }
 
+/// Says next to a key field, before a key is typed, why keys are not kept here (no keychain) and what to do
+/// instead; `id` is for the field's `aria-describedby`, so that a screen reader hears it on the field too.
+export function KeysRefused({ id, reason }: { id: string; reason: string | null }): JSX.Element | null {
+  if (!reason) return null
+  return (
+    <p id={id} className="field-note keys-refused">
+      {reason}
+    </p>
+  )
+}
+
 /// How a saved key is shown: never the key, only that there is one and how it ends.
 export function savedKeyText(key: SavedKey): string {
   if (!key.hasKey) return 'No key saved'
