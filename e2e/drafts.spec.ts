@@ -113,6 +113,31 @@ test.describe('drafts', () => {
         rmSync(dataDir, { recursive: true, force: true })
       }
     })
+
+    test('reopening the draft shown keeps what was typed just before', async ({ page, server }) => {
+      await writeInEditor(page, server, 'The bridge opened in 1871.')
+      const saved = page.getByRole('status', { name: 'Draft' })
+      await expect(saved).toHaveText('Draft saved')
+      // The next save is slow, as on a busy machine: the draft is opened again while it is on its way.
+      await page.route(/\/drafts\//, async (route) => {
+        if (route.request().method() === 'PATCH') await new Promise((resolve) => setTimeout(resolve, 1500))
+        await route.continue()
+      })
+      const saving = page.waitForRequest((request) => request.method() === 'PATCH')
+      await page.keyboard.type(' It is 300 metres long.')
+      await saving
+      await page.getByText('Recent', { exact: true }).click()
+      await page
+        .getByRole('list', { name: 'Recent drafts' })
+        .getByRole('button', { name: /The bridge/ })
+        .click()
+      await expect(saved).toHaveText('Draft saved')
+      await expect.poll(() => editorText(page)).toBe('The bridge opened in 1871. It is 300 metres long.')
+      // And the store holds what the editor shows (not only the page's own copy).
+      await page.evaluate(() => localStorage.clear())
+      await page.reload()
+      await expect.poll(() => editorText(page)).toBe('The bridge opened in 1871. It is 300 metres long.')
+    })
   })
 
   test('a text too long for a draft says so in words, and saves again once shortened', async ({

@@ -361,8 +361,11 @@ export const useDrafts = create<DraftsStore>()((set, get) => {
       void get().loadRecent(api)
     },
 
+    // The edits not saved yet go to the store before a draft is read from it: reopening the draft shown (from
+    // Recent, or its file) would otherwise read the text from before them, show it as saved, and lose them.
     open: async (api, id) => {
       try {
+        await get().flush(api)
         await get().show(api, await api.openDraft(id))
       } catch (error) {
         useChecks.setState({ notice: { kind: 'error', text: describeError(error) } })
@@ -387,6 +390,7 @@ export const useDrafts = create<DraftsStore>()((set, get) => {
 
     openFile: async (api) => {
       try {
+        await get().flush(api)
         const draft = await api.files?.openFile()
         if (draft) await get().show(api, draft)
       } catch (error) {
