@@ -44,7 +44,8 @@ export function fileSecretBox(dataDir: string): SecretBox {
 /// What Settings says when a key cannot be saved: no keychain to seal it with.
 export const NO_KEYCHAIN =
   'This computer has no keychain Factdesk can keep keys in (on Linux: GNOME Keyring or KWallet), and keys are ' +
-  'not kept without one. Set the key in an environment variable and name it under "Environment variable".'
+  'not kept without one. Set the key in an environment variable instead, and name it under "Environment ' +
+  'variable" for a model, or as search.apiKeyEnv in the configuration file for a search provider.'
 
 /// Where the system has no keychain to seal keys with: saving a key is refused with `reason` (in words: what is
 /// missing and what to do instead) rather than sealed with a key file kept beside the keys. Keys sealed earlier
