@@ -4,12 +4,15 @@
 // saw it. With --file: the shipped model on that file.
 import { fileURLToPath } from 'node:url'
 import { checkWorthiness, CHECKWORTHY_THRESHOLD, documentRegister } from '../src/main/engine/claims'
+import { learnedScore } from '../src/main/engine/claims/model'
 import {
+  BAG_OF_WORDS,
   crossValidate,
   measure,
   readLabelledSentences,
   trainWithThreshold,
   type LabelledSentence,
+  type TrainingOptions,
 } from '../src/main/engine/claims/training'
 import type { EvalSet } from './index'
 
@@ -17,16 +20,16 @@ const DATA = fileURLToPath(new URL('../../shared/data/checkworthiness/', import.
 
 const checkworthiness: EvalSet = {
   describe:
-    'precision, recall and F1 of check-worthy sentences (ClaimBuster by 5-fold CV, others by the shipped model)',
+    'precision, recall and F1 of check-worthy sentences (ClaimBuster by 5-fold CV, others by the shipped model), and of a plain bag of words in the same way',
   async run({ file }) {
     if (file) return { [file]: shipped(readLabelledSentences(file)) }
+    const claimBuster = readLabelledSentences(`${DATA}claimbuster-train.jsonl`)
+    const factcheckBench = readLabelledSentences(`${DATA}factcheckbench-sentences.jsonl`)
     return {
-      'claimbuster-train.jsonl (5-fold CV)': crossValidated(
-        readLabelledSentences(`${DATA}claimbuster-train.jsonl`),
-      ),
-      'factcheckbench-sentences.jsonl': shipped(
-        readLabelledSentences(`${DATA}factcheckbench-sentences.jsonl`),
-      ),
+      'claimbuster-train.jsonl (5-fold CV)': crossValidated(claimBuster),
+      'claimbuster-train.jsonl, plain bag of words (5-fold CV)': crossValidated(claimBuster, BAG_OF_WORDS),
+      'factcheckbench-sentences.jsonl': shipped(factcheckBench),
+      'factcheckbench-sentences.jsonl, plain bag of words': bagOfWords(factcheckBench, claimBuster),
     }
   },
 }
@@ -39,8 +42,15 @@ function shipped(rows: LabelledSentence[]) {
   return figures(rows, measure(scores, labels(rows), CHECKWORTHY_THRESHOLD))
 }
 
-function crossValidated(rows: LabelledSentence[]) {
-  const judged = crossValidate(rows, 5, (training) => trainWithThreshold(training))
+/// The plain bag of words trained on `training` (ClaimBuster), on sentences it never saw.
+function bagOfWords(rows: LabelledSentence[], training: LabelledSentence[]) {
+  const model = trainWithThreshold(training, BAG_OF_WORDS)
+  const scores = rows.map((row) => learnedScore(model, row.text))
+  return figures(rows, measure(scores, labels(rows), model.threshold))
+}
+
+function crossValidated(rows: LabelledSentence[], options?: TrainingOptions) {
+  const judged = crossValidate(rows, 5, (training) => trainWithThreshold(training, options))
   return figures(
     rows,
     measure(

@@ -26,6 +26,9 @@ export interface TrainingOptions {
   mix: number
   /// Steps of L-BFGS; the loss is convex, so this only bounds the time.
   iterations: number
+  /// The plain bag-of-words baseline instead of the model: the words alone (numbers by their shape), without
+  /// word pairs, hand-built features or the characters model. The eval measures it beside the model.
+  wordsOnly?: boolean
 }
 
 export const DEFAULT_TRAINING: TrainingOptions = {
@@ -37,6 +40,15 @@ export const DEFAULT_TRAINING: TrainingOptions = {
   iterations: 1000,
 }
 
+/// The baseline the issue's targets are set against: a plain bag of words, every word kept, a penalty as
+/// scikit-learn's default (C = 1).
+export const BAG_OF_WORDS: TrainingOptions = {
+  ...DEFAULT_TRAINING,
+  wordMinCount: 1,
+  wordPenalty: 1,
+  wordsOnly: true,
+}
+
 /// Fits a model on the sentences: its two logistic regressions by penalised log-loss minimised by L-BFGS;
 /// its threshold is left at 0.5 (see `trainWithThreshold`).
 export function trainModel(
@@ -45,12 +57,16 @@ export function trainModel(
 ): WorthinessModel {
   const labels = rows.map((row) => (row.checkworthy ? 1 : 0))
   const words = trainLinear(
-    rows.map((row) => sentenceFeatures(row.text)),
+    rows.map((row) => {
+      const features = sentenceFeatures(row.text)
+      return options.wordsOnly ? features.filter((name) => name.startsWith('w:')) : features
+    }),
     labels,
     options.wordMinCount,
     options.wordPenalty,
     options.iterations,
   )
+  if (options.wordsOnly) return { words, characters: { bias: 0, features: {} }, mix: 0, threshold: 0.5 }
   const characters = trainLinear(
     rows.map((row) => [...characterGrams(row.text)]),
     labels,
