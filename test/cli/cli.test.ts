@@ -130,7 +130,8 @@ describe('factdesk org, token and credits', () => {
         `factdesk: The data folder ${folder} cannot be used: a file is in the way.\n`,
       )
     }
-  })
+    // Sixteen runs of the CLI, each compiling it on start: on a busy machine that passed 20 s.
+  }, 60_000)
 
   it('--help after any command prints the usage, with the exit statuses', async () => {
     for (const args of [['--help'], ['check', '--help'], ['serve', '-h']]) {
