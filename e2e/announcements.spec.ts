@@ -44,3 +44,30 @@ test('the notice and the estimate are said in live regions that were there befor
   expect(await sameElement(alert, alertBefore)).toBe(true)
   expect(problems).toEqual([])
 })
+
+test('a draft that cannot be saved is said in the alert that was there before', async ({ page, server }) => {
+  const problems = pageProblems(page)
+  await openEditor(page, server)
+  const saved = page.getByRole('status', { name: 'Draft' })
+  await expect(saved).toHaveText('Draft saved')
+  const alert = page.locator('.documents-alert[role="alert"]')
+  await expect(alert).toBeEmpty()
+  const alertBefore = await alert.elementHandle()
+
+  // The store cannot be reached: the next save fails.
+  await page.route(/\/drafts\//, (route) =>
+    route.request().method() === 'PATCH' ? route.abort() : route.continue(),
+  )
+  await page.getByRole('textbox', { name: 'Document' }).click()
+  await page.keyboard.insertText('The bridge opened in 1871.')
+  await expect(alert).toContainText('Not saved')
+  expect(await sameElement(alert, alertBefore)).toBe(true)
+
+  // Saved again: the alert is emptied in place.
+  await page.unroute(/\/drafts\//)
+  await page.keyboard.insertText(' It is 300 metres long.')
+  await expect(saved).toHaveText('Draft saved')
+  await expect(alert).toBeEmpty()
+  expect(await sameElement(alert, alertBefore)).toBe(true)
+  expect(problems).toEqual([])
+})

@@ -67,12 +67,11 @@ export function Documents({ api }: { api: FactdeskApi }): JSX.Element {
       <span className={`documents-save documents-${save}`} role="status" aria-live="off" aria-label="Draft">
         {draft && status}
       </span>
-      {/* An alert is read out as it appears. */}
-      {draft && save === 'failed' && (
-        <span className="visually-hidden" role="alert">
-          {status}
-        </span>
-      )}
+      {/* The failure is read out at once: the alert stays in the page, empty, and only its content changes, since
+          a screen reader often misses a live region that appears with its text. */}
+      <span className="documents-alert visually-hidden" role="alert">
+        {draft && save === 'failed' ? status : ''}
+      </span>
       <div className="toolbar-group documents-actions">
         <button type="button" className="button" onClick={() => void drafts.create(api)}>
           New
