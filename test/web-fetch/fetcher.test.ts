@@ -25,6 +25,7 @@ afterAll(() => wiki.close())
 /// Resolves test host names only: *.loop.test to loopback, evil.test to a private address.
 const resolver = async (host: string): Promise<string[]> => {
   if (host.endsWith('loop.test')) return ['127.0.0.1']
+  if (host === 'pair.test') return ['127.0.0.2', '127.0.0.3']
   if (host === 'evil.test') return ['10.0.0.1']
   if (host === 'mixed.test') return ['127.0.0.1', '192.168.1.10']
   if (host === 'meta.test') return ['169.254.169.254']
@@ -90,6 +91,20 @@ describe('the safe fetcher', () => {
     expect(failed).toMatchObject({ reason: 'network', message: expect.stringContaining('ECONNREFUSED') })
     expect(failed.message).not.toContain('127.0.0.1')
     expect((await refusal(f, `http://127.0.0.1:${port}/`)).message).toContain(`127.0.0.1:${port}`)
+  })
+
+  it("says why a host fails on every address it resolves to, by the attempts' codes, naming no address", async () => {
+    // Nothing listens on this port at 127.0.0.2 or 127.0.0.3: Node tries both and gives an AggregateError with an
+    // empty message, each attempt's error naming its address.
+    const closed = createServer()
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.2', resolve))
+    const port = (closed.address() as AddressInfo).port
+    await new Promise((resolve) => closed.close(resolve))
+    const failed = await refusal(fetcher(true), `http://pair.test:${port}/`)
+    expect(failed).toMatchObject({
+      reason: 'network',
+      message: 'fetch failed: could not connect (2 addresses tried: ECONNREFUSED)',
+    })
   })
 
   it.each(['file:///etc/passwd', 'ftp://a.loop.test/x', 'gopher://a.loop.test/', 'not a url'])(

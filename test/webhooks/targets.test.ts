@@ -1,5 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { isLoopbackAddress, isRefusedAddress, withoutAddresses } from '../../src/main/engine/addresses'
+import {
+  failureReason,
+  isLoopbackAddress,
+  isRefusedAddress,
+  withoutAddresses,
+} from '../../src/main/engine/addresses'
 import { GatedTier } from '../helpers/tiers'
 import { call, expectEnvelope } from '../helpers/server'
 import {
@@ -210,6 +215,28 @@ describe('callbackUrl at delivery', () => {
     expect(stored).not.toContain('127.0.0.3')
   })
 
+  it("a name whose every address refuses the connection is recorded by the attempts' codes, naming no address", async () => {
+    // Nothing listens on that port at 127.0.0.3 or 127.0.0.4: Node tries both and gives an AggregateError with an
+    // empty message.
+    const closed = await startReceiver('127.0.0.3')
+    await closed.close()
+    const dns = fakeDns({ localhost: ['127.0.0.3', '127.0.0.4'] })
+    const tier = new GatedTier(false)
+    server = await startWebhookServer({ tier, webhooks: { resolveHost: dns.resolveHost } })
+    const submitted = await submitWithCallback(server, `http://localhost:${closed.port}/hook`)
+    tier.releaseAll()
+    const check = await endAndDeliver(server, submitted.id)
+    expect(check.webhook).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      log: [{ statusCode: null, error: 'could not connect (2 addresses tried: ECONNREFUSED)' }],
+    })
+    const event = server.store.outbox.forCheck(check.id)!
+    expect(server.store.outbox.attempts(event.id)).toMatchObject([
+      { error: 'could not connect (2 addresses tried: ECONNREFUSED)' },
+    ])
+  })
+
   it('a resolver that does not answer within the attempt timeout fails the attempt', async () => {
     const receiver = await startReceiver()
     receivers.push(receiver)
@@ -336,5 +363,24 @@ describe('address classes', () => {
       '10.0.0.5:443',
     )
     expect(withoutAddresses('connect ECONNREFUSED ::1:443', 'https://[::1]/hook')).toContain('::1:443')
+  })
+
+  it("says a failed request's cause, and the codes of attempts at several addresses, naming none", () => {
+    const attempt = (code: string, address: string) =>
+      Object.assign(new Error(`connect ${code} ${address}:443`), { code, address, port: 443 })
+    // undici's fetch: a TypeError whose cause is Node's AggregateError (empty message) of one error per address.
+    const undici = new TypeError('fetch failed', {
+      cause: new AggregateError([
+        attempt('ECONNREFUSED', '10.0.0.5'),
+        attempt('ETIMEDOUT', 'fd00::1'),
+        attempt('ECONNREFUSED', '10.0.0.6'),
+      ]),
+    })
+    expect(failureReason(undici, 'https://api.example.test/')).toBe(
+      'fetch failed: could not connect (3 addresses tried: ECONNREFUSED, ETIMEDOUT)',
+    )
+    expect(failureReason(attempt('ECONNREFUSED', '10.0.0.5'), 'https://api.example.test/')).toBe(
+      'connect ECONNREFUSED [address hidden]:443',
+    )
   })
 })

@@ -178,3 +178,25 @@ export function withoutAddresses(text: string, url: string): string {
     return `[address hidden]${token.slice(address.length)}`
   })
 }
+
+/// An error in words, with its cause after it (undici's `fetch failed` says nothing more itself). When a host has
+/// several addresses, Node tries each and, if every attempt fails, throws an AggregateError whose message is
+/// empty: the attempts' codes (ECONNREFUSED, ETIMEDOUT…) say what happened instead.
+function inWords(error: unknown): string {
+  if (!(error instanceof Error)) return String(error)
+  const message =
+    error instanceof AggregateError
+      ? `${error.message || 'could not connect'} (${error.errors.length} addresses tried: ${[
+          ...new Set(error.errors.map(codeOrWords)),
+        ].join(', ')})`
+      : error.message
+  return error.cause === undefined ? message : `${message}: ${inWords(error.cause)}`
+}
+
+const codeOrWords = (error: unknown): string => {
+  const code = (error as { code?: unknown } | null)?.code
+  return typeof code === 'string' ? code : inWords(error)
+}
+
+/// Why a request to `url` failed, in words that name no address its host name resolved to.
+export const failureReason = (error: unknown, url: string): string => withoutAddresses(inWords(error), url)

@@ -1,11 +1,11 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import {
+  failureReason,
   lookupHost,
   pinnedLookup,
   resolveTarget,
   TargetRefused,
-  withoutAddresses,
   type HostResolver,
 } from '../addresses'
 
@@ -152,10 +152,7 @@ export class SafeFetcher {
         throw new FetchRefused(`no answer within ${timeoutMs} ms`, 'timeout')
       }
       if (init.signal?.aborted) throw init.signal.reason
-      throw new FetchRefused(
-        `fetch failed: ${withoutAddresses((error as Error).message, current.href)}`,
-        'network',
-      )
+      throw new FetchRefused(`fetch failed: ${failureReason(error, current.href)}`, 'network')
     }
   }
 

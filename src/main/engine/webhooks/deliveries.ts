@@ -1,7 +1,7 @@
 import { request as httpRequest, type OutgoingHttpHeaders } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { lookupHost, pinnedLookup, resolveTarget, withoutAddresses, type HostResolver } from '../addresses'
+import { failureReason, lookupHost, pinnedLookup, resolveTarget, type HostResolver } from '../addresses'
 import type { Config } from '../../../shared/config'
 import type { Clock } from '../clock'
 import type { ReportEvents } from '../events'
@@ -214,8 +214,7 @@ export class WebhookDeliveries {
       if (deadline.aborted && !this.stopping.signal.aborted) {
         return { statusCode: null, error: `No response within ${this.options.timeoutMs / 1000} s.` }
       }
-      const message = error instanceof Error ? error.message : String(error)
-      return { statusCode: null, error: withoutAddresses(message, event.url) }
+      return { statusCode: null, error: failureReason(error, event.url) }
     }
   }
 
