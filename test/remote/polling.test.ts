@@ -136,9 +136,11 @@ describe('RemoteService updates by polling', () => {
 
 describe('RemoteService research steps from the service’s GET /events', () => {
   let wiki: FakeWiki | undefined
+  let services: ServiceSwitch | undefined
   afterEach(async () => {
+    services?.close()
     await wiki?.close()
-    wiki = undefined
+    wiki = services = undefined
   })
 
   /// A service that can research (its models holding the requests `hold` picks), behind a proxy, and a
@@ -271,6 +273,49 @@ describe('RemoteService research steps from the service’s GET /events', () => 
     stop()
     expect(researchSteps(updates)).toEqual(RESEARCH_STEPS)
   })
+
+  it('goes on from the last event read when the token of the same service changes, and hears the steps ended meanwhile', async () => {
+    // The first vote waits for the switch, the judge's finding for the missed steps to be heard.
+    const [switched, caughtUp] = [gate(), gate()]
+    const hold = (request: RecordedRequest) =>
+      request.model === 'model-a'
+        ? switched.opened
+        : schemaName(request) === 'research_finding'
+          ? caughtUp.opened
+          : undefined
+    const { server, proxy } = await setUpResearch(hold)
+    const second = server.engine.admin.createToken('write', server.organizationId, 'second').value
+    let wanted = { baseURL: proxy.api, token: server.write }
+    services = new ServiceSwitch(
+      { remoteService: () => wanted, serviceToken: () => wanted.token },
+      { retries: 0, poll: { intervalMs: 50, maxBackoffMs: 400 } },
+    )
+    const updates: ReportUpdate[] = []
+    services.events(server.organizationId).subscribe((update) => updates.push(update))
+    await services.current()?.research({ text: 'Ottawa is the capital of Canada.' })
+    await until(() => researchSteps(updates)).toEqual(RESEARCH_STEPS.slice(0, 4))
+    await until(() => models!.of('model-a').length).toBe(1)
+
+    // Settings > Service saves another token; its stream is refused a while, and both votes end meanwhile.
+    const withSecond = (request: SeenRequest) =>
+      isStream(request) && request.headers.authorization === `Bearer ${second}`
+    proxy.plan = (request) => (withSecond(request) ? { status: 503, body: 'unreachable' } : 'forward')
+    wanted = { baseURL: proxy.api, token: second }
+    services.refresh()
+    switched.open()
+    await until(() => models!.requests.filter((r) => schemaName(r) === 'research_finding').length).toBe(1)
+
+    // The new token's stream goes on from the old one's last event: the service first sends both votes.
+    proxy.plan = () => 'forward'
+    await until(() => researchSteps(updates)).toEqual(RESEARCH_STEPS.slice(0, 6))
+    const resumed = proxy.seen.filter(withSecond).at(-1)
+    expect(resumed?.headers['last-event-id']).toMatch(/^[0-9a-f]{8}-\d+$/)
+    caughtUp.open()
+    await until(() => updates.some((u) => u.type === 'research' && u.research.status === 'completed')).toBe(
+      true,
+    )
+    expect(researchSteps(updates)).toEqual(RESEARCH_STEPS)
+  })
 })
 
 describe('RemoteService after a resync', () => {
@@ -338,6 +383,45 @@ describe('ServiceSwitch', () => {
     services.refresh()
     tier.releaseAll()
     await expect.poll(() => statuses).toContain('completed')
+  })
+})
+
+describe('RemoteService.takeOver', () => {
+  it("goes on from the last event id the same service's stream read, and not from another service's", async () => {
+    // Every stream sends one event and ends; the client reads it again, sending the id back.
+    const asked: { token: string | undefined; lastEventId: string | undefined }[] = []
+    const service = createServer((request, response) => {
+      asked.push({
+        token: request.headers.authorization?.replace('Bearer ', ''),
+        lastEventId: request.headers['last-event-id'] as string | undefined,
+      })
+      response.writeHead(200, { 'Content-Type': 'text/event-stream' }).end('id: 3f9a02c1-7\n\n')
+    })
+    await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve))
+    const origin = `http://127.0.0.1:${(service.address() as AddressInfo).port}`
+    const connect = (baseURL: string, token: string) =>
+      new RemoteService({ baseURL, token, retries: 0, poll: { intervalMs: 20 } })
+    const first = connect(`${origin}/api/v1`, 'first')
+    const sameService = connect(`${origin}/api/v1`, 'second')
+    const otherService = connect(`${origin}/other/api/v1`, 'third')
+    const stops: (() => void)[] = []
+    try {
+      stops.push(first.subscribe(() => undefined))
+      await until(() => asked.some((each) => each.token === 'first' && each.lastEventId)).toBe(true)
+      first.close()
+      for (const next of [sameService, otherService]) {
+        next.takeOver(first)
+        stops.push(next.subscribe(() => undefined))
+      }
+      await until(() => asked.filter((each) => each.token !== 'first').length).toBeGreaterThanOrEqual(2)
+      expect(asked.find((each) => each.token === 'second')?.lastEventId).toBe('3f9a02c1-7')
+      expect(asked.find((each) => each.token === 'third')?.lastEventId).toBeUndefined()
+    } finally {
+      for (const stop of stops) stop()
+      for (const each of [first, sameService, otherService]) each.close()
+      service.closeAllConnections()
+      await new Promise((resolve) => service.close(resolve))
+    }
   })
 })
 

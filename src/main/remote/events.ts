@@ -47,6 +47,14 @@ export class ResearchEvents {
     private readonly token: string,
   ) {}
 
+  /// Goes on from where `previous` (the same service's stream, read with another token) was left: the next read
+  /// sends its last event id back, or, when it had read none, is a stream opened again without one (a resync).
+  /// The service streams only the new token's organization, whatever the id.
+  takeOver(previous: ResearchEvents): void {
+    this.lastEventId = previous.lastEventId
+    this.wasOpen = previous.wasOpen
+  }
+
   /// Reads the stream, passing each research update to `listener` (and each resync), until it ends (true) or
   /// it turns out the service has none (false: 404, or an answer that is not `text/event-stream`). Throws
   /// when it cannot be read; `signal` stops it.

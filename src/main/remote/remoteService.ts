@@ -56,6 +56,7 @@ export class RemoteService implements RemoteOperations {
   private readonly base: string
   private readonly options: typeof DEFAULTS
   private readonly poller: ReportPoller
+  private readonly researchEvents: ResearchEvents
 
   constructor(private readonly remote: RemoteOptions) {
     const problem = remoteServiceUrlProblem(remote.baseURL)
@@ -67,14 +68,14 @@ export class RemoteService implements RemoteOperations {
       retryDelayMs: remote.retryDelayMs ?? DEFAULTS.retryDelayMs,
       requestTimeoutMs: remote.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs,
     }
-    const researchEvents = new ResearchEvents(`${this.base}/events`, remote.token)
+    this.researchEvents = new ResearchEvents(`${this.base}/events`, remote.token)
     this.poller = new ReportPoller(
       {
         report: (id) => this.report(id),
         getResearch: (id) => this.getResearch(id),
         pendingCheck: (id) => this.call(pendingCheckRequest(id)),
         getCheck: (id) => this.getCheck(id),
-        researchEvents: (listener, signal) => researchEvents.read(listener, signal),
+        researchEvents: (listener, signal) => this.researchEvents.read(listener, signal),
       },
       remote.poll,
     )
@@ -141,10 +142,14 @@ export class RemoteService implements RemoteOperations {
     return this.base === target.baseURL.replace(/\/+$/, '') && this.remote.token === target.token
   }
 
-  /// Goes on following the checks, research runs and pending checks `previous` followed, when it is the same
-  /// service (its token changed); another service's are left behind.
+  /// Goes on following the checks, research runs and pending checks `previous` followed, and its research event
+  /// stream from the last event it read, when it is the same service (its token changed): the steps that end
+  /// while the stream is reopened are heard all the same. Another service's are left behind (its event ids
+  /// mean nothing here).
   takeOver(previous: RemoteService): void {
-    if (previous.base === this.base) this.poller.takeOver(previous.poller)
+    if (previous.base !== this.base) return
+    this.researchEvents.takeOver(previous.researchEvents)
+    this.poller.takeOver(previous.poller)
   }
 
   /// Stops polling.
