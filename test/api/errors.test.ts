@@ -76,6 +76,35 @@ describe('the error envelope', () => {
     expect(expectEnvelope(res.json, 'bad_request').message).toMatch(/application\/json/)
   })
 
+  it('a content type that only starts like JSON is 400 bad_request on every route with a body, never 500', async () => {
+    const { json: check } = await call(server, 'POST', '/checks', {
+      body: { text: 'Ottawa is the capital city of Canada.', tiers: ['t1'] },
+    })
+    const routes: [string, string, unknown][] = [
+      ['POST', '/checks/estimate', { text: 'Ottawa is the capital city of Canada.', tiers: ['t1'] }],
+      ['POST', '/checks', { text: 'Ottawa is the capital city of Canada.', tiers: ['t1'] }],
+      ['PATCH', `/checks/${check.id}`, { name: 'Ottawa' }],
+      ['POST', '/research', { text: 'Ottawa is the capital city of Canada.' }],
+    ]
+    for (const type of [
+      'application/json ; charset=utf-8',
+      'application/json, text/plain',
+      'application/json-seq',
+    ]) {
+      for (const [method, path, body] of routes) {
+        const res = await call(server, method, path, { body, headers: { 'Content-Type': type } })
+        expect(res.status, `${method} ${path} as ${type}`).toBe(400)
+        expect(expectEnvelope(res.json, 'bad_request').message).toMatch(/application\/json/)
+      }
+    }
+    // Parameters after the media type are fine.
+    const res = await call(server, 'PATCH', `/checks/${check.id}`, {
+      body: { name: 'Ottawa' },
+      headers: { 'Content-Type': 'application/json; charset=utf-8' },
+    })
+    expect(res.status).toBe(200)
+  })
+
   it('an over-large body is 422 unprocessable', async () => {
     // Room for the longest draft (1,000,000 characters) at 6 bytes each, and a little more.
     const res = await call(server, 'POST', '/webhook-secret/rotate', {

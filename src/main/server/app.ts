@@ -5,7 +5,7 @@ import { MAX_DRAFT_CHARS, MAX_FILE_BYTES } from '../../shared/schemas'
 import type { Engine } from '../engine/engine'
 import { chromiumPdf, type PdfPrinter } from '../engine/exports/pdf'
 import { authenticate, type ApiEnv } from './auth'
-import { errorResponse, limitBody, validationError } from './errors'
+import { errorResponse, limitBody, notJson, validationError } from './errors'
 import { accountRoutes } from './routes/account'
 import { checkRoutes } from './routes/checks'
 import { draftRoutes } from './routes/drafts'
@@ -104,7 +104,7 @@ const requireJsonBody: MiddlewareHandler = async (c, next) => {
   const read = c.req.method !== 'GET' && c.req.method !== 'HEAD'
   if (read && ((length !== undefined && length !== '0') || c.req.header('Transfer-Encoding'))) {
     if (!/^application\/([\w.-]+\+)?json\b/i.test(c.req.header('Content-Type') ?? '')) {
-      throw new ApiError('bad_request', 'Send the body as JSON with "Content-Type: application/json".')
+      throw notJson()
     }
     await c.req.json().catch(() => {
       throw new ApiError('bad_request', 'The request body is not valid JSON.')

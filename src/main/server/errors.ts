@@ -14,6 +14,11 @@ export function validationError(error: ZodError, what: string): ApiError {
   return new ApiError('bad_request', `The ${what} is not valid (${fields}).`, details)
 }
 
+/// A request body sent as anything but JSON. `requireJsonBody` refuses most by their Content-Type; the routes'
+/// own media type check (Hono's 415) refuses the rest, such as `application/json ; charset=utf-8`.
+export const notJson = (): ApiError =>
+  new ApiError('bad_request', 'Send the body as JSON with "Content-Type: application/json".')
+
 /// Refuses a request body over `maxSize` bytes, before it is read, as `unprocessable`.
 export const limitBody = (maxSize: number): MiddlewareHandler =>
   bodyLimit({
@@ -34,6 +39,7 @@ export function errorResponse(error: unknown, c: Context): Response {
   if (error instanceof HTTPException && error.status === 400) {
     return c.json(new ApiError('bad_request', 'The request body is not valid JSON.').toEnvelope(), 400)
   }
+  if (error instanceof HTTPException && error.status === 415) return c.json(notJson().toEnvelope(), 400)
   if (error instanceof HTTPException && error.status === 413) {
     return c.json(new ApiError('unprocessable', error.message).toEnvelope(), 422)
   }
