@@ -1,3 +1,4 @@
+import type { Settings } from '../src/shared/schemas'
 import { startFakeOpenAI, type FakeOpenAI } from '../test/helpers/fakeOpenAI'
 import {
   asWebServer,
@@ -255,5 +256,27 @@ test.describe('a desktop without a keychain', () => {
     await expect(dialog.locator('.keys-refused')).toBeVisible()
     await dialog.getByRole('tab', { name: 'Search' }).click()
     await expect(dialog.getByLabel('API key')).toHaveAccessibleDescription(/no keychain/)
+  })
+
+  test('the Service tab says by the token field that a token cannot be kept', async ({ page, server }) => {
+    await openEditor(page, server)
+    await expect(page.getByRole('contentinfo')).toContainText('1,000 credits')
+    const dialog = page.getByRole('dialog', { name: 'Settings' })
+    const refused = 'This computer has no keychain Factdesk can keep the token in.'
+    // The desktop app's engine, which offers a remote service, on a desktop without a keychain.
+    await page.route('**/api/v1/settings', async (route) => {
+      const response = await route.fetch()
+      const settings = (await response.json()) as Settings
+      await route.fulfill({
+        response,
+        json: { ...settings, service: { ...settings.service, available: true, tokenRefused: refused } },
+      })
+    })
+    await page.keyboard.press('Control+Comma')
+    await dialog.getByRole('tab', { name: 'Service' }).click()
+    const token = dialog.getByLabel('Token')
+    await expect(token).toHaveValue('')
+    await expect(token).toHaveAccessibleDescription(new RegExp(refused.replaceAll('.', '\\.')))
+    await expect(dialog.locator('.keys-refused')).toHaveText(refused)
   })
 })

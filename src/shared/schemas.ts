@@ -458,6 +458,8 @@ export const ServiceSettings = z
     mode: ServiceMode,
     baseURL: z.string().nullable(),
     token: SavedKey,
+    /// Why a token entered here is not kept (a desktop without a keychain), in words; null where it is.
+    tokenRefused: z.string().nullable(),
   })
   .meta({ id: 'ServiceSettings' })
 export type ServiceSettings = z.infer<typeof ServiceSettings>

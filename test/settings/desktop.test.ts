@@ -57,6 +57,7 @@ describe('settings over IPC (the desktop app is the owner)', () => {
     expect(sealedBy).toContain('keychain')
     expect(engine.settings.keys.model('a', undefined)).toBe('sk-desktop-9999')
     expect(settings.keysRefused).toBeNull()
+    expect(settings.service.tokenRefused).toBeNull()
   })
 
   it('refuses arguments outside the contract with the envelope', async () => {
@@ -93,7 +94,8 @@ describe('a desktop without a keychain', () => {
     expect(engine.settings.keys.model('a', undefined)).toBe('sk-before-1111')
     // Settings can say so before any key is typed.
     const before = Settings.parse(((await dispatch('settings', [], APP)) as { data: unknown }).data)
-    expect(before.keysRefused).toBe(NO_KEYCHAIN)
+    expect(before.keysRefused).toBe(NO_KEYCHAIN.keys)
+    expect(before.service.tokenRefused).toBe(NO_KEYCHAIN.token)
 
     const refused = await dispatch(
       'updateSettings',
@@ -112,8 +114,28 @@ describe('a desktop without a keychain', () => {
     )
     expect(refused).toEqual({
       ok: false,
-      error: { code: 'unprocessable', message: NO_KEYCHAIN, details: null },
+      error: { code: 'unprocessable', message: NO_KEYCHAIN.keys, details: null },
     })
+    // The remote service's token is refused in its own words: no environment variable can hold it.
+    engine.settings.offerRemoteService()
+    const token = await dispatch(
+      'updateSettings',
+      [
+        {
+          service: {
+            mode: 'remote',
+            baseURL: 'https://factdesk.example.org/api/v1',
+            token: 'fd_refused_3333',
+          },
+        },
+      ],
+      APP,
+    )
+    expect(token).toEqual({
+      ok: false,
+      error: { code: 'unprocessable', message: NO_KEYCHAIN.token, details: null },
+    })
+    expect(readFileSync(join(dataDir, 'factdesk.db')).includes('fd_refused_3333')).toBe(false)
     const settings = Settings.parse(((await dispatch('settings', [], APP)) as { data: unknown }).data)
     expect(settings.models.panel.map((model) => model.id)).toEqual(['a'])
     expect(settings.writing.dictionary).toEqual([])

@@ -8,9 +8,15 @@ import { ApiError } from '../../shared/errors'
 export interface SecretBox {
   encrypt(plain: string): Buffer
   decrypt(sealed: Buffer): string
-  /// Why `encrypt` refuses every key here, in words (what is missing and what to do instead), for Settings to say
-  /// before a key is typed; null where keys are kept.
-  readonly refusal: string | null
+  /// Why `encrypt` refuses every secret here, for Settings to say before one is typed; null where they are kept.
+  readonly refusal: SecretRefusal | null
+}
+
+/// Why secrets are not kept, in words: what is missing and what to do instead, for API keys (which an environment
+/// variable can hold) and for the remote service's token (which nothing else can).
+export interface SecretRefusal {
+  keys: string
+  token: string
 }
 
 const KEY_FILE = 'secret.key'
@@ -41,20 +47,26 @@ export function fileSecretBox(dataDir: string): SecretBox {
   }
 }
 
-/// What Settings says when a key cannot be saved: no keychain to seal it with.
-export const NO_KEYCHAIN =
-  'This computer has no keychain Factdesk can keep keys in (on Linux: GNOME Keyring or KWallet), and keys are ' +
-  'not kept without one. Set the key in an environment variable instead, and name it under "Environment ' +
-  'variable" for a model, or as search.apiKeyEnv in the configuration file for a search provider.'
+/// What Settings says when a key or the token cannot be saved: no keychain to seal it with.
+export const NO_KEYCHAIN: SecretRefusal = {
+  keys:
+    'This computer has no keychain Factdesk can keep keys in (on Linux: GNOME Keyring or KWallet), and keys are ' +
+    'not kept without one. Set the key in an environment variable instead, and name it under "Environment ' +
+    'variable" for a model, or as search.apiKeyEnv in the configuration file for a search provider.',
+  token:
+    'This computer has no keychain Factdesk can keep the token in (on Linux: GNOME Keyring or KWallet), so the ' +
+    'token cannot be kept on this computer and checks run in this app. Test connection still tries a token you ' +
+    'type here, without keeping it.',
+}
 
-/// Where the system has no keychain to seal keys with: saving a key is refused with `reason` (in words: what is
-/// missing and what to do instead) rather than sealed with a key file kept beside the keys. Keys sealed earlier
-/// by `legacy` still open.
-export function refusingSecretBox(legacy: SecretBox, reason: string): SecretBox {
+/// Where the system has no keychain to seal keys with: saving a key is refused with `reason` rather than sealed
+/// with a key file kept beside the keys (Settings refuses the token with its own words before it gets here). Keys
+/// sealed earlier by `legacy` still open.
+export function refusingSecretBox(legacy: SecretBox, reason: SecretRefusal): SecretBox {
   return {
     refusal: reason,
     encrypt() {
-      throw new ApiError('unprocessable', reason)
+      throw new ApiError('unprocessable', reason.keys)
     },
     decrypt: (sealed) => legacy.decrypt(sealed),
   }

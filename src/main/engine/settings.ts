@@ -136,7 +136,7 @@ export class AppSettings {
       writing: this.writing(),
       localServer: this.localServerView(),
       service: this.serviceView(),
-      keysRefused: this.options.box.refusal,
+      keysRefused: this.options.box.refusal?.keys ?? null,
     }
   }
 
@@ -409,13 +409,21 @@ export class AppSettings {
   }
 
   private serviceView(): ServiceSettings {
-    return { available: this.remoteAvailable, ...this.savedService(), token: this.keyView(SERVICE_TOKEN) }
+    return {
+      available: this.remoteAvailable,
+      ...this.savedService(),
+      token: this.keyView(SERVICE_TOKEN),
+      tokenRefused: this.options.box.refusal?.token ?? null,
+    }
   }
 
   /// Saves the service to use; the remote one needs the desktop app, its URL and a token.
   private saveService(patch: NonNullable<SettingsPatch['service']>, at: string): void {
     const before = this.savedService()
     const service = { ...before, ...patch }
+    const refusal = this.options.box.refusal
+    // In the token's own words: the box's refusal speaks of keys and their environment variables.
+    if (refusal && patch.token) throw new ApiError('unprocessable', refusal.token)
     this.saveKey(SERVICE_TOKEN, keyFor(patch.token, service.baseURL === before.baseURL), at)
     if (service.mode === 'remote') {
       if (!this.remoteAvailable) {

@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent, type JSX } from 'react'
 import { remoteServiceUrlProblem, type ServiceMode, type ServiceTest } from '../../../../shared/schemas'
-import { movedKeyText, Problem, savedKeyText, useRequest } from './common'
+import { KeysRefused, movedKeyText, Problem, savedKeyText, useRequest } from './common'
 import type { TabProps } from './SettingsDialog'
 
 /// Service: whether checks run in the app's own engine or on a remote Factdesk service (its base URL, with
@@ -115,12 +115,13 @@ export function ServiceTab({ api, settings, onSaved }: TabProps): JSX.Element {
             ? 'Leave empty to keep the saved token'
             : 'A write token of the service'
         }
-        aria-describedby={`${field}-token-state`}
+        aria-describedby={`${field}-token-state${service.tokenRefused ? ` ${field}-token-refused` : ''}`}
         onChange={(event) => setToken(event.target.value)}
       />
       <p id={`${field}-token-state`} className="muted field-note">
         {moved ? movedKeyText('token') : savedKeyText(service.token)}
       </p>
+      <KeysRefused id={`${field}-token-refused`} reason={service.tokenRefused} />
       <div className="form-actions">
         <button
           type="button"
