@@ -451,6 +451,38 @@ describe('ResearchEvents', () => {
       await new Promise((resolve) => endless.close(resolve))
     }
   })
+  it('reads events whose lines end in CR or CRLF, a CRLF cut between two chunks', async () => {
+    const chunks = [
+      'id: 3f9a02c1-7\r',
+      '\ndata: {"type":"resync"}\r\n\r',
+      '\nid: 3f9a02c1-8\rdata: {"type":"resync"}\r\r',
+    ]
+    const asked: unknown[] = []
+    const service = createServer((request, response) => {
+      asked.push(request.headers['last-event-id'])
+      response.writeHead(200, { 'Content-Type': 'text/event-stream' }).flushHeaders()
+      const next = (): void => {
+        const chunk = chunks.shift()
+        if (chunk === undefined) response.end()
+        else response.write(chunk, () => setTimeout(next, 20))
+      }
+      next()
+    })
+    await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve))
+    const url = `http://127.0.0.1:${(service.address() as AddressInfo).port}/events`
+    let resyncs = 0
+    const listener = { hear: () => undefined, resync: () => void resyncs++ }
+    try {
+      const events = new ResearchEvents(url, 'token')
+      const signal = new AbortController().signal
+      for (let stream = 0; stream < 2; stream++) await events.read(listener, signal)
+      expect(resyncs).toBe(2)
+      expect(asked).toEqual([undefined, '3f9a02c1-8'])
+    } finally {
+      await new Promise((resolve) => service.close(resolve))
+    }
+  })
+
   it('sends the id it read last back as Last-Event-ID, and asks for a resync when it has none to send', async () => {
     const answers = [
       // As the SSE specification says: an event without data sets the id too, an id with NUL in it is ignored.

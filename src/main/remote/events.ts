@@ -80,18 +80,15 @@ export class ResearchEvents {
     }
     if (this.wasOpen && !resuming) listener.resync()
     this.wasOpen = true
-    let buffer = ''
+    const stream = new EventStreamParser()
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader()
     for (let read = await reader.read(); !read.done; read = await reader.read()) {
-      buffer += read.value
-      const events = buffer.split(/\r?\n\r?\n/)
-      buffer = events.pop() ?? ''
-      if (buffer.length > MAX_EVENT_CHARS) {
+      const events = stream.push(read.value)
+      if (stream.unfinished > MAX_EVENT_CHARS) {
         await reader.cancel()
         throw new Error(`GET /events sent an event of over ${MAX_EVENT_CHARS} characters`)
       }
-      for (const event of events) {
-        const { id, data } = fieldsOf(event)
+      for (const { id, data } of events) {
         if (id !== undefined) this.lastEventId = id
         const update = parsed(data)
         if (update?.type === 'resync') listener.resync()
@@ -102,22 +99,66 @@ export class ResearchEvents {
   }
 }
 
-/// The id one event sets (undefined when it sets none) and its `data` lines joined, read as the SSE
-/// specification says: a field's name ends at the first colon and one space after it is dropped, a line
-/// without a colon is a field without a value, a line that starts with a colon is a comment, and an `id` with
-/// NUL in it is ignored.
-function fieldsOf(event: string): { id: string | undefined; data: string } {
-  let id: string | undefined
-  const data: string[] = []
-  for (const line of event.split(/\r?\n/)) {
+/// One event of a stream: the id it sets (undefined when it sets none) and its `data` lines joined.
+export interface StreamedEvent {
+  id: string | undefined
+  data: string
+}
+
+/// Cuts the text of an event stream into events as the SSE specification reads it, however the text comes cut
+/// into chunks: a line ends at CRLF, LF or CR (a CR that ends a chunk may be the first half of a CRLF, so an LF
+/// that begins the next chunk ends no line), and a blank line ends an event. A field's name ends at the first
+/// colon and one space after it is dropped, a line without a colon is a field without a value, a line that
+/// starts with a colon is a comment, and an `id` with NUL in it is ignored. An event the stream ends before
+/// finishing is never given.
+export class EventStreamParser {
+  /// The line read so far.
+  private line = ''
+  /// Whether the last chunk ended with a CR, whose LF may come first in the next.
+  private afterCR = false
+  private id: string | undefined
+  private data: string[] = []
+  /// Characters of the event's ended lines.
+  private read = 0
+
+  /// Characters of the event not ended yet: a stream may be cut off before it grows too long.
+  get unfinished(): number {
+    return this.read + this.line.length
+  }
+
+  /// The events `chunk` ends.
+  push(chunk: string): StreamedEvent[] {
+    const events: StreamedEvent[] = []
+    let start = this.afterCR && chunk.startsWith('\n') ? 1 : 0
+    if (chunk !== '') this.afterCR = chunk.endsWith('\r')
+    const lineEnd = /\r\n|\r|\n/g
+    lineEnd.lastIndex = start
+    for (let end = lineEnd.exec(chunk); end; end = lineEnd.exec(chunk)) {
+      const line = this.line + chunk.slice(start, end.index)
+      this.line = ''
+      start = lineEnd.lastIndex
+      if (line === '') {
+        events.push({ id: this.id, data: this.data.join('\n') })
+        this.id = undefined
+        this.data = []
+        this.read = 0
+      } else {
+        this.field(line)
+      }
+    }
+    this.line += chunk.slice(start)
+    return events
+  }
+
+  private field(line: string): void {
+    this.read += line.length
     const colon = line.indexOf(':')
-    if (colon === 0) continue
+    if (colon === 0) return
     const name = colon < 0 ? line : line.slice(0, colon)
     const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '')
-    if (name === 'id' && !value.includes('\0')) id = value
-    else if (name === 'data') data.push(value)
+    if (name === 'id' && !value.includes('\0')) this.id = value
+    else if (name === 'data') this.data.push(value)
   }
-  return { id, data: data.join('\n') }
 }
 
 /// The research update or resync an event's data carries, if it carries one.
