@@ -97,12 +97,13 @@ describe('the error envelope', () => {
         expect(expectEnvelope(res.json, 'bad_request').message).toMatch(/application\/json/)
       }
     }
-    // Parameters after the media type are fine.
+    // Parameters after the media type are fine: the body is read.
     const res = await call(server, 'PATCH', `/checks/${check.id}`, {
       body: { name: 'Ottawa' },
       headers: { 'Content-Type': 'application/json; charset=utf-8' },
     })
     expect(res.status).toBe(200)
+    expect(res.json.name).toBe('Ottawa')
   })
 
   it('an over-large body is 422 unprocessable', async () => {
