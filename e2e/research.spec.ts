@@ -1,6 +1,6 @@
 import type { RecordedRequest } from '../test/helpers/fakeOpenAI'
 import { DATA_CLOSE, DATA_OPEN } from '../src/main/engine/tiers/t2/prompts'
-import { expect, outputFile as output, pageProblems, test, writeInEditor } from './webServer'
+import { expect, expectFocusKept, outputFile as output, pageProblems, test, writeInEditor } from './webServer'
 
 const ARTICLE = 'Ottawa is the capital of Canada. It sits on the Ottawa River.'
 const OTTAWA = [
@@ -189,12 +189,7 @@ test.describe('deep research', () => {
     const ask = panel.getByRole('alertdialog', { name: 'Open link' })
     await expect(ask).toContainText('/w/index.php?title=Toronto')
     // The question keeps the focus until it is answered: Tab goes round its two buttons.
-    await expect(ask.getByRole('button', { name: 'Cancel' })).toBeFocused()
-    await page.keyboard.press('Tab')
-    await page.keyboard.press('Tab')
-    await expect(ask.getByRole('button', { name: 'Cancel' })).toBeFocused()
-    await page.keyboard.press('Escape')
-    await expect(ask).toHaveCount(0)
+    await expectFocusKept(page, ask, ask.getByRole('button', { name: 'Cancel' }))
     await page.keyboard.press('ArrowLeft')
     await expect(dissent).toBeFocused()
     await page.keyboard.press('Home')

@@ -3,6 +3,7 @@ import { startFakeOpenAI, type FakeOpenAI } from '../test/helpers/fakeOpenAI'
 import {
   asWebServer,
   expect,
+  expectFocusKept,
   openEditor,
   outputFile as screenshot,
   pageProblems,
@@ -173,12 +174,7 @@ test.describe(() => {
     await rotateButton.click()
     const question = dialog.getByRole('alertdialog', { name: 'Rotate the signing secret' })
     await expect(question).toContainText('24 hours')
-    await expect(question.getByRole('button', { name: 'Keep the current secret' })).toBeFocused()
-    await page.keyboard.press('Tab')
-    await page.keyboard.press('Tab')
-    await expect(question.getByRole('button', { name: 'Keep the current secret' })).toBeFocused()
-    await page.keyboard.press('Escape')
-    await expect(question).toHaveCount(0)
+    await expectFocusKept(page, question, question.getByRole('button', { name: 'Keep the current secret' }))
     await expect(dialog).toBeVisible()
     await expect(rotateButton).toBeFocused()
     await rotateButton.click()

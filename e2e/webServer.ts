@@ -10,6 +10,7 @@ import {
   expect,
   type BrowserContext,
   type ElectronApplication,
+  type Locator,
   type Page,
 } from '@playwright/test'
 import type { FactdeskOperations, IpcResult, Operation } from '../src/shared/api'
@@ -174,6 +175,17 @@ export function pageProblems(page: Page, options: { console?: boolean } = {}): s
     })
   }
   return problems
+}
+
+/// That a confirmation keeps the focus until it is answered: `safeButton`, the answer that changes nothing, has
+/// it, Tab goes round the question's two buttons back to it, and Escape closes the question.
+export async function expectFocusKept(page: Page, question: Locator, safeButton: Locator): Promise<void> {
+  await expect(safeButton).toBeFocused()
+  await page.keyboard.press('Tab')
+  await page.keyboard.press('Tab')
+  await expect(safeButton).toBeFocused()
+  await page.keyboard.press('Escape')
+  await expect(question).toHaveCount(0)
 }
 
 /// The `factdesk web` of a test that runs in the browser only (see `desktop`); the desktop app is refused.
