@@ -26,6 +26,16 @@ describe('Idempotency-Key', () => {
     expect((await call(server, 'GET', '/credits')).json.balance).toBe(balance)
   })
 
+  it('a repeat that says the same in other words is the same request: tiers in another order, null for absent', async () => {
+    const first = await submit('key-5', { text: TEXT, tiers: ['t1'], name: null })
+    const again = await submit('key-5', { text: TEXT, tiers: ['t1', 't1'] })
+    expect(again.status).toBe(202)
+    expect(again.headers.get('idempotent-replayed')).toBe('true')
+    expect(again.json.id).toBe(first.json.id)
+    // A member with a value is part of the request.
+    expect((await submit('key-5', { text: TEXT, tiers: ['t1'], name: 'other' })).status).toBe(422)
+  })
+
   it('the same key with a different body is 422', async () => {
     await submit('key-2', { text: TEXT, tiers: ['t1'] })
     const res = await submit('key-2', { text: `${TEXT} More.`, tiers: ['t1'] })

@@ -5,7 +5,7 @@ import { Alarm } from './jobs/alarm'
 import { hasEnded, type ReportEvents } from './events'
 import { newId, newSecret } from './ids'
 import { unreachableError, type Reachability } from './reachability'
-import { bodyHash, requireWrite, type Principal, type Service } from './service'
+import { requestHash, requireWrite, type Principal, type Service } from './service'
 import type { Store } from './store'
 import type { PendingRecord } from './store/pendingChecks'
 import { requireIdempotencyKey } from './validation'
@@ -116,7 +116,7 @@ export class PendingQueue {
       return null
     })
     if (earlier) {
-      if (bodyHash(earlier.request) !== bodyHash(request)) {
+      if (requestHash(earlier.request) !== requestHash(request)) {
         throw new ApiError('unprocessable', 'This Idempotency-Key was used with a different request body.')
       }
       return { pending: pendingView(earlier), replayed: true }

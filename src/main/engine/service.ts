@@ -69,19 +69,21 @@ export interface Jobs {
 /// Sorts tiers into their canonical order and drops repeats.
 const canonicalTiers = (tiers: readonly Tier[]): Tier[] => TIERS.filter((tier) => tiers.includes(tier))
 
-/// A stable hash of a request body: the same members in any order hash the same.
-export function bodyHash(body: unknown): string {
+/// A stable hash of a check request, so that an `Idempotency-Key` sent again with the same request matches: the
+/// same members in any order, the tiers in any order or repeated, and a member given as null or left out (null
+/// means absent in this API) hash the same.
+export function requestHash(request: CreateCheckRequest): string {
   const canonical = (value: unknown): unknown =>
     value && typeof value === 'object' && !Array.isArray(value)
       ? Object.fromEntries(
           Object.entries(value)
-            .filter(([, v]) => v !== undefined)
+            .filter(([, v]) => v !== undefined && v !== null)
             .sort(([a], [b]) => (a < b ? -1 : 1))
             .map(([k, v]) => [k, canonical(v)]),
         )
       : value
   return createHash('sha256')
-    .update(JSON.stringify(canonical(body)))
+    .update(JSON.stringify(canonical({ ...request, tiers: canonicalTiers(request.tiers) })))
     .digest('hex')
 }
 
@@ -237,13 +239,13 @@ export class Service {
   ): Promise<{ check: Check; replayed: boolean }> {
     const tiers = this.requireSubmittable(principal, request)
     if (idempotencyKey !== undefined) requireIdempotencyKey(idempotencyKey)
-    const requestHash = bodyHash(request)
+    const hash = requestHash(request)
 
     const replay = (): { check: Check; replayed: boolean } | null => {
       if (idempotencyKey === undefined) return null
       const earlier = this.store.idempotencyKeys.find(principal.organizationId, idempotencyKey)
       if (!earlier) return null
-      if (earlier.requestHash !== requestHash) {
+      if (earlier.requestHash !== hash) {
         throw new ApiError('unprocessable', 'This Idempotency-Key was used with a different request body.')
       }
       return { check: this.getCheck(principal, earlier.checkId), replayed: true }
@@ -304,13 +306,7 @@ export class Service {
       )
       this.store.units.enqueue(record.id, units, now)
       if (idempotencyKey !== undefined) {
-        this.store.idempotencyKeys.insert(
-          principal.organizationId,
-          idempotencyKey,
-          requestHash,
-          record.id,
-          now,
-        )
+        this.store.idempotencyKeys.insert(principal.organizationId, idempotencyKey, hash, record.id, now)
       }
       return null
     })
