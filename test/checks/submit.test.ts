@@ -121,6 +121,16 @@ describe('POST /checks', () => {
     )
     expect(await balance(token)).toBe(2)
     expect((await call(server, 'GET', '/checks', { token })).json.data).toEqual([])
+    // One claim, one credit: said in the singular.
+    const broke = server.engine.admin.createOrganization('Broke', 0)
+    const brokeToken = server.engine.admin.createToken('write', broke.id, null).value
+    const one = await call(server, 'POST', '/checks', {
+      token: brokeToken,
+      body: { text: 'The Eiffel Tower is 330 metres tall.', tiers: ['t1'] },
+    })
+    expect(expectEnvelope(one.json, 'insufficient_credits').message).toMatch(
+      /costs 1 credit; the balance is 0/,
+    )
   })
 
   it('refuses bad submissions', async () => {

@@ -17,7 +17,7 @@ export function chargeOrRefuse(
     if (!(error instanceof InsufficientCreditsError)) throw error
     throw new ApiError(
       'insufficient_credits',
-      `${what} costs ${error.amount} credits; the balance is ${error.balance}.`,
+      `${what} costs ${error.amount} ${error.amount === 1 ? 'credit' : 'credits'}; the balance is ${error.balance}.`,
     )
   }
 }
