@@ -1,4 +1,12 @@
+import type { Locator } from '@playwright/test'
 import { expect, outputFile, pageProblems, test, writeInEditor } from './webServer'
+
+/// Fails when `element` reaches out of a window 320 px wide.
+async function expectInWindow(element: Locator): Promise<void> {
+  const box = await element.boundingBox()
+  expect(box?.x).toBeGreaterThanOrEqual(0)
+  expect((box?.x ?? 0) + (box?.width ?? Infinity)).toBeLessThanOrEqual(320)
+}
 
 // WCAG 1.4.10: at 320 CSS pixels the page reflows rather than squeezing the text to nothing. The side panel goes
 // under the text, and both keep the whole width.
@@ -22,6 +30,38 @@ test('at 320 px the side panel goes under the text, both of a usable size', asyn
   expect(problems).toEqual([])
 })
 
+test('at 320 px the export menu fits in the window, and the status bar says its words whole', async ({
+  page,
+  server,
+}) => {
+  const problems = pageProblems(page)
+  await page.setViewportSize({ width: 320, height: 720 })
+  await writeInEditor(page, server, 'The Eiffel Tower is 330 metres tall. It was completed in 1889.')
+  const toolbar = page.getByRole('toolbar', { name: 'Fact-checking' })
+  await toolbar.getByRole('button', { name: 'Estimate' }).click()
+  await expect(page.getByRole('complementary', { name: 'Estimate' })).toContainText('2 claims found')
+  await toolbar.getByRole('button', { name: 'Check', exact: true }).click()
+  await expect(page.getByRole('status', { name: 'Check status' })).toContainText('completed', {
+    timeout: 30_000,
+  })
+
+  // Each word of the status bar whole, none cut to an ellipsis (the balance, above all).
+  const statusBar = page.getByRole('contentinfo')
+  await expect(statusBar).toContainText('998 credits')
+  for (const word of await statusBar.locator('span').all()) {
+    expect(await word.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true)
+  }
+  await expectInWindow(statusBar.locator('.status-balance'))
+
+  await toolbar.getByRole('button', { name: 'Export' }).click()
+  const menu = page.getByRole('menu', { name: 'Export the report as' })
+  await expect(menu.getByRole('menuitem').first()).toBeVisible()
+  await expectInWindow(menu)
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320)
+  await page.screenshot({ path: outputFile('reflow-320-export.png') })
+  expect(problems).toEqual([])
+})
+
 test.describe('the checks waiting to run', () => {
   test.use({ models: { latencyMs: 0, offline: true } })
 
@@ -39,9 +79,7 @@ test.describe('the checks waiting to run', () => {
     const list = page.getByRole('list', { name: 'Waiting to check' })
     await expect(list.getByRole('button', { name: /^Cancel the check of/ })).toBeVisible()
 
-    const box = await list.boundingBox()
-    expect(box?.x).toBeGreaterThanOrEqual(0)
-    expect((box?.x ?? 0) + (box?.width ?? Infinity)).toBeLessThanOrEqual(320)
+    await expectInWindow(list)
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320)
     await page.screenshot({ path: outputFile('reflow-320-waiting.png') })
     expect(problems).toEqual([])
