@@ -209,6 +209,45 @@ test.describe('with a model panel', () => {
   })
 })
 
+test.describe('with a judge that writes its correction in plain words', () => {
+  test.use({
+    models: {
+      latencyMs: 0,
+      behaviours: {
+        'model-judge': {
+          overrides: { verdict: 'refuted', correction: 'The Eiffel Tower is 300 feet tall.' },
+        },
+      },
+    },
+  })
+
+  test("Apply changes the words and keeps the writer's Markdown", async ({ page, server }) => {
+    const problems = pageProblems(page)
+    await writeInEditor(page, server, 'The **Eiffel Tower** is 330 feet tall.')
+    const toolbar = page.getByRole('toolbar', { name: 'Fact-checking' })
+    await toolbar.getByRole('button', { name: /t2/ }).click()
+    await toolbar.getByRole('button', { name: 'Estimate' }).click()
+    await toolbar.getByRole('button', { name: 'Check', exact: true }).click()
+    await expect(page.getByRole('status', { name: 'Check status' })).toContainText('completed', {
+      timeout: 30_000,
+    })
+    await page.locator('.cm-content .fd-badge').first().click()
+    const correction = page
+      .getByRole('complementary', { name: 'Claim' })
+      .getByRole('region', { name: 'Tier t2' })
+      .locator('.correction')
+    // Only the number is struck out: the bold stays.
+    await expect(correction.locator('del')).toHaveText(['330'])
+    await expect(correction.locator('ins')).toHaveText(['300'])
+    await correction.getByRole('button', { name: 'Apply' }).click()
+    await expect(page.getByRole('textbox', { name: 'Document' })).toContainText(
+      'The **Eiffel Tower** is 300 feet tall.',
+    )
+    await expect(correction.getByRole('status')).toHaveText('Applied. Undo')
+    expect(problems).toEqual([])
+  })
+})
+
 test.describe('with a model panel, in a browser whose connection breaks', () => {
   test.skip(({ desktop }) => desktop, 'the desktop app hears its engine through IPC, not over the network')
   test.use({ models: { latencyMs: 700 } })

@@ -17,9 +17,48 @@ export type CorrectionPart = { same: string } | { removed: string; added: string
 /// Words, runs of spaces and single marks: what a correction is compared by.
 const TOKEN = /[\p{L}\p{N}]+(?:['’][\p{L}\p{N}]+)*|\s+|[^\s\p{L}\p{N}]/gu
 
+/// Markdown's inline marks: emphasis, strikethrough, code.
+const MARKS = '*_~`'
+/// A changed stretch: the marks it starts with, what they enclose, the marks it ends with.
+const EDGE_MARKS = new RegExp(`^([${MARKS}]*)([^]*?)([${MARKS}]*)$`)
+
 /// The claim's text and its correction compared word by word (the longest run of words they share stays),
-/// so the writer sees what would change and Apply touches only that.
+/// so the writer sees what would change and Apply touches only that. A judge writes its correction in plain
+/// words: the claim's Markdown marks at the ends of a changed stretch (the `**` a correction leaves out, or
+/// `**330**` against `300`) stay as the writer wrote them when all of them can: where the correction drops words
+/// a mark belongs to, keeping the others would leave one of a pair, so it stands as the judge wrote it.
 export function correctionParts(text: string, correction: string): CorrectionPart[] {
+  const parts = wordParts(text, correction)
+  const kept: CorrectionPart[] = []
+  for (const part of parts) for (const piece of keepMarks(part)) append(kept, piece)
+  const after = kept.map((part) => ('same' in part ? part.same : part.added)).join('')
+  return [...MARKS].every((mark) => count(after, mark) >= count(text, mark)) ? kept : parts
+}
+
+const count = (text: string, mark: string): number => text.split(mark).length - 1
+
+/// A changed stretch with the marks at its ends kept: all of a stretch of marks only that the correction drops,
+/// or those around words it replaces; marks the correction replaces with other words are its own change.
+function keepMarks(part: CorrectionPart): CorrectionPart[] {
+  if ('same' in part) return [part]
+  const [, lead = '', middle = '', trail = ''] = EDGE_MARKS.exec(part.removed) ?? []
+  if (middle === '' ? part.added !== '' : part.added === '') return [part]
+  return [{ same: lead }, { removed: middle, added: part.added }, { same: trail }]
+}
+
+/// Adds `part` to `parts`, joined to the last one when both are kept or both changed; empty parts are dropped.
+function append(parts: CorrectionPart[], part: CorrectionPart): void {
+  if ('same' in part ? part.same === '' : part.removed === '' && part.added === '') return
+  const last = parts.at(-1)
+  if (last && 'same' in last && 'same' in part) last.same += part.same
+  else if (last && 'removed' in last && 'removed' in part) {
+    last.removed += part.removed
+    last.added += part.added
+  } else parts.push({ ...part })
+}
+
+/// The plain word-by-word comparison.
+function wordParts(text: string, correction: string): CorrectionPart[] {
   const a = text.match(TOKEN) ?? []
   const b = correction.match(TOKEN) ?? []
   // shared[i][j]: how many tokens a[i..] and b[j..] share at most, in order.
@@ -30,26 +69,18 @@ export function correctionParts(text: string, correction: string): CorrectionPar
       (shared[i] as Uint32Array)[j] =
         a[i] === b[j] ? rest(i + 1, j + 1) + 1 : Math.max(rest(i + 1, j), rest(i, j + 1))
   const parts: CorrectionPart[] = []
-  const add = (part: CorrectionPart): void => {
-    const last = parts.at(-1)
-    if (last && 'same' in last && 'same' in part) last.same += part.same
-    else if (last && 'removed' in last && 'removed' in part) {
-      last.removed += part.removed
-      last.added += part.added
-    } else parts.push(part)
-  }
   let i = 0
   let j = 0
   while (i < a.length || j < b.length) {
     if (i < a.length && j < b.length && a[i] === b[j]) {
-      add({ same: a[i] as string })
+      append(parts, { same: a[i] as string })
       i++
       j++
     } else if (j === b.length || (i < a.length && rest(i + 1, j) >= rest(i, j + 1))) {
-      add({ removed: a[i] as string, added: '' })
+      append(parts, { removed: a[i] as string, added: '' })
       i++
     } else {
-      add({ removed: '', added: b[j] as string })
+      append(parts, { removed: '', added: b[j] as string })
       j++
     }
   }

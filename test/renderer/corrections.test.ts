@@ -53,6 +53,39 @@ describe('correctionParts and correctionEdits', () => {
     expect(correctionEdits(correctionParts('It is tall.', 'It is tall.'), 0)).toEqual([])
   })
 
+  it("keep the writer's Markdown marks that a correction in plain words leaves out, when all of them can stay", () => {
+    const text = 'The **Eiffel Tower** is 330 metres tall.'
+    expect(correctionParts(text, 'The Eiffel Tower is 300 metres tall.')).toEqual([
+      { same: 'The **Eiffel Tower** is ' },
+      { removed: '330', added: '300' },
+      { same: ' metres tall.' },
+    ])
+    // Marks around the words replaced stay around their replacement.
+    expect(correctionParts('It is **330** metres.', 'It is 300 metres.')).toEqual([
+      { same: 'It is **' },
+      { removed: '330', added: '300' },
+      { same: '** metres.' },
+    ])
+    expect(correctionEdits(correctionParts('It is _330_ metres.', 'It is 300 metres.'), 0)).toEqual([
+      { from: 7, to: 10, insert: '300' },
+    ])
+    // Dropping the words a mark closes would leave one of a pair: the correction stands as written.
+    expect(correctionParts('The **Eiffel Tower** is here.', 'The Eiffel is here.')).toEqual([
+      { same: 'The ' },
+      { removed: '**', added: '' },
+      { same: 'Eiffel ' },
+      { removed: 'Tower** ', added: '' },
+      { same: 'is here.' },
+    ])
+    // A mark the correction replaces is its own change.
+    expect(correctionParts('5 * 3 is 16', '5 × 3 is 15')).toEqual([
+      { same: '5 ' },
+      { removed: '*', added: '×' },
+      { same: ' 3 is ' },
+      { removed: '16', added: '15' },
+    ])
+  })
+
   it('turn any text into its correction, emoji and combining marks included', () => {
     const words = fc.constantFrom(
       'The',
@@ -67,18 +100,24 @@ describe('correctionParts and correctionEdits', () => {
       '.',
       ' ',
       '  ',
+      '**',
+      '_',
     )
     const sentence = fc.array(words, { maxLength: 14 }).map((parts) => parts.join(''))
+    const unmarked = (text: string): string => text.replace(/[*_~`]/g, '')
     fc.assert(
       fc.property(sentence, sentence, fc.nat(50), (text, correction, from) => {
         const parts = correctionParts(text, correction)
         const kept = (part: (typeof parts)[number], side: 'removed' | 'added') =>
           'same' in part ? part.same : part[side]
+        const result = parts.map((part) => kept(part, 'added')).join('')
         expect(parts.map((part) => kept(part, 'removed')).join('')).toBe(text)
-        expect(parts.map((part) => kept(part, 'added')).join('')).toBe(correction)
+        // The correction's words, and none but the writer's marks besides.
+        expect(unmarked(result)).toBe(unmarked(correction))
+        if (unmarked(text) === text) expect(result).toBe(correction)
         const edits = correctionEdits(parts, from)
         const shifted = edits.map((edit) => ({ ...edit, from: edit.from - from, to: edit.to - from }))
-        expect(applied(text, shifted)).toBe(correction)
+        expect(applied(text, shifted)).toBe(result)
       }),
       { numRuns: 500 },
     )

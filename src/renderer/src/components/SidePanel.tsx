@@ -228,10 +228,15 @@ function Correction({ claim, correction }: { claim: Claim; correction: string })
   useDocument((store) => store.revision)
   const view = editorView()
   const range = view ? claimRange(view.state.field(claimField), claim.claimId) : undefined
-  const applied = view !== null && range !== undefined && view.state.sliceDoc(range.from, range.to) === words
+  const current = view && range ? view.state.sliceDoc(range.from, range.to) : null
   const label = unverified ? 'Suggested (unverified): ' : 'Suggested: '
-  // Read again on every keystroke (the revision above); the comparison itself only when the claim changes.
+  // Read again on every keystroke (the revision above); the comparisons themselves only when the claim changes.
   const parts = useMemo(() => correctionParts(claim.text, words), [claim.text, words])
+  // Applied once nothing is left to change: the writer's Markdown marks may stay around the corrected words.
+  const applied = useMemo(
+    () => current !== null && correctionParts(current, words).every((part) => 'same' in part),
+    [current, words],
+  )
   return (
     <div className="correction">
       <p aria-label={`${label}${words}`}>
@@ -261,8 +266,7 @@ function Correction({ claim, correction }: { claim: Claim; correction: string })
           disabled={!range}
           title={range ? undefined : 'The claim is no longer in the text.'}
           onClick={() => {
-            if (!view || !range) return
-            const current = view.state.sliceDoc(range.from, range.to)
+            if (!view || !range || current === null) return
             view.dispatch({
               changes: correctionEdits(correctionParts(current, words), range.from),
               userEvent: 'input',
