@@ -108,6 +108,7 @@ describe('Settings > Service in the desktop app', () => {
       mode: 'remote',
       baseURL: server.api,
       token: { hasKey: true, last4: token.slice(-4) },
+      tokenRefused: null,
     })
     expect(JSON.stringify(saved)).not.toContain(token)
     // The token stays with the service it was saved for: another URL needs it given again, to test or to save.
