@@ -85,3 +85,24 @@ test.describe('the checks waiting to run', () => {
     expect(problems).toEqual([])
   })
 })
+
+test.describe('with a model panel', () => {
+  test.use({ models: { latencyMs: 0 } })
+
+  test('at 320 px Settings show every tab and each model whole', async ({ page, server }) => {
+    const problems = pageProblems(page)
+    await page.setViewportSize({ width: 320, height: 720 })
+    await writeInEditor(page, server, 'The Eiffel Tower is 330 metres tall.')
+    await page.keyboard.press('Control+Comma')
+    const dialog = page.getByRole('dialog', { name: 'Settings' })
+    await expectInWindow(dialog)
+    for (const tab of await dialog.getByRole('tab').all()) await expectInWindow(tab)
+    const models = dialog.getByRole('list', { name: 'Panel models' }).getByRole('listitem')
+    await expect(models).toHaveCount(3)
+    for (const line of await dialog.locator('.model-what span').all()) {
+      expect(await line.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true)
+    }
+    await page.screenshot({ path: outputFile('reflow-320-settings.png') })
+    expect(problems).toEqual([])
+  })
+})
