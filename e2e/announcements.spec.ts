@@ -1,5 +1,5 @@
 import type { Locator } from '@playwright/test'
-import { expect, openEditor, pageProblems, test } from './webServer'
+import { expect, noticeAlert, openEditor, pageProblems, test } from './webServer'
 
 /// Whether `region` is still the element `before` was: its text changed in place, not a new element.
 const sameElement = async (region: Locator, before: unknown): Promise<boolean> =>
@@ -16,7 +16,7 @@ test('the notice and the estimate are said in live regions that were there befor
   await expect(page.getByRole('contentinfo')).toContainText('1,000 credits')
   const toolbar = page.getByRole('toolbar', { name: 'Fact-checking' })
   const notice = page.locator('.notice-region[role="status"]')
-  const alert = page.locator('.notice-region[role="alert"]')
+  const alert = noticeAlert(page)
   const estimate = page.getByRole('status', { name: 'Estimate status' })
   await expect(notice).toBeEmpty()
   await expect(alert).toBeEmpty()

@@ -1,6 +1,14 @@
 import type { Page } from '@playwright/test'
 import { Relay } from '../test/pending/relay'
-import { asWebServer, expect, outputFile as screenshot, pageProblems, test, writeInEditor } from './webServer'
+import {
+  asWebServer,
+  expect,
+  noticeAlert,
+  outputFile as screenshot,
+  pageProblems,
+  test,
+  writeInEditor,
+} from './webServer'
 
 const ARTICLE = [
   '# The tower',
@@ -131,8 +139,8 @@ test('says why nothing is submitted when the balance is short', async ({ page, s
   await estimate.getByRole('button', { name: 'Show all 120 claims' }).click()
   await expect(estimate.locator('.claim-list li')).toHaveCount(120)
   await toolbar.getByRole('button', { name: 'Check', exact: true }).click()
-  await expect(page.getByRole('alert')).toContainText('Not enough credits')
-  await expect(page.getByRole('alert')).toContainText('Nothing was submitted')
+  await expect(noticeAlert(page)).toContainText('Not enough credits')
+  await expect(noticeAlert(page)).toContainText('Nothing was submitted')
   await expect(page.locator('.cm-content .fd-badge')).toHaveCount(0)
   await expect(page.getByRole('contentinfo')).toContainText('1,000 credits')
 })

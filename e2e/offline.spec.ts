@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { expect, pageProblems, test, writeInEditor } from './webServer'
+import { expect, noticeAlert, pageProblems, test, writeInEditor } from './webServer'
 
 const ARTICLE = [
   '# The tower',
@@ -11,7 +11,7 @@ const ARTICLE = [
 async function checkOffline(page: Page): Promise<void> {
   const toolbar = page.getByRole('toolbar', { name: 'Fact-checking' })
   await toolbar.getByRole('button', { name: 'Check', exact: true }).click()
-  const notice = page.getByRole('alert')
+  const notice = noticeAlert(page)
   await expect(notice).toContainText('cannot be reached')
   await expect(notice).toContainText('Nothing was charged')
 }
@@ -32,8 +32,8 @@ test.describe('offline, then check later', () => {
 
     // Offline: the notice says so and offers to queue; Cancel queues nothing.
     await checkOffline(page)
-    await page.getByRole('alert').getByRole('button', { name: 'Cancel' }).click()
-    await expect(page.getByRole('alert')).toBeEmpty()
+    await noticeAlert(page).getByRole('button', { name: 'Cancel' }).click()
+    await expect(noticeAlert(page)).toBeEmpty()
     await expect(toolbar.getByRole('button', { name: /Waiting to check/ })).toHaveCount(0)
 
     // Queued, then cancelled from the list of waiting checks.

@@ -177,6 +177,10 @@ export function pageProblems(page: Page, options: { console?: boolean } = {}): s
   return problems
 }
 
+/// The notice bar's alert, what went wrong in place above the editor: the page holds other alerts, there and
+/// empty until they have something to say (the document bar's "Not saved").
+export const noticeAlert = (page: Page): Locator => page.locator('.notice-region[role="alert"]')
+
 /// That a confirmation keeps the focus until it is answered: `safeButton`, the answer that changes nothing, has
 /// it, Tab goes round the question's two buttons back to it, and Escape closes the question.
 export async function expectFocusKept(page: Page, question: Locator, safeButton: Locator): Promise<void> {
