@@ -2,7 +2,10 @@ import type { RecordedRequest } from '../test/helpers/fakeOpenAI'
 import { DATA_CLOSE, DATA_OPEN } from '../src/main/engine/tiers/t2/prompts'
 import { expect, expectFocusKept, outputFile as output, pageProblems, test, writeInEditor } from './webServer'
 
-const ARTICLE = 'Ottawa is the capital of Canada. It sits on the Ottawa River.'
+// Bold as writers mark a paragraph's subject: the claim starts after the opening ** (a claim never starts with a
+// mark), and the side panel shows it without the closing one.
+const ARTICLE = '**Ottawa** is the capital of Canada. It sits on the Ottawa River.'
+const CLAIM = 'Ottawa is the capital of Canada.'
 const OTTAWA = [
   'Ottawa is the capital city of Canada. It is located in the southern portion of the province of Ontario.',
   'Ottawa was chosen as the capital by Queen Victoria in 1857.',
@@ -101,6 +104,9 @@ test.describe('deep research', () => {
     await toolbar.getByRole('button', { name: 'Estimate' }).click()
     const marks = page.locator('.cm-content .fd-claim')
     await expect(marks.nth(1)).toHaveText('It sits on the Ottawa River.')
+    // The side panel shows the claims as the text reads, without the writer's Markdown marks.
+    const estimate = page.getByRole('complementary', { name: 'Estimate' })
+    await expect(estimate.locator('.claim-list li').first()).toHaveText(CLAIM)
     // Where the second claim sits from the first (the editor recentres when the side panel closes).
     const gap = async (): Promise<number[]> => {
       const [first, second] = [await marks.nth(0).boundingBox(), await marks.nth(1).boundingBox()]
@@ -118,6 +124,7 @@ test.describe('deep research', () => {
     await page.locator('.cm-content .fd-badge').first().click()
 
     const claim = page.getByRole('complementary', { name: 'Claim' })
+    await expect(claim.locator('.claim-text')).toHaveText(CLAIM)
     await claim.getByRole('button', { name: 'Deep research…' }).click()
     const panel = page.getByRole('complementary', { name: 'Deep research' })
     const confirm = panel.getByRole('dialog', { name: 'Confirm deep research' })
@@ -151,7 +158,7 @@ test.describe('deep research', () => {
     await expect(panel.getByRole('table', { name: 'Panel votes on the map' })).toContainText('panel-a')
 
     const map = panel.getByRole('tree', { name: 'Argument map' })
-    const root = map.getByRole('treeitem', { name: /^Claim: Ottawa is the capital of Canada\./ })
+    const root = map.getByRole('treeitem', { name: `Claim: ${CLAIM}` })
     await expect(root).toHaveAttribute('aria-level', '1')
     const proof = map.getByRole('treeitem', { name: /^supports: Proof:/ })
     const dissent = map.getByRole('treeitem', { name: /^attacks: Dissent:/ })

@@ -204,11 +204,16 @@ function closingHashes(content: string): number {
   return match ? match.index : content.trimEnd().length
 }
 
-/// Inline markup of one line's content: code spans, links, URLs, tags and emphasis delimiters.
-function markInline(text: string, start: number, end: number, kind: Uint8Array): void {
+/// Inline markup of one line's content: code spans, links, URLs, tags and emphasis delimiters. With `hidden`,
+/// also which characters are marks a reader does not see (1), for `withoutInlineMarks`.
+function markInline(text: string, start: number, end: number, kind: Uint8Array, hidden?: Uint8Array): void {
   const line = text.slice(start, end)
-  const mark = (from: number, to: number, mark: number) => {
-    for (let p = start + from; p < start + to; p++) if (kind[p] !== HARD_SYNTAX) kind[p] = mark
+  const mark: Marker = (from, to, mark, seen = mark === HARD_SYNTAX) => {
+    for (let p = start + from; p < start + to; p++)
+      if (kind[p] !== HARD_SYNTAX) {
+        kind[p] = mark
+        if (hidden) hidden[p] = seen ? 0 : 1
+      }
   }
   markCodeSpans(line, mark)
   for (const match of line.matchAll(AUTOLINK)) mark(match.index, match.index + match[0].length, HARD_SYNTAX)
@@ -218,12 +223,18 @@ function markInline(text: string, start: number, end: number, kind: Uint8Array):
     mark(match.index, match.index + url.length, HARD_SYNTAX)
   }
   for (const match of line.matchAll(INLINE_TAG)) mark(match.index, match.index + match[0].length, SOFT_SYNTAX)
-  markEmphasis(line, (from, to) => {
-    for (let p = start + from; p < start + to; p++) if (kind[p] === PROSE) kind[p] = SOFT_SYNTAX
+  markEmphasis(line, (from, to, inWord) => {
+    for (let p = start + from; p < start + to; p++)
+      if (kind[p] === PROSE) {
+        kind[p] = SOFT_SYNTAX
+        if (hidden && !inWord) hidden[p] = 1
+      }
   })
 }
 
-type Marker = (from: number, to: number, mark: number) => void
+/// Marks `from`..`to` of a line as `mark`; `seen` says whether a reader sees those characters (code, URLs) or
+/// they are marks (link brackets and targets, tags), by default whether they are hard syntax.
+type Marker = (from: number, to: number, mark: number, seen?: boolean) => void
 
 /// A run of backticks opens a code span closed by the next run of the same length.
 function markCodeSpans(line: string, mark: Marker): void {
@@ -239,7 +250,9 @@ function markCodeSpans(line: string, mark: Marker): void {
     waiting.delete(length)
     // Runs of other lengths opened inside this span are code too, not openers.
     for (const [other, at] of waiting) if (at > open) waiting.delete(other)
-    mark(open, run.index + length, HARD_SYNTAX)
+    mark(open, open + length, HARD_SYNTAX, false)
+    mark(run.index, run.index + length, HARD_SYNTAX, false)
+    mark(open + length, run.index, HARD_SYNTAX)
   }
 }
 
@@ -255,7 +268,7 @@ function markLinks(line: string, mark: Marker): void {
       const image = line[open - 1] === '!'
       const from = image ? open - 1 : open
       if (line[open + 1] === '^') {
-        mark(open, i + 1, HARD_SYNTAX)
+        mark(open, i + 1, HARD_SYNTAX, false)
         continue
       }
       const target =
@@ -265,11 +278,11 @@ function markLinks(line: string, mark: Marker): void {
             ? closingBracket(line, i + 1)
             : -1
       if (target < 0) continue
-      if (image) mark(from, target + 1, HARD_SYNTAX)
+      if (image) mark(from, target + 1, HARD_SYNTAX, false)
       else {
         mark(open, open + 1, SOFT_SYNTAX)
         mark(i, i + 1, SOFT_SYNTAX)
-        mark(i + 1, target + 1, HARD_SYNTAX)
+        mark(i + 1, target + 1, HARD_SYNTAX, false)
       }
       i = target
     }
@@ -293,11 +306,14 @@ function closingBracket(line: string, open: number): number {
   return close - open <= LONGEST_TARGET ? close : -1
 }
 
-/// Runs of `*`, `_` or `~` that touch a word on one side only are emphasis delimiters (snake_case is not).
-function markEmphasis(line: string, markSoft: (from: number, to: number) => void): void {
-  for (const run of line.matchAll(/\*+|_+|~~+|\\(?=[\\`*_{}[\]()#+\-.!|~<>])/g)) {
-    if (run[0] === '\\') {
-      markSoft(run.index, run.index + 1)
+/// Runs of `*`, `_` or `~` that touch a word on one side only are emphasis delimiters (snake_case is not), and a
+/// backslash before a mark escapes it. `*` or `~~` between two words (`2*3`) is one too for the prose, but is
+/// emphasis only with a pair that this does not look for, so it comes with `inWord`.
+function markEmphasis(line: string, markSoft: (from: number, to: number, inWord: boolean) => void): void {
+  for (const run of line.matchAll(/\*+|_+|~~+|\\[\\`*_{}[\]()#+\-.!|~<>]/g)) {
+    if (run[0][0] === '\\') {
+      // The escaped mark is the writer's character, not syntax.
+      markSoft(run.index, run.index + 1, false)
       continue
     }
     const before = line[run.index - 1] ?? ' '
@@ -308,8 +324,20 @@ function markEmphasis(line: string, markSoft: (from: number, to: number) => void
     const spaceAfter = /\s/.test(after)
     if (spaceBefore && spaceAfter) continue
     if (run[0][0] === '_' && wordBefore && wordAfter) continue
-    markSoft(run.index, run.index + run[0].length)
+    markSoft(run.index, run.index + run[0].length, wordBefore && wordAfter)
   }
+}
+
+/// A text as a reader sees it, without its inline Markdown marks: emphasis, strikethrough and code marks, escapes,
+/// tags, and links shown as their text (`The **Eiffel Tower**` → `The Eiffel Tower`). A claim's text may hold
+/// one mark of a pair (`Ottawa** is`, its opening `**` before the claim), so a mark needs no pair; what touches
+/// no word (`5 * 3`) and what sits inside a word (`snake_case`, `2*3`) stays, and so do code and URLs.
+export function withoutInlineMarks(text: string): string {
+  const hidden = new Uint8Array(text.length)
+  markInline(text, 0, text.length, new Uint8Array(text.length), hidden)
+  let shown = ''
+  for (let p = 0; p < text.length; p++) if (!hidden[p]) shown += text[p]
+  return shown
 }
 
 /// A line without Markdown's heading, quote and list markers at its start ("## 1. Title" → "Title").

@@ -1,6 +1,7 @@
 import { useEffect, useRef, type JSX } from 'react'
 import type { FactdeskApi } from '../../../shared/api'
 import type { DraftSummary } from '../../../shared/schemas'
+import { withoutInlineMarks } from '../../../shared/markdown'
 import { stageLabel } from '../editor/claims'
 import { draftName, useDrafts, windowTitle, type SaveState } from '../state/drafts'
 
@@ -133,7 +134,7 @@ export function Documents({ api }: { api: FactdeskApi }): JSX.Element {
                 <span className={`fd-badge fd-stage-${claim.stage}`}>
                   {stageLabel({ stage: claim.stage, votes: 0, panel: null, stale: false })}
                 </span>{' '}
-                {claim.text}
+                {withoutInlineMarks(claim.text)}
               </li>
             ))}
           </ul>

@@ -4,6 +4,7 @@ import { EditorView } from '@codemirror/view'
 import { useEffect, useMemo, useRef, useState, type JSX } from 'react'
 import type { FactdeskApi } from '../../../shared/api'
 import { correctionEdits, correctionParts, correctionWords } from '../../../shared/corrections'
+import { withoutInlineMarks } from '../../../shared/markdown'
 import { TIERS, type Check, type Citation, type Claim, type Estimate } from '../../../shared/schemas'
 import { claimField, claimRange } from '../editor/claims'
 import { useChecks } from '../state/checks'
@@ -132,7 +133,7 @@ function EstimateSummary({ estimate }: { estimate: Estimate }): JSX.Element {
         {listed.map((claim) => (
           <li key={claim.claimId}>
             <button type="button" className="claim-link" onClick={() => revealClaim(claim.claimId)}>
-              {claim.text}
+              {withoutInlineMarks(claim.text)}
             </button>
           </li>
         ))}
@@ -154,7 +155,7 @@ function ClaimDetail({ api }: { api: FactdeskApi }): JSX.Element {
   if (!claim) return <p className="muted">Loading the claim…</p>
   return (
     <div className="claim-detail">
-      <blockquote className="claim-text">{claim.text}</blockquote>
+      <blockquote className="claim-text">{withoutInlineMarks(claim.text)}</blockquote>
       <button
         type="button"
         className="button"

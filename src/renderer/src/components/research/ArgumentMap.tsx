@@ -1,6 +1,7 @@
 import { useMemo, useRef, useState, type JSX, type KeyboardEvent } from 'react'
 import type { Citation } from '../../../../shared/schemas'
 import { counted } from '../../../../shared/counted'
+import { withoutInlineMarks } from '../../../../shared/markdown'
 import { OpenLinkDialog, SourceLink, sourceName } from './sources'
 import { allExpanded, argumentTree, treeKey, visibleItems, type ArgumentMap, type TreeItem } from './tree'
 
@@ -47,6 +48,8 @@ export function ArgumentMapTree({ map }: { map: ArgumentMap }): JSX.Element {
     const kind = KINDS[node.kind]
     const open = expanded.has(node.id)
     const source = node.kind === 'evidence' ? node.sources[0] : undefined
+    // The claim is the writer's Markdown, read without its marks; evidence is quoted verbatim.
+    const text = node.kind === 'claim' ? withoutInlineMarks(node.text) : node.text
     return (
       <li
         key={node.id}
@@ -54,7 +57,7 @@ export function ArgumentMapTree({ map }: { map: ArgumentMap }): JSX.Element {
         aria-level={item.level}
         aria-expanded={item.children.length > 0 ? open : undefined}
         aria-selected={focus === node.id}
-        aria-label={`${item.relation ? `${item.relation}: ` : ''}${kind.label}: ${node.text}${source ? `. Source: ${sourceName(source)}` : ''}`}
+        aria-label={`${item.relation ? `${item.relation}: ` : ''}${kind.label}: ${text}${source ? `. Source: ${sourceName(source)}` : ''}`}
         aria-keyshortcuts={source ? 'Enter' : undefined}
         tabIndex={focus === node.id ? 0 : -1}
         className={`map-item map-${node.kind}`}
@@ -77,13 +80,13 @@ export function ArgumentMapTree({ map }: { map: ArgumentMap }): JSX.Element {
           </span>
           {source ? (
             <span className="map-evidence">
-              <q className="map-text">{node.text}</q>
+              <q className="map-text">{text}</q>
               <span className="map-source">
                 <SourceLink citation={source} onOpen={setOpening} quote={false} tabStop={false} />
               </span>
             </span>
           ) : (
-            <span className="map-text">{node.text}</span>
+            <span className="map-text">{text}</span>
           )}
           {node.kind !== 'evidence' && node.sources.length > 0 && (
             <span className="muted map-count">{counted(node.sources.length, 'source')}</span>

@@ -3,6 +3,7 @@ import type { FactdeskApi } from '../../../../shared/api'
 import { ResearchStep } from '../../../../shared/schemas'
 import { currentStep, STEP_NAMES, stepDone, useResearch, type ResearchRun } from '../../state/research'
 import { counted } from '../../../../shared/counted'
+import { withoutInlineMarks } from '../../../../shared/markdown'
 import { Confirmation } from '../Confirmation'
 import { focusPanel } from '../focus'
 import { ArgumentMapTree } from './ArgumentMap'
@@ -18,7 +19,9 @@ export function ResearchPanel({ api }: { api: FactdeskApi }): JSX.Element {
   if (view.phase === 'error') {
     return (
       <div className="research">
-        {view.target && <blockquote className="claim-text">{view.target.text}</blockquote>}
+        {view.target && (
+          <blockquote className="claim-text">{withoutInlineMarks(view.target.text)}</blockquote>
+        )}
         <p className="insufficient" role="alert">
           {view.message}
         </p>
@@ -28,7 +31,7 @@ export function ResearchPanel({ api }: { api: FactdeskApi }): JSX.Element {
   if (view.phase === 'pricing') {
     return (
       <div className="research">
-        <blockquote className="claim-text">{view.target.text}</blockquote>
+        <blockquote className="claim-text">{withoutInlineMarks(view.target.text)}</blockquote>
         <p className="muted">Reading the price…</p>
       </div>
     )
@@ -36,7 +39,7 @@ export function ResearchPanel({ api }: { api: FactdeskApi }): JSX.Element {
   const short = view.balance < view.price
   return (
     <div className="research">
-      <blockquote className="claim-text">{view.target.text}</blockquote>
+      <blockquote className="claim-text">{withoutInlineMarks(view.target.text)}</blockquote>
       <Confirmation label="Confirm deep research" onCancel={dismiss} returnFocus={focusPanel}>
         <p>
           Deep research plans questions, searches the web for support and for contradiction, builds an
@@ -121,7 +124,7 @@ function RunView({ run }: { run: ResearchRun }): JSX.Element {
       <span className="visually-hidden" role="status">
         {statusText}
       </span>
-      <blockquote className="claim-text">{research.text}</blockquote>
+      <blockquote className="claim-text">{withoutInlineMarks(research.text)}</blockquote>
       {result ? (
         // Once the finding is in, the steps fold away under the status line.
         <details className="research-progress">
