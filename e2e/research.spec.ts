@@ -208,6 +208,24 @@ test.describe('deep research', () => {
     await page.screenshot({ path: output('research-keyboard.png') })
     expect(problems).toEqual([])
   })
+
+  test('keeps the focus in the panel when research asked from the text starts', async ({ page, server }) => {
+    await writeInEditor(page, server, ARTICLE)
+    await page
+      .getByRole('toolbar', { name: 'Fact-checking' })
+      .getByRole('button', { name: 'Estimate' })
+      .click()
+    await page.locator('.cm-content .fd-claim').first().click()
+    await page.keyboard.press('Control+Shift+D')
+    const panel = page.getByRole('complementary', { name: 'Deep research' })
+    await expect(panel.getByRole('button', { name: 'Research for 40 credits' })).toBeFocused()
+    await page.keyboard.press('Enter')
+    // The steps appear and are read out in the panel, which keeps the keys.
+    await expect(panel.getByRole('list', { name: 'Research steps' })).toBeVisible()
+    await expect(panel).toBeFocused()
+    await expect(panel.getByRole('status').first()).toContainText('Research completed', { timeout: 30_000 })
+    await expect(panel).toBeFocused()
+  })
 })
 
 test.describe('deep research priced above the balance', () => {

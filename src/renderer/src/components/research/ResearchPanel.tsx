@@ -72,7 +72,12 @@ export function ResearchPanel({ api }: { api: FactdeskApi }): JSX.Element {
             className="button primary"
             autoFocus={!short}
             disabled={short || view.phase === 'starting'}
-            onClick={() => void confirm(api)}
+            onClick={() => {
+              // The run's progress is read out in the panel: the keys stay there rather than going back to the
+              // text the research was asked from.
+              focusPanel()
+              void confirm(api)
+            }}
           >
             {view.phase === 'starting' ? 'Starting…' : `Research for ${counted(view.price, 'credit')}`}
           </button>
