@@ -1,4 +1,4 @@
-import { createServer } from 'node:http'
+import { createServer, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ReportUpdate } from '../../src/shared/api'
@@ -457,9 +457,7 @@ describe('ResearchEvents', () => {
       '\ndata: {"type":"resync"}\r\n\r',
       '\nid: 3f9a02c1-8\rdata: {"type":"resync"}\r\r',
     ]
-    const asked: unknown[] = []
-    const service = createServer((request, response) => {
-      asked.push(request.headers['last-event-id'])
+    const { url, asked, close } = await eventService((response) => {
       response.writeHead(200, { 'Content-Type': 'text/event-stream' }).flushHeaders()
       const next = (): void => {
         const chunk = chunks.shift()
@@ -468,8 +466,6 @@ describe('ResearchEvents', () => {
       }
       next()
     })
-    await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve))
-    const url = `http://127.0.0.1:${(service.address() as AddressInfo).port}/events`
     let resyncs = 0
     const listener = { hear: () => undefined, resync: () => void resyncs++ }
     try {
@@ -479,7 +475,7 @@ describe('ResearchEvents', () => {
       expect(resyncs).toBe(2)
       expect(asked).toEqual([undefined, '3f9a02c1-8'])
     } finally {
-      await new Promise((resolve) => service.close(resolve))
+      await close()
     }
   })
 
@@ -491,13 +487,9 @@ describe('ResearchEvents', () => {
       'data: {"type":"resync"}\n\nid\n\n',
       '',
     ]
-    const asked: unknown[] = []
-    const service = createServer((request, response) => {
-      asked.push(request.headers['last-event-id'])
-      response.writeHead(200, { 'Content-Type': 'text/event-stream' }).end(answers.shift())
-    })
-    await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve))
-    const url = `http://127.0.0.1:${(service.address() as AddressInfo).port}/events`
+    const { url, asked, close } = await eventService((response) =>
+      response.writeHead(200, { 'Content-Type': 'text/event-stream' }).end(answers.shift()),
+    )
     let resyncs = 0
     const listener = { hear: () => undefined, resync: () => void resyncs++ }
     try {
@@ -508,7 +500,22 @@ describe('ResearchEvents', () => {
       // The service's resync, and the stream opened again without an id.
       expect(resyncs).toBe(2)
     } finally {
-      await new Promise((resolve) => service.close(resolve))
+      await close()
     }
   })
 })
+
+/// An event stream on 127.0.0.1 that answers each request with `respond`, and the `Last-Event-ID` each one sent.
+async function eventService(respond: (response: ServerResponse) => void) {
+  const asked: unknown[] = []
+  const service = createServer((request, response) => {
+    asked.push(request.headers['last-event-id'])
+    respond(response)
+  })
+  await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve))
+  return {
+    url: `http://127.0.0.1:${(service.address() as AddressInfo).port}/events`,
+    asked,
+    close: () => new Promise((resolve) => service.close(resolve)),
+  }
+}

@@ -154,6 +154,19 @@ describe('callbackUrl at submission', () => {
 })
 
 describe('callbackUrl at delivery', () => {
+  /// A check ended, and its webhook tried once, at `localhost` resolving to `addresses`, on a port where nothing
+  /// listens at any of them.
+  async function deliveredWhereNothingListens(addresses: string[]) {
+    const closed = await startReceiver(addresses[0])
+    await closed.close()
+    const dns = fakeDns({ localhost: addresses })
+    const tier = new GatedTier(false)
+    server = await startWebhookServer({ tier, webhooks: { resolveHost: dns.resolveHost } })
+    const submitted = await submitWithCallback(server, `http://localhost:${closed.port}/hook`)
+    tier.releaseAll()
+    return endAndDeliver(server, submitted.id)
+  }
+
   it('a DNS answer that turns private after submission is refused before connecting, and the retry re-checks it', async () => {
     const receiver = await startReceiver()
     receivers.push(receiver)
@@ -191,15 +204,8 @@ describe('callbackUrl at delivery', () => {
   })
 
   it('a refused connection is recorded by its code, without the address the name resolved to', async () => {
-    // Nothing listens at 127.0.0.3 on that port; Node's error would say "connect ECONNREFUSED 127.0.0.3:…".
-    const closed = await startReceiver('127.0.0.3')
-    await closed.close()
-    const dns = fakeDns({ localhost: ['127.0.0.3'] })
-    const tier = new GatedTier(false)
-    server = await startWebhookServer({ tier, webhooks: { resolveHost: dns.resolveHost } })
-    const submitted = await submitWithCallback(server, `http://localhost:${closed.port}/hook`)
-    tier.releaseAll()
-    const check = await endAndDeliver(server, submitted.id)
+    // Node's error would say "connect ECONNREFUSED 127.0.0.3:…".
+    const check = await deliveredWhereNothingListens(['127.0.0.3'])
     expect(check.webhook).toMatchObject({
       status: 'pending',
       attempts: 1,
@@ -216,16 +222,8 @@ describe('callbackUrl at delivery', () => {
   })
 
   it("a name whose every address refuses the connection is recorded by the attempts' codes, naming no address", async () => {
-    // Nothing listens on that port at 127.0.0.3 or 127.0.0.4: Node tries both and gives an AggregateError with an
-    // empty message.
-    const closed = await startReceiver('127.0.0.3')
-    await closed.close()
-    const dns = fakeDns({ localhost: ['127.0.0.3', '127.0.0.4'] })
-    const tier = new GatedTier(false)
-    server = await startWebhookServer({ tier, webhooks: { resolveHost: dns.resolveHost } })
-    const submitted = await submitWithCallback(server, `http://localhost:${closed.port}/hook`)
-    tier.releaseAll()
-    const check = await endAndDeliver(server, submitted.id)
+    // Node tries both and gives an AggregateError with an empty message.
+    const check = await deliveredWhereNothingListens(['127.0.0.3', '127.0.0.4'])
     expect(check.webhook).toMatchObject({
       status: 'pending',
       attempts: 1,
