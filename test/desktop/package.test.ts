@@ -3,11 +3,12 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join, posix } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
-import { extractFile, listPackage, statFile } from '@electron/asar'
+import { extractAll, extractFile, listPackage, statFile } from '@electron/asar'
 import { FuseV1Options, getCurrentFuseWire } from '@electron/fuses'
 import { beforeAll, describe, expect, it } from 'vitest'
+import type { CheckReply } from '../../src/main/engine/tiers/t1/protocol'
 
 // `npm run dist -- --dir` against a stand-in Electron (issue #20): electron-builder packs the built app into
 // app.asar beside a copy of the stand-in, flips its fuses, and the test reads the archive to find each file the
@@ -21,6 +22,7 @@ const requireFromRoot = createRequire(join(ROOT, 'package.json'))
 const FUSE_SENTINEL = 'dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX'
 const DEFAULT_FUSES = '10110001'
 
+let work: string
 let app: string
 let archive: string
 const packed = (path: string): boolean => {
@@ -64,7 +66,7 @@ describe.runIf(process.platform === 'linux')('the packaged app', () => {
     // `npm run dist` builds first; rebuilding here would empty out/ under the other tests that read it.
     if (!existsSync(join(ROOT, 'out')))
       execFileSync('npx', ['electron-vite', 'build'], { cwd: ROOT, stdio: 'pipe' })
-    const work = mkdtempSync(join(tmpdir(), 'factdesk-package-'))
+    work = mkdtempSync(join(tmpdir(), 'factdesk-package-'))
     const electronDist = join(work, 'electron')
     mkdirSync(electronDist)
     writeFileSync(
@@ -158,6 +160,31 @@ describe.runIf(process.platform === 'linux')('the packaged app', () => {
     expect(native).toMatch(/\.node$/)
     expect(unpacked(native)).toBe(true)
   })
+
+  it('runs from what it holds: libsql opens a database and the t1 worker checks a text', async () => {
+    // The archive's contents alone, under plain Node: a dependency electron-builder left out fails here.
+    const contents = join(work, 'contents')
+    extractAll(archive, contents)
+    const main = join(contents, 'out', 'main', 'index.js')
+    const script = `
+      const { createRequire } = require('node:module')
+      const { Worker } = require('node:worker_threads')
+      const Database = createRequire(${JSON.stringify(main)})('libsql')
+      const sum = new Database(':memory:').prepare('SELECT 1 + 1 AS two').get().two
+      const worker = new Worker(new URL(${JSON.stringify(pathToFileURL(join(contents, 'out', 'main', 't1-worker.js')).href)}))
+      worker.once('message', (reply) => { console.log(JSON.stringify({ sum, reply })); process.exit(0) })
+      worker.postMessage({ id: 1, text: 'The brwon fox.', dialect: 'american' })`
+    const { stdout } = await promisify(execFile)(process.execPath, ['-e', script], {
+      cwd: contents,
+      timeout: 60_000,
+    })
+    const { sum, reply } = JSON.parse(stdout) as { sum: number; reply: CheckReply }
+    expect(sum).toBe(2)
+    expect(reply).toMatchObject({
+      id: 1,
+      findings: [expect.objectContaining({ charStart: 4, charEnd: 9, rule: 'SpellCheck' })],
+    })
+  }, 60_000)
 
   it('sets the fuses: no running as Node, no NODE_OPTIONS or --inspect, encrypted cookies, only a verified app.asar', async () => {
     const wire = await getCurrentFuseWire(join(app, 'factdesk'))
