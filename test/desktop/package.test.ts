@@ -176,7 +176,7 @@ describe.runIf(process.platform === 'linux')('the packaged app', () => {
       worker.postMessage({ id: 1, text: 'The brwon fox.', dialect: 'american' })`
     const { stdout } = await promisify(execFile)(process.execPath, ['-e', script], {
       cwd: contents,
-      timeout: 60_000,
+      timeout: 120_000,
     })
     const { sum, reply } = JSON.parse(stdout) as { sum: number; reply: CheckReply }
     expect(sum).toBe(2)
@@ -184,7 +184,7 @@ describe.runIf(process.platform === 'linux')('the packaged app', () => {
       id: 1,
       findings: [expect.objectContaining({ charStart: 4, charEnd: 9, rule: 'SpellCheck' })],
     })
-  }, 60_000)
+  }, 120_000)
 
   it('sets the fuses: no running as Node, no NODE_OPTIONS or --inspect, encrypted cookies, only a verified app.asar', async () => {
     const wire = await getCurrentFuseWire(join(app, 'factdesk'))
