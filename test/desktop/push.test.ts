@@ -4,7 +4,7 @@ import { appPage } from '../../src/main/desktop/appPage'
 import { forwardReports } from '../../src/main/desktop/push'
 import { ReportEvents } from '../../src/main/engine/events'
 
-const page = appPage(undefined, '/opt/Factdesk/out/renderer/index.html')
+const page = appPage(undefined)
 
 function fakeContents(url: string) {
   const sent: { channel: string; update: unknown }[] = []

@@ -178,7 +178,7 @@ describe('drafts over REST', () => {
 })
 
 describe('drafts and files in the desktop app', () => {
-  const page = appPage(undefined, '/opt/Factdesk/out/renderer/index.html')
+  const page = appPage(undefined)
   const APP = `${page.href}#/`
   let dataDir: string
   let folder: string
