@@ -15,7 +15,7 @@ function renderer(): string {
   writeFileSync(join(folder, 'assets', 'lint.worker-abc.js'), 'self.onmessage = () => {}')
   writeFileSync(join(folder, 'assets', 'harper_wasm_bg.wasm'), Buffer.from([0, 97, 115, 109, 1, 0, 0, 0]))
   writeFileSync(join(folder, 'assets', 'index-abc.css'), 'body {}')
-  writeFileSync(join(root, 'secret.json'), '{"key": "sk-not-yours"}')
+  writeFileSync(join(root, 'secret.html'), '<p>not for the page</p>')
   return folder
 }
 
@@ -44,17 +44,17 @@ describe('app:// requests', () => {
   it('refuse every way out of the folder, other hosts and other schemes', () => {
     const folder = renderer()
     // Dot segments in the URL itself (also as %2e) are resolved by the URL parser, within the folder.
-    expect(appFile('app://factdesk/../secret.json', folder)).toMatchObject({
-      path: join(folder, 'secret.json'),
+    expect(appFile('app://factdesk/../secret.html', folder)).toMatchObject({
+      path: join(folder, 'secret.html'),
     })
-    expect(appFile('app://factdesk/%2e%2e/secret.json', folder)).toMatchObject({
-      path: join(folder, 'secret.json'),
+    expect(appFile('app://factdesk/%2e%2e/secret.html', folder)).toMatchObject({
+      path: join(folder, 'secret.html'),
     })
     // Encoded separators would step out only once decoded: refused.
     for (const url of [
-      'app://factdesk/assets/..%2f..%2fsecret.json',
-      'app://factdesk/assets/%2E%2E%2F%2E%2E%2Fsecret.json',
-      'app://factdesk/..%5csecret.json',
+      'app://factdesk/assets/..%2f..%2fsecret.html',
+      'app://factdesk/assets/%2E%2E%2F%2E%2E%2Fsecret.html',
+      'app://factdesk/..%5csecret.html',
       'app://factdesk/index.html%00.js',
       'app://factdesk/%E0%A4%A',
       'app://factdesk/',
@@ -70,11 +70,13 @@ describe('app:// requests', () => {
   it('answer 404 for a file the build did not write or of a kind it never writes', async () => {
     const folder = renderer()
     writeFileSync(join(folder, 'notes.sqlite'), 'not for the page')
+    writeFileSync(join(folder, 'data.json'), '{}')
     expect(appFile('app://factdesk/notes.sqlite', folder)).toEqual({ status: 404 })
+    expect(appFile('app://factdesk/data.json', folder)).toEqual({ status: 404 })
     const missing = await appResponse('app://factdesk/assets/gone.js', folder, CONTENT_SECURITY_POLICY)
     expect(missing.status).toBe(404)
     expect(await missing.text()).toBe('')
-    const outside = await appResponse('app://factdesk/%2e%2e/secret.json', folder, CONTENT_SECURITY_POLICY)
+    const outside = await appResponse('app://factdesk/%2e%2e/secret.html', folder, CONTENT_SECURITY_POLICY)
     expect(outside.status).toBe(404)
   })
 

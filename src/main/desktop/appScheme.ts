@@ -12,21 +12,14 @@ export const APP_PAGE = `${APP_SCHEME}://${APP_HOST}/index.html`
 /// WebAssembly. Nothing else: no CORS bypass, no service workers.
 export const APP_SCHEME_PRIVILEGES = { standard: true, secure: true, supportFetchAPI: true }
 
-/// What each kind of file the build writes is served as; module scripts and the worker must be JavaScript and
+/// What each kind of file the build writes (and nothing else) is served as; module scripts and the worker must be JavaScript and
 /// the WebAssembly `application/wasm`, or Chromium refuses them.
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json',
   '.wasm': 'application/wasm',
   '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-  '.woff': 'font/woff',
-  '.ttf': 'font/ttf',
 }
 
 /// An app:// request answered: the file of out/renderer and its type, or the status refusing it.
@@ -46,9 +39,8 @@ export function appFile(url: string, folder: string): AppFile {
   if (path.includes('\\') || path.includes('\0')) return { status: 404 }
   const file = join(folder, path)
   const inside = relative(folder, file)
-  if (inside === '' || inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside)) {
-    return { status: 404 }
-  }
+  // Another drive, on Windows, is an absolute path.
+  if (inside.split(sep)[0] === '..' || isAbsolute(inside)) return { status: 404 }
   const type = TYPES[extname(file).toLowerCase()]
   return type ? { path: file, type } : { status: 404 }
 }
