@@ -12,7 +12,10 @@ import { transformWithEsbuild } from 'vite'
 //   npx tsx scripts/shell-coverage.ts [test files…]   (default: every test/ file that names the shell)
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
-const SHELL = ['src/main/index.ts', ...readdirSync(join(ROOT, 'src/main/desktop')).map((f) => `src/main/desktop/${f}`)]
+const SHELL = [
+  'src/main/index.ts',
+  ...readdirSync(join(ROOT, 'src/main/desktop')).map((f) => `src/main/desktop/${f}`),
+]
 
 interface Range {
   startOffset: number
@@ -127,7 +130,9 @@ try {
     notRun += missed
     console.log(`${String(missed).padStart(4)} of ${String(seen.size).padStart(4)} lines not run  ${file}`)
   }
-  console.log(`${String(notRun).padStart(4)} of ${String(total).padStart(4)} lines of the shell no Node test runs`)
+  console.log(
+    `${String(notRun).padStart(4)} of ${String(total).padStart(4)} lines of the shell no Node test runs`,
+  )
 } finally {
   rmSync(folder, { recursive: true, force: true })
 }
