@@ -234,4 +234,26 @@ describe('the bridges for checks and pushed updates', () => {
     expect(heard).toEqual([{ type: 'check', check: CHECK }])
     expect(stopped).toBe(true)
   })
+
+  it("hands the page the drafts of files the system asked to open, and a file's failure as its ApiError", () => {
+    let forward: (opened: unknown) => void = () => undefined
+    const ipc = {
+      onOpenedFile: (listener: (opened: unknown) => void) => {
+        forward = listener
+        return () => undefined
+      },
+    } as unknown as FactdeskIpc
+    const opened: string[] = []
+    const failed: unknown[] = []
+    ipcApi(ipc).onOpenedFile?.(
+      (id) => opened.push(id),
+      (error) => failed.push(error),
+    )
+    forward({ ok: true, data: 'drf_1' })
+    forward({ ok: false, error: { code: 'unprocessable', message: 'Not a text file.', details: null } })
+    expect(opened).toEqual(['drf_1'])
+    expect(failed).toEqual([new ApiError('unprocessable', 'Not a text file.')])
+    expect(failed[0]).toBeInstanceOf(ApiError)
+    expect(httpApi(fakePage('http://127.0.0.1:4000/', serve).page).onOpenedFile).toBeNull()
+  })
 })

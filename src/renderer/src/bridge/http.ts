@@ -171,6 +171,7 @@ export function httpApi(
     importFile: (request) => call('POST', '/drafts/import', Draft, request),
     // A browser has no dialogs onto the disk: the page uploads files and downloads them instead.
     files: null,
+    onOpenedFile: null,
     subscribe: (listener) => {
       listeners.add(listener)
       open()
