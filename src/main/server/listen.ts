@@ -1,6 +1,6 @@
-import { maxHeaderSize, STATUS_CODES, type ServerResponse } from 'node:http'
+import { createServer, maxHeaderSize, STATUS_CODES, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
-import { serve } from '@hono/node-server'
+import { getRequestListener } from '@hono/node-server'
 import type { Hono } from 'hono'
 import { ApiError } from '../../shared/errors'
 import { hostCheck } from './hosts'
@@ -27,25 +27,37 @@ export function listen(
   allowedHosts: readonly string[],
 ): Promise<Listening> {
   const stopping = new AbortController()
-  const app = makeApp(stopping.signal)
+  const answer = getRequestListener(makeApp(stopping.signal).fetch)
   // Known once the server listens (port 0), which is before it takes a request.
   let answers: (host: string | undefined) => boolean = () => false
-  const fetch = (request: Request, env: unknown): Response | Promise<Response> =>
-    answers(request.headers.get('Host') ?? undefined)
-      ? app.fetch(request, env)
-      : Response.json(
-          new ApiError(
-            'misdirected_request',
-            'This server does not answer to that host name: add it to server.allowedHosts in the configuration.',
-          ).toEnvelope(),
-          { status: 421 },
-        )
   const answering = new Set<ServerResponse>()
   // Idle keep-alive connections, and ones a browser opened ahead and never used, would hold the close open: once
   // no answer is in flight, every connection left is closed.
   let settle = (): void => undefined
+  // A request without a Host is refused below with the envelope, not by Node with a bare 400.
+  const server = createServer({ requireHostHeader: false }, (request, response) => {
+    answering.add(response)
+    response.once('close', () => {
+      answering.delete(response)
+      settle()
+    })
+    // Before the app, which reads the URL from the Host header.
+    if (answers(request.headers.host)) return void answer(request, response)
+    request.resume()
+    const refusal = new ApiError(
+      'misdirected_request',
+      'This server does not answer to that host name: add it to server.allowedHosts in the configuration.',
+    )
+    const body = JSON.stringify(refusal.toEnvelope())
+    response.writeHead(refusal.status, {
+      'Content-Type': 'application/json',
+      'Content-Length': Buffer.byteLength(body),
+    })
+    response.end(body)
+  })
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch, hostname: host, port }, (info: AddressInfo) => {
+    server.listen(port, host, () => {
+      const info = server.address() as AddressInfo
       answers = hostCheck(info.address, info.port, allowedHosts)
       const shownHost = info.family === 'IPv6' ? `[${info.address}]` : info.address
       resolve({
@@ -54,7 +66,6 @@ export function listen(
           new Promise((done) => {
             server.close(() => done())
             stopping.abort()
-            if (!('closeAllConnections' in server)) return
             settle = () => {
               server.closeIdleConnections()
               if (answering.size === 0) server.closeAllConnections()
@@ -62,13 +73,6 @@ export function listen(
             settle()
             setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS).unref()
           }),
-      })
-    })
-    server.on('request', (_request: unknown, response: ServerResponse) => {
-      answering.add(response)
-      response.once('close', () => {
-        answering.delete(response)
-        settle()
       })
     })
     server.on('clientError', answerUnreadable)
