@@ -3,6 +3,7 @@ import { request } from 'node:http'
 import { connect } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Config } from '../../src/shared/config'
 import { hostCheck } from '../../src/main/server/hosts'
 import { localServerSwitch } from '../../src/main/server/localServer'
 import { mountWeb } from '../../src/main/server/web'
@@ -116,6 +117,14 @@ describe('the Host a server answers', () => {
       expectEnvelope(rebound.json, 'misdirected_request')
     } finally {
       await local.close()
+    }
+  })
+
+  it('takes host names only in server.allowedHosts', () => {
+    for (const name of ['factdesk.example.org:443', 'https://factdesk.example.org', '*.example.org', '']) {
+      const parsed = Config.safeParse({ server: { allowedHosts: [name] } })
+      expect(parsed.success, name).toBe(false)
+      expect(parsed.error?.issues[0]?.path).toEqual(['server', 'allowedHosts', 0])
     }
   })
 
