@@ -95,6 +95,35 @@ describe('browser mode', () => {
     expect((await rotate({ [PAGE_KEY_HEADER]: pageKey })).status).toBe(200)
   })
 
+  it('refuses the cookie without its page key on every route of the API, whatever else is sent', async () => {
+    const { keys } = server.engine.admin.createSession()
+    const document = (await (await fetch(`${server.api}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, unknown>>
+    }
+    const routes = Object.entries(document.paths).flatMap(([path, operations]) =>
+      Object.keys(operations).map((method) => [method.toUpperCase(), path.replace(/\{[^}]+\}/g, 'x_1')]),
+    )
+    expect(routes).toContainEqual(['POST', '/tokens'])
+    const answers: string[] = []
+    for (const [method = '', path = ''] of routes) {
+      const withBody = method !== 'GET'
+      const response = await fetch(server.api + path, {
+        method,
+        headers: {
+          Cookie: `factdesk_session=${keys.cookie}`,
+          Origin: server.origin,
+          ...(withBody ? { 'Content-Type': 'application/json' } : {}),
+        },
+        ...(withBody ? { body: '{"amount":1000000,"scope":"write"}' } : {}),
+      })
+      const json = response.headers.get('content-type')?.startsWith('application/json')
+        ? await response.json()
+        : await response.body?.cancel()
+      answers.push(`${method} ${path} ${response.status} ${json?.error?.code}`)
+    }
+    expect(answers.filter((answer) => !answer.endsWith('401 unauthorized'))).toEqual([])
+  })
+
   it('takes no API token as the session cookie, and no session as an API token', async () => {
     // Any write token, of this organization or another, would otherwise become the person at this computer.
     const other = server.engine.admin.createOrganization('Other', 10)
