@@ -117,6 +117,20 @@ export const Config = z.strictObject({
       research: z.number().int().nonnegative().default(DEFAULT_PRICES.research),
     })
     .prefault({}),
+  server: z
+    .strictObject({
+      /// Further names `serve` and `web` answer to, on any port (a reverse proxy's name): besides these, only
+      /// the address they listen on and `localhost`, with their port.
+      allowedHosts: z
+        .array(
+          z
+            .string()
+            .regex(/^[A-Za-z0-9.-]+$/, 'must be a host name, such as "factdesk.example.org", without a port')
+            .transform((name) => name.toLowerCase()),
+        )
+        .default([]),
+    })
+    .prefault({}),
   limits: z.strictObject({ maxTextChars: z.number().int().positive().default(200_000) }).prefault({}),
 })
 export type Config = z.infer<typeof Config>
