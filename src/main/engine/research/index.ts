@@ -49,6 +49,8 @@ export interface ResearchState {
   support?: RankedPassage[]
   contradiction?: RankedPassage[]
   sourcesRead?: number
+  /// The pages read so far (each counted once in `sourcesRead`, however many searches found it).
+  pagesRead?: string[]
   map?: ArgumentMap
   votes?: Vote[]
 }
@@ -350,7 +352,8 @@ export class DeepResearch {
       const found = await this.web.research(claim, queries, { pagesPerQuery: 3, limit: 12, signal })
       const item = { claim, context: record.context }
       const { order } = await relevantPassages(client, judge, item, passageData(found.passages), signal)
-      state.sourcesRead = (state.sourcesRead ?? 0) + found.sources.length
+      state.pagesRead = [...new Set([...(state.pagesRead ?? []), ...found.sources.map((source) => source.url)])]
+      state.sourcesRead = state.pagesRead.length
       return order.slice(0, 6).map((index) => found.passages[index] as RankedPassage)
     }
     if (!state.support) {
