@@ -72,7 +72,11 @@ function webModel(verdict: string, invent = false) {
 /// Every quote of a stance request judged `as` (by verdict: supported → supports, refuted → refutes).
 function stances(request: RecordedRequest, as: string) {
   const stance = as === 'supported' ? 'supports' : as === 'refuted' ? 'refutes' : as
-  return data(request).quotes.map((quote: { id: string }) => ({ quote: quote.id, reasoning: 'It says so.', stance }))
+  return data(request).quotes.map((quote: { id: string }) => ({
+    quote: quote.id,
+    reasoning: 'It says so.',
+    stance,
+  }))
 }
 
 async function setUp(

@@ -352,7 +352,9 @@ export class DeepResearch {
       const found = await this.web.research(claim, queries, { pagesPerQuery: 3, limit: 12, signal })
       const item = { claim, context: record.context }
       const { order } = await relevantPassages(client, judge, item, passageData(found.passages), signal)
-      state.pagesRead = [...new Set([...(state.pagesRead ?? []), ...found.sources.map((source) => source.url)])]
+      state.pagesRead = [
+        ...new Set([...(state.pagesRead ?? []), ...found.sources.map((source) => source.url)]),
+      ]
       state.sourcesRead = state.pagesRead.length
       return order.slice(0, 6).map((index) => found.passages[index] as RankedPassage)
     }
@@ -420,7 +422,14 @@ export class DeepResearch {
     const grounded = sources.length > 0 || (finding.verdict !== 'supported' && finding.verdict !== 'refuted')
     if (grounded) {
       const summary = finding.summary.trim().slice(0, 4000)
-      return { verdict: finding.verdict, confidence: finding.confidence, summary, votes, argumentMap: map, sources }
+      return {
+        verdict: finding.verdict,
+        confidence: finding.confidence,
+        summary,
+        votes,
+        argumentMap: map,
+        sources,
+      }
     }
     // The judge's confidence and summary were about a verdict the sources do not bear out: the finding says
     // what happened instead, as sure as the panel was that it is unverifiable.

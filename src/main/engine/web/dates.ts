@@ -14,7 +14,8 @@ export function isoDate(value: unknown): string | null {
   if (typeof value !== 'string') return null
   const text = value.trim()
   // Only date forms: Date.parse would also read "12" or "May" as some date.
-  const form = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)\s*(Z|[+-]\d{2}:?\d{2})?)?$/i.exec(text)
+  const form =
+    /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)\s*(Z|[+-]\d{2}:?\d{2})?)?$/i.exec(text)
   if (!form) return null
   const [, day, time, zone] = form
   // A time without a zone is read as UTC (as a bare date is), not as the engine's local time.

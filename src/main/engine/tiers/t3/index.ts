@@ -137,7 +137,8 @@ function ungrounded(decided: Consensus, citations: readonly Citation[]): string 
   const has = (stance: Citation['stance']) => citations.some((citation) => citation.stance === stance)
   if (decided.verdict === 'supported' && !has('supports')) return 'no verified quote supports the claim'
   if (decided.verdict === 'refuted' && !has('refutes')) return 'no verified quote contradicts the claim'
-  if (decided.verdict === 'misleading' && citations.length === 0) return 'no verified quote shows what it leaves out'
+  if (decided.verdict === 'misleading' && citations.length === 0)
+    return 'no verified quote shows what it leaves out'
   return null
 }
 
@@ -149,7 +150,9 @@ export function groundedConsensus(
   citations: Citation[],
   votes: readonly Evaluation[],
 ): Consensus {
-  const bearing = citations.filter((citation) => citation.stance === 'supports' || citation.stance === 'refutes')
+  const bearing = citations.filter(
+    (citation) => citation.stance === 'supports' || citation.stance === 'refutes',
+  )
   const grounded = { ...decided, citations, sourced: bearing.length > 0, sources: citedSites(bearing) }
   const why = ungrounded(decided, citations)
   if (why === null) return grounded
@@ -228,7 +231,8 @@ export function webTier(
     models: () => [...panel.keys()],
     // The reading of each search's results, searches, fetches, the choice of evidence, the vote or decision and
     // the stances, each with its retries.
-    unitTimeoutMs: (config.research.maxSearches + 3) * client.worstCaseMs() + 10 * web.fetcher.options.timeoutMs,
+    unitTimeoutMs:
+      (config.research.maxSearches + 3) * client.worstCaseMs() + 10 * web.fetcher.options.timeoutMs,
 
     async check(input: UnitInput): Promise<UnitOutcome> {
       const handle = panel.get(input.model)

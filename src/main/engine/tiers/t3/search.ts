@@ -75,7 +75,7 @@ export async function searchUntilAnswered(
   const results: SearchResult[] = []
   let usage: TokenUsage | null = null
   let chosen: SearchResult[] = []
-  for (let query = normaliseSpace(searchFor).slice(0, MAX_QUERY); query; ) {
+  for (let query = normaliseSpace(searchFor).slice(0, MAX_QUERY); query;) {
     queries.push(query)
     for (const result of await web.search(query, RESULTS_PER_SEARCH, options.signal)) {
       if (!results.some((known) => known.url === result.url)) results.push(result)

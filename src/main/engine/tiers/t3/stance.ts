@@ -96,4 +96,5 @@ export async function judgeStances(
 
 /// MiniCheck's answer: "Yes" (the document supports the claim) or anything else, which says only that it
 /// does not.
-export const minicheckStance = (answer: string): Stance => (/^\W*yes\b/i.test(answer) ? 'supports' : 'neutral')
+export const minicheckStance = (answer: string): Stance =>
+  /^\W*yes\b/i.test(answer) ? 'supports' : 'neutral'
