@@ -89,8 +89,13 @@ export async function judgeStances(
     name: 'stances',
     signal,
   })
+  // By the quote's id; a model that garbles the ids but answers each quote in order is read by position.
+  const inOrder = object.stances.length === citations.length
   const stanceOf = (index: number): Stance =>
-    object.stances.find((entry) => /(\d+)/.exec(entry.quote)?.[1] === String(index + 1))?.stance ?? 'neutral'
+    (
+      object.stances.find((entry) => /(\d+)/.exec(entry.quote)?.[1] === String(index + 1)) ??
+      (inOrder ? object.stances[index] : undefined)
+    )?.stance ?? 'neutral'
   return { citations: citations.map((citation, index) => ({ ...citation, stance: stanceOf(index) })), usage }
 }
 
