@@ -13,6 +13,8 @@ import { DATA_RULE } from './prompts'
 const RESULTS_PER_SEARCH = 5
 const PAGES = 4
 const MAX_QUERY = 300
+/// Characters of a snippet shown (some providers send a page's whole extract as its snippet).
+const MAX_SNIPPET = 400
 
 /// The model's step after reading the results so far: its reasoning first, then which results to read and
 /// whether to search again.
@@ -46,7 +48,12 @@ export function searchPrompt(
   searchesLeft: number,
   today: string,
 ): string {
-  const found = results.map((result, index) => ({ id: `R${index + 1}`, ...result }))
+  const found = results.map((result, index) => ({
+    id: `R${index + 1}`,
+    title: result.title,
+    url: result.url,
+    snippet: result.snippet.slice(0, MAX_SNIPPET),
+  }))
   return (
     'Pick the results worth reading for "claim", or ask for the next search.\n' +
     dataBlock({ ...item, today, queries, searchesLeft, results: found })
