@@ -214,6 +214,21 @@ describe('t3 grounds its verdict on quotes that bear on the claim', () => {
     expect(consensus.reasoning).toContain('no verified quote contradicts the claim')
   })
 
+  it('a misleading verdict that cites no verified quote is unverifiable', async () => {
+    await setUp(scripted({ verdict: 'misleading', read: () => [] }), ottawa)
+    const consensus = (await checkT3()).consensus.t3
+    expect(consensus).toMatchObject({
+      verdict: 'unverifiable',
+      detail: 'no_evidence',
+      sourced: false,
+      citations: [],
+    })
+    expect(consensus.reasoning).toContain('no verified quote shows what it leaves out')
+    // Nothing was picked, so nothing was fetched, and no stance was asked for.
+    expect(fetchedPages()).toEqual([])
+    expect(fake!.requests.filter((r) => schemaName(r) === 'stances')).toEqual([])
+  })
+
   it.each([
     ['Yes', 'supported', 'supports', true],
     ['No', 'unverifiable', 'neutral', false],
