@@ -1,6 +1,6 @@
 // Deep research on one claim: plan (sub-questions, searches for support and for contradiction), search (the
-// sub-questions too) and read sources, build a proof-and-dissent argument map with verified citations, let every panel model vote on
-// the map, and let the judge write verdict, confidence and summary. Charged a flat price on acceptance,
+// sub-questions too) and read sources, build a proof-and-dissent argument map with verified citations, let
+// every panel model vote on the map, and let the judge write verdict, confidence and summary. Charged a flat price on acceptance,
 // refunded if it fails; each step is saved as it ends, so a run resumes after a restart.
 import type { Config } from '../../../shared/config'
 import { ApiError } from '../../../shared/errors'
@@ -434,12 +434,16 @@ export class DeepResearch {
     // The judge's confidence and summary were about a verdict the sources do not bear out: the finding says
     // what happened instead, as sure as the panel was that it is unverifiable.
     const read = state.sourcesRead ?? 0
+    const why =
+      read === 0
+        ? 'no page could be read'
+        : `of the ${read} page${read === 1 ? '' : 's'} read, none held a quote that ` +
+          `${finding.verdict === 'supported' ? 'confirms' : 'contradicts'} it`
     return {
       verdict: 'unverifiable',
       confidence: votes.filter((vote) => vote.verdict === 'unverifiable').length / Math.max(1, votes.length),
       summary:
-        `No source could be verified for this claim: ${read === 0 ? 'no page could be read' : `of the ${read} page${read === 1 ? '' : 's'} read, none held a quote`} ` +
-        `that ${finding.verdict === 'supported' ? 'confirms' : 'contradicts'} it, so it is unverifiable. ` +
+        `No source could be verified for this claim: ${why}, so it is unverifiable. ` +
         `(The judge leaned ${finding.verdict}, on the models' own knowledge.)`,
       votes,
       argumentMap: map,

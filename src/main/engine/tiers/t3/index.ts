@@ -180,7 +180,7 @@ export function webTier(
   if (models.panel.length === 0 || models.judge === null) return null
   const client = new ModelClient(modelSettings(models))
   const panel = new Map<string, ModelHandle>(
-    models.panel.map((config, index) => [config.id, modelHandle(config, `models.panel[${index}]`, keys)]),
+    models.panel.map((model, index) => [model.id, modelHandle(model, `models.panel[${index}]`, keys)]),
   )
   const judge = modelHandle(models.judge, 'models.judge', keys)
   const verifier: Verifier = verifierFor(models, judge, keys)
