@@ -56,7 +56,7 @@ export const passageData = (passages: readonly RankedPassage[]): PassageData[] =
     id: `P${index + 1}`,
     url: passage.url,
     title: passage.title,
-    publishedAt: passage.publishedAt,
+    publishedAt: passage.publishedAt ?? null,
     retrievedAt: passage.retrievedAt,
     text: passage.text,
   }))
@@ -124,7 +124,8 @@ export async function verifiedCitations(
       title: passage.title,
       quote,
       retrievedAt: passage.retrievedAt,
-      publishedAt: passage.publishedAt,
+      // A deep research run saved before pages' dates were read has passages without one.
+      publishedAt: passage.publishedAt ?? null,
       stance: null,
     })
   }
