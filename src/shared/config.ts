@@ -17,6 +17,14 @@ export const ModelConfig = z.strictObject({
 })
 export type ModelConfig = z.infer<typeof ModelConfig>
 
+/// The model that judges how each verified quote bears on its claim (supports, refutes, neutral). `kind`
+/// "minicheck" is a model that answers a plain "Document: … Claim: …" with Yes or No (Ollama's
+/// bespoke-minicheck): Yes reads as supports, No as neutral, since it cannot say refutes.
+export const VerifierConfig = ModelConfig.extend({
+  kind: z.enum(['llm', 'minicheck']).default('llm'),
+})
+export type VerifierConfig = z.infer<typeof VerifierConfig>
+
 /// The panel's models, then the judge.
 export const everyModel = <T>(models: { panel: readonly T[]; judge?: T | null | undefined }): T[] => [
   ...models.panel,
@@ -64,6 +72,8 @@ export const Config = z.strictObject({
         .default([])
         .refine((panel) => new Set(panel.map((m) => m.id)).size === panel.length, 'model ids must be unique'),
       judge: ModelConfig.nullable().default(null),
+      /// Judges the stance of t3's verified quotes; absent means the judge.
+      verifier: VerifierConfig.nullable().default(null),
       // How models are called; absent members take the defaults of src/main/engine/models (README).
       /// Claims of one check sent to a panel model in one request.
       batchSize: z.number().int().min(1).max(16).optional(),
@@ -95,6 +105,12 @@ export const Config = z.strictObject({
       message: 'SearXNG needs the address of your instance, e.g. "https://searx.example.org"',
     })
     .transform((search) => ({ ...search, baseURL: search.baseURL ?? SEARCH_BASE_URLS[search.provider] }))
+    .prefault({}),
+  research: z
+    .strictObject({
+      /// Searches t3 makes at most per claim: each after the model read the results so far and asked for more.
+      maxSearches: z.number().int().min(1).max(10).default(3),
+    })
     .prefault({}),
   web: z
     .strictObject({

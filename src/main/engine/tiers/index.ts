@@ -45,7 +45,7 @@ export function setModelTiers(
   web: Web,
   keys: ApiKeys,
 ): void {
-  const made = { t2: modelTier(config.models, store.voteCache, keys), t3: webTier(config.models, web, keys) }
+  const made = { t2: modelTier(config.models, store.voteCache, keys), t3: webTier(config, web, keys) }
   for (const tier of ['t2', 't3'] as const) {
     const checker = made[tier]
     if (checker) tiers.set(tier, checker)
