@@ -34,6 +34,7 @@ import {
   requireCheckableText,
   requireIdempotencyKey,
   requireSourceUrl,
+  requireStorableText,
 } from './validation'
 import { checkView, reportView } from './views'
 import { lookupHost, type HostResolver } from './addresses'
@@ -191,6 +192,7 @@ export class Service {
   /// Finds the claims of a text and quotes them; caches both under a new documentId. Charges nothing.
   estimate(principal: Principal, request: EstimateRequest): Estimate {
     requireWrite(principal)
+    requireStorableText({ text: request.text })
     requireCheckableText(request.text, this.config.limits.maxTextChars)
     const tiers = canonicalTiers(request.tiers)
     const { document, claims } = this.newDocument(principal, request.text, tiers)
@@ -217,6 +219,8 @@ export class Service {
   /// online are refused the same way when they are queued.
   requireSubmittable(principal: Principal, request: CreateCheckRequest): Tier[] {
     requireWrite(principal)
+    const { text, name, author, sourceUrl, callbackUrl } = request
+    requireStorableText({ text, name, author, sourceUrl, callbackUrl })
     const tiers = canonicalTiers(request.tiers)
     requireSourceUrl(request.sourceUrl)
     requireCallbackUrl(request.callbackUrl, this.config.webhooks.allowLocalTargets)
@@ -376,6 +380,7 @@ export class Service {
   /// Edits a check's name, author or sourceUrl, at any time.
   patch(principal: Principal, id: string, edits: PatchCheckRequest): Check {
     requireWrite(principal)
+    requireStorableText({ name: edits.name, author: edits.author, sourceUrl: edits.sourceUrl })
     requireSourceUrl(edits.sourceUrl)
     this.findCheck(principal, id)
     this.store.checks.edit(id, edits, this.now())

@@ -296,4 +296,12 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE tokens ADD COLUMN session_expires_at TEXT;
   `,
+  // Drafts keep whatever was typed: their text, title and file path become JSON strings, which escape U+0000 (the
+  // driver cut text there) and half of a surrogate pair. A text stored before keeps all it held.
+  `
+  UPDATE drafts SET
+    text = json_quote(text),
+    title = json_quote(title),
+    file_path = CASE WHEN file_path IS NULL THEN NULL ELSE json_quote(file_path) END;
+  `,
 ]
