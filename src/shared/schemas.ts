@@ -317,6 +317,7 @@ export const ErrorCode = z.enum([
   'forbidden',
   'not_found',
   'unprocessable',
+  'rate_limited',
   'internal_error',
   'providers_unreachable',
 ])

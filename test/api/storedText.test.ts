@@ -6,6 +6,7 @@ import { Admin } from '../../src/main/engine/admin'
 import { systemClock } from '../../src/main/engine/clock'
 import { openEngine } from '../../src/main/engine/engine'
 import { Store } from '../../src/main/engine/store'
+import { MIGRATIONS } from '../../src/main/engine/store/migrations'
 import { call, expectEnvelope, tempDir } from '../helpers/server'
 import { startOwnerServer, type OwnerServer } from '../settings/session'
 
@@ -212,31 +213,30 @@ describe('stored text', () => {
     }
   })
 
-  it('the engine refuses such text from callers that skip the schemas (the CLI), naming member and offset', () => {
+  it('the engine refuses such text from callers that skip the schemas (the CLI), naming member and offset', async () => {
     const principal = server.engine.localPrincipal()
-    const refusal = (() => {
-      try {
-        server.engine.service.estimate(principal, { text: 'Paris\u0000 is in France.', tiers: ['t1'] })
-      } catch (error) {
-        return error
-      }
-    })()
-    expect(refusal).toMatchObject({
+    await expect(
+      server.engine.service.estimate(principal, { text: 'Paris\u0000 is in France.', tiers: ['t1'] }),
+    ).rejects.toMatchObject({
       code: 'bad_request',
       details: [{ field: 'text', message: 'holds U+0000 at offset 5' }],
     })
   })
 
-  it('drafts stored before are read back whole, a U+0000 and what follows it included', async () => {
+  it('drafts stored before are read back whole, a U+0000 and what follows it included', () => {
+    // The database as the previous version left it: every migration before the one of draft texts.
     const dataDir = tempDir()
-    const store = Store.open(dataDir)
-    const organizationId = new Admin(store, systemClock).defaultOrganization().id
-    store.close()
-    // The database as the previous version left it: the migration of draft texts not yet applied.
+    const before = MIGRATIONS.findIndex((sql) => sql.includes('json_quote(text)'))
     const db = new Database(join(dataDir, 'factdesk.db'))
-    const version = (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version
-    db.exec(`PRAGMA user_version = ${version - 1}`)
+    for (const sql of MIGRATIONS.slice(0, before)) db.exec(sql)
+    db.exec(`PRAGMA user_version = ${before}`)
     const at = new Date().toISOString()
+    const organizationId = 'org_old'
+    db.prepare('INSERT INTO organizations (id, name, is_default, created_at) VALUES (?, ?, 1, ?)').run(
+      organizationId,
+      'Old',
+      at,
+    )
     db.prepare(
       'INSERT INTO drafts (id, organization_id, title, file_path, text, created_at, updated_at, opened_at) ' +
         'VALUES (?, ?, ?, ?, ?, ?, ?, ?)',

@@ -5,7 +5,7 @@ import { Alarm } from './jobs/alarm'
 import { hasEnded, type ReportEvents } from './events'
 import { newId, newSecret } from './ids'
 import { unreachableError, type Reachability } from './reachability'
-import { requestHash, requireWrite, type Principal, type Service } from './service'
+import { estimateExpired, requestHash, requireWrite, type Principal, type Service } from './service'
 import type { Store } from './store'
 import type { PendingRecord } from './store/pendingChecks'
 import { requireIdempotencyKey } from './validation'
@@ -104,6 +104,10 @@ export class PendingQueue {
     const earlier = this.store.transaction(() => {
       const existing = this.store.pendingChecks.byKey(principal.organizationId, key)
       if (existing) return existing
+      // A queued estimate is as good as submitted: it must not expire while it waits.
+      if (request.documentId !== undefined && !this.store.documents.keep(request.documentId)) {
+        throw estimateExpired(request.documentId)
+      }
       this.store.pendingChecks.insert({
         id,
         organizationId: principal.organizationId,

@@ -10,6 +10,10 @@ export interface DocumentRecord {
   /// The prices per claim of its tiers when it was quoted; null for a document from before they were kept.
   unitPrices: Partial<Record<Tier, number>> | null
   createdAt: string
+  /// When an estimate not yet submitted expires; null for a submitted (or queued) document.
+  expiresAt: string | null
+  /// When an expired estimate's text and claims were deleted; null while it holds them.
+  expiredAt: string | null
 }
 
 /// A claim found in a document; offsets are UTF-16 indices into the document's text.
@@ -28,6 +32,8 @@ interface DocumentRow {
   tiers: string
   unit_prices: string | null
   created_at: string
+  expires_at: string | null
+  expired_at: string | null
 }
 
 interface ClaimRow {
@@ -53,7 +59,8 @@ export class Documents {
   insert(document: DocumentRecord, claims: readonly ClaimRecord[]): void {
     this.db
       .prepare(
-        'INSERT INTO documents (id, organization_id, text, tiers, unit_prices, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+        'INSERT INTO documents (id, organization_id, text, tiers, unit_prices, created_at, expires_at) ' +
+          'VALUES (?, ?, ?, ?, ?, ?, ?)',
       )
       .run(
         document.id,
@@ -62,6 +69,7 @@ export class Documents {
         JSON.stringify(document.tiers),
         document.unitPrices === null ? null : JSON.stringify(document.unitPrices),
         document.createdAt,
+        document.expiresAt,
       )
     const insertClaim = this.db.prepare(
       'INSERT INTO claims (id, document_id, text, char_start, char_end) VALUES (?, ?, ?, ?, ?)',
@@ -74,7 +82,7 @@ export class Documents {
   get(organizationId: string, id: string): DocumentRecord | null {
     const row = this.db
       .prepare(
-        'SELECT id, organization_id, text, tiers, unit_prices, created_at FROM documents ' +
+        'SELECT id, organization_id, text, tiers, unit_prices, created_at, expires_at, expired_at FROM documents ' +
           'WHERE id = ? AND organization_id = ?',
       )
       .get(id, organizationId) as DocumentRow | undefined
@@ -87,8 +95,47 @@ export class Documents {
           unitPrices:
             row.unit_prices === null ? null : (JSON.parse(row.unit_prices) as Partial<Record<Tier, number>>),
           createdAt: row.created_at,
+          expiresAt: row.expires_at,
+          expiredAt: row.expired_at,
         }
       : null
+  }
+
+  /// Keeps an estimate from expiring once it is submitted or queued; false when it has expired already.
+  keep(id: string): boolean {
+    const kept = this.db
+      .prepare('UPDATE documents SET expires_at = NULL WHERE id = ? AND expired_at IS NULL')
+      .run(id)
+    return kept.changes > 0
+  }
+
+  /// When the next estimate expires, if any does.
+  nextExpiry(): string | null {
+    const row = this.db
+      .prepare('SELECT MIN(expires_at) AS due FROM documents WHERE expires_at IS NOT NULL')
+      .get() as { due: string | null }
+    return row.due
+  }
+
+  /// Deletes the text and claims of the estimates expired by `now`, keeping the document's row so that
+  /// submitting it is told it expired. An estimate whose claim deep research was asked about keeps its claims
+  /// (the research refers to one) until it is submitted. Answers how many expired.
+  expire(now: string): number {
+    const due = this.db
+      .prepare(
+        'SELECT id FROM documents d WHERE expires_at IS NOT NULL AND expires_at <= ? AND NOT EXISTS ' +
+          '(SELECT 1 FROM research r JOIN claims c ON c.id = r.claim_id WHERE c.document_id = d.id)',
+      )
+      .all(now) as { id: string }[]
+    const deleteClaims = this.db.prepare('DELETE FROM claims WHERE document_id = ?')
+    const emptyDocument = this.db.prepare(
+      "UPDATE documents SET text = '', expires_at = NULL, expired_at = ? WHERE id = ?",
+    )
+    for (const { id } of due) {
+      deleteClaims.run(id)
+      emptyDocument.run(now, id)
+    }
+    return due.length
   }
 
   text(id: string): string {

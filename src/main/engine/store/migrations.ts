@@ -304,4 +304,16 @@ export const MIGRATIONS: readonly string[] = [
     title = json_quote(title),
     file_path = CASE WHEN file_path IS NULL THEN NULL ELSE json_quote(file_path) END;
   `,
+  // Estimates expire when not submitted in time: their text and claims are deleted, the row kept to say so.
+  `
+  ALTER TABLE documents ADD COLUMN expires_at TEXT;
+  ALTER TABLE documents ADD COLUMN expired_at TEXT;
+  UPDATE documents SET expires_at = strftime('%Y-%m-%dT%H:%M:%fZ', created_at, '+24 hours')
+  WHERE NOT EXISTS (SELECT 1 FROM checks WHERE checks.document_id = documents.id)
+    AND NOT EXISTS (
+      SELECT 1 FROM pending_checks
+      WHERE status = 'waiting' AND json_extract(request, '$.documentId') = documents.id
+    );
+  CREATE INDEX documents_expiring ON documents (expires_at) WHERE expires_at IS NOT NULL;
+  `,
 ]
