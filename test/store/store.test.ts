@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import {
   copyFileSync,
   existsSync,
@@ -107,6 +107,12 @@ describe('closing the store', () => {
   })
 })
 
+/// A process's state letter as `ps` shows it (Z: a zombie), or null when there is no such process.
+function processState(pid: number): string | null {
+  const ps = spawnSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' })
+  return ps.status === 0 ? ps.stdout.trim().charAt(0) : null
+}
+
 describe('the data-folder lock', () => {
   it('a second engine that runs jobs on the same folder gets a clear error; read-only tools still work', async () => {
     const dir = tempDir()
@@ -147,6 +153,40 @@ describe('the data-folder lock', () => {
     const release = lockDataFolder(dir)
     release()
   })
+
+  it.runIf(process.platform !== 'win32')(
+    'a lock left by a killed process that its parent has not reaped yet (a zombie) is taken over',
+    async () => {
+      const dir = tempDir()
+      const engine = `import('${join(process.cwd(), 'src/main/engine/store/lock.ts')}').then(m => { m.lockDataFolder(${JSON.stringify(dir)}); console.log('locked'); setInterval(() => {}, 1000) })`
+      // The shell starts the lock holder, says its pid, and becomes `sleep`, which never reaps it.
+      const parent = spawn(
+        'sh',
+        ['-c', `"${process.execPath}" --import tsx -e "$ENGINE" & echo "pid $!"; exec sleep 120`],
+        { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ENGINE: engine } },
+      )
+      try {
+        const holder = await new Promise<number>((resolve, reject) => {
+          let said = ''
+          parent.stdout.on('data', (chunk: Buffer) => {
+            said += chunk.toString()
+            const pid = /pid (\d+)/.exec(said)?.[1]
+            if (pid && said.includes('locked')) resolve(Number(pid))
+          })
+          parent.once('exit', (code) => reject(new Error(`parent exited ${code}`)))
+        })
+        expect(() => lockDataFolder(dir)).toThrow(new RegExp(`process ${holder}`))
+        process.kill(holder, 'SIGKILL')
+        // Until its parent reaps it, kill(pid, 0) still finds it.
+        await expect.poll(() => processState(holder), { timeout: 10_000 }).toBe('Z')
+        expect(() => process.kill(holder, 0)).not.toThrow()
+        const release = lockDataFolder(dir)
+        release()
+      } finally {
+        parent.kill('SIGKILL')
+      }
+    },
+  )
 
   it('treats an unreadable lock file as held while it is new, and as stale once it is old', () => {
     const dir = tempDir()
