@@ -79,9 +79,13 @@ export type HostResolver = (hostname: string) => Promise<string[]>
 export const lookupHost: HostResolver = async (hostname) =>
   (await lookup(hostname, { all: true, verbatim: true })).map((answer) => answer.address)
 
-/// A target that may not be called: it does not resolve, or not only to public addresses.
+/// A target that may not be called: it does not resolve (`unresolved`: maybe only now, offline), or not only to
+/// public addresses (`not_public`: a configuration no retry mends).
 export class TargetRefused extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly why: 'unresolved' | 'not_public',
+  ) {
     super(message)
     this.name = 'TargetRefused'
   }
@@ -99,17 +103,23 @@ export async function resolveTarget(url: URL, allowLocal: boolean, resolve: Host
       addresses = await resolve(host)
     } catch (error) {
       const code = (error as { code?: unknown }).code
-      throw new TargetRefused(`host ${host} does not resolve${typeof code === 'string' ? ` (${code})` : ''}`)
+      throw new TargetRefused(
+        `host ${host} does not resolve${typeof code === 'string' ? ` (${code})` : ''}`,
+        'unresolved',
+      )
     }
   }
-  if (addresses.length === 0) throw new TargetRefused(`host ${host} does not resolve`)
+  if (addresses.length === 0) throw new TargetRefused(`host ${host} does not resolve`, 'unresolved')
   const refused = addresses.filter(
     (address) => !(allowLocal && isLoopbackAddress(address)) && isRefusedAddress(address),
   )
   if (refused.length > 0) {
     // What a name resolves to is not said: this message reaches API clients and stored records, which must not
     // learn internal DNS answers from it. An address given as the host is the user's own words.
-    throw new TargetRefused(`host ${host} resolves to a non-public address${isIP(host) ? ` (${host})` : ''}`)
+    throw new TargetRefused(
+      `host ${host} resolves to a non-public address${isIP(host) ? ` (${host})` : ''}`,
+      'not_public',
+    )
   }
   return addresses
 }

@@ -106,6 +106,7 @@ export function openEngine(options: EngineOptions): Engine {
   const settings = new AppSettings(store, admin, fileConfig, clock, {
     box: options.secretBox ?? fileSecretBox(options.dataDir),
     ollamaOrigin: options.ollamaOrigin,
+    resolveHost: options.web?.fetch?.resolveHost,
     // Injected tiers (tests) stay as they are.
     onConfigChanged: (next) => {
       const nextWeb = new Web(next, options.web, settings.keys)

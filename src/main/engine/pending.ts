@@ -229,7 +229,11 @@ export class PendingQueue {
     }
     const down = await this.reachability.unreachable(record.request.tiers, true)
     if (down.length > 0) {
-      this.retryLater(record, attempt, unreachableError(down).message)
+      // A configuration that can never work fails the check now; an endpoint that is down is waited for.
+      const refusal = unreachableError(down)
+      if (refusal.code === 'unprocessable')
+        this.end(record, attempt, { code: refusal.code, message: refusal.message })
+      else this.retryLater(record, attempt, refusal.message)
       return
     }
     let check: Check
