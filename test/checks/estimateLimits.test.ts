@@ -89,7 +89,7 @@ describe('estimates never submitted', () => {
     const store = Store.open(server.dataDir)
     try {
       expect(store.documents.claims(left.documentId)).toEqual([])
-      expect(store.documents.get(server.organizationId, left.documentId)?.text).toBe('')
+      expect(store.documents.get(server.organizationId, left.documentId)).toBeNull()
       expect(store.documents.claims(kept.documentId)).toHaveLength(kept.claimCount)
     } finally {
       store.close()
@@ -122,8 +122,11 @@ describe('estimates never submitted', () => {
 
   it('give their space back: the database file shrinks to within 10% of its size before them', async () => {
     const clock = new ManualClock()
-    server = await startServer({ clock, config: { limits: { estimatesPerMinute: 1000, estimateHours: 1 } } })
-    server.engine.estimates.sweep()
+    const config = { limits: { estimatesPerMinute: 1000, estimateHours: 1 } }
+    // Measured after a restart, whose stop folds the write-ahead log into the file, as the sweep does.
+    const first = await startServer({ clock, config })
+    await first.close()
+    server = await startServer({ clock, config, dataDir: first.dataDir })
     const before = databaseBytes(server.dataDir)
     const text = `${TEXT} `.repeat(1000)
     for (let i = 0; i < 20; i++) expect((await estimate(server, server.write, text)).status).toBe(200)

@@ -4,6 +4,8 @@ import type { Store } from './store'
 
 /// How long to wait after the store refused a sweep (busy, say), or to look again when no estimate waits.
 const LOOK_AGAIN_MS = 60_000
+/// How long an expired estimate's id is remembered, to tell a late submission it expired (422, not 404).
+const REMEMBER_EXPIRED_MS = 30 * 24 * 3_600_000
 
 /// Expires estimates not submitted in time (`limits.estimateHours`): their text and claims are deleted when
 /// they fall due by the engine's clock, and the space they took is given back to the file system, so that free
@@ -33,8 +35,9 @@ export class EstimateExpiry {
   /// Expires the estimates due by the engine's clock now and answers how many. The timer calls it; tests call
   /// it after moving their clock.
   sweep(): number {
-    const now = this.clock.now().toISOString()
-    const expired = this.store.transaction(() => this.store.documents.expire(now))
+    const now = this.clock.now()
+    const forgetBefore = new Date(now.getTime() - REMEMBER_EXPIRED_MS).toISOString()
+    const expired = this.store.transaction(() => this.store.documents.expire(now.toISOString(), forgetBefore))
     if (expired > 0) this.store.reclaimSpace()
     return expired
   }

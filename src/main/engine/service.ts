@@ -423,10 +423,9 @@ export class Service {
   /// The organization's document `id`, estimated for exactly `tiers`.
   private estimatedDocument(principal: Principal, id: string, tiers: readonly Tier[]): DocumentRecord {
     const cached = this.store.documents.get(principal.organizationId, id)
+    if (!cached && this.store.documents.expired(principal.organizationId, id)) throw estimateExpired(id)
     if (!cached) throw new ApiError('not_found', `There is no document ${id}.`)
-    if (cached.expiredAt !== null || (cached.expiresAt !== null && cached.expiresAt <= this.now())) {
-      throw estimateExpired(id)
-    }
+    if (cached.expiresAt !== null && cached.expiresAt <= this.now()) throw estimateExpired(id)
     if (cached.tiers.join() !== tiers.join()) {
       throw new ApiError(
         'unprocessable',
@@ -459,7 +458,6 @@ export class Service {
       unitPrices: quote(0, tiers, this.config.pricing).unitPrices,
       createdAt: now.toISOString(),
       expiresAt,
-      expiredAt: null,
     }
     const claims = found.map((claim) => ({
       id: newId('clm', now),

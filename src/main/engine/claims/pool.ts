@@ -7,8 +7,9 @@ import type { ExtractedClaim } from '.'
 /// to start.
 const IDLE_MS = 30_000
 
-/// Claim extraction on a pool of worker threads, one per core at most, started on first use: a long text's
-/// extraction (a second for 200,000 characters) never holds up the requests the event loop answers meanwhile.
+/// Claim extraction on a pool of worker threads, started on first use: a long text's extraction (a second for
+/// 200,000 characters) never holds up the requests the event loop answers meanwhile. One thread per core but
+/// one, which is left to the event loop (at least one thread).
 export class ClaimExtractor {
   private pool: Piscina<string, ExtractedClaim[]> | null = null
 
@@ -30,7 +31,7 @@ function startPool(): Piscina<string, ExtractedClaim[]> {
   return new Piscina({
     filename: url.href,
     minThreads: 0,
-    maxThreads: availableParallelism(),
+    maxThreads: Math.max(1, availableParallelism() - 1),
     idleTimeout: IDLE_MS,
     // From source (vitest, tsx) each thread loads the TypeScript entry through tsx's loader: the pool's own
     // thread entry is JavaScript, so the loader applies to what it imports.

@@ -12,8 +12,6 @@ export interface DocumentRecord {
   createdAt: string
   /// When an estimate not yet submitted expires; null for a submitted (or queued) document.
   expiresAt: string | null
-  /// When an expired estimate's text and claims were deleted; null while it holds them.
-  expiredAt: string | null
 }
 
 /// A claim found in a document; offsets are UTF-16 indices into the document's text.
@@ -33,7 +31,6 @@ interface DocumentRow {
   unit_prices: string | null
   created_at: string
   expires_at: string | null
-  expired_at: string | null
 }
 
 interface ClaimRow {
@@ -82,7 +79,7 @@ export class Documents {
   get(organizationId: string, id: string): DocumentRecord | null {
     const row = this.db
       .prepare(
-        'SELECT id, organization_id, text, tiers, unit_prices, created_at, expires_at, expired_at FROM documents ' +
+        'SELECT id, organization_id, text, tiers, unit_prices, created_at, expires_at FROM documents ' +
           'WHERE id = ? AND organization_id = ?',
       )
       .get(id, organizationId) as DocumentRow | undefined
@@ -96,17 +93,22 @@ export class Documents {
             row.unit_prices === null ? null : (JSON.parse(row.unit_prices) as Partial<Record<Tier, number>>),
           createdAt: row.created_at,
           expiresAt: row.expires_at,
-          expiredAt: row.expired_at,
         }
       : null
   }
 
   /// Keeps an estimate from expiring once it is submitted or queued; false when it has expired already.
   keep(id: string): boolean {
-    const kept = this.db
-      .prepare('UPDATE documents SET expires_at = NULL WHERE id = ? AND expired_at IS NULL')
-      .run(id)
-    return kept.changes > 0
+    return this.db.prepare('UPDATE documents SET expires_at = NULL WHERE id = ?').run(id).changes > 0
+  }
+
+  /// Whether the organization's document `id` was an estimate that expired (and was deleted) lately.
+  expired(organizationId: string, id: string): boolean {
+    return (
+      this.db
+        .prepare('SELECT 1 FROM expired_documents WHERE id = ? AND organization_id = ?')
+        .get(id, organizationId) !== undefined
+    )
   }
 
   /// When the next estimate expires, if any does.
@@ -117,24 +119,27 @@ export class Documents {
     return row.due
   }
 
-  /// Deletes the text and claims of the estimates expired by `now`, keeping the document's row so that
-  /// submitting it is told it expired. An estimate whose claim deep research was asked about keeps its claims
-  /// (the research refers to one) until it is submitted. Answers how many expired.
-  expire(now: string): number {
+  /// Deletes the estimates expired by `now` with their claims, keeping their ids so that a late submission is
+  /// told it expired, until `forgetBefore`. An estimate whose claim deep research was asked about stays (the
+  /// research refers to one). Answers how many expired.
+  expire(now: string, forgetBefore: string): number {
     const due = this.db
       .prepare(
-        'SELECT id FROM documents d WHERE expires_at IS NOT NULL AND expires_at <= ? AND NOT EXISTS ' +
+        'SELECT id, organization_id FROM documents d WHERE expires_at IS NOT NULL AND expires_at <= ? AND NOT EXISTS ' +
           '(SELECT 1 FROM research r JOIN claims c ON c.id = r.claim_id WHERE c.document_id = d.id)',
       )
-      .all(now) as { id: string }[]
+      .all(now) as { id: string; organization_id: string }[]
     const deleteClaims = this.db.prepare('DELETE FROM claims WHERE document_id = ?')
-    const emptyDocument = this.db.prepare(
-      "UPDATE documents SET text = '', expires_at = NULL, expired_at = ? WHERE id = ?",
+    const deleteDocument = this.db.prepare('DELETE FROM documents WHERE id = ?')
+    const remember = this.db.prepare(
+      'INSERT INTO expired_documents (id, organization_id, expired_at) VALUES (?, ?, ?)',
     )
-    for (const { id } of due) {
+    for (const { id, organization_id } of due) {
       deleteClaims.run(id)
-      emptyDocument.run(now, id)
+      deleteDocument.run(id)
+      remember.run(id, organization_id, now)
     }
+    this.db.prepare('DELETE FROM expired_documents WHERE expired_at < ?').run(forgetBefore)
     return due.length
   }
 
