@@ -100,17 +100,19 @@ describe('stored text', () => {
     )
   })
 
-  it('research texts are refused naming member and offset', async () => {
+  it('research texts and webhook URLs are refused naming member and offset', async () => {
     await fc.assert(
       fc.asyncProperty(
         anyText.filter((text) => firstFault(text) !== null),
         async (body) => {
           const text = PREFIX + body
-          expectRefusedAt(
-            await call(server, 'POST', '/research', { body: { text } }),
-            'text',
-            firstFault(text) as number,
-          )
+          const research = await call(server, 'POST', '/research', { body: { text } })
+          expectRefusedAt(research, 'text', firstFault(text) as number)
+          const callbackUrl = `https://hooks.example.org/${body}`
+          const check = await call(server, 'POST', '/checks', {
+            body: { text: PREFIX, tiers: ['t1'], callbackUrl },
+          })
+          expectRefusedAt(check, 'callbackUrl', firstFault(callbackUrl) as number)
         },
       ),
       { numRuns: 30 },
