@@ -90,6 +90,33 @@ describe('the store', () => {
   })
 })
 
+describe('space of deleted rows', () => {
+  const autoVacuum = (file: string): number => {
+    const db = new Database(file)
+    const mode = (db.prepare('PRAGMA auto_vacuum').get() as { auto_vacuum: number }).auto_vacuum
+    db.close()
+    return Number(mode)
+  }
+
+  it('is given back incrementally, by a new database and by one from before once it is opened', () => {
+    const fresh = tempDir()
+    Store.open(fresh).close()
+    expect(autoVacuum(join(fresh, 'factdesk.db'))).toBe(2)
+
+    // A database as an earlier version made it: every table, no auto-vacuum.
+    const old = tempDir()
+    const file = join(old, 'factdesk.db')
+    const db = new Database(file)
+    db.exec('PRAGMA journal_mode = WAL')
+    for (const sql of MIGRATIONS) db.exec(sql)
+    db.exec(`PRAGMA user_version = ${MIGRATIONS.length}`)
+    db.close()
+    expect(autoVacuum(file)).toBe(0)
+    Store.open(old).close()
+    expect(autoVacuum(file)).toBe(2)
+  })
+})
+
 describe('closing the store', () => {
   it('leaves the database file whole: the write-ahead log is folded back into it', async () => {
     const dir = tempDir()
