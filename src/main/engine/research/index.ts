@@ -18,7 +18,7 @@ import type { ResearchRecord } from '../store/research'
 import { PermanentError } from '../tiers/tier'
 import { claimData } from '../tiers/t2/context'
 import { passageData, relevantPassages, verifiedCitations } from '../tiers/t3'
-import { requireCheckableText } from '../validation'
+import { requireCheckableText, requireStorableText } from '../validation'
 import { normaliseSpace, type RankedPassage, type Web } from '../web'
 import {
   FINDING_SYSTEM,
@@ -157,6 +157,7 @@ export class DeepResearch {
         { field: hasClaim ? 'text' : 'claimId', message: 'exactly one of claimId and text' },
       ])
     }
+    requireStorableText({ text: request.text })
     if (!this.client) {
       throw new ApiError(
         'unprocessable',
