@@ -80,7 +80,7 @@ async function chosenByJudge(groups: Featured[], ranking: number[][], configPath
   const judged = await eachClaim(groups, async (group, i) => {
     const ranked = order(ranking[i] as number[])
     const passages = ranked.map((index, k) => ({ id: `P${k + 1}`, text: group.passages[index] as string }))
-    const chosen = await evidenceOrder(client, judge, { claim: group.claim }, passages, signal)
+    const chosen = await evidenceOrder(client, judge, { claim: group.claim }, passages, signal, null)
     const scores = new Array<number>(ranked.length)
     chosen.order.forEach((k, position) => (scores[ranked[k] as number] = ranked.length - position))
     return { scores, tokens: tokensOf(chosen.usage) }

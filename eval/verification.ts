@@ -18,9 +18,9 @@ import { Store } from '../src/main/engine/store'
 import { modelTier } from '../src/main/engine/tiers/t2'
 import {
   Decision,
-  JUDGE_SYSTEM,
-  PANEL_SYSTEM,
   Vote,
+  judgeSystem,
+  panelSystem,
   judgePrompt,
   votePrompt,
 } from '../src/main/engine/tiers/t2/prompts'
@@ -197,7 +197,7 @@ function withEvidence(models: Config['models'], judgeModel: ModelConfig): Decide
     const answers = await Promise.allSettled(
       panel.map((handle) =>
         client.generate(handle, {
-          system: PANEL_SYSTEM,
+          system: panelSystem(now.slice(0, 10)),
           prompt: votePrompt(data),
           schema: Vote,
           name: 'vote',
@@ -220,12 +220,13 @@ function withEvidence(models: Config['models'], judgeModel: ModelConfig): Decide
         cached: false,
         usage: null,
         round: 1,
+        detail: null,
       })
     })
     if (votes.length === 0) return null
     const decided = await client
       .generate(judge, {
-        system: JUDGE_SYSTEM,
+        system: judgeSystem(now.slice(0, 10)),
         prompt: judgePrompt(data, votes),
         schema: Decision,
         name: 'decision',

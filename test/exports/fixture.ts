@@ -16,6 +16,7 @@ const vote = (model: string, verdict: Evaluation['verdict'], rationale: string):
   cached: false,
   usage: null,
   round: 1,
+  detail: null,
 })
 
 const consensus = (

@@ -17,17 +17,18 @@ import type { Reachability } from '../reachability'
 import type { ResearchRecord } from '../store/research'
 import { PermanentError } from '../tiers/tier'
 import { claimData } from '../tiers/t2/context'
+import { ALL_STEPS, todayOf } from '../tiers/steps'
 import { evidenceOrder, passageData, verifiedCitations } from '../tiers/t3'
 import { requireCheckableText } from '../validation'
 import { normaliseSpace, type RankedPassage, type Web } from '../web'
 import {
-  FINDING_SYSTEM,
+  findingSystem,
   Finding,
-  MAP_SYSTEM,
-  MAP_VOTE_SYSTEM,
+  mapSystem,
+  mapVoteSystem,
   MapDraft,
   MapVote,
-  PLAN_SYSTEM,
+  planSystem,
   Plan,
   findingPrompt,
   mapPrompt,
@@ -318,10 +319,11 @@ export class DeepResearch {
     const judge = this.judge
     if (!client || !judge) throw new Error('Deep research needs a panel and a judge in the configuration.')
     const claim = record.text
+    const today = todayOf(this.now(), ALL_STEPS)
 
     if (!state.plan) {
       const { object } = await client.generate(judge, {
-        system: PLAN_SYSTEM,
+        system: planSystem(today),
         prompt: planPrompt(claim, record.context),
         schema: Plan,
         name: 'research_plan',
@@ -346,7 +348,7 @@ export class DeepResearch {
     const search = async (queries: string[]): Promise<RankedPassage[]> => {
       const found = await this.web.research(claim, queries, { pagesPerQuery: 3, limit: 12, signal })
       const item = { claim, context: record.context }
-      const { order } = await evidenceOrder(client, judge, item, passageData(found.passages), signal)
+      const { order } = await evidenceOrder(client, judge, item, passageData(found.passages), signal, today)
       state.sourcesRead = (state.sourcesRead ?? 0) + found.sources.length
       return order.slice(0, 6).map((index) => found.passages[index] as RankedPassage)
     }
@@ -365,7 +367,7 @@ export class DeepResearch {
     )
     if (!state.map) {
       const { object } = await client.generate(judge, {
-        system: MAP_SYSTEM,
+        system: mapSystem(today),
         prompt: mapPrompt(claim, plan.subQuestions, passageData(passages)),
         schema: MapDraft,
         name: 'argument_map',
@@ -381,7 +383,7 @@ export class DeepResearch {
     for (const [model, handle] of this.panel) {
       if (state.votes.some((vote) => vote.model === model)) continue
       const { object } = await client.generate(handle, {
-        system: MAP_VOTE_SYSTEM,
+        system: mapVoteSystem(today),
         prompt: mapVotePrompt(claim, map),
         schema: MapVote,
         name: 'map_vote',
@@ -392,7 +394,7 @@ export class DeepResearch {
     }
     const votes = state.votes.filter((vote) => this.panel.has(vote.model))
     const { object: finding } = await client.generate(judge, {
-      system: FINDING_SYSTEM,
+      system: findingSystem(today),
       prompt: findingPrompt(
         claim,
         map,

@@ -328,4 +328,9 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE consensus ADD COLUMN sources INTEGER NOT NULL DEFAULT 0;
   ALTER TABLE consensus ADD COLUMN decided_by TEXT;
   `,
+  // A vote's detail: which kind of misleading or unverifiable it says the claim is (the panel's own decision
+  // reports the detail its votes agree on).
+  `
+  ALTER TABLE evaluations ADD COLUMN detail TEXT;
+  `,
 ]

@@ -11,18 +11,22 @@ import { normaliseSpace, quoteOccursIn, Web, type RankedPassage } from '../../we
 import { claimData } from '../t2/context'
 import { agreement, consensus } from '../t2'
 import { PermanentError, type JudgeInput, type TierChecker, type UnitInput, type UnitOutcome } from '../tier'
+import { consistentDetail } from '../../../../shared/verdicts'
+import { debateRound, finalVotes, panelConsensus, split, unanimous } from '../panel'
+import { ALL_STEPS, todayOf, type VerdictSteps } from '../steps'
 import {
-  QUERY_SYSTEM,
   Queries,
-  RELEVANCE_SYSTEM,
   RelevantPassages,
-  WEB_JUDGE_SYSTEM,
-  WEB_PANEL_SYSTEM,
   WebDecision,
   WebVote,
   queryPrompt,
+  querySystem,
   relevancePrompt,
+  relevanceSystem,
+  webDebatePrompt,
   webJudgePrompt,
+  webJudgeSystem,
+  webPanelSystem,
   webVotePrompt,
   type CitedPassage,
   type PassageData,
@@ -81,10 +85,11 @@ export async function evidenceOrder(
   item: { claim: string },
   passages: ReadonlyArray<{ id: string; text: string }>,
   signal: AbortSignal,
+  today: string | null,
 ): Promise<{ order: number[]; usage: TokenUsage | null }> {
   if (passages.length < 2) return { order: passages.map((_, index) => index), usage: null }
   const { object, usage } = await client.generate(handle, {
-    system: RELEVANCE_SYSTEM,
+    system: relevanceSystem(today),
     prompt: relevancePrompt(item, passages),
     schema: RelevantPassages,
     name: 'relevant_passages',
@@ -154,8 +159,35 @@ export function groundedConsensus(
 export const citedSites = (citations: readonly Citation[]): number =>
   new Set(citations.map((citation) => URL.parse(citation.url)?.hostname ?? citation.url)).size
 
-/// t3 from the configuration, or null when it lacks a panel or a judge. `web` is shared with deep research.
-export function webTier(models: Config['models'], web: Web, keys: ApiKeys = apiKeys()): TierChecker | null {
+/// Whether a panel that agrees also rests on common ground: every vote cites a verified quote, and one page is
+/// cited by every vote. Only then does it decide without the judge.
+export function sharesACitation(votes: readonly Evaluation[]): boolean {
+  const [first, ...others] = votes
+  return (
+    first !== undefined &&
+    first.citations.some((citation) =>
+      others.every((vote) => vote.citations.some((other) => other.url === citation.url)),
+    )
+  )
+}
+
+/// Each distinct verified quote of the votes, once.
+const pooledCitations = (votes: readonly Evaluation[]): Citation[] =>
+  votes
+    .flatMap((vote) => vote.citations)
+    .filter(
+      (citation, index, all) =>
+        all.findIndex((c) => c.url === citation.url && c.quote === citation.quote) === index,
+    )
+
+/// t3 from the configuration, or null when it lacks a panel or a judge. `web` is shared with deep research;
+/// `steps` are all on but in the verification eval's ablations.
+export function webTier(
+  models: Config['models'],
+  web: Web,
+  keys: ApiKeys = apiKeys(),
+  steps: Readonly<VerdictSteps> = ALL_STEPS,
+): TierChecker | null {
   if (models.panel.length === 0 || models.judge === null) return null
   const client = new ModelClient(modelSettings(models))
   const panel = new Map<string, ModelHandle>(
@@ -169,7 +201,7 @@ export function webTier(models: Config['models'], web: Web, keys: ApiKeys = apiK
     const key = `${input.checkId}:${input.claim.id}`
     const known = evidence.get(key)
     if (known) return known
-    const found = research(input.claim, input.documentText, input.signal)
+    const found = research(input.claim, input.documentText, input.signal, todayOf(input.now(), steps))
     evidence.set(key, found)
     found.catch(() => evidence.delete(key))
     while (evidence.size > REMEMBERED) evidence.delete(evidence.keys().next().value as string)
@@ -180,10 +212,11 @@ export function webTier(models: Config['models'], web: Web, keys: ApiKeys = apiK
     claim: ClaimRecord,
     documentText: string,
     signal: AbortSignal,
+    today: string | null,
   ): Promise<ClaimEvidence> {
     const item = claimData(documentText, claim)
     const { object, usage: queryUsage } = await client.generate(judge, {
-      system: QUERY_SYSTEM,
+      system: querySystem(today),
       prompt: queryPrompt(item),
       schema: Queries,
       name: 'queries',
@@ -195,7 +228,7 @@ export function webTier(models: Config['models'], web: Web, keys: ApiKeys = apiK
       .slice(0, 3)
     if (queries.length === 0) queries.push(claim.text.slice(0, 300))
     const found = await web.research(claim.text, queries, { pagesPerQuery: 3, limit: CANDIDATES, signal })
-    const chosen = await evidenceOrder(client, judge, item, passageData(found.passages), signal)
+    const chosen = await evidenceOrder(client, judge, item, passageData(found.passages), signal, today)
     return {
       queries,
       passages: chosen.order.slice(0, PASSAGES).map((index) => found.passages[index] as RankedPassage),
@@ -215,48 +248,92 @@ export function webTier(models: Config['models'], web: Web, keys: ApiKeys = apiK
       const { passages } = await evidenceFor(input)
       const item = claimData(input.documentText, input.claim)
       const { object, usage } = await client.generate(handle, {
-        system: WEB_PANEL_SYSTEM,
+        system: webPanelSystem(todayOf(input.now(), steps)),
         prompt: webVotePrompt(item, passageData(passages)),
         schema: WebVote,
         name: 'web_vote',
         signal: input.signal,
       })
       const citations = await verifiedCitations(web, passages, object.citations, input.signal)
-      const evaluation: Evaluation = {
-        tier: 't3',
-        model: input.model,
-        verdict: object.verdict,
-        confidence: object.confidence,
-        rationale: object.rationale.trim().slice(0, MAX_RATIONALE),
-        citations,
-        createdAt: input.now(),
-        cached: false,
-        usage,
-        round: 1,
+      return {
+        evaluation: webVote(input.model, object, citations, input.now(), usage, 1),
+        consensus: null,
+        issues: [],
       }
-      return { evaluation, consensus: null, issues: [] }
     },
 
     async judge(input: JudgeInput): Promise<UnitOutcome> {
-      // The research's tokens count once, with the judge's decision (research done again after a restart is
-      // spent again, and counted; what a run before the restart spent is not known).
+      // The research's tokens count once, with the consensus (research done again after a restart is spent
+      // again, and counted; what a run before the restart spent is not known).
       const { passages, usage: researchUsage } = await evidenceFor(input)
+      const first = input.votes.filter((vote) => vote.round === 1)
+      if (steps.panelDecides && unanimous(first) && sharesACitation(first)) {
+        evidence.delete(`${input.checkId}:${input.claim.id}`)
+        const decided = panelConsensus(first, input.now())
+        return {
+          consensus: groundedConsensus(decided, pooledCitations(first), first),
+          consensusUsage: researchUsage,
+          issues: [],
+        }
+      }
       const item = claimData(input.documentText, input.claim)
+      const today = todayOf(input.now(), steps)
+      // A panelist's second vote, after reading the others' (a model no longer configured keeps its first).
+      const voteAgain = async (own: Evaluation, others: Evaluation[]): Promise<Evaluation | null> => {
+        const handle = panel.get(own.model)
+        if (!handle) return null
+        const { object, usage } = await client.generate(handle, {
+          system: webPanelSystem(today),
+          prompt: webDebatePrompt(item, passageData(passages), own, others),
+          schema: WebVote,
+          name: 'web_vote',
+          signal: input.signal,
+        })
+        const citations = await verifiedCitations(web, passages, object.citations, input.signal)
+        return webVote(own.model, object, citations, input.now(), usage, 2)
+      }
+      const debate = steps.debate && split(first) ? await debateRound(first, voteAgain, input.signal) : []
+      const votes = finalVotes(first, debate)
       const { object, usage } = await client.generate(judge, {
-        system: WEB_JUDGE_SYSTEM,
-        prompt: webJudgePrompt(item, passageData(passages), input.votes),
+        system: webJudgeSystem(today),
+        prompt: webJudgePrompt(item, passageData(passages), votes),
         schema: WebDecision,
         name: 'web_decision',
         signal: input.signal,
       })
       const citations = await verifiedCitations(web, passages, object.citations, input.signal)
       evidence.delete(`${input.checkId}:${input.claim.id}`)
-      const decided = consensus(object, input.votes, input.now())
+      const decided = consensus(object, votes, input.now())
       return {
-        consensus: groundedConsensus(decided, citations, input.votes),
+        consensus: groundedConsensus(decided, citations, votes),
         consensusUsage: addUsage(usage, researchUsage),
+        debate,
         issues: [],
       }
     },
+  }
+}
+
+/// A panel model's vote as recorded: its verified citations, and its detail only where it fits the verdict.
+function webVote(
+  model: string,
+  vote: WebVote,
+  citations: Citation[],
+  at: string,
+  usage: TokenUsage | null,
+  round: 1 | 2,
+): Evaluation {
+  return {
+    tier: 't3',
+    model,
+    verdict: vote.verdict,
+    detail: consistentDetail(vote.verdict, vote.detail),
+    confidence: vote.confidence,
+    rationale: vote.rationale.trim().slice(0, MAX_RATIONALE),
+    citations,
+    createdAt: at,
+    cached: false,
+    usage,
+    round,
   }
 }
