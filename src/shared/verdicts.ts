@@ -34,3 +34,23 @@ export const DETAIL_WORDS: Record<VerdictDetail, string> = {
   not_checkable: 'not checkable',
   no_evidence: 'no evidence found',
 }
+
+/// How a verdict that no verified source bears on is shown: the models' own judgement.
+export const UNSOURCED = 'Unsourced: the models’ judgement'
+
+const share = (value: number): string => `${Math.round(value * 100)}%`
+
+/// What stands behind a model tier's verdict, in words, in place of the judge's self-reported confidence
+/// (which says little about being right): the kind of misleading or unverifiable it is, whether a source bears
+/// on it, who decided, the panel's agreement and the number of distinct sites cited. E.g. "missing context ·
+/// Unsourced: the models’ judgement · decided by the judge · agreement 67%".
+export function verdictBasis(consensus: Consensus): string {
+  const parts = [
+    consensus.detail && DETAIL_WORDS[consensus.detail],
+    consensus.sourced ? null : UNSOURCED,
+    consensus.decidedBy && `decided by the ${consensus.decidedBy === 'panel' ? 'agreeing panel' : 'judge'}`,
+    `agreement ${share(consensus.agreement)}`,
+    consensus.sourced ? `${consensus.sources} source${consensus.sources === 1 ? '' : 's'}` : null,
+  ]
+  return parts.filter(Boolean).join(' · ')
+}
