@@ -54,8 +54,8 @@ describe('t2 reasons first, with today’s date', () => {
     expect(panelRequests(fake).some(isDebate)).toBe(true)
     expect(judged(fake).length).toBeGreaterThan(0)
     for (const request of fake.requests) {
-      expect(request.system).toContain('Today is 2031-03-14.')
-      expect(request.system).toMatch(/unverifiable with the detail\s+no_evidence/)
+      expect(request.system).toContain('Today is 2031-03-14:')
+      expect(request.system).toMatch(/training data is unverifiable, no_evidence/)
       const objects = verdictObjects(request.body.response_format.json_schema.schema)
       expect(objects.length).toBeGreaterThan(0)
       for (const object of objects) expect(Object.keys(object.properties).at(-1)).toBe('verdict')
