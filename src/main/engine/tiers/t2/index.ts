@@ -1,4 +1,5 @@
-// t2: a panel of language models votes on each claim, then a judge writes the consensus.
+// t2: a panel of language models votes on each claim; a panel that agrees decides, a split one debates one
+// round and then a judge writes the consensus.
 import type { Config } from '../../../../shared/config'
 import { UNVERIFIED } from '../../../../shared/corrections'
 import type { Consensus, Evaluation } from '../../../../shared/schemas'
@@ -116,7 +117,8 @@ export function modelTier(
   }
 }
 
-/// A panel model's first vote, its detail kept only where it fits the verdict.
+/// A panel model's vote as recorded (round 1; a debate's second vote sets round 2), its detail kept only where
+/// it fits the verdict.
 function voteOutcome(
   model: string,
   vote: Vote,
@@ -131,8 +133,6 @@ function voteOutcome(
     issues: [],
   }
 }
-
-export { agreement } from '../panel'
 
 /// The consensus from the judge's decision. Agreement is the share of the final votes (failed panel models cast
 /// none) equal to the judge's verdict; a correction is kept only for refuted or misleading claims, marked as

@@ -1,7 +1,8 @@
 // t3: live web research. For each claim: search queries from a model, search, fetch, rank passages by their
 // words, then the judge model picks from the best of them those that bear on the claim; each panel model votes
-// on the claim and the chosen passages, citing the passages it relied on; the judge writes the consensus with
-// citations. Every quote is checked against the fetched text of its URL before it is stored.
+// on the claim and the chosen passages, citing the passages it relied on. A panel that agrees and cites a common
+// page decides; a split one debates one round, then the judge writes the consensus with citations. Every quote
+// is checked against the fetched text of its URL before it is stored.
 import type { Config } from '../../../../shared/config'
 import type { Citation, Consensus, Evaluation, TokenUsage } from '../../../../shared/schemas'
 import { apiKeys, type ApiKeys } from '../../keys'
@@ -9,10 +10,10 @@ import { addUsage, ModelClient, modelHandle, modelSettings, type ModelHandle } f
 import type { ClaimRecord } from '../../store/documents'
 import { normaliseSpace, quoteOccursIn, Web, type RankedPassage } from '../../web'
 import { claimData } from '../t2/context'
-import { agreement, consensus } from '../t2'
+import { consensus } from '../t2'
 import { PermanentError, type JudgeInput, type TierChecker, type UnitInput, type UnitOutcome } from '../tier'
 import { consistentDetail } from '../../../../shared/verdicts'
-import { debateRound, finalVotes, panelConsensus, split, unanimous } from '../panel'
+import { agreement, debateRound, finalVotes, panelConsensus, split, unanimous } from '../panel'
 import { ALL_STEPS, todayOf, type VerdictSteps } from '../steps'
 import {
   Queries,
