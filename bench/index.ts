@@ -15,12 +15,14 @@ import { reportBenchmarks } from './report'
 import { startupBenchmarks } from './startup'
 import { t1Benchmarks } from './t1'
 import { tokenBenchmarks, type TokenFigure } from './tokens'
+import { verdictBenchmarks, verdictFigures } from './verdicts'
 
 const BENCHMARKS: Record<string, () => Promise<Figure[]>> = {
   claims: async () => claimBenchmarks(),
   t1: t1Benchmarks,
   report: reportBenchmarks,
   tokens: async () => (await tokenBenchmarks()).flatMap(tokenFigures),
+  verdicts: async () => verdictFigures(await verdictBenchmarks()),
   engine: engineBenchmarks,
   api: apiBenchmarks,
   estimates: estimateBenchmarks,

@@ -25,6 +25,7 @@ export const instant: TierChecker = {
       cached: false,
       usage: null,
       round: 1,
+      detail: null,
     },
     consensus: {
       verdict: 'issues',

@@ -222,6 +222,8 @@ test.describe('with a judge that writes its correction in plain words', () => {
     models: {
       latencyMs: 0,
       behaviours: {
+        // A split panel: it debates, and the judge decides and writes the correction.
+        'model-c': { overrides: { verdict: 'refuted' } },
         'model-judge': {
           overrides: { verdict: 'refuted', correction: 'The Eiffel Tower is 300 feet tall.' },
         },

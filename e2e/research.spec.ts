@@ -259,16 +259,18 @@ test.describe('deep research priced above the balance', () => {
 
 test.describe('claim badges with a slow judge', () => {
   test.use({
-    // Two of the three votes land together (two requests at a time), the third 1.5 s later, then the judge.
+    // Two of the three votes land together (two requests at a time), the third 1.5 s later; the panel is split,
+    // so it debates one round before the judge.
     models: {
       latencyMs: 1500,
       behaviours: {
+        'model-c': { latencyMs: 1500, overrides: { verdict: 'refuted', confidence: 0.9 } },
         'model-judge': { latencyMs: 4000, overrides: { verdict: 'supported', confidence: 0.9 } },
       },
     },
   })
 
-  test('count the votes out of the panel, then show the judge deciding', async ({ page, server }) => {
+  test('count the votes out of the panel, then show it deciding', async ({ page, server }) => {
     await writeInEditor(page, server, 'Ottawa is the capital of Canada.')
     const toolbar = page.getByRole('toolbar', { name: 'Fact-checking' })
     await toolbar.getByRole('button', { name: /t2/ }).click()
@@ -283,10 +285,10 @@ test.describe('claim badges with a slow judge', () => {
     // the panel, and goes on from there.
     await page.reload()
     await expect(badge).toHaveAccessibleName(
-      /^Claim “Ottawa is the capital of Canada\.”: (voting 2\/3|judge deciding)\. Open details$/,
+      /^Claim “Ottawa is the capital of Canada\.”: (voting 2\/3|deciding)\. Open details$/,
     )
     await expect(badge).toHaveAccessibleName(
-      'Claim “Ottawa is the capital of Canada.”: judge deciding. Open details',
+      'Claim “Ottawa is the capital of Canada.”: deciding. Open details',
       { timeout: 10_000 },
     )
     await page.screenshot({ path: output('judging.png') })

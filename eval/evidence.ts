@@ -80,7 +80,7 @@ async function chosenByJudge(groups: Featured[], ranking: number[][], configPath
   const judged = await eachClaim(groups, async (group, i) => {
     const ranked = order(ranking[i] as number[])
     const passages = ranked.map((index, k) => ({ id: `P${k + 1}`, text: group.passages[index] as string }))
-    const chosen = await relevantPassages(client, judge, { claim: group.claim }, passages, signal)
+    const chosen = await relevantPassages(client, judge, { claim: group.claim }, passages, signal, null)
     // The passages the judge left out rank after its choice, in the ranking's order.
     const judgedOrder = [...chosen.order, ...ranked.keys()].filter((k, at, all) => all.indexOf(k) === at)
     const scores = new Array<number>(ranked.length)

@@ -4,6 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { resultsDir } from '../bench/measure'
+import { ALL_STEPS } from '../src/main/engine/tiers/steps'
 import { NotConfigured } from './notConfigured'
 
 /// One evaluation: reads its data, measures, and returns the figures: one row of them, or one row per file or
@@ -11,7 +12,15 @@ import { NotConfigured } from './notConfigured'
 export interface EvalSet {
   /// What is measured, in one line.
   describe: string
-  run(options: { file?: string; config?: string; limit?: number }): Promise<Record<string, unknown>>
+  run(options: {
+    file?: string
+    config?: string
+    limit?: number
+    /// Verdict steps switched off in every row (verification's `--no-…` flags).
+    off?: string[]
+    /// Verification: fit and save the agreement's calibration map next to the config.
+    calibrate?: boolean
+  }): Promise<Record<string, unknown>>
 }
 
 const SETS: Record<string, () => Promise<EvalSet>> = {
@@ -41,21 +50,33 @@ function headline(set: string, result: Record<string, unknown>): Record<string, 
   return Object.fromEntries(Object.entries(names).map(([member, figure]) => [member, row[figure] ?? null]))
 }
 
+/// The flag that switches a verdict step off: `--no-panel-decides` for `panelDecides`.
+const stepFlag = (step: string): string => `no-${step.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`
+
 const { values, positionals } = parseArgs({
   options: {
     file: { type: 'string' },
     json: { type: 'boolean', default: false },
     config: { type: 'string' },
     limit: { type: 'string' },
+    calibrate: { type: 'boolean', default: false },
+    // One flag per verdict step, from the steps themselves: a new step brings its flag.
+    ...Object.fromEntries(
+      Object.keys(ALL_STEPS).map((step) => [stepFlag(step), { type: 'boolean' as const }]),
+    ),
   },
   allowPositionals: true,
 })
+const flags = values as Record<string, unknown>
 const name = positionals[0] ?? ''
 const load = SETS[name]
 const limit = values.limit === undefined ? undefined : Number(values.limit)
 if (!load || (limit !== undefined && !(Number.isInteger(limit) && limit > 0))) {
   console.error(
-    `usage: npm run eval -- <set> [--file PATH] [--json] [--config FILE] [--limit N]\n` +
+    `usage: npm run eval -- <set> [--file PATH] [--json] [--config FILE] [--limit N] [--calibrate] ` +
+      `${Object.keys(ALL_STEPS)
+        .map((step) => `[--${stepFlag(step)}]`)
+        .join(' ')}\n` +
       `sets: ${Object.keys(SETS).join(', ')}`,
   )
   process.exit(2)
@@ -67,6 +88,8 @@ try {
     file: values.file,
     config: values.config,
     limit,
+    off: Object.keys(ALL_STEPS).filter((step) => flags[stepFlag(step)] === true),
+    calibrate: values.calibrate,
   })
 } catch (error) {
   if (!(error instanceof NotConfigured)) throw error

@@ -1,13 +1,17 @@
-// `npm run eval -- verification --config FILE [--file PATH] [--limit N]`: the verdicts of a configured panel
-// against labelled claims (../shared/data/verification/*.jsonl): accuracy and macro-F1 (over the gold verdicts
-// present) of t2, of t2 with the file's evidence sentences as context and no web (Climate-FEVER), and of t3
-// when the config file names a search provider; with the tokens spent per claim. Claims are checked as the job
-// runner checks them: every panel model votes, then the judge decides from the votes cast.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+// `npm run eval -- verification --config FILE [--file PATH] [--limit N] [--no-STEP…] [--calibrate]`: the
+// verdicts of a configured panel against labelled claims (../shared/data/verification/*.jsonl): accuracy and
+// macro-F1 (over the gold verdicts present) of t2, of t2 with each verdict step switched off in turn (the
+// ablations: `--no-debate` and the like switch a step off in every row instead), of t2 with the file's evidence
+// sentences as context and no web (Climate-FEVER), and of t3 (and its ablations) when the config file names a
+// search provider; with the tokens and model requests spent per claim. Claims are checked as the job runner
+// checks them: every panel model votes, then the tier's judge unit decides (the agreeing panel, or a debate
+// round and the judge). `--calibrate` fits how often each agreement of the panel was right and saves the map
+// next to the config (FILE.calibration.json).
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { Verdict, type Evaluation } from '../src/shared/schemas'
+import { Verdict, type Evaluation, type Tier } from '../src/shared/schemas'
 import type { Config, ModelConfig } from '../src/shared/config'
 import { Admin } from '../src/main/engine/admin'
 import { systemClock } from '../src/main/engine/clock'
@@ -15,12 +19,13 @@ import { loadConfig } from '../src/main/engine/config'
 import { apiKeys } from '../src/main/engine/keys'
 import { ModelClient, modelHandle, modelSettings } from '../src/main/engine/models'
 import { Store } from '../src/main/engine/store'
+import { ALL_STEPS, todayOf, type VerdictSteps } from '../src/main/engine/tiers/steps'
 import { modelTier } from '../src/main/engine/tiers/t2'
 import {
   Decision,
-  JUDGE_SYSTEM,
-  PANEL_SYSTEM,
   Vote,
+  judgeSystem,
+  panelSystem,
   judgePrompt,
   votePrompt,
 } from '../src/main/engine/tiers/t2/prompts'
@@ -73,14 +78,21 @@ function readClaims(path: string): LabelledClaim[] {
     })
 }
 
-/// A way of deciding a claim: its verdict and the tokens spent, or null when no vote could be had.
-type Decide = (item: LabelledClaim) => Promise<{ verdict: Verdict; tokens: number } | null>
+/// A way of deciding a claim: its verdict, the panel's agreement on it, the tokens and model requests spent
+/// (t3's research's requests are counted in its tokens only), or null when no vote could be had.
+type Decide = (
+  item: LabelledClaim,
+) => Promise<{ verdict: Verdict; agreement: number; tokens: number; requests: number } | null>
+
+const STEPS = Object.keys(ALL_STEPS) as (keyof VerdictSteps)[]
+type Way = Decide & { close(): Promise<void> }
 
 const verification: EvalSet = {
   describe:
     'verdicts of the configured panel against labelled claims: accuracy, macro-F1 over the gold verdicts, ' +
-    'tokens per claim (t2; t2 with the evidence sentences as context; t3 when search is configured)',
-  async run({ file, config: configPath, limit }) {
+    'tokens and requests per claim (t2 and each verdict step switched off in turn; t2 with the evidence ' +
+    'sentences as context; t3 and its ablations when search is configured)',
+  async run({ file, config: configPath, limit, off = [], calibrate = false }) {
     const config = loadConfig(configPath)
     const judge = config.models.judge
     if (config.models.panel.length === 0 || judge === null)
@@ -89,36 +101,55 @@ const verification: EvalSet = {
           '(--config FILE). Nothing was measured.',
       )
     const files = file ? [resolve(file)] : readdirSync(DATA).map((name) => join(DATA, name))
-    const dataDir = mkdtempSync(join(tmpdir(), 'factdesk-eval-'))
-    const store = Store.open(dataDir)
-    try {
-      const organizationId = new Admin(store, systemClock).defaultOrganization().id
-      const t2 = modelTier(config.models, store.voteCache) as TierChecker
-      const t3 = searchConfigured(configPath) ? webTier(config, new Web(config)) : null
-      const table: Record<string, ReturnType<typeof scores>> = {}
-      // The headline: t2 over every claim of every file.
-      const byT2: Decided[] = []
-      for (const path of files.sort()) {
-        const claims = readClaims(path).slice(0, limit)
-        const ways: [string, Decide][] = [['t2', byTier(t2, organizationId)]]
-        if (claims.some((item) => item.evidence))
-          ways.push(['t2 with evidence', withEvidence(config.models, judge)])
-        if (t3) ways.push(['t3', byTier(t3, organizationId)])
-        for (const [how, decide] of ways) {
-          const decided = await eachClaim(claims, async (item): Promise<Decided> => {
-            const outcome = await decide(item)
-            return { gold: item.gold, verdict: outcome?.verdict ?? null, tokens: outcome?.tokens ?? 0 }
-          })
-          if (how === 't2') byT2.push(...decided)
-          table[`${basename(path)}: ${how}`] = scores(decided)
-        }
+    // The steps every row takes (all but those switched off), and the rows that switch off one more each.
+    const base: VerdictSteps = { ...ALL_STEPS, ...Object.fromEntries(off.map((step) => [step, false])) }
+    const ablations: [string, VerdictSteps][] = [
+      ['', base],
+      ...STEPS.filter((step) => base[step]).map((step): [string, VerdictSteps] => [
+        ` without ${step}`,
+        { ...base, [step]: false },
+      ]),
+    ]
+    const search = searchConfigured(configPath)
+    const table: Record<string, ReturnType<typeof scores>> = {}
+    // The headline: t2 with every step over every claim of every file; calibration fits on it (and t3's).
+    const headline: Record<Tier, Decided[]> = { t1: [], t2: [], t3: [] }
+    for (const path of files.sort()) {
+      const claims = readClaims(path).slice(0, limit)
+      const ways: [string, () => Way][] = []
+      for (const [name, steps] of ablations) {
+        ways.push([
+          `t2${name}`,
+          () => byTier('t2', (store) => modelTier(config.models, store.voteCache, apiKeys(), steps)),
+        ])
       }
-      await Promise.all([t2.close?.(), t3?.close?.()])
-      return { ...scores(byT2), table }
-    } finally {
-      store.close()
-      rmSync(dataDir, { recursive: true, force: true })
+      if (claims.some((item) => item.evidence))
+        ways.push([
+          't2 with evidence',
+          () => Object.assign(withEvidence(config.models, judge, base), { close: async () => {} }),
+        ])
+      if (search)
+        for (const [name, steps] of ablations)
+          ways.push([
+            `t3${name}`,
+            () => byTier('t3', () => webTier(config, new Web(config), apiKeys(), steps)),
+          ])
+      for (const [how, make] of ways) {
+        const decide = make()
+        const decided = await eachClaim(claims, async (item): Promise<Decided> => {
+          const outcome = await decide(item)
+          return { gold: item.gold, ...(outcome ?? { verdict: null, agreement: 0, tokens: 0, requests: 0 }) }
+        })
+        await decide.close()
+        if (how === 't2' || how === 't3') headline[how].push(...decided)
+        table[`${basename(path)}: ${how}`] = scores(decided)
+      }
     }
+    if (calibrate && configPath) {
+      const map = { t2: calibration(headline.t2), t3: search ? calibration(headline.t3) : null }
+      writeFileSync(`${configPath}.calibration.json`, JSON.stringify(map, null, 2) + '\n')
+    }
+    return { ...scores(headline.t2), table }
   },
 }
 export default verification
@@ -129,11 +160,14 @@ function searchConfigured(configPath: string | undefined): boolean {
   return configPath !== undefined && 'search' in (JSON.parse(readFileSync(configPath, 'utf8')) as object)
 }
 
-/// A claim's gold verdict, the one decided (null when no model voted) and the tokens spent.
+/// A claim's gold verdict, the one decided (null when no model voted), the panel's agreement on it and the
+/// tokens and requests spent.
 interface Decided {
   gold: Verdict
   verdict: Verdict | null
+  agreement: number
   tokens: number
+  requests: number
 }
 
 /// Accuracy, macro-F1 over the gold verdicts present and tokens per claim; a claim no model voted on counts
@@ -153,39 +187,92 @@ function scores(decided: Decided[]) {
     accuracy: round(decided.filter((d) => d.gold === d.verdict).length / n),
     macroF1: round(f1s.reduce((sum, f1) => sum + f1, 0) / Math.max(1, f1s.length)),
     tokensPerClaim: Math.round(decided.reduce((sum, d) => sum + d.tokens, 0) / n),
+    requestsPerClaim: round(decided.reduce((sum, d) => sum + d.requests, 0) / n),
   }
 }
 
-/// A claim checked by a tier alone: every panel model's unit, then the judge's, as the job runner runs them.
-function byTier(tier: TierChecker, organizationId: string): Decide {
+/// How often the verdict was right at each agreement of the panel, made non-decreasing in the agreement
+/// (isotonic regression, pool adjacent violators): the probability to show in place of the judge's own
+/// confidence. Each step: an agreement, the probability from there up to the next, and the claims it rests on.
+function calibration(
+  decided: readonly Decided[],
+): { agreement: number; probability: number; claims: number }[] {
+  const levels = [...new Set(decided.filter((d) => d.verdict).map((d) => d.agreement))].sort((a, b) => a - b)
+  const blocks = levels.map((agreement) => {
+    const at = decided.filter((d) => d.verdict && d.agreement === agreement)
+    return { agreement, right: at.filter((d) => d.verdict === d.gold).length, claims: at.length }
+  })
+  const pooled: typeof blocks = []
+  for (const block of blocks) {
+    pooled.push({ ...block })
+    // Merge backwards while an earlier level is right more often than a later one.
+    for (;;) {
+      const [before, last] = pooled.slice(-2)
+      if (!before || !last || before.right / before.claims <= last.right / last.claims) break
+      pooled.splice(-2, 2, {
+        agreement: before.agreement,
+        right: before.right + last.right,
+        claims: before.claims + last.claims,
+      })
+    }
+  }
+  return pooled.map((b) => ({
+    agreement: b.agreement,
+    probability: round(b.right / b.claims),
+    claims: b.claims,
+  }))
+}
+
+/// Claims checked by a tier alone, made for this row on a store of its own (no vote cached by another row is
+/// reused, so each row's tokens are its own): every panel model's unit, then the judge unit, as the job runner
+/// runs them.
+function byTier(tier: Tier, make: (store: Store) => TierChecker | null): Way {
+  const dataDir = mkdtempSync(join(tmpdir(), 'factdesk-eval-'))
+  const store = Store.open(dataDir)
+  const organizationId = new Admin(store, systemClock).defaultOrganization().id
+  const checker = make(store)
+  if (!checker) throw new Error(`${tier} is not configured`)
   let claimNumber = 0
-  return async (item) => {
+  const decide: Decide = async (item) => {
     const claim = { id: `claim_${++claimNumber}`, documentId: 'eval', text: item.claim, charStart: 0 }
     const input = {
       claim: { ...claim, charEnd: item.claim.length },
-      checkId: `eval_${tier.tier}`,
+      checkId: `eval_${tier}`,
       organizationId,
       documentText: item.claim,
       signal: new AbortController().signal,
       now: () => new Date().toISOString(),
     }
-    const outcomes = await Promise.allSettled(tier.models().map((model) => tier.check({ ...input, model })))
+    const outcomes = await Promise.allSettled(
+      checker.models().map((model) => checker.check({ ...input, model })),
+    )
     const votes = outcomes.flatMap((o) =>
       o.status === 'fulfilled' && o.value.evaluation ? [o.value.evaluation] : [],
     )
-    if (votes.length === 0 || !tier.judge) return null
-    const judged = await tier.judge({ ...input, model: '#judge', votes }).catch(() => null)
+    if (votes.length === 0 || !checker.judge) return null
+    const judged = await checker.judge({ ...input, model: '#judge', votes }).catch(() => null)
     const verdict = Verdict.safeParse(judged?.consensus?.verdict)
-    if (!judged || !verdict.success) return null
+    if (!judged?.consensus || !verdict.success) return null
+    const debate = judged.debate ?? []
     const tokens =
-      votes.reduce((sum, vote) => sum + tokensOf(vote.usage), 0) + tokensOf(judged.consensusUsage)
-    return { verdict: verdict.data, tokens }
+      [...votes, ...debate].reduce((sum, vote) => sum + tokensOf(vote.usage), 0) +
+      tokensOf(judged.consensusUsage)
+    const asked = votes.filter((vote) => !vote.cached).length + debate.length
+    const requests = asked + (judged.consensus.decidedBy === 'judge' ? 1 : 0)
+    return { verdict: verdict.data, agreement: judged.consensus.agreement, tokens, requests }
   }
+  return Object.assign(decide, {
+    close: async () => {
+      await checker.close?.()
+      store.close()
+      rmSync(dataDir, { recursive: true, force: true })
+    },
+  })
 }
 
 /// t2's prompts with the claim's evidence sentences beside it in the data block (and no web): each panel model
 /// votes, then the judge decides.
-function withEvidence(models: Config['models'], judgeModel: ModelConfig): Decide {
+function withEvidence(models: Config['models'], judgeModel: ModelConfig, steps: VerdictSteps): Decide {
   const client = new ModelClient(modelSettings(models))
   const keys = apiKeys()
   const panel = models.panel.map((model, i) => modelHandle(model, `models.panel[${i}]`, keys))
@@ -197,7 +284,7 @@ function withEvidence(models: Config['models'], judgeModel: ModelConfig): Decide
     const answers = await Promise.allSettled(
       panel.map((handle) =>
         client.generate(handle, {
-          system: PANEL_SYSTEM,
+          system: panelSystem(todayOf(now, steps)),
           prompt: votePrompt(data),
           schema: Vote,
           name: 'vote',
@@ -220,12 +307,13 @@ function withEvidence(models: Config['models'], judgeModel: ModelConfig): Decide
         cached: false,
         usage: null,
         round: 1,
+        detail: null,
       })
     })
     if (votes.length === 0) return null
     const decided = await client
       .generate(judge, {
-        system: JUDGE_SYSTEM,
+        system: judgeSystem(todayOf(now, steps)),
         prompt: judgePrompt(data, votes),
         schema: Decision,
         name: 'decision',
@@ -233,7 +321,9 @@ function withEvidence(models: Config['models'], judgeModel: ModelConfig): Decide
       })
       .catch(() => null)
     if (!decided) return null
-    return { verdict: decided.object.verdict, tokens: tokens + tokensOf(decided.usage) }
+    const { verdict } = decided.object
+    const agreement = votes.filter((vote) => vote.verdict === verdict).length / votes.length
+    return { verdict, agreement, tokens: tokens + tokensOf(decided.usage), requests: votes.length + 1 }
   }
 }
 

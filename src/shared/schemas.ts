@@ -106,6 +106,8 @@ export const Evaluation = z
     cached: z.boolean(),
     /// Tokens the vote cost, when a model was asked and reported them (a batched request's share).
     usage: TokenUsage.nullable(),
+    /// Which kind of misleading or unverifiable the vote says the claim is; null for the other verdicts.
+    detail: VerdictDetail.nullable(),
     /// 1, or 2 for a vote cast again after seeing the other panelists' anonymised reasons (a debate round).
     round: z.int().min(1).max(2),
   })

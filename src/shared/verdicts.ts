@@ -1,4 +1,4 @@
-import type { Consensus, Tier } from './schemas'
+import type { Consensus, Evaluation, Tier, VerdictDetail } from './schemas'
 
 /// The tier whose outcome stands for a claim: the deepest one the check runs (t3, then t2, then t1's clean
 /// or issues). The editor's badges and the exported reports show this tier's verdict.
@@ -12,4 +12,45 @@ export function headlineConsensus(
   tiers: readonly Tier[],
 ): Consensus | null {
   return consensus[headlineTier(tiers)] ?? null
+}
+
+/// The details each verdict may have: misleading is partly true or missing context, unverifiable not checkable
+/// or without evidence; the others have none.
+const DETAILS: Partial<Record<Evaluation['verdict'], readonly VerdictDetail[]>> = {
+  misleading: ['partly_true', 'missing_context'],
+  unverifiable: ['not_checkable', 'no_evidence'],
+}
+
+/// A model's detail if it fits its verdict, else null (a "supported" that says "partly_true" says nothing).
+export const consistentDetail = (
+  verdict: Evaluation['verdict'],
+  detail: VerdictDetail | null,
+): VerdictDetail | null => (detail !== null && DETAILS[verdict]?.includes(detail) ? detail : null)
+
+/// A detail in the writer's words.
+export const DETAIL_WORDS: Record<VerdictDetail, string> = {
+  partly_true: 'partly true',
+  missing_context: 'missing context',
+  not_checkable: 'not checkable',
+  no_evidence: 'no evidence found',
+}
+
+/// How a verdict that no verified source bears on is shown: the models' own judgement.
+export const UNSOURCED = 'Unsourced: the models’ judgement'
+
+const share = (value: number): string => `${Math.round(value * 100)}%`
+
+/// What stands behind a model tier's verdict, in words, in place of the judge's self-reported confidence
+/// (which says little about being right): the kind of misleading or unverifiable it is, whether a source bears
+/// on it, who decided, the panel's agreement and the number of distinct sites cited. E.g. "missing context ·
+/// Unsourced: the models’ judgement · decided by the judge · agreement 67%".
+export function verdictBasis(consensus: Consensus): string {
+  const parts = [
+    consensus.detail && DETAIL_WORDS[consensus.detail],
+    consensus.sourced ? null : UNSOURCED,
+    consensus.decidedBy && `decided by the ${consensus.decidedBy === 'panel' ? 'agreeing panel' : 'judge'}`,
+    `agreement ${share(consensus.agreement)}`,
+    consensus.sourced ? `${consensus.sources} source${consensus.sources === 1 ? '' : 's'}` : null,
+  ]
+  return parts.filter(Boolean).join(' · ')
 }

@@ -37,9 +37,15 @@ export const researchSteps = (updates: ReportUpdate[]): string[] =>
 export function answer(request: RecordedRequest): unknown {
   switch (schemaName(request)) {
     case 'vote':
-      return { verdict: 'supported', confidence: 0.8, rationale: 'It matches the record.' }
+      return { rationale: 'It matches the record.', confidence: 0.8, detail: null, verdict: 'supported' }
     case 'decision':
-      return { verdict: 'supported', confidence: 0.8, reasoning: 'The panel agrees.', correction: null }
+      return {
+        reasoning: 'The panel agrees.',
+        correction: null,
+        confidence: 0.8,
+        detail: null,
+        verdict: 'supported',
+      }
     case 'relevant_passages':
       return { passages: ['P1'] }
     case 'research_plan':
@@ -155,7 +161,7 @@ export function contractSuite(name: string, open: (config: ConfigInput) => Promi
       expect(await balance()).toBe(before - estimate.credits.total)
     })
 
-    it('t2: every panel model votes and the judge decides; the updates end with the check completed', async () => {
+    it('t2: every panel model votes and the agreeing panel decides; the updates end with the check completed', async () => {
       const updates: ReportUpdate[] = []
       const stop = subject.subscribe((update) => updates.push(update))
       const check = await subject.ops.submit({ text: TEXT, tiers: ['t2'] })
@@ -170,7 +176,7 @@ export function contractSuite(name: string, open: (config: ConfigInput) => Promi
       expect(report.check.status).toBe('completed')
       for (const claim of report.claims) {
         expect(claim.evaluations.map((vote) => vote.model).sort()).toEqual(['panel-a', 'panel-b'])
-        expect(claim.consensus.t2).toMatchObject({ verdict: 'supported' })
+        expect(claim.consensus.t2).toMatchObject({ verdict: 'supported', decidedBy: 'panel' })
       }
       // The updates carry every vote and consensus of the report, and the check's end comes last.
       const mine = updates.filter(

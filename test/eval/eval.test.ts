@@ -244,8 +244,20 @@ describe('npm run eval -- verification', () => {
     expect(result.accuracy).toBe(0.75)
     expect(result.macroF1).toBe(0.733)
     expect(result.tokensPerClaim).toBeGreaterThan(0)
-    // Two votes and a judge per claim, nothing else (no web without a configured search).
-    expect(fake.requests).toHaveLength(12)
+    // Each step switched off in turn, each row with its own requests (no vote cached by another row): the
+    // panel always agrees, so two votes per claim, and a judge too without the panel deciding. No web without a
+    // configured search.
+    expect(Object.keys(result.table)).toEqual([
+      'claims.jsonl: t2',
+      'claims.jsonl: t2 without date',
+      'claims.jsonl: t2 without panelDecides',
+      'claims.jsonl: t2 without debate',
+    ])
+    expect(result.table['claims.jsonl: t2'].requestsPerClaim).toBe(2)
+    expect(result.table['claims.jsonl: t2 without panelDecides'].requestsPerClaim).toBe(3)
+    expect(fake.requests).toHaveLength(4 * 2 + 4 * 2 + 4 * 3 + 4 * 2)
+    // Only the row without the date sent prompts without it.
+    expect(fake.requests.filter((r) => !r.system.includes('Today is'))).toHaveLength(8)
 
     // Climate-FEVER's evidence sentences reach the panel as context: this claim is supported only with them.
     const climate = file('climate.jsonl', [
@@ -263,6 +275,25 @@ describe('npm run eval -- verification', () => {
     expect(withEvidence.accuracy).toBe(0)
     expect(withEvidence.table['climate.jsonl: t2 with evidence'].accuracy).toBe(1)
   }, 120_000)
+  it('switches a step off in every row with its flag, and fits the calibration of agreement', async () => {
+    const config = configFile('config-calibrate.json')
+    fake.requests.length = 0
+    const result = await jsonOf(
+      ['verification', '--config', config, '--file', claims(), '--no-panel-decides', '--calibrate'],
+      ['accuracy', 'macroF1', 'tokensPerClaim'],
+      ['tokensPerClaim'],
+    )
+    expect(Object.keys(result.table)).toEqual([
+      'claims.jsonl: t2',
+      'claims.jsonl: t2 without date',
+      'claims.jsonl: t2 without debate',
+    ])
+    expect(result.table['claims.jsonl: t2'].requestsPerClaim).toBe(3)
+    // The panel agreed on every claim and was right on three of four.
+    const map = JSON.parse(readFileSync(`${config}.calibration.json`, 'utf8'))
+    expect(map).toEqual({ t2: [{ agreement: 1, probability: 0.75, claims: 4 }], t3: null })
+  }, 120_000)
+
   it('with a search provider in the config, measures t3 too', async () => {
     const config = configFile('config-t3.json', {
       search: { baseURL: wiki.apiUrl },

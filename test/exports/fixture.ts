@@ -16,6 +16,7 @@ const vote = (model: string, verdict: Evaluation['verdict'], rationale: string):
   cached: false,
   usage: null,
   round: 1,
+  detail: null,
 })
 
 const consensus = (
@@ -98,7 +99,12 @@ export function fixtureReport(): Report {
     }),
     claim('clm_3', 'Paris has 40 million residents.', {
       evaluations: [vote('model-a', 'misleading', 'The metro area has about 12 million.')],
-      consensus: { t2: consensus('misleading', 'About 2.1 million in the city, 12 million in the region.') },
+      consensus: {
+        t2: consensus('misleading', 'About 2.1 million in the city, 12 million in the region.', {
+          detail: 'missing_context',
+          agreement: 0.5,
+        }),
+      },
       issues: [
         {
           charStart: text.indexOf('Paris'),

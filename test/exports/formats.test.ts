@@ -31,6 +31,18 @@ describe('HTML export', () => {
     expect(document.querySelector('.text')?.textContent).toBe(report.text)
   })
 
+  it('says what stands behind each verdict: its kind, unsourced, agreement; never the judge’s confidence', () => {
+    const lines = [...document.querySelectorAll('li.note .verdict-label + .muted')].map(
+      (line) => line.textContent,
+    )
+    expect(lines).toEqual([
+      '(t2, Unsourced: the models’ judgement · decided by the judge · agreement 100%)',
+      '(t2, Unsourced: the models’ judgement · decided by the judge · agreement 100%)',
+      '(t2, missing context · Unsourced: the models’ judgement · decided by the judge · agreement 50%)',
+      '(t2)',
+    ])
+  })
+
   it("styles the text's Markdown in place, keeping every character and each claim's highlight whole", () => {
     const text = '## The tower is 330 metres tall\n\n```\n# not a heading\n```\nIt opened in 1889.'
     const heading = 'The tower is 330 metres tall'
@@ -114,7 +126,13 @@ describe('Markdown export', () => {
 
   it('gives each footnote its verdict, reasoning and sources, with model text escaped', () => {
     const notes = markdown.split(/^(?=\[\^claim-\d+\]:)/m).slice(1)
-    expect(notes[0]).toMatch(/^\[\^claim-1\]: \*\*Supported\*\* \(t2, confidence 90%, agreement 100%\)/)
+    // What stands behind the verdict, not the judge's own confidence: t2 is the models' unsourced judgement.
+    expect(notes[0]).toMatch(
+      /^\[\^claim-1\]: \*\*Supported\*\* \(t2, Unsourced: the models’ judgement · decided by the judge · agreement 100%\)/,
+    )
+    expect(notes[2]).toContain(
+      '(t2, missing context · Unsourced: the models’ judgement · decided by the judge · agreement 50%)',
+    )
     expect(notes[0]).toContain('(<https://example.org/eiffel?a=1&b=%222%22>)')
     expect(notes[0]).toContain('\\<script\\>alert\\(1\\)\\</script\\>')
     expect(notes[0]).not.toContain('](<javascript:')
@@ -200,7 +218,9 @@ describe('DOCX export', () => {
       expect(text).toContain(consensus ? consensus.reasoning : 'Not checked')
       for (const citation of consensus?.citations ?? []) expect(text).toContain(citation.url)
     })
-    expect(commentText(comments[0] as Element)).toMatch(/^Supported \(t2, confidence 90%, agreement 100%\)/)
+    expect(commentText(comments[0] as Element)).toMatch(
+      /^Supported \(t2, Unsourced: the models’ judgement · decided by the judge · agreement 100%\)/,
+    )
 
     // Each comment's range holds exactly its claim's words.
     const body = xml('word/document.xml')

@@ -13,6 +13,7 @@ export const panelVote = (model: string): Evaluation => ({
   cached: false,
   usage: null,
   round: 1,
+  detail: null,
 })
 
 /// A running deep-research run on a text, with `over` changed.

@@ -49,6 +49,7 @@ export class GatedTier implements TierChecker {
         cached: false,
         usage: null,
         round: 1,
+        detail: null,
       },
       consensus: {
         verdict: 'clean',

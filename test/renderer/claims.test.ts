@@ -1,6 +1,7 @@
 import { history, undo } from '@codemirror/commands'
 import { EditorState, type TransactionSpec } from '@codemirror/state'
-import { describe, expect, it } from 'vitest'
+import { parseHTML } from 'linkedom'
+import { describe, expect, it, vi } from 'vitest'
 import {
   ClaimBadge,
   claimField,
@@ -176,6 +177,7 @@ describe('the claim badge', () => {
     stage: 'voting',
     votes: 1,
     panel: 3,
+    basis: null,
     stale: false,
     text: 'A claim.',
     issues: [],
@@ -185,5 +187,20 @@ describe('the claim badge', () => {
     expect(new ClaimBadge(info).eq(new ClaimBadge({ ...info, votes: 2 }))).toBe(false)
     expect(new ClaimBadge(info).eq(new ClaimBadge({ ...info, stale: true }))).toBe(false)
     expect(stageLabel(info)).toBe('voting 1/3')
+  })
+
+  it('says in its title what stands behind the verdict', () => {
+    // The badge draws itself into a page's document.
+    vi.stubGlobal('document', parseHTML('<!doctype html><html><body></body></html>').document)
+    const basis = 'missing context · Unsourced: the models’ judgement · decided by the judge · agreement 67%'
+    const decided = { ...info, stage: 'misleading' as const, basis }
+    expect(
+      new ClaimBadge(decided).eq(new ClaimBadge({ ...decided, basis: 'agreement 100% · 2 sources' })),
+    ).toBe(false)
+    expect(new ClaimBadge(decided).toDOM().title).toBe(`misleading — ${basis}`)
+    expect(new ClaimBadge({ ...decided, stale: true }).toDOM().title).toBe(
+      `misleading (stale): the text changed after it was checked — ${basis}`,
+    )
+    vi.unstubAllGlobals()
   })
 })

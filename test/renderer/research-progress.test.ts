@@ -26,7 +26,7 @@ const EMPTY: ClaimProgress = { claimId: 'clm_1', charStart: 0, votes: {}, consen
 const RUNNING = { tiers: ['t1' as const, 't2' as const], status: 'running' as const }
 
 describe("a claim badge's stages with the panel's size", () => {
-  it('counts votes out of the panel, then shows the judge deciding once every vote is in', () => {
+  it('counts votes out of the panel, then shows it deciding once every vote is in', () => {
     const panel = { t2: 3 }
     expect(stageOf(EMPTY, RUNNING, panel)).toBe('waiting')
     let progress = applyUpdate(EMPTY, vote('panel-a'))
@@ -36,7 +36,13 @@ describe("a claim badge's stages with the panel's size", () => {
     expect(stageLabel({ stage: 'voting', votes: 2, panel: 3, stale: false })).toBe('voting 2/3')
     progress = applyUpdate(progress, vote('panel-c'))
     expect(deltaOf(progress, RUNNING, panel)).toMatchObject({ stage: 'judging', votes: 3, panel: 3 })
-    expect(stageLabel({ stage: 'judging', votes: 3, panel: 3, stale: false })).toBe('judge deciding')
+    expect(stageLabel({ stage: 'judging', votes: 3, panel: 3, stale: false })).toBe('deciding')
+    // A debate round's second votes count no panelist twice.
+    progress = applyUpdate(progress, {
+      ...vote('panel-c'),
+      evaluation: { ...panelVote('panel-c'), round: 2 },
+    })
+    expect(deltaOf(progress, RUNNING, panel)).toMatchObject({ stage: 'judging', votes: 3 })
   })
 
   it('keeps counting without a known panel size, and the panel of the headline tier is the one used', () => {
@@ -45,7 +51,7 @@ describe("a claim badge's stages with the panel's size", () => {
     expect(stageOf(progress, { tiers: ['t2', 't3'], status: 'running' }, { t2: 2, t3: 3 })).toBe('waiting')
   })
 
-  it('a verdict, a failed or a cancelled check win over the judge deciding', () => {
+  it('a verdict, a failed or a cancelled check win over the deciding', () => {
     const all = applyUpdate(EMPTY, vote('panel-a'))
     expect(stageOf(all, { tiers: ['t2'], status: 'failed' }, { t2: 1 })).toBe('failed')
     expect(stageOf(all, { tiers: ['t2'], status: 'cancelled' }, { t2: 1 })).toBe('unchecked')
@@ -67,6 +73,10 @@ describe("a claim badge's stages with the panel's size", () => {
       },
     })
     expect(stageOf(decided, RUNNING, { t2: 1 })).toBe('misleading')
+    // The badge's title says what stands behind it: t2 is the models' unsourced judgement.
+    expect(deltaOf(decided, RUNNING, { t2: 1 }).basis).toBe(
+      'partly true · Unsourced: the models’ judgement · decided by the judge · agreement 100%',
+    )
   })
 })
 

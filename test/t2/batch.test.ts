@@ -22,9 +22,10 @@ const claimsOf = (request: RecordedRequest): string[] => {
 const byCrate = (request: RecordedRequest) => {
   const data = JSON.parse(request.user.split('\n')[2]!)
   const vote = (claim: string) => ({
-    verdict: Number(/Crate (\d+)/.exec(claim)![1]) % 2 === 1 ? 'refuted' : 'supported',
-    confidence: 0.7,
     rationale: `About ${claim}`,
+    confidence: 0.7,
+    detail: null,
+    verdict: Number(/Crate (\d+)/.exec(claim)![1]) % 2 === 1 ? 'refuted' : 'supported',
   })
   return Object.fromEntries(data.claims.map((c: { key: string; claim: string }) => [c.key, vote(c.claim)]))
 }

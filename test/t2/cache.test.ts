@@ -3,7 +3,7 @@ import type { Clock } from '../../src/main/engine/clock'
 import { startFakeOpenAI, type FakeOpenAI } from '../helpers/fakeOpenAI'
 import { Report } from '../../src/shared/schemas'
 import { call, startServer, type TestServer } from '../helpers/server'
-import { judged, panelRequests, t2Config, tokensOf } from './setup'
+import { judged, panelRequests, t2Config } from './setup'
 
 const TEXT = 'The Eiffel Tower is 330 metres tall. Paris is the capital of France.'
 
@@ -32,7 +32,8 @@ const run = async (text: string, token = server.write) => {
 
 describe('the vote cache', () => {
   it('reuses a panel model’s vote on the same claim text for 24 hours: marked cached, no request', async () => {
-    fake = await startFakeOpenAI({ 'model-a': { overrides: { verdict: 'refuted' } } })
+    // A unanimous panel: it decides without the judge.
+    fake = await startFakeOpenAI({ '*': { overrides: { verdict: 'refuted' } } })
     const clock = new ShiftedClock()
     server = await startServer({ config: t2Config(fake, ['a', 'b']), clock })
 
@@ -43,7 +44,6 @@ describe('the vote cache', () => {
 
     // The same claims in another text, 23 hours later (extra whitespace makes no difference).
     clock.offsetMs = 23 * 60 * 60 * 1000
-    const judgesBefore = judged(fake).length
     const second = await run(`Some preamble.  The Eiffel Tower is 330  metres tall. ${TEXT.split('. ')[1]}`)
     expect(panelRequests(fake)).toHaveLength(asked)
     const votes = second.claims.flatMap((c) => c.evaluations)
@@ -51,11 +51,10 @@ describe('the vote cache', () => {
     for (const vote of votes)
       expect(vote).toMatchObject({ cached: true, usage: { inputTokens: 0, outputTokens: 0 } })
     expect(votes.filter((v) => v.model === 'panel-a').every((v) => v.verdict === 'refuted')).toBe(true)
-    // Each claim is still judged, and only the judges cost tokens.
-    const judges = judged(fake).slice(judgesBefore)
-    expect(judges).toHaveLength(second.claims.length)
-    expect(second.summary.tokens).toEqual(tokensOf(judges))
-    expect(second.claims.every((c) => c.consensus.t2)).toBe(true)
+    // Each claim is still decided, by the panel it agreed on, at no cost.
+    expect(judged(fake)).toHaveLength(0)
+    expect(second.summary.tokens).toEqual({ input: 0, output: 0 })
+    expect(second.claims.every((c) => c.consensus.t2?.decidedBy === 'panel')).toBe(true)
 
     // Another organization asks the models itself.
     const other = server.engine.admin.createOrganization('Other', 100)

@@ -42,7 +42,8 @@ describe('cancelling a t2 check', () => {
 
   it('also aborts a judge in flight and a request waiting out a Retry-After', async () => {
     fake = await startFakeOpenAI({
-      'model-a': {},
+      // A split panel: the judge is asked (after the debate round).
+      'model-a': { overrides: { verdict: 'refuted' } },
       'model-b': { failures: [{ status: 429, retryAfter: '30' }] },
       'model-judge': { latencyMs: 5000 },
     })

@@ -41,7 +41,8 @@ describe('configuring t2', () => {
   })
 
   it('a key variable that is not set fails the check with a clear message, at once, and asks no model', async () => {
-    fake = await startFakeOpenAI()
+    // A split panel, so that the judge is asked.
+    fake = await startFakeOpenAI({ 'model-a': { overrides: { verdict: 'refuted' } } })
     const config = t2Config(fake)
     config.models!.panel![1]!.apiKeyEnv = 'FACTDESK_TEST_KEY'
     server = await startT2Server(config)
@@ -50,10 +51,8 @@ describe('configuring t2', () => {
     // panel-b could not vote; the other two did and were judged.
     expect(end.status).toBe('completed')
     expect(fake.of('model-b')).toHaveLength(0)
-    expect((await report(server, check.id)).claims[0]!.evaluations.map((e) => e.model)).toEqual([
-      'panel-a',
-      'panel-c',
-    ])
+    const { evaluations } = (await report(server, check.id)).claims[0]!
+    expect(evaluations.filter((e) => e.round === 1).map((e) => e.model)).toEqual(['panel-a', 'panel-c'])
 
     // With the judge keyless too, the check fails and says which variable to set.
     await server.close()

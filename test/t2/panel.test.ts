@@ -41,7 +41,15 @@ describe('t2 with a three-model panel', () => {
     const result = await report(server, check.id)
     expect(result.claims.length).toBeGreaterThanOrEqual(2)
     for (const claim of result.claims) {
-      expect(claim.evaluations.map((e) => e.model).sort()).toEqual(['panel-a', 'panel-b', 'panel-c'])
+      // Each model's vote, and its second one after the split panel's debate round.
+      expect(claim.evaluations.map((e) => `${e.model} ${e.round}`).sort()).toEqual([
+        'panel-a 1',
+        'panel-a 2',
+        'panel-b 1',
+        'panel-b 2',
+        'panel-c 1',
+        'panel-c 2',
+      ])
       for (const evaluation of claim.evaluations) {
         expect(evaluation).toMatchObject({ tier: 't2', cached: false, citations: [] })
         expect(evaluation.usage!.inputTokens).toBeGreaterThan(0)
@@ -64,18 +72,21 @@ describe('t2 with a three-model panel', () => {
     expect(result.summary.done).toEqual({ t2: result.claims.length })
     expect(result.summary.verdicts).toEqual({ refuted: result.claims.length })
 
-    // One request per claim and panel model, one judge per claim; the summary adds up exactly what the fake
-    // reported, votes and judges alike.
-    expect(panelRequests(fake)).toHaveLength(3 * result.claims.length)
+    // Two requests per claim and panel model (the vote and the debate round's), one judge per claim; the
+    // summary adds up exactly what the fake reported, votes and judges alike.
+    expect(panelRequests(fake)).toHaveLength(6 * result.claims.length)
     expect(judged(fake)).toHaveLength(result.claims.length)
     expect(result.summary.tokens).toEqual(tokensOf(fake.requests))
     const perVote = result.claims.flatMap((c) => c.evaluations).map((e) => e.usage!)
     expect(perVote.reduce((sum, u) => sum + u.inputTokens, 0)).toBe(tokensOf(panelRequests(fake)).input)
 
-    // Votes were emitted one by one, each claim's consensus after its three votes.
+    // Votes were emitted one by one, each claim's consensus after its three votes and their second round.
     for (const claim of result.claims) {
       const mine = events.filter((e) => e.type === 'claim' && e.claimId === claim.claimId)
       expect(mine.map((e) => (e.type === 'claim' && e.consensus ? 'consensus' : 'vote'))).toEqual([
+        'vote',
+        'vote',
+        'vote',
         'vote',
         'vote',
         'vote',
@@ -128,7 +139,7 @@ describe('t2 with a three-model panel', () => {
     expect([...seen]).toContain('votes:panel-a,panel-b')
     expect([...seen].at(-1)).toBe('consensus')
     const final = await report(server, check.id)
-    expect(final.claims[0]!.evaluations).toHaveLength(3)
+    expect(final.claims[0]!.evaluations.filter((e) => e.round === 1)).toHaveLength(3)
   })
 
   it('reaches a consensus from the other two when one panel model keeps failing', async () => {
@@ -140,13 +151,13 @@ describe('t2 with a three-model panel', () => {
     const result = await report(server, check.id)
     for (const claim of result.claims) {
       expect(claim.evaluations.map((e) => e.model).sort()).toEqual(['panel-a', 'panel-b'])
-      // Both votes that were cast agree with the judge.
-      expect(claim.consensus.t2).toMatchObject({ verdict: 'refuted', agreement: 1 })
+      // Both votes that were cast agree: the panel decides without the judge.
+      expect(claim.consensus.t2).toMatchObject({ verdict: 'refuted', agreement: 1, decidedBy: 'panel' })
     }
     // Each unit of the failing model: 3 runner attempts × (1 request + 1 retry), all 500.
     expect(fake.of('model-c')).toHaveLength(result.claims.length * 3 * 2)
     expect(fake.of('model-c').every((r) => r.outcome === 500)).toBe(true)
-    expect(judged(fake)).toHaveLength(result.claims.length)
+    expect(judged(fake)).toHaveLength(0)
   })
 
   it('fails and refunds a claim-tier when every panel model fails, and asks no judge', async () => {

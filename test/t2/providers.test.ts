@@ -27,7 +27,7 @@ describe('model providers', () => {
     expect(request).toMatchObject({ path: '/api/chat', stream: false, outcome: 200 })
     expect(request!.body.format).toMatchObject({
       type: 'object',
-      required: ['verdict', 'confidence', 'rationale'],
+      required: ['rationale', 'confidence', 'detail', 'verdict'],
     })
     const [vote] = (await report(server, check.id)).claims[0]!.evaluations
     expect(vote).toMatchObject({

@@ -56,7 +56,7 @@ function scripted(script: Script = {}) {
         const citations = passage
           ? [{ passage: passage.id, quote: 'Ottawa is the capital city of Canada.' }]
           : []
-        const vote = { verdict: script.verdict ?? 'supported', confidence: 0.9, citations }
+        const vote = { verdict: script.verdict ?? 'supported', detail: null, confidence: 0.9, citations }
         return schemaName(request) === 'web_decision'
           ? { ...vote, reasoning: 'The source says so.', correction: null }
           : { ...vote, rationale: 'The source says so.' }
@@ -281,6 +281,7 @@ describe('passages carry their dates', () => {
     expect(claim.consensus.t3.citations).toEqual([expect.objectContaining({ publishedAt: published })])
     const vote = fake!.requests.find((r) => schemaName(r) === 'web_vote')!
     expect(data(vote).passages[0]).toMatchObject({ publishedAt: published, retrievedAt: expect.any(String) })
-    expect(data(searchSteps()[0]!).today).toMatch(/^\d{4}-\d{2}-\d{2}$/)
+    // Today's date is in the system prompt of the search loop, as in every other.
+    expect(searchSteps()[0]!.system).toMatch(/Today is \d{4}-\d{2}-\d{2}:/)
   })
 })

@@ -62,7 +62,7 @@ function webModel(verdict: string, invent = false) {
       : (first?.text.split('. ')[0] ?? '') + '.'
     const citations = first ? [{ passage: first.id, quote: `  ${quote.replace(/ /g, '  ')} ` }] : []
     const decided = steered ? 'supported' : verdict
-    const common = { verdict: decided, confidence: 0.9, citations }
+    const common = { verdict: decided, detail: null, confidence: 0.9, citations }
     return name === 'web_decision'
       ? { ...common, reasoning: 'The sources say so.', correction: null }
       : { ...common, rationale: 'The passage says so.' }
@@ -137,19 +137,20 @@ describe('t3: live web research', () => {
         stance: 'supports',
       },
     ])
-    expect(consensus).toMatchObject({ sourced: true, sources: 1, decidedBy: 'judge', detail: null })
+    // The panel agreed and cited the same page: it decided without the judge.
+    expect(consensus).toMatchObject({ sourced: true, sources: 1, decidedBy: 'panel', detail: null })
     for (const citation of [...consensus.citations, ...claim.evaluations.flatMap((e) => e.citations)]) {
       expect(served).toContain(citation.quote)
     }
-    // Every token the models spent is counted in the report: the votes, the judge's decision, its research
-    // (reading the search results, choice of evidence) and the stances of its quotes.
+    // Every token the models spent is counted in the report: the votes, the research (reading the search
+    // results, choice of evidence) and the stances of the panel's quotes.
     const spent = { input: 0, output: 0 }
     for (const request of fake.requests) {
       spent.input += request.usage?.prompt_tokens ?? 0
       spent.output += request.usage?.completion_tokens ?? 0
     }
     expect(fake.requests.map(schemaName).sort()).toEqual(
-      ['search_step', 'relevant_passages', 'web_decision', 'web_vote', 'web_vote', 'stances'].sort(),
+      ['search_step', 'relevant_passages', 'web_vote', 'web_vote', 'stances'].sort(),
     )
     expect(result.summary.tokens).toEqual(spent)
     // The claim itself was searched, and its results answered it: one search; the page was fetched once.
@@ -158,10 +159,10 @@ describe('t3: live web research', () => {
   })
 
   // Without the cache each claim reads the page for its passages and again for each citation check (two
-  // votes, one judge).
+  // votes; the panel agrees, so no judge).
   it.each([
     [3600, 1],
-    [0, 8],
+    [0, 6],
   ])(
     'with web.sourceCacheSeconds %i, two claims that need the same page fetch it %i time(s)',
     async (sourceCacheSeconds, fetches) => {
@@ -181,6 +182,55 @@ describe('t3: live web research', () => {
       expect(wiki.requests.filter((r) => r.startsWith('/w/index.php'))).toHaveLength(fetches)
     },
   )
+
+  it('a split panel debates with the others’ quotes, anonymised, then the judge decides', async () => {
+    await setUp(
+      {
+        'model-a': webModel('supported'),
+        'model-b': webModel('refuted'),
+        'model-judge': webModel('supported'),
+      },
+      (w) => {
+        w.article('Ottawa', OTTAWA)
+        w.search = () => [{ title: 'Ottawa' }]
+      },
+    )
+    const claim = (await runT3()).claims[0]!
+    const debate = fake.requests.filter((r) => schemaName(r) === 'web_vote' && 'otherVotes' in data(r))
+    expect(debate.map((r) => r.model).sort()).toEqual(['model-a', 'model-b'])
+    for (const request of debate) {
+      const [other] = data(request).otherVotes
+      expect(other.quotes).toEqual([
+        { url: wiki.pageUrl('Ottawa'), quote: 'Ottawa is the capital city of Canada.' },
+      ])
+      expect(JSON.stringify(data(request).otherVotes)).not.toMatch(/model-|panel-/)
+      expect(data(request).passages.length).toBeGreaterThan(0)
+    }
+    expect(fake.requests.filter((r) => schemaName(r) === 'web_decision')).toHaveLength(1)
+    expect(
+      claim.evaluations
+        .filter((e) => e.round === 2)
+        .map((e) => e.model)
+        .sort(),
+    ).toEqual(['panel-a', 'panel-b'])
+    expect(claim.consensus.t3).toMatchObject({ verdict: 'supported', decidedBy: 'judge', agreement: 0.5 })
+  })
+
+  it('an agreeing panel that cites no common page goes to the judge', async () => {
+    const silent = (request: RecordedRequest) => ({ ...webModel('supported')(request), citations: [] })
+    await setUp(
+      { 'model-a': webModel('supported'), 'model-b': silent, 'model-judge': webModel('supported') },
+      (w) => {
+        w.article('Ottawa', OTTAWA)
+        w.search = () => [{ title: 'Ottawa' }]
+      },
+    )
+    const claim = (await runT3()).claims[0]!
+    expect(fake.requests.filter((r) => schemaName(r) === 'web_decision')).toHaveLength(1)
+    // Unanimous, so no debate round.
+    expect(claim.evaluations.map((e) => e.round)).toEqual([1, 1])
+    expect(claim.consensus.t3).toMatchObject({ verdict: 'supported', decidedBy: 'judge' })
+  })
 
   it('the judge chooses the panel’s passages from the best 16 by their words; the others are not padded in', async () => {
     const chosen = 'Queen Victoria chose the city on the Ottawa River as the seat of government in 1857.'

@@ -16,6 +16,7 @@ import { lockDataFolder } from './store/lock'
 import { fileSecretBox, type SecretBox } from './secrets'
 import { AppSettings } from './settings'
 import { createTiers, setModelTiers } from './tiers'
+import type { VerdictSteps } from './tiers/steps'
 import type { TierChecker } from './tiers/tier'
 import { WebhookDeliveries, type DeliveryOptions } from './webhooks/deliveries'
 import { Web, type WebOptions } from './web'
@@ -36,6 +37,8 @@ export interface EngineOptions {
   runner?: Partial<RunnerOptions>
   /// The tiers to run; by default the ones the configuration allows.
   tiers?: Map<Tier, TierChecker>
+  /// The verdict steps t2 and t3 take: all of them, but in the benchmark's "before" runs.
+  verdictSteps?: Readonly<VerdictSteps>
   /// How webhook targets are resolved and how long an attempt may take (tests inject a resolver).
   webhooks?: Partial<DeliveryOptions>
   /// How t3 and deep research reach the web (tests inject a resolver, a clock or a search provider).
@@ -110,14 +113,16 @@ export function openEngine(options: EngineOptions): Engine {
     // Injected tiers (tests) stay as they are.
     onConfigChanged: (next) => {
       const nextWeb = new Web(next, options.web, settings.keys)
-      if (!options.tiers) setModelTiers(tiers, next, openStore, nextWeb, settings.keys)
+      if (!options.tiers) setModelTiers(tiers, next, openStore, nextWeb, settings.keys, options.verdictSteps)
       research.reconfigure(next.models, nextWeb, settings.keys)
     },
   })
   // The configuration file overlaid by the models and search provider saved in the app.
   const config = settings.effective()
   const web = new Web(config, options.web, settings.keys)
-  const tiers = options.tiers ?? createTiers(config, store, web, settings.keys, () => settings.writing())
+  const tiers =
+    options.tiers ??
+    createTiers(config, store, web, settings.keys, () => settings.writing(), options.verdictSteps)
   const runner = new JobRunner(store, tiers, events, clock, {
     ...DEFAULT_RUNNER_OPTIONS,
     // A tier that batches model requests needs a batch's worth of units in flight.

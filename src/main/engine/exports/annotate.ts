@@ -1,5 +1,5 @@
 import type { Claim, Consensus, Evaluation, Report, Tier } from '../../../shared/schemas'
-import { headlineConsensus, headlineTier } from '../../../shared/verdicts'
+import { headlineConsensus, headlineTier, verdictBasis } from '../../../shared/verdicts'
 
 /// What an exported report says of a claim: its headline verdict, or why there is none.
 export type ExportVerdict = Consensus['verdict'] | 'failed' | 'unchecked'
@@ -86,11 +86,11 @@ export function annotate(report: Report): Annotated {
 /// A share (0 to 1) as a whole percentage.
 export const percent = (share: number): string => `${Math.round(share * 100)}%`
 
-/// The tier, confidence and agreement behind a claim's verdict, e.g. "t2, confidence 90%, agreement 100%".
+/// The tier and what stands behind a claim's verdict, e.g. "t2, Unsourced: the models’ judgement · decided by
+/// the judge · agreement 67%"; t1's rules have no panel to agree.
 export function verdictDetails(claim: AnnotatedClaim): string {
-  if (!claim.consensus) return claim.tier
-  const { confidence, agreement } = claim.consensus
-  return `${claim.tier}, confidence ${percent(confidence)}, agreement ${percent(agreement)}`
+  if (!claim.consensus || claim.tier === 't1') return claim.tier
+  return `${claim.tier}, ${verdictBasis(claim.consensus)}`
 }
 
 /// The check's facts for the summary: what was checked, by whom, when and at what cost.

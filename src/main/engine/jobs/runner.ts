@@ -164,7 +164,10 @@ export class JobRunner {
       else throw new PermanentError(`The ${unit.tier} tier has no judge.`)
       const recorded = this.store.transaction(() => {
         if (!this.store.units.finish(unit.id)) return false // cancelled meanwhile
-        if (outcome.evaluation) this.store.results.addEvaluation(check.id, claim.id, outcome.evaluation)
+        // A judge unit's debate votes land with its consensus, in this one transaction: a unit that dies
+        // mid-debate recorded nothing and debates again, so no round-2 vote is ever written twice.
+        for (const evaluation of [outcome.evaluation ?? [], outcome.debate ?? []].flat())
+          this.store.results.addEvaluation(check.id, claim.id, evaluation)
         this.store.results.addIssues(check.id, claim.id, outcome.issues)
         if (outcome.consensus)
           this.store.results.setConsensus(
@@ -178,6 +181,17 @@ export class JobRunner {
         return true
       })
       if (!recorded) return
+      for (const evaluation of outcome.debate ?? [])
+        this.events.emit({
+          type: 'claim',
+          organizationId: check.organizationId,
+          checkId: check.id,
+          claimId: claim.id,
+          tier: unit.tier,
+          evaluation,
+          consensus: null,
+          issues: [],
+        })
       this.events.emit({
         type: 'claim',
         organizationId: check.organizationId,

@@ -17,17 +17,18 @@ import type { Reachability } from '../reachability'
 import type { ResearchRecord } from '../store/research'
 import { PermanentError } from '../tiers/tier'
 import { claimData } from '../tiers/t2/context'
+import { ALL_STEPS, todayOf } from '../tiers/steps'
 import { passageData, relevantPassages, verifiedCitations } from '../tiers/t3'
 import { requireCheckableText, requireStorableText } from '../validation'
 import { normaliseSpace, type RankedPassage, type Web } from '../web'
 import {
-  FINDING_SYSTEM,
+  findingSystem,
   Finding,
-  MAP_SYSTEM,
-  MAP_VOTE_SYSTEM,
+  mapSystem,
+  mapVoteSystem,
   MapDraft,
   MapVote,
-  PLAN_SYSTEM,
+  planSystem,
   Plan,
   findingPrompt,
   mapPrompt,
@@ -323,10 +324,11 @@ export class DeepResearch {
     const judge = this.judge
     if (!client || !judge) throw new Error('Deep research needs a panel and a judge in the configuration.')
     const claim = record.text
+    const today = todayOf(this.now(), ALL_STEPS)
 
     if (!state.plan) {
       const { object } = await client.generate(judge, {
-        system: PLAN_SYSTEM,
+        system: planSystem(today),
         prompt: planPrompt(claim, record.context),
         schema: Plan,
         name: 'research_plan',
@@ -352,7 +354,14 @@ export class DeepResearch {
       if (queries.length === 0) return []
       const found = await this.web.research(claim, queries, { pagesPerQuery: 3, limit: 12, signal })
       const item = { claim, context: record.context }
-      const { order } = await relevantPassages(client, judge, item, passageData(found.passages), signal)
+      const { order } = await relevantPassages(
+        client,
+        judge,
+        item,
+        passageData(found.passages),
+        signal,
+        today,
+      )
       state.pagesRead = [
         ...new Set([...(state.pagesRead ?? []), ...found.sources.map((source) => source.url)]),
       ]
@@ -376,7 +385,7 @@ export class DeepResearch {
     )
     if (!state.map) {
       const { object } = await client.generate(judge, {
-        system: MAP_SYSTEM,
+        system: mapSystem(today),
         prompt: mapPrompt(claim, plan.subQuestions, passageData(passages)),
         schema: MapDraft,
         name: 'argument_map',
@@ -392,7 +401,7 @@ export class DeepResearch {
     for (const [model, handle] of this.panel) {
       if (state.votes.some((vote) => vote.model === model)) continue
       const { object } = await client.generate(handle, {
-        system: MAP_VOTE_SYSTEM,
+        system: mapVoteSystem(today),
         prompt: mapVotePrompt(claim, map),
         schema: MapVote,
         name: 'map_vote',
@@ -403,7 +412,7 @@ export class DeepResearch {
     }
     const votes = state.votes.filter((vote) => this.panel.has(vote.model))
     const { object: finding } = await client.generate(judge, {
-      system: FINDING_SYSTEM,
+      system: findingSystem(today),
       prompt: findingPrompt(
         claim,
         map,

@@ -3,7 +3,7 @@
 import { z } from 'zod'
 import { Verdict } from '../../../shared/schemas'
 import { DATA_CLOSE, DATA_OPEN, dataBlock } from '../tiers/t2/prompts'
-import { CitedPassage } from '../tiers/t3/prompts'
+import { CitedPassage, webDateRule } from '../tiers/t3/prompts'
 
 const verdict = z
   .enum(Verdict.options)
@@ -34,19 +34,20 @@ export const MapDraft = z.object({
 })
 export type MapDraft = z.infer<typeof MapDraft>
 
+// Reasons before the verdict (the verdict key last), as in t2 and t3.
 export const MapVote = z.object({
-  verdict,
-  confidence,
   rationale: z.string().describe('one to three sentences on which arguments decide it'),
+  confidence,
+  verdict,
 })
 export type MapVote = z.infer<typeof MapVote>
 
 export const Finding = z.object({
-  verdict,
-  confidence,
   summary: z
     .string()
     .describe('three to six sentences for the writer: the verdict, the best proof and dissent'),
+  confidence,
+  verdict,
 })
 export type Finding = z.infer<typeof Finding>
 
@@ -58,37 +59,46 @@ const VERDICTS =
   'Verdicts: "supported", "refuted", "misleading" (partly true, or missing context that changes its meaning), ' +
   '"unverifiable" (the sources do not settle it).'
 const JSON_ONLY = 'Reply with only the JSON object the response format describes.'
+const REASON_FIRST = `Write your reasons first, then the verdict that follows from them. ${JSON_ONLY}`
 
-export const PLAN_SYSTEM = [
-  'You plan the deep research of one claim: break it into sub-questions and write web searches, separately for ' +
-    'sources that would confirm it and for sources that would contradict it.',
-  DATA_RULE,
-  JSON_ONLY,
-].join('\n\n')
+export const planSystem = (today: string | null): string =>
+  [
+    'You plan the deep research of one claim: break it into sub-questions and write web searches, separately ' +
+      'for sources that would confirm it and for sources that would contradict it.',
+    ...webDateRule(today),
+    DATA_RULE,
+    JSON_ONLY,
+  ].join('\n\n')
 
-export const MAP_SYSTEM = [
-  'You build an argument map for a claim from web passages: proofs (arguments that support it) and dissents ' +
-    '(arguments that attack it), each resting on passages. Cite by passage id and copy each quote exactly; a ' +
-    'quote that is not in its passage is discarded. Give at least one proof or one dissent.',
-  DATA_RULE,
-  JSON_ONLY,
-].join('\n\n')
+export const mapSystem = (today: string | null): string =>
+  [
+    'You build an argument map for a claim from web passages: proofs (arguments that support it) and dissents ' +
+      '(arguments that attack it), each resting on passages. Cite by passage id and copy each quote exactly; ' +
+      'a quote that is not in its passage is discarded. Give at least one proof or one dissent.',
+    ...webDateRule(today),
+    DATA_RULE,
+    JSON_ONLY,
+  ].join('\n\n')
 
-export const MAP_VOTE_SYSTEM = [
-  'You are one member of a panel judging a claim from its argument map (nodes: the claim, proofs, dissents and ' +
-    'the evidence quoted from sources; edges: which node supports or attacks which).',
-  DATA_RULE,
-  VERDICTS,
-  JSON_ONLY,
-].join('\n\n')
+export const mapVoteSystem = (today: string | null): string =>
+  [
+    'You are one member of a panel judging a claim from its argument map (nodes: the claim, proofs, dissents ' +
+      'and the evidence quoted from sources; edges: which node supports or attacks which).',
+    ...webDateRule(today),
+    DATA_RULE,
+    VERDICTS,
+    REASON_FIRST,
+  ].join('\n\n')
 
-export const FINDING_SYSTEM = [
-  "You are the judge of a deep-research panel: weigh the argument map and the panel's votes, then give the " +
-    'verdict, your confidence and a summary. A majority is not proof; the sources are.',
-  DATA_RULE,
-  VERDICTS,
-  JSON_ONLY,
-].join('\n\n')
+export const findingSystem = (today: string | null): string =>
+  [
+    "You are the judge of a deep-research panel: weigh the argument map and the panel's votes, then give the " +
+      'verdict, your confidence and a summary. A majority is not proof; the sources are.',
+    ...webDateRule(today),
+    DATA_RULE,
+    VERDICTS,
+    REASON_FIRST,
+  ].join('\n\n')
 
 export const planPrompt = (claim: string, context: string): string =>
   `Plan the research of "claim".\n${dataBlock({ claim, context })}`

@@ -354,4 +354,9 @@ export const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX expired_documents_by_age ON expired_documents (expired_at);
   `,
+  // A vote's detail: which kind of misleading or unverifiable it says the claim is (the panel's own decision
+  // reports the detail its votes agree on).
+  `
+  ALTER TABLE evaluations ADD COLUMN detail TEXT;
+  `,
 ]

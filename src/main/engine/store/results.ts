@@ -14,10 +14,11 @@ interface EvaluationRow {
   input_tokens: number | null
   output_tokens: number | null
   round: number
+  detail: Evaluation['detail']
 }
 
 const EVALUATION_COLUMNS =
-  'claim_id, tier, model, round, verdict, confidence, rationale, citations, created_at, cached, input_tokens, output_tokens'
+  'claim_id, tier, model, round, verdict, detail, confidence, rationale, citations, created_at, cached, input_tokens, output_tokens'
 
 /// Citations as stored: those written before pages' dates and stances were kept lack both.
 const toCitations = (json: string): Citation[] =>
@@ -31,6 +32,7 @@ const toEvaluation = (row: EvaluationRow): Evaluation => ({
   tier: row.tier,
   model: row.model,
   verdict: row.verdict,
+  detail: row.detail,
   confidence: row.confidence,
   rationale: row.rationale,
   citations: toCitations(row.citations),
@@ -90,9 +92,9 @@ export class Results {
   addEvaluation(checkId: string, claimId: string, evaluation: Evaluation): void {
     this.db
       .prepare(
-        `INSERT INTO evaluations (check_id, claim_id, tier, model, round, verdict, confidence, rationale, citations,
-           created_at, cached, input_tokens, output_tokens)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO evaluations (check_id, claim_id, tier, model, round, verdict, detail, confidence, rationale,
+           citations, created_at, cached, input_tokens, output_tokens)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         checkId,
@@ -101,6 +103,7 @@ export class Results {
         evaluation.model,
         evaluation.round,
         evaluation.verdict,
+        evaluation.detail,
         evaluation.confidence,
         evaluation.rationale,
         JSON.stringify(evaluation.citations),

@@ -3,6 +3,7 @@ import type { Tier } from '../../../shared/schemas'
 import { apiKeys, type ApiKeys } from '../keys'
 import type { Store } from '../store'
 import { SpellingChecker, t1Outcome, type Writing } from './t1'
+import { ALL_STEPS, type VerdictSteps } from './steps'
 import type { TierChecker } from './tier'
 import { modelTier } from './t2'
 import { webTier } from './t3'
@@ -29,9 +30,10 @@ export function createTiers(
   web: Web = new Web(config),
   keys: ApiKeys = apiKeys(),
   writing: () => Writing = () => ({ dialect: 'american', dictionary: [] }),
+  steps: Readonly<VerdictSteps> = ALL_STEPS,
 ): Map<Tier, TierChecker> {
   const tiers = new Map<Tier, TierChecker>([['t1', spellingTier(new SpellingChecker(), writing)]])
-  setModelTiers(tiers, config, store, web, keys)
+  setModelTiers(tiers, config, store, web, keys, steps)
   return tiers
 }
 
@@ -44,8 +46,12 @@ export function setModelTiers(
   store: Store,
   web: Web,
   keys: ApiKeys,
+  steps: Readonly<VerdictSteps> = ALL_STEPS,
 ): void {
-  const made = { t2: modelTier(config.models, store.voteCache, keys), t3: webTier(config, web, keys) }
+  const made = {
+    t2: modelTier(config.models, store.voteCache, keys, steps),
+    t3: webTier(config, web, keys, steps),
+  }
   for (const tier of ['t2', 't3'] as const) {
     const checker = made[tier]
     if (checker) tiers.set(tier, checker)

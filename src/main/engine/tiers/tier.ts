@@ -22,9 +22,11 @@ export interface JudgeInput extends UnitInput {
 }
 
 /// What a tier found for one claim: a panel unit's evaluation, and the consensus when the tier has decided.
-/// A judge unit adds no evaluation.
+/// A judge unit adds no evaluation of its own, but the second-round votes of the debate it held, if any.
 export interface UnitOutcome {
   evaluation?: Evaluation
+  /// A judge unit's debate round: the panelists' second votes (round 2), recorded with the consensus.
+  debate?: Evaluation[]
   consensus: Consensus | null
   issues: TextIssue[]
   /// Tokens spent deciding the consensus (a judge's request), when known.

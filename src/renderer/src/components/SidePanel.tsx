@@ -15,7 +15,8 @@ import { focusLost } from './focus'
 import { QuotedCode } from './QuotedCode'
 import { ResearchPanel } from './research/ResearchPanel'
 import { OpenLinkDialog, SourceLink } from './research/sources'
-import { percent, VotesTable } from './research/VotesTable'
+import { VotesTable } from './research/VotesTable'
+import { verdictBasis } from '../../../shared/verdicts'
 import { useResearch } from '../state/research'
 
 /// Selects a claim's current range in the editor and scrolls it into view.
@@ -181,13 +182,9 @@ function ClaimDetail({ api }: { api: FactdeskApi }): JSX.Element {
             </h3>
             {consensus && (
               <>
-                {/* t1 is one rule-based checker: no confidence or agreement to weigh, and its findings are
+                {/* t1 is one rule-based checker: no agreement or sources to weigh, and its findings are
                     listed below one by one rather than joined into a paragraph. */}
-                {tier !== 't1' && (
-                  <p className="numbers">
-                    Confidence {percent(consensus.confidence)} · agreement {percent(consensus.agreement)}
-                  </p>
-                )}
+                {tier !== 't1' && <p className="numbers">{verdictBasis(consensus)}</p>}
                 {tier !== 't1' && consensus.reasoning && <p className="reasoning">{consensus.reasoning}</p>}
                 {consensus.correction && <Correction claim={claim} correction={consensus.correction} />}
                 {consensus.citations.length > 0 && (
@@ -211,7 +208,15 @@ function ClaimDetail({ api }: { api: FactdeskApi }): JSX.Element {
                 ))}
               </ul>
             )}
-            {tier !== 't1' && votes.length > 0 && <VotesTable caption="Votes" votes={votes} />}
+            {tier !== 't1' && votes.some((vote) => vote.round === 1) && (
+              <VotesTable caption="Votes" votes={votes.filter((vote) => vote.round === 1)} />
+            )}
+            {tier !== 't1' && votes.some((vote) => vote.round === 2) && (
+              <VotesTable
+                caption="Votes after reading each other’s reasons"
+                votes={votes.filter((vote) => vote.round === 2)}
+              />
+            )}
           </section>
         )
       })}

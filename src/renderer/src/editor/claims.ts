@@ -36,13 +36,16 @@ export interface ClaimMark {
   panel: number | null
   /// Spelling and grammar findings inside the claim, as document offsets.
   issues: IssueMark[]
+  /// What stands behind the verdict (sourced or the models' judgement, agreement, sources), for the badge's
+  /// title; none before a verdict.
+  basis?: string | null
   /// The text the claim was checked in, when it may differ from the range's (a claim placed again in a text
   /// edited since): the claim then shows stale. By default the range's text.
   checkedText?: string
 }
 
 /// A change to a claim already shown: its new stage and counts; the range stays where edits moved it.
-export type ClaimDelta = Partial<Pick<ClaimMark, 'stage' | 'votes' | 'panel'>> & {
+export type ClaimDelta = Partial<Pick<ClaimMark, 'stage' | 'votes' | 'panel' | 'basis'>> & {
   claimId: string
   /// Findings with offsets relative to the claim's start, placed wherever the claim now is.
   issues?: IssueMark[]
@@ -79,6 +82,7 @@ export interface ClaimInfo {
   stage: ClaimStage
   votes: number
   panel: number | null
+  basis: string | null
   stale: boolean
   /// The claim's text when it was shown: a claim is stale while its range holds other text.
   text: string
@@ -108,7 +112,7 @@ export function stageLabel(info: Pick<ClaimInfo, 'stage' | 'votes' | 'panel' | '
       case 'voting':
         return info.panel === null ? `voting ${info.votes}` : `voting ${info.votes}/${info.panel}`
       case 'judging':
-        return 'judge deciding'
+        return 'deciding'
       case 'clean':
         return 'no issues'
       case 'unchecked':
@@ -149,6 +153,7 @@ export class ClaimBadge extends WidgetType {
       a.stage === b.stage &&
       a.votes === b.votes &&
       a.panel === b.panel &&
+      a.basis === b.basis &&
       a.stale === b.stale
     )
   }
@@ -162,7 +167,8 @@ export class ClaimBadge extends WidgetType {
     badge.setAttribute('aria-label', `Claim “${excerpt(this.info.text)}”: ${label}. Open details`)
     // One tab stop for the document, not one per claim: F8 walks the claims and Ctrl+Shift+K opens one.
     badge.tabIndex = -1
-    badge.title = this.info.stale ? `${label}: the text changed after it was checked` : label
+    const title = this.info.stale ? `${label}: the text changed after it was checked` : label
+    badge.title = this.info.basis ? `${title} — ${this.info.basis}` : title
     const icon = ICONS[this.info.stage]
     if (icon) {
       const glyph = document.createElement('span')
@@ -238,6 +244,7 @@ const toInfo = (mark: ClaimMark, text: string): ClaimInfo => ({
   stage: mark.stage,
   votes: mark.votes,
   panel: mark.panel,
+  basis: mark.basis ?? null,
   stale: mark.checkedText !== undefined && mark.checkedText !== text,
   issues: mark.issues.map((issue) => ({
     from: issue.from - mark.from,
@@ -363,6 +370,7 @@ export const claimField = StateField.define<DecorationSet>({
             stage: delta.stage ?? info.stage,
             votes: delta.votes ?? info.votes,
             panel: delta.panel === undefined ? info.panel : delta.panel,
+            basis: delta.basis === undefined ? info.basis : delta.basis,
             issues: delta.issues ?? info.issues,
           }
         })

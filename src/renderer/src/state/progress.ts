@@ -2,7 +2,7 @@ import type { ReportUpdate } from '../../../shared/api'
 import type { Check, Claim, Consensus, Report, Tier } from '../../../shared/schemas'
 import type { ClaimDelta, ClaimMark, ClaimStage } from '../editor/claims'
 import { UNKNOWN_WORD_RULES } from '../../../shared/findings'
-import { headlineTier } from '../../../shared/verdicts'
+import { headlineTier, verdictBasis } from '../../../shared/verdicts'
 
 /// What the page knows of one claim of the running check, per tier: votes landed, consensus, issues.
 export interface ClaimProgress {
@@ -17,8 +17,9 @@ export interface ClaimProgress {
 /// The tier whose outcome a claim's badge shows (shared with the exported reports).
 export { headlineTier }
 
-/// The badge's stage for a claim of a check: waiting, the panel voting, the judge deciding once every vote of
-/// the panel (of `panel` models per tier, when known) is in, then the verdict.
+/// The badge's stage for a claim of a check: waiting, the panel voting, deciding once every vote of the panel
+/// (of `panel` models per tier, when known) is in (the agreeing panel, or a debate round and the judge), then
+/// the verdict.
 export function stageOf(
   progress: ClaimProgress,
   check: Pick<Check, 'tiers' | 'status'>,
@@ -42,11 +43,14 @@ export function deltaOf(
   panel: Report['panel'] = {},
 ): ClaimDelta {
   const tier = headlineTier(check.tiers)
+  const consensus = progress.consensus[tier]
   return {
     claimId: progress.claimId,
     stage: stageOf(progress, check, panel),
     votes: progress.votes[tier]?.length ?? 0,
     panel: panel[tier] ?? null,
+    // t1's rules have no panel to agree, nor sources.
+    basis: consensus && tier !== 't1' ? verdictBasis(consensus) : null,
     issues: progress.issues.map((issue) => ({
       from: issue.charStart - progress.charStart,
       to: issue.charEnd - progress.charStart,
@@ -102,6 +106,7 @@ export function marksOf(
       stage: delta.stage ?? 'waiting',
       votes: delta.votes ?? 0,
       panel: delta.panel ?? null,
+      basis: delta.basis ?? null,
       issues: (delta.issues ?? []).map((issue) => ({
         from: issue.from + claim.charStart,
         to: issue.to + claim.charStart,

@@ -57,6 +57,7 @@ export function t1Outcome(
       cached: false,
       usage: null,
       round: 1,
+      detail: null,
     },
     consensus: {
       verdict,

@@ -1,6 +1,6 @@
 import type { TokenUsage } from '../../../../shared/schemas'
 import type { ModelClient, ModelHandle } from '../../models'
-import { PANEL_SYSTEM, Vote, batchKey, batchPrompt, batchSchema, votePrompt, type ClaimData } from './prompts'
+import { Vote, batchKey, batchPrompt, batchSchema, panelSystem, votePrompt, type ClaimData } from './prompts'
 
 /// A panel model's vote on one claim, with the tokens it cost (a batch's share).
 export interface VoteAnswer {
@@ -17,6 +17,7 @@ interface Member {
 
 interface Queue {
   handle: ModelHandle
+  today: string | null
   members: Member[]
   timer: NodeJS.Timeout | null
 }
@@ -37,13 +38,21 @@ export class VoteBatcher {
     private readonly windowMs = DEFAULT_BATCH_WINDOW_MS,
   ) {}
 
-  vote(handle: ModelHandle, scope: string, item: ClaimData, signal: AbortSignal): Promise<VoteAnswer> {
-    if (this.batchSize <= 1) return this.single(handle, item, signal)
+  /// A vote on `item`, asked on the day `today` (null: no date in the prompt).
+  vote(
+    handle: ModelHandle,
+    scope: string,
+    item: ClaimData,
+    signal: AbortSignal,
+    today: string | null,
+  ): Promise<VoteAnswer> {
+    if (this.batchSize <= 1) return this.single(handle, item, signal, today)
     return new Promise<VoteAnswer>((resolve, reject) => {
       signal.throwIfAborted()
-      const key = `${scope}\n${handle.config.id}`
+      // Claims asked on either side of midnight go in different batches: each request gives one date.
+      const key = `${scope}\n${handle.config.id}\n${today}`
       let queue = this.queues.get(key)
-      if (!queue) this.queues.set(key, (queue = { handle, members: [], timer: null }))
+      if (!queue) this.queues.set(key, (queue = { handle, today, members: [], timer: null }))
       queue.members.push({ item, signal, resolve, reject })
       signal.addEventListener('abort', () => reject(signal.reason), { once: true })
       if (queue.members.length >= this.batchSize) this.flush(key)
@@ -51,9 +60,14 @@ export class VoteBatcher {
     })
   }
 
-  private async single(handle: ModelHandle, item: ClaimData, signal: AbortSignal): Promise<VoteAnswer> {
+  private async single(
+    handle: ModelHandle,
+    item: ClaimData,
+    signal: AbortSignal,
+    today: string | null,
+  ): Promise<VoteAnswer> {
     const { object, usage } = await this.client.generate(handle, {
-      system: PANEL_SYSTEM,
+      system: panelSystem(today),
       prompt: votePrompt(item),
       schema: Vote,
       name: 'vote',
@@ -71,7 +85,7 @@ export class VoteBatcher {
     const [only] = members
     if (!only) return
     if (members.length === 1) {
-      this.single(queue.handle, only.item, only.signal).then(only.resolve, only.reject)
+      this.single(queue.handle, only.item, only.signal, queue.today).then(only.resolve, only.reject)
       return
     }
     const controller = new AbortController()
@@ -87,7 +101,7 @@ export class VoteBatcher {
     }
     this.client
       .generate(queue.handle, {
-        system: PANEL_SYSTEM,
+        system: panelSystem(queue.today),
         prompt: batchPrompt(members.map((member) => member.item)),
         schema: batchSchema(members.length),
         name: 'votes',

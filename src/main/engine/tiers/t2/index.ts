@@ -1,14 +1,18 @@
-// t2: a panel of language models votes on each claim, then a judge writes the consensus.
+// t2: a panel of language models votes on each claim; a panel that agrees decides, a split one debates one
+// round and then a judge writes the consensus.
 import type { Config } from '../../../../shared/config'
 import { UNVERIFIED } from '../../../../shared/corrections'
-import type { Consensus, Evaluation, Verdict } from '../../../../shared/schemas'
+import type { Consensus, Evaluation } from '../../../../shared/schemas'
 import { ModelClient, modelHandle, modelSettings, type ModelHandle } from '../../models'
 import { apiKeys, type ApiKeys } from '../../keys'
 import type { VoteCache } from '../../store/voteCache'
+import { consistentDetail } from '../../../../shared/verdicts'
+import { agreement, debateRound, finalVotes, panelConsensus, split, unanimous } from '../panel'
+import { ALL_STEPS, todayOf, type VerdictSteps } from '../steps'
 import { PermanentError, type JudgeInput, type TierChecker, type UnitInput, type UnitOutcome } from '../tier'
 import { VoteBatcher } from './batcher'
 import { claimData } from './context'
-import { Decision, JUDGE_SYSTEM, judgePrompt } from './prompts'
+import { Decision, Vote, debatePrompt, judgePrompt, judgeSystem, panelSystem } from './prompts'
 
 export { claimData } from './context'
 export * from './prompts'
@@ -20,11 +24,13 @@ const MAX_RATIONALE = 2000
 const MAX_REASONING = 4000
 
 /// t2 from the configuration, or null when it lacks a panel or a judge (submitting t2 is then refused with a
-/// message on how to configure both). Keys are read from `keys` when a check needs them.
+/// message on how to configure both). Keys are read from `keys` when a check needs them; `steps` are all on
+/// but in the verification eval's ablations.
 export function modelTier(
   models: Config['models'],
   cache: VoteCache,
   keys: ApiKeys = apiKeys(),
+  steps: Readonly<VerdictSteps> = ALL_STEPS,
 ): TierChecker | null {
   if (models.panel.length === 0 || models.judge === null) return null
   const client = new ModelClient(modelSettings(models))
@@ -55,11 +61,18 @@ export function modelTier(
       }
       const hit = cache.get(input.organizationId, handle.cacheKey, input.claim.text, since)
       if (hit) {
-        const vote = { verdict: hit.verdict, confidence: hit.confidence, rationale: hit.rationale }
+        // The cache keeps no detail: a cached vote's misleading or unverifiable is of no stated kind.
+        const vote = {
+          verdict: hit.verdict,
+          detail: null,
+          confidence: hit.confidence,
+          rationale: hit.rationale,
+        }
         return voteOutcome(input.model, vote, now, true, { inputTokens: 0, outputTokens: 0 })
       }
       const item = claimData(input.documentText, input.claim)
-      const { vote, usage } = await batcher.vote(handle, input.checkId, item, input.signal)
+      const today = todayOf(now, steps)
+      const { vote, usage } = await batcher.vote(handle, input.checkId, item, input.signal, today)
       const at = input.now()
       const rationale = vote.rationale.trim().slice(0, MAX_RATIONALE)
       cache.put(input.organizationId, handle.cacheKey, input.claim.text, {
@@ -71,42 +84,59 @@ export function modelTier(
     },
 
     async judge(input: JudgeInput): Promise<UnitOutcome> {
+      const first = input.votes.filter((vote) => vote.round === 1)
+      if (steps.panelDecides && unanimous(first))
+        return { consensus: panelConsensus(first, input.now()), consensusUsage: null, issues: [] }
       const item = claimData(input.documentText, input.claim)
+      const today = todayOf(input.now(), steps)
+      // A panelist's second vote, after reading the others' (a model no longer configured keeps its first).
+      const voteAgain = async (own: Evaluation, others: Evaluation[]): Promise<Evaluation | null> => {
+        const handle = panel.get(own.model)
+        if (!handle) return null
+        const { object, usage } = await client.generate(handle, {
+          system: panelSystem(today),
+          prompt: debatePrompt(item, own, others),
+          schema: Vote,
+          name: 'vote',
+          signal: input.signal,
+        })
+        const vote = { ...object, rationale: object.rationale.trim().slice(0, MAX_RATIONALE) }
+        return { ...voteOutcome(own.model, vote, input.now(), false, usage).evaluation, round: 2 }
+      }
+      const debate = steps.debate && split(first) ? await debateRound(first, voteAgain, input.signal) : []
+      const votes = finalVotes(first, debate)
       const { object, usage } = await client.generate(judge, {
-        system: JUDGE_SYSTEM,
-        prompt: judgePrompt(item, input.votes),
+        system: judgeSystem(today),
+        prompt: judgePrompt(item, votes),
         schema: Decision,
         name: 'decision',
         signal: input.signal,
       })
-      return { consensus: consensus(object, input.votes, input.now()), consensusUsage: usage, issues: [] }
+      return { consensus: consensus(object, votes, input.now()), consensusUsage: usage, debate, issues: [] }
     },
   }
 }
 
+/// A panel model's vote as recorded (round 1; a debate's second vote sets round 2), its detail kept only where
+/// it fits the verdict.
 function voteOutcome(
   model: string,
-  vote: { verdict: Verdict; confidence: number; rationale: string },
+  vote: Vote,
   at: string,
   cached: boolean,
   usage: Evaluation['usage'],
-): UnitOutcome {
+): UnitOutcome & { evaluation: Evaluation } {
+  const detail = consistentDetail(vote.verdict, vote.detail)
   return {
-    evaluation: { tier: 't2', model, ...vote, citations: [], createdAt: at, cached, usage, round: 1 },
+    evaluation: { tier: 't2', model, ...vote, detail, citations: [], createdAt: at, cached, usage, round: 1 },
     consensus: null,
     issues: [],
   }
 }
 
-/// The consensus from the judge's decision. Agreement is the share of the votes cast (failed panel models cast
+/// The consensus from the judge's decision. Agreement is the share of the final votes (failed panel models cast
 /// none) equal to the judge's verdict; a correction is kept only for refuted or misleading claims, marked as
 /// unverified.
-/// The share of the votes that gave `verdict`, to two decimals (0 without votes).
-export function agreement(verdict: Verdict, votes: readonly Evaluation[]): number {
-  const agreeing = votes.filter((vote) => vote.verdict === verdict).length
-  return votes.length === 0 ? 0 : Math.round((agreeing / votes.length) * 100) / 100
-}
-
 export function consensus(decision: Decision, votes: readonly Evaluation[], at: string): Consensus {
   const suggestion = decision.correction?.trim()
   const corrects = decision.verdict === 'refuted' || decision.verdict === 'misleading'
@@ -118,7 +148,7 @@ export function consensus(decision: Decision, votes: readonly Evaluation[], at: 
     citations: [],
     correction: corrects && suggestion ? UNVERIFIED + suggestion : null,
     decidedAt: at,
-    detail: null,
+    detail: consistentDetail(decision.verdict, decision.detail),
     sourced: false,
     sources: 0,
     decidedBy: 'judge',

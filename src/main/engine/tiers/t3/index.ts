@@ -1,9 +1,10 @@
 // t3: live web research. For each claim: a search loop (search.ts) in which the judge model reads results'
 // snippets and picks the pages worth reading or asks for another search; the picked pages are fetched and their
 // passages ranked by their words, then the judge keeps those that bear on the claim; each panel model votes on
-// the claim and the kept passages, citing the passages it relied on; the judge writes the consensus with
-// citations. Every quote is checked against the fetched text of its URL, then judged for its stance toward the
-// claim (stance.ts), before it is stored.
+// the claim and the kept passages, citing the passages it relied on. A panel that agrees and cites a common page
+// decides; a split one debates one round, then the judge writes the consensus with citations. Every quote is
+// checked against the fetched text of its URL, then judged for its stance toward the claim (stance.ts), before
+// it is stored.
 import type { Config } from '../../../../shared/config'
 import type { Citation, Consensus, Evaluation, TokenUsage } from '../../../../shared/schemas'
 import { apiKeys, type ApiKeys } from '../../keys'
@@ -11,17 +12,21 @@ import { addUsage, ModelClient, modelHandle, modelSettings, type ModelHandle } f
 import type { ClaimRecord } from '../../store/documents'
 import { normaliseSpace, quoteOccursIn, rankedPassages, Web, type RankedPassage } from '../../web'
 import { claimData } from '../t2/context'
-import { agreement, consensus } from '../t2'
+import { consensus } from '../t2'
 import { PermanentError, type JudgeInput, type TierChecker, type UnitInput, type UnitOutcome } from '../tier'
+import { consistentDetail } from '../../../../shared/verdicts'
+import { agreement, debateRound, finalVotes, panelConsensus, split, unanimous } from '../panel'
+import { ALL_STEPS, todayOf, type VerdictSteps } from '../steps'
 import {
-  RELEVANCE_SYSTEM,
   RelevantPassages,
-  WEB_JUDGE_SYSTEM,
-  WEB_PANEL_SYSTEM,
   WebDecision,
   WebVote,
   relevancePrompt,
+  relevanceSystem,
+  webDebatePrompt,
   webJudgePrompt,
+  webJudgeSystem,
+  webPanelSystem,
   webVotePrompt,
   type CitedPassage,
   type PassageData,
@@ -86,10 +91,11 @@ export async function relevantPassages(
   item: { claim: string },
   passages: ReadonlyArray<{ id: string; text: string }>,
   signal: AbortSignal,
+  today: string | null,
 ): Promise<{ order: number[]; usage: TokenUsage | null }> {
   if (passages.length < 2) return { order: passages.map((_, index) => index), usage: null }
   const { object, usage } = await client.generate(handle, {
-    system: RELEVANCE_SYSTEM,
+    system: relevanceSystem(today),
     prompt: relevancePrompt(item, passages),
     schema: RelevantPassages,
     name: 'relevant_passages',
@@ -171,11 +177,34 @@ export function groundedConsensus(
 export const citedSites = (citations: readonly Citation[]): number =>
   new Set(citations.map((citation) => URL.parse(citation.url)?.hostname ?? citation.url)).size
 
-/// t3 from the configuration, or null when it lacks a panel or a judge. `web` is shared with deep research.
+/// Whether a panel that agrees also rests on common ground: every vote cites a verified quote, and one page is
+/// cited by every vote. Only then does it decide without the judge.
+export function sharesACitation(votes: readonly Evaluation[]): boolean {
+  const [first, ...others] = votes
+  return (
+    first !== undefined &&
+    first.citations.some((citation) =>
+      others.every((vote) => vote.citations.some((other) => other.url === citation.url)),
+    )
+  )
+}
+
+/// Each distinct verified quote of the votes, once.
+const pooledCitations = (votes: readonly Evaluation[]): Citation[] =>
+  votes
+    .flatMap((vote) => vote.citations)
+    .filter(
+      (citation, index, all) =>
+        all.findIndex((c) => c.url === citation.url && c.quote === citation.quote) === index,
+    )
+
+/// t3 from the configuration, or null when it lacks a panel or a judge. `web` is shared with deep research;
+/// `steps` are all on but in the verification eval's ablations.
 export function webTier(
   config: Pick<Config, 'models' | 'research'>,
   web: Web,
   keys: ApiKeys = apiKeys(),
+  steps: Readonly<VerdictSteps> = ALL_STEPS,
 ): TierChecker | null {
   const { models } = config
   if (models.panel.length === 0 || models.judge === null) return null
@@ -192,7 +221,7 @@ export function webTier(
     const key = `${input.checkId}:${input.claim.id}`
     const known = evidence.get(key)
     if (known) return known
-    const found = research(input.claim, input.documentText, input.now(), input.signal)
+    const found = research(input.claim, input.documentText, input.signal, todayOf(input.now(), steps))
     evidence.set(key, found)
     found.catch(() => evidence.delete(key))
     while (evidence.size > REMEMBERED) evidence.delete(evidence.keys().next().value as string)
@@ -204,14 +233,14 @@ export function webTier(
   async function research(
     claim: ClaimRecord,
     documentText: string,
-    now: string,
     signal: AbortSignal,
+    today: string | null,
   ): Promise<ClaimEvidence> {
     const item = claimData(documentText, claim)
     const searchFor = claim.text
     const searched = await searchUntilAnswered(client, judge, web, item, searchFor, {
       maxSearches: config.research.maxSearches,
-      today: now.slice(0, 10),
+      today,
       signal,
     })
     const { sources } = await web.read(
@@ -219,7 +248,7 @@ export function webTier(
       signal,
     )
     const candidates = rankedPassages(searchFor, sources).slice(0, CANDIDATES)
-    const chosen = await relevantPassages(client, judge, item, passageData(candidates), signal)
+    const chosen = await relevantPassages(client, judge, item, passageData(candidates), signal, today)
     return {
       queries: searched.queries,
       passages: chosen.order.slice(0, PASSAGES).map((index) => candidates[index] as RankedPassage),
@@ -241,36 +270,62 @@ export function webTier(
       const { passages } = await evidenceFor(input)
       const item = claimData(input.documentText, input.claim)
       const { object, usage } = await client.generate(handle, {
-        system: WEB_PANEL_SYSTEM,
+        system: webPanelSystem(todayOf(input.now(), steps)),
         prompt: webVotePrompt(item, passageData(passages)),
         schema: WebVote,
         name: 'web_vote',
         signal: input.signal,
       })
       const citations = await verifiedCitations(web, passages, object.citations, input.signal)
-      const evaluation: Evaluation = {
-        tier: 't3',
-        model: input.model,
-        verdict: object.verdict,
-        confidence: object.confidence,
-        rationale: object.rationale.trim().slice(0, MAX_RATIONALE),
-        citations,
-        createdAt: input.now(),
-        cached: false,
-        usage,
-        round: 1,
+      return {
+        evaluation: webVote(input.model, object, citations, input.now(), usage, 1),
+        consensus: null,
+        issues: [],
       }
-      return { evaluation, consensus: null, issues: [] }
     },
 
     async judge(input: JudgeInput): Promise<UnitOutcome> {
-      // The research's tokens count once, with the judge's decision (research done again after a restart is
-      // spent again, and counted; what a run before the restart spent is not known).
+      // The research's tokens count once, with the consensus (research done again after a restart is spent
+      // again, and counted; what a run before the restart spent is not known).
       const { passages, usage: researchUsage } = await evidenceFor(input)
+      const first = input.votes.filter((vote) => vote.round === 1)
+      if (steps.panelDecides && unanimous(first) && sharesACitation(first)) {
+        evidence.delete(`${input.checkId}:${input.claim.id}`)
+        const decided = panelConsensus(first, input.now())
+        const judged = await judgeStances(
+          client,
+          verifier,
+          input.claim.text,
+          pooledCitations(first),
+          input.signal,
+        )
+        return {
+          consensus: groundedConsensus(decided, judged.citations, first),
+          consensusUsage: addUsage(researchUsage, judged.usage),
+          issues: [],
+        }
+      }
       const item = claimData(input.documentText, input.claim)
+      const today = todayOf(input.now(), steps)
+      // A panelist's second vote, after reading the others' (a model no longer configured keeps its first).
+      const voteAgain = async (own: Evaluation, others: Evaluation[]): Promise<Evaluation | null> => {
+        const handle = panel.get(own.model)
+        if (!handle) return null
+        const { object, usage } = await client.generate(handle, {
+          system: webPanelSystem(today),
+          prompt: webDebatePrompt(item, passageData(passages), own, others),
+          schema: WebVote,
+          name: 'web_vote',
+          signal: input.signal,
+        })
+        const citations = await verifiedCitations(web, passages, object.citations, input.signal)
+        return webVote(own.model, object, citations, input.now(), usage, 2)
+      }
+      const debate = steps.debate && split(first) ? await debateRound(first, voteAgain, input.signal) : []
+      const votes = finalVotes(first, debate)
       const { object, usage } = await client.generate(judge, {
-        system: WEB_JUDGE_SYSTEM,
-        prompt: webJudgePrompt(item, passageData(passages), input.votes),
+        system: webJudgeSystem(today),
+        prompt: webJudgePrompt(item, passageData(passages), votes),
         schema: WebDecision,
         name: 'web_decision',
         signal: input.signal,
@@ -278,12 +333,37 @@ export function webTier(
       const verified = await verifiedCitations(web, passages, object.citations, input.signal)
       const judged = await judgeStances(client, verifier, input.claim.text, verified, input.signal)
       evidence.delete(`${input.checkId}:${input.claim.id}`)
-      const decided = consensus(object, input.votes, input.now())
+      const decided = consensus(object, votes, input.now())
       return {
-        consensus: groundedConsensus(decided, judged.citations, input.votes),
+        consensus: groundedConsensus(decided, judged.citations, votes),
         consensusUsage: addUsage(usage, researchUsage, judged.usage),
+        debate,
         issues: [],
       }
     },
+  }
+}
+
+/// A panel model's vote as recorded: its verified citations, and its detail only where it fits the verdict.
+function webVote(
+  model: string,
+  vote: WebVote,
+  citations: Citation[],
+  at: string,
+  usage: TokenUsage | null,
+  round: 1 | 2,
+): Evaluation {
+  return {
+    tier: 't3',
+    model,
+    verdict: vote.verdict,
+    detail: consistentDetail(vote.verdict, vote.detail),
+    confidence: vote.confidence,
+    rationale: vote.rationale.trim().slice(0, MAX_RATIONALE),
+    citations,
+    createdAt: at,
+    cached: false,
+    usage,
+    round,
   }
 }

@@ -7,7 +7,7 @@ import type { TokenUsage } from '../../../../shared/schemas'
 import { addUsage, type ModelClient, type ModelHandle } from '../../models'
 import { normaliseSpace, type SearchResult, type Web } from '../../web'
 import { dataBlock, type ClaimData } from '../t2/prompts'
-import { DATA_RULE } from './prompts'
+import { DATA_RULE, webDateRule } from './prompts'
 
 /// Results asked of the search provider per search, and pages read at most per claim.
 const RESULTS_PER_SEARCH = 5
@@ -32,21 +32,23 @@ export const SearchStep = z.object({
 })
 export type SearchStep = z.infer<typeof SearchStep>
 
-export const SEARCH_SYSTEM = [
-  'You research a claim on the web for a fact-checking panel. You see the search results found so far (title, ' +
-    'address and snippet, no page text). Pick the results whose pages are worth reading to confirm or ' +
-    'contradict the claim. If they cannot settle it, ask for one more search with a query for what is missing ' +
-    '(not a repeat of an earlier query); if they can, or no searches are left, set nextQuery to null.',
-  DATA_RULE,
-  'Reply with only the JSON object the response format describes.',
-].join('\n\n')
+export function searchSystem(today: string | null): string {
+  return [
+    'You research a claim on the web for a fact-checking panel. You see the search results found so far ' +
+      '(title, address and snippet, no page text). Pick the results whose pages are worth reading to confirm ' +
+      'or contradict the claim. If they cannot settle it, ask for one more search with a query for what is ' +
+      'missing (not a repeat of an earlier query); if they can, or no searches are left, set nextQuery to null.',
+    ...webDateRule(today),
+    DATA_RULE,
+    'Reply with only the JSON object the response format describes.',
+  ].join('\n\n')
+}
 
 export function searchPrompt(
   item: ClaimData,
   queries: readonly string[],
   results: readonly SearchResult[],
   searchesLeft: number,
-  today: string,
 ): string {
   const found = results.map((result, index) => ({
     id: `R${index + 1}`,
@@ -56,7 +58,7 @@ export function searchPrompt(
   }))
   return (
     'Pick the results worth reading for "claim", or ask for the next search.\n' +
-    dataBlock({ ...item, today, queries, searchesLeft, results: found })
+    dataBlock({ ...item, queries, searchesLeft, results: found })
   )
 }
 
@@ -76,7 +78,7 @@ export async function searchUntilAnswered(
   web: Web,
   item: ClaimData,
   searchFor: string,
-  options: { maxSearches: number; today: string; signal: AbortSignal },
+  options: { maxSearches: number; today: string | null; signal: AbortSignal },
 ): Promise<Searched> {
   const queries: string[] = []
   const results: SearchResult[] = []
@@ -89,8 +91,8 @@ export async function searchUntilAnswered(
     }
     const searchesLeft = options.maxSearches - queries.length
     const step = await client.generate(handle, {
-      system: SEARCH_SYSTEM,
-      prompt: searchPrompt(item, queries, results, searchesLeft, options.today),
+      system: searchSystem(options.today),
+      prompt: searchPrompt(item, queries, results, searchesLeft),
       schema: SearchStep,
       name: 'search_step',
       signal: options.signal,
