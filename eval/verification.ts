@@ -160,7 +160,14 @@ function scores(decided: Decided[]) {
 function byTier(tier: TierChecker, organizationId: string): Decide {
   let claimNumber = 0
   return async (item) => {
-    const claim = { id: `claim_${++claimNumber}`, documentId: 'eval', text: item.claim, charStart: 0 }
+    const claim = {
+      id: `claim_${++claimNumber}`,
+      documentId: 'eval',
+      text: item.claim,
+      charStart: 0,
+      statement: null,
+      parts: null,
+    }
     const input = {
       claim: { ...claim, charEnd: item.claim.length },
       checkId: `eval_${tier.tier}`,
@@ -171,7 +178,9 @@ function byTier(tier: TierChecker, organizationId: string): Decide {
     }
     const outcomes = await Promise.allSettled(tier.models().map((model) => tier.check({ ...input, model })))
     const votes = outcomes.flatMap((o) =>
-      o.status === 'fulfilled' && o.value.evaluation ? [o.value.evaluation] : [],
+      o.status === 'fulfilled' && o.value.evaluation
+        ? [{ ...o.value.evaluation, parts: o.value.partEvaluations ?? null }]
+        : [],
     )
     if (votes.length === 0 || !tier.judge) return null
     const judged = await tier.judge({ ...input, model: '#judge', votes }).catch(() => null)

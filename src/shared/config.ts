@@ -17,10 +17,15 @@ export const ModelConfig = z.strictObject({
 })
 export type ModelConfig = z.infer<typeof ModelConfig>
 
-/// The panel's models, then the judge.
-export const everyModel = <T>(models: { panel: readonly T[]; judge?: T | null | undefined }): T[] => [
+/// The panel's models, then the judge, then the resolver when it is another model.
+export const everyModel = <T>(models: {
+  panel: readonly T[]
+  judge?: T | null | undefined
+  resolver?: T | undefined
+}): T[] => [
   ...models.panel,
   ...(models.judge ? [models.judge] : []),
+  ...(models.resolver ? [models.resolver] : []),
 ]
 
 /// Whether two models or search providers are asked at the same place (no base URL and an empty one alike:
@@ -64,6 +69,8 @@ export const Config = z.strictObject({
         .default([])
         .refine((panel) => new Set(panel.map((m) => m.id)).size === panel.length, 'model ids must be unique'),
       judge: ModelConfig.nullable().default(null),
+      /// Rewrites claims as self-contained statements before they are checked; absent means the judge.
+      resolver: ModelConfig.optional(),
       // How models are called; absent members take the defaults of src/main/engine/models (README).
       /// Claims of one check sent to a panel model in one request.
       batchSize: z.number().int().min(1).max(16).optional(),

@@ -39,10 +39,19 @@ export function fixtureReport(): Report {
   const claim = (
     id: string,
     sentence: string,
-    rest: Omit<Claim, 'claimId' | 'text' | 'charStart' | 'charEnd'>,
+    rest: Omit<Claim, 'claimId' | 'text' | 'charStart' | 'charEnd' | 'statement' | 'parts'>,
+    statement: string | null = sentence,
   ) => {
     const charStart = text.indexOf(sentence)
-    return { claimId: id, text: sentence, charStart, charEnd: charStart + sentence.length, ...rest }
+    return {
+      claimId: id,
+      text: sentence,
+      charStart,
+      charEnd: charStart + sentence.length,
+      statement,
+      parts: null,
+      ...rest,
+    }
   }
   const claims: Claim[] = [
     claim('clm_1', 'The Eiffel Tower is 330 metres tall.', {
@@ -66,18 +75,23 @@ export function fixtureReport(): Report {
       },
       issues: [],
     }),
-    claim('clm_2', 'It was finished in 1789.', {
-      evaluations: [
-        vote('model-a', 'refuted', `It opened in 1889 ${INJECTED}`),
-        vote('model-b', 'refuted', 'No.'),
-      ],
-      consensus: {
-        t2: consensus('refuted', 'It was finished in 1889.', {
-          correction: '(unverified) It was finished in 1889.',
-        }),
+    claim(
+      'clm_2',
+      'It was finished in 1789.',
+      {
+        evaluations: [
+          vote('model-a', 'refuted', `It opened in 1889 ${INJECTED}`),
+          vote('model-b', 'refuted', 'No.'),
+        ],
+        consensus: {
+          t2: consensus('refuted', 'It was finished in 1889.', {
+            correction: '(unverified) It was finished in 1889.',
+          }),
+        },
+        issues: [],
       },
-      issues: [],
-    }),
+      'The Eiffel Tower was finished in 1789.',
+    ),
     claim('clm_3', 'Paris has 40 million residents.', {
       evaluations: [vote('model-a', 'misleading', 'The metro area has about 12 million.')],
       consensus: { t2: consensus('misleading', 'About 2.1 million in the city, 12 million in the region.') },
@@ -91,7 +105,7 @@ export function fixtureReport(): Report {
         },
       ],
     }),
-    claim('clm_4', 'Berlin is the capital of Germany.', { evaluations: [], consensus: {}, issues: [] }),
+    claim('clm_4', 'Berlin is the capital of Germany.', { evaluations: [], consensus: {}, issues: [] }, null),
   ]
   return Report.parse({
     check: {

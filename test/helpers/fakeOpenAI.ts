@@ -28,6 +28,16 @@ export interface Behaviour {
   answer?: (request: RecordedRequest) => unknown
   /// Holds a request until the promise returned for it settles (a test stops work at a point of its choosing).
   hold?: (request: RecordedRequest) => Promise<unknown> | undefined
+  /// How a request to resolve claims into statements rewrites each claim (by default: unchanged, no parts).
+  resolve?: (claim: ClaimToResolve) => { statement: string; parts?: string[] | null }
+}
+
+/// A claim in a request to resolve claims, as the fake reads it from the request's data block.
+export interface ClaimToResolve {
+  claim: string
+  before: string[]
+  after: string[]
+  title: string | null
 }
 
 export interface RecordedRequest {
@@ -254,9 +264,28 @@ function answerFor(record: RecordedRequest, behaviour: Behaviour): string {
     return typeof answer === 'string' ? answer : JSON.stringify(answer)
   }
   const schema = schemaOf(record.body)
+  const resolving = claimsToResolve(record)
+  if (resolving) {
+    const answer = Object.fromEntries(
+      resolving.map(({ key, ...claim }) => {
+        const resolved = behaviour.resolve?.(claim) ?? { statement: claim.claim }
+        return [key, { explanation: 'none', statement: resolved.statement, parts: resolved.parts ?? null }]
+      }),
+    )
+    return JSON.stringify(answer)
+  }
   if (schema) return JSON.stringify(fromSchema(schema, schema, behaviour.overrides ?? {}, ''))
   if (record.body.response_format?.type === 'json_object' || record.body.format === 'json') return '{}'
   return 'This is the fake model.'
+}
+
+/// The claims of a request to resolve claims into statements (its schema has a `statement` per claim key),
+/// read from the data block of its user message; null for any other request.
+export function claimsToResolve(record: RecordedRequest): (ClaimToResolve & { key: string })[] | null {
+  const schema: any = schemaOf(record.body)
+  if (!schema?.properties?.claim_1?.properties?.statement) return null
+  const data = JSON.parse(record.user.split('\n').find((line) => line.startsWith('{')) ?? '{}')
+  return (data.claims ?? []).map((claim: any) => ({ ...claim, title: data.title ?? null }))
 }
 
 const SENTENCES: Record<string, string> = {

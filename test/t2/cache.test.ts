@@ -3,7 +3,7 @@ import type { Clock } from '../../src/main/engine/clock'
 import { startFakeOpenAI, type FakeOpenAI } from '../helpers/fakeOpenAI'
 import { Report } from '../../src/shared/schemas'
 import { call, startServer, type TestServer } from '../helpers/server'
-import { judged, panelRequests, t2Config, tokensOf } from './setup'
+import { judged, panelRequests, resolverRequests, t2Config, tokensOf } from './setup'
 
 const TEXT = 'The Eiffel Tower is 330 metres tall. Paris is the capital of France.'
 
@@ -44,6 +44,7 @@ describe('the vote cache', () => {
     // The same claims in another text, 23 hours later (extra whitespace makes no difference).
     clock.offsetMs = 23 * 60 * 60 * 1000
     const judgesBefore = judged(fake).length
+    const resolvedBefore = resolverRequests(fake).length
     const second = await run(`Some preamble.  The Eiffel Tower is 330  metres tall. ${TEXT.split('. ')[1]}`)
     expect(panelRequests(fake)).toHaveLength(asked)
     const votes = second.claims.flatMap((c) => c.evaluations)
@@ -54,7 +55,10 @@ describe('the vote cache', () => {
     // Each claim is still judged, and only the judges cost tokens.
     const judges = judged(fake).slice(judgesBefore)
     expect(judges).toHaveLength(second.claims.length)
-    expect(second.summary.tokens).toEqual(tokensOf(judges))
+    // (and resolving the new text's claims into statements)
+    expect(second.summary.tokens).toEqual(
+      tokensOf([...judges, ...resolverRequests(fake).slice(resolvedBefore)]),
+    )
     expect(second.claims.every((c) => c.consensus.t2)).toBe(true)
 
     // Another organization asks the models itself.

@@ -164,7 +164,13 @@ export class JobRunner {
       else throw new PermanentError(`The ${unit.tier} tier has no judge.`)
       const recorded = this.store.transaction(() => {
         if (!this.store.units.finish(unit.id)) return false // cancelled meanwhile
-        if (outcome.evaluation) this.store.results.addEvaluation(check.id, claim.id, outcome.evaluation)
+        if (outcome.evaluation)
+          this.store.results.addEvaluation(
+            check.id,
+            claim.id,
+            outcome.evaluation,
+            outcome.partEvaluations ?? null,
+          )
         this.store.results.addIssues(check.id, claim.id, outcome.issues)
         if (outcome.consensus)
           this.store.results.setConsensus(
@@ -173,6 +179,7 @@ export class JobRunner {
             unit.tier,
             outcome.consensus,
             outcome.consensusUsage ?? null,
+            outcome.partConsensus ?? null,
           )
         this.queueJudge(unit)
         return true

@@ -7,13 +7,13 @@ import { apiKeys, type ApiKeys } from '../../keys'
 import type { VoteCache } from '../../store/voteCache'
 import { PermanentError, type JudgeInput, type TierChecker, type UnitInput, type UnitOutcome } from '../tier'
 import { VoteBatcher } from './batcher'
-import { claimData } from './context'
+import { checkedText, claimData } from './context'
 import { Decision, JUDGE_SYSTEM, judgePrompt } from './prompts'
 
-export { claimData } from './context'
+export { checkedText, claimData } from './context'
 export * from './prompts'
 
-/// How long a panel model's vote on a claim text is reused.
+/// How long a panel model's vote on a statement is reused.
 export const VOTE_CACHE_MS = 24 * 60 * 60 * 1000
 
 const MAX_RATIONALE = 2000
@@ -53,7 +53,8 @@ export function modelTier(
         cache.prune(since)
         prunedAt = Date.parse(now)
       }
-      const hit = cache.get(input.organizationId, handle.cacheKey, input.claim.text, since)
+      // Keyed by the statement: the same words about another subject are another claim.
+      const hit = cache.get(input.organizationId, handle.cacheKey, checkedText(input.claim), since)
       if (hit) {
         const vote = { verdict: hit.verdict, confidence: hit.confidence, rationale: hit.rationale }
         return voteOutcome(input.model, vote, now, true, { inputTokens: 0, outputTokens: 0 })
@@ -62,7 +63,7 @@ export function modelTier(
       const { vote, usage } = await batcher.vote(handle, input.checkId, item, input.signal)
       const at = input.now()
       const rationale = vote.rationale.trim().slice(0, MAX_RATIONALE)
-      cache.put(input.organizationId, handle.cacheKey, input.claim.text, {
+      cache.put(input.organizationId, handle.cacheKey, checkedText(input.claim), {
         ...vote,
         rationale,
         createdAt: at,

@@ -8,9 +8,11 @@ import type { Evaluation } from '../../../../shared/schemas'
 export const DATA_OPEN = '<<<DOCUMENT_DATA'
 export const DATA_CLOSE = 'DOCUMENT_DATA>>>'
 
-/// A claim with the sentences around it in the document.
+/// A claim with the sentences around it in the document. `claim` is the statement checked; `asWritten`, the
+/// writer's words when resolving references changed them.
 export interface ClaimData {
   claim: string
+  asWritten?: string
   sentenceBefore: string
   sentenceAfter: string
 }
@@ -76,7 +78,8 @@ export const PANEL_SYSTEM = [
     'own knowledge; the other panelists vote independently.',
   DATA_RULE,
   VERDICTS,
-  'Judge only the claim; the sentences before and after it are context. Reply with only the JSON object the ' +
+  'Judge only the claim; the sentences before and after it are context, and "asWritten" (when present) is the ' +
+    'claim in the writer’s words before its references were resolved. Reply with only the JSON object the ' +
     'response format describes.',
 ].join('\n\n')
 

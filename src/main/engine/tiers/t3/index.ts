@@ -182,8 +182,8 @@ export function webTier(models: Config['models'], web: Web, keys: ApiKeys = apiK
       .map((query) => normaliseSpace(query).slice(0, 300))
       .filter(Boolean)
       .slice(0, 3)
-    if (queries.length === 0) queries.push(claim.text.slice(0, 300))
-    const found = await web.research(claim.text, queries, { pagesPerQuery: 3, limit: CANDIDATES, signal })
+    if (queries.length === 0) queries.push(item.claim.slice(0, 300))
+    const found = await web.research(item.claim, queries, { pagesPerQuery: 3, limit: CANDIDATES, signal })
     const chosen = await evidenceOrder(client, judge, item, passageData(found.passages), signal)
     return {
       queries,
