@@ -117,15 +117,15 @@ describe('t3: live web research', () => {
     for (const citation of [...consensus.citations, ...claim.evaluations.flatMap((e) => e.citations)]) {
       expect(served).toContain(citation.quote)
     }
-    // Every token the models spent is counted in the report: the votes, the judge's decision, and its research
-    // (queries, choice of evidence).
+    // Every token the models spent is counted in the report: resolving the claim, the votes, the judge's
+    // decision, and its research (queries, choice of evidence).
     const spent = { input: 0, output: 0 }
     for (const request of fake.requests) {
       spent.input += request.usage?.prompt_tokens ?? 0
       spent.output += request.usage?.completion_tokens ?? 0
     }
     expect(fake.requests.map(schemaName).sort()).toEqual(
-      ['queries', 'relevant_passages', 'web_decision', 'web_vote', 'web_vote'].sort(),
+      ['statements', 'queries', 'relevant_passages', 'web_decision', 'web_vote', 'web_vote'].sort(),
     )
     expect(result.summary.tokens).toEqual(spent)
     // The queries came from the model; the search API was asked for each; the page was fetched once.
