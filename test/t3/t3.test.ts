@@ -158,6 +158,38 @@ describe('t3: live web research', () => {
     },
   )
 
+  it('searches, ranks and votes on the claim’s self-contained statement, not its bare words', async () => {
+    await setUp(everyone(webModel('supported')), (w) => {
+      w.article('Ottawa', OTTAWA)
+      w.search = (query) => (query.includes('Canada') ? [{ title: 'Ottawa' }] : [])
+    })
+    fake.behave('model-resolver', {
+      resolve: ({ claim }) => ({ statement: claim.replace(/^Its capital/, 'The capital of Canada') }),
+    })
+    const result = await runT3(
+      'Canada is a country in North America. Its capital has been Ottawa since 1857.',
+    )
+    const claim = result.claims.find((c) => c.text === 'Its capital has been Ottawa since 1857.')!
+    expect(claim.statement).toBe('The capital of Canada has been Ottawa since 1857.')
+    expect(claim.consensus.t3).toMatchObject({ verdict: 'supported' })
+    // The queries were asked for the statement, and the search API was sent them.
+    const asked = fake.requests.filter((r) => schemaName(r) === 'queries').map((r) => data(r).claim)
+    expect(asked).toContain('The capital of Canada has been Ottawa since 1857.')
+    const searched = wiki.requests
+      .filter((r) => r.startsWith('/w/api.php'))
+      .map((r) => new URLSearchParams(r.split('?')[1]).get('srsearch'))
+    expect(searched).toContain('The capital of Canada has been Ottawa since 1857.')
+    expect(searched).not.toContain('Its capital has been Ottawa since 1857.')
+    // Each panel model voted on the statement, with the writer's words beside it.
+    const votes = fake.requests.filter((r) => schemaName(r) === 'web_vote').map(data)
+    expect(votes).toContainEqual(
+      expect.objectContaining({
+        claim: 'The capital of Canada has been Ottawa since 1857.',
+        asWritten: 'Its capital has been Ottawa since 1857.',
+      }),
+    )
+  })
+
   it('the judge chooses the panel’s passages from the best 16 by their words', async () => {
     const chosen = 'Queen Victoria chose the city on the Ottawa River as the seat of government in 1857.'
     const decisive = `${chosen} Parliament has sat there since 1866.`
