@@ -204,7 +204,7 @@ function ClaimDetail({ api }: { api: FactdeskApi }): JSX.Element {
                   </p>
                 )}
                 {tier !== 't1' && consensus.reasoning && <p className="reasoning">{consensus.reasoning}</p>}
-                {claim.parts && <Parts parts={claim.parts} tier={tier} />}
+                {tier !== 't1' && claim.parts && <Parts parts={claim.parts} tier={tier} />}
                 {consensus.correction && <Correction claim={claim} correction={consensus.correction} />}
                 {consensus.citations.length > 0 && (
                   <ul className="citations">
