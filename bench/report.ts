@@ -24,6 +24,7 @@ export const instant: TierChecker = {
       createdAt: now(),
       cached: false,
       usage: null,
+      round: 1,
     },
     consensus: {
       verdict: 'issues',
@@ -33,6 +34,10 @@ export const instant: TierChecker = {
       citations: [],
       correction: 'x',
       decidedAt: now(),
+      detail: null,
+      sourced: false,
+      sources: 0,
+      decidedBy: null,
     },
     issues: [
       {

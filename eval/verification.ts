@@ -228,6 +228,7 @@ function withEvidence(models: Config['models'], judgeModel: ModelConfig): Decide
         createdAt: now,
         cached: false,
         usage: null,
+        round: 1,
       })
     })
     if (votes.length === 0) return null

@@ -39,10 +39,30 @@ const timestamp = z
   .meta({ description: 'ISO-8601 UTC timestamp', example: '2026-01-01T00:00:00.000Z' })
 const unit = z.number().min(0).max(1)
 
+/// How a cited quote bears on the claim it is cited for, as a verifier judged it.
+export const Stance = z.enum(['supports', 'refutes', 'neutral']).meta({ id: 'Stance' })
+export type Stance = z.infer<typeof Stance>
+
 export const Citation = z
-  .object({ url: z.string(), title: z.string(), quote: z.string(), retrievedAt: timestamp })
+  .object({
+    url: z.string(),
+    title: z.string(),
+    quote: z.string(),
+    retrievedAt: timestamp,
+    /// The page's own publication date, when it declares one.
+    publishedAt: timestamp.nullable(),
+    /// How the quote bears on the claim; null where it was not judged (a citation stored before stances).
+    stance: Stance.nullable(),
+  })
   .meta({ id: 'Citation' })
 export type Citation = z.infer<typeof Citation>
+
+/// Which kind of `misleading` (partly true, or true but missing context that changes its meaning) or of
+/// `unverifiable` (not checkable: opinion, prediction, private; or checkable but no evidence found) a verdict is.
+export const VerdictDetail = z
+  .enum(['partly_true', 'missing_context', 'not_checkable', 'no_evidence'])
+  .meta({ id: 'VerdictDetail' })
+export type VerdictDetail = z.infer<typeof VerdictDetail>
 
 /// Input and output tokens of a model request.
 export const TokenUsage = z
@@ -63,6 +83,8 @@ export const Evaluation = z
     cached: z.boolean(),
     /// Tokens the vote cost, when a model was asked and reported them (a batched request's share).
     usage: TokenUsage.nullable(),
+    /// 1, or 2 for a vote cast again after seeing the other panelists' anonymised reasons (a debate round).
+    round: z.int().min(1).max(2),
   })
   .meta({ id: 'Evaluation' })
 export type Evaluation = z.infer<typeof Evaluation>
@@ -76,6 +98,14 @@ export const Consensus = z
     citations: z.array(Citation),
     correction: z.string().nullable(),
     decidedAt: timestamp,
+    /// Which kind of misleading or unverifiable the verdict is; null for the other verdicts and for t1.
+    detail: VerdictDetail.nullable(),
+    /// True only when a citation was verified verbatim and judged to bear on the claim (t1 and t2: false).
+    sourced: z.boolean(),
+    /// The number of distinct sites the consensus cites.
+    sources: z.int().nonnegative(),
+    /// Who decided: the judge, or a unanimous panel without it; null for t1.
+    decidedBy: z.enum(['judge', 'panel']).nullable(),
   })
   .meta({ id: 'Consensus' })
 export type Consensus = z.infer<typeof Consensus>

@@ -15,9 +15,14 @@ const vote = (model: string, verdict: Evaluation['verdict'], rationale: string):
   createdAt: at,
   cached: false,
   usage: null,
+  round: 1,
 })
 
-const consensus = (verdict: Consensus['verdict'], reasoning: string, extra: Partial<Consensus> = {}) => ({
+const consensus = (
+  verdict: Consensus['verdict'],
+  reasoning: string,
+  extra: Partial<Consensus> = {},
+): Consensus => ({
   verdict,
   confidence: 0.9,
   agreement: 1,
@@ -25,6 +30,10 @@ const consensus = (verdict: Consensus['verdict'], reasoning: string, extra: Part
   citations: [],
   correction: null,
   decidedAt: at,
+  detail: null,
+  sourced: false,
+  sources: 0,
+  decidedBy: 'judge',
   ...extra,
 })
 
@@ -68,8 +77,17 @@ export function fixtureReport(): Report {
               title: `Eiffel facts </a>${INJECTED}`,
               quote: 'The tower is 330 metres (1,083 ft) tall',
               retrievedAt: at,
+              publishedAt: null,
+              stance: 'supports',
             },
-            { url: 'javascript:alert(3)', title: 'Bad link', quote: 'quoted words', retrievedAt: at },
+            {
+              url: 'javascript:alert(3)',
+              title: 'Bad link',
+              quote: 'quoted words',
+              retrievedAt: at,
+              publishedAt: null,
+              stance: 'supports',
+            },
           ],
         }),
       },

@@ -12,6 +12,7 @@ export const panelVote = (model: string): Evaluation => ({
   createdAt: '2026-01-01T00:00:00.000Z',
   cached: false,
   usage: null,
+  round: 1,
 })
 
 /// A running deep-research run on a text, with `over` changed.

@@ -48,6 +48,7 @@ export class GatedTier implements TierChecker {
         createdAt: at,
         cached: false,
         usage: null,
+        round: 1,
       },
       consensus: {
         verdict: 'clean',
@@ -57,6 +58,10 @@ export class GatedTier implements TierChecker {
         citations: [],
         correction: null,
         decidedAt: at,
+        detail: null,
+        sourced: false,
+        sources: 0,
+        decidedBy: null,
       },
       issues: [],
     }

@@ -28,6 +28,10 @@ const update = (
         citations: [],
         correction: null,
         decidedAt: '2026-01-01T00:00:00.000Z',
+        detail: null,
+        sourced: false,
+        sources: 0,
+        decidedBy: 'judge',
       }
     : null,
   issues: [],

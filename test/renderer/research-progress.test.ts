@@ -60,6 +60,10 @@ describe("a claim badge's stages with the panel's size", () => {
         citations: [],
         correction: null,
         decidedAt: '2026-01-01T00:00:01.000Z',
+        detail: 'partly_true',
+        sourced: false,
+        sources: 0,
+        decidedBy: 'judge',
       },
     })
     expect(stageOf(decided, RUNNING, { t2: 1 })).toBe('misleading')

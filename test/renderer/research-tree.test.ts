@@ -13,6 +13,8 @@ const source = (quote: string) => ({
   title: 'Ottawa',
   quote,
   retrievedAt: '2026-01-01T00:00:00.000Z',
+  publishedAt: null,
+  stance: 'supports' as const,
 })
 
 // As the engine builds it: arguments point at the claim, evidence at its argument; the dissent comes first

@@ -112,8 +112,11 @@ describe('t3: live web research', () => {
         title: expect.stringContaining('Ottawa') as string,
         quote: 'Ottawa is the capital city of Canada.',
         retrievedAt: expect.any(String) as string,
+        publishedAt: null,
+        stance: null,
       },
     ])
+    expect(consensus).toMatchObject({ sourced: true, sources: 1, decidedBy: 'judge', detail: null })
     for (const citation of [...consensus.citations, ...claim.evaluations.flatMap((e) => e.citations)]) {
       expect(served).toContain(citation.quote)
     }

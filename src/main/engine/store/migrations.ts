@@ -296,6 +296,38 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE tokens ADD COLUMN session_expires_at TEXT;
   `,
+  // Verdicts: a debate round's second vote beside the first (the key gains the round), and what a consensus
+  // says of itself: the kind of misleading or unverifiable, whether a verified citation bears on it, how many
+  // sites it cites, and whether a unanimous panel or the judge decided it.
+  `
+  CREATE TABLE evaluations_by_round (
+    check_id TEXT NOT NULL REFERENCES checks (id),
+    claim_id TEXT NOT NULL REFERENCES claims (id),
+    tier TEXT NOT NULL,
+    model TEXT NOT NULL,
+    round INTEGER NOT NULL DEFAULT 1 CHECK (round IN (1, 2)),
+    verdict TEXT NOT NULL,
+    confidence REAL NOT NULL,
+    rationale TEXT NOT NULL,
+    citations TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    input_tokens INTEGER,
+    output_tokens INTEGER,
+    cached INTEGER NOT NULL DEFAULT 0 CHECK (cached IN (0, 1)),
+    PRIMARY KEY (check_id, claim_id, tier, model, round)
+  );
+  INSERT INTO evaluations_by_round (check_id, claim_id, tier, model, round, verdict, confidence, rationale,
+    citations, created_at, input_tokens, output_tokens, cached)
+  SELECT check_id, claim_id, tier, model, 1, verdict, confidence, rationale, citations, created_at, input_tokens,
+    output_tokens, cached FROM evaluations;
+  DROP TABLE evaluations;
+  ALTER TABLE evaluations_by_round RENAME TO evaluations;
+
+  ALTER TABLE consensus ADD COLUMN detail TEXT;
+  ALTER TABLE consensus ADD COLUMN sourced INTEGER NOT NULL DEFAULT 0 CHECK (sourced IN (0, 1));
+  ALTER TABLE consensus ADD COLUMN sources INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE consensus ADD COLUMN decided_by TEXT;
+  `,
   // A claim as a self-contained statement, resolved once from its document by a model (null until then), the
   // atomic statements of a claim that states several facts (JSON, or null), and the resolver's tokens for it.
   `

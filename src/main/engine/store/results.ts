@@ -13,13 +13,22 @@ interface EvaluationRow {
   cached: number
   input_tokens: number | null
   output_tokens: number | null
+  round: number
 }
 
 /// A panel model's vote as its judge reads it: with its votes on each part of a multi-fact claim (else null).
 export type PanelVote = Evaluation & { parts: Evaluation[] | null }
 
 const EVALUATION_COLUMNS =
-  'claim_id, tier, model, verdict, confidence, rationale, citations, created_at, cached, input_tokens, output_tokens'
+  'claim_id, tier, model, round, verdict, confidence, rationale, citations, created_at, cached, input_tokens, output_tokens'
+
+/// Citations as stored: those written before pages' dates and stances were kept lack both.
+const toCitations = (json: string): Citation[] =>
+  (JSON.parse(json) as Citation[]).map((citation) => ({
+    ...citation,
+    publishedAt: citation.publishedAt ?? null,
+    stance: citation.stance ?? null,
+  }))
 
 const toEvaluation = (row: EvaluationRow): Evaluation => ({
   tier: row.tier,
@@ -27,13 +36,14 @@ const toEvaluation = (row: EvaluationRow): Evaluation => ({
   verdict: row.verdict,
   confidence: row.confidence,
   rationale: row.rationale,
-  citations: JSON.parse(row.citations) as Citation[],
+  citations: toCitations(row.citations),
   createdAt: row.created_at,
   cached: row.cached === 1,
   usage:
     row.input_tokens === null || row.output_tokens === null
       ? null
       : { inputTokens: Number(row.input_tokens), outputTokens: Number(row.output_tokens) },
+  round: row.round,
 })
 
 interface ConsensusRow {
@@ -46,6 +56,10 @@ interface ConsensusRow {
   citations: string
   correction: string | null
   decided_at: string
+  detail: Consensus['detail']
+  sourced: number
+  sources: number
+  decided_by: Consensus['decidedBy']
   parts: string | null
 }
 
@@ -78,7 +92,8 @@ export class Results {
   constructor(private readonly db: Db) {}
 
   /// Records a model's vote, with its votes on each part of a multi-fact claim. The primary key makes a second
-  /// vote of the same model on the same claim-tier fail, so a unit re-run after a crash can never count twice.
+  /// vote of the same model on the same claim-tier and round fail, so a unit re-run after a crash can never
+  /// count twice.
   addEvaluation(
     checkId: string,
     claimId: string,
@@ -87,15 +102,16 @@ export class Results {
   ): void {
     this.db
       .prepare(
-        `INSERT INTO evaluations (check_id, claim_id, tier, model, verdict, confidence, rationale, citations, created_at,
-           cached, input_tokens, output_tokens, parts)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO evaluations (check_id, claim_id, tier, model, round, verdict, confidence, rationale, citations,
+           created_at, cached, input_tokens, output_tokens, parts)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         checkId,
         claimId,
         evaluation.tier,
         evaluation.model,
+        evaluation.round,
         evaluation.verdict,
         evaluation.confidence,
         evaluation.rationale,
@@ -121,8 +137,8 @@ export class Results {
     this.db
       .prepare(
         `INSERT INTO consensus (check_id, claim_id, tier, verdict, confidence, agreement, reasoning, citations, correction, decided_at,
-           input_tokens, output_tokens, parts)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           detail, sourced, sources, decided_by, input_tokens, output_tokens, parts)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         checkId,
@@ -135,6 +151,10 @@ export class Results {
         JSON.stringify(consensus.citations),
         consensus.correction,
         consensus.decidedAt,
+        consensus.detail,
+        consensus.sourced ? 1 : 0,
+        consensus.sources,
+        consensus.decidedBy,
         usage?.inputTokens ?? null,
         usage?.outputTokens ?? null,
         parts === null ? null : JSON.stringify(parts),
@@ -226,7 +246,8 @@ export class Results {
     for (const row of evaluations) push(results.evaluations, row.claim_id, toEvaluation(row))
     const consensus = this.db
       .prepare(
-        `SELECT claim_id, tier, verdict, confidence, agreement, reasoning, citations, correction, decided_at, parts
+        `SELECT claim_id, tier, verdict, confidence, agreement, reasoning, citations, correction, decided_at, detail,
+           sourced, sources, decided_by, parts
          FROM consensus WHERE check_id = ?`,
       )
       .all(checkId) as ConsensusRow[]
@@ -237,9 +258,13 @@ export class Results {
         confidence: row.confidence,
         agreement: row.agreement,
         reasoning: row.reasoning,
-        citations: JSON.parse(row.citations) as Citation[],
+        citations: toCitations(row.citations),
         correction: row.correction,
         decidedAt: row.decided_at,
+        detail: row.detail,
+        sourced: row.sourced === 1,
+        sources: row.sources,
+        decidedBy: row.decided_by,
       }
       results.consensus.set(row.claim_id, entry)
       if (row.parts !== null) {

@@ -4,6 +4,7 @@
 import type { Citation, Consensus, Evaluation, Verdict } from '../../../../shared/schemas'
 import { addUsage } from '../../models'
 import type { ClaimRecord } from '../../store/documents'
+import { citedSites } from '../t3'
 import type { JudgeInput, TierChecker, UnitOutcome } from '../tier'
 import type { StatementResolver } from '.'
 
@@ -18,8 +19,7 @@ const MAX_REASONING = 4000
 export function partsVerdict(verdicts: readonly Verdict[]): { verdict: Verdict; deciding: number } {
   const first = (verdict: Verdict) => verdicts.indexOf(verdict)
   const refuted = first('refuted')
-  if (refuted >= 0)
-    return { verdict: first('supported') >= 0 ? 'misleading' : 'refuted', deciding: refuted }
+  if (refuted >= 0) return { verdict: first('supported') >= 0 ? 'misleading' : 'refuted', deciding: refuted }
   for (const verdict of ['misleading', 'unverifiable'] as const)
     if (first(verdict) >= 0) return { verdict, deciding: first(verdict) }
   return { verdict: 'supported', deciding: 0 }
@@ -65,11 +65,18 @@ function claimEvaluation(parts: readonly string[], votes: readonly Evaluation[])
   }
 }
 
-/// The claim's consensus from its parts': the verdict by partsVerdict, its reasoning naming the part it rests
-/// on first. A part's correction rewrites that part, not the writer's sentence, so the claim offers none.
-export function claimConsensus(parts: readonly string[], decided: readonly Consensus[], at: string): Consensus {
+/// The claim's consensus from its parts': the verdict by partsVerdict (a refuted part beside a supported one is
+/// `partly_true`), its reasoning naming the part it rests on first; sourced when every part is, decided by the
+/// panel when every part was. A part's correction rewrites that part, not the writer's sentence, so the claim
+/// offers none.
+export function claimConsensus(
+  parts: readonly string[],
+  decided: readonly Consensus[],
+  at: string,
+): Consensus {
   const { verdict, deciding } = partsVerdict(decided.map((entry) => entry.verdict as Verdict))
   const base = decided[deciding] as Consensus
+  const citations = citationsOf(decided)
   const others = decided
     .map((entry, index) => ({ entry, index }))
     .filter(({ index }) => index !== deciding)
@@ -82,9 +89,13 @@ export function claimConsensus(parts: readonly string[], decided: readonly Conse
     reasoning: [`${partName(parts, deciding)} is ${base.verdict}: ${base.reasoning}`, ...others]
       .join(' ')
       .slice(0, MAX_REASONING),
-    citations: citationsOf(decided),
+    citations,
     correction: null,
     decidedAt: at,
+    detail: verdict === base.verdict ? base.detail : 'partly_true',
+    sourced: decided.every((entry) => entry.sourced),
+    sources: citedSites(citations),
+    decidedBy: decided.every((entry) => entry.decidedBy === 'panel') ? 'panel' : base.decidedBy,
   }
 }
 
@@ -94,7 +105,8 @@ export function resolvedTier(inner: TierChecker, resolver: StatementResolver): T
   return {
     tier: inner.tier,
     models: () => inner.models(),
-    unitTimeoutMs: inner.unitTimeoutMs === undefined ? undefined : inner.unitTimeoutMs + resolver.worstCaseMs(),
+    unitTimeoutMs:
+      inner.unitTimeoutMs === undefined ? undefined : inner.unitTimeoutMs + resolver.worstCaseMs(),
     concurrency: inner.concurrency,
     close: inner.close?.bind(inner),
 

@@ -56,6 +56,7 @@ export function t1Outcome(
       createdAt: at,
       cached: false,
       usage: null,
+      round: 1,
     },
     consensus: {
       verdict,
@@ -65,6 +66,10 @@ export function t1Outcome(
       citations: [],
       correction: issues.length ? corrected(claim.text, findings) : null,
       decidedAt: at,
+      detail: null,
+      sourced: false,
+      sources: 0,
+      decidedBy: null,
     },
   }
 }

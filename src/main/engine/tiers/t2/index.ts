@@ -93,7 +93,7 @@ function voteOutcome(
   usage: Evaluation['usage'],
 ): UnitOutcome {
   return {
-    evaluation: { tier: 't2', model, ...vote, citations: [], createdAt: at, cached, usage },
+    evaluation: { tier: 't2', model, ...vote, citations: [], createdAt: at, cached, usage, round: 1 },
     consensus: null,
     issues: [],
   }
@@ -119,5 +119,9 @@ export function consensus(decision: Decision, votes: readonly Evaluation[], at: 
     citations: [],
     correction: corrects && suggestion ? UNVERIFIED + suggestion : null,
     decidedAt: at,
+    detail: null,
+    sourced: false,
+    sources: 0,
+    decidedBy: 'judge',
   }
 }

@@ -114,7 +114,14 @@ export async function verifiedCitations(
     }
     if (!quoteOccursIn(quote, text)) continue
     if (out.some((c) => c.url === passage.url && c.quote === quote)) continue
-    out.push({ url: passage.url, title: passage.title, quote, retrievedAt: passage.retrievedAt })
+    out.push({
+      url: passage.url,
+      title: passage.title,
+      quote,
+      retrievedAt: passage.retrievedAt,
+      publishedAt: null,
+      stance: null,
+    })
   }
   return out
 }
@@ -127,7 +134,7 @@ export function groundedConsensus(
   votes: readonly Evaluation[],
 ): Consensus {
   if (citations.length > 0 || (decided.verdict !== 'supported' && decided.verdict !== 'refuted')) {
-    return { ...decided, citations }
+    return { ...decided, citations, sourced: citations.length > 0, sources: citedSites(citations) }
   }
   return {
     ...decided,
@@ -142,6 +149,10 @@ export function groundedConsensus(
       ),
   }
 }
+
+/// The number of distinct sites (host names) among the citations.
+export const citedSites = (citations: readonly Citation[]): number =>
+  new Set(citations.map((citation) => URL.parse(citation.url)?.hostname ?? citation.url)).size
 
 /// t3 from the configuration, or null when it lacks a panel or a judge. `web` is shared with deep research.
 export function webTier(models: Config['models'], web: Web, keys: ApiKeys = apiKeys()): TierChecker | null {
@@ -221,6 +232,7 @@ export function webTier(models: Config['models'], web: Web, keys: ApiKeys = apiK
         createdAt: input.now(),
         cached: false,
         usage,
+        round: 1,
       }
       return { evaluation, consensus: null, issues: [] }
     },
