@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import type { Report } from '../../src/shared/schemas'
+import type { Report, Verdict } from '../../src/shared/schemas'
+import { partsVerdict } from '../../src/main/engine/tiers/resolve/parts'
 import {
   claimsToResolve,
   startFakeOpenAI,
@@ -49,6 +50,22 @@ const run = async (text: string): Promise<Report> => {
 }
 
 const claimOf = (result: Report, text: string) => result.claims.find((claim) => claim.text === text)!
+
+describe('a multi-fact claim’s verdict from its parts’', () => {
+  it('is refuted when a part is refuted, or misleading when another part holds; else misleading, supported or unverifiable', () => {
+    const cases: [Verdict[], Verdict, number][] = [
+      [['supported', 'supported'], 'supported', 0],
+      [['supported', 'refuted'], 'misleading', 1],
+      [['refuted', 'unverifiable'], 'refuted', 0],
+      [['unverifiable', 'refuted', 'refuted'], 'refuted', 1],
+      [['unverifiable', 'misleading', 'supported'], 'misleading', 1],
+      [['supported', 'unverifiable'], 'unverifiable', 1],
+      [['misleading', 'refuted', 'supported'], 'misleading', 1],
+    ]
+    for (const [verdicts, verdict, deciding] of cases)
+      expect(partsVerdict(verdicts), verdicts.join(', ')).toEqual({ verdict, deciding })
+  })
+})
 
 describe('claims checked as self-contained statements', () => {
   it('checks the same bare words in another article as another claim: a new vote on the resolved subject, nothing from the cache', async () => {
@@ -198,7 +215,7 @@ describe('claims checked as self-contained statements', () => {
       { statement: parts[1], consensus: { t2: expect.objectContaining({ verdict: 'refuted' }) } },
     ])
     const consensus = claim.consensus.t2!
-    expect(consensus.verdict).toBe('misleading')
+    expect(consensus).toMatchObject({ verdict: 'misleading', detail: 'partly_true', decidedBy: 'judge' })
     expect(consensus.reasoning).toMatch(
       /^Part 2 of 2 \(“The Brooklyn Bridge was designed by Gustave Eiffel\.”\) is refuted: Judged/,
     )

@@ -128,9 +128,8 @@ export class Documents {
   }
 
   claim(id: string): ClaimRecord | null {
-    const row = this.db
-      .prepare(`SELECT ${claimColumns()} FROM claims WHERE id = ?`)
-      .get(id) as ClaimRow | undefined
+    const row = this.db.prepare(`SELECT ${claimColumns()} FROM claims WHERE id = ?`).get(id) as
+      ClaimRow | undefined
     return row ? toClaim(row) : null
   }
 

@@ -132,9 +132,10 @@ export class StatementResolver {
       .then((resolutions) => {
         const resolved = new Map<string, ClaimRecord>()
         claims.forEach((claim, index) => {
-          this.documents.resolve(claim.id, resolutions[index] as Resolution)
+          const { statement, parts, usage } = resolutions[index] as Resolution
+          this.documents.resolve(claim.id, { statement, parts, usage })
           // The stored one: another process may have resolved the claim first.
-          resolved.set(claim.id, this.documents.claim(claim.id) ?? claim)
+          resolved.set(claim.id, this.documents.claim(claim.id) ?? { ...claim, statement, parts })
         })
         return resolved
       })
