@@ -32,7 +32,8 @@ export interface Behaviour {
   resolve?: (claim: ClaimToResolve) => { statement: string; parts?: string[] | null }
 }
 
-/// A claim in a request to resolve claims, as the fake reads it from the request's data block.
+/// A claim in a request to resolve claims, as the fake reads it from the request's data block: with the three
+/// sentences before its own and the one after it.
 export interface ClaimToResolve {
   claim: string
   before: string[]
@@ -285,7 +286,15 @@ export function claimsToResolve(record: RecordedRequest): (ClaimToResolve & { ke
   const schema: any = schemaOf(record.body)
   if (!schema?.properties?.claim_1?.properties?.statement) return null
   const data = JSON.parse(record.user.split('\n').find((line) => line.startsWith('{')) ?? '{}')
-  return (data.claims ?? []).map((claim: any) => ({ ...claim, title: data.title ?? null }))
+  const sentences = (from: number, to: number): string[] =>
+    data.sentences.filter((s: any) => s.n >= from && s.n <= to).map((s: any) => s.text)
+  return data.claims.map((claim: any) => ({
+    key: claim.key,
+    claim: claim.claim ?? sentences(claim.sentence, claim.sentence)[0],
+    before: sentences(claim.sentence - 3, claim.sentence - 1),
+    after: sentences(claim.sentence + 1, claim.sentence + 1),
+    title: data.title,
+  }))
 }
 
 const SENTENCES: Record<string, string> = {

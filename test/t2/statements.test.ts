@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Report, Verdict } from '../../src/shared/schemas'
+import { passageFor } from '../../src/main/engine/tiers/resolve'
 import { partsVerdict } from '../../src/main/engine/tiers/resolve/parts'
 import {
   claimsToResolve,
@@ -64,6 +65,32 @@ describe('a multi-fact claim’s verdict from its parts’', () => {
     ]
     for (const [verdicts, verdict, deciding] of cases)
       expect(partsVerdict(verdicts), verdicts.join(', ')).toEqual({ verdict, deciding })
+  })
+})
+
+describe('what the resolver reads of a document', () => {
+  it('each claim’s sentence with three before and one after, each sentence once, "…" where it skips some', () => {
+    const sentences = Array.from({ length: 12 }, (_, i) => `Sentence ${i + 1} is here.`)
+    const text = `# Title\n\n${sentences.join(' ')}`
+    const claim = (n: number) => {
+      const charStart = text.indexOf(`Sentence ${n} `)
+      // The third claim is a clause of its sentence.
+      const words = n === 3 ? 'Sentence 3 is' : `Sentence ${n} is here.`
+      return {
+        id: `c${n}`,
+        documentId: 'd',
+        text: words,
+        charStart,
+        charEnd: charStart + words.length,
+        statement: null,
+        parts: null,
+      }
+    }
+    expect(passageFor(text, [claim(2), claim(10), claim(3)])).toEqual({
+      title: 'Title',
+      sentences: ['# Title', ...sentences.slice(0, 4), '…', ...sentences.slice(6, 11)],
+      claims: [{ sentence: 3 }, { sentence: 10 }, { sentence: 4, claim: 'Sentence 3 is' }],
+    })
   })
 })
 
@@ -134,6 +161,11 @@ describe('claims checked as self-contained statements', () => {
       ],
       after: ['Crate 6 weighs 15 kilograms.'],
     })
+    // Each sentence goes once into a request, however many of its claims it is context for.
+    for (const request of resolving) {
+      const sent: string[] = JSON.parse(request.user.split('\n')[2]!).sentences.map((s: any) => s.text)
+      expect(new Set(sent).size).toBe(sent.length)
+    }
     const today = new Date().toISOString().slice(0, 10)
     for (const request of resolving) expect(request.system).toContain(`Today is ${today}`)
     const result = await report(server, check.id)

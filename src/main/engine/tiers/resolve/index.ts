@@ -7,19 +7,68 @@ import { ModelClient, modelHandle, modelSettings, type ModelHandle } from '../..
 import type { ClaimRecord, Documents, Resolution } from '../../store/documents'
 import { normaliseSpace } from '../../web'
 import { share } from '../t2/batcher'
-import { sentencesAround } from '../t2/context'
 import type { UnitInput } from '../tier'
-import { MAX_PARTS, resolveKey, resolvePrompt, resolveSchema, resolveSystem, type Resolved } from './prompts'
+import {
+  MAX_PARTS,
+  resolveKey,
+  resolvePrompt,
+  resolveSchema,
+  resolveSystem,
+  type Passage,
+  type Resolved,
+} from './prompts'
 
 export * from './prompts'
 
 /// Claims resolved in one request: enough to share the instructions, few enough for a small model to keep up.
 export const RESOLVE_BATCH = 8
 const MAX_STATEMENT = 2000
+/// Sentences of context before and after a claim's own, and the most of one sentence that is sent.
+const BEFORE = 3
+const AFTER = 1
+const MAX_SENTENCE = 600
+
+const segmenter = new Intl.Segmenter(undefined, { granularity: 'sentence' })
 
 /// The document's title: its first Markdown heading, if it has one.
 export function documentTitle(text: string): string | null {
   return /^ {0,3}#{1,6}[ \t]+(.+?)[ \t#]*$/m.exec(text)?.[1]?.trim() ?? null
+}
+
+/// What the resolver reads of `text` for `claims`: each claim's sentence with three before it and one after it,
+/// every sentence once however many claims it is context for (claims of a batch are mostly neighbours), and a
+/// claim's words only where they are not its whole sentence.
+export function passageFor(text: string, claims: readonly ClaimRecord[]): Passage {
+  const all = [...segmenter.segment(text)]
+    .map((part) => ({ start: part.index, end: part.index + part.segment.length, text: part.segment.trim() }))
+    .filter((sentence) => sentence.text !== '')
+  const at = (claim: ClaimRecord) =>
+    Math.max(
+      0,
+      all.findIndex((sentence) => sentence.end > claim.charStart),
+    )
+  const wanted = new Set<number>()
+  for (const claim of claims)
+    for (let index = at(claim) - BEFORE; index <= at(claim) + AFTER; index++)
+      if (index >= 0 && index < all.length) wanted.add(index)
+  const sentences: string[] = []
+  const numbers = new Map<number, number>()
+  let previous = -1
+  for (const index of [...wanted].sort((a, b) => a - b)) {
+    if (previous >= 0 && index > previous + 1) sentences.push('…')
+    sentences.push((all[index] as { text: string }).text.slice(0, MAX_SENTENCE))
+    numbers.set(index, sentences.length)
+    previous = index
+  }
+  return {
+    title: documentTitle(text),
+    sentences,
+    claims: claims.map((claim) => {
+      const sentence = numbers.get(at(claim)) ?? 0
+      const whole = sentences[sentence - 1] === claim.text.trim()
+      return whole ? { sentence } : { sentence, claim: claim.text }
+    }),
+  }
 }
 
 /// A model's resolution made safe to check: its statement (the claim's words when it gave none), and its parts
@@ -44,11 +93,10 @@ export async function resolveClaims(
   today: string,
   signal: AbortSignal,
 ): Promise<Resolution[]> {
-  const items = claims.map((claim) => ({ claim: claim.text, ...sentencesAround(text, claim, 3, 1) }))
   try {
     const { object, usage } = await client.generate(handle, {
       system: resolveSystem(today),
-      prompt: resolvePrompt(documentTitle(text), items),
+      prompt: resolvePrompt(passageFor(text, claims)),
       schema: resolveSchema(claims.length),
       name: 'statements',
       signal,
