@@ -16,6 +16,7 @@ export default tseslint.config(
   {
     ignores: [
       'out/',
+      'dist/',
       'node_modules/',
       'test-results/',
       'playwright-report/',

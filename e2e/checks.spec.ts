@@ -314,7 +314,8 @@ test.describe('with a resolver that finds a claim’s subject and its facts', ()
 
 test.describe('with a model panel, in a browser whose connection breaks', () => {
   test.skip(({ desktop }) => desktop, 'the desktop app hears its engine through IPC, not over the network')
-  test.use({ models: { latencyMs: 700 } })
+  // The page reaches the server on the relay's port, which the server answers as one of its names.
+  test.use({ models: { latencyMs: 700, config: { server: { allowedHosts: ['127.0.0.1'] } } } })
 
   test('a check that goes on while the connection is down lands whole once it is back', async ({
     page,
@@ -339,9 +340,10 @@ test.describe('with a model panel, in a browser whose connection breaks', () => 
       // Cut while the votes come in; the check ends on the server meanwhile.
       await relay.close()
       const session = (await page.context().cookies()).find((cookie) => cookie.name === 'factdesk_session')
+      const pageKey = await page.evaluate(() => localStorage.getItem('factdesk.pageKey'))
       const latest = async (): Promise<string> => {
         const response = await fetch(`${web.origin}/api/v1/checks?limit=1`, {
-          headers: { Cookie: `factdesk_session=${session?.value}` },
+          headers: { Cookie: `factdesk_session=${session?.value}`, 'X-Factdesk-Page-Key': pageKey ?? '' },
         })
         return ((await response.json()) as { data: { status: string }[] }).data[0]?.status ?? 'none'
       }

@@ -10,8 +10,10 @@ test('writes in the editor after signing in with the one-time link', async ({ pa
   await expect(status).toContainText('1,000 credits')
   await expect(status).toContainText('Default organization')
   await expect(status).toContainText('0 words')
-  // The desktop app has no link and no token: its page reaches the engine through the preload.
-  if (!server.desktop) expect(page.url()).not.toContain(server.token)
+  // The desktop app has no link and no token: its page, served on its own app:// scheme, reaches the engine
+  // through the preload.
+  if (server.desktop) expect(page.url()).toMatch(/^app:\/\/factdesk\/index\.html/)
+  else expect(page.url()).not.toContain(server.token)
 
   await editor.click()
   await page.keyboard.type('The Eiffel Tower is 330 metres tall.')

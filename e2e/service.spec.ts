@@ -11,7 +11,7 @@ import { expect, openEditor, pageProblems, test } from './webServer'
 // page gets a `window.factdesk` whose operations go to the desktop dispatch (over a real engine, in this process)
 // as the preload's IPC would; in the `electron` project it is the desktop app itself.
 
-const APP = `${appPage(undefined, '/opt/Factdesk/out/renderer/index.html').href}#/`
+const APP = `${appPage(undefined).href}#/`
 
 let engine: Engine
 let services: ServiceSwitch
@@ -48,7 +48,11 @@ async function asDesktop(page: Page): Promise<void> {
       {},
       {
         get: (_target, name) =>
-          name === 'onReport' ? () => () => undefined : name === 'files' ? operations() : call(String(name)),
+          name === 'onReport' || name === 'onOpenedFile'
+            ? () => () => undefined
+            : name === 'files'
+              ? operations()
+              : call(String(name)),
       },
     )
     Object.defineProperty(window, 'factdesk', { value: factdesk })

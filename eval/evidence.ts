@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url'
 import { loadConfig } from '../src/main/engine/config'
 import { apiKeys } from '../src/main/engine/keys'
 import { ModelClient, modelHandle, modelSettings } from '../src/main/engine/models'
-import { evidenceOrder } from '../src/main/engine/tiers/t3'
+import { relevantPassages } from '../src/main/engine/tiers/t3'
 import { bm25Scores, order, relevanceScores } from '../src/main/engine/web/rank'
 import {
   crossValidate,
@@ -80,9 +80,11 @@ async function chosenByJudge(groups: Featured[], ranking: number[][], configPath
   const judged = await eachClaim(groups, async (group, i) => {
     const ranked = order(ranking[i] as number[])
     const passages = ranked.map((index, k) => ({ id: `P${k + 1}`, text: group.passages[index] as string }))
-    const chosen = await evidenceOrder(client, judge, { claim: group.claim }, passages, signal)
+    const chosen = await relevantPassages(client, judge, { claim: group.claim }, passages, signal)
+    // The passages the judge left out rank after its choice, in the ranking's order.
+    const judgedOrder = [...chosen.order, ...ranked.keys()].filter((k, at, all) => all.indexOf(k) === at)
     const scores = new Array<number>(ranked.length)
-    chosen.order.forEach((k, position) => (scores[ranked[k] as number] = ranked.length - position))
+    judgedOrder.forEach((k, position) => (scores[ranked[k] as number] = ranked.length - position))
     return { scores, tokens: tokensOf(chosen.usage) }
   })
   const tokens = judged.reduce((sum, claim) => sum + claim.tokens, 0)

@@ -94,7 +94,7 @@ const verification: EvalSet = {
     try {
       const organizationId = new Admin(store, systemClock).defaultOrganization().id
       const t2 = modelTier(config.models, store.voteCache) as TierChecker
-      const t3 = searchConfigured(configPath) ? webTier(config.models, new Web(config)) : null
+      const t3 = searchConfigured(configPath) ? webTier(config, new Web(config)) : null
       const table: Record<string, ReturnType<typeof scores>> = {}
       // The headline: t2 over every claim of every file.
       const byT2: Decided[] = []

@@ -1,5 +1,4 @@
 import { join, resolve } from 'node:path'
-import { parseArgs } from 'node:util'
 import { app, BrowserWindow, dialog, Notification, session } from 'electron'
 import { openEngine, type Engine } from './engine/engine'
 import { defaultDataDir, makeDataFolder } from './engine/paths'
@@ -8,24 +7,31 @@ import { WindowBounds } from './desktop/bounds'
 import { createDispatch } from './desktop/dispatch'
 import { askWhereToSave, electronPdf } from './desktop/exports'
 import { nativeFileDialogs } from './desktop/fileDialogs'
-import { createFileDispatch } from './desktop/files'
+import { createFileDispatch, openAsked } from './desktop/files'
+import { guardEveryWebContents } from './desktop/guards'
 import { registerFileIpc, registerIpc } from './desktop/ipc'
+import { configFile, fileToOpen, FilesToOpen } from './desktop/launch'
 import { pagePolicy } from './desktop/pagePolicy'
 import { announceInBackground } from './desktop/notify'
-import { forwardReports } from './desktop/push'
+import { registerAppScheme, serveApp } from './desktop/protocol'
+import { startupError } from './desktop/prompts'
+import { forwardReports, sendOpenedFile } from './desktop/push'
 import { keychainSecretBox } from './desktop/secretBox'
 import { secureSession } from './desktop/session'
 import { createMainWindow } from './desktop/window'
 import { ServiceSwitch } from './remote/switch'
 import { localServerSwitch } from './server/localServer'
 
-// The desktop app: one window on the editor page, and the engine running in this process.
+// The desktop app: one window on the editor page, and the engine running in this process. What the shell decides
+// is in src/main/desktop's plain modules; here are the Electron calls.
 
 // A packaged app never takes its page from the environment: anyone who can set a variable could otherwise point
 // the window, and its preload, at a page of their own.
 const devServerUrl = app.isPackaged ? undefined : process.env.ELECTRON_RENDERER_URL
+const page = appPage(devServerUrl)
+const policy = pagePolicy(devServerUrl)
 // Paths are relative to this file's bundle in out/main, beside out/preload and out/renderer.
-const page = appPage(devServerUrl, join(import.meta.dirname, '../renderer/index.html'))
+const renderer = join(import.meta.dirname, '../renderer')
 const preload = join(import.meta.dirname, '../preload/index.cjs')
 
 // The same folder the CLI defaults to (Electron would name it after the lower-case package name), so
@@ -39,15 +45,28 @@ let engine: Engine | undefined
 let services: ServiceSwitch | undefined
 let bounds: WindowBounds | undefined
 let mainWindow: BrowserWindow | undefined
+const dialogs = nativeFileDialogs(() => mainWindow)
+// "Open with", a file dropped on the app's icon: from the command line, or from macOS before the app is ready.
+const filesToOpen = new FilesToOpen()
+filesToOpen.add(fileToOpen(process.argv, process.cwd()))
 
-// Every renderer sandboxed, whatever a window's preferences say.
+// Every renderer sandboxed, whatever a window's preferences say; app:// privileged, which Electron takes only now.
 app.enableSandbox()
+registerAppScheme()
 
-// The engine holds the data folder; a second app would be refused it, so it hands over to the first instead.
+// The engine holds the data folder; a second app would be refused it, so it hands over to the first instead,
+// with the file it was asked to open.
 if (!app.requestSingleInstanceLock()) {
   app.quit()
 } else {
-  app.on('second-instance', showMainWindow)
+  app.on('second-instance', (_event, argv, workingDirectory) => {
+    showMainWindow()
+    filesToOpen.add(fileToOpen(argv, workingDirectory))
+  })
+  app.on('open-file', (event, path) => {
+    event.preventDefault()
+    filesToOpen.add(path)
+  })
   app.on('activate', showMainWindow)
   app.on('window-all-closed', () => {
     // On macOS an app stays open without windows until the user quits it.
@@ -62,6 +81,7 @@ if (!app.requestSingleInstanceLock()) {
     services?.close()
     void closing.close().finally(() => app.quit())
   })
+  guardEveryWebContents(page)
   app.whenReady().then(start).catch(fail)
 }
 
@@ -69,43 +89,51 @@ function start(): void {
   if (dataFolderProblem) throw dataFolderProblem
   // Throws a readable error when the data folder is locked by a running `factdesk serve` (or is unusable).
   const configPath = configFile(process.argv.slice(1))
-  engine = openEngine({ dataDir, configPath, runJobs: true, secretBox: keychainSecretBox(dataDir) })
+  const opened = openEngine({ dataDir, configPath, runJobs: true, secretBox: keychainSecretBox(dataDir) })
+  engine = opened
   // The local REST server (off unless turned on under Settings > API keys), on 127.0.0.1 only.
-  void engine.settings.attachLocalServer(localServerSwitch(engine))
-  secureSession(session.defaultSession, pagePolicy(devServerUrl))
+  void opened.settings.attachLocalServer(localServerSwitch(opened))
+  serveApp(session.defaultSession, renderer, policy)
+  secureSession(session.defaultSession, policy, page)
   askWhereToSave(session.defaultSession)
   // The editor talks to this engine, or to the remote service chosen under Settings > Service.
-  engine.settings.offerRemoteService()
-  services = new ServiceSwitch(engine.settings)
-  registerIpc(createDispatch(engine, page, services, electronPdf))
+  opened.settings.offerRemoteService()
+  services = new ServiceSwitch(opened.settings)
+  // PDF exports print from a file of their own in the data folder, removed once printed.
+  registerIpc(createDispatch(opened, page, services, electronPdf(join(dataDir, 'printing'))))
   // Files on disk: the drafts stay on this computer whichever service checks them.
-  const dialogs = nativeFileDialogs(() => mainWindow)
-  registerFileIpc(createFileDispatch(engine, page, dialogs))
+  registerFileIpc(createFileDispatch(opened, page, dialogs))
   bounds = new WindowBounds()
   showMainWindow()
+  filesToOpen.openWith((path) => {
+    const window = showMainWindow()
+    if (window)
+      void openAsked(opened, dialogs, path).then((result) => sendOpenedFile(window.webContents, page, result))
+  })
 }
 
 // Brings the editor's window forward, opening it if there is none (macOS keeps the app alive without one).
-function showMainWindow(): void {
-  if (!engine || !bounds) return
+function showMainWindow(): BrowserWindow | undefined {
+  if (!engine || !bounds) return undefined
   if (mainWindow && !mainWindow.isDestroyed()) {
     if (mainWindow.isMinimized()) mainWindow.restore()
     mainWindow.focus()
-    return
+    return mainWindow
   }
-  mainWindow = createMainWindow(page, preload, bounds)
+  const window = createMainWindow(page, preload, bounds)
+  mainWindow = window
   // Report changes of the desktop's organization reach the page as they happen.
   const { organizationId } = engine.localPrincipal()
-  forwardReports(engine.events, organizationId, mainWindow.webContents, page)
+  forwardReports(engine.events, organizationId, window.webContents, page)
   // And so do the polled updates of a remote service.
-  if (services) forwardReports(services.events(organizationId), organizationId, mainWindow.webContents, page)
+  if (services) forwardReports(services.events(organizationId), organizationId, window.webContents, page)
   // While the window is in the background, a queued check that starts and a long check that ends are announced,
   // whether the embedded engine or a remote service runs it.
-  const window = mainWindow
   const show = (title: string, body: string): void => new Notification({ title, body }).show()
   const sources = services ? [engine.events, services.events(organizationId)] : [engine.events]
   const stops = sources.map((events) => announceInBackground(events, organizationId, window, show))
   window.once('closed', () => stops.forEach((stop) => stop()))
+  return window
 }
 
 // Makes the data folder and hands it to Electron as `userData`, or returns why it cannot be used.
@@ -119,20 +147,8 @@ function setDataFolder(folder: string): Error | undefined {
   }
 }
 
-// The configuration file of `--config FILE` on the app's command line, as the CLI takes it: JSON, never a secret
-// (keys come from `apiKeyEnv` or Settings). Not strict: Chromium's and Electron's switches share the command line.
-function configFile(args: string[]): string | undefined {
-  const { values } = parseArgs({
-    args,
-    options: { config: { type: 'string' } },
-    strict: false,
-    allowPositionals: true,
-  })
-  if (values.config === true || values.config === '') throw new Error('--config needs a file: --config FILE')
-  return typeof values.config === 'string' ? values.config : undefined
-}
-
 function fail(error: unknown): void {
-  dialog.showErrorBox('Factdesk cannot start', error instanceof Error ? error.message : String(error))
+  const { title, content } = startupError(error)
+  dialog.showErrorBox(title, content)
   app.quit()
 }

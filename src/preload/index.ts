@@ -2,9 +2,11 @@ import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron'
 import {
   channelOf,
   FILE_OPERATIONS,
+  OPENED_FILE_CHANNEL,
   OPERATIONS,
   REPORT_CHANNEL,
   type FactdeskIpc,
+  type IpcResult,
   type ReportUpdate,
 } from '../shared/api'
 
@@ -28,6 +30,22 @@ function onReport(listener: (update: ReportUpdate) => void): () => void {
   }
 }
 
-const factdesk = { ...operations, files, onReport } as unknown as FactdeskIpc
+/// The drafts of files the system asked to open: heard from the start, since the main process may name one before
+/// the page listens, and kept until it does.
+const opened: IpcResult<string>[] = []
+let openedListener: ((opened: IpcResult<string>) => void) | null = null
+ipcRenderer.on(OPENED_FILE_CHANNEL, (_event: IpcRendererEvent, result: IpcResult<string>) => {
+  if (openedListener) openedListener(result)
+  else opened.push(result)
+})
+function onOpenedFile(listener: (opened: IpcResult<string>) => void): () => void {
+  openedListener = listener
+  for (const result of opened.splice(0)) listener(result)
+  return () => {
+    if (openedListener === listener) openedListener = null
+  }
+}
+
+const factdesk = { ...operations, files, onReport, onOpenedFile } as unknown as FactdeskIpc
 
 contextBridge.exposeInMainWorld('factdesk', factdesk)

@@ -1,3 +1,4 @@
+import type { ApiError } from './errors'
 import type {
   ApiToken,
   Check,
@@ -156,6 +157,10 @@ export interface FactdeskApi extends FactdeskOperations {
   subscribe(listener: (update: ReportUpdate) => void): () => void
   /// Files on disk through native dialogs: the desktop app only (null in a browser, which uploads and downloads).
   readonly files: DraftFiles | null
+  /// Calls `listener` with the id of each draft the desktop app opened from a file the system asked it to open
+  /// ("Open with"); returns the stop. Null in a browser.
+  readonly onOpenedFile:
+    ((listener: (draftId: string) => void, failed: (error: ApiError) => void) => () => void) | null
 }
 
 /// The desktop app's files, through its native dialogs: the page never names a path.
@@ -216,6 +221,9 @@ export const OPERATIONS = Object.keys(EVERY_OPERATION) as Operation[]
 export const channelOf = (operation: Operation | FileOperation): string => `factdesk:${operation}`
 /// The one channel the main process pushes `ReportUpdate`s on; the page only listens to it.
 export const REPORT_CHANNEL = 'factdesk:report-update'
+/// The channel the main process names a draft on that it opened from a file the system asked it to open ("Open
+/// with", the command line), for the page to show: an `IpcResult` of the draft's id.
+export const OPENED_FILE_CHANNEL = 'factdesk:opened-file'
 
 /// How a result crosses the IPC boundary: Electron flattens thrown errors into strings, so failures
 /// travel as the same error envelope the REST API uses.
@@ -230,6 +238,8 @@ export type FactdeskIpc = {
   ) => Promise<IpcResult<Awaited<ReturnType<FactdeskApi[Op]>>>>
 } & {
   onReport(listener: (update: ReportUpdate) => void): () => void
+  /// Listens to the drafts of files the system asked the app to open; those asked before it listened come first.
+  onOpenedFile(listener: (opened: IpcResult<string>) => void): () => void
   files: {
     [Op in FileOperation]: (
       ...args: Parameters<DraftFiles[Op]>

@@ -17,11 +17,19 @@ export const ModelConfig = z.strictObject({
 })
 export type ModelConfig = z.infer<typeof ModelConfig>
 
+/// The model that judges how each verified quote bears on its claim (supports, refutes, neutral). `kind`
+/// "minicheck" is a model that answers a plain "Document: … Claim: …" with Yes or No (Ollama's
+/// bespoke-minicheck): Yes reads as supports, No as neutral, since it cannot say refutes.
+export const VerifierConfig = ModelConfig.extend({
+  kind: z.enum(['llm', 'minicheck']).default('llm'),
+})
+export type VerifierConfig = z.infer<typeof VerifierConfig>
+
 /// The panel's models, then the judge, then the resolver when it is another model.
 export const everyModel = <T>(models: {
   panel: readonly T[]
   judge?: T | null | undefined
-  resolver?: T | undefined
+  resolver?: T | null | undefined
 }): T[] => [
   ...models.panel,
   ...(models.judge ? [models.judge] : []),
@@ -69,8 +77,10 @@ export const Config = z.strictObject({
         .default([])
         .refine((panel) => new Set(panel.map((m) => m.id)).size === panel.length, 'model ids must be unique'),
       judge: ModelConfig.nullable().default(null),
+      /// Judges the stance of t3's verified quotes; absent means the judge.
+      verifier: VerifierConfig.nullable().default(null),
       /// Rewrites claims as self-contained statements before they are checked; absent means the judge.
-      resolver: ModelConfig.optional(),
+      resolver: ModelConfig.nullable().default(null),
       // How models are called; absent members take the defaults of src/main/engine/models (README).
       /// Claims of one check sent to a panel model in one request.
       batchSize: z.number().int().min(1).max(16).optional(),
@@ -103,6 +113,12 @@ export const Config = z.strictObject({
     })
     .transform((search) => ({ ...search, baseURL: search.baseURL ?? SEARCH_BASE_URLS[search.provider] }))
     .prefault({}),
+  research: z
+    .strictObject({
+      /// Searches t3 makes at most per claim: each after the model read the results so far and asked for more.
+      maxSearches: z.number().int().min(1).max(10).default(3),
+    })
+    .prefault({}),
   web: z
     .strictObject({
       allowLocalTargets: z.boolean().default(false),
@@ -122,6 +138,20 @@ export const Config = z.strictObject({
       t2: z.number().int().nonnegative().default(DEFAULT_PRICES.t2),
       t3: z.number().int().nonnegative().default(DEFAULT_PRICES.t3),
       research: z.number().int().nonnegative().default(DEFAULT_PRICES.research),
+    })
+    .prefault({}),
+  server: z
+    .strictObject({
+      /// Further names `serve` and `web` answer to, on any port (a reverse proxy's name): besides these, only
+      /// the address they listen on and `localhost`, with their port.
+      allowedHosts: z
+        .array(
+          z
+            .string()
+            .regex(/^[A-Za-z0-9.-]+$/, 'must be a host name, such as "factdesk.example.org", without a port')
+            .transform((name) => name.toLowerCase()),
+        )
+        .default([]),
     })
     .prefault({}),
   limits: z.strictObject({ maxTextChars: z.number().int().positive().default(200_000) }).prefault({}),

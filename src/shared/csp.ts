@@ -15,8 +15,9 @@ export const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ')
 
-/// The same policy for a `<meta>` element of the built page (the desktop app's file:// page, which gets no
-/// header from a server): `frame-ancestors` is ignored there, and browsers complain about it.
+/// The same policy for a `<meta>` element of the built page, which holds it wherever it is opened from (the
+/// header comes from app:// in the desktop app and from the server in browser mode): `frame-ancestors` is
+/// ignored there, and browsers complain about it.
 export const META_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.split('; ')
   .filter((directive) => !directive.startsWith('frame-ancestors'))
   .join('; ')

@@ -1,7 +1,7 @@
 import type { ErrorCode, ErrorEnvelope, FieldError } from './schemas'
 
 /// The HTTP status of each error code (api-decisions.md, "Errors").
-export const STATUS_OF: Record<ErrorCode, 400 | 401 | 402 | 403 | 404 | 422 | 500 | 503> = {
+export const STATUS_OF: Record<ErrorCode, 400 | 401 | 402 | 403 | 404 | 421 | 422 | 431 | 500 | 503> = {
   bad_request: 400,
   unauthorized: 401,
   insufficient_credits: 402,
@@ -11,6 +11,10 @@ export const STATUS_OF: Record<ErrorCode, 400 | 401 | 402 | 403 | 404 | 422 | 50
   internal_error: 500,
   /// Extension: the model or search providers a check needs cannot be reached now (nothing was charged).
   providers_unreachable: 503,
+  /// A request addressed to a name this server does not answer (DNS rebinding defence; `server.allowedHosts`).
+  misdirected_request: 421,
+  /// Request headers over Node's limit (16 KB).
+  request_header_fields_too_large: 431,
 }
 
 /// A failure the caller can act on. The engine throws it; the server, the IPC layer and the renderer's

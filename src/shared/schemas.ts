@@ -337,6 +337,8 @@ export const ErrorCode = z.enum([
   'unprocessable',
   'internal_error',
   'providers_unreachable',
+  'misdirected_request',
+  'request_header_fields_too_large',
 ])
 export type ErrorCode = z.infer<typeof ErrorCode>
 

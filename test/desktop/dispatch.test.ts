@@ -8,7 +8,7 @@ import { openEngine, type Engine } from '../../src/main/engine/engine'
 import { appPage } from '../../src/main/desktop/appPage'
 import { createDispatch, type Dispatch } from '../../src/main/desktop/dispatch'
 
-const page = appPage(undefined, '/opt/Factdesk/out/renderer/index.html')
+const page = appPage(undefined)
 const APP = `${page.href}#/`
 
 let dataDir: string

@@ -1,10 +1,11 @@
+import { EventEmitter } from 'node:events'
 import { describe, expect, it } from 'vitest'
-import { REPORT_CHANNEL } from '../../src/shared/api'
+import { OPENED_FILE_CHANNEL, REPORT_CHANNEL } from '../../src/shared/api'
 import { appPage } from '../../src/main/desktop/appPage'
-import { forwardReports } from '../../src/main/desktop/push'
+import { forwardReports, sendOpenedFile } from '../../src/main/desktop/push'
 import { ReportEvents } from '../../src/main/engine/events'
 
-const page = appPage(undefined, '/opt/Factdesk/out/renderer/index.html')
+const page = appPage(undefined)
 
 function fakeContents(url: string) {
   const sent: { channel: string; update: unknown }[] = []
@@ -59,6 +60,43 @@ describe('pushed report updates', () => {
     const window = fakeContents('https://evil.example/')
     forwardReports(events, 'org_1', window.contents, page)
     events.emit(claimEvent('org_1'))
+    expect(window.sent).toEqual([])
+  })
+})
+
+describe('a file the system asked to open', () => {
+  function loadingWindow(url: string) {
+    const sent: unknown[][] = []
+    let loading = true
+    const events = new EventEmitter()
+    const contents = {
+      send: (...args: unknown[]) => void sent.push(args),
+      getURL: () => url,
+      isDestroyed: () => false,
+      isLoading: () => loading,
+      once: (event: string, listener: () => void) => events.once(event, listener),
+    }
+    const load = (): void => {
+      loading = false
+      events.emit('did-finish-load')
+    }
+    return { sent, contents: contents as never, load }
+  }
+
+  it('is named to the page once it has loaded, where the preload listens', () => {
+    const window = loadingWindow(page.href)
+    sendOpenedFile(window.contents, page, { ok: true, data: 'drf_1' })
+    expect(window.sent).toEqual([])
+    window.load()
+    expect(window.sent).toEqual([[OPENED_FILE_CHANNEL, { ok: true, data: 'drf_1' }]])
+    sendOpenedFile(window.contents, page, { ok: true, data: 'drf_2' })
+    expect(window.sent).toHaveLength(2)
+  })
+
+  it('is never named to another page', () => {
+    const window = loadingWindow('https://evil.example/')
+    window.load()
+    sendOpenedFile(window.contents, page, { ok: true, data: 'drf_1' })
     expect(window.sent).toEqual([])
   })
 })

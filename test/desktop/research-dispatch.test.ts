@@ -10,7 +10,7 @@ import { openEngine, type Engine } from '../../src/main/engine/engine'
 import { appPage } from '../../src/main/desktop/appPage'
 import { createDispatch, type Dispatch } from '../../src/main/desktop/dispatch'
 
-const page = appPage(undefined, '/opt/Factdesk/out/renderer/index.html')
+const page = appPage(undefined)
 const APP = `${page.href}#/`
 // Reachable (a check or a research run is accepted only when its models and search can be reached) but never asked: the engine does not
 // run jobs here, so a run stays queued.

@@ -1,14 +1,12 @@
-import { pathToFileURL } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { CONTENT_SECURITY_POLICY } from '../../src/shared/csp'
 import { appPage, isAppUrl, isWebLink } from '../../src/main/desktop/appPage'
 import { pagePolicy } from '../../src/main/desktop/pagePolicy'
 import { webPreferences } from '../../src/main/desktop/webPreferences'
 
-const INDEX_HTML = '/opt/Factdesk/resources/app.asar/out/renderer/index.html'
 const DEV_SERVER = 'http://localhost:5173'
-const built = appPage(undefined, INDEX_HTML)
-const dev = appPage(DEV_SERVER, INDEX_HTML)
+const built = appPage(undefined)
+const dev = appPage(DEV_SERVER)
 
 describe('webPreferences', () => {
   it('isolates and sandboxes the page, without Node, webviews or a relaxed web security', () => {
@@ -25,19 +23,18 @@ describe('webPreferences', () => {
 })
 
 describe('isAppUrl', () => {
-  it('accepts the built page, with any route or anchor', () => {
-    const page = pathToFileURL(INDEX_HTML).href
-    expect(isAppUrl(page, built)).toBe(true)
-    expect(isAppUrl(`${page}#/claims/clm_1`, built)).toBe(true)
-    expect(isAppUrl(`${page}?panel=research`, built)).toBe(true)
+  it('accepts the built page on app://, with any route or anchor', () => {
+    expect(built.href).toBe('app://factdesk/index.html')
+    expect(isAppUrl('app://factdesk/index.html', built)).toBe(true)
+    expect(isAppUrl('app://factdesk/index.html#/claims/clm_1', built)).toBe(true)
+    expect(isAppUrl('app://factdesk/index.html?panel=research', built)).toBe(true)
   })
 
-  it('refuses other files, even beside the page', () => {
+  it('refuses other files of the app, other hosts and files on disk', () => {
+    expect(isAppUrl('app://factdesk/assets/other.html', built)).toBe(false)
+    expect(isAppUrl('app://evil.example/index.html', built)).toBe(false)
+    expect(isAppUrl('file:///opt/Factdesk/out/renderer/index.html', built)).toBe(false)
     expect(isAppUrl('file:///etc/passwd', built)).toBe(false)
-    expect(
-      isAppUrl(pathToFileURL('/opt/Factdesk/resources/app.asar/out/renderer/other.html').href, built),
-    ).toBe(false)
-    expect(isAppUrl(`file://evil.example${pathToFileURL(INDEX_HTML).pathname}`, built)).toBe(false)
   })
 
   it('refuses the web and anything unparsable', () => {
@@ -58,7 +55,7 @@ describe('isAppUrl', () => {
     expect(isAppUrl('http://localhost:5174/', dev)).toBe(false)
     expect(isAppUrl('https://localhost:5173/', dev)).toBe(false)
     expect(isAppUrl('http://127.0.0.1:5173/', dev)).toBe(false)
-    expect(isAppUrl(pathToFileURL(INDEX_HTML).href, dev)).toBe(false)
+    expect(isAppUrl(built.href, dev)).toBe(false)
   })
 })
 

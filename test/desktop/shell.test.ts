@@ -1,15 +1,22 @@
 import { EventEmitter } from 'node:events'
-import type { Session, WebContents } from 'electron'
+import type { Session } from 'electron'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import { channelOf, FILE_OPERATIONS, OPERATIONS, REPORT_CHANNEL } from '../../src/shared/api'
+import {
+  channelOf,
+  FILE_OPERATIONS,
+  OPENED_FILE_CHANNEL,
+  OPERATIONS,
+  REPORT_CHANNEL,
+} from '../../src/shared/api'
 import { appPage } from '../../src/main/desktop/appPage'
-import { guardNavigation } from '../../src/main/desktop/guards'
+import { guardEveryWebContents } from '../../src/main/desktop/guards'
 import { registerIpc } from '../../src/main/desktop/ipc'
 import { secureSession } from '../../src/main/desktop/session'
 
 // The Electron binary is not available here: the shell's modules run against a stand-in for the 'electron'
 // module that records what they ask of it.
 const electron = vi.hoisted(() => ({
+  app: { on: vi.fn() },
   contextBridge: { exposeInMainWorld: vi.fn() },
   ipcRenderer: { invoke: vi.fn(), on: vi.fn(), removeListener: vi.fn() },
   ipcMain: { handle: vi.fn() },
@@ -17,7 +24,13 @@ const electron = vi.hoisted(() => ({
 }))
 vi.mock('electron', () => electron)
 
-const page = appPage(undefined, '/opt/Factdesk/out/renderer/index.html')
+const page = appPage(undefined)
+
+/// The listener the preload put on `channel`.
+function listenerOn(channel: string): (event: unknown, value: unknown) => void {
+  const call = electron.ipcRenderer.on.mock.calls.find((args: unknown[]) => args[0] === channel)
+  return (call as unknown as [string, (event: unknown, value: unknown) => void])[1]
+}
 
 beforeEach(() => {
   vi.clearAllMocks()
@@ -32,7 +45,7 @@ describe('the preload', () => {
       Record<string, unknown>,
     ]
     expect(key).toBe('factdesk')
-    expect(Object.keys(api).sort()).toEqual([...OPERATIONS, 'files', 'onReport'].sort())
+    expect(Object.keys(api).sort()).toEqual([...OPERATIONS, 'files', 'onOpenedFile', 'onReport'].sort())
     expect(Object.keys(api.files as object).sort()).toEqual([...FILE_OPERATIONS].sort())
 
     // A failure stays a plain result: an Error thrown here would lose its code crossing the context bridge.
@@ -52,15 +65,28 @@ describe('the preload', () => {
     const stop = (api.onReport as (listener: (update: unknown) => void) => () => void)((update) =>
       heard.push(update),
     )
-    const [channel, forward] = electron.ipcRenderer.on.mock.calls[0] as unknown as [
-      string,
-      (event: unknown, update: unknown) => void,
-    ]
-    expect(channel).toBe(REPORT_CHANNEL)
+    const forward = listenerOn(REPORT_CHANNEL)
     forward({ sender: 'the IPC event' }, { type: 'check' })
     expect(heard).toEqual([{ type: 'check' }])
     stop()
     expect(electron.ipcRenderer.removeListener).toHaveBeenCalledWith(REPORT_CHANNEL, forward)
+
+    // A file the system asked to open may be named before the page listens: it is kept until it does.
+    const opened = listenerOn(OPENED_FILE_CHANNEL)
+    opened({}, { ok: true, data: 'drf_1' })
+    const shown: unknown[] = []
+    const stopOpened = (api.onOpenedFile as (listener: (opened: unknown) => void) => () => void)((result) =>
+      shown.push(result),
+    )
+    expect(shown).toEqual([{ ok: true, data: 'drf_1' }])
+    opened({}, { ok: true, data: 'drf_2' })
+    expect(shown).toEqual([
+      { ok: true, data: 'drf_1' },
+      { ok: true, data: 'drf_2' },
+    ])
+    stopOpened()
+    opened({}, { ok: true, data: 'drf_3' })
+    expect(shown).toHaveLength(2)
   })
 })
 
@@ -87,19 +113,28 @@ describe('the IPC registration', () => {
   })
 })
 
-describe('the navigation guard', () => {
+describe('the guard on every webContents', () => {
+  // A webContents the app makes (the editor's window, the PDF export's): what each of its events is answered.
   function guarded() {
+    guardEveryWebContents(page)
+    const [event, created] = electron.app.on.mock.calls[0] as unknown as [
+      string,
+      (event: unknown, contents: unknown) => void,
+    ]
+    expect(event).toBe('web-contents-created')
     const contents = Object.assign(new EventEmitter(), { setWindowOpenHandler: vi.fn() })
-    guardNavigation(contents as unknown as WebContents, page)
+    created({}, contents)
     const openHandler = contents.setWindowOpenHandler.mock.calls[0]?.[0] as (details: {
       url: string
     }) => unknown
-    const navigate = (url: string): boolean => {
-      const event = { url, preventDefault: vi.fn() }
-      contents.emit('will-navigate', event)
+    // Whether the event was let through.
+    const allowed = (name: string, details: object): boolean => {
+      const event = { ...details, preventDefault: vi.fn() }
+      contents.emit(name, event)
       return event.preventDefault.mock.calls.length === 0
     }
-    return { navigate, openHandler }
+    const navigate = (url: string): boolean => allowed('will-navigate', { url })
+    return { allowed, navigate, openHandler }
   }
 
   it("lets the page move within itself, and sends web links to the user's browser", () => {
@@ -122,13 +157,25 @@ describe('the navigation guard', () => {
     expect(openHandler({ url: page.href })).toEqual({ action: 'deny' })
     expect(electron.shell.openExternal).toHaveBeenCalledTimes(1)
   })
+
+  it('refuses redirects, frames and webviews', () => {
+    const { allowed } = guarded()
+    expect(allowed('will-redirect', { url: 'https://evil.example/', isMainFrame: true })).toBe(false)
+    expect(allowed('will-redirect', { url: page.href, isMainFrame: true })).toBe(true)
+    expect(allowed('will-frame-navigate', { url: page.href, isMainFrame: false })).toBe(false)
+    expect(allowed('will-frame-navigate', { url: 'https://evil.example/', isMainFrame: true })).toBe(false)
+    expect(allowed('will-frame-navigate', { url: `${page.href}#/`, isMainFrame: true })).toBe(true)
+    expect(allowed('will-attach-webview', {})).toBe(false)
+    // Refused frames and redirects are not handed to the browser: only a link the page followed is.
+    expect(electron.shell.openExternal).not.toHaveBeenCalled()
+  })
 })
 
 describe('the session', () => {
-  it('puts the policy on every response and refuses every permission', () => {
+  it('puts the policy on every response and grants only copying, to the app page', () => {
     const webRequest = { onHeadersReceived: vi.fn() }
     const session = { webRequest, setPermissionRequestHandler: vi.fn(), setPermissionCheckHandler: vi.fn() }
-    secureSession(session as unknown as Session, "default-src 'self'")
+    secureSession(session as unknown as Session, "default-src 'self'", page)
 
     const onHeaders = webRequest.onHeadersReceived.mock.calls[0]?.[0] as (
       d: unknown,
@@ -142,9 +189,19 @@ describe('the session', () => {
 
     const onRequest = session.setPermissionRequestHandler.mock.calls[0]?.[0] as (...a: unknown[]) => void
     const granted = vi.fn()
-    onRequest({}, 'media', granted)
-    expect(granted).toHaveBeenCalledWith(false)
+    const contents = { getURL: () => page.href }
+    onRequest(contents, 'media', granted, { requestingUrl: page.href })
+    expect(granted).toHaveBeenLastCalledWith(false)
+    onRequest(contents, 'clipboard-sanitized-write', granted, { requestingUrl: page.href })
+    expect(granted).toHaveBeenLastCalledWith(true)
+    onRequest(contents, 'clipboard-sanitized-write', granted, { requestingUrl: 'https://evil.example/' })
+    expect(granted).toHaveBeenLastCalledWith(false)
+
     const onCheck = session.setPermissionCheckHandler.mock.calls[0]?.[0] as (...a: unknown[]) => unknown
-    expect(onCheck({}, 'notifications')).toBe(false)
+    expect(onCheck(contents, 'notifications', 'app://factdesk', {})).toBe(false)
+    expect(onCheck(contents, 'clipboard-sanitized-write', 'app://factdesk/', {})).toBe(true)
+    // A frame of another origin inside the page: Electron gives no URL, and its origin is not the page's.
+    expect(onCheck(contents, 'clipboard-sanitized-write', 'https://evil.example', {})).toBe(false)
+    expect(onCheck(null, 'clipboard-sanitized-write', 'app://factdesk', {})).toBe(false)
   })
 })

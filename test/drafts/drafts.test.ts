@@ -7,7 +7,7 @@ import { reanchor } from '../../src/shared/anchors'
 import { Draft, DraftList, DraftSummary, ErrorEnvelope } from '../../src/shared/schemas'
 import { appPage } from '../../src/main/desktop/appPage'
 import { createDispatch } from '../../src/main/desktop/dispatch'
-import { createFileDispatch, type FileDialogs } from '../../src/main/desktop/files'
+import { createFileDispatch, openAsked, type FileDialogs } from '../../src/main/desktop/files'
 import { openEngine, type Engine } from '../../src/main/engine/engine'
 import { previewOf } from '../../src/main/engine/drafts'
 import { buildDocx } from '../files/docx'
@@ -178,7 +178,7 @@ describe('drafts over REST', () => {
 })
 
 describe('drafts and files in the desktop app', () => {
-  const page = appPage(undefined, '/opt/Factdesk/out/renderer/index.html')
+  const page = appPage(undefined)
   const APP = `${page.href}#/`
   let dataDir: string
   let folder: string
@@ -499,5 +499,20 @@ describe('drafts and files in the desktop app', () => {
       message: 'The file could not be saved: the folder no longer exists.',
     })
     expect(ErrorEnvelope.parse(await files('saveFile', [draft.id], APP)).error.code).toBe('bad_request')
+  })
+
+  it('opens a file the system asked for ("Open with") as a draft, asking as Open… does, and says why one cannot be opened', async () => {
+    const path = join(folder, 'Moon.md')
+    writeFileSync(path, 'The Moon orbits the Earth.')
+    const opened = ok(await openAsked(engine, dialogs, path))
+    expect(ok(await createDispatch(engine, page)('openDraft', [opened], APP))).toMatchObject({
+      text: 'The Moon orbits the Earth.',
+      filePath: path,
+    })
+    // The same file again is the same draft, not a copy.
+    expect(ok(await openAsked(engine, dialogs, path))).toBe(opened)
+    writeFileSync(join(folder, 'photo.png'), 'not text')
+    const refused = await openAsked(engine, dialogs, join(folder, 'photo.png'))
+    expect(ErrorEnvelope.parse(refused).error.code).toBe('unprocessable')
   })
 })

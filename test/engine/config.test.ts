@@ -20,7 +20,23 @@ describe('the config file', () => {
       retryDelaysSeconds: [10, 30, 60, 120, 300, 600, 1200],
     })
     expect(config.web.allowLocalTargets).toBe(false)
-    expect(config.models).toEqual({ panel: [], judge: null })
+    expect(config.models).toEqual({ panel: [], judge: null, verifier: null })
+    expect(config.research).toEqual({ maxSearches: 3 })
+  })
+
+  it('takes a MiniCheck verifier, and refuses a verifier of another kind or too many searches', () => {
+    const verifier = { id: 'minicheck', provider: 'ollama', model: 'bespoke-minicheck', kind: 'minicheck' }
+    expect(loadConfig(write(JSON.stringify({ models: { verifier } }))).models.verifier).toEqual(verifier)
+    const general = { ...verifier, kind: undefined }
+    expect(loadConfig(write(JSON.stringify({ models: { verifier: general } }))).models.verifier?.kind).toBe(
+      'llm',
+    )
+    expect(() =>
+      loadConfig(write(JSON.stringify({ models: { verifier: { ...verifier, kind: 'oracle' } } }))),
+    ).toThrow(/models\.verifier\.kind/)
+    expect(() => loadConfig(write(JSON.stringify({ research: { maxSearches: 11 } })))).toThrow(
+      /research\.maxSearches/,
+    )
   })
 
   it('reads the example of api-decisions.md', () => {

@@ -190,8 +190,17 @@ describe('npm run eval -- verification', () => {
         answer: (request) => {
           const schema = request.body.response_format.json_schema.schema
           const verdict = /Paris/.test(request.user) ? 'supported' : 'refuted'
-          // t3's votes cite the fake wiki's article (the first passage), verbatim.
-          return fromSchema(schema, schema, { verdict, citations: [{ passage: 'P1', quote: QUOTE }] }, '')
+          // t3 reads the first search result; its votes cite the fake wiki's article (the first passage),
+          // verbatim, and the verifier finds the quote bears the verdict out.
+          const stance = verdict === 'supported' ? 'supports' : 'refutes'
+          const overrides = {
+            verdict,
+            citations: [{ passage: 'P1', quote: QUOTE }],
+            read: ['R1'],
+            nextQuery: null,
+            stance,
+          }
+          return fromSchema(schema, schema, overrides, '')
         },
       },
     })

@@ -11,7 +11,7 @@ import { call, startServer, tempDir, waitForEnd } from '../helpers/server'
 // The desktop's export operation: the file crosses IPC whole (structured clone), the PDF through the printer
 // the shell hands in.
 
-const page = appPage(undefined, '/opt/Factdesk/out/renderer/index.html')
+const page = appPage(undefined)
 const APP = `${page.href}#/`
 
 let engine: Engine

@@ -1,4 +1,4 @@
-import type { EventStream } from '../../src/renderer/src/bridge/http'
+import type { EventStream } from '../../src/renderer/src/bridge/events'
 
 /// The page's `EventSource` as the bridge sees it, played by a test: it sends events, opens, drops (and
 /// reconnects by itself, as a browser does) or gives up.

@@ -24,7 +24,7 @@ export interface Behaviour {
   alwaysFail?: Failure
   /// Values used for these property names wherever the schema has them (e.g. `{ verdict: 'refuted' }`).
   overrides?: Record<string, unknown>
-  /// The whole answer (an object is sent as JSON); wins over the schema.
+  /// The whole answer (an object is sent as JSON); wins over the schema (not over `resolve`).
   answer?: (request: RecordedRequest) => unknown
   /// Holds a request until the promise returned for it settles (a test stops work at a point of its choosing).
   hold?: (request: RecordedRequest) => Promise<unknown> | undefined
@@ -258,13 +258,10 @@ function schemaOf(body: any): object | null {
   return null
 }
 
-/// The answer's text: the behaviour's own, an object following the schema, `{}` in JSON mode, or text.
+/// The answer's text: resolved claims for a request to resolve claims (whatever `answer` would say: a test's
+/// model written for the tiers' requests need not know this one), the behaviour's own, an object following the
+/// schema, `{}` in JSON mode, or text.
 function answerFor(record: RecordedRequest, behaviour: Behaviour): string {
-  if (behaviour.answer) {
-    const answer = behaviour.answer(record)
-    return typeof answer === 'string' ? answer : JSON.stringify(answer)
-  }
-  const schema = schemaOf(record.body)
   const resolving = claimsToResolve(record)
   if (resolving) {
     const answer = Object.fromEntries(
@@ -275,6 +272,11 @@ function answerFor(record: RecordedRequest, behaviour: Behaviour): string {
     )
     return JSON.stringify(answer)
   }
+  if (behaviour.answer) {
+    const answer = behaviour.answer(record)
+    return typeof answer === 'string' ? answer : JSON.stringify(answer)
+  }
+  const schema = schemaOf(record.body)
   if (schema) return JSON.stringify(fromSchema(schema, schema, behaviour.overrides ?? {}, ''))
   if (record.body.response_format?.type === 'json_object' || record.body.format === 'json') return '{}'
   return 'This is the fake model.'

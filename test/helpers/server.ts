@@ -64,6 +64,7 @@ export async function startServer(
       },
       '127.0.0.1',
       0,
+      engine.config.server.allowedHosts,
     )
   } catch (error) {
     await engine.close()

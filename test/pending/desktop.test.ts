@@ -9,7 +9,7 @@ import { announceInBackground } from '../../src/main/desktop/notify'
 import { tempDir } from '../helpers/server'
 import { Relay } from './relay'
 
-const page = appPage(undefined, '/opt/Factdesk/out/renderer/index.html')
+const page = appPage(undefined)
 const APP = `${page.href}#/`
 const TEXT = 'The Eiffel Tower is 330 metres tall. It was completed in 1889 for the World Fair in Paris.'
 

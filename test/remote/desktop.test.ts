@@ -15,7 +15,7 @@ import { startFakeOpenAI, type FakeOpenAI } from '../helpers/fakeOpenAI'
 import { startServer, tempDir, type TestServer } from '../helpers/server'
 import { Relay } from '../pending/relay'
 
-const page = appPage(undefined, '/opt/Factdesk/out/renderer/index.html')
+const page = appPage(undefined)
 const APP = `${page.href}#/`
 const TEXT = 'The Eiffel Tower is 330 metres tall.'
 

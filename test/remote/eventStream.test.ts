@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { EventStreamParser, type StreamedEvent } from '../../src/main/remote/events'
+import { EventStreamParser, type StreamedEvent } from '../../src/shared/eventStream'
 
 /// Lines ended by CRLF, LF and CR, a CR followed by a CRLF (a line, then a blank one), comments, a field without
 /// a colon, an id with NUL, an event with nothing in it, and one the stream ends before finishing.

@@ -57,7 +57,9 @@ export async function startProxy(upstream: string): Promise<Proxy> {
         port: target.port,
         method: seen.method,
         path: seen.path,
-        headers: req.headers,
+        // As a reverse proxy does by default (nginx's `proxy_set_header Host $proxy_host`): the service answers
+        // only its own host names.
+        headers: { ...req.headers, host: target.host },
       },
       (answer) => {
         if (plan === 'drop-answer') {

@@ -6,6 +6,7 @@ import { httpApi } from '../../src/renderer/src/bridge/http'
 import { ipcApi } from '../../src/renderer/src/bridge/ipc'
 import type { Page } from '../../src/renderer/src/bridge/session'
 import { FakeEventStream } from '../helpers/eventStream'
+import { memoryStorage } from '../helpers/storage'
 import { checkResource } from '../helpers/resources'
 
 const ME: Me = {
@@ -15,11 +16,17 @@ const ME: Me = {
 const CREDITS: Credits = { balance: 1000, prices: { t1: 1, t2: 4, t3: 10, research: 40 } }
 const UNAUTHORIZED = { error: { code: 'unauthorized', message: 'Sign in first.', details: null } } as const
 
-/// A browser window at `url` whose requests `answer` serves; it records the requests and the address bar.
-function fakePage(url: string, answer: (path: string, init?: RequestInit) => Response) {
+/// A browser window at `url` whose requests `answer` serves; it records the requests and the address bar. Tabs
+/// of one origin share `storage`.
+function fakePage(
+  url: string,
+  answer: (path: string, init?: RequestInit) => Response,
+  storage: Storage = memoryStorage(),
+) {
   const requests: { path: string; init?: RequestInit }[] = []
   let address = new URL(url)
   const page: Page = {
+    localStorage: storage,
     fetch: async (input, init) => {
       requests.push({ path: String(input), init })
       return answer(String(input), init)
@@ -42,7 +49,7 @@ const json = (body: unknown, status = 200): Response =>
 
 const serve = (path: string): Response =>
   path === '/auth/session'
-    ? new Response(null, { status: 204 })
+    ? json({ pageKey: 'page-key-1' })
     : path === '/api/v1/me'
       ? json(ME)
       : path === '/api/v1/credits'
@@ -58,17 +65,29 @@ describe('the HTTP bridge', () => {
     expect(requests.map((r) => r.path)).toEqual(['/auth/session', '/api/v1/credits'])
     expect(requests[0]?.init).toMatchObject({ method: 'POST', credentials: 'same-origin' })
     expect(JSON.parse(String(requests[0]?.init?.body))).toEqual({ token: 'secret-1' })
-    expect(requests[1]?.init).toMatchObject({ credentials: 'same-origin' })
+    expect(requests[1]?.init).toMatchObject({
+      credentials: 'same-origin',
+      headers: { 'X-Factdesk-Page-Key': 'page-key-1' },
+    })
   })
 
-  it('keeps the rest of the fragment and works on the cookie alone without a token', async () => {
-    const withOther = fakePage('http://127.0.0.1:4000/?a=1#token=secret-2&view=notes', serve)
-    httpApi(withOther.page)
+  it('keeps the rest of the fragment, and without a token sends the key another tab of its origin kept', async () => {
+    const storage = memoryStorage()
+    const withOther = fakePage('http://127.0.0.1:4000/?a=1#token=secret-2&view=notes', serve, storage)
+    await httpApi(withOther.page).me()
     expect(withOther.address()).toBe('http://127.0.0.1:4000/?a=1#view=notes')
 
-    const { page, requests } = fakePage('http://127.0.0.1:4000/', serve)
+    const { page, requests } = fakePage('http://127.0.0.1:4000/', serve, storage)
     expect(await httpApi(page).me()).toEqual(ME)
     expect(requests.map((r) => r.path)).toEqual(['/api/v1/me'])
+    expect(requests[0]?.init?.headers).toMatchObject({ 'X-Factdesk-Page-Key': 'page-key-1' })
+
+    // A link used before: the key kept stays.
+    const used = fakePage('http://127.0.0.1:4000/#token=old', () => json(UNAUTHORIZED, 401), storage)
+    await httpApi(used.page)
+      .me()
+      .catch(() => undefined)
+    expect(storage.getItem('factdesk.pageKey')).toBe('page-key-1')
   })
 
   it('rejects with the ApiError of the error envelope', async () => {
@@ -150,8 +169,9 @@ describe('the bridges for checks and pushed updates', () => {
     const { page } = fakePage('http://127.0.0.1:4000/#token=t', serve)
     const opened: string[] = []
     const stream = new FakeEventStream()
-    const api = httpApi(page, (url) => {
+    const api = httpApi(page, (url, headers) => {
       opened.push(url)
+      expect(headers()).toEqual({ 'X-Factdesk-Page-Key': 'page-key-1' })
       return stream
     })
     const first: unknown[] = []
@@ -233,5 +253,27 @@ describe('the bridges for checks and pushed updates', () => {
     stop()
     expect(heard).toEqual([{ type: 'check', check: CHECK }])
     expect(stopped).toBe(true)
+  })
+
+  it("hands the page the drafts of files the system asked to open, and a file's failure as its ApiError", () => {
+    let forward: (opened: unknown) => void = () => undefined
+    const ipc = {
+      onOpenedFile: (listener: (opened: unknown) => void) => {
+        forward = listener
+        return () => undefined
+      },
+    } as unknown as FactdeskIpc
+    const opened: string[] = []
+    const failed: unknown[] = []
+    ipcApi(ipc).onOpenedFile?.(
+      (id) => opened.push(id),
+      (error) => failed.push(error),
+    )
+    forward({ ok: true, data: 'drf_1' })
+    forward({ ok: false, error: { code: 'unprocessable', message: 'Not a text file.', details: null } })
+    expect(opened).toEqual(['drf_1'])
+    expect(failed).toEqual([new ApiError('unprocessable', 'Not a text file.')])
+    expect(failed[0]).toBeInstanceOf(ApiError)
+    expect(httpApi(fakePage('http://127.0.0.1:4000/', serve).page).onOpenedFile).toBeNull()
   })
 })

@@ -4,6 +4,7 @@ import { httpApi } from '../../src/renderer/src/bridge/http'
 import { ipcApi } from '../../src/renderer/src/bridge/ipc'
 import type { Page } from '../../src/renderer/src/bridge/session'
 import { FakeEventStream } from '../helpers/eventStream'
+import { memoryStorage } from '../helpers/storage'
 import { researchRun } from '../helpers/resources'
 
 const RESEARCH = researchRun({
@@ -22,6 +23,7 @@ function answering(body: unknown, status = 200) {
     },
     location: new URL('http://127.0.0.1:4000/') as unknown as Location,
     history: { state: null, replaceState: () => undefined } as unknown as History,
+    localStorage: memoryStorage(),
   } as Page
   return { page, requests }
 }

@@ -5,7 +5,7 @@ import { forwardReports } from '../../src/main/desktop/push'
 import { ReportEvents } from '../../src/main/engine/events'
 import { researchRun } from '../helpers/resources'
 
-const page = appPage(undefined, '/opt/Factdesk/out/renderer/index.html')
+const page = appPage(undefined)
 
 const progress = (id: string): Extract<ReportUpdate, { type: 'research' }> => ({
   type: 'research',

@@ -97,7 +97,7 @@ async function setUp(research = {}, answer: (r: RecordedRequest) => unknown = re
   wiki.article('Ottawa', OTTAWA)
   wiki.article('Toronto', TORONTO)
   wiki.search = (query) => (query.includes('Toronto') ? [{ title: 'Toronto' }] : [{ title: 'Ottawa' }])
-  fake ??= await startFakeOpenAI({ '*': { answer }, 'model-resolver': {} })
+  fake ??= await startFakeOpenAI({ '*': { answer } })
   server = await startResearchServer(
     { ...t2Config(fake, ['a', 'b']), search: { baseURL: wiki.apiUrl }, web: { allowLocalTargets: true } },
     { retryDelayMs: 10, ...research },
@@ -155,7 +155,14 @@ describe('deep research', () => {
       expect.arrayContaining(['plan', 'search-support', 'search-contradiction', 'map', 'votes', 'verdict']),
     )
     expect(events.at(-1)).toMatchObject({ step: null, research: { status: 'completed', id: res.json.id } })
+    // Two pages read: the sub-question's search and the support's both found Ottawa, counted once.
     expect(Math.max(...events.map((e) => e.sourcesRead))).toBe(2)
+    // The planned sub-question was searched, besides the support and contradiction queries.
+    expect(
+      wiki!.requests
+        .filter((r) => r.startsWith('/w/api.php'))
+        .map((r) => new URL(r, wiki!.origin).searchParams.get('srsearch')),
+    ).toEqual(['Which city is the capital of Canada?', 'Ottawa capital', 'Toronto capital'])
     // A read token may poll but not start.
     expect((await call(s, 'GET', `/research/${res.json.id}`, { token: s.read })).status).toBe(200)
     expect((await call(s, 'POST', '/research', { token: s.read, body: { text: CLAIM } })).status).toBe(403)
@@ -176,11 +183,11 @@ describe('deep research', () => {
     expectGoodResult(await waitForResearch(s, res.json.id))
     const plan = fake!.requests.find((r) => schemaName(r) === 'research_plan')!
     expect(data(plan).context).toContain('North America')
-    // The judge chose the support search's evidence knowing the context (the contradiction search found one
-    // passage: nothing to choose from); its choice leads the map's passages.
+    // The judge chose the sub-question's and the support search's evidence knowing the context (the
+    // contradiction search found one passage: nothing to choose from); its choice leads the map's passages.
     const choices = fake!.requests.filter((r) => schemaName(r) === 'relevant_passages')
-    expect(choices).toHaveLength(1)
-    expect(data(choices[0]!).context).toContain('North America')
+    expect(choices).toHaveLength(2)
+    for (const choice of choices) expect(data(choice).context).toContain('North America')
     const map = fake!.requests.find((r) => schemaName(r) === 'argument_map')!
     expect(data(map).passages[0].text).toContain('Queen Victoria')
     expect(
@@ -371,5 +378,37 @@ describe('deep research', () => {
     expect(fake.requests.filter((r) => schemaName(r) === 'research_plan')).toHaveLength(1)
     expect(fake.requests.filter((r) => schemaName(r) === 'argument_map')).toHaveLength(1)
     expect(second.engine.admin.ledger(second.organizationId)).toMatchObject({ charge: 40, refund: 0 })
+  })
+
+  it('downgraded for want of sources, says so: no high confidence, a summary that no source could be verified', async () => {
+    // Every quote of the map is invented, so none is verified; the judge still says refuted, 90% sure.
+    const s = await setUp({}, (request) => {
+      const name = schemaName(request)
+      if (name === 'argument_map')
+        return {
+          arguments: [
+            {
+              kind: 'dissent',
+              text: 'It is not.',
+              citations: [{ passage: 'P1', quote: 'Toronto has always been the capital.' }],
+            },
+          ],
+        }
+      if (name === 'map_vote') return { verdict: 'refuted', confidence: 0.9, rationale: 'The dissent.' }
+      if (name === 'research_finding')
+        return {
+          verdict: 'refuted',
+          confidence: 0.9,
+          summary: 'The retrieved sources contradict this claim.',
+        }
+      return researcher(request)
+    })
+    const res = await call(s, 'POST', '/research', { body: { text: CLAIM } })
+    const result = (await waitForResearch(s, res.json.id)).result
+    expect(result).toMatchObject({ verdict: 'unverifiable', confidence: 0, sources: [] })
+    expect(result.summary).toMatch(
+      /^No source could be verified for this claim: of the 2 pages read, none held a quote that contradicts it/,
+    )
+    expect(result.summary).not.toContain('The retrieved sources contradict')
   })
 })

@@ -129,7 +129,7 @@ describe('local REST server', () => {
   })
 
   it('says in words when the port is taken', async () => {
-    const taken = await listen(() => new Hono(), '127.0.0.1', 0)
+    const taken = await listen(() => new Hono(), '127.0.0.1', 0, [])
     const port = Number(new URL(taken.origin).port)
     try {
       const res = await server.owner('PATCH', '/settings', { localServer: { enabled: true, port } })

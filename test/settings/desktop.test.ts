@@ -8,7 +8,7 @@ import { createDispatch, type Dispatch } from '../../src/main/desktop/dispatch'
 import { openEngine, type Engine } from '../../src/main/engine/engine'
 import { fileSecretBox, NO_KEYCHAIN, refusingSecretBox, type SecretBox } from '../../src/main/engine/secrets'
 
-const page = appPage(undefined, '/opt/Factdesk/out/renderer/index.html')
+const page = appPage(undefined)
 const APP = `${page.href}#/`
 
 let dataDir: string

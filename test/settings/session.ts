@@ -2,11 +2,13 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
+import { PAGE_KEY_HEADER } from '../../src/shared/browserSession'
 import type { ConfigInput } from '../../src/shared/config'
 import { mountWeb } from '../../src/main/server/web'
 import { startServer, tempDir, type TestServer } from '../helpers/server'
 
-/// A test server in browser mode, and the owner's session: the cookie `factdesk web` trades its link for.
+/// A test server in browser mode, and the owner's session: the cookie and page key `factdesk web` trades its
+/// link for.
 export interface OwnerServer extends TestServer {
   /// Calls the API as the browser session (the owner), same-origin like the page.
   owner(method: string, path: string, body?: unknown): Promise<{ status: number; json: any }>
@@ -29,11 +31,12 @@ export async function startOwnerServer(
     body: JSON.stringify({ token: oneTimeToken }),
   })
   const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0] ?? ''
-  if (signIn.status !== 204 || cookie === '') throw new Error(`no session: ${signIn.status}`)
+  if (signIn.status !== 200 || cookie === '') throw new Error(`no session: ${signIn.status}`)
+  const { pageKey } = (await signIn.json()) as { pageKey: string }
   return {
     ...server,
     async owner(method, path, body) {
-      const headers: Record<string, string> = { Cookie: cookie, Origin: server.origin }
+      const headers: Record<string, string> = { Cookie: cookie, [PAGE_KEY_HEADER]: pageKey }
       if (body !== undefined) headers['Content-Type'] = 'application/json'
       const response = await fetch(server.api + path, {
         method,

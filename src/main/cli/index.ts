@@ -92,7 +92,7 @@ async function runServer(args: string[], withEditor: boolean): Promise<void> {
   }
   let server
   try {
-    server = await listen(makeApp, host, port)
+    server = await listen(makeApp, host, port, engine.config.server.allowedHosts)
   } catch (error) {
     await engine.close()
     throw listenFailure(error, host, port)

@@ -1,8 +1,8 @@
-import { pathToFileURL } from 'node:url'
+import { APP_PAGE } from './appScheme'
 
-/// Where the app's own page lives: the dev server in development, the built index.html otherwise.
-export function appPage(devServerUrl: string | undefined, indexHtml: string): URL {
-  return devServerUrl ? new URL(devServerUrl) : pathToFileURL(indexHtml)
+/// Where the app's own page lives: the dev server in development, the built page on app:// otherwise.
+export function appPage(devServerUrl: string | undefined): URL {
+  return new URL(devServerUrl ?? APP_PAGE)
 }
 
 /// Whether `url` is the app's own page (any route or anchor of it): the only place the window may show and the
@@ -10,9 +10,10 @@ export function appPage(devServerUrl: string | undefined, indexHtml: string): UR
 export function isAppUrl(url: string, page: URL): boolean {
   const target = URL.parse(url)
   if (!target) return false
-  // Every file:// URL has the opaque origin "null", so a file page is matched by its path instead.
-  if (page.protocol === 'file:') {
-    return target.protocol === 'file:' && target.host === page.host && target.pathname === page.pathname
+  // A URL of a scheme Node does not know has the origin "null": the built page is matched by its file instead,
+  // and so is not any other file app:// serves.
+  if (page.protocol !== 'http:' && page.protocol !== 'https:') {
+    return target.protocol === page.protocol && target.host === page.host && target.pathname === page.pathname
   }
   return target.origin === page.origin
 }

@@ -90,6 +90,24 @@ export function createFileDispatch(
   }
 }
 
+/// Opens a file the system asked the app to open ("Open with", the command line) as a draft of the desktop's
+/// principal, asking as Open… does when it changed on disk under unsaved edits: the draft's id, or the error
+/// envelope of a file that cannot be opened, for the page to show.
+export async function openAsked(
+  engine: Pick<Engine, 'drafts' | 'localPrincipal'>,
+  dialogs: FileDialogs,
+  path: string,
+): Promise<IpcResult<string>> {
+  try {
+    const draft = await engine.drafts.openFile(engine.localPrincipal(), path, (editsTitle) =>
+      dialogs.keepUnsavedEdits(path, editsTitle),
+    )
+    return { ok: true, data: draft.id }
+  } catch (error) {
+    return { ok: false, ...asApiError(error, 'openFile').toEnvelope() }
+  }
+}
+
 // A file the system refused (no permission, a full disk, a folder gone) is the writer's to fix: say which.
 function fileError(error: unknown): unknown {
   const code = (error as NodeJS.ErrnoException | null)?.code

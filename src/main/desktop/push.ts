@@ -1,5 +1,5 @@
 import type { WebContents } from 'electron'
-import { REPORT_CHANNEL } from '../../shared/api'
+import { OPENED_FILE_CHANNEL, REPORT_CHANNEL, type IpcResult } from '../../shared/api'
 import type { ReportSource } from '../engine/events'
 import { toUpdate } from '../server/reportUpdate'
 import { isAppUrl } from './appPage'
@@ -19,4 +19,19 @@ export function forwardReports(
   })
   contents.once('destroyed', stop)
   return stop
+}
+
+/// Names the draft of a file the system asked to open to the window's page, once the page (and so the preload
+/// that listens) has loaded; never to a page the window was navigated to.
+export function sendOpenedFile(
+  contents: Pick<WebContents, 'send' | 'getURL' | 'isDestroyed' | 'isLoading' | 'once'>,
+  page: URL,
+  opened: IpcResult<string>,
+): void {
+  if (contents.isDestroyed()) return
+  if (contents.isLoading()) {
+    contents.once('did-finish-load', () => sendOpenedFile(contents, page, opened))
+    return
+  }
+  if (isAppUrl(contents.getURL(), page)) contents.send(OPENED_FILE_CHANNEL, opened)
 }

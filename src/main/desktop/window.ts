@@ -1,6 +1,6 @@
 import { BrowserWindow, dialog } from 'electron'
 import type { WindowBounds } from './bounds'
-import { guardNavigation } from './guards'
+import { CLOSE_PROMPT, saidYes } from './prompts'
 import { webPreferences } from './webPreferences'
 
 const FIRST_SIZE = { width: 1280, height: 860 }
@@ -16,23 +16,14 @@ export function createMainWindow(page: URL, preload: string, bounds: WindowBound
     show: false,
     webPreferences: webPreferences(preload),
   })
-  guardNavigation(window.webContents, page)
   bounds.track(window)
   window.once('ready-to-show', () => window.show())
   // The page holds the window open (its beforeunload) while a file has changes not saved to it: ask first.
   window.webContents.on('will-prevent-unload', (event) => {
-    const choice = dialog.showMessageBoxSync(window, {
-      type: 'question',
-      buttons: ['Close', 'Cancel'],
-      defaultId: 1,
-      cancelId: 1,
-      message: 'Close without saving the file?',
-      detail: 'Your changes are kept as a draft in Factdesk and come back when you open it again.',
-    })
     // Preventing the prevention lets the window close.
-    if (choice === 0) event.preventDefault()
+    if (saidYes(dialog.showMessageBoxSync(window, CLOSE_PROMPT))) event.preventDefault()
   })
-  // A file: URL here is what loadFile would load; one call serves the dev server and the built page alike.
+  // The dev server's page, or the built one on app://.
   window.loadURL(page.href).catch((error: unknown) => {
     console.error('factdesk: the page did not load', error)
     // It may never be painted now; a visible window beats an app running with none.

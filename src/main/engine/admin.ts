@@ -2,7 +2,7 @@ import { ApiError } from '../../shared/errors'
 import type { Organization, Scope } from '../../shared/schemas'
 import type { Clock } from './clock'
 import { newId } from './ids'
-import { hashToken, newTokenValue, newWebhookSecret } from './service'
+import { hashSession, hashToken, newTokenValue, newWebhookSecret, type SessionKeys } from './service'
 import type { Store } from './store'
 import type { LedgerKind } from './store/ledger'
 import type { TokenRecord } from './store/tokens'
@@ -61,16 +61,23 @@ export class Admin {
     name: string | null,
   ): { value: string; token: TokenRecord } {
     this.requireOrganization(organizationId)
-    return this.insertToken(scope, organizationId, name, null)
+    const value = newTokenValue()
+    return { value, token: this.insertToken(scope, organizationId, name, null, hashToken(value)) }
   }
 
   /// A browser session of `factdesk web` for the person at this computer: a write token of the default
-  /// organization that only the session cookie carries, for SESSION_LIFETIME_MS. Ended sessions are revoked.
-  createSession(): { value: string; token: TokenRecord } {
+  /// organization that only the session cookie and the page's key together carry, for SESSION_LIFETIME_MS. Its
+  /// keys are returned here once and never stored. Ended sessions are revoked.
+  createSession(): { keys: SessionKeys; token: TokenRecord } {
     const now = this.clock.now()
     this.store.tokens.revokeEndedSessions(now.toISOString())
     const ends = new Date(now.getTime() + SESSION_LIFETIME_MS).toISOString()
-    return this.insertToken('write', this.defaultOrganization().id, 'browser session', ends)
+    const keys: SessionKeys = { cookie: newTokenValue(), pageKey: newTokenValue() }
+    const organizationId = this.defaultOrganization().id
+    return {
+      keys,
+      token: this.insertToken('write', organizationId, 'browser session', ends, hashSession(keys)),
+    }
   }
 
   private insertToken(
@@ -78,9 +85,9 @@ export class Admin {
     organizationId: string,
     name: string | null,
     sessionExpiresAt: string | null,
-  ): { value: string; token: TokenRecord } {
+    hash: string,
+  ): TokenRecord {
     const now = this.clock.now()
-    const value = newTokenValue()
     const token: TokenRecord = {
       id: newId('tok', now),
       organizationId,
@@ -90,8 +97,8 @@ export class Admin {
       revokedAt: null,
       sessionExpiresAt,
     }
-    this.store.tokens.insert(token, hashToken(value))
-    return { value, token }
+    this.store.tokens.insert(token, hash)
+    return token
   }
 
   listTokens(organizationId?: string): TokenRecord[] {

@@ -51,6 +51,10 @@ export function endpointsFor(config: Config, tiers: readonly Tier[]): Endpoint[]
         endpoints.push({ what: `model "${model.id}"`, url: new URL(endpoint), web: false })
     }
   }
+  const verifier = config.models.verifier
+  if (tiers.includes('t3') && verifier && URL.canParse(modelEndpoint(verifier))) {
+    endpoints.push({ what: `model "${verifier.id}"`, url: new URL(modelEndpoint(verifier)), web: false })
+  }
   if (tiers.includes('t3') && URL.canParse(config.search.baseURL)) {
     endpoints.push({
       what: `search (${config.search.provider})`,

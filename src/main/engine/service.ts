@@ -60,6 +60,15 @@ export const newTokenValue = (): string => newSecret('fdk_')
 export const newWebhookSecret = (): string => newSecret('whsec_')
 export const hashToken = (value: string): string => createHash('sha256').update(value).digest('hex')
 
+/// A browser session's two halves: the cookie, which the browser also sends to every other server of the same
+/// host (cookies ignore the port), and the key that only the page holds, in storage of its own origin. The store
+/// keeps one hash of both: neither half alone finds the session.
+export interface SessionKeys {
+  cookie: string
+  pageKey: string
+}
+export const hashSession = (keys: SessionKeys): string => hashToken(`${keys.cookie} ${keys.pageKey}`)
+
 /// What the service asks of the job runner.
 export interface Jobs {
   submitted(checkId: string): void
@@ -114,10 +123,12 @@ export class Service {
     return { organizationId: token.organizationId, tokenId: token.id, scope: token.scope, owner: false }
   }
 
-  /// Turns `factdesk web`'s session cookie into the principal of the person at this computer, or refuses it:
-  /// only a browser session the server opened (never an API token), before it ends and unless revoked.
-  authenticateSession(sessionValue: string): Principal {
-    const token = this.tokenOf(sessionValue)
+  /// Turns `factdesk web`'s session cookie and its page's key into the principal of the person at this
+  /// computer, or refuses them: only a browser session the server opened (never an API token), both halves of
+  /// the same session, before it ends and unless revoked.
+  authenticateSession(keys: SessionKeys): Principal {
+    const shaped = TOKEN_SHAPE.test(keys.cookie) && TOKEN_SHAPE.test(keys.pageKey)
+    const token = shaped ? this.store.tokens.findByHash(hashSession(keys)) : null
     if (!token || token.sessionExpiresAt === null || !this.stands(token)) {
       throw new ApiError(
         'unauthorized',

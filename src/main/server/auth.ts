@@ -1,6 +1,7 @@
 import { METHOD_NAME_ALL } from 'hono/router'
 import type { Context, MiddlewareHandler, Next } from 'hono'
 import { getCookie } from 'hono/cookie'
+import { PAGE_KEY_HEADER } from '../../shared/browserSession'
 import { ApiError } from '../../shared/errors'
 import { requireWrite, type Principal, type Service } from '../engine/service'
 
@@ -14,8 +15,8 @@ export const SESSION_COOKIE = 'factdesk_session'
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
-/// Authentication before anything else: a bearer token, or in browser mode the session cookie of a
-/// same-origin page. Sets the principal for the handlers.
+/// Authentication before anything else: a bearer token, or in browser mode the session cookie together with the
+/// page's key (PAGE_KEY_HEADER), which only the page of this origin holds. Sets the principal for the handlers.
 export function authenticate(service: Service, acceptSessionCookie: boolean): MiddlewareHandler<ApiEnv> {
   return async (c, next) => {
     const header = c.req.header('Authorization')
@@ -24,14 +25,17 @@ export function authenticate(service: Service, acceptSessionCookie: boolean): Mi
       if (!token) throw new ApiError('unauthorized', 'The Authorization header must be "Bearer <token>".')
       return authorised(c, service.authenticate(token), next)
     }
-    const session = acceptSessionCookie ? getCookie(c, SESSION_COOKIE) : undefined
-    if (!session)
-      throw new ApiError('unauthorized', 'Send your API token as "Authorization: Bearer <token>".')
-    // The cookie is SameSite=Strict; refusing cross-site writes here as well guards older browsers.
-    if (!SAFE_METHODS.has(c.req.method) && !isSameOrigin(c.req.header('Origin'), c.req.url)) {
-      throw new ApiError('forbidden', 'Cross-site requests cannot use the browser session.')
+    const cookie = acceptSessionCookie ? getCookie(c, SESSION_COOKIE) : undefined
+    if (!cookie) throw new ApiError('unauthorized', 'Send your API token as "Authorization: Bearer <token>".')
+    // Any program the browser visits on this host receives the cookie too: without the page's key it is nothing.
+    const pageKey = c.req.header(PAGE_KEY_HEADER)
+    if (!pageKey) {
+      throw new ApiError(
+        'unauthorized',
+        `The browser session needs the page's key in ${PAGE_KEY_HEADER}: open the link \`factdesk web\` printed.`,
+      )
     }
-    return authorised(c, service.authenticateSession(session), next)
+    return authorised(c, service.authenticateSession({ cookie, pageKey }), next)
   }
 }
 
@@ -43,8 +47,4 @@ async function authorised(c: Context<ApiEnv>, principal: Principal, next: Next):
   if (!SAFE_METHODS.has(c.req.method) && known) requireWrite(principal)
   c.set('principal', principal)
   await next()
-}
-
-function isSameOrigin(origin: string | undefined, url: string): boolean {
-  return origin !== undefined && origin === new URL(url).origin
 }

@@ -1,7 +1,9 @@
-import type { ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { serve } from '@hono/node-server'
+import { createServer, maxHeaderSize, STATUS_CODES, type ServerResponse } from 'node:http'
+import type { AddressInfo, Socket } from 'node:net'
+import { getRequestListener } from '@hono/node-server'
 import type { Hono } from 'hono'
+import { ApiError } from '../../shared/errors'
+import { hostCheck } from './hosts'
 
 /// How long a stop waits for the answers in flight before it cuts their connections.
 const CLOSE_GRACE_MS = 10_000
@@ -16,20 +18,47 @@ export interface Listening {
 }
 
 /// Starts serving the app that `makeApp` makes on host:port (port 0 picks a free one) and resolves once it
-/// accepts connections. `stopping` is aborted when `close` begins.
+/// accepts connections. `stopping` is aborted when `close` begins. Only requests whose `Host` is this server's
+/// (see `hostCheck`) reach the app; the others, and requests Node cannot read, get the error envelope too.
 export function listen(
   makeApp: (stopping: AbortSignal) => Hono,
   host: string,
   port: number,
+  allowedHosts: readonly string[],
 ): Promise<Listening> {
   const stopping = new AbortController()
-  const app = makeApp(stopping.signal)
+  const answer = getRequestListener(makeApp(stopping.signal).fetch)
+  // Known once the server listens (port 0), which is before it takes a request.
+  let answers: (host: string | undefined) => boolean = () => false
   const answering = new Set<ServerResponse>()
   // Idle keep-alive connections, and ones a browser opened ahead and never used, would hold the close open: once
   // no answer is in flight, every connection left is closed.
   let settle = (): void => undefined
+  // A request without a Host is refused below with the envelope, not by Node with a bare 400.
+  const server = createServer({ requireHostHeader: false }, (request, response) => {
+    answering.add(response)
+    response.once('close', () => {
+      answering.delete(response)
+      settle()
+    })
+    // Before the app, which reads the URL from the Host header.
+    if (answers(request.headers.host)) return void answer(request, response)
+    request.resume()
+    const refusal = new ApiError(
+      'misdirected_request',
+      'This server does not answer to that host name: add it to server.allowedHosts in the configuration.',
+    )
+    const body = JSON.stringify(refusal.toEnvelope())
+    response.writeHead(refusal.status, {
+      'Content-Type': 'application/json',
+      'Content-Length': Buffer.byteLength(body),
+    })
+    response.end(body)
+  })
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch: app.fetch, hostname: host, port }, (info: AddressInfo) => {
+    server.listen(port, host, () => {
+      const info = server.address() as AddressInfo
+      answers = hostCheck(info.address, info.port, allowedHosts)
       const shownHost = info.family === 'IPv6' ? `[${info.address}]` : info.address
       resolve({
         origin: `http://${shownHost}:${info.port}`,
@@ -37,7 +66,6 @@ export function listen(
           new Promise((done) => {
             server.close(() => done())
             stopping.abort()
-            if (!('closeAllConnections' in server)) return
             settle = () => {
               server.closeIdleConnections()
               if (answering.size === 0) server.closeAllConnections()
@@ -47,13 +75,30 @@ export function listen(
           }),
       })
     })
-    server.on('request', (_request: unknown, response: ServerResponse) => {
-      answering.add(response)
-      response.once('close', () => {
-        answering.delete(response)
-        settle()
-      })
-    })
+    server.on('clientError', answerUnreadable)
     server.once('error', reject)
   })
+}
+
+/// A request Node cannot read gets the error envelope, as every other refusal, instead of Node's bare status
+/// line: headers over its limit are 431, anything else (a request cut off or not HTTP) 400.
+function answerUnreadable(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (socket.writable && socket.bytesWritten === 0) {
+    const refusal =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? new ApiError(
+            'request_header_fields_too_large',
+            `The request's headers are larger than ${maxHeaderSize / 1024} KB.`,
+          )
+        : new ApiError('bad_request', 'The request is not valid HTTP.')
+    const body = JSON.stringify(refusal.toEnvelope())
+    socket.write(
+      `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status]}\r\n` +
+        'Content-Type: application/json\r\n' +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+        'Connection: close\r\n\r\n' +
+        body,
+    )
+  }
+  socket.destroy(error)
 }

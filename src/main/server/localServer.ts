@@ -25,7 +25,12 @@ export function localServerSwitch(engine: Engine): LocalServerSwitch {
       try {
         running = {
           port: wish.port,
-          server: await listen((stopping) => createApp(engine, { stopping }), LOOPBACK, wish.port),
+          server: await listen(
+            (stopping) => createApp(engine, { stopping }),
+            LOOPBACK,
+            wish.port,
+            engine.config.server.allowedHosts,
+          ),
         }
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code

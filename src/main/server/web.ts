@@ -3,6 +3,7 @@ import { serveStatic } from '@hono/node-server/serve-static'
 import type { Hono } from 'hono'
 import { setCookie } from 'hono/cookie'
 import { z } from 'zod'
+import type { OpenedSession } from '../../shared/browserSession'
 import { CONTENT_SECURITY_POLICY } from '../../shared/csp'
 import { ApiError } from '../../shared/errors'
 import { SESSION_LIFETIME_MS } from '../engine/admin'
@@ -16,7 +17,8 @@ const SESSION_BODY_BYTES = 1024
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest()
 
 /// Browser mode, like a notebook server: serves the editor's built pages and exchanges the one-time token
-/// printed at start (carried in the URL fragment, so it never reaches a request log) for a session cookie.
+/// printed at start (carried in the URL fragment, so it never reaches a request log) for a session: its cookie,
+/// and in the answer the page's key, which the page keeps in its origin's storage (see PAGE_KEY_HEADER).
 /// Returns the one-time token for the `open …` line.
 export function mountWeb(app: Hono, engine: Engine, rendererDir: string): string {
   const oneTimeToken = randomBytes(24).toString('base64url')
@@ -33,14 +35,15 @@ export function mountWeb(app: Hono, engine: Engine, rendererDir: string): string
       )
     }
     unused = null
-    const { value } = engine.admin.createSession()
-    setCookie(c, SESSION_COOKIE, value, {
+    const { keys } = engine.admin.createSession()
+    setCookie(c, SESSION_COOKIE, keys.cookie, {
       httpOnly: true,
       sameSite: 'Strict',
       path: '/',
       maxAge: SESSION_LIFETIME_MS / 1000,
     })
-    return c.body(null, 204)
+    c.header('Cache-Control', 'no-store')
+    return c.json({ pageKey: keys.pageKey } satisfies OpenedSession)
   })
 
   app.use('*', async (c, next) => {

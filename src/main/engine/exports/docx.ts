@@ -15,6 +15,7 @@ import {
   type ICommentOptions,
   type ParagraphChild,
 } from 'docx'
+import { citationDates } from '../../../shared/citations'
 import type { Report } from '../../../shared/schemas'
 import { checkedAs } from '../../../shared/verdicts'
 import {
@@ -149,7 +150,9 @@ function comment(claim: AnnotatedClaim): ICommentOptions {
   for (const other of claim.otherTiers)
     lines.push(`${other.tier}: ${VERDICT_LABELS[other.consensus.verdict]}`)
   for (const citation of consensus?.citations ?? [])
-    lines.push(`Source: ${citation.title} <${citation.url}>${citation.quote ? `: “${citation.quote}”` : ''}`)
+    lines.push(
+      `Source: ${citation.title} <${citation.url}>${citation.quote ? `: “${citation.quote}”` : ''} (${citationDates(citation)})`,
+    )
   for (const vote of claim.votes)
     lines.push(`Vote of ${vote.model} (${vote.tier}): ${VERDICT_LABELS[vote.verdict]}. ${vote.rationale}`)
   return {

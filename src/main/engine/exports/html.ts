@@ -1,3 +1,4 @@
+import { citationDates } from '../../../shared/citations'
 import type { Citation, Evaluation, Report } from '../../../shared/schemas'
 import { checkedAs } from '../../../shared/verdicts'
 import {
@@ -247,7 +248,7 @@ function source(citation: Citation): string {
   const title = escapeHtml(citation.title || citation.url)
   const link = isWebUrl(citation.url) ? `<a href="${escapeHtml(citation.url)}">${title}</a>` : title
   const quote = citation.quote ? `<blockquote>“${escapeHtml(citation.quote)}”</blockquote>` : ''
-  return `<li>${link}${quote}</li>`
+  return `<li>${link} <small>(${escapeHtml(citationDates(citation))})</small>${quote}</li>`
 }
 
 function votes(evaluations: Evaluation[]): string {

@@ -1,3 +1,4 @@
+import { citationDates } from '../../../shared/citations'
 import { counted } from '../../../shared/counted'
 import { markdownLines, PROSE, proseView } from '../../../shared/markdown'
 import type { Report } from '../../../shared/schemas'
@@ -95,7 +96,9 @@ function footnote(claim: AnnotatedClaim): string {
   for (const citation of consensus?.citations ?? []) {
     const title = escapeMarkdown(citation.title || citation.url)
     const link = isWebUrl(citation.url) ? `[${title}](<${linkTarget(citation.url)}>)` : title
-    lines.push(`Source: ${link}${citation.quote ? `: “${escapeMarkdown(citation.quote)}”` : ''}`)
+    lines.push(
+      `Source: ${link}${citation.quote ? `: “${escapeMarkdown(citation.quote)}”` : ''} (${citationDates(citation)})`,
+    )
   }
   if (claim.votes.length > 0) {
     const votes = claim.votes.map(

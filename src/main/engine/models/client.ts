@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises'
-import { generateText, Output, type LanguageModelUsage } from 'ai'
+import { generateText, Output, type LanguageModel, type LanguageModelUsage } from 'ai'
 import type { z } from 'zod'
 import type { TokenUsage } from '../../../shared/schemas'
 import { PermanentError } from '../tiers/tier'
@@ -68,7 +68,39 @@ export class ModelClient {
   }
 
   async generate<T>(handle: ModelHandle, request: StructuredRequest<T>): Promise<StructuredAnswer<T>> {
-    const { signal } = request
+    return this.call(handle, request.signal, async (model, abortSignal) => {
+      const result = await generateText({
+        model,
+        system: request.system,
+        prompt: request.prompt,
+        output: Output.object({ schema: request.schema, name: request.name }),
+        // Retries are ours: they honour Retry-After, hold no concurrency slot while waiting and are counted.
+        maxRetries: 0,
+        abortSignal,
+      })
+      return { object: result.output as T, usage: tokenUsage(result.totalUsage) }
+    })
+  }
+
+  /// A plain-text request (no system prompt, no response format), for models trained on one fixed prompt
+  /// that answer in words, such as bespoke-minicheck's "Document: … Claim: …" → "Yes" or "No".
+  async text(
+    handle: ModelHandle,
+    request: { prompt: string; signal: AbortSignal },
+  ): Promise<{ text: string; usage: TokenUsage | null }> {
+    return this.call(handle, request.signal, async (model, abortSignal) => {
+      const result = await generateText({ model, prompt: request.prompt, maxRetries: 0, abortSignal })
+      return { text: result.text, usage: tokenUsage(result.totalUsage) }
+    })
+  }
+
+  /// Runs one request to `handle` under its provider's concurrency limit and the request timeout, retrying as
+  /// the settings say; errors become sentences with the key redacted.
+  private async call<R>(
+    handle: ModelHandle,
+    signal: AbortSignal,
+    request: (model: LanguageModel, abortSignal: AbortSignal) => Promise<R>,
+  ): Promise<R> {
     const who = `${handle.config.id} (${handle.config.provider} ${handle.config.model})`
     const model = handle.languageModel()
     // A provider may echo the key in an error, in any case; it never reaches a check's error or a log.
@@ -83,16 +115,7 @@ export class ModelClient {
       const timeout = AbortSignal.timeout(this.settings.requestTimeoutMs)
       let waitMs: number
       try {
-        const result = await generateText({
-          model,
-          system: request.system,
-          prompt: request.prompt,
-          output: Output.object({ schema: request.schema, name: request.name }),
-          // Retries are ours: they honour Retry-After, hold no concurrency slot while waiting and are counted.
-          maxRetries: 0,
-          abortSignal: AbortSignal.any([signal, timeout]),
-        })
-        return { object: result.output as T, usage: tokenUsage(result.totalUsage) }
+        return await request(model, AbortSignal.any([signal, timeout]))
       } catch (error) {
         if (signal.aborted) throw signal.reason as Error
         const failure = classify(error, timeout.aborted, this.settings.requestTimeoutMs)

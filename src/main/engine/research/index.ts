@@ -1,6 +1,6 @@
-// Deep research on one claim: plan (sub-questions, searches for support and for contradiction), search and
-// read sources, build a proof-and-dissent argument map with verified citations, let every panel model vote on
-// the map, and let the judge write verdict, confidence and summary. Charged a flat price on acceptance,
+// Deep research on one claim: plan (sub-questions, searches for support and for contradiction), search (the
+// sub-questions too) and read sources, build a proof-and-dissent argument map with verified citations, let
+// every panel model vote on the map, and let the judge write verdict, confidence and summary. Charged a flat price on acceptance,
 // refunded if it fails; each step is saved as it ends, so a run resumes after a restart.
 import type { Config } from '../../../shared/config'
 import { ApiError } from '../../../shared/errors'
@@ -19,7 +19,7 @@ import { PermanentError } from '../tiers/tier'
 import { checkedText, claimData } from '../tiers/t2/context'
 import { resolveClaims } from '../tiers/resolve'
 import type { ClaimRecord } from '../store/documents'
-import { evidenceOrder, passageData, verifiedCitations } from '../tiers/t3'
+import { passageData, relevantPassages, verifiedCitations } from '../tiers/t3'
 import { requireCheckableText } from '../validation'
 import { normaliseSpace, type RankedPassage, type Web } from '../web'
 import {
@@ -46,9 +46,13 @@ type Vote = ResearchResult['votes'][number]
 /// What a run has done so far (saved after every step).
 export interface ResearchState {
   plan?: Plan
+  /// Passages found for the plan's sub-questions (searched with the support, in its step).
+  answers?: RankedPassage[]
   support?: RankedPassage[]
   contradiction?: RankedPassage[]
   sourcesRead?: number
+  /// The pages read so far (each counted once in `sourcesRead`, however many searches found it).
+  pagesRead?: string[]
   map?: ArgumentMap
   votes?: Vote[]
 }
@@ -367,16 +371,22 @@ export class DeepResearch {
       this.save(record, state, 'plan')
     }
     const plan = state.plan
-    // Each search's passages: the best 12 by their words, of which the judge keeps the 6 that bear most on
-    // the claim.
+    // Each search's passages: the best 12 by their words, of which the judge keeps at most the 6 that bear
+    // most on the claim (none that do not).
     const search = async (queries: string[]): Promise<RankedPassage[]> => {
+      if (queries.length === 0) return []
       const found = await this.web.research(claim, queries, { pagesPerQuery: 3, limit: 12, signal })
       const item = { claim, context: record.context }
-      const { order } = await evidenceOrder(client, judge, item, passageData(found.passages), signal)
-      state.sourcesRead = (state.sourcesRead ?? 0) + found.sources.length
+      const { order } = await relevantPassages(client, judge, item, passageData(found.passages), signal)
+      state.pagesRead = [
+        ...new Set([...(state.pagesRead ?? []), ...found.sources.map((source) => source.url)]),
+      ]
+      state.sourcesRead = state.pagesRead.length
       return order.slice(0, 6).map((index) => found.passages[index] as RankedPassage)
     }
     if (!state.support) {
+      // The sub-questions are what settles the claim: their answers are searched as well as its support.
+      state.answers ??= await search(plan.subQuestions)
       state.support = await search(plan.supportQueries)
       this.save(record, state, 'search-support')
     }
@@ -385,7 +395,7 @@ export class DeepResearch {
       state.contradiction = await search(queries)
       this.save(record, state, 'search-contradiction')
     }
-    const passages = [...state.support, ...state.contradiction].filter(
+    const passages = [...(state.answers ?? []), ...state.support, ...state.contradiction].filter(
       (passage, index, all) =>
         all.findIndex((p) => p.url === passage.url && p.start === passage.start) === index,
     )
@@ -436,10 +446,31 @@ export class DeepResearch {
       }
     }
     const grounded = sources.length > 0 || (finding.verdict !== 'supported' && finding.verdict !== 'refuted')
+    if (grounded) {
+      const summary = finding.summary.trim().slice(0, 4000)
+      return {
+        verdict: finding.verdict,
+        confidence: finding.confidence,
+        summary,
+        votes,
+        argumentMap: map,
+        sources,
+      }
+    }
+    // The judge's confidence and summary were about a verdict the sources do not bear out: the finding says
+    // what happened instead, as sure as the panel was that it is unverifiable.
+    const read = state.sourcesRead ?? 0
+    const why =
+      read === 0
+        ? 'no page could be read'
+        : `of the ${read} page${read === 1 ? '' : 's'} read, none held a quote that ` +
+          `${finding.verdict === 'supported' ? 'confirms' : 'contradicts'} it`
     return {
-      verdict: grounded ? finding.verdict : 'unverifiable',
-      confidence: finding.confidence,
-      summary: finding.summary.trim().slice(0, 4000),
+      verdict: 'unverifiable',
+      confidence: votes.filter((vote) => vote.verdict === 'unverifiable').length / Math.max(1, votes.length),
+      summary:
+        `No source could be verified for this claim: ${why}, so it is unverifiable. ` +
+        `(The judge leaned ${finding.verdict}, on the models' own knowledge.)`,
       votes,
       argumentMap: map,
       sources,

@@ -53,7 +53,7 @@ export function setModelTiers(
   const resolved = (tier: TierChecker | null) => (tier && resolver ? resolvedTier(tier, resolver) : tier)
   const made = {
     t2: resolved(modelTier(config.models, store.voteCache, keys)),
-    t3: resolved(webTier(config.models, web, keys)),
+    t3: resolved(webTier(config, web, keys)),
   }
   for (const tier of ['t2', 't3'] as const) {
     const checker = made[tier]

@@ -2,25 +2,29 @@
 // cache of sources per URL so one page serves every claim that needs it.
 import type { Config } from '../../../shared/config'
 import type { ApiKeys } from '../keys'
+import { Limiters } from '../models/limiter'
 import { FetchRefused, SafeFetcher, type FetchOptions } from './fetcher'
 import { splitPassages, type Passage } from './passages'
 import { rankPassages } from './rank'
 import { normaliseSpace, readableText } from './readable'
 import { ApiSearch, type SearchProvider, type SearchResult } from './search'
 
+export * from './dates'
 export * from './fetcher'
 export * from './passages'
 export * from './rank'
 export * from './readable'
 export * from './search'
 
-/// A fetched page: its readable text and passages (offsets into `text`).
+/// A fetched page: its readable text and passages (offsets into `text`), when it was read and the publication
+/// date it declares (null when none).
 export interface Source {
   url: string
   title: string
   text: string
   passages: Passage[]
   retrievedAt: string
+  publishedAt: string | null
 }
 
 /// A passage of a source, ranked for a claim.
@@ -28,7 +32,14 @@ export interface RankedPassage extends Passage {
   url: string
   title: string
   retrievedAt: string
+  publishedAt: string | null
   score: number
+}
+
+/// What reading a list of pages gave: the sources, and the pages refused or failed, with why.
+export interface Reading {
+  sources: Source[]
+  skipped: Array<{ url: string; reason: string }>
 }
 
 export interface WebOptions {
@@ -48,6 +59,8 @@ export function quoteOccursIn(quote: string, text: string): boolean {
 
 /// Sources kept in memory at most.
 const MAX_CACHED = 500
+/// Pages fetched at once from one site, so that reading many of its pages in parallel does not hammer it.
+const PER_SITE = 2
 
 export class Web {
   readonly fetcher: SafeFetcher
@@ -55,6 +68,7 @@ export class Web {
   private readonly cacheMs: number
   private readonly now: () => Date
   private readonly cache = new Map<string, { source: Promise<Source>; at: number }>()
+  private readonly sites = new Limiters(PER_SITE)
 
   /// `keys` holds the search provider's API key (the app's store, then the environment).
   constructor(config: Pick<Config, 'search' | 'web'>, options: WebOptions = {}, keys?: ApiKeys) {
@@ -90,45 +104,68 @@ export class Web {
   }
 
   private async load(url: string, signal?: AbortSignal): Promise<Source> {
-    const fetched = await this.fetcher.fetch(url, { signal })
-    const { title, text } = readableText(fetched.body, fetched.contentType, fetched.url)
-    return { url, title, text, passages: splitPassages(text), retrievedAt: this.now().toISOString() }
+    const site = URL.parse(url)?.host ?? url
+    const release = await this.sites.for(site).acquire(signal ?? new AbortController().signal)
+    let fetched
+    try {
+      fetched = await this.fetcher.fetch(url, { signal })
+    } finally {
+      release()
+    }
+    const { title, text, publishedAt } = readableText(fetched.body, fetched.contentType, fetched.url)
+    return {
+      url,
+      title,
+      text,
+      passages: splitPassages(text),
+      retrievedAt: this.now().toISOString(),
+      publishedAt,
+    }
   }
 
-  /// Searches each query, reads the top `pagesPerQuery` results of each (refused and failed fetches are
-  /// skipped and reported), and ranks all their passages for the claim; returns the best `limit`.
+  /// Reads `urls` in parallel (at most PER_SITE at once from one site); refused and failed fetches are skipped
+  /// and reported. Sources come in the order of `urls`.
+  async read(urls: readonly string[], signal?: AbortSignal): Promise<Reading> {
+    const settled = await Promise.allSettled(urls.map((url) => this.source(url, signal)))
+    const reading: Reading = { sources: [], skipped: [] }
+    settled.forEach((outcome, index) => {
+      if (outcome.status === 'fulfilled') reading.sources.push(outcome.value)
+      else if (outcome.reason instanceof FetchRefused)
+        reading.skipped.push({ url: urls[index] as string, reason: outcome.reason.message })
+      else throw outcome.reason
+    })
+    return reading
+  }
+
+  /// Searches each query, reads the top `pagesPerQuery` results of each, and ranks all their passages for the
+  /// claim; returns the best `limit`.
   async research(
     claim: string,
     queries: readonly string[],
     options: { pagesPerQuery?: number; limit?: number; signal?: AbortSignal } = {},
-  ): Promise<{
-    passages: RankedPassage[]
-    sources: Source[]
-    skipped: Array<{ url: string; reason: string }>
-  }> {
+  ): Promise<Reading & { passages: RankedPassage[] }> {
     const urls: string[] = []
     for (const query of queries) {
       const results = await this.search(query, options.pagesPerQuery ?? 3, options.signal)
       for (const result of results) if (!urls.includes(result.url)) urls.push(result.url)
     }
-    const sources: Source[] = []
-    const skipped: Array<{ url: string; reason: string }> = []
-    for (const url of urls) {
-      try {
-        sources.push(await this.source(url, options.signal))
-      } catch (error) {
-        if (!(error instanceof FetchRefused)) throw error
-        skipped.push({ url, reason: error.message })
-      }
-    }
-    const all = sources.flatMap((source) =>
+    const reading = await this.read(urls, options.signal)
+    return { ...reading, passages: rankedPassages(claim, reading.sources).slice(0, options.limit ?? 8) }
+  }
+}
+
+/// Every passage of `sources`, with its page and dates, in order of relevance to the claim.
+export function rankedPassages(claim: string, sources: readonly Source[]): RankedPassage[] {
+  return rankPassages(
+    claim,
+    sources.flatMap((source) =>
       source.passages.map((passage) => ({
         ...passage,
         url: source.url,
         title: source.title,
         retrievedAt: source.retrievedAt,
+        publishedAt: source.publishedAt,
       })),
-    )
-    return { passages: rankPassages(claim, all).slice(0, options.limit ?? 8), sources, skipped }
-  }
+    ),
+  )
 }

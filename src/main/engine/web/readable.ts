@@ -1,10 +1,13 @@
 import { Readability } from '@mozilla/readability'
 import { parseHTML } from 'linkedom'
+import { publishedAt } from './dates'
 
-/// A page's readable text: its title, and its main content as blocks joined by blank lines.
+/// A page's readable text: its title, its main content as blocks joined by blank lines, and the publication
+/// date it declares (ISO UTC), if any.
 export interface ReadableText {
   title: string
   text: string
+  publishedAt: string | null
 }
 
 const BLOCKS = 'h1, h2, h3, h4, h5, h6, p, li, blockquote, pre, td, th, dt, dd, figcaption'
@@ -37,10 +40,11 @@ export function readableText(body: string, contentType: string, url: string): Re
       .map(normaliseSpace)
       .filter(Boolean)
       .join('\n\n')
-    return { title: url, text }
+    return { title: url, text, publishedAt: null }
   }
   const { document } = parseHTML(body)
   const pageTitle = normaliseSpace(document.title ?? '') || url
+  const published = publishedAt(document)
   for (const element of Array.from(document.querySelectorAll('script, style, noscript, template'))) {
     element.remove()
   }
@@ -53,7 +57,7 @@ export function readableText(body: string, contentType: string, url: string): Re
   if (article?.content) {
     const { document: content } = parseHTML(`<!doctype html><html><body>${article.content}</body></html>`)
     const text = blocksOf(content.body as unknown as Element)
-    if (text) return { title: normaliseSpace(article.title ?? '') || pageTitle, text }
+    if (text) return { title: normaliseSpace(article.title ?? '') || pageTitle, text, publishedAt: published }
   }
   const { document: again } = parseHTML(body)
   for (const element of Array.from(
@@ -61,5 +65,9 @@ export function readableText(body: string, contentType: string, url: string): Re
   )) {
     element.remove()
   }
-  return { title: pageTitle, text: blocksOf((again.body ?? again.documentElement) as unknown as Element) }
+  return {
+    title: pageTitle,
+    text: blocksOf((again.body ?? again.documentElement) as unknown as Element),
+    publishedAt: published,
+  }
 }

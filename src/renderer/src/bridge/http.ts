@@ -15,31 +15,21 @@ import {
   Settings,
   TokenList,
 } from '../../../shared/schemas'
-import { openSession, type Page } from './session'
+import { CLOSED, PageEventStream, type EventStream } from './events'
+import { openSession, pageKeyHeader, type Page } from './session'
 
 const API_BASE = '/api/v1'
 
-/// The part of an `EventSource` the bridge uses; tests hand in their own.
-export interface EventStream {
-  onmessage: ((event: MessageEvent<string>) => void) | null
-  onopen: ((event: Event) => void) | null
-  onerror: ((event: Event) => void) | null
-  readonly readyState: number
-  close(): void
-}
-
-/// `EventSource.CLOSED`: the stream gave up and will not reconnect by itself.
-const CLOSED = 2
 /// The longest wait before opening a stream that gave up again; the first waits 2 s, each next one twice as long.
 const MAX_REOPEN_MS = 60_000
 
-const browserEvents = (url: string): EventStream => new EventSource(url, { withCredentials: true })
-
-/// The browser-mode bridge: the REST API of the page's own origin, signed in by the session cookie that the
-/// one-time link in the address bar is traded for first; pushed updates from its Server-Sent Events stream.
+/// The browser-mode bridge: the REST API of the page's own origin, signed in by the session that the one-time
+/// link in the address bar is traded for first (its cookie, and the page's key in a header); pushed updates from
+/// its Server-Sent Events stream.
 export function httpApi(
   page: Page = window,
-  openEvents: (url: string) => EventStream = browserEvents,
+  openEvents: (url: string, headers: () => Record<string, string>) => EventStream = (url, headers) =>
+    new PageEventStream(page, url, headers),
 ): FactdeskApi {
   const session = openSession(page)
 
@@ -49,10 +39,11 @@ export function httpApi(
       return await page.fetch(API_BASE + path, {
         method,
         credentials: 'same-origin',
-        headers:
-          body === undefined
-            ? { Accept: 'application/json' }
-            : { Accept: 'application/json', 'Content-Type': 'application/json' },
+        headers: {
+          Accept: 'application/json',
+          ...pageKeyHeader(page),
+          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       })
     } catch {
@@ -76,7 +67,7 @@ export function httpApi(
   }
 
   // One stream for every listener, opened with the first and closed with the last. After a dropped connection
-  // `EventSource` reconnects by itself and the server sends what was missed (`Last-Event-ID`). After an answer
+  // the stream reconnects by itself and the server sends what was missed (`Last-Event-ID`). After an answer
   // that is not a stream (a proxy's 502, a server starting) it gives up: it is opened again here, later each
   // time, and the listeners are told to read again what they show, as nothing can be sent of what they missed.
   const listeners = new Set<(update: ReportUpdate) => void>()
@@ -97,7 +88,7 @@ export function httpApi(
     tell(update)
   }
   const connect = (afterBreak: boolean): void => {
-    const opened = openEvents(`${API_BASE}/events`)
+    const opened = openEvents(`${API_BASE}/events`, () => pageKeyHeader(page))
     stream = opened
     let missed = afterBreak
     opened.onmessage = deliver
@@ -171,6 +162,7 @@ export function httpApi(
     importFile: (request) => call('POST', '/drafts/import', Draft, request),
     // A browser has no dialogs onto the disk: the page uploads files and downloads them instead.
     files: null,
+    onOpenedFile: null,
     subscribe: (listener) => {
       listeners.add(listener)
       open()

@@ -38,6 +38,10 @@ export function ipcApi(factdesk: FactdeskIpc): FactdeskApi {
     saveDraft: (id, request) => unwrap(factdesk.saveDraft(id, request)),
     importFile: (request) => unwrap(factdesk.importFile(request)),
     subscribe: (listener) => factdesk.onReport(listener),
+    onOpenedFile: (listener, failed) =>
+      factdesk.onOpenedFile((opened) =>
+        opened.ok ? listener(opened.data) : failed(ApiError.fromEnvelope(opened)),
+      ),
     files: {
       openFile: () => unwrap(factdesk.files.openFile()),
       saveFile: (id, text) => unwrap(factdesk.files.saveFile(id, text)),

@@ -7,7 +7,6 @@ import { slimBinary } from 'harper.js/slimBinary'
 import { harperDialect, LINT_CONFIG, lintText } from '../../../shared/harper'
 import type { LintReply, LintRequest } from './lintChecker'
 
-readFilesWithXhr()
 const linter = new LocalLinter({ binary: slimBinary })
 let queue: Promise<void> = linter.setup().then(() => linter.setLintConfig(LINT_CONFIG))
 
@@ -30,26 +29,4 @@ function fail(request: LintRequest, error: unknown): void {
 
 function reply(answer: LintReply): void {
   self.postMessage(answer)
-}
-
-/// Chromium's fetch refuses file: URLs, and the desktop app's page, and so this worker, is loaded from one.
-/// Harper fetches its binary, so there it is read with XMLHttpRequest, which may read the app's own files.
-function readFilesWithXhr(): void {
-  if (self.location.protocol !== 'file:') return
-  const fetchOther = self.fetch.bind(self)
-  self.fetch = (input, init) => {
-    const url = input instanceof Request ? input.url : String(input)
-    if (!url.startsWith('file:')) return fetchOther(input, init)
-    return new Promise<Response>((resolve, reject) => {
-      const request = new XMLHttpRequest()
-      request.open('GET', url)
-      request.responseType = 'arraybuffer'
-      request.onload = () =>
-        resolve(
-          new Response(request.response as ArrayBuffer, { headers: { 'Content-Type': 'application/wasm' } }),
-        )
-      request.onerror = () => reject(new TypeError(`could not read ${url}`))
-      request.send()
-    })
-  }
 }

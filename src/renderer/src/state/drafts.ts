@@ -306,7 +306,15 @@ export const useDrafts = create<DraftsStore>()((set, get) => {
         }
         await place(api, draft, typed ? null : reconcile(draft, copy))
       }
-      void restore()
+      // A file the system asked the desktop app to open ("Open with") shows once the last draft is back, not under it.
+      let stopOpening: (() => void) | undefined
+      void restore().then(() => {
+        if (stopped) return
+        stopOpening = api.onOpenedFile?.(
+          (id) => void get().open(api, id),
+          (error) => useChecks.setState({ notice: { kind: 'error', text: describeError(error) } }),
+        )
+      })
       const onHidden = (): void => {
         if (document.visibilityState !== 'hidden') return
         keepCopy()
@@ -339,6 +347,7 @@ export const useDrafts = create<DraftsStore>()((set, get) => {
       })
       return () => {
         stopped = true
+        stopOpening?.()
         unsubscribe()
         document.removeEventListener('visibilitychange', onHidden)
         window.removeEventListener('blur', onBlur)

@@ -1,34 +1,37 @@
-// t3: live web research. For each claim: search queries from a model, search, fetch, rank passages by their
-// words, then the judge model picks from the best of them those that bear on the claim; each panel model votes
-// on the claim and the chosen passages, citing the passages it relied on; the judge writes the consensus with
-// citations. Every quote is checked against the fetched text of its URL before it is stored.
+// t3: live web research. For each claim: a search loop (search.ts) in which the judge model reads results'
+// snippets and picks the pages worth reading or asks for another search; the picked pages are fetched and their
+// passages ranked by their words, then the judge keeps those that bear on the claim; each panel model votes on
+// the claim and the kept passages, citing the passages it relied on; the judge writes the consensus with
+// citations. Every quote is checked against the fetched text of its URL, then judged for its stance toward the
+// claim (stance.ts), before it is stored.
 import type { Config } from '../../../../shared/config'
 import type { Citation, Consensus, Evaluation, TokenUsage } from '../../../../shared/schemas'
 import { apiKeys, type ApiKeys } from '../../keys'
 import { addUsage, ModelClient, modelHandle, modelSettings, type ModelHandle } from '../../models'
 import type { ClaimRecord } from '../../store/documents'
-import { normaliseSpace, quoteOccursIn, Web, type RankedPassage } from '../../web'
+import { normaliseSpace, quoteOccursIn, rankedPassages, Web, type RankedPassage } from '../../web'
 import { claimData } from '../t2/context'
 import { agreement, consensus } from '../t2'
 import { PermanentError, type JudgeInput, type TierChecker, type UnitInput, type UnitOutcome } from '../tier'
 import {
-  QUERY_SYSTEM,
-  Queries,
   RELEVANCE_SYSTEM,
   RelevantPassages,
   WEB_JUDGE_SYSTEM,
   WEB_PANEL_SYSTEM,
   WebDecision,
   WebVote,
-  queryPrompt,
   relevancePrompt,
   webJudgePrompt,
   webVotePrompt,
   type CitedPassage,
   type PassageData,
 } from './prompts'
+import { searchUntilAnswered } from './search'
+import { judgeStances, verifierFor, type Verifier } from './stance'
 
 export * from './prompts'
+export * from './search'
+export * from './stance'
 
 const MAX_RATIONALE = 2000
 const MAX_REASONING = 4000
@@ -40,19 +43,21 @@ const CANDIDATES = 16
 const REMEMBERED = 500
 
 /// What was found for one claim: the ranked passages the panel and the judge see, and the tokens the judge
-/// spent finding them (its queries and its choice of evidence).
+/// spent finding them (reading search results and its choice of evidence).
 export interface ClaimEvidence {
   queries: string[]
   passages: RankedPassage[]
   usage: TokenUsage | null
 }
 
-/// The models' view of the passages: ids P1…, their page and text.
+/// The models' view of the passages: ids P1…, their page, its dates and their text.
 export const passageData = (passages: readonly RankedPassage[]): PassageData[] =>
   passages.map((passage, index) => ({
     id: `P${index + 1}`,
     url: passage.url,
     title: passage.title,
+    publishedAt: passage.publishedAt ?? null,
+    retrievedAt: passage.retrievedAt,
     text: passage.text,
   }))
 
@@ -60,22 +65,22 @@ export const passageData = (passages: readonly RankedPassage[]): PassageData[] =
 const passageIndex = (id: string): number =>
   Number(/^\s*\[?\s*P?\s*(\d+)\s*\]?\s*$/i.exec(id)?.[1] ?? NaN) - 1
 
-/// The order of `count` passages with a model's choice first: the ids it named, in its order and each once
-/// (ids of no passage are ignored), then the others in their own order.
-export function chosenFirst(count: number, chosen: readonly string[]): number[] {
+/// The indices of the passages among `count` that a model named: in its order and each once (ids of no
+/// passage are ignored).
+export function chosenPassages(count: number, chosen: readonly string[]): number[] {
   const order: number[] = []
   for (const id of chosen) {
     const index = passageIndex(id)
     if (Number.isInteger(index) && index >= 0 && index < count && !order.includes(index)) order.push(index)
   }
-  for (let index = 0; index < count; index++) if (!order.includes(index)) order.push(index)
   return order
 }
 
-/// Reorders passages ranked by their words so that those the model names as bearing on the claim come first:
+/// Of passages ranked by their words, those the model names as bearing on the claim, most decisive first:
 /// lexical ranking finds candidates that share the claim's words, the model tells the ones about the same
-/// thing from those about something else. One call; none for fewer than two passages.
-export async function evidenceOrder(
+/// thing from those about something else. The others are left out, never used to pad the evidence. One call;
+/// none for fewer than two passages (a single one is kept).
+export async function relevantPassages(
   client: ModelClient,
   handle: ModelHandle,
   item: { claim: string },
@@ -90,7 +95,7 @@ export async function evidenceOrder(
     name: 'relevant_passages',
     signal,
   })
-  return { order: chosenFirst(passages.length, object.passages), usage }
+  return { order: chosenPassages(passages.length, object.passages), usage }
 }
 
 /// The model's citations that hold: the passage exists and its quote occurs (whitespace-normalised) in the
@@ -119,34 +124,46 @@ export async function verifiedCitations(
       title: passage.title,
       quote,
       retrievedAt: passage.retrievedAt,
-      publishedAt: null,
+      // A deep research run saved before pages' dates were read has passages without one.
+      publishedAt: passage.publishedAt ?? null,
       stance: null,
     })
   }
   return out
 }
 
-/// A consensus that cites nothing cannot be supported or refuted by the web tier: it becomes unverifiable,
-/// its agreement then the share of `votes` that said so.
+/// Why `decided` does not stand on its citations (judged for their stance), or null when it does: supported
+/// needs a quote that supports the claim, refuted one that refutes it, misleading at least one verified quote.
+function ungrounded(decided: Consensus, citations: readonly Citation[]): string | null {
+  const has = (stance: Citation['stance']) => citations.some((citation) => citation.stance === stance)
+  if (decided.verdict === 'supported' && !has('supports')) return 'no verified quote supports the claim'
+  if (decided.verdict === 'refuted' && !has('refutes')) return 'no verified quote contradicts the claim'
+  if (decided.verdict === 'misleading' && citations.length === 0)
+    return 'no verified quote shows what it leaves out'
+  return null
+}
+
+/// The consensus with its citations (stances judged): a verdict its citations do not bear out becomes
+/// unverifiable for want of evidence, its agreement then the share of `votes` that said so. Sourced, and its
+/// sources counted, only by the citations that support or refute the claim.
 export function groundedConsensus(
   decided: Consensus,
   citations: Citation[],
   votes: readonly Evaluation[],
 ): Consensus {
-  if (citations.length > 0 || (decided.verdict !== 'supported' && decided.verdict !== 'refuted')) {
-    return { ...decided, citations, sourced: citations.length > 0, sources: citedSites(citations) }
-  }
+  const bearing = citations.filter(
+    (citation) => citation.stance === 'supports' || citation.stance === 'refutes',
+  )
+  const grounded = { ...decided, citations, sourced: bearing.length > 0, sources: citedSites(bearing) }
+  const why = ungrounded(decided, citations)
+  if (why === null) return grounded
   return {
-    ...decided,
+    ...grounded,
     verdict: 'unverifiable',
+    detail: 'no_evidence',
     agreement: agreement('unverifiable', votes),
-    citations: [],
     correction: null,
-    reasoning:
-      `${decided.reasoning} (No quoted source could be verified, so the verdict is unverifiable.)`.slice(
-        0,
-        MAX_REASONING,
-      ),
+    reasoning: `${decided.reasoning} (Unverifiable: ${why}.)`.slice(0, MAX_REASONING),
   }
 }
 
@@ -155,13 +172,19 @@ export const citedSites = (citations: readonly Citation[]): number =>
   new Set(citations.map((citation) => URL.parse(citation.url)?.hostname ?? citation.url)).size
 
 /// t3 from the configuration, or null when it lacks a panel or a judge. `web` is shared with deep research.
-export function webTier(models: Config['models'], web: Web, keys: ApiKeys = apiKeys()): TierChecker | null {
+export function webTier(
+  config: Pick<Config, 'models' | 'research'>,
+  web: Web,
+  keys: ApiKeys = apiKeys(),
+): TierChecker | null {
+  const { models } = config
   if (models.panel.length === 0 || models.judge === null) return null
   const client = new ModelClient(modelSettings(models))
   const panel = new Map<string, ModelHandle>(
-    models.panel.map((config, index) => [config.id, modelHandle(config, `models.panel[${index}]`, keys)]),
+    models.panel.map((model, index) => [model.id, modelHandle(model, `models.panel[${index}]`, keys)]),
   )
   const judge = modelHandle(models.judge, 'models.judge', keys)
+  const verifier: Verifier = verifierFor(models, judge, keys)
   const evidence = new Map<string, Promise<ClaimEvidence>>()
 
   /// The claim's research, done once however many panel units ask (and again after a restart).
@@ -169,45 +192,49 @@ export function webTier(models: Config['models'], web: Web, keys: ApiKeys = apiK
     const key = `${input.checkId}:${input.claim.id}`
     const known = evidence.get(key)
     if (known) return known
-    const found = research(input.claim, input.documentText, input.signal)
+    const found = research(input.claim, input.documentText, input.now(), input.signal)
     evidence.set(key, found)
     found.catch(() => evidence.delete(key))
     while (evidence.size > REMEMBERED) evidence.delete(evidence.keys().next().value as string)
     return found
   }
 
+  /// Searches until the judge has the results worth reading, reads only those pages, and keeps the passages
+  /// it says bear on the claim.
   async function research(
     claim: ClaimRecord,
     documentText: string,
+    now: string,
     signal: AbortSignal,
   ): Promise<ClaimEvidence> {
     const item = claimData(documentText, claim)
-    const { object, usage: queryUsage } = await client.generate(judge, {
-      system: QUERY_SYSTEM,
-      prompt: queryPrompt(item),
-      schema: Queries,
-      name: 'queries',
+    // The statement: the same words about another subject are another search.
+    const searchFor = item.claim
+    const searched = await searchUntilAnswered(client, judge, web, item, searchFor, {
+      maxSearches: config.research.maxSearches,
+      today: now.slice(0, 10),
       signal,
     })
-    const queries = object.queries
-      .map((query) => normaliseSpace(query).slice(0, 300))
-      .filter(Boolean)
-      .slice(0, 3)
-    if (queries.length === 0) queries.push(item.claim.slice(0, 300))
-    const found = await web.research(item.claim, queries, { pagesPerQuery: 3, limit: CANDIDATES, signal })
-    const chosen = await evidenceOrder(client, judge, item, passageData(found.passages), signal)
+    const { sources } = await web.read(
+      searched.chosen.map((result) => result.url),
+      signal,
+    )
+    const candidates = rankedPassages(searchFor, sources).slice(0, CANDIDATES)
+    const chosen = await relevantPassages(client, judge, item, passageData(candidates), signal)
     return {
-      queries,
-      passages: chosen.order.slice(0, PASSAGES).map((index) => found.passages[index] as RankedPassage),
-      usage: addUsage(queryUsage, chosen.usage),
+      queries: searched.queries,
+      passages: chosen.order.slice(0, PASSAGES).map((index) => candidates[index] as RankedPassage),
+      usage: addUsage(searched.usage, chosen.usage),
     }
   }
 
   return {
     tier: 't3',
     models: () => [...panel.keys()],
-    // Queries, searches, fetches, the choice of evidence and the vote, each with its retries.
-    unitTimeoutMs: 3 * client.worstCaseMs() + 10 * web.fetcher.options.timeoutMs,
+    // The reading of each search's results, searches, fetches, the choice of evidence, the vote or decision and
+    // the stances, each with its retries.
+    unitTimeoutMs:
+      (config.research.maxSearches + 3) * client.worstCaseMs() + 10 * web.fetcher.options.timeoutMs,
 
     async check(input: UnitInput): Promise<UnitOutcome> {
       const handle = panel.get(input.model)
@@ -249,12 +276,13 @@ export function webTier(models: Config['models'], web: Web, keys: ApiKeys = apiK
         name: 'web_decision',
         signal: input.signal,
       })
-      const citations = await verifiedCitations(web, passages, object.citations, input.signal)
+      const verified = await verifiedCitations(web, passages, object.citations, input.signal)
+      const judged = await judgeStances(client, verifier, item.claim, verified, input.signal)
       evidence.delete(`${input.checkId}:${input.claim.id}`)
       const decided = consensus(object, input.votes, input.now())
       return {
-        consensus: groundedConsensus(decided, citations, input.votes),
-        consensusUsage: addUsage(usage, researchUsage),
+        consensus: groundedConsensus(decided, judged.citations, input.votes),
+        consensusUsage: addUsage(usage, researchUsage, judged.usage),
         issues: [],
       }
     },

@@ -1,4 +1,5 @@
 import type { JSX } from 'react'
+import { citationDates, stanceWords } from '../../../../shared/citations'
 import type { Citation } from '../../../../shared/schemas'
 import { Confirmation } from '../Confirmation'
 
@@ -16,7 +17,7 @@ export const sourceName = (citation: Citation): string =>
   `${citation.title || domainOf(citation.url)} (${domainOf(citation.url)})`
 
 /// A source as a link that only asks to be opened: its title (or domain), its domain, and optionally its
-/// verbatim quote and retrieval date. Without `tabStop` it is for the mouse only: inside a widget the arrow keys
+/// verbatim quote, its dates and how it bears on the claim. Without `tabStop` it is for the mouse only: inside a widget the arrow keys
 /// walk (the argument map), whose item opens it with Enter and names it.
 export function SourceLink({
   citation,
@@ -41,7 +42,11 @@ export function SourceLink({
       </button>
       <span className="muted"> · {domainOf(citation.url)}</span>
       {quote && <q>{citation.quote}</q>}
-      {quote && <span className="muted">retrieved {citation.retrievedAt.slice(0, 10)}</span>}
+      {quote && (
+        <span className="muted">
+          {[citationDates(citation), stanceWords(citation.stance)].filter(Boolean).join(' · ')}
+        </span>
+      )}
     </>
   )
 }

@@ -1,0 +1,17 @@
+import type { Citation } from './schemas'
+
+/// A citation's dates in a few words, as the claim panel and the exports show them: "published 2024-05-01,
+/// retrieved 2026-11-25", or only when it was retrieved when the page declares no date.
+export const citationDates = (citation: Pick<Citation, 'publishedAt' | 'retrievedAt'>): string =>
+  (citation.publishedAt ? `published ${citation.publishedAt.slice(0, 10)}, ` : '') +
+  `retrieved ${citation.retrievedAt.slice(0, 10)}`
+
+/// How a citation bears on its claim, in words; null where its stance was not judged.
+export const stanceWords = (stance: Citation['stance']): string | null =>
+  stance === 'supports'
+    ? 'supports the claim'
+    : stance === 'refutes'
+      ? 'contradicts the claim'
+      : stance === 'neutral'
+        ? 'does not settle the claim'
+        : null
