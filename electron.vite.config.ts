@@ -23,11 +23,13 @@ export default defineConfig({
     build: {
       rollupOptions: {
         // The desktop shell and the headless CLI share one engine bundle.
-        // t1-worker: the spelling checker's worker thread, started from out/main/t1-worker.js.
+        // t1-worker: the spelling checker's worker thread, started from out/main/t1-worker.js; claims-worker: a
+        // thread of the claim extraction pool (out/main/claims-worker.js).
         input: {
           index: resolve('src/main/index.ts'),
           cli: resolve('src/main/cli/index.ts'),
           't1-worker': resolve('src/main/engine/tiers/t1/worker.ts'),
+          'claims-worker': resolve('src/main/engine/claims/worker.ts'),
         },
       },
     },

@@ -9,6 +9,7 @@ import { apiBenchmarks } from './api'
 import { claimBenchmarks } from './claims'
 import { editorBenchmarks } from './editorRun'
 import { engineBenchmarks } from './engine'
+import { estimateBenchmarks } from './estimates'
 import { resultsDir, type Figure } from './measure'
 import { reportBenchmarks } from './report'
 import { startupBenchmarks } from './startup'
@@ -22,6 +23,7 @@ const BENCHMARKS: Record<string, () => Promise<Figure[]>> = {
   tokens: async () => (await tokenBenchmarks()).flatMap(tokenFigures),
   engine: engineBenchmarks,
   api: apiBenchmarks,
+  estimates: estimateBenchmarks,
   startup: startupBenchmarks,
   editor: editorBenchmarks,
 }

@@ -1,7 +1,8 @@
 // A load generator for `npm run bench`, run as its own process so that the server's process does not share
 // its event loop: `tsx bench/load.ts` with one JSON argument `{url, method, token, body?, seconds,
-// connections}`. Keeps `connections` requests in flight for `seconds` and prints one line of JSON: requests,
-// errors (a status other than 200), requests per second and latency quantiles in ms.
+// connections}` (or `@FILE` holding it). Keeps `connections` requests in flight for `seconds` and prints one
+// line of JSON: requests, errors (a status other than 200), requests per second and latency quantiles in ms.
+import { readFileSync } from 'node:fs'
 import { quantile } from './measure'
 
 export interface LoadRequest {
@@ -21,7 +22,11 @@ export interface LoadResult {
   p99: number
 }
 
-const request = JSON.parse(process.argv[2] ?? '{}') as LoadRequest
+// `@FILE` reads the request from a file: a long body does not fit in one argument.
+const argument = process.argv[2] ?? '{}'
+const request = JSON.parse(
+  argument.startsWith('@') ? readFileSync(argument.slice(1), 'utf8') : argument,
+) as LoadRequest
 const headers: Record<string, string> = { Authorization: `Bearer ${request.token}` }
 if (request.body !== undefined) headers['Content-Type'] = 'application/json'
 const body = request.body === undefined ? undefined : JSON.stringify(request.body)

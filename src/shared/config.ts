@@ -154,7 +154,19 @@ export const Config = z.strictObject({
         .default([]),
     })
     .prefault({}),
-  limits: z.strictObject({ maxTextChars: z.number().int().positive().default(200_000) }).prefault({}),
+  limits: z
+    .strictObject({
+      maxTextChars: z.number().int().positive().default(200_000),
+      /// Estimates an organization may ask for in a minute; more are refused (429) until the minute has passed.
+      estimatesPerMinute: z.number().int().positive().default(60),
+      /// How long an estimate may wait to be submitted before its stored text and claims are deleted.
+      estimateHours: z
+        .number()
+        .positive()
+        .max(24 * 365)
+        .default(24),
+    })
+    .prefault({}),
 })
 export type Config = z.infer<typeof Config>
 export type ConfigInput = z.input<typeof Config>

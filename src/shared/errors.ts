@@ -1,13 +1,15 @@
 import type { ErrorCode, ErrorEnvelope, FieldError } from './schemas'
 
 /// The HTTP status of each error code (api-decisions.md, "Errors").
-export const STATUS_OF: Record<ErrorCode, 400 | 401 | 402 | 403 | 404 | 421 | 422 | 431 | 500 | 503> = {
+export const STATUS_OF: Record<ErrorCode, 400 | 401 | 402 | 403 | 404 | 421 | 422 | 429 | 431 | 500 | 503> = {
   bad_request: 400,
   unauthorized: 401,
   insufficient_credits: 402,
   forbidden: 403,
   not_found: 404,
   unprocessable: 422,
+  /// Too many requests of one kind in a while (estimates); the `Retry-After` header says when to try again.
+  rate_limited: 429,
   internal_error: 500,
   /// Extension: the model or search providers a check needs cannot be reached now (nothing was charged).
   providers_unreachable: 503,
@@ -24,6 +26,8 @@ export class ApiError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly details: FieldError[] | null = null,
+    /// For `rate_limited`: the seconds until a retry is let through (the `Retry-After` header).
+    readonly retryAfterSeconds: number | null = null,
   ) {
     super(message)
     this.name = 'ApiError'

@@ -3,6 +3,29 @@ import { z } from 'zod'
 /// The contract: every resource of the service as a zod schema. The REST server validates and documents
 /// with these, the IPC layer validates with them, and the renderer types itself from them.
 
+// U+0000 (the database driver cuts text there) and half of a surrogate pair (no character; UTF-8 has no form
+// for it), found by UTF-16 unit.
+// eslint-disable-next-line no-control-regex -- U+0000 is what it looks for
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
+
+/// Why a text cannot be stored as it is, in words with the offset (UTF-16 units) of the first character at
+/// fault, or null when it can. Drafts are the exception: they keep whatever the writer typed.
+export function unstorableCharacter(text: string): string | null {
+  const found = UNSTORABLE.exec(text)
+  if (!found) return null
+  const unit = text.charCodeAt(found.index)
+  const what = unit === 0 ? 'U+0000' : `an unpaired surrogate U+${unit.toString(16).toUpperCase()}`
+  return `holds ${what} at offset ${found.index}`
+}
+
+/// A string the API stores: one with U+0000 or an unpaired surrogate is refused, naming the offset.
+const storable = <T extends z.ZodType<string>>(schema: T): T =>
+  schema.superRefine((value, context) => {
+    const problem = unstorableCharacter(value)
+    if (problem) context.addIssue({ code: 'custom', message: problem })
+  })
+const storedText = storable(z.string())
+
 /// A tier of checking: t1 spelling and grammar, t2 model fact-check, t3 live web research.
 export const Tier = z.enum(['t1', 't2', 't3']).meta({ id: 'Tier' })
 export type Tier = z.infer<typeof Tier>
@@ -335,6 +358,7 @@ export const ErrorCode = z.enum([
   'forbidden',
   'not_found',
   'unprocessable',
+  'rate_limited',
   'internal_error',
   'providers_unreachable',
   'misdirected_request',
@@ -356,7 +380,7 @@ const tiersField = z.array(Tier).min(1).meta({ description: 'one or more of t1, 
 
 /// Body of `POST /checks/estimate`.
 export const EstimateRequest = z
-  .strictObject({ text: z.string(), tiers: tiersField })
+  .strictObject({ text: storedText, tiers: tiersField })
   .meta({ id: 'EstimateRequest' })
 export type EstimateRequest = z.infer<typeof EstimateRequest>
 
@@ -364,12 +388,12 @@ export type EstimateRequest = z.infer<typeof EstimateRequest>
 export const CreateCheckRequest = z
   .strictObject({
     documentId: z.string().optional(),
-    text: z.string().optional(),
+    text: storedText.optional(),
     tiers: tiersField,
-    name: z.string().nullable().optional(),
-    author: z.string().nullable().optional(),
-    sourceUrl: z.string().nullable().optional(),
-    callbackUrl: z.string().nullable().optional(),
+    name: storedText.nullable().optional(),
+    author: storedText.nullable().optional(),
+    sourceUrl: storedText.nullable().optional(),
+    callbackUrl: storedText.nullable().optional(),
   })
   .refine((body) => (body.documentId === undefined) !== (body.text === undefined), {
     message: 'give exactly one of documentId or text',
@@ -381,16 +405,16 @@ export type CreateCheckRequest = z.infer<typeof CreateCheckRequest>
 /// Body of `PATCH /checks/{id}`: only these members, each a string or null.
 export const PatchCheckRequest = z
   .strictObject({
-    name: z.string().nullable().optional(),
-    author: z.string().nullable().optional(),
-    sourceUrl: z.string().nullable().optional(),
+    name: storedText.nullable().optional(),
+    author: storedText.nullable().optional(),
+    sourceUrl: storedText.nullable().optional(),
   })
   .meta({ id: 'PatchCheckRequest' })
 export type PatchCheckRequest = z.infer<typeof PatchCheckRequest>
 
 /// Body of `POST /research`: exactly one of `claimId` or `text`.
 export const ResearchRequest = z
-  .union([z.strictObject({ claimId: z.string() }), z.strictObject({ text: z.string() })])
+  .union([z.strictObject({ claimId: z.string() }), z.strictObject({ text: storedText })])
   .meta({ id: 'ResearchRequest' })
 export type ResearchRequest = z.infer<typeof ResearchRequest>
 
@@ -412,10 +436,10 @@ export type SearchProviderName = z.infer<typeof SearchProviderName>
 export const Dialect = z.enum(['american', 'british', 'canadian', 'australian']).meta({ id: 'Dialect' })
 export type Dialect = z.infer<typeof Dialect>
 
-const httpUrl = z.url({ protocol: /^https?$/ })
+const httpUrl = storable(z.url({ protocol: /^https?$/ }))
 const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be the name of an environment variable')
 /// A new API key (a string), no change (absent) or none any more (null). Keys are never sent back.
-const newKey = z.string().trim().min(1).max(1000).nullable().optional()
+const newKey = storedText.trim().min(1).max(1000).nullable().optional()
 
 /// Whether a key is saved, and its last four characters to tell keys apart; never the key.
 export const SavedKey = z
@@ -440,10 +464,10 @@ export type SettingsModel = z.infer<typeof SettingsModel>
 /// A model as it is saved: `apiKey` sets (a string), keeps (absent) or removes (null) its key.
 export const ModelInput = z
   .strictObject({
-    id: z.string().trim().min(1).max(100),
+    id: storedText.trim().min(1).max(100),
     provider: ModelProvider,
     baseURL: httpUrl.nullable().optional(),
-    model: z.string().trim().min(1).max(200),
+    model: storedText.trim().min(1).max(200),
     apiKeyEnv: envName.nullable().optional(),
     apiKey: newKey,
   })
@@ -484,8 +508,7 @@ export function remoteServiceUrlProblem(url: string): string | null {
 }
 
 /// A remote service's base URL, `/api/v1` included.
-const remoteServiceUrl = z
-  .string()
+const remoteServiceUrl = storedText
   .trim()
   .max(2000)
   .superRefine((url, context) => {
@@ -553,7 +576,7 @@ export const SettingsPatch = z
     writing: z
       .strictObject({
         dialect: Dialect.optional(),
-        dictionary: z.array(z.string().trim().min(1).max(100)).max(10_000).optional(),
+        dictionary: z.array(storedText.trim().min(1).max(100)).max(10_000).optional(),
       })
       .optional(),
     localServer: z
@@ -583,7 +606,7 @@ export const SearchTestRequest = z
     provider: SearchProviderName,
     baseURL: httpUrl,
     apiKeyEnv: envName.nullable().optional(),
-    apiKey: z.string().trim().min(1).max(1000).optional(),
+    apiKey: storedText.trim().min(1).max(1000).optional(),
   })
   .meta({ id: 'SearchTestRequest' })
 export type SearchTestRequest = z.infer<typeof SearchTestRequest>
@@ -601,7 +624,7 @@ export type SearchTest = z.infer<typeof SearchTest>
 
 /// A connection test of a remote service as entered in the form; without `token`, the saved one is used.
 export const ServiceTestRequest = z
-  .strictObject({ baseURL: remoteServiceUrl, token: z.string().trim().min(1).max(1000).optional() })
+  .strictObject({ baseURL: remoteServiceUrl, token: storedText.trim().min(1).max(1000).optional() })
   .meta({ id: 'ServiceTestRequest' })
 export type ServiceTestRequest = z.infer<typeof ServiceTestRequest>
 
@@ -624,7 +647,7 @@ export type TokenList = z.infer<typeof TokenList>
 
 /// Body of `POST /tokens`.
 export const CreateTokenRequest = z
-  .strictObject({ scope: Scope, name: z.string().trim().max(100).nullable().optional() })
+  .strictObject({ scope: Scope, name: storedText.trim().max(100).nullable().optional() })
   .meta({ id: 'CreateTokenRequest' })
 export type CreateTokenRequest = z.infer<typeof CreateTokenRequest>
 

@@ -132,6 +132,35 @@ describe('with no network', () => {
     expect(JSON.stringify(res.json)).not.toContain('127.0.0.8')
   })
 
+  it('a search provider at a non-public address can never work: 422, not 503, and a queued check fails', async () => {
+    await models.open(fake.baseURL)
+    const config = offlineConfig()
+    const server = await startServer({
+      config: {
+        ...config,
+        search: { provider: 'searxng', baseURL: `http://search.example.test:${search.port}/` },
+        web: { allowLocalTargets: false },
+      },
+      reachability: { resolveHost: async () => ['10.0.0.7'] },
+    })
+    servers.push(server)
+    const t3 = await call(server, 'POST', '/checks', { body: { text: TEXT, tiers: ['t3'] } })
+    expect(t3.status).toBe(422)
+    const message = expectEnvelope(t3.json, 'unprocessable').message
+    expect(message).toContain('search (searxng)')
+    expect(message).toContain('resolves to a non-public address')
+    expect(message).not.toContain('10.0.0.7')
+    expect(await balance(server)).toBe(1000)
+
+    const queued = await queue(server, { text: TEXT, tiers: ['t3'] })
+    await server.engine.pending.runDue()
+    expect(await pending(server, queued.id)).toMatchObject({
+      status: 'failed',
+      error: { code: 'unprocessable', message: expect.stringContaining('non-public address') },
+    })
+    expect(await checks(server)).toEqual([])
+  })
+
   it('refuses deep research with 503 while its models or search cannot be reached, charging nothing', async () => {
     const server = await start()
     const offline = await call(server, 'POST', '/research', {

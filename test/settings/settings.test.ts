@@ -342,11 +342,11 @@ describe('writing and search', () => {
 
   it('saves the search provider and its key, shown only as last4', async () => {
     const res = await server.owner('PATCH', '/settings', {
-      search: { provider: 'searxng', baseURL: 'http://127.0.0.1:8888', apiKey: 'search-key-9876' },
+      search: { provider: 'searxng', baseURL: 'https://searx.example.test', apiKey: 'search-key-9876' },
     })
     expect(res.json.search).toMatchObject({
       provider: 'searxng',
-      baseURL: 'http://127.0.0.1:8888',
+      baseURL: 'https://searx.example.test',
       key: { hasKey: true, last4: '9876' },
     })
     expect(server.engine.settings.keys.search(undefined)).toBe('search-key-9876')
@@ -355,7 +355,7 @@ describe('writing and search', () => {
 
   it('a saved search key stays with the provider and address it was saved for', async () => {
     await server.owner('PATCH', '/settings', {
-      search: { provider: 'searxng', baseURL: 'http://127.0.0.1:8888', apiKey: 'search-key-9876' },
+      search: { provider: 'searxng', baseURL: 'https://searx.example.test', apiKey: 'search-key-9876' },
     })
     const kept = await server.owner('PATCH', '/settings', { search: { provider: 'searxng' } })
     expect(kept.json.search.key).toEqual({ hasKey: true, last4: '9876' })
@@ -439,18 +439,27 @@ describe('search test', () => {
     expect(searxng.json.message).toContain('SearXNG search failed: HTTP 404')
   })
 
-  it('follows the address rules of t3: a private or (unless allowed) loopback endpoint is not asked', async () => {
+  it('follows the address rules of t3: a private or (unless allowed) loopback endpoint is refused (422), not asked', async () => {
     const before = search.requests.length
+    const saved = (await server.owner('GET', '/settings')).json.search
     for (const baseURL of ['http://10.0.0.1/w/api.php', `${search.origin}/searxng`]) {
       const res = await server.owner('POST', '/settings/search/test', { provider: 'searxng', baseURL })
-      expect(res.json.ok, baseURL).toBe(false)
-      expect(res.json.message, baseURL).toContain('resolves to a non-public address')
+      expect(res.status, baseURL).toBe(422)
+      const error = expectEnvelope(res.json, 'unprocessable')
+      expect(error.message, baseURL).toContain('resolves to a non-public address')
+      expect(error.details).toEqual([{ field: 'baseURL', message: expect.stringContaining('non-public') }])
+      const save = await server.owner('PATCH', '/settings', { search: { provider: 'searxng', baseURL } })
+      expect(save.status, baseURL).toBe(422)
+      expect(expectEnvelope(save.json, 'unprocessable').details).toEqual([
+        { field: 'search.baseURL', message: expect.stringContaining('non-public') },
+      ])
     }
+    expect((await server.owner('GET', '/settings')).json.search).toEqual(saved)
     // A name's answers are not told: they would make the test an oracle for what internal names resolve to.
     const byName = `http://localhost:${new URL(search.origin).port}/searxng`
     const res = await server.owner('POST', '/settings/search/test', { provider: 'searxng', baseURL: byName })
-    expect(res.json.message).toContain('host localhost resolves to a non-public address')
-    for (const address of ['127.0.0.1', '::1']) expect(res.json.message).not.toContain(address)
+    expect(res.json.error.message).toContain('host localhost resolves to a non-public address')
+    for (const address of ['127.0.0.1', '::1']) expect(res.json.error.message).not.toContain(address)
     expect(search.requests.length).toBe(before)
   })
 })

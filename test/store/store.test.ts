@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import {
   copyFileSync,
   existsSync,
@@ -90,6 +90,33 @@ describe('the store', () => {
   })
 })
 
+describe('space of deleted rows', () => {
+  const autoVacuum = (file: string): number => {
+    const db = new Database(file)
+    const mode = (db.prepare('PRAGMA auto_vacuum').get() as { auto_vacuum: number }).auto_vacuum
+    db.close()
+    return Number(mode)
+  }
+
+  it('is given back incrementally, by a new database and by one from before once it is opened', () => {
+    const fresh = tempDir()
+    Store.open(fresh).close()
+    expect(autoVacuum(join(fresh, 'factdesk.db'))).toBe(2)
+
+    // A database as an earlier version made it: every table, no auto-vacuum.
+    const old = tempDir()
+    const file = join(old, 'factdesk.db')
+    const db = new Database(file)
+    db.exec('PRAGMA journal_mode = WAL')
+    for (const sql of MIGRATIONS) db.exec(sql)
+    db.exec(`PRAGMA user_version = ${MIGRATIONS.length}`)
+    db.close()
+    expect(autoVacuum(file)).toBe(0)
+    Store.open(old).close()
+    expect(autoVacuum(file)).toBe(2)
+  })
+})
+
 describe('closing the store', () => {
   it('leaves the database file whole: the write-ahead log is folded back into it', async () => {
     const dir = tempDir()
@@ -106,6 +133,12 @@ describe('closing the store', () => {
     db.close()
   })
 })
+
+/// A process's state letter as `ps` shows it (Z: a zombie), or null when there is no such process.
+function processState(pid: number): string | null {
+  const ps = spawnSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' })
+  return ps.status === 0 ? ps.stdout.trim().charAt(0) : null
+}
 
 describe('the data-folder lock', () => {
   it('a second engine that runs jobs on the same folder gets a clear error; read-only tools still work', async () => {
@@ -147,6 +180,40 @@ describe('the data-folder lock', () => {
     const release = lockDataFolder(dir)
     release()
   })
+
+  it.runIf(process.platform !== 'win32')(
+    'a lock left by a killed process that its parent has not reaped yet (a zombie) is taken over',
+    async () => {
+      const dir = tempDir()
+      const engine = `import('${join(process.cwd(), 'src/main/engine/store/lock.ts')}').then(m => { m.lockDataFolder(${JSON.stringify(dir)}); console.log('locked'); setInterval(() => {}, 1000) })`
+      // The shell starts the lock holder, says its pid, and becomes `sleep`, which never reaps it.
+      const parent = spawn(
+        'sh',
+        ['-c', `"${process.execPath}" --import tsx -e "$ENGINE" & echo "pid $!"; exec sleep 120`],
+        { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ENGINE: engine } },
+      )
+      try {
+        const holder = await new Promise<number>((resolve, reject) => {
+          let said = ''
+          parent.stdout.on('data', (chunk: Buffer) => {
+            said += chunk.toString()
+            const pid = /pid (\d+)/.exec(said)?.[1]
+            if (pid && said.includes('locked')) resolve(Number(pid))
+          })
+          parent.once('exit', (code) => reject(new Error(`parent exited ${code}`)))
+        })
+        expect(() => lockDataFolder(dir)).toThrow(new RegExp(`process ${holder}`))
+        process.kill(holder, 'SIGKILL')
+        // Until its parent reaps it, kill(pid, 0) still finds it.
+        await expect.poll(() => processState(holder), { timeout: 10_000 }).toBe('Z')
+        expect(() => process.kill(holder, 0)).not.toThrow()
+        const release = lockDataFolder(dir)
+        release()
+      } finally {
+        parent.kill('SIGKILL')
+      }
+    },
+  )
 
   it('treats an unreadable lock file as held while it is new, and as stale once it is old', () => {
     const dir = tempDir()

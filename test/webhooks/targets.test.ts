@@ -1,3 +1,4 @@
+import ipaddr from 'ipaddr.js'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
   failureReason,
@@ -326,6 +327,62 @@ describe('address classes', () => {
       '2a00:1450:4001:80b::200e',
       '::ffff:93.184.216.34',
       '64:ff9b::5db8:d822',
+    ]) {
+      expect(isRefusedAddress(address), address).toBe(false)
+    }
+  })
+
+  it('refuses every special range ipaddr.js knows, an IPv4 one also inside IPv6, at both ends', () => {
+    type Table = Record<string, [ipaddr.IPv4 | ipaddr.IPv6, number] | [ipaddr.IPv4 | ipaddr.IPv6, number][]>
+    const tableOf = (prototype: object) => (prototype as { SpecialRanges: Table }).SpecialRanges
+    let ranges = 0
+    for (const table of [tableOf(ipaddr.IPv4.prototype), tableOf(ipaddr.IPv6.prototype)]) {
+      for (const [name, entry] of Object.entries(table)) {
+        const subnets = Array.isArray(entry[0]) ? (entry as [ipaddr.IPv4 | ipaddr.IPv6, number][]) : [entry]
+        for (const [network, bits] of subnets as [ipaddr.IPv4 | ipaddr.IPv6, number][]) {
+          ranges++
+          const cidr = `${network.toString()}/${bits}`
+          const ends =
+            network instanceof ipaddr.IPv4
+              ? [ipaddr.IPv4.networkAddressFromCIDR(cidr), ipaddr.IPv4.broadcastAddressFromCIDR(cidr)]
+              : [ipaddr.IPv6.networkAddressFromCIDR(cidr), ipaddr.IPv6.broadcastAddressFromCIDR(cidr)]
+          for (const end of ends) {
+            const spellings = [end.toString()]
+            if (end instanceof ipaddr.IPv4) {
+              const [a = 0, b = 0, c = 0, d = 0] = end.octets
+              const hex = (high: number, low: number) => ((high << 8) | low).toString(16)
+              spellings.push(
+                `::ffff:${end.toString()}`,
+                `::ffff:${hex(a, b)}:${hex(c, d)}`,
+                `[::ffff:${end.toString()}]`,
+                `64:ff9b::${end.toString()}`,
+                `2002:${hex(a, b)}:${hex(c, d)}::1`,
+              )
+            }
+            for (const spelling of spellings)
+              expect(isRefusedAddress(spelling), `${name} ${cidr}: ${spelling}`).toBe(true)
+          }
+        }
+      }
+    }
+    expect(ranges).toBeGreaterThan(30)
+    // Ranges the hand-written lists missed.
+    for (const address of [
+      '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+      '192.0.2.1',
+      '198.51.100.7',
+      '203.0.113.9',
+      '100.64.0.1',
+      '100.127.255.254',
+    ]) {
+      expect(isRefusedAddress(address), address).toBe(true)
+    }
+    for (const address of [
+      '2002:808:808::1',
+      '64:ff9b::8.8.8.8',
+      '::ffff:808:808',
+      '100.128.0.1',
+      '2001:4860::8888',
     ]) {
       expect(isRefusedAddress(address), address).toBe(false)
     }

@@ -24,7 +24,7 @@ export async function runCheck(engine: Engine, text: string, tiers: Tier[], name
   process.on('SIGINT', onSignal)
   process.on('SIGTERM', onSignal)
   try {
-    const estimate = engine.service.estimate(principal, { text, tiers })
+    const estimate = await engine.service.estimate(principal, { text, tiers })
     console.error(
       `${counted(estimate.claimCount, 'claim')}, ${counted(estimate.credits.total, 'credit')} ` +
         `(balance ${formatted(estimate.balance)})`,

@@ -1,94 +1,56 @@
 import { lookup } from 'node:dns/promises'
 import { isIP, type LookupFunction } from 'node:net'
+import ipaddr from 'ipaddr.js'
 
 // Where the engine's outbound requests (webhooks, web fetches) may go: which IP addresses, how a host is
 // resolved and checked, and the pinned lookup that connects only to what was checked.
 
-/// True for IPv4 addresses off the public internet: this network, private, loopback, CGNAT, link-local,
-/// IETF protocol assignments, benchmarking, multicast and reserved.
-function isNonPublicIpv4(address: string): boolean {
-  const [a = 0, b = 0] = address.split('.').map(Number)
-  return (
-    a === 0 ||
-    a === 10 ||
-    a === 127 ||
-    (a === 100 && b >= 64 && b <= 127) ||
-    (a === 169 && b === 254) ||
-    (a === 172 && b >= 16 && b <= 31) ||
-    (a === 192 && b === 168) ||
-    (a === 192 && b === 0) ||
-    (a === 198 && (b === 18 || b === 19)) ||
-    a >= 224
-  )
+/// An IP address in one of the standard spellings Node connects to (brackets and an IPv6 zone id allowed), or
+/// null for anything else.
+function parsed(address: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
+  const bare = address.replace(/^\[|\]$/g, '')
+  return isIP(bare.replace(/%.*$/, '')) === 0 ? null : ipaddr.parse(bare)
 }
 
-/// The eight 16-bit words of an IPv6 address (zone id dropped), or null if it is not one.
-function ipv6Words(address: string): number[] | null {
-  const bare = address.replace(/%.*$/, '')
-  if (isIP(bare) !== 6) return null
-  let text = bare.toLowerCase()
-  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text)
-  if (dotted?.[1]) {
-    const [a = 0, b = 0, c = 0, d = 0] = dotted[1].split('.').map(Number)
-    text = `${text.slice(0, -dotted[1].length)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`
+/// The IPv4 address an IPv6 address leads to, where it is one that reaches IPv4: IPv4-mapped, IPv4-translated
+/// (RFC 6145), NAT64 (RFC 6052) and 6to4. Their ranges are ipaddr.js's; where the IPv4 address sits is theirs.
+function carriedIpv4(address: ipaddr.IPv6): ipaddr.IPv4 | null {
+  const words = address.parts
+  const v4 = (high = 0, low = 0) => new ipaddr.IPv4([high >> 8, high & 255, low >> 8, low & 255])
+  switch (address.range()) {
+    case 'ipv4Mapped':
+    case 'rfc6145':
+    case 'rfc6052':
+      return v4(words[6], words[7])
+    case '6to4':
+      return v4(words[1], words[2])
+    default:
+      return null
   }
-  const [head = '', tail] = text.split('::')
-  const parse = (part: string): number[] => (part === '' ? [] : part.split(':').map((w) => parseInt(w, 16)))
-  const front = parse(head)
-  const back = tail === undefined ? [] : parse(tail)
-  const words = [...front, ...Array<number>(8 - front.length - back.length).fill(0), ...back]
-  return words.length === 8 ? words : null
 }
 
-const v4 = (high: number, low: number): string => `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`
-
-/// The IPv4 address an IPv6 address carries, where it is one that reaches IPv4: IPv4-mapped (::ffff:0:0/96),
-/// NAT64 (64:ff9b::/96, 64:ff9b:1::/48) and 6to4 (2002::/16).
-function embeddedIpv4(words: readonly number[]): string | null {
-  const [w0 = 0, w1 = 0, w2 = 0, w3 = 0, w4 = 0, w5 = 0, w6 = 0, w7 = 0] = words
-  if (w0 === 0 && w1 === 0 && w2 === 0 && w3 === 0 && w4 === 0 && w5 === 0xffff) return v4(w6, w7)
-  if (w0 === 0x64 && w1 === 0xff9b && (w2 === 0 || w2 === 1)) return v4(w6, w7)
-  if (w0 === 0x2002) return v4(w1, w2)
-  return null
-}
-
-/// The address as an IPv4 dotted quad when it is one or carries one; otherwise null.
-function asIpv4(address: string): string | null {
-  if (isIP(address) === 4) return address
-  const words = ipv6Words(address)
-  return words ? embeddedIpv4(words) : null
-}
+/// The address as IPv4 when it is one or leads to one.
+const asIpv4 = (address: ipaddr.IPv4 | ipaddr.IPv6): ipaddr.IPv4 | null =>
+  address instanceof ipaddr.IPv4 ? address : carriedIpv4(address)
 
 /// True for 127.0.0.0/8 and ::1 (also written IPv4-mapped).
 export function isLoopbackAddress(address: string): boolean {
-  const bare = address.replace(/^\[|\]$/g, '')
-  const ipv4 = asIpv4(bare)
-  if (ipv4) return ipv4.startsWith('127.')
-  const words = ipv6Words(bare)
-  return words !== null && words.slice(0, 7).every((w) => w === 0) && words[7] === 1
+  const ip = parsed(address)
+  if (!ip) return false
+  return (asIpv4(ip) ?? ip).range() === 'loopback'
 }
 
-/// True for any address outbound requests (webhooks, web fetches) may not reach: every IPv4 range off the public
-/// internet, in any spelling of IPv6 too (the URL parser writes IPv4-mapped addresses in hex), IPv6 forms that
-/// lead to an IPv4 address, and IPv6's own local, link, site, multicast and documentation ranges. Not an IP
-/// address at all: refused.
+/// True for any address outbound requests (webhooks, web fetches) may not reach: any but ipaddr.js's `unicast`
+/// (private, loopback, link-local, carrier-grade NAT, documentation, benchmarking, Teredo, multicast,
+/// reserved…), in IPv4 and IPv6 alike, and an IPv6 address that leads to an IPv4 one (the URL parser writes
+/// IPv4-mapped addresses in hex) unless that one is unicast. Also refused: the rest of ::/16 (IPv4-compatible
+/// addresses, deprecated, and unassigned space ipaddr.js calls unicast), and anything that is not an IP address.
 export function isRefusedAddress(address: string): boolean {
-  const bare = address.replace(/^\[|\]$/g, '')
-  const ipv4 = asIpv4(bare)
-  if (ipv4) return isNonPublicIpv4(ipv4)
-  const words = ipv6Words(bare)
-  if (!words) return true
-  const [w0 = 0, w1 = 0] = words
-  const canonical = words.map((w) => w.toString(16)).join(':')
-  return (
-    words.slice(0, 4).every((w) => w === 0) || // ::/64: unspecified, loopback, IPv4-compatible and -translated
-    (w0 & 0xfe00) === 0xfc00 || // unique local fc00::/7
-    (w0 & 0xffc0) === 0xfe80 || // link-local fe80::/10
-    (w0 & 0xffc0) === 0xfec0 || // site-local fec0::/10
-    (w0 & 0xff00) === 0xff00 || // multicast
-    (w0 === 0x2001 && w1 === 0x0db8) || // documentation
-    (w0 === 0x0100 && canonical.startsWith('100:0:0:0:')) // discard-only 100::/64
-  )
+  const ip = parsed(address)
+  if (!ip) return true
+  const ipv4 = asIpv4(ip)
+  if (ipv4) return ipv4.range() !== 'unicast'
+  return ip.range() !== 'unicast' || (ip instanceof ipaddr.IPv6 && ip.parts[0] === 0)
 }
 
 /// A DNS lookup for a socket that answers only with `addresses`, those just checked: whatever DNS would say a
@@ -117,9 +79,13 @@ export type HostResolver = (hostname: string) => Promise<string[]>
 export const lookupHost: HostResolver = async (hostname) =>
   (await lookup(hostname, { all: true, verbatim: true })).map((answer) => answer.address)
 
-/// A target that may not be called: it does not resolve, or not only to public addresses.
+/// A target that may not be called: it does not resolve (`unresolved`: maybe only now, offline), or not only to
+/// public addresses (`not_public`: a configuration no retry mends).
 export class TargetRefused extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly why: 'unresolved' | 'not_public',
+  ) {
     super(message)
     this.name = 'TargetRefused'
   }
@@ -137,17 +103,23 @@ export async function resolveTarget(url: URL, allowLocal: boolean, resolve: Host
       addresses = await resolve(host)
     } catch (error) {
       const code = (error as { code?: unknown }).code
-      throw new TargetRefused(`host ${host} does not resolve${typeof code === 'string' ? ` (${code})` : ''}`)
+      throw new TargetRefused(
+        `host ${host} does not resolve${typeof code === 'string' ? ` (${code})` : ''}`,
+        'unresolved',
+      )
     }
   }
-  if (addresses.length === 0) throw new TargetRefused(`host ${host} does not resolve`)
+  if (addresses.length === 0) throw new TargetRefused(`host ${host} does not resolve`, 'unresolved')
   const refused = addresses.filter(
     (address) => !(allowLocal && isLoopbackAddress(address)) && isRefusedAddress(address),
   )
   if (refused.length > 0) {
     // What a name resolves to is not said: this message reaches API clients and stored records, which must not
     // learn internal DNS answers from it. An address given as the host is the user's own words.
-    throw new TargetRefused(`host ${host} resolves to a non-public address${isIP(host) ? ` (${host})` : ''}`)
+    throw new TargetRefused(
+      `host ${host} resolves to a non-public address${isIP(host) ? ` (${host})` : ''}`,
+      'not_public',
+    )
   }
   return addresses
 }

@@ -3,6 +3,8 @@ import { Admin } from './admin'
 import { systemClock, type Clock } from './clock'
 import { loadConfig } from './config'
 import { DraftService } from './drafts'
+import { ClaimExtractor } from './claims/pool'
+import { EstimateExpiry } from './estimates'
 import { ReportEvents } from './events'
 import { DEFAULT_RUNNER_OPTIONS, JobRunner, type RunnerOptions } from './jobs/runner'
 import { DeepResearch, type ResearchOptions } from './research'
@@ -68,6 +70,8 @@ export interface Engine {
   readonly drafts: DraftService
   /// Checks queued to run when their providers can be reached, and the worker that submits them.
   readonly pending: PendingQueue
+  /// Deletes estimates not submitted in time (running in engines that run jobs).
+  readonly estimates: EstimateExpiry
   /// The principal of whoever holds the data folder (the desktop app, `factdesk check`): the default
   /// organization, with write scope.
   localPrincipal(): Principal
@@ -102,6 +106,7 @@ export function openEngine(options: EngineOptions): Engine {
   const settings = new AppSettings(store, admin, fileConfig, clock, {
     box: options.secretBox ?? fileSecretBox(options.dataDir),
     ollamaOrigin: options.ollamaOrigin,
+    resolveHost: options.web?.fetch?.resolveHost,
     // Injected tiers (tests) stay as they are.
     onConfigChanged: (next) => {
       const nextWeb = new Web(next, options.web, settings.keys)
@@ -143,6 +148,7 @@ export function openEngine(options: EngineOptions): Engine {
     reachability,
   )
   if (options.runJobs) research.start()
+  const claims = new ClaimExtractor()
   const service = new Service(
     store,
     config,
@@ -150,11 +156,14 @@ export function openEngine(options: EngineOptions): Engine {
     tiers,
     runner,
     events,
+    claims,
     options.webhooks?.resolveHost,
     reachability,
   )
   const pending = new PendingQueue(store, service, reachability, clock, events, options.pending)
   if (options.runJobs) pending.start()
+  const estimates = new EstimateExpiry(store, clock)
+  if (options.runJobs) estimates.start()
   let local: Principal | null = null
   return {
     service,
@@ -166,6 +175,7 @@ export function openEngine(options: EngineOptions): Engine {
     research,
     settings,
     pending,
+    estimates,
     drafts: new DraftService(store, clock),
     localPrincipal() {
       if (local) return local
@@ -180,11 +190,13 @@ export function openEngine(options: EngineOptions): Engine {
     },
     async close() {
       await settings.close()
+      estimates.stop()
       await pending.stop()
       await runner.stop()
       await webhooks.stop()
       await research.close()
       await Promise.all([...tiers.values()].map((tier) => tier.close?.()))
+      await claims.close()
       store.close()
       unlock()
     },

@@ -5,7 +5,7 @@ import { Alarm } from './jobs/alarm'
 import { hasEnded, type ReportEvents } from './events'
 import { newId, newSecret } from './ids'
 import { unreachableError, type Reachability } from './reachability'
-import { requestHash, requireWrite, type Principal, type Service } from './service'
+import { estimateExpired, requestHash, requireWrite, type Principal, type Service } from './service'
 import type { Store } from './store'
 import type { PendingRecord } from './store/pendingChecks'
 import { requireIdempotencyKey } from './validation'
@@ -104,6 +104,10 @@ export class PendingQueue {
     const earlier = this.store.transaction(() => {
       const existing = this.store.pendingChecks.byKey(principal.organizationId, key)
       if (existing) return existing
+      // A queued estimate is as good as submitted: it must not expire while it waits.
+      if (request.documentId !== undefined && !this.store.documents.keep(request.documentId)) {
+        throw estimateExpired(request.documentId)
+      }
       this.store.pendingChecks.insert({
         id,
         organizationId: principal.organizationId,
@@ -225,7 +229,11 @@ export class PendingQueue {
     }
     const down = await this.reachability.unreachable(record.request.tiers, true)
     if (down.length > 0) {
-      this.retryLater(record, attempt, unreachableError(down).message)
+      // A configuration that can never work fails the check now; an endpoint that is down is waited for.
+      const refusal = unreachableError(down)
+      if (refusal.code === 'unprocessable')
+        this.end(record, attempt, { code: refusal.code, message: refusal.message })
+      else this.retryLater(record, attempt, refusal.message)
       return
     }
     let check: Check

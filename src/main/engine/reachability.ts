@@ -3,7 +3,14 @@ import { connect as connectTls } from 'node:tls'
 import { everyModel, type Config } from '../../shared/config'
 import { ApiError } from '../../shared/errors'
 import type { Tier } from '../../shared/schemas'
-import { lookupHost, pinnedLookup, resolveTarget, withoutAddresses, type HostResolver } from './addresses'
+import {
+  lookupHost,
+  pinnedLookup,
+  resolveTarget,
+  TargetRefused,
+  withoutAddresses,
+  type HostResolver,
+} from './addresses'
 import { modelEndpoint } from './models'
 
 // Whether the providers a check needs can be reached now: t1 needs none; t2 its models; t3 (and deep research)
@@ -34,12 +41,17 @@ interface Endpoint {
   web: boolean
 }
 
-/// An endpoint that could not be reached, and why.
+/// An endpoint that could not be reached, and why. `misconfigured`: it never will be as configured (the search
+/// provider's host resolves to a non-public address), so waiting for it is pointless.
 export interface Unreachable {
   what: string
   origin: string
   reason: string
+  misconfigured: boolean
 }
+
+/// Why a probe failed.
+type Failure = Pick<Unreachable, 'reason' | 'misconfigured'>
 
 /// The endpoints `tiers` need under `config` (deep research needs what t3 needs).
 export function endpointsFor(config: Config, tiers: readonly Tier[]): Endpoint[] {
@@ -68,7 +80,7 @@ export function endpointsFor(config: Config, tiers: readonly Tier[]): Endpoint[]
 /// Probes provider endpoints, one probe per origin at a time, and remembers those that answered for `cacheMs`.
 export class Reachability {
   private readonly options: ReachabilityOptions
-  private readonly answers = new Map<string, { at: number; reason: Promise<string | null> }>()
+  private readonly answers = new Map<string, { at: number; reason: Promise<Failure | null> }>()
 
   /// `config` gives the configuration in force now (the app's settings may change the models at any time).
   constructor(
@@ -90,15 +102,15 @@ export class Reachability {
     }
     const answers = await Promise.all(
       [...byOrigin].map(async ([key, endpoint]) => {
-        const reason = await this.answer(key, endpoint, config.web.allowLocalTargets, fresh)
-        return reason === null ? null : { what: endpoint.what, origin: endpoint.url.origin, reason }
+        const failure = await this.answer(key, endpoint, config.web.allowLocalTargets, fresh)
+        return failure === null ? null : { what: endpoint.what, origin: endpoint.url.origin, ...failure }
       }),
     )
     return answers.filter((answer) => answer !== null)
   }
 
-  /// Refuses (503 `providers_unreachable`) when an endpoint `tiers` need cannot be reached, for the `work` that
-  /// needs them.
+  /// Refuses when an endpoint `tiers` need cannot be reached, for the `work` that needs them: 422 when the
+  /// configuration can never work, else 503 `providers_unreachable` (try again, or queue the check).
   async require(tiers: readonly Tier[], work: 'check' | 'research' = 'check'): Promise<void> {
     const down = await this.unreachable(tiers)
     if (down.length > 0) throw unreachableError(down, work)
@@ -109,7 +121,7 @@ export class Reachability {
     endpoint: Endpoint,
     allowLocal: boolean,
     fresh: boolean,
-  ): Promise<string | null> {
+  ): Promise<Failure | null> {
     const now = Date.now()
     const cached = this.answers.get(key)
     if (cached && !fresh && now - cached.at < this.options.cacheMs) return cached.reason
@@ -123,7 +135,7 @@ export class Reachability {
   }
 
   /// Null when a connection to the endpoint opens within the timeout; otherwise why not, in words.
-  private async probe(endpoint: Endpoint, allowLocal: boolean): Promise<string | null> {
+  private async probe(endpoint: Endpoint, allowLocal: boolean): Promise<Failure | null> {
     const { url } = endpoint
     const host = url.hostname.replace(/^\[|\]$/g, '')
     try {
@@ -136,7 +148,8 @@ export class Reachability {
       await this.connect(url.protocol === 'https:', host, port, addresses)
       return null
     } catch (error) {
-      return withoutAddresses(describe(error), url.href)
+      const misconfigured = error instanceof TargetRefused && error.why === 'not_public'
+      return { reason: withoutAddresses(describe(error), url.href), misconfigured }
     }
   }
 
@@ -172,12 +185,22 @@ function describe(error: unknown): string {
 }
 
 /// The refusal of a check (or deep research) whose providers cannot be reached: which ones, and why; nothing
-/// was charged. A check may be queued to run once they answer.
+/// was charged. A check may be queued to run once they answer, unless one never will as configured (422).
 export function unreachableError(
   down: readonly Unreachable[],
   work: 'check' | 'research' = 'check',
 ): ApiError {
-  const list = down.map((each) => `${each.what} at ${each.origin}: ${each.reason}`).join('; ')
+  const listOf = (some: readonly Unreachable[]): string =>
+    some.map((each) => `${each.what} at ${each.origin}: ${each.reason}`).join('; ')
+  const misconfigured = down.filter((each) => each.misconfigured)
+  if (misconfigured.length > 0) {
+    return new ApiError(
+      'unprocessable',
+      `${listOf(misconfigured)}. Outbound requests reach public addresses only (web.allowLocalTargets admits ` +
+        'loopback for testing): change the search provider in Settings > Search or the configuration. Nothing was charged.',
+    )
+  }
+  const list = listOf(down)
   const needing = work === 'check' ? 'this check needs' : 'deep research needs'
   const then =
     work === 'check'

@@ -19,7 +19,7 @@ import {
   type WebhookSecret,
   type WebhookSecretRotation,
 } from '../../shared/schemas'
-import { extractClaims } from './claims'
+import type { ClaimExtractor } from './claims/pool'
 import type { Clock } from './clock'
 import { chargeOrRefuse } from './credits'
 import type { ReportEvents } from './events'
@@ -34,11 +34,13 @@ import {
   requireCheckableText,
   requireIdempotencyKey,
   requireSourceUrl,
+  requireStorableText,
 } from './validation'
 import { checkView, reportView } from './views'
 import { lookupHost, type HostResolver } from './addresses'
 import { requireCallbackTarget } from './webhooks/target'
 import type { Reachability } from './reachability'
+import { PerMinuteLimit } from './rateLimit'
 
 /// Who is asking: the organization a token acts for, and what it may do. `owner` is the person at this
 /// computer: the desktop app, or the browser session that `factdesk web` opened. Only the owner may change the
@@ -97,10 +99,13 @@ export function requestHash(request: CreateCheckRequest): string {
 }
 
 const LIST_LIMIT_MAX = 100
+const HOUR_MS = 3_600_000
 
 /// The operations of the API, with organization and scope checks. The REST server, the IPC layer and the
 /// CLI all call this one object; it knows nothing of HTTP.
 export class Service {
+  private readonly estimates: PerMinuteLimit
+
   constructor(
     private readonly store: Store,
     private readonly config: Config,
@@ -108,9 +113,12 @@ export class Service {
     private readonly tiers: ReadonlyMap<Tier, TierChecker>,
     private readonly jobs: Jobs,
     private readonly events: ReportEvents,
+    private readonly claims: Pick<ClaimExtractor, 'extract'>,
     private readonly resolveHost: HostResolver = lookupHost,
     private readonly reachability: Pick<Reachability, 'require'> | null = null,
-  ) {}
+  ) {
+    this.estimates = new PerMinuteLimit(clock, config.limits.estimatesPerMinute)
+  }
 
   /// Turns a bearer token's value into a principal, or refuses it: unknown, malformed and revoked tokens
   /// all get the same answer, so the reply reveals nothing about which tokens exist.
@@ -199,12 +207,30 @@ export class Service {
     return { secret, createdAt, previousExpiresAt }
   }
 
-  /// Finds the claims of a text and quotes them; caches both under a new documentId. Charges nothing.
-  estimate(principal: Principal, request: EstimateRequest): Estimate {
+  /// Finds the claims of a text and quotes them; caches both under a new documentId until it is submitted or
+  /// expires (`limits.estimateHours`). Charges nothing, but an organization gets `limits.estimatesPerMinute`.
+  async estimate(principal: Principal, request: EstimateRequest): Promise<Estimate> {
     requireWrite(principal)
+    requireStorableText({ text: request.text })
     requireCheckableText(request.text, this.config.limits.maxTextChars)
+    const wait = this.estimates.take(principal.organizationId)
+    if (wait !== null) {
+      const limit = this.config.limits.estimatesPerMinute
+      throw new ApiError(
+        'rate_limited',
+        `This organization asked for more than ${limit} estimates in a minute; try again in ${wait} s.`,
+        null,
+        wait,
+      )
+    }
     const tiers = canonicalTiers(request.tiers)
-    const { document, claims } = this.newDocument(principal, request.text, tiers)
+    const expiresAt = new Date(this.clock.now().getTime() + this.config.limits.estimateHours * HOUR_MS)
+    const { document, claims } = await this.newDocument(
+      principal,
+      request.text,
+      tiers,
+      expiresAt.toISOString(),
+    )
     this.store.transaction(() => this.store.documents.insert(document, claims))
     const credits = this.price(document, claims.length)
     const balance = this.store.ledger.balance(principal.organizationId)
@@ -228,6 +254,8 @@ export class Service {
   /// online are refused the same way when they are queued.
   requireSubmittable(principal: Principal, request: CreateCheckRequest): Tier[] {
     requireWrite(principal)
+    const { text, name, author, sourceUrl, callbackUrl } = request
+    requireStorableText({ text, name, author, sourceUrl, callbackUrl })
     const tiers = canonicalTiers(request.tiers)
     requireSourceUrl(request.sourceUrl)
     requireCallbackUrl(request.callbackUrl, this.config.webhooks.allowLocalTargets)
@@ -279,7 +307,7 @@ export class Service {
       document = this.estimatedDocument(principal, request.documentId, tiers)
       claims = this.store.documents.claims(document.id)
     } else {
-      ;({ document, claims } = this.newDocument(principal, request.text ?? '', tiers))
+      ;({ document, claims } = await this.newDocument(principal, request.text ?? '', tiers, null))
       fresh = true
     }
 
@@ -308,6 +336,7 @@ export class Service {
       const raced = replay()
       if (raced) return raced
       if (fresh) this.store.documents.insert(document, claims)
+      else if (!this.store.documents.keep(document.id)) throw estimateExpired(document.id)
       this.store.checks.insert(record)
       chargeOrRefuse(this.store.ledger, principal.organizationId, price.total, record.id, now, 'This check')
       const units = claims.flatMap((claim) =>
@@ -387,6 +416,7 @@ export class Service {
   /// Edits a check's name, author or sourceUrl, at any time.
   patch(principal: Principal, id: string, edits: PatchCheckRequest): Check {
     requireWrite(principal)
+    requireStorableText({ name: edits.name, author: edits.author, sourceUrl: edits.sourceUrl })
     requireSourceUrl(edits.sourceUrl)
     this.findCheck(principal, id)
     this.store.checks.edit(id, edits, this.now())
@@ -404,7 +434,9 @@ export class Service {
   /// The organization's document `id`, estimated for exactly `tiers`.
   private estimatedDocument(principal: Principal, id: string, tiers: readonly Tier[]): DocumentRecord {
     const cached = this.store.documents.get(principal.organizationId, id)
+    if (!cached && this.store.documents.expired(principal.organizationId, id)) throw estimateExpired(id)
     if (!cached) throw new ApiError('not_found', `There is no document ${id}.`)
+    if (cached.expiresAt !== null && cached.expiresAt <= this.now()) throw estimateExpired(id)
     if (cached.tiers.join() !== tiers.join()) {
       throw new ApiError(
         'unprocessable',
@@ -420,11 +452,14 @@ export class Service {
     return quote(claimCount, document.tiers, { ...this.config.pricing, ...document.unitPrices })
   }
 
-  private newDocument(
+  /// A new document of `text` and its claims; `expiresAt` for an estimate, null for a submission.
+  private async newDocument(
     principal: Principal,
     text: string,
     tiers: Tier[],
-  ): { document: DocumentRecord; claims: ClaimRecord[] } {
+    expiresAt: string | null,
+  ): Promise<{ document: DocumentRecord; claims: ClaimRecord[] }> {
+    const found = await this.claims.extract(text)
     const now = this.clock.now()
     const document: DocumentRecord = {
       id: newId('doc', now),
@@ -433,8 +468,9 @@ export class Service {
       tiers,
       unitPrices: quote(0, tiers, this.config.pricing).unitPrices,
       createdAt: now.toISOString(),
+      expiresAt,
     }
-    const claims = extractClaims(text).map((claim) => ({
+    const claims = found.map((claim) => ({
       id: newId('clm', now),
       documentId: document.id,
       text: claim.text,
@@ -450,6 +486,14 @@ export class Service {
     return this.clock.now().toISOString()
   }
 }
+
+/// An estimate not submitted in time: its claims are gone.
+export const estimateExpired = (documentId: string): ApiError =>
+  new ApiError(
+    'unprocessable',
+    `The estimate ${documentId} has expired: an estimate is kept until it is submitted, for a limited time ` +
+      '(limits.estimateHours). Estimate the text again.',
+  )
 
 /// Why a tier cannot run, and how to make it run.
 function tierUnavailable(tier: Tier): string {

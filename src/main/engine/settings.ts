@@ -24,6 +24,7 @@ import {
   type TokenList,
   ServiceMode,
 } from '../../shared/schemas'
+import { lookupHost, resolveTarget, TargetRefused, type HostResolver } from './addresses'
 import type { Admin } from './admin'
 import type { Clock } from './clock'
 import { apiKeys, modelKeyName, SEARCH_KEY, type ApiKeys, type Env, type SavedKeys } from './keys'
@@ -54,6 +55,8 @@ export interface SettingsOptions {
   /// Where a local Ollama answers (tests point it at a fake).
   ollamaOrigin?: string
   env?: Env
+  /// Resolves host names, as web fetches do (tests inject their own).
+  resolveHost?: HostResolver
 }
 
 /// The local server's default port, the same as `factdesk serve`'s.
@@ -144,6 +147,8 @@ export class AppSettings {
   /// tiers use the new models and search provider for new work; the local server is started or stopped.
   async update(principal: Principal, patch: SettingsPatch): Promise<Settings> {
     requireOwner(principal)
+    if (patch.search?.baseURL !== undefined)
+      await this.requirePublicSearch('search.baseURL', patch.search.baseURL)
     const at = this.clock.now().toISOString()
     const current = this.effective()
     this.store.transaction(() => {
@@ -249,6 +254,7 @@ export class AppSettings {
   async testSearch(principal: Principal, input: SearchTestRequest): Promise<SearchTest> {
     requireOwner(principal)
     this.requireKeyVariables('apiKeyEnv', [input.apiKeyEnv])
+    await this.requirePublicSearch('baseURL', input.baseURL)
     const config = this.effective()
     const keys = this.testKeys(input.apiKey, sameAddress(config.search, input))
     const search = { ...config.search, provider: input.provider, baseURL: input.baseURL }
@@ -267,6 +273,26 @@ export class AppSettings {
       return { ok: true, latencyMs, message, results }
     } catch (error) {
       return { ok: false, latencyMs: null, message: reason(error), results: [] }
+    }
+  }
+
+  /// Refuses (422) a search provider whose host resolves to a non-public address: t3 could never reach it (it
+  /// follows the web's address rules, `web.allowLocalTargets` admitting loopback). A host that does not resolve
+  /// now (offline) may be saved.
+  private async requirePublicSearch(field: string, baseURL: string): Promise<void> {
+    try {
+      await resolveTarget(
+        new URL(baseURL),
+        this.effective().web.allowLocalTargets,
+        this.options.resolveHost ?? lookupHost,
+      )
+    } catch (error) {
+      if (!(error instanceof TargetRefused) || error.why !== 'not_public') return
+      throw new ApiError(
+        'unprocessable',
+        `The search provider cannot be used: its ${error.message}, and searches reach public addresses only.`,
+        [{ field, message: error.message }],
+      )
     }
   }
 

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net'
 import { ApiError } from '../../shared/errors'
+import { unstorableCharacter } from '../../shared/schemas'
 import { isLoopbackAddress, isRefusedAddress } from './addresses'
 
 /// Refuses an empty text or one longer than the configured limit (UTF-16 units, as offsets count).
@@ -10,6 +11,20 @@ export function requireCheckableText(text: string, maxTextChars: number): void {
       'unprocessable',
       `The text is ${text.length.toLocaleString('en')} characters long; the limit is ${maxTextChars.toLocaleString('en')}.`,
     )
+  }
+}
+
+/// Refuses text members holding U+0000 or an unpaired surrogate (the store would cut or change them), naming
+/// each and the offset: the request schemas do the same at the API's edge; this covers every other caller (the
+/// CLI, a queued check).
+export function requireStorableText(members: Record<string, string | null | undefined>): void {
+  const details = Object.entries(members).flatMap(([field, value]) => {
+    const problem = typeof value === 'string' ? unstorableCharacter(value) : null
+    return problem ? [{ field, message: problem }] : []
+  })
+  if (details.length > 0) {
+    const fields = details.map((detail) => detail.field).join(', ')
+    throw new ApiError('bad_request', `The request is not valid (${fields}).`, details)
   }
 }
 

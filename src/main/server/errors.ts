@@ -35,7 +35,10 @@ export const limitBody = (maxSize: number): MiddlewareHandler =>
 /// Every failure leaves as the error envelope; unexpected ones as `internal_error`, never with a stack trace,
 /// SQL or a secret in the reply.
 export function errorResponse(error: unknown, c: Context): Response {
-  if (error instanceof ApiError) return c.json(error.toEnvelope(), error.status as 400)
+  if (error instanceof ApiError) {
+    if (error.retryAfterSeconds !== null) c.header('Retry-After', String(error.retryAfterSeconds))
+    return c.json(error.toEnvelope(), error.status as 400)
+  }
   if (error instanceof HTTPException && error.status === 400) {
     return c.json(new ApiError('bad_request', 'The request body is not valid JSON.').toEnvelope(), 400)
   }

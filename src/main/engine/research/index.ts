@@ -20,7 +20,7 @@ import { checkedText, claimData } from '../tiers/t2/context'
 import { resolveClaims } from '../tiers/resolve'
 import type { ClaimRecord } from '../store/documents'
 import { passageData, relevantPassages, verifiedCitations } from '../tiers/t3'
-import { requireCheckableText } from '../validation'
+import { requireCheckableText, requireStorableText } from '../validation'
 import { normaliseSpace, type RankedPassage, type Web } from '../web'
 import {
   FINDING_SYSTEM,
@@ -162,6 +162,7 @@ export class DeepResearch {
         { field: hasClaim ? 'text' : 'claimId', message: 'exactly one of claimId and text' },
       ])
     }
+    requireStorableText({ text: request.text })
     if (!this.client) {
       throw new ApiError(
         'unprocessable',

@@ -15,13 +15,38 @@ export function openDatabase(file: string): Db {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
   }
   const db = new Database(file)
+  // Lets deleted rows give their space back to the file (`reclaimSpace`): a new file takes it here, before the
+  // write-ahead log writes its header; one from before is rebuilt after the migrations.
+  db.exec('PRAGMA auto_vacuum = INCREMENTAL')
   db.exec('PRAGMA journal_mode = WAL')
   db.exec('PRAGMA synchronous = NORMAL')
   db.exec('PRAGMA foreign_keys = ON')
   // Short CLI commands may write while a server runs on the same folder: wait for the lock, don't fail.
   db.exec('PRAGMA busy_timeout = 5000')
   migrate(db)
+  rebuildForIncrementalVacuum(db)
   return db
+}
+
+const INCREMENTAL = 2
+
+/// A database from before incremental vacuum is rebuilt once to allow it: VACUUM cannot run inside a
+/// transaction (so not in a migration), and while another process holds the file it is left for the next start.
+function rebuildForIncrementalVacuum(db: Db): void {
+  const mode = (db.prepare('PRAGMA auto_vacuum').get() as { auto_vacuum: number }).auto_vacuum
+  if (Number(mode) === INCREMENTAL) return
+  try {
+    db.exec('VACUUM')
+  } catch (error) {
+    if (!/SQLITE_BUSY|SQLITE_LOCKED|database is locked/i.test(String((error as Error).message))) throw error
+  }
+}
+
+/// Gives the pages freed by deletions back to the file system: the free pages are cut off the database file
+/// and the write-ahead log is folded in and emptied (a reader still at work keeps it for now).
+export function reclaimSpace(db: Db): void {
+  db.exec('PRAGMA incremental_vacuum')
+  db.exec('PRAGMA wal_checkpoint(TRUNCATE)')
 }
 
 function migrate(db: Db): void {

@@ -10,6 +10,8 @@ export interface DocumentRecord {
   /// The prices per claim of its tiers when it was quoted; null for a document from before they were kept.
   unitPrices: Partial<Record<Tier, number>> | null
   createdAt: string
+  /// When an estimate not yet submitted expires; null for a submitted (or queued) document.
+  expiresAt: string | null
 }
 
 /// A claim found in a document; offsets are UTF-16 indices into the document's text.
@@ -39,6 +41,7 @@ interface DocumentRow {
   tiers: string
   unit_prices: string | null
   created_at: string
+  expires_at: string | null
 }
 
 export interface ClaimRow {
@@ -74,7 +77,8 @@ export class Documents {
   insert(document: DocumentRecord, claims: readonly ClaimRecord[]): void {
     this.db
       .prepare(
-        'INSERT INTO documents (id, organization_id, text, tiers, unit_prices, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+        'INSERT INTO documents (id, organization_id, text, tiers, unit_prices, created_at, expires_at) ' +
+          'VALUES (?, ?, ?, ?, ?, ?, ?)',
       )
       .run(
         document.id,
@@ -83,6 +87,7 @@ export class Documents {
         JSON.stringify(document.tiers),
         document.unitPrices === null ? null : JSON.stringify(document.unitPrices),
         document.createdAt,
+        document.expiresAt,
       )
     const insertClaim = this.db.prepare(
       'INSERT INTO claims (id, document_id, text, char_start, char_end) VALUES (?, ?, ?, ?, ?)',
@@ -95,7 +100,7 @@ export class Documents {
   get(organizationId: string, id: string): DocumentRecord | null {
     const row = this.db
       .prepare(
-        'SELECT id, organization_id, text, tiers, unit_prices, created_at FROM documents ' +
+        'SELECT id, organization_id, text, tiers, unit_prices, created_at, expires_at FROM documents ' +
           'WHERE id = ? AND organization_id = ?',
       )
       .get(id, organizationId) as DocumentRow | undefined
@@ -108,8 +113,55 @@ export class Documents {
           unitPrices:
             row.unit_prices === null ? null : (JSON.parse(row.unit_prices) as Partial<Record<Tier, number>>),
           createdAt: row.created_at,
+          expiresAt: row.expires_at,
         }
       : null
+  }
+
+  /// Keeps an estimate from expiring once it is submitted or queued; false when it has expired already.
+  keep(id: string): boolean {
+    return this.db.prepare('UPDATE documents SET expires_at = NULL WHERE id = ?').run(id).changes > 0
+  }
+
+  /// Whether the organization's document `id` was an estimate that expired (and was deleted) lately.
+  expired(organizationId: string, id: string): boolean {
+    return (
+      this.db
+        .prepare('SELECT 1 FROM expired_documents WHERE id = ? AND organization_id = ?')
+        .get(id, organizationId) !== undefined
+    )
+  }
+
+  /// When the next estimate expires, if any does.
+  nextExpiry(): string | null {
+    const row = this.db
+      .prepare('SELECT MIN(expires_at) AS due FROM documents WHERE expires_at IS NOT NULL')
+      .get() as { due: string | null }
+    return row.due
+  }
+
+  /// Deletes the estimates expired by `now` with their claims, keeping their ids so that a late submission is
+  /// told it expired, until `forgetBefore`. An estimate whose claim deep research was asked about stays (the
+  /// research refers to one). Answers how many expired.
+  expire(now: string, forgetBefore: string): number {
+    const due = this.db
+      .prepare(
+        'SELECT id, organization_id FROM documents d WHERE expires_at IS NOT NULL AND expires_at <= ? AND NOT EXISTS ' +
+          '(SELECT 1 FROM research r JOIN claims c ON c.id = r.claim_id WHERE c.document_id = d.id)',
+      )
+      .all(now) as { id: string; organization_id: string }[]
+    const deleteClaims = this.db.prepare('DELETE FROM claims WHERE document_id = ?')
+    const deleteDocument = this.db.prepare('DELETE FROM documents WHERE id = ?')
+    const remember = this.db.prepare(
+      'INSERT INTO expired_documents (id, organization_id, expired_at) VALUES (?, ?, ?)',
+    )
+    for (const { id, organization_id } of due) {
+      deleteClaims.run(id)
+      deleteDocument.run(id)
+      remember.run(id, organization_id, now)
+    }
+    this.db.prepare('DELETE FROM expired_documents WHERE expired_at < ?').run(forgetBefore)
+    return due.length
   }
 
   text(id: string): string {

@@ -31,15 +31,20 @@ interface DraftRow {
   opened_at: string
 }
 
+// A draft keeps whatever was typed, and the driver returns text cut at its first U+0000 and turns half of a
+// surrogate pair into U+FFFD: its text, title and file path are stored as JSON strings, which escape both.
+const encoded = (value: string): string => JSON.stringify(value)
+const decoded = (stored: string): string => JSON.parse(stored) as string
+
 const COLUMNS =
   'id, organization_id, title, file_path, text, file_digest, last_check_id, anchors, created_at, updated_at, opened_at'
 
 const toDraft = (row: DraftRow): DraftRecord => ({
   id: row.id,
   organizationId: row.organization_id,
-  title: row.title,
-  filePath: row.file_path,
-  text: row.text,
+  title: decoded(row.title),
+  filePath: row.file_path === null ? null : decoded(row.file_path),
+  text: decoded(row.text),
   fileDigest: row.file_digest,
   lastCheckId: row.last_check_id,
   anchors: JSON.parse(row.anchors) as DraftAnchor[],
@@ -63,6 +68,9 @@ const CHANGED_COLUMNS: Record<Exclude<keyof DraftChanges, 'updatedAt'>, string> 
   openedAt: 'opened_at',
 }
 
+/// The members kept as JSON: the anchors, and the texts (see `encoded`).
+const STORED_AS_JSON = new Set<keyof DraftChanges>(['anchors', 'title', 'filePath', 'text'])
+
 /// The organization's drafts.
 export class Drafts {
   constructor(private readonly db: Db) {}
@@ -73,9 +81,9 @@ export class Drafts {
       .run(
         draft.id,
         draft.organizationId,
-        draft.title,
-        draft.filePath,
-        draft.text,
+        encoded(draft.title),
+        draft.filePath === null ? null : encoded(draft.filePath),
+        encoded(draft.text),
         draft.fileDigest,
         draft.lastCheckId,
         JSON.stringify(draft.anchors),
@@ -97,7 +105,7 @@ export class Drafts {
   byFile(organizationId: string, filePath: string): DraftRecord | null {
     const row = this.db
       .prepare(`SELECT ${COLUMNS} FROM drafts WHERE organization_id = ? AND file_path = ?`)
-      .get(organizationId, filePath) as DraftRow | undefined
+      .get(organizationId, encoded(filePath)) as DraftRow | undefined
     return row ? toDraft(row) : null
   }
 
@@ -118,7 +126,7 @@ export class Drafts {
       const value = changes[key]
       if (value === undefined) continue
       sets.push(`${column} = ?`)
-      values.push(key === 'anchors' ? JSON.stringify(value) : value)
+      values.push(STORED_AS_JSON.has(key) && value !== null ? JSON.stringify(value) : value)
     }
     this.db.prepare(`UPDATE drafts SET ${sets.join(', ')} WHERE id = ?`).run(...values, id)
   }

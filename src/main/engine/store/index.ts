@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { fileSecretBox, type SecretBox } from '../secrets'
-import { openDatabase, transaction, type Db } from './database'
+import { openDatabase, reclaimSpace, transaction, type Db } from './database'
 import { Checks } from './checks'
 import { Documents } from './documents'
 import { Drafts } from './drafts'
@@ -84,6 +84,11 @@ export class Store {
   /// Runs `work` as one write transaction.
   transaction<T>(work: () => T): T {
     return transaction(this.db, work)
+  }
+
+  /// Gives the space of deleted rows back to the file system.
+  reclaimSpace(): void {
+    reclaimSpace(this.db)
   }
 
   /// Folds the write-ahead log back into the database file first, so that the file alone is a whole copy (a backup

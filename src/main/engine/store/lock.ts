@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { linkSync, readFileSync, statSync, unlinkSync, writeFileSync, type BigIntStats } from 'node:fs'
 import { hostname } from 'node:os'
@@ -25,13 +26,34 @@ interface Holder {
   host: string
 }
 
+/// Whether process `pid` is still running. kill(pid, 0) finds a process that has ended as long as its parent has
+/// not reaped it (a zombie, right after a kill -9), so the kernel is asked for its state as well.
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0)
-    return true
   } catch (error) {
+    // EPERM: another user's process, alive.
     return (error as NodeJS.ErrnoException).code === 'EPERM'
   }
+  return !hasEnded(pid)
+}
+
+/// Whether process `pid`, which kill(pid, 0) still finds, has in fact ended: a zombie (or dead) in Linux's
+/// /proc/PID/stat, else by `ps` (macOS, the BSDs). Windows has no zombies: a process that ended is gone.
+function hasEnded(pid: number): boolean {
+  if (process.platform === 'win32') return false
+  if (process.platform === 'linux') {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      // "PID (COMMAND) STATE …", where the command may hold spaces and parentheses.
+      return /^[ZXx]/.test(stat.slice(stat.lastIndexOf(')') + 2))
+    } catch {
+      return true // gone since kill found it
+    }
+  }
+  const ps = spawnSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' })
+  if (ps.error) return false // no way to tell: as kill found it
+  return ps.status !== 0 || /^\s*Z/.test(ps.stdout)
 }
 
 function readHolder(file: string): Holder | null {

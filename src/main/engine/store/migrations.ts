@@ -328,6 +328,32 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE consensus ADD COLUMN sources INTEGER NOT NULL DEFAULT 0;
   ALTER TABLE consensus ADD COLUMN decided_by TEXT;
   `,
+  // Drafts keep whatever was typed: their text, title and file path become JSON strings, which escape U+0000 (the
+  // driver cut text there) and half of a surrogate pair. A text stored before keeps all it held.
+  `
+  UPDATE drafts SET
+    text = json_quote(text),
+    title = json_quote(title),
+    file_path = CASE WHEN file_path IS NULL THEN NULL ELSE json_quote(file_path) END;
+  `,
+  // Estimates expire when not submitted in time: the document and its claims are deleted, and its id is kept a
+  // while to tell a late submission that it expired.
+  `
+  ALTER TABLE documents ADD COLUMN expires_at TEXT;
+  UPDATE documents SET expires_at = strftime('%Y-%m-%dT%H:%M:%fZ', created_at, '+24 hours')
+  WHERE NOT EXISTS (SELECT 1 FROM checks WHERE checks.document_id = documents.id)
+    AND NOT EXISTS (
+      SELECT 1 FROM pending_checks
+      WHERE status = 'waiting' AND json_extract(request, '$.documentId') = documents.id
+    );
+  CREATE INDEX documents_expiring ON documents (expires_at) WHERE expires_at IS NOT NULL;
+  CREATE TABLE expired_documents (
+    id TEXT PRIMARY KEY,
+    organization_id TEXT NOT NULL,
+    expired_at TEXT NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX expired_documents_by_age ON expired_documents (expired_at);
+  `,
   // A claim as a self-contained statement, resolved once from its document by a model (null until then), the
   // atomic statements of a claim that states several facts (JSON, or null), and the resolver's tokens for it.
   `

@@ -28,6 +28,9 @@ const estimate = createRoute({
     200: ok(Estimate, 'The claims, the price and whether the balance covers it'),
     ...errorResponses('write'),
     ...with422,
+    429: error(
+      'More estimates in a minute than `limits.estimatesPerMinute`; `Retry-After` says when to retry',
+    ),
   },
 })
 
@@ -101,7 +104,7 @@ const patch = createRoute({
 /// The check routes: estimate, submit, list, read, report, cancel, edit.
 export function checkRoutes(service: Service): OpenAPIHono<ApiEnv> {
   return new OpenAPIHono<ApiEnv>()
-    .openapi(estimate, (c) => c.json(service.estimate(c.var.principal, c.req.valid('json')), 200))
+    .openapi(estimate, async (c) => c.json(await service.estimate(c.var.principal, c.req.valid('json')), 200))
     .openapi(submit, async (c) => {
       const { check, replayed } = await service.submit(
         c.var.principal,

@@ -1,13 +1,9 @@
 import { Worker } from 'node:worker_threads'
+import { workerEntry as entryOf } from '../../workerEntry'
 
-/// Where the worker's code is, seen from the module that starts it: `worker.ts` beside it when run from source
-/// (vitest, tsx), `t1-worker.js` at the top of out/main when bundled, where electron-vite writes each entry,
-/// while shared code may land in out/main/chunks/.
-export function workerEntry(moduleUrl: string): { url: URL; fromSource: boolean } {
-  if (moduleUrl.endsWith('.ts')) return { url: new URL('./worker.ts', moduleUrl), fromSource: true }
-  const inChunks = new URL('.', moduleUrl).pathname.endsWith('/chunks/')
-  return { url: new URL(inChunks ? '../t1-worker.js' : './t1-worker.js', moduleUrl), fromSource: false }
-}
+/// Where the t1 worker's code is: `worker.ts` beside this module from source, out/main/t1-worker.js bundled.
+export const workerEntry = (moduleUrl: string): { url: URL; fromSource: boolean } =>
+  entryOf(moduleUrl, './worker.ts', 't1-worker.js')
 
 /// Starts the t1 worker thread.
 export function startWorker(): Worker {
