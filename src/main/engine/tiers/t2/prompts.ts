@@ -79,7 +79,7 @@ export const PANEL_SYSTEM = [
   DATA_RULE,
   VERDICTS,
   'Judge only the claim; the sentences before and after it are context, and "asWritten" (when present) is the ' +
-    'claim in the writer’s words before its references were resolved. Reply with only the JSON object the ' +
+    'writer’s own sentence the claim was made self-contained from. Reply with only the JSON object the ' +
     'response format describes.',
 ].join('\n\n')
 
