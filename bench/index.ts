@@ -103,6 +103,7 @@ function tokenFigures(t: TokenFigure): Figure[] {
     figure('panel model input', t.panelInputPerClaim),
     figure('panel model output', t.panelOutputPerClaim),
     figure('judge', t.judgeTotalPerClaim),
+    figure('resolver', t.resolverTotalPerClaim),
   ]
 }
 

@@ -19,6 +19,8 @@ export interface TokenFigure {
   panelTotalPerClaim: number
   /// The judge's tokens per claim (one judge request per claim at any batch size).
   judgeTotalPerClaim: number
+  /// Resolving the claims into self-contained statements, per claim (up to 8 claims a request).
+  resolverTotalPerClaim: number
 }
 
 const PLACES = ['Lyon', 'Porto', 'Gdansk', 'Leeds', 'Basel', 'Turin', 'Ghent', 'Bergen']
@@ -51,6 +53,7 @@ export async function tokenBenchmarks(): Promise<TokenFigure[]> {
           models: {
             panel: [model('panel', `panel-${batchSize}`)],
             judge: model('judge', 'judge'),
+            resolver: model('resolver', `resolver-${batchSize}`),
             batchSize,
           },
         }),
@@ -66,7 +69,10 @@ export async function tokenBenchmarks(): Promise<TokenFigure[]> {
         const input = votes.reduce((sum, vote) => sum + (vote.usage?.inputTokens ?? 0), 0)
         const output = votes.reduce((sum, vote) => sum + (vote.usage?.outputTokens ?? 0), 0)
         const claims = report.claims.length
-        const judge = report.summary.tokens.input + report.summary.tokens.output - input - output
+        const resolver = fake
+          .of(`resolver-${batchSize}`)
+          .reduce((sum, r) => sum + (r.usage?.prompt_tokens ?? 0) + (r.usage?.completion_tokens ?? 0), 0)
+        const judge = report.summary.tokens.input + report.summary.tokens.output - input - output - resolver
         const round = (n: number) => Math.round(n * 10) / 10
         figures.push({
           batchSize,
@@ -76,6 +82,7 @@ export async function tokenBenchmarks(): Promise<TokenFigure[]> {
           panelOutputPerClaim: round(output / claims),
           panelTotalPerClaim: round((input + output) / claims),
           judgeTotalPerClaim: round(judge / claims),
+          resolverTotalPerClaim: round(resolver / claims),
         })
       } finally {
         await engine.close()

@@ -258,6 +258,62 @@ test.describe('with a judge that writes its correction in plain words', () => {
   })
 })
 
+test.describe('with a resolver that finds a claim’s subject and its facts', () => {
+  const statement = 'The Eiffel Tower was finished in 1889 and is 330 metres tall.'
+  test.use({
+    models: {
+      latencyMs: 0,
+      behaviours: {
+        'model-judge': {
+          overrides: { verdict: 'supported', confidence: 0.9 },
+          resolve: ({ claim }) =>
+            claim.startsWith('It ')
+              ? {
+                  statement,
+                  parts: ['The Eiffel Tower was finished in 1889.', 'The Eiffel Tower is 330 metres tall.'],
+                }
+              : { statement: claim },
+        },
+      },
+    },
+  })
+
+  test('the claim panel says what a claim was checked as, and the verdict on each of its facts', async ({
+    page,
+    server,
+  }) => {
+    await writeInEditor(
+      page,
+      server,
+      'The Eiffel Tower stands in Paris. It was finished in 1889 and is 330 metres tall.',
+    )
+    const toolbar = page.getByRole('toolbar', { name: 'Fact-checking' })
+    await toolbar.getByRole('button', { name: /t2/ }).click()
+    await toolbar.getByRole('button', { name: 'Estimate' }).click()
+    await toolbar.getByRole('button', { name: 'Check', exact: true }).click()
+    await expect(page.getByRole('status', { name: 'Check status' })).toContainText('completed', {
+      timeout: 30_000,
+    })
+    const panel = page.getByRole('complementary', { name: 'Claim' })
+    await page.locator('.cm-content .fd-badge').first().click()
+    // A claim checked as written says nothing more.
+    await expect(panel.locator('.claim-text')).toHaveText('The Eiffel Tower stands in Paris.')
+    await expect(panel.locator('.checked-as')).toHaveCount(0)
+    await page.locator('.cm-content .fd-badge').nth(1).click()
+    await expect(panel.locator('.checked-as')).toHaveText(`Checked as: ${statement}`)
+    const parts = panel.getByRole('region', { name: 'Tier t2' }).getByRole('list', { name: 'Parts' })
+    // Spelling is checked on the writer's words, not part by part.
+    await expect(
+      panel.getByRole('region', { name: 'Tier t1' }).getByRole('list', { name: 'Parts' }),
+    ).toHaveCount(0)
+    await expect(parts.getByRole('listitem')).toHaveText([
+      'supported The Eiffel Tower was finished in 1889.',
+      'supported The Eiffel Tower is 330 metres tall.',
+    ])
+    await page.screenshot({ path: screenshot('claim-checked-as.png') })
+  })
+})
+
 test.describe('with a model panel, in a browser whose connection breaks', () => {
   test.skip(({ desktop }) => desktop, 'the desktop app hears its engine through IPC, not over the network')
   // The page reaches the server on the relay's port, which the server answers as one of its names.

@@ -234,7 +234,14 @@ function byTier(tier: Tier, make: (store: Store) => TierChecker | null): Way {
   if (!checker) throw new Error(`${tier} is not configured`)
   let claimNumber = 0
   const decide: Decide = async (item) => {
-    const claim = { id: `claim_${++claimNumber}`, documentId: 'eval', text: item.claim, charStart: 0 }
+    const claim = {
+      id: `claim_${++claimNumber}`,
+      documentId: 'eval',
+      text: item.claim,
+      charStart: 0,
+      statement: null,
+      parts: null,
+    }
     const input = {
       claim: { ...claim, charEnd: item.claim.length },
       checkId: `eval_${tier}`,
@@ -247,7 +254,9 @@ function byTier(tier: Tier, make: (store: Store) => TierChecker | null): Way {
       checker.models().map((model) => checker.check({ ...input, model })),
     )
     const votes = outcomes.flatMap((o) =>
-      o.status === 'fulfilled' && o.value.evaluation ? [o.value.evaluation] : [],
+      o.status === 'fulfilled' && o.value.evaluation
+        ? [{ ...o.value.evaluation, parts: o.value.partEvaluations ?? null }]
+        : [],
     )
     if (votes.length === 0 || !checker.judge) return null
     const judged = await checker.judge({ ...input, model: '#judge', votes }).catch(() => null)

@@ -25,10 +25,15 @@ export const VerifierConfig = ModelConfig.extend({
 })
 export type VerifierConfig = z.infer<typeof VerifierConfig>
 
-/// The panel's models, then the judge.
-export const everyModel = <T>(models: { panel: readonly T[]; judge?: T | null | undefined }): T[] => [
+/// The panel's models, then the judge, then the resolver when it is another model.
+export const everyModel = <T>(models: {
+  panel: readonly T[]
+  judge?: T | null | undefined
+  resolver?: T | null | undefined
+}): T[] => [
   ...models.panel,
   ...(models.judge ? [models.judge] : []),
+  ...(models.resolver ? [models.resolver] : []),
 ]
 
 /// Whether two models or search providers are asked at the same place (no base URL and an empty one alike:
@@ -74,6 +79,8 @@ export const Config = z.strictObject({
       judge: ModelConfig.nullable().default(null),
       /// Judges the stance of t3's verified quotes; absent means the judge.
       verifier: VerifierConfig.nullable().default(null),
+      /// Rewrites claims as self-contained statements before they are checked; absent means the judge.
+      resolver: ModelConfig.nullable().default(null),
       // How models are called; absent members take the defaults of src/main/engine/models (README).
       /// Claims of one check sent to a panel model in one request.
       batchSize: z.number().int().min(1).max(16).optional(),

@@ -153,7 +153,18 @@ export const EstimatedClaim = z
   .meta({ id: 'EstimatedClaim' })
 export type EstimatedClaim = z.infer<typeof EstimatedClaim>
 
+/// One fact of a claim that states several, checked on its own.
+export const ClaimPart = z
+  .object({ statement: z.string(), consensus: z.partialRecord(Tier, Consensus) })
+  .meta({ id: 'ClaimPart' })
+export type ClaimPart = z.infer<typeof ClaimPart>
+
 export const Claim = EstimatedClaim.extend({
+  /// The self-contained sentence actually checked (pronouns, partial names and relative times resolved from
+  /// the document); null until a model tier has resolved it.
+  statement: z.string().nullable(),
+  /// For a claim that states several facts, one entry per fact; the claim's own consensus aggregates them.
+  parts: z.array(ClaimPart).nullable(),
   evaluations: z.array(Evaluation),
   consensus: z.partialRecord(Tier, Consensus),
   issues: z.array(TextIssue),

@@ -49,10 +49,19 @@ export function fixtureReport(): Report {
   const claim = (
     id: string,
     sentence: string,
-    rest: Omit<Claim, 'claimId' | 'text' | 'charStart' | 'charEnd'>,
+    rest: Omit<Claim, 'claimId' | 'text' | 'charStart' | 'charEnd' | 'statement' | 'parts'>,
+    statement: string | null = sentence,
   ) => {
     const charStart = text.indexOf(sentence)
-    return { claimId: id, text: sentence, charStart, charEnd: charStart + sentence.length, ...rest }
+    return {
+      claimId: id,
+      text: sentence,
+      charStart,
+      charEnd: charStart + sentence.length,
+      statement,
+      parts: null,
+      ...rest,
+    }
   }
   const claims: Claim[] = [
     claim('clm_1', 'The Eiffel Tower is 330 metres tall.', {
@@ -85,18 +94,23 @@ export function fixtureReport(): Report {
       },
       issues: [],
     }),
-    claim('clm_2', 'It was finished in 1789.', {
-      evaluations: [
-        vote('model-a', 'refuted', `It opened in 1889 ${INJECTED}`),
-        vote('model-b', 'refuted', 'No.'),
-      ],
-      consensus: {
-        t2: consensus('refuted', 'It was finished in 1889.', {
-          correction: '(unverified) It was finished in 1889.',
-        }),
+    claim(
+      'clm_2',
+      'It was finished in 1789.',
+      {
+        evaluations: [
+          vote('model-a', 'refuted', `It opened in 1889 ${INJECTED}`),
+          vote('model-b', 'refuted', 'No.'),
+        ],
+        consensus: {
+          t2: consensus('refuted', 'It was finished in 1889.', {
+            correction: '(unverified) It was finished in 1889.',
+          }),
+        },
+        issues: [],
       },
-      issues: [],
-    }),
+      'The Eiffel Tower was finished in 1789.',
+    ),
     claim('clm_3', 'Paris has 40 million residents.', {
       evaluations: [vote('model-a', 'misleading', 'The metro area has about 12 million.')],
       consensus: {
@@ -115,7 +129,7 @@ export function fixtureReport(): Report {
         },
       ],
     }),
-    claim('clm_4', 'Berlin is the capital of Germany.', { evaluations: [], consensus: {}, issues: [] }),
+    claim('clm_4', 'Berlin is the capital of Germany.', { evaluations: [], consensus: {}, issues: [] }, null),
   ]
   return Report.parse({
     check: {

@@ -97,6 +97,13 @@ describe('HTML export', () => {
     expect(document.querySelector('#note-3')?.textContent).toContain('Odd word')
   })
 
+  it('says what a claim was checked as when that is not its own words', () => {
+    expect(document.querySelector('#note-2 .checked-as')?.textContent).toBe(
+      'Checked as: The Eiffel Tower was finished in 1789.',
+    )
+    expect(document.querySelectorAll('.checked-as')).toHaveLength(1)
+  })
+
   it('keeps injected markup inert: no script, no handler, no script link, only its own style', () => {
     expect(document.querySelectorAll('script, img, iframe, object, embed, link')).toHaveLength(0)
     const attributes = [...document.querySelectorAll('*')].flatMap((element) => [...element.attributes])
@@ -138,6 +145,8 @@ describe('Markdown export', () => {
     expect(notes[0]).not.toContain('](<javascript:')
     expect(notes[0]).toContain('Votes: t2 model\\-a: Supported 80%; t2 model\\-b: Supported 80%')
     expect(notes[1]).toContain('**Refuted**')
+    expect(notes[1]).toContain('\n    Checked as: The Eiffel Tower was finished in 1789.\n')
+    expect(markdown.match(/Checked as:/g)).toHaveLength(1)
     expect(notes[3]).toContain('**Not checked**')
   })
 
@@ -221,6 +230,10 @@ describe('DOCX export', () => {
     expect(commentText(comments[0] as Element)).toMatch(
       /^Supported \(t2, Unsourced: the models’ judgement · decided by the judge · agreement 100%\)/,
     )
+    expect(commentText(comments[1] as Element)).toContain(
+      'Checked as: The Eiffel Tower was finished in 1789.',
+    )
+    expect(comments.filter((comment) => commentText(comment).includes('Checked as'))).toHaveLength(1)
 
     // Each comment's range holds exactly its claim's words.
     const body = xml('word/document.xml')

@@ -24,10 +24,21 @@ export interface Behaviour {
   alwaysFail?: Failure
   /// Values used for these property names wherever the schema has them (e.g. `{ verdict: 'refuted' }`).
   overrides?: Record<string, unknown>
-  /// The whole answer (an object is sent as JSON); wins over the schema.
+  /// The whole answer (an object is sent as JSON); wins over the schema (not over `resolve`).
   answer?: (request: RecordedRequest) => unknown
   /// Holds a request until the promise returned for it settles (a test stops work at a point of its choosing).
   hold?: (request: RecordedRequest) => Promise<unknown> | undefined
+  /// How a request to resolve claims into statements rewrites each claim (by default: unchanged, no parts).
+  resolve?: (claim: ClaimToResolve) => { statement: string; parts?: string[] | null }
+}
+
+/// A claim in a request to resolve claims, as the fake reads it from the request's data block: with the three
+/// sentences before its own and the one after it.
+export interface ClaimToResolve {
+  claim: string
+  before: string[]
+  after: string[]
+  title: string | null
 }
 
 export interface RecordedRequest {
@@ -247,8 +258,20 @@ function schemaOf(body: any): object | null {
   return null
 }
 
-/// The answer's text: the behaviour's own, an object following the schema, `{}` in JSON mode, or text.
+/// The answer's text: resolved claims for a request to resolve claims (whatever `answer` would say: a test's
+/// model written for the tiers' requests need not know this one), the behaviour's own, an object following the
+/// schema, `{}` in JSON mode, or text.
 function answerFor(record: RecordedRequest, behaviour: Behaviour): string {
+  const resolving = claimsToResolve(record)
+  if (resolving) {
+    const answer = Object.fromEntries(
+      resolving.map(({ key, ...claim }) => {
+        const resolved = behaviour.resolve?.(claim) ?? { statement: claim.claim }
+        return [key, { explanation: 'none', statement: resolved.statement, parts: resolved.parts ?? null }]
+      }),
+    )
+    return JSON.stringify(answer)
+  }
   if (behaviour.answer) {
     const answer = behaviour.answer(record)
     return typeof answer === 'string' ? answer : JSON.stringify(answer)
@@ -257,6 +280,23 @@ function answerFor(record: RecordedRequest, behaviour: Behaviour): string {
   if (schema) return JSON.stringify(fromSchema(schema, schema, behaviour.overrides ?? {}, ''))
   if (record.body.response_format?.type === 'json_object' || record.body.format === 'json') return '{}'
   return 'This is the fake model.'
+}
+
+/// The claims of a request to resolve claims into statements (its schema has a `statement` per claim key),
+/// read from the data block of its user message; null for any other request.
+export function claimsToResolve(record: RecordedRequest): (ClaimToResolve & { key: string })[] | null {
+  const schema: any = schemaOf(record.body)
+  if (!schema?.properties?.claim_1?.properties?.statement) return null
+  const data = JSON.parse(record.user.split('\n').find((line) => line.startsWith('{')) ?? '{}')
+  const sentences = (from: number, to: number): string[] =>
+    data.sentences.filter((s: any) => s.n >= from && s.n <= to).map((s: any) => s.text)
+  return data.claims.map((claim: any) => ({
+    key: claim.key,
+    claim: claim.claim ?? sentences(claim.sentence, claim.sentence)[0],
+    before: sentences(claim.sentence - 3, claim.sentence - 1),
+    after: sentences(claim.sentence + 1, claim.sentence + 1),
+    title: data.title,
+  }))
 }
 
 const SENTENCES: Record<string, string> = {

@@ -3,7 +3,12 @@ import { Research } from '../../src/shared/schemas'
 import type { ReportUpdate } from '../../src/shared/api'
 import { validMap } from '../../src/main/engine/research'
 import { normaliseSpace } from '../../src/main/engine/web'
-import { startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../helpers/fakeOpenAI'
+import {
+  claimsToResolve,
+  startFakeOpenAI,
+  type FakeOpenAI,
+  type RecordedRequest,
+} from '../helpers/fakeOpenAI'
 import { FakeSearch } from '../helpers/fakeSearch'
 import { FakeWiki } from '../helpers/fakeWiki'
 import { call, expectEnvelope, waitForEnd, type TestServer } from '../helpers/server'
@@ -211,6 +216,37 @@ describe('deep research', () => {
     )
     expect(s.engine.admin.ledger(other.id).charge).toBe(0)
     expect((await call(s, 'GET', '/credits', { token: otherToken })).json.balance).toBe(100)
+  })
+
+  it('by claimId: researches the claim as its self-contained statement, resolving it first when no check has', async () => {
+    const s = await setUp()
+    fake!.behave('model-resolver', {
+      resolve: ({ claim }) => ({ statement: claim.replace(/^It/, 'Ottawa') }),
+    })
+    const text = 'Ottawa is a city in Ontario. It has been the capital of Canada since 1857.'
+    const estimate = (await call(s, 'POST', '/checks/estimate', { body: { text, tiers: ['t2'] } })).json
+    const claim = estimate.claims.find((c: any) => c.text.startsWith('It '))
+    const res = await call(s, 'POST', '/research', { body: { claimId: claim.claimId } })
+    expect(res.status).toBe(202)
+    const statement = 'Ottawa has been the capital of Canada since 1857.'
+    expect(res.json).toMatchObject({ claimId: claim.claimId, text: statement })
+    expect((await waitForResearch(s, res.json.id)).status).toBe('completed')
+    const plan = fake!.requests.find((r) => schemaName(r) === 'research_plan')!
+    expect(data(plan).claim).toBe(statement)
+    expect(fake!.of('model-resolver')).toHaveLength(1)
+    // The claim keeps its statement: a check of its document does not resolve it again.
+    for (const model of ['model-a', 'model-b', 'model-judge']) fake!.behave(model, {})
+    const check = await call(s, 'POST', '/checks', {
+      body: { documentId: estimate.documentId, tiers: ['t2'] },
+    })
+    expect(check.status).toBe(202)
+    expect((await waitForEnd(s, check.json.id)).status).toBe('completed')
+    const report = (await call(s, 'GET', `/checks/${check.json.id}/report`)).json
+    expect(report.claims.find((c: any) => c.claimId === claim.claimId).statement).toBe(statement)
+    expect(fake!.of('model-resolver')).toHaveLength(2)
+    expect(claimsToResolve(fake!.of('model-resolver')[1]!)!.map((c) => c.claim)).toEqual([
+      'Ottawa is a city in Ontario.',
+    ])
   })
 
   it('refuses both or neither of claimId and text (400), and a short balance (402)', async () => {

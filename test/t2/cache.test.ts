@@ -3,7 +3,7 @@ import type { Clock } from '../../src/main/engine/clock'
 import { startFakeOpenAI, type FakeOpenAI } from '../helpers/fakeOpenAI'
 import { Report } from '../../src/shared/schemas'
 import { call, startServer, type TestServer } from '../helpers/server'
-import { judged, panelRequests, t2Config } from './setup'
+import { judged, panelRequests, resolverRequests, t2Config, tokensOf } from './setup'
 
 const TEXT = 'The Eiffel Tower is 330 metres tall. Paris is the capital of France.'
 
@@ -44,6 +44,8 @@ describe('the vote cache', () => {
 
     // The same claims in another text, 23 hours later (extra whitespace makes no difference).
     clock.offsetMs = 23 * 60 * 60 * 1000
+    const judgesBefore = judged(fake).length
+    const resolvedBefore = resolverRequests(fake).length
     const second = await run(`Some preamble.  The Eiffel Tower is 330  metres tall. ${TEXT.split('. ')[1]}`)
     expect(panelRequests(fake)).toHaveLength(asked)
     const votes = second.claims.flatMap((c) => c.evaluations)
@@ -51,9 +53,10 @@ describe('the vote cache', () => {
     for (const vote of votes)
       expect(vote).toMatchObject({ cached: true, usage: { inputTokens: 0, outputTokens: 0 } })
     expect(votes.filter((v) => v.model === 'panel-a').every((v) => v.verdict === 'refuted')).toBe(true)
-    // Each claim is still decided, by the panel it agreed on, at no cost.
-    expect(judged(fake)).toHaveLength(0)
-    expect(second.summary.tokens).toEqual({ input: 0, output: 0 })
+    // Each claim is still decided, by the panel it agreed on: only resolving the new text's claims into
+    // statements costs tokens.
+    expect(judged(fake).slice(judgesBefore)).toHaveLength(0)
+    expect(second.summary.tokens).toEqual(tokensOf(resolverRequests(fake).slice(resolvedBefore)))
     expect(second.claims.every((c) => c.consensus.t2?.decidedBy === 'panel')).toBe(true)
 
     // Another organization asks the models itself.

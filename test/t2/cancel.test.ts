@@ -15,7 +15,7 @@ afterEach(async () => {
 
 describe('cancelling a t2 check', () => {
   it('aborts the model requests in flight: the server sees each connection close', async () => {
-    fake = await startFakeOpenAI({ 'model-a': {}, '*': { latencyMs: 5000 } })
+    fake = await startFakeOpenAI({ 'model-a': {}, 'model-resolver': {}, '*': { latencyMs: 5000 } })
     server = await startT2Server(t2Config(fake, ['a', 'b', 'c'], { requestTimeoutMs: 8000 }))
     const check = await submitT2(server, TEXT)
     // model-a answers at once; the others' requests hang in the fake.

@@ -4,7 +4,8 @@ import type { FakeOpenAI, RecordedRequest } from '../helpers/fakeOpenAI'
 import { call, startServer, type TestServer } from '../helpers/server'
 
 /// The t2 members of a config whose models are all served by `fake`: panel ids `panel-a`… answer as models
-/// `model-a`…, the judge as `model-judge`. Requests time out and back off quickly.
+/// `model-a`…, the judge as `model-judge`, the resolver of claims into statements as `model-resolver`.
+/// Requests time out and back off quickly.
 export function t2Config(
   fake: FakeOpenAI,
   panel: string[] = ['a', 'b', 'c'],
@@ -20,6 +21,7 @@ export function t2Config(
     models: {
       panel: panel.map((letter) => model(`panel-${letter}`, `model-${letter}`)),
       judge: model('judge', 'model-judge'),
+      resolver: model('resolver', 'model-resolver'),
       requestTimeoutMs: 2000,
       retryDelayMs: 20,
       maxRetries: 2,
@@ -44,10 +46,11 @@ export async function report(server: TestServer, checkId: string): Promise<Repor
   return Report.parse((await call(server, 'GET', `/checks/${checkId}/report`)).json)
 }
 
-/// Requests that asked a judge, and those that asked the panel.
+/// Requests that asked a judge, those that asked the panel, and those that resolved claims into statements.
 export const judged = (fake: FakeOpenAI): RecordedRequest[] => fake.of('model-judge')
 export const panelRequests = (fake: FakeOpenAI): RecordedRequest[] =>
-  fake.requests.filter((r) => r.model !== 'model-judge')
+  fake.requests.filter((r) => r.model !== 'model-judge' && r.model !== 'model-resolver')
+export const resolverRequests = (fake: FakeOpenAI): RecordedRequest[] => fake.of('model-resolver')
 
 /// Tokens the fake reported for requests it answered.
 export function tokensOf(requests: readonly RecordedRequest[]): { input: number; output: number } {

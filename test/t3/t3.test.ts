@@ -142,15 +142,15 @@ describe('t3: live web research', () => {
     for (const citation of [...consensus.citations, ...claim.evaluations.flatMap((e) => e.citations)]) {
       expect(served).toContain(citation.quote)
     }
-    // Every token the models spent is counted in the report: the votes, the research (reading the search
-    // results, choice of evidence) and the stances of the panel's quotes.
+    // Every token the models spent is counted in the report: resolving the claim, the votes, the research
+    // (reading the search results, choice of evidence) and the stances of the panel's quotes.
     const spent = { input: 0, output: 0 }
     for (const request of fake.requests) {
       spent.input += request.usage?.prompt_tokens ?? 0
       spent.output += request.usage?.completion_tokens ?? 0
     }
     expect(fake.requests.map(schemaName).sort()).toEqual(
-      ['search_step', 'relevant_passages', 'web_vote', 'web_vote', 'stances'].sort(),
+      ['statements', 'search_step', 'relevant_passages', 'web_vote', 'web_vote', 'stances'].sort(),
     )
     expect(result.summary.tokens).toEqual(spent)
     // The claim itself was searched, and its results answered it: one search; the page was fetched once.
@@ -230,6 +230,41 @@ describe('t3: live web research', () => {
     // Unanimous, so no debate round.
     expect(claim.evaluations.map((e) => e.round)).toEqual([1, 1])
     expect(claim.consensus.t3).toMatchObject({ verdict: 'supported', decidedBy: 'judge' })
+  })
+
+  it('searches, ranks and votes on the claim’s self-contained statement, not its bare words', async () => {
+    await setUp(everyone(webModel('supported')), (w) => {
+      w.article('Ottawa', OTTAWA)
+      w.search = (query) => (query.includes('Canada') ? [{ title: 'Ottawa' }] : [])
+    })
+    fake.behave('model-resolver', {
+      resolve: ({ claim }) => ({ statement: claim.replace(/^Its capital/, 'The capital of Canada') }),
+    })
+    const result = await runT3(
+      'Canada is a country in North America. Its capital has been Ottawa since 1857.',
+    )
+    const claim = result.claims.find((c) => c.text === 'Its capital has been Ottawa since 1857.')!
+    expect(claim.statement).toBe('The capital of Canada has been Ottawa since 1857.')
+    expect(claim.consensus.t3).toMatchObject({ verdict: 'supported' })
+    // The statement was searched, the search loop read the results for it, and the stances of the quotes were
+    // judged toward it.
+    for (const name of ['search_step', 'stances']) {
+      const asked = fake.requests.filter((r) => schemaName(r) === name).map(data)
+      expect(asked.map((d) => d.claim)).toContain('The capital of Canada has been Ottawa since 1857.')
+    }
+    const searched = wiki.requests
+      .filter((r) => r.startsWith('/w/api.php'))
+      .map((r) => new URLSearchParams(r.split('?')[1]).get('srsearch'))
+    expect(searched).toContain('The capital of Canada has been Ottawa since 1857.')
+    expect(searched).not.toContain('Its capital has been Ottawa since 1857.')
+    // Each panel model voted on the statement, with the writer's words beside it.
+    const votes = fake.requests.filter((r) => schemaName(r) === 'web_vote').map(data)
+    expect(votes).toContainEqual(
+      expect.objectContaining({
+        claim: 'The capital of Canada has been Ottawa since 1857.',
+        asWritten: 'Its capital has been Ottawa since 1857.',
+      }),
+    )
   })
 
   it('the judge chooses the panel’s passages from the best 16 by their words; the others are not padded in', async () => {

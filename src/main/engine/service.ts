@@ -476,6 +476,8 @@ export class Service {
       text: claim.text,
       charStart: claim.charStart,
       charEnd: claim.charEnd,
+      statement: null,
+      parts: null,
     }))
     return { document, claims }
   }

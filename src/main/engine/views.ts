@@ -32,11 +32,22 @@ export function reportView(store: Store, record: CheckRecord): Report {
         done[tier] = (done[tier] ?? 0) + 1
         verdicts[entry.verdict] = (verdicts[entry.verdict] ?? 0) + 1
       }
+      const partConsensus = results.partConsensus.get(claim.id) ?? {}
       return {
         claimId: claim.id,
         text: claim.text,
         charStart: claim.charStart,
         charEnd: claim.charEnd,
+        statement: claim.statement,
+        parts:
+          claim.parts?.map((statement, index) => ({
+            statement,
+            consensus: Object.fromEntries(
+              Object.entries(partConsensus).flatMap(([tier, parts]) =>
+                parts[index] ? [[tier, parts[index]]] : [],
+              ),
+            ),
+          })) ?? null,
         evaluations: results.evaluations.get(claim.id) ?? [],
         consensus,
         issues: results.issues.get(claim.id) ?? [],

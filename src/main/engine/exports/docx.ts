@@ -17,6 +17,7 @@ import {
 } from 'docx'
 import { citationDates } from '../../../shared/citations'
 import type { Report } from '../../../shared/schemas'
+import { checkedAs } from '../../../shared/verdicts'
 import {
   annotate,
   checkFacts,
@@ -142,6 +143,8 @@ function textParagraphs({ report, segments }: Annotated): Paragraph[] {
 function comment(claim: AnnotatedClaim): ICommentOptions {
   const { consensus } = claim
   const lines = [`${VERDICT_LABELS[claim.verdict]} (${verdictDetails(claim)})`]
+  const statement = checkedAs(claim.claim)
+  if (statement) lines.push(`Checked as: ${statement}`)
   if (consensus?.reasoning) lines.push(consensus.reasoning)
   if (consensus?.correction) lines.push(`Suggested: ${consensus.correction}`)
   for (const other of claim.otherTiers)

@@ -1,5 +1,6 @@
 import { citationDates } from '../../../shared/citations'
 import type { Citation, Evaluation, Report } from '../../../shared/schemas'
+import { checkedAs } from '../../../shared/verdicts'
 import {
   annotate,
   checkFacts,
@@ -216,6 +217,8 @@ function note(claim: AnnotatedClaim): string {
     `<p><span class="verdict-label">${VERDICT_LABELS[claim.verdict]}</span> ` +
       `<span class="muted">(${verdictDetails(claim)})</span></p>`,
   ]
+  const statement = checkedAs(claim.claim)
+  if (statement) parts.push(`<p class="checked-as">Checked as: ${escapeHtml(statement)}</p>`)
   if (consensus?.reasoning) parts.push(`<p class="reasoning">${escapeHtml(consensus.reasoning)}</p>`)
   if (consensus?.correction)
     parts.push(`<p class="correction"><strong>Suggested:</strong> ${escapeHtml(consensus.correction)}</p>`)

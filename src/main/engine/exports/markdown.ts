@@ -2,6 +2,7 @@ import { citationDates } from '../../../shared/citations'
 import { counted } from '../../../shared/counted'
 import { markdownLines, PROSE, proseView } from '../../../shared/markdown'
 import type { Report } from '../../../shared/schemas'
+import { checkedAs } from '../../../shared/verdicts'
 import {
   annotate,
   checkFacts,
@@ -86,6 +87,8 @@ const linkTarget = (url: string): string => new URL(url).href.replace(/[<>\s]/g,
 function footnote(claim: AnnotatedClaim): string {
   const { consensus } = claim
   const lines = [`${footnoteLabel(claim)}: **${VERDICT_LABELS[claim.verdict]}** (${verdictDetails(claim)})`]
+  const statement = checkedAs(claim.claim)
+  if (statement) lines.push(`Checked as: ${escapeMarkdown(statement)}`)
   if (consensus?.reasoning) lines.push(escapeMarkdown(consensus.reasoning))
   if (consensus?.correction) lines.push(`Suggested: ${escapeMarkdown(consensus.correction)}`)
   for (const other of claim.otherTiers)

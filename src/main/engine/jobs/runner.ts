@@ -164,10 +164,17 @@ export class JobRunner {
       else throw new PermanentError(`The ${unit.tier} tier has no judge.`)
       const recorded = this.store.transaction(() => {
         if (!this.store.units.finish(unit.id)) return false // cancelled meanwhile
+        if (outcome.evaluation)
+          this.store.results.addEvaluation(
+            check.id,
+            claim.id,
+            outcome.evaluation,
+            outcome.partEvaluations ?? null,
+          )
         // A judge unit's debate votes land with its consensus, in this one transaction: a unit that dies
         // mid-debate recorded nothing and debates again, so no round-2 vote is ever written twice.
-        for (const evaluation of [outcome.evaluation ?? [], outcome.debate ?? []].flat())
-          this.store.results.addEvaluation(check.id, claim.id, evaluation)
+        for (const vote of outcome.debate ?? [])
+          this.store.results.addEvaluation(check.id, claim.id, vote, vote.parts ?? null)
         this.store.results.addIssues(check.id, claim.id, outcome.issues)
         if (outcome.consensus)
           this.store.results.setConsensus(
@@ -176,6 +183,7 @@ export class JobRunner {
             unit.tier,
             outcome.consensus,
             outcome.consensusUsage ?? null,
+            outcome.partConsensus ?? null,
           )
         this.queueJudge(unit)
         return true

@@ -16,8 +16,10 @@ import { chargeOrRefuse } from '../credits'
 import type { Reachability } from '../reachability'
 import type { ResearchRecord } from '../store/research'
 import { PermanentError } from '../tiers/tier'
-import { claimData } from '../tiers/t2/context'
+import { checkedText, claimData } from '../tiers/t2/context'
+import { resolveClaims } from '../tiers/resolve'
 import { ALL_STEPS, todayOf } from '../tiers/steps'
+import type { ClaimRecord } from '../store/documents'
 import { passageData, relevantPassages, verifiedCitations } from '../tiers/t3'
 import { requireCheckableText, requireStorableText } from '../validation'
 import { normaliseSpace, type RankedPassage, type Web } from '../web'
@@ -107,6 +109,7 @@ export class DeepResearch {
   private client: ModelClient | null = null
   private panel = new Map<string, ModelHandle>()
   private judge: ModelHandle | null = null
+  private resolver: ModelHandle | null = null
   private readonly options: ResearchOptions
   private readonly running = new Map<string, AbortController>()
   private readonly inFlight = new Set<Promise<void>>()
@@ -142,6 +145,8 @@ export class DeepResearch {
         : [],
     )
     this.judge = configured && models.judge ? modelHandle(models.judge, 'models.judge', keys) : null
+    this.resolver =
+      configured && models.resolver ? modelHandle(models.resolver, 'models.resolver', keys) : this.judge
   }
 
   /// `POST /research`: exactly one of `claimId` (a claim of one of the organization's estimates or checks) or `text`.
@@ -168,26 +173,28 @@ export class DeepResearch {
     let text: string
     let context = ''
     let claimId: string | null = null
-    if (hasClaim) {
-      const found = this.store.research.claimOfOrganization(
-        principal.organizationId,
-        request.claimId as string,
+    const found = hasClaim
+      ? this.store.research.claimOfOrganization(principal.organizationId, request.claimId as string)
+      : null
+    if (hasClaim && !found)
+      throw new ApiError(
+        'not_found',
+        `No claim ${request.claimId} in this organization's estimates or checks.`,
       )
-      if (!found)
-        throw new ApiError(
-          'not_found',
-          `No claim ${request.claimId} in this organization's estimates or checks.`,
-        )
-      text = found.claim.text
-      const item = claimData(found.documentText, found.claim)
-      context = [item.sentenceBefore, item.sentenceAfter].filter(Boolean).join(' … ')
-      claimId = found.claim.id
-    } else {
+    if (!found) {
       text = (request.text as string).trim()
       requireCheckableText(text, this.config.limits.maxTextChars)
     }
     // Deep research reads the web with the panel, as t3 does: offline, nothing is charged (503).
     await this.reachability?.require(['t3'], 'research')
+    if (found) {
+      // A claim is researched as the statement its checks judge, resolved now if no check has yet.
+      const claim = await this.resolved(found.claim, found.documentText)
+      text = checkedText(claim)
+      const item = claimData(found.documentText, claim)
+      context = [item.sentenceBefore, item.sentenceAfter].filter(Boolean).join(' … ')
+      claimId = claim.id
+    }
     const now = this.clock.now().toISOString()
     const id = newId('rsc', this.clock.now())
     const price = this.config.pricing.research
@@ -208,6 +215,25 @@ export class DeepResearch {
     this.emit(id, null, {})
     this.enqueue(id)
     return accepted
+  }
+
+  /// The claim as its checks resolve it: stored, or resolved now (and stored).
+  private async resolved(claim: ClaimRecord, documentText: string): Promise<ClaimRecord> {
+    const client = this.client
+    const resolver = this.resolver
+    if (claim.statement !== null || !client || !resolver) return claim
+    const now = this.clock.now().toISOString()
+    const signal = AbortSignal.timeout(client.worstCaseMs())
+    const [resolution] = await resolveClaims(
+      client,
+      resolver,
+      documentText,
+      [claim],
+      now.slice(0, 10),
+      signal,
+    )
+    if (resolution) this.store.documents.resolve(claim.id, resolution)
+    return this.store.documents.claim(claim.id) ?? claim
   }
 
   /// `GET /research/{id}`; another organization's run is not found.

@@ -1,4 +1,4 @@
-import type { Tier } from '../../../shared/schemas'
+import type { Tier, TokenUsage } from '../../../shared/schemas'
 import type { Db } from './database'
 
 /// A text as estimated or submitted, with the tiers it was quoted for.
@@ -21,6 +21,17 @@ export interface ClaimRecord {
   text: string
   charStart: number
   charEnd: number
+  /// The claim as the self-contained sentence that is checked; null until resolved.
+  statement: string | null
+  /// The atomic statements of a claim that states several facts; null for one fact (or unresolved).
+  parts: string[] | null
+}
+
+/// A claim resolved into what is checked, with the resolver's tokens for it (a batched request's share).
+export interface Resolution {
+  statement: string
+  parts: string[] | null
+  usage: TokenUsage | null
 }
 
 interface DocumentRow {
@@ -33,20 +44,30 @@ interface DocumentRow {
   expires_at: string | null
 }
 
-interface ClaimRow {
+export interface ClaimRow {
   id: string
   document_id: string
   text: string
   char_start: number
   char_end: number
+  statement: string | null
+  parts: string | null
 }
 
-const toClaim = (row: ClaimRow): ClaimRecord => ({
+/// The columns of a ClaimRow, for a query on `claims` (named `alias` in it).
+export const claimColumns = (alias = 'claims'): string =>
+  ['id', 'document_id', 'text', 'char_start', 'char_end', 'statement', 'parts']
+    .map((column) => `${alias}.${column}`)
+    .join(', ')
+
+export const toClaim = (row: ClaimRow): ClaimRecord => ({
   id: row.id,
   documentId: row.document_id,
   text: row.text,
-  charStart: row.char_start,
-  charEnd: row.char_end,
+  charStart: Number(row.char_start),
+  charEnd: Number(row.char_end),
+  statement: row.statement,
+  parts: row.parts === null ? null : (JSON.parse(row.parts) as string[]),
 })
 
 /// Documents and their extracted claims: an estimate caches them so that the check reuses the same claims.
@@ -153,17 +174,32 @@ export class Documents {
   /// The document's claims in text order.
   claims(documentId: string): ClaimRecord[] {
     const rows = this.db
-      .prepare(
-        'SELECT id, document_id, text, char_start, char_end FROM claims WHERE document_id = ? ORDER BY char_start, id',
-      )
+      .prepare(`SELECT ${claimColumns()} FROM claims WHERE document_id = ? ORDER BY char_start, id`)
       .all(documentId) as ClaimRow[]
     return rows.map(toClaim)
   }
 
   claim(id: string): ClaimRecord | null {
-    const row = this.db
-      .prepare('SELECT id, document_id, text, char_start, char_end FROM claims WHERE id = ?')
-      .get(id) as ClaimRow | undefined
+    const row = this.db.prepare(`SELECT ${claimColumns()} FROM claims WHERE id = ?`).get(id) as
+      ClaimRow | undefined
     return row ? toClaim(row) : null
+  }
+
+  /// Records what a claim is checked as. The first resolution stands: every unit of the claim checks the same
+  /// statement, whichever process resolved it. False when the claim was resolved already.
+  resolve(claimId: string, resolution: Resolution): boolean {
+    const changed = this.db
+      .prepare(
+        `UPDATE claims SET statement = ?, parts = ?, resolver_input_tokens = ?, resolver_output_tokens = ?
+         WHERE id = ? AND statement IS NULL`,
+      )
+      .run(
+        resolution.statement,
+        resolution.parts === null ? null : JSON.stringify(resolution.parts),
+        resolution.usage?.inputTokens ?? null,
+        resolution.usage?.outputTokens ?? null,
+        claimId,
+      )
+    return Number(changed.changes) === 1
   }
 }

@@ -359,4 +359,18 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE evaluations ADD COLUMN detail TEXT;
   `,
+  // A claim as a self-contained statement, resolved once from its document by a model (null until then), the
+  // atomic statements of a claim that states several facts (JSON, or null), and the resolver's tokens for it.
+  `
+  ALTER TABLE claims ADD COLUMN statement TEXT;
+  ALTER TABLE claims ADD COLUMN parts TEXT;
+  ALTER TABLE claims ADD COLUMN resolver_input_tokens INTEGER;
+  ALTER TABLE claims ADD COLUMN resolver_output_tokens INTEGER;
+  `,
+  // The votes and the consensus of each part of a multi-fact claim (JSON arrays, in the claim's parts' order;
+  // null for a claim of one fact).
+  `
+  ALTER TABLE evaluations ADD COLUMN parts TEXT;
+  ALTER TABLE consensus ADD COLUMN parts TEXT;
+  `,
 ]

@@ -1,6 +1,6 @@
 import type { ResearchStatus } from '../../../shared/schemas'
 import type { Db } from './database'
-import type { ClaimRecord } from './documents'
+import { claimColumns, toClaim, type ClaimRecord, type ClaimRow } from './documents'
 
 /// A deep-research run as stored. `state` is the JSON of the steps done so far; `result` the finished run's.
 export interface ResearchRecord {
@@ -152,30 +152,11 @@ export class ResearchRuns {
   ): { claim: ClaimRecord; documentText: string } | null {
     const row = this.db
       .prepare(
-        `SELECT c.id, c.document_id, c.text, c.char_start, c.char_end, d.text AS document_text
+        `SELECT ${claimColumns('c')}, d.text AS document_text
          FROM claims c JOIN documents d ON d.id = c.document_id
          WHERE c.id = ? AND d.organization_id = ?`,
       )
-      .get(claimId, organizationId) as
-      | {
-          id: string
-          document_id: string
-          text: string
-          char_start: number
-          char_end: number
-          document_text: string
-        }
-      | undefined
-    if (!row) return null
-    return {
-      claim: {
-        id: row.id,
-        documentId: row.document_id,
-        text: row.text,
-        charStart: Number(row.char_start),
-        charEnd: Number(row.char_end),
-      },
-      documentText: row.document_text,
-    }
+      .get(claimId, organizationId) as (ClaimRow & { document_text: string }) | undefined
+    return row ? { claim: toClaim(row), documentText: row.document_text } : null
   }
 }

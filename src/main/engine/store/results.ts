@@ -17,6 +17,9 @@ interface EvaluationRow {
   detail: Evaluation['detail']
 }
 
+/// A panel model's vote as its judge reads it: with its votes on each part of a multi-fact claim (else null).
+export type PanelVote = Evaluation & { parts: Evaluation[] | null }
+
 const EVALUATION_COLUMNS =
   'claim_id, tier, model, round, verdict, detail, confidence, rationale, citations, created_at, cached, input_tokens, output_tokens'
 
@@ -59,6 +62,7 @@ interface ConsensusRow {
   sourced: number
   sources: number
   decided_by: Consensus['decidedBy']
+  parts: string | null
 }
 
 interface IssueRow {
@@ -74,6 +78,8 @@ interface IssueRow {
 export interface CheckResults {
   evaluations: Map<string, Evaluation[]>
   consensus: Map<string, Partial<Record<Tier, Consensus>>>
+  /// The consensus on each part of a multi-fact claim, per tier, in the claim's parts' order.
+  partConsensus: Map<string, Partial<Record<Tier, Consensus[]>>>
   issues: Map<string, TextIssue[]>
 }
 
@@ -87,14 +93,20 @@ function push<T>(map: Map<string, T[]>, key: string, value: T): void {
 export class Results {
   constructor(private readonly db: Db) {}
 
-  /// Records a model's vote. The primary key makes a second vote of the same model on the same claim-tier and
-  /// round fail, so a unit re-run after a crash can never count twice.
-  addEvaluation(checkId: string, claimId: string, evaluation: Evaluation): void {
+  /// Records a model's vote, with its votes on each part of a multi-fact claim. The primary key makes a second
+  /// vote of the same model on the same claim-tier and round fail, so a unit re-run after a crash can never
+  /// count twice.
+  addEvaluation(
+    checkId: string,
+    claimId: string,
+    evaluation: Evaluation,
+    parts: Evaluation[] | null = null,
+  ): void {
     this.db
       .prepare(
         `INSERT INTO evaluations (check_id, claim_id, tier, model, round, verdict, detail, confidence, rationale,
-           citations, created_at, cached, input_tokens, output_tokens)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           citations, created_at, cached, input_tokens, output_tokens, parts)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         checkId,
@@ -111,22 +123,25 @@ export class Results {
         evaluation.cached ? 1 : 0,
         evaluation.usage?.inputTokens ?? null,
         evaluation.usage?.outputTokens ?? null,
+        parts === null ? null : JSON.stringify(parts),
       )
   }
 
-  /// Records a claim-tier's consensus, with the tokens its judge spent when there was one.
+  /// Records a claim-tier's consensus, with the tokens its judge spent when there was one and the consensus on
+  /// each part of a multi-fact claim.
   setConsensus(
     checkId: string,
     claimId: string,
     tier: Tier,
     consensus: Consensus,
     usage: TokenUsage | null = null,
+    parts: Consensus[] | null = null,
   ): void {
     this.db
       .prepare(
         `INSERT INTO consensus (check_id, claim_id, tier, verdict, confidence, agreement, reasoning, citations, correction, decided_at,
-           detail, sourced, sources, decided_by, input_tokens, output_tokens)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           detail, sourced, sources, decided_by, input_tokens, output_tokens, parts)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         checkId,
@@ -145,18 +160,22 @@ export class Results {
         consensus.decidedBy,
         usage?.inputTokens ?? null,
         usage?.outputTokens ?? null,
+        parts === null ? null : JSON.stringify(parts),
       )
   }
 
   /// The votes on one claim-tier of a check, in the order they landed.
-  votes(checkId: string, claimId: string, tier: Tier): Evaluation[] {
+  votes(checkId: string, claimId: string, tier: Tier): PanelVote[] {
     const rows = this.db
       .prepare(
-        `SELECT ${EVALUATION_COLUMNS} FROM evaluations
+        `SELECT ${EVALUATION_COLUMNS}, parts FROM evaluations
          WHERE check_id = ? AND claim_id = ? AND tier = ? ORDER BY created_at, model`,
       )
-      .all(checkId, claimId, tier) as EvaluationRow[]
-    return rows.map(toEvaluation)
+      .all(checkId, claimId, tier) as (EvaluationRow & { parts: string | null })[]
+    return rows.map((row) => ({
+      ...toEvaluation(row),
+      parts: row.parts === null ? null : (JSON.parse(row.parts) as Evaluation[]),
+    }))
   }
 
   /// How many consensus entries of the check reached each verdict, every tier counted.
@@ -169,16 +188,20 @@ export class Results {
     return Object.fromEntries(rows.map((row) => [row.verdict, Number(row.count)]))
   }
 
-  /// Model tokens a check spent: its votes and its judges' consensus (t3's with its research).
+  /// Model tokens a check spent: its votes, its judges' consensus (t3's with its research) and the resolving of
+  /// its claims into statements.
   tokens(checkId: string): { input: number; output: number } {
     const row = this.db
       .prepare(
         `SELECT COALESCE(SUM(input), 0) AS input, COALESCE(SUM(output), 0) AS output FROM (
            SELECT input_tokens AS input, output_tokens AS output FROM evaluations WHERE check_id = ?
            UNION ALL
-           SELECT input_tokens, output_tokens FROM consensus WHERE check_id = ?)`,
+           SELECT input_tokens, output_tokens FROM consensus WHERE check_id = ?
+           UNION ALL
+           SELECT c.resolver_input_tokens, c.resolver_output_tokens
+           FROM claims c JOIN checks k ON k.document_id = c.document_id WHERE k.id = ?)`,
       )
-      .get(checkId, checkId) as { input: number; output: number }
+      .get(checkId, checkId, checkId) as { input: number; output: number }
     return { input: Number(row.input), output: Number(row.output) }
   }
 
@@ -212,7 +235,12 @@ export class Results {
 
   /// All results of a check, read with three indexed queries.
   forCheck(checkId: string): CheckResults {
-    const results: CheckResults = { evaluations: new Map(), consensus: new Map(), issues: new Map() }
+    const results: CheckResults = {
+      evaluations: new Map(),
+      consensus: new Map(),
+      partConsensus: new Map(),
+      issues: new Map(),
+    }
     const evaluations = this.db
       .prepare(
         `SELECT ${EVALUATION_COLUMNS} FROM evaluations WHERE check_id = ? ORDER BY created_at, tier, model`,
@@ -222,7 +250,7 @@ export class Results {
     const consensus = this.db
       .prepare(
         `SELECT claim_id, tier, verdict, confidence, agreement, reasoning, citations, correction, decided_at, detail,
-           sourced, sources, decided_by
+           sourced, sources, decided_by, parts
          FROM consensus WHERE check_id = ?`,
       )
       .all(checkId) as ConsensusRow[]
@@ -242,6 +270,11 @@ export class Results {
         decidedBy: row.decided_by,
       }
       results.consensus.set(row.claim_id, entry)
+      if (row.parts !== null) {
+        const parts = results.partConsensus.get(row.claim_id) ?? {}
+        parts[row.tier] = JSON.parse(row.parts) as Consensus[]
+        results.partConsensus.set(row.claim_id, parts)
+      }
     }
     const issues = this.db
       .prepare(

@@ -18,22 +18,23 @@ interface Row {
   created_at: string
 }
 
-/// Claim texts that differ only in surrounding or repeated whitespace are the same claim.
+/// Statements that differ only in surrounding or repeated whitespace are the same claim.
 const claimHash = (text: string): string =>
   createHash('sha256').update(text.trim().replace(/\s+/g, ' ')).digest('hex')
 
-/// Panel votes by organization, model and claim text: identical claims within 24 hours cost no model call.
+/// Panel votes by organization, model and statement (the claim as checked, references resolved): identical
+/// statements within 24 hours cost no model call.
 export class VoteCache {
   constructor(private readonly db: Db) {}
 
-  /// The model's vote on this claim text given at or after `since`, or null.
-  get(organizationId: string, modelKey: string, claimText: string, since: string): CachedVote | null {
+  /// The model's vote on this statement given at or after `since`, or null.
+  get(organizationId: string, modelKey: string, statement: string, since: string): CachedVote | null {
     const row = this.db
       .prepare(
         `SELECT verdict, confidence, rationale, created_at FROM vote_cache
          WHERE organization_id = ? AND model_key = ? AND claim_hash = ? AND created_at >= ?`,
       )
-      .get(organizationId, modelKey, claimHash(claimText), since) as Row | undefined
+      .get(organizationId, modelKey, claimHash(statement), since) as Row | undefined
     return row
       ? {
           verdict: row.verdict,
@@ -44,8 +45,8 @@ export class VoteCache {
       : null
   }
 
-  /// Keeps a vote a model has just given, replacing an older one for the same claim text.
-  put(organizationId: string, modelKey: string, claimText: string, vote: CachedVote): void {
+  /// Keeps a vote a model has just given, replacing an older one for the same statement.
+  put(organizationId: string, modelKey: string, statement: string, vote: CachedVote): void {
     this.db
       .prepare(
         `INSERT INTO vote_cache (organization_id, model_key, claim_hash, verdict, confidence, rationale, created_at)
@@ -57,7 +58,7 @@ export class VoteCache {
       .run(
         organizationId,
         modelKey,
-        claimHash(claimText),
+        claimHash(statement),
         vote.verdict,
         vote.confidence,
         vote.rationale,

@@ -5,6 +5,8 @@ import type { Store } from '../store'
 import { SpellingChecker, t1Outcome, type Writing } from './t1'
 import { ALL_STEPS, type VerdictSteps } from './steps'
 import type { TierChecker } from './tier'
+import { statementResolver } from './resolve'
+import { resolvedTier } from './resolve/parts'
 import { modelTier } from './t2'
 import { webTier } from './t3'
 import { Web } from '../web'
@@ -23,7 +25,8 @@ function spellingTier(checker: SpellingChecker, writing: () => Writing): TierChe
 }
 
 /// The tiers this engine can run: t1 always; t2 and t3 (live web research through `web`) when the config has a
-/// panel and a judge. The store keeps t2's vote cache.
+/// panel and a judge, both checking claims as resolved statements. The store keeps t2's vote cache and the
+/// claims' statements.
 export function createTiers(
   config: Config,
   store: Store,
@@ -48,9 +51,12 @@ export function setModelTiers(
   keys: ApiKeys,
   steps: Readonly<VerdictSteps> = ALL_STEPS,
 ): void {
+  // One resolver for both tiers: a claim is resolved once, whichever tier asks first.
+  const resolver = statementResolver(config.models, store.documents, keys)
+  const resolved = (tier: TierChecker | null) => (tier && resolver ? resolvedTier(tier, resolver) : tier)
   const made = {
-    t2: modelTier(config.models, store.voteCache, keys, steps),
-    t3: webTier(config, web, keys, steps),
+    t2: resolved(modelTier(config.models, store.voteCache, keys, steps)),
+    t3: resolved(webTier(config, web, keys, steps)),
   }
   for (const tier of ['t2', 't3'] as const) {
     const checker = made[tier]

@@ -1,5 +1,6 @@
 import type { Consensus, Evaluation, TextIssue, Tier, TokenUsage } from '../../../shared/schemas'
 import type { ClaimRecord } from '../store/documents'
+import type { PanelVote } from '../store/results'
 
 /// What a tier gets to check one claim.
 export interface UnitInput {
@@ -18,19 +19,24 @@ export interface UnitInput {
 
 /// What a judge gets: the unit's input and the panel's votes on the claim.
 export interface JudgeInput extends UnitInput {
-  votes: Evaluation[]
+  votes: PanelVote[]
 }
 
 /// What a tier found for one claim: a panel unit's evaluation, and the consensus when the tier has decided.
 /// A judge unit adds no evaluation of its own, but the second-round votes of the debate it held, if any.
 export interface UnitOutcome {
   evaluation?: Evaluation
-  /// A judge unit's debate round: the panelists' second votes (round 2), recorded with the consensus.
-  debate?: Evaluation[]
+  /// A judge unit's debate round: the panelists' second votes (round 2), recorded with the consensus; on a
+  /// multi-fact claim each with its votes on the parts.
+  debate?: Array<Evaluation & { parts?: Evaluation[] | null }>
   consensus: Consensus | null
   issues: TextIssue[]
   /// Tokens spent deciding the consensus (a judge's request), when known.
   consensusUsage?: TokenUsage | null
+  /// A multi-fact claim's: the evaluation and the consensus of each part, in the claim's parts' order (the
+  /// outcome's own aggregate them).
+  partEvaluations?: Evaluation[]
+  partConsensus?: Consensus[]
 }
 
 /// The model name of a claim-tier's judge unit; never a panel model's id.

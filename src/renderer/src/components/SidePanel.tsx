@@ -5,7 +5,16 @@ import { useEffect, useMemo, useRef, useState, type JSX } from 'react'
 import type { FactdeskApi } from '../../../shared/api'
 import { correctionEdits, correctionParts, correctionWords } from '../../../shared/corrections'
 import { withoutInlineMarks } from '../../../shared/markdown'
-import { TIERS, type Check, type Citation, type Claim, type Estimate } from '../../../shared/schemas'
+import {
+  TIERS,
+  type Check,
+  type Citation,
+  type Claim,
+  type ClaimPart,
+  type Estimate,
+  type Tier,
+} from '../../../shared/schemas'
+import { checkedAs } from '../../../shared/verdicts'
 import { claimField, claimRange } from '../editor/claims'
 import { useChecks } from '../state/checks'
 import { useDocument } from '../state/document'
@@ -154,9 +163,15 @@ function ClaimDetail({ api }: { api: FactdeskApi }): JSX.Element {
   const claim = report?.claims.find((each) => each.claimId === claimId)
   const [confirming, setConfirming] = useState<Citation | null>(null)
   if (!claim) return <p className="muted">Loading the claim…</p>
+  const statement = checkedAs(claim)
   return (
     <div className="claim-detail">
       <blockquote className="claim-text">{withoutInlineMarks(claim.text)}</blockquote>
+      {statement && (
+        <p className="checked-as">
+          <span className="muted">Checked as:</span> {statement}
+        </p>
+      )}
       <button
         type="button"
         className="button"
@@ -186,6 +201,7 @@ function ClaimDetail({ api }: { api: FactdeskApi }): JSX.Element {
                     listed below one by one rather than joined into a paragraph. */}
                 {tier !== 't1' && <p className="numbers">{verdictBasis(consensus)}</p>}
                 {tier !== 't1' && consensus.reasoning && <p className="reasoning">{consensus.reasoning}</p>}
+                {tier !== 't1' && claim.parts && <Parts parts={claim.parts} tier={tier} />}
                 {consensus.correction && <Correction claim={claim} correction={consensus.correction} />}
                 {consensus.citations.length > 0 && (
                   <ul className="citations">
@@ -222,6 +238,23 @@ function ClaimDetail({ api }: { api: FactdeskApi }): JSX.Element {
       })}
       {confirming && <OpenLinkDialog url={confirming.url} onClose={() => setConfirming(null)} />}
     </div>
+  )
+}
+
+/// The verdict on each fact of a claim that states several, in one tier.
+function Parts({ parts, tier }: { parts: ClaimPart[]; tier: Tier }): JSX.Element {
+  return (
+    <ul className="parts" aria-label="Parts">
+      {parts.map((part) => {
+        const verdict = part.consensus[tier]?.verdict
+        return (
+          <li key={part.statement}>
+            <span className={`verdict${verdict ? ` verdict-${verdict}` : ''}`}>{verdict ?? 'pending'}</span>{' '}
+            {part.statement}
+          </li>
+        )
+      })}
+    </ul>
   )
 }
 

@@ -11,13 +11,13 @@ import { agreement, debateRound, finalVotes, panelConsensus, split, unanimous } 
 import { ALL_STEPS, todayOf, type VerdictSteps } from '../steps'
 import { PermanentError, type JudgeInput, type TierChecker, type UnitInput, type UnitOutcome } from '../tier'
 import { VoteBatcher } from './batcher'
-import { claimData } from './context'
+import { checkedText, claimData } from './context'
 import { Decision, Vote, debatePrompt, judgePrompt, judgeSystem, panelSystem } from './prompts'
 
-export { claimData } from './context'
+export { checkedText, claimData } from './context'
 export * from './prompts'
 
-/// How long a panel model's vote on a claim text is reused.
+/// How long a panel model's vote on a statement is reused.
 export const VOTE_CACHE_MS = 24 * 60 * 60 * 1000
 
 const MAX_RATIONALE = 2000
@@ -59,7 +59,8 @@ export function modelTier(
         cache.prune(since)
         prunedAt = Date.parse(now)
       }
-      const hit = cache.get(input.organizationId, handle.cacheKey, input.claim.text, since)
+      // Keyed by the statement: the same words about another subject are another claim.
+      const hit = cache.get(input.organizationId, handle.cacheKey, checkedText(input.claim), since)
       if (hit) {
         // The cache keeps no detail: a cached vote's misleading or unverifiable is of no stated kind.
         const vote = {
@@ -75,7 +76,7 @@ export function modelTier(
       const { vote, usage } = await batcher.vote(handle, input.checkId, item, input.signal, today)
       const at = input.now()
       const rationale = vote.rationale.trim().slice(0, MAX_RATIONALE)
-      cache.put(input.organizationId, handle.cacheKey, input.claim.text, {
+      cache.put(input.organizationId, handle.cacheKey, checkedText(input.claim), {
         ...vote,
         rationale,
         createdAt: at,

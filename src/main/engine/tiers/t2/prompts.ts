@@ -8,9 +8,11 @@ import type { Evaluation } from '../../../../shared/schemas'
 export const DATA_OPEN = '<<<DOCUMENT_DATA'
 export const DATA_CLOSE = 'DOCUMENT_DATA>>>'
 
-/// A claim with the sentences around it in the document.
+/// A claim with the sentences around it in the document. `claim` is the statement checked; `asWritten`, the
+/// writer's words when resolving references changed them.
 export interface ClaimData {
   claim: string
+  asWritten?: string
   sentenceBefore: string
   sentenceAfter: string
 }
@@ -64,6 +66,11 @@ const VERDICTS =
   'say what is missing), unverifiable (detail not_checkable: opinion, prediction, private, vague; or ' +
   'no_evidence). Otherwise detail is null.'
 
+/// What the claim's members are: the statement to judge, its context, and the writer's own words.
+export const CLAIM_RULE =
+  'Judge only "claim"; the sentences before and after it are context, and "asWritten" (when present) is the ' +
+  'writer’s own sentence the claim was made self-contained from.'
+
 /// The order of an answer's members: reasons first.
 const answerRule = (reasons: string): string =>
   `Reason first: ${reasons}, then confidence (0 to 1), detail and verdict. JSON only.`
@@ -84,6 +91,7 @@ export function panelSystem(today: string | null): string {
       'vote independently.',
     ...dateRule(today),
     DATA_RULE,
+    CLAIM_RULE,
     VERDICTS,
     answerRule('rationale (the facts, in one to three sentences)'),
   ].join('\n\n')
@@ -96,6 +104,7 @@ export function judgeSystem(today: string | null): string {
       'against your own knowledge; a majority is not proof.',
     ...dateRule(today),
     DATA_RULE,
+    CLAIM_RULE,
     VERDICTS,
     answerRule(
       'reasoning (for the writer, two to four sentences: why, and where the panel disagreed), correction (for ' +

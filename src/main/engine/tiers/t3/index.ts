@@ -237,7 +237,8 @@ export function webTier(
     today: string | null,
   ): Promise<ClaimEvidence> {
     const item = claimData(documentText, claim)
-    const searchFor = claim.text
+    // The statement: the same words about another subject are another search.
+    const searchFor = item.claim
     const searched = await searchUntilAnswered(client, judge, web, item, searchFor, {
       maxSearches: config.research.maxSearches,
       today,
@@ -289,23 +290,17 @@ export function webTier(
       // again, and counted; what a run before the restart spent is not known).
       const { passages, usage: researchUsage } = await evidenceFor(input)
       const first = input.votes.filter((vote) => vote.round === 1)
+      const item = claimData(input.documentText, input.claim)
       if (steps.panelDecides && unanimous(first) && sharesACitation(first)) {
         evidence.delete(`${input.checkId}:${input.claim.id}`)
         const decided = panelConsensus(first, input.now())
-        const judged = await judgeStances(
-          client,
-          verifier,
-          input.claim.text,
-          pooledCitations(first),
-          input.signal,
-        )
+        const judged = await judgeStances(client, verifier, item.claim, pooledCitations(first), input.signal)
         return {
           consensus: groundedConsensus(decided, judged.citations, first),
           consensusUsage: addUsage(researchUsage, judged.usage),
           issues: [],
         }
       }
-      const item = claimData(input.documentText, input.claim)
       const today = todayOf(input.now(), steps)
       // A panelist's second vote, after reading the others' (a model no longer configured keeps its first).
       const voteAgain = async (own: Evaluation, others: Evaluation[]): Promise<Evaluation | null> => {
@@ -331,7 +326,7 @@ export function webTier(
         signal: input.signal,
       })
       const verified = await verifiedCitations(web, passages, object.citations, input.signal)
-      const judged = await judgeStances(client, verifier, input.claim.text, verified, input.signal)
+      const judged = await judgeStances(client, verifier, item.claim, verified, input.signal)
       evidence.delete(`${input.checkId}:${input.claim.id}`)
       const decided = consensus(object, votes, input.now())
       return {

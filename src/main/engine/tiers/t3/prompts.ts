@@ -5,6 +5,7 @@ import { z } from 'zod'
 import type { Evaluation } from '../../../../shared/schemas'
 import type { ClaimData } from '../t2/prompts'
 import {
+  CLAIM_RULE,
   DATA_CLOSE,
   DATA_OPEN,
   DEBATE_RULE,
@@ -105,6 +106,7 @@ export function webPanelSystem(today: string | null): string {
     'You are one of a panel fact-checking a claim against web passages; the others vote independently.',
     ...webDateRule(today),
     DATA_RULE,
+    CLAIM_RULE,
     VERDICTS,
     CITE,
     answerRule('rationale (the facts, in one to three sentences)'),
@@ -117,6 +119,7 @@ export function webJudgeSystem(today: string | null): string {
       'votes against the passages; a majority is not proof, the sources are.',
     ...webDateRule(today),
     DATA_RULE,
+    CLAIM_RULE,
     VERDICTS,
     CITE,
     answerRule('reasoning (two to four sentences: why, from which sources)'),

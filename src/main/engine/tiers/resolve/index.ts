@@ -1,0 +1,219 @@
+// Resolving claims into what is checked: each claim rewritten by a model as a self-contained statement (its
+// references resolved from the document), split into parts when it states several facts. Done once per claim,
+// before its first vote, several claims of a document per request, and stored with the claim.
+import type { Config } from '../../../../shared/config'
+import { apiKeys, type ApiKeys } from '../../keys'
+import { ModelClient, modelHandle, modelSettings, type ModelHandle } from '../../models'
+import type { ClaimRecord, Documents, Resolution } from '../../store/documents'
+import { normaliseSpace } from '../../web'
+import { share } from '../t2/batcher'
+import type { UnitInput } from '../tier'
+import {
+  MAX_PARTS,
+  resolveKey,
+  resolvePrompt,
+  resolveSchema,
+  resolveSystem,
+  type Passage,
+  type Resolved,
+} from './prompts'
+
+export * from './prompts'
+
+/// Claims resolved in one request: enough to share the instructions, few enough for a small model to keep up.
+export const RESOLVE_BATCH = 8
+const MAX_STATEMENT = 2000
+/// Sentences of context before and after a claim's own, and the most of one sentence that is sent.
+const BEFORE = 3
+const AFTER = 1
+const MAX_SENTENCE = 600
+
+const segmenter = new Intl.Segmenter(undefined, { granularity: 'sentence' })
+
+/// The document's title: its first Markdown heading, if it has one.
+export function documentTitle(text: string): string | null {
+  return /^ {0,3}#{1,6}[ \t]+(.+?)[ \t#]*$/m.exec(text)?.[1]?.trim() ?? null
+}
+
+/// What the resolver reads of `text` for `claims`: each claim's sentence with three before it and one after it,
+/// every sentence once however many claims it is context for (claims of a batch are mostly neighbours), and a
+/// claim's words only where they are not its whole sentence.
+export function passageFor(text: string, claims: readonly ClaimRecord[]): Passage {
+  const all = [...segmenter.segment(text)]
+    .map((part) => ({ start: part.index, end: part.index + part.segment.length, text: part.segment.trim() }))
+    .filter((sentence) => sentence.text !== '')
+  const at = (claim: ClaimRecord) =>
+    Math.max(
+      0,
+      all.findIndex((sentence) => sentence.end > claim.charStart),
+    )
+  const wanted = new Set<number>()
+  for (const claim of claims)
+    for (let index = at(claim) - BEFORE; index <= at(claim) + AFTER; index++)
+      if (index >= 0 && index < all.length) wanted.add(index)
+  const sentences: string[] = []
+  const numbers = new Map<number, number>()
+  let previous = -1
+  for (const index of [...wanted].sort((a, b) => a - b)) {
+    if (previous >= 0 && index > previous + 1) sentences.push('…')
+    sentences.push((all[index] as { text: string }).text.slice(0, MAX_SENTENCE))
+    numbers.set(index, sentences.length)
+    previous = index
+  }
+  return {
+    title: documentTitle(text),
+    sentences,
+    claims: claims.map((claim) => {
+      const sentence = numbers.get(at(claim)) ?? 0
+      const whole = sentences[sentence - 1] === claim.text.trim()
+      return whole ? { sentence } : { sentence, claim: claim.text }
+    }),
+  }
+}
+
+/// A model's resolution made safe to check: its statement (the claim's words when it gave none), and its parts
+/// only when there are at least two distinct ones.
+function resolution(claim: ClaimRecord, answer: Resolved | undefined): Omit<Resolution, 'usage'> {
+  const statement = normaliseSpace(answer?.statement ?? '').slice(0, MAX_STATEMENT) || claim.text
+  const parts = [
+    ...new Set((answer?.parts ?? []).map((part) => normaliseSpace(part).slice(0, MAX_STATEMENT))),
+  ]
+    .filter(Boolean)
+    .slice(0, MAX_PARTS)
+  return { statement, parts: parts.length >= 2 ? parts : null }
+}
+
+/// Resolves `claims` of the document `text` in one request to `handle`. A request that fails for any reason but
+/// `signal` resolves each claim as its own words, so that the check goes on with what it can check.
+export async function resolveClaims(
+  client: ModelClient,
+  handle: ModelHandle,
+  text: string,
+  claims: readonly ClaimRecord[],
+  today: string,
+  signal: AbortSignal,
+): Promise<Resolution[]> {
+  try {
+    const { object, usage } = await client.generate(handle, {
+      system: resolveSystem(today),
+      prompt: resolvePrompt(passageFor(text, claims)),
+      schema: resolveSchema(claims.length),
+      name: 'statements',
+      signal,
+    })
+    return claims.map((claim, index) => ({
+      ...resolution(claim, object[resolveKey(index)]),
+      usage: share(usage, index, claims.length),
+    }))
+  } catch (error) {
+    if (signal.aborted) throw error
+    return claims.map((claim) => ({ statement: claim.text, parts: null, usage: null }))
+  }
+}
+
+/// One request in flight: the claims it resolves, and the units waiting for it (it is aborted when the last
+/// of them leaves).
+interface Batch {
+  done: Promise<Map<string, ClaimRecord>>
+  controller: AbortController
+  waiting: number
+}
+
+/// Resolves claims for the model tiers. The first unit of a claim that needs it starts a request for that
+/// claim and the next unresolved claims of its document (up to the batch size); the others wait for it. The
+/// result is stored with the claim, so that every tier, every unit and a restarted engine check the same
+/// statement.
+export class StatementResolver {
+  private readonly batches = new Map<string, Batch>()
+
+  constructor(
+    private readonly client: ModelClient,
+    private readonly handle: ModelHandle,
+    private readonly documents: Documents,
+    readonly batchSize = RESOLVE_BATCH,
+  ) {}
+
+  /// The longest a resolution may take, for the units' timeouts.
+  worstCaseMs(): number {
+    return this.client.worstCaseMs()
+  }
+
+  /// The unit's claim as it is checked.
+  async resolve(input: UnitInput): Promise<ClaimRecord> {
+    if (input.claim.statement !== null) return input.claim
+    let batch = this.batches.get(input.claim.id)
+    if (!batch) {
+      const stored = this.documents.claim(input.claim.id)
+      if (stored && stored.statement !== null) return stored
+      batch = this.start(input)
+    }
+    batch.waiting++
+    try {
+      return (await untilAborted(batch.done, input.signal)).get(input.claim.id) ?? input.claim
+    } finally {
+      if (--batch.waiting === 0) batch.controller.abort(input.signal.reason)
+    }
+  }
+
+  /// Starts resolving the unit's claim with the document's next unresolved claims (then earlier ones).
+  private start(input: UnitInput): Batch {
+    const all = this.documents.claims(input.claim.documentId)
+    const at = Math.max(
+      0,
+      all.findIndex((claim) => claim.id === input.claim.id),
+    )
+    const open = (claim: ClaimRecord) =>
+      claim.id !== input.claim.id && claim.statement === null && !this.batches.has(claim.id)
+    const claims = [input.claim, ...all.slice(at + 1).filter(open), ...all.slice(0, at).filter(open)].slice(
+      0,
+      this.batchSize,
+    )
+    const controller = new AbortController()
+    const done = resolveClaims(
+      this.client,
+      this.handle,
+      input.documentText,
+      claims,
+      input.now().slice(0, 10),
+      controller.signal,
+    )
+      .then((resolutions) => {
+        const resolved = new Map<string, ClaimRecord>()
+        claims.forEach((claim, index) => {
+          const { statement, parts, usage } = resolutions[index] as Resolution
+          this.documents.resolve(claim.id, { statement, parts, usage })
+          // The stored one: another process may have resolved the claim first.
+          resolved.set(claim.id, this.documents.claim(claim.id) ?? { ...claim, statement, parts })
+        })
+        return resolved
+      })
+      .finally(() => claims.forEach((claim) => this.batches.delete(claim.id)))
+    // Nobody may be waiting when it ends (its units were cancelled).
+    done.catch(() => undefined)
+    const batch = { done, controller, waiting: 0 }
+    for (const claim of claims) this.batches.set(claim.id, batch)
+    return batch
+  }
+}
+
+/// The configured resolver (`models.resolver`, else the judge), or null without a judge.
+export function statementResolver(
+  models: Config['models'],
+  documents: Documents,
+  keys: ApiKeys = apiKeys(),
+): StatementResolver | null {
+  const model = models.resolver ?? models.judge
+  if (!model) return null
+  const handle = modelHandle(model, models.resolver ? 'models.resolver' : 'models.judge', keys)
+  return new StatementResolver(new ModelClient(modelSettings(models)), handle, documents)
+}
+
+/// `promise`, or the signal's reason as soon as it is aborted.
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  signal.throwIfAborted()
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(signal.reason as Error)
+    signal.addEventListener('abort', abort, { once: true })
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort))
+  })
+}
