@@ -194,20 +194,20 @@ class ArticleWriter {
         this.lists++
       previous = block
       const children = this.children(block)
-      const bidirectional = block.rightToLeft
+      const bidirectional = block.rightToLeft ? { bidirectional: true } : {}
       if (block.kind === 'heading')
-        return new Paragraph({ children, heading: HEADINGS[block.level - 1], bidirectional })
+        return new Paragraph({ children, heading: HEADINGS[block.level - 1], ...bidirectional })
       if (block.kind === 'item')
         return new Paragraph({
           children,
-          bidirectional,
+          ...bidirectional,
           ...(block.ordered
             ? { numbering: { reference: ORDERED, level: block.level - 1, instance: this.lists } }
             : { bullet: { level: block.level - 1 } }),
         })
-      if (block.kind === 'quote') return new Paragraph({ children, bidirectional, indent: { left: 720 } })
+      if (block.kind === 'quote') return new Paragraph({ children, ...bidirectional, indent: { left: 720 } })
       if (block.kind === 'rule') return new Paragraph({ thematicBreak: true })
-      return new Paragraph({ children, bidirectional })
+      return new Paragraph({ children, ...bidirectional })
     })
   }
 
@@ -234,11 +234,12 @@ class ArticleWriter {
   /// A run's words; a claim's corrected words as Word's tracked deletions and insertions, when the claim is one
   /// run of plain words (Accept then applies the correction).
   private runs(run: Run, block: Block, claim: MemoClaim | undefined): ParagraphChild[] {
+    // Only what a run has: Word reads an absent property as its paragraph's.
     const style = {
-      bold: run.strong,
-      italics: run.emphasis,
-      strike: run.struck,
-      rightToLeft: block.rightToLeft,
+      ...(run.strong ? { bold: true } : {}),
+      ...(run.emphasis ? { italics: true } : {}),
+      ...(run.struck ? { strike: true } : {}),
+      ...(block.rightToLeft ? { rightToLeft: true } : {}),
       ...(run.code || block.kind === 'code' ? { font: 'Courier New' } : {}),
       ...(run.link ? { style: 'Hyperlink' } : {}),
       ...(claim ? { shading: { type: ShadingType.CLEAR, fill: FILLS[claim.verdict] } } : {}),
