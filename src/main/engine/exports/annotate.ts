@@ -197,3 +197,16 @@ export function isWebUrl(url: string): boolean {
     return false
   }
 }
+
+/// The judge's reasoning after its line in `reasonLine`: what the details add.
+export function reasoningRest(claim: AnnotatedClaim): string {
+  const reason = reasonLine(claim)
+  const reasoning = claim.consensus?.reasoning.trim() ?? ''
+  return reasoning.startsWith(reason) ? reasoning.slice(reason.length).trim() : reasoning
+}
+
+/// The other tiers' model verdicts where they differ from the headline one (t1's findings are listed apart).
+export const otherVerdicts = (claim: AnnotatedClaim): AnnotatedClaim['otherTiers'] =>
+  claim.otherTiers.filter(
+    (other) => other.tier !== 't1' && other.consensus.verdict !== claim.consensus?.verdict,
+  )

@@ -26,6 +26,7 @@ import type { Citation, Report } from '../../../shared/schemas'
 import {
   checkFacts,
   isWebUrl,
+  otherVerdicts,
   reasonLine,
   VERDICT_LABELS,
   verdictDetails,
@@ -333,7 +334,7 @@ function appendix({ claims }: Memo): Paragraph[] {
             ],
           }),
         )
-      for (const other of claim.otherTiers)
+      for (const other of otherVerdicts(claim))
         paragraphs.push(
           new Paragraph({ children: [small(`${other.tier}: ${VERDICT_LABELS[other.consensus.verdict]}`)] }),
         )

@@ -4,6 +4,8 @@ import type { Citation, Evaluation, Report } from '../../../shared/schemas'
 import {
   checkFacts,
   isWebUrl,
+  otherVerdicts,
+  reasoningRest,
   reasonLine,
   VERDICT_LABELS,
   verdictDetails,
@@ -260,16 +262,13 @@ function source(citation: Citation): string {
 /// reasoning, another tier that says otherwise, the spelling findings (once) and every vote with its reasoning.
 function detailParts(claim: MemoClaim): string[] {
   const parts: string[] = []
-  const reason = reasonLine(claim)
-  const reasoning = claim.consensus?.reasoning.trim() ?? ''
-  const rest = reasoning.startsWith(reason) ? reasoning.slice(reason.length).trim() : reasoning
+  const rest = reasoningRest(claim)
   if (rest) parts.push(`<span class="reasoning">${escapeHtml(rest)}</span>`)
-  for (const other of claim.otherTiers)
-    if (other.tier !== 't1' && other.consensus.verdict !== claim.consensus?.verdict)
-      parts.push(
-        `${other.tier}: ${escapeHtml(VERDICT_LABELS[other.consensus.verdict])}` +
-          `${other.consensus.reasoning ? ` — ${escapeHtml(other.consensus.reasoning)}` : ''}`,
-      )
+  for (const other of otherVerdicts(claim))
+    parts.push(
+      `${other.tier}: ${escapeHtml(VERDICT_LABELS[other.consensus.verdict])}` +
+        `${other.consensus.reasoning ? ` — ${escapeHtml(other.consensus.reasoning)}` : ''}`,
+    )
   for (const issue of claim.claim.issues)
     parts.push(
       `<span class="finding">Spelling or grammar: ${escapeHtml(issue.message)}` +

@@ -3,15 +3,17 @@ import { counted } from '../../../shared/counted'
 import { markdownLines, PROSE, proseView } from '../../../shared/markdown'
 import type { Report } from '../../../shared/schemas'
 import {
-  annotate,
   checkFacts,
   isWebUrl,
+  otherVerdicts,
+  reasoningRest,
   reasonLine,
   VERDICT_LABELS,
   verdictDetails,
   verdictWords,
   type AnnotatedClaim,
 } from './annotate'
+import { memo, placeWords } from './memo'
 
 /// Text from a model or a web page made literal in Markdown, on one line: no emphasis, code, links, HTML,
 /// entities or footnotes of its own. Only what Markdown would read as markup there is escaped.
@@ -48,10 +50,10 @@ function closingFence(text: string): string | null {
 /// The footnote label of a claim: `[^claim-N]`, apart from any footnotes the document has of its own.
 const footnoteLabel = (claim: Pick<AnnotatedClaim, 'number'>): string => `[^claim-${claim.number}]`
 
-/// The report as Markdown: a summary, the document's text as submitted with a footnote reference after each
+/// The report as Markdown: a summary with what needs attention, the document's text as submitted with a footnote reference after each
 /// claim (after the line of a heading, never inside it), and a footnote per claim that starts with its verdict.
 export function toMarkdown(report: Report): string {
-  const annotated = annotate(report)
+  const annotated = memo(report)
   const summary = annotated.counts.map(({ verdict, count }) => `${VERDICT_LABELS[verdict]} ${count}`)
   const facts = checkFacts(report).map(([name, value]) => `${name}: ${escapeMarkdown(value)}`)
   const { kind } = proseView(report.text)
@@ -76,6 +78,13 @@ export function toMarkdown(report: Report): string {
     `> **Fact-check report: ${escapeMarkdown(annotated.title)}** (Factdesk)  `,
     `> ${counted(report.claims.length, 'claim')}: ${summary.join(', ') || 'none'}  `,
     `> ${facts.join(' · ')}`,
+    '>',
+    `> **Needs attention: ${annotated.attention.length === 0 ? 'nothing' : annotated.attention.length}**`,
+    ...annotated.attention.map(
+      (claim, index) =>
+        `> ${index + 1}. **${verdictWords(claim)}** “${escapeMarkdown(claim.claim.text)}” (note ${claim.number}), ` +
+        `${escapeMarkdown(placeWords(claim.place))}: ${escapeMarkdown(reasonLine(claim))}`,
+    ),
     '',
     '---',
     '',
@@ -108,9 +117,9 @@ function footnote(claim: AnnotatedClaim): string {
       `Source: ${link}${citation.quote ? `: “${escapeMarkdown(citation.quote)}”` : ''} (${citationDates(citation)})`,
     )
   }
-  if (consensus?.reasoning && consensus.reasoning !== reason)
-    lines.push(`Reasoning: ${escapeMarkdown(consensus.reasoning)}`)
-  for (const other of claim.otherTiers)
+  const rest = reasoningRest(claim)
+  if (rest) lines.push(`Reasoning: ${escapeMarkdown(rest)}`)
+  for (const other of otherVerdicts(claim))
     lines.push(`${other.tier}: ${VERDICT_LABELS[other.consensus.verdict]}`)
   for (const issue of claim.claim.issues) lines.push(`Spelling or grammar: ${escapeMarkdown(issue.message)}`)
   for (const vote of claim.votes)
