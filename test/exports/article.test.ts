@@ -6,6 +6,7 @@ import { DOMParser, parseHTML } from 'linkedom'
 import mammoth from 'mammoth'
 import { chromium } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
+import { extractClaims } from '../../src/main/engine/claims'
 import { toDocx } from '../../src/main/engine/exports/docx'
 import { toHtml } from '../../src/main/engine/exports/html'
 import { toMarkdown } from '../../src/main/engine/exports/markdown'
@@ -23,6 +24,14 @@ describe('the report of a 1,500-word article', () => {
   it('is the article the issue describes', () => {
     expect(report.text.split(/\s+/).length).toBeGreaterThanOrEqual(1450)
     expect(report.claims.length).toBeGreaterThanOrEqual(60)
+  })
+
+  it('has claims in its paragraphs only: none of its title, headings, byline or date', () => {
+    const claims = extractClaims(report.text)
+    expect(claims.length).toBeGreaterThanOrEqual(60)
+    const lineOf = (at: number) => report.text.slice(report.text.lastIndexOf('\n', at) + 1).split('\n')[0]!
+    expect(claims.filter((claim) => /^#|^\*/.test(lineOf(claim.charStart)))).toEqual([])
+    expect(claims.map((claim) => claim.text)).toContain(HEBREW)
   })
 
   it('lists exactly the claims that need attention, with where each is and one line of reason', () => {
