@@ -65,7 +65,6 @@ export async function toDocx(report: Report): Promise<Uint8Array<ArrayBuffer>> {
   const document = new Document({
     creator: AUTHOR,
     title: memoed.title,
-    features: { trackRevisions: true },
     numbering: {
       config: [
         {
@@ -174,12 +173,14 @@ const HEADINGS = [
 class ArticleWriter {
   private readonly claims: Map<number, MemoClaim>
   private readonly started = new Set<number>()
-  private revision = 0
+  /// Tracked changes' ids, apart from the comments' (0 to the number of claims − 1).
+  private revision: number
   /// Each ordered list's own numbering, so that the next list starts again at 1.
   private lists = 0
 
   constructor(private readonly memoed: Memo) {
     this.claims = new Map(memoed.claims.map((claim) => [claim.number, claim]))
+    this.revision = memoed.claims.length
   }
 
   /// The date of a claim's verdict (its comment's and its correction's), else the check's.

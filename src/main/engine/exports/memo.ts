@@ -131,6 +131,8 @@ class ArticleWriter {
   private waiting: number[] = []
   /// The next claim whose end has not been passed.
   private next = 0
+  /// The first claim that does not end before the text being read.
+  private cursor = 0
 
   constructor(
     private readonly text: string,
@@ -264,12 +266,14 @@ class ArticleWriter {
   private words(from: number, to: number, keepLines = false): void {
     let at = from
     while (at < to) {
-      const claim = this.claims.find((c) => c.claim.charStart <= at && at < c.claim.charEnd)
-      const edge = claim
-        ? Math.min(to, claim.claim.charEnd)
-        : Math.min(to, ...this.claims.map((c) => c.claim.charStart).filter((start) => start > at))
+      // The text is read in order: the claims that end before it are behind for good.
+      while (this.claims[this.cursor] && (this.claims[this.cursor] as AnnotatedClaim).claim.charEnd <= at)
+        this.cursor++
+      const next = this.claims[this.cursor]
+      const inside = next !== undefined && next.claim.charStart <= at
+      const edge = Math.min(to, next === undefined ? to : inside ? next.claim.charEnd : next.claim.charStart)
       const piece = this.text.slice(at, edge)
-      this.push(keepLines ? piece : piece.replace(/[ \t]*\r?\n[ \t]*/g, ' '), claim?.number ?? null)
+      this.push(keepLines ? piece : piece.replace(/[ \t]*\r?\n[ \t]*/g, ' '), inside ? next.number : null)
       at = edge
       this.passed(at)
     }
