@@ -174,6 +174,24 @@ describe('Markdown export', () => {
     expect(exported).toMatch(/~~~~python\nprint\(1\)\n~~~~\n\n\[\^claim-1\]: /)
   })
 
+  it('puts the reference of a claim in a heading on the line after the heading, never inside it', () => {
+    const text = '## The tower is 330 metres tall\n\nIt opened in 1889.'
+    const at = (words: string) => ({
+      charStart: text.indexOf(words),
+      charEnd: text.indexOf(words) + words.length,
+    })
+    const base = fixtureReport()
+    const exported = toMarkdown({
+      ...base,
+      text,
+      claims: [
+        { ...base.claims[0]!, text: 'The tower is 330 metres tall', ...at('The tower is 330 metres tall') },
+        { ...base.claims[1]!, text: 'It opened in 1889.', ...at('It opened in 1889.') },
+      ],
+    })
+    expect(exported).toContain('## The tower is 330 metres tall\n[^claim-1]\n\nIt opened in 1889.[^claim-2]')
+  })
+
   it('escapes & in model text and keeps a source address as it is, escapes included', () => {
     const base = fixtureReport()
     const first = base.claims[0]!
