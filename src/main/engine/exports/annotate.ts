@@ -124,9 +124,6 @@ export function annotate(report: Report): Annotated {
   return { report, title: check.name ?? `Check ${check.id}`, claims, segments, counts }
 }
 
-/// A share (0 to 1) as a whole percentage.
-export const percent = (share: number): string => `${Math.round(share * 100)}%`
-
 /// A claim's verdict in words with its kind, e.g. "Misleading: partly true", "Check by hand".
 export function verdictWords(claim: Pick<AnnotatedClaim, 'verdict' | 'consensus'>): string {
   const detail = claim.verdict === 'disputed' ? null : claim.consensus?.detail
