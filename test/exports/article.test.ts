@@ -184,6 +184,10 @@ describe('the report of a 1,500-word article', () => {
     expect(hebrew).toContain('<w:bidi/>')
     expect(hebrew).toContain('<w:rtl/>')
     expect(accepted.indexOf('Needs attention')).toBeLessThan(accepted.indexOf('What the record shows'))
+    const attention = accepted.slice(accepted.indexOf('Needs attention'), accepted.indexOf('Article'))
+    expect(
+      [...attention.matchAll(/” \[(\d+)\]/g)].map(([, number]) => report.claims[Number(number) - 1]!.claimId),
+    ).toEqual(expected.attention)
     expect(accepted.indexOf('Appendix')).toBeGreaterThan(accepted.indexOf('What the record shows'))
   })
 
@@ -195,6 +199,10 @@ describe('the report of a 1,500-word article', () => {
     expect(references).toHaveLength(report.claims.length)
     expect(definitions).toHaveLength(report.claims.length)
     expect(new Set(references).size).toBe(report.claims.length)
+    const attention = [...markdown.matchAll(/^> \d+\. .*\(note (\d+)\)/gm)].map(
+      ([, n]) => report.claims[Number(n) - 1]!.claimId,
+    )
+    expect(attention).toEqual(expected.attention)
     expect(text.split('\n').filter((line) => /^#/.test(line) && line.includes('[^'))).toEqual([])
     // Every vote's reasoning is kept, and model names and words are not escaped needlessly.
     expect(markdown).toContain('Vote (t3, round 1, panel-a): Refuted — panel-a read')
