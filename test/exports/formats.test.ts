@@ -95,6 +95,7 @@ describe('HTML export', () => {
       "t2, the models' unsourced judgement, agreement 100%",
     )
     expect(first?.querySelector('.sources q')?.textContent).toContain('330 metres (1,083 ft) tall')
+    expect(first?.querySelector('.sources .stance')?.textContent).toBe('supports the claim')
     expect(document.querySelectorAll('#details-1 .vote')).toHaveLength(2)
     expect(document.querySelector('#details-1')?.textContent).toContain('Matches the official height.')
     expect(document.querySelector('#note-2 .correction')?.textContent).toBe(
@@ -138,6 +139,7 @@ describe('Markdown export', () => {
     expect(notes[0]).toContain("(t2, the models' unsourced judgement, agreement 100%)")
     expect(notes[0]).toContain('(<https://example.org/eiffel?a=1&b=%222%22>)')
     expect(notes[0]).not.toContain('](<javascript:')
+    expect(notes[0]).toContain('“quoted words” (retrieved 2026-01-01), supports the claim')
     expect(notes[0]).toContain('Vote (t2, round 1, model-a): Supported — Matches the official height.')
     expect(notes[0]).toContain('Vote (t2, round 1, model-b): Supported — Yes.')
     expect(notes[1]).toContain('**Refuted**')

@@ -20,7 +20,7 @@ import {
   type ICommentOptions,
   type ParagraphChild,
 } from 'docx'
-import { citationDates } from '../../../shared/citations'
+import { citationDates, stanceWords } from '../../../shared/citations'
 import { correctionParts, correctionWords } from '../../../shared/corrections'
 import type { Citation, Report } from '../../../shared/schemas'
 import {
@@ -331,7 +331,10 @@ function appendix({ claims }: Memo): Paragraph[] {
           new Paragraph({
             children: [
               sourceLink(citation),
-              small(` (${citationDates(citation)})${citation.quote ? `: “${citation.quote}”` : ''}`),
+              small(
+                ` (${citationDates(citation)})${citation.quote ? `: “${citation.quote}”` : ''}` +
+                  (stanceWords(citation.stance) ? `, ${stanceWords(citation.stance)}` : ''),
+              ),
             ],
           }),
         )

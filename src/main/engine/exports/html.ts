@@ -1,4 +1,4 @@
-import { citationDates } from '../../../shared/citations'
+import { citationDates, stanceWords } from '../../../shared/citations'
 import { correctionWords } from '../../../shared/corrections'
 import type { Citation, Evaluation, Report } from '../../../shared/schemas'
 import {
@@ -64,6 +64,7 @@ mark.verdict-unverifiable { background: #ebe8f6; } mark.verdict-issues { backgro
 .note p { margin: 0.1rem 0; }
 .basis, .place, .dates { color: #666; font: 0.8em system-ui, sans-serif; }
 .dates { white-space: nowrap; }
+.stance { color: #666; }
 .more { font: 0.8em system-ui, sans-serif; }
 .quoted { font-style: italic; }
 .sources { font-size: 0.92em; }
@@ -254,7 +255,10 @@ function source(citation: Citation): string {
   const web = isWebUrl(citation.url)
   const link = web ? `<a href="${escapeHtml(citation.url)}">${title}</a>` : title
   const where = web ? `${escapeHtml(new URL(citation.url).host)}, ` : ''
-  const quote = citation.quote ? ` <q>${escapeHtml(citation.quote)}</q>` : ''
+  const stance = stanceWords(citation.stance)
+  const quote = citation.quote
+    ? ` <q>${escapeHtml(citation.quote)}</q>${stance ? ` <small class="stance">${stance}</small>` : ''}`
+    : ''
   return `<span class="source">${link} <small class="dates">(${where}${escapeHtml(citationDates(citation))})</small>${quote}</span>`
 }
 

@@ -1,4 +1,4 @@
-import { citationDates } from '../../../shared/citations'
+import { citationDates, stanceWords } from '../../../shared/citations'
 import { counted } from '../../../shared/counted'
 import { markdownLines, PROSE, proseView } from '../../../shared/markdown'
 import type { Report } from '../../../shared/schemas'
@@ -114,7 +114,8 @@ function footnote(claim: AnnotatedClaim): string {
     const title = escapeMarkdown(citation.title || citation.url)
     const link = isWebUrl(citation.url) ? `[${title}](<${linkTarget(citation.url)}>)` : title
     lines.push(
-      `Source: ${link}${citation.quote ? `: “${escapeMarkdown(citation.quote)}”` : ''} (${citationDates(citation)})`,
+      `Source: ${link}${citation.quote ? `: “${escapeMarkdown(citation.quote)}”` : ''} (${citationDates(citation)})` +
+        (stanceWords(citation.stance) ? `, ${stanceWords(citation.stance)}` : ''),
     )
   }
   const rest = reasoningRest(claim)
