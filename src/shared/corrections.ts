@@ -120,3 +120,15 @@ export function correctionEdits(
   })
   return edits
 }
+
+/// Whether a correction is a rewrite of its claim, the only kind a report offers: it keeps some of the claim's
+/// words and does not speak of the claim ("The claim is not accurate according to the sources" is a verdict,
+/// not a correction).
+export function isRewrite(claim: string, correction: string): boolean {
+  const { words } = correctionWords(correction)
+  if (/\bthe (?:claim|statement|sentence)\b/i.test(words)) return false
+  const wordsOf = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []
+  const kept = new Set(wordsOf(words))
+  const claimWords = wordsOf(claim)
+  return claimWords.length > 0 && claimWords.filter((word) => kept.has(word)).length * 3 >= claimWords.length
+}

@@ -1,3 +1,4 @@
+import { counted } from './counted'
 import { withoutInlineMarks } from './markdown'
 import type { Claim, Consensus, Evaluation, Tier, VerdictDetail } from './schemas'
 
@@ -38,7 +39,7 @@ export const consistentDetail = (
   detail: VerdictDetail | null,
 ): VerdictDetail | null => (detail !== null && DETAILS[verdict]?.includes(detail) ? detail : null)
 
-/// A detail in the writer's words.
+/// A verdict's kind in words, as every view says it ("partly true"); see VerdictDetail.
 export const DETAIL_WORDS: Record<VerdictDetail, string> = {
   partly_true: 'partly true',
   missing_context: 'missing context',
@@ -49,19 +50,26 @@ export const DETAIL_WORDS: Record<VerdictDetail, string> = {
 /// How a verdict that no verified source bears on is shown: the models' own judgement.
 export const UNSOURCED = 'Unsourced: the models’ judgement'
 
-const share = (value: number): string => `${Math.round(value * 100)}%`
-
 /// What stands behind a model tier's verdict, in words, in place of the judge's self-reported confidence
-/// (which says little about being right): the kind of misleading or unverifiable it is, whether a source bears
-/// on it, who decided, the panel's agreement and the number of distinct sites cited. E.g. "missing context ·
-/// Unsourced: the models’ judgement · decided by the judge · agreement 67%".
-export function verdictBasis(consensus: Consensus): string {
-  const parts = [
-    consensus.detail && DETAIL_WORDS[consensus.detail],
-    consensus.sourced ? null : UNSOURCED,
-    consensus.decidedBy && `decided by the ${consensus.decidedBy === 'panel' ? 'agreeing panel' : 'judge'}`,
-    `agreement ${share(consensus.agreement)}`,
-    consensus.sourced ? `${consensus.sources} source${consensus.sources === 1 ? '' : 's'}` : null,
-  ]
-  return parts.filter(Boolean).join(' · ')
+/// (which says little about being right): whether a source bears on it and how many distinct sites, who
+/// decided, and the panel's agreement. E.g. "Unsourced: the models’ judgement · decided by the judge ·
+/// agreement 67%". Null for t1, whose rules have no panel.
+export function verdictBasis(
+  consensus: Pick<Consensus, 'sourced' | 'sources' | 'agreement' | 'decidedBy'>,
+): string | null {
+  if (consensus.decidedBy === null) return null
+  return [
+    consensus.sourced ? counted(consensus.sources, 'distinct source') : UNSOURCED,
+    `decided by the ${consensus.decidedBy === 'panel' ? 'agreeing panel' : 'judge'}`,
+    `agreement ${Math.round(consensus.agreement * 100)}%`,
+  ].join(' · ')
+}
+
+/// A model tier's verdict as the editor notes it beside the verdict: its kind (the exports say it with the
+/// verdict instead) and what stands behind it, e.g. "missing context · Unsourced: the models’ judgement ·
+/// decided by the judge · agreement 67%".
+export function verdictNote(consensus: Consensus): string | null {
+  const basis = verdictBasis(consensus)
+  if (basis === null) return null
+  return consensus.detail ? `${DETAIL_WORDS[consensus.detail]} · ${basis}` : basis
 }

@@ -16,14 +16,21 @@ describe('claims of Markdown', () => {
     expect(claims[0]?.charStart).toBe(2)
   })
 
-  it("leave out headings' hashes and keep a heading apart from the paragraph under it", () => {
+  it('make no claim of a heading, the title of what follows, and keep it apart from the paragraph under it', () => {
     const text = '## The Eiffel Tower was completed in 1889 ##\nIt is 330 m tall and weighs 7,300 tonnes.'
-    expect(texts(text)).toEqual([
-      'The Eiffel Tower was completed in 1889',
-      'It is 330 m tall and weighs 7,300 tonnes.',
-    ])
+    expect(texts(text)).toEqual(['It is 330 m tall and weighs 7,300 tonnes.'])
+    expect(extractClaims(text)[0]?.charStart).toBe(text.indexOf('It is'))
     expect(texts('Eiffel Tower\n============\nIt is 330 m tall and weighs 7,300 tonnes.')).toEqual([
       'It is 330 m tall and weighs 7,300 tonnes.',
+    ])
+  })
+
+  it('make no claim of a byline or a date line, and keep a sentence that starts with "By"', () => {
+    const text =
+      '*By Dana Reporter and Ann Lee | Staff writers*\n\nUpdated: 20 November 2026, 10:15 UTC\n\n' +
+      '**November 20, 2026**\n\nBy 2030, the city of Paris had planted 170,000 new trees along its streets.'
+    expect(texts(text)).toEqual([
+      'By 2030, the city of Paris had planted 170,000 new trees along its streets.',
     ])
   })
 

@@ -80,7 +80,7 @@ describe('GET /checks/{id}/export', () => {
     const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ')
     expect(text).toContain('Mount Everest is 8,849 metres high.')
     expect(text).toContain('SPELLING OR GRAMMAR ISSUES')
-    expect(text).toContain('All claims')
+    expect(text).toContain('2 claims, 0 need attention.')
   }, 60_000)
 
   it('refuses a missing token, a bad format, and another organization’s check', async () => {

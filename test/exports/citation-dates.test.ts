@@ -28,15 +28,18 @@ describe('exports give each source its dates', () => {
 
   it('in Markdown and HTML: published when the page says, and retrieved', () => {
     const markdown = toMarkdown(report)
-    expect(markdown).toContain(`(1,083 ft\\) tall” (${both})`)
+    expect(markdown).toContain(`(1,083 ft) tall” (${both})`)
     expect(markdown).toContain('“quoted words” (retrieved 2026-01-01)')
     const html = toHtml(report)
-    expect(html).toContain(`<small>(${both})</small>`)
-    expect(html).toContain('<small>(retrieved 2026-01-01)</small>')
+    expect(html).toContain(`<small class="dates">(example.org, ${both})</small>`)
+    expect(html).toContain('<small class="dates">(retrieved 2026-01-01)</small>')
   })
 
-  it('in the Word comment', async () => {
-    const comments = strFromU8(unzipSync(await toDocx(report))['word/comments.xml']!)
-    expect(comments).toContain(`tall” (${both})`)
+  it("in the Word document's appendix, the comment linking the source", async () => {
+    const files = unzipSync(await toDocx(report))
+    expect(strFromU8(files['word/document.xml']!)).toContain(
+      `(${both}): “The tower is 330 metres (1,083 ft) tall”`,
+    )
+    expect(strFromU8(files['word/comments.xml']!)).toContain('<w:hyperlink ')
   })
 })

@@ -58,8 +58,30 @@ describe('factdesk export', () => {
     expect(unknown.stderr).toContain('factdesk: There is no check chk_nope.')
   }, 120_000)
 
+  it("asks for --org for a check of another organization, and exports it with that organization's id", async () => {
+    const { dir, checkId } = await checkedFolder()
+    const engine = openEngine({ dataDir: dir, runJobs: false })
+    let other: string
+    try {
+      other = engine.admin.createOrganization('Other desk', 0).id
+    } finally {
+      await engine.close()
+    }
+    const own = await factdesk(['export', checkId, '--format', 'md', '--org', other, '--data-dir', dir])
+    expect(own.code).toBe(1)
+    const local = own.stderr.match(/add --org (\S+)\./)?.[1]
+    expect(own.stderr).toContain(
+      `factdesk: Check ${checkId} belongs to organization ${local}: add --org ${local}.`,
+    )
+    const md = await factdesk(['export', checkId, '--format', 'md', '--org', local!, '--data-dir', dir])
+    expect(md.code).toBe(0)
+    expect(md.stdout).toContain('The Moon is 384,400 km from the Earth.')
+    const none = await factdesk(['export', checkId, '--format', 'md', '--org', 'org_nope', '--data-dir', dir])
+    expect(none.stderr).toContain('There is no organization org_nope.')
+  }, 120_000)
+
   it('is in the help', async () => {
     const help = await factdesk(['help'])
-    expect(help.stdout).toContain('export CHECK_ID --format html|md|docx|pdf|json [--out FILE]')
+    expect(help.stdout).toContain('export CHECK_ID --format html|md|docx|pdf|json [--out FILE] [--org ID]')
   })
 })

@@ -26,75 +26,92 @@ describe('HTML export', () => {
       expect(note?.getAttribute('data-claim-id')).toBe(id)
       expect(note?.classList.contains(`verdict-${EXPECTED_VERDICTS[id]}`)).toBe(true)
     }
-    // The text reads back whole: the claims in place, nothing lost around them (UTF-16 offsets after an emoji).
-    for (const ref of document.querySelectorAll('.text sup.ref')) ref.remove()
-    expect(document.querySelector('.text')?.textContent).toBe(report.text)
+    // The article reads as rendered: its heading a heading, the claims in place after the emoji (UTF-16 offsets).
+    expect(document.querySelector('.article h1')?.textContent).toBe('Landmarks 🗼 alert(1)')
+    for (const ref of document.querySelectorAll('.article sup.ref')) ref.remove()
+    expect(document.querySelector('.article p')?.textContent).toBe(
+      'The Eiffel Tower is 330 metres tall. It was finished in 1789. Paris has 40 million residents.',
+    )
   })
 
-  it('says what stands behind each verdict: its kind, unsourced, agreement; never the judge’s confidence', () => {
-    const lines = [...document.querySelectorAll('li.note .verdict-label + .muted')].map(
-      (line) => line.textContent,
-    )
+  it('says what stands behind each verdict: unsourced, who decided, agreement; never the judge’s confidence', () => {
+    const lines = [...document.querySelectorAll('li.note .basis')].map((line) => line.textContent)
     expect(lines).toEqual([
-      '(t2, Unsourced: the models’ judgement · decided by the judge · agreement 100%)',
-      '(t2, Unsourced: the models’ judgement · decided by the judge · agreement 100%)',
-      '(t2, missing context · Unsourced: the models’ judgement · decided by the judge · agreement 50%)',
-      '(t2)',
+      't2, Unsourced: the models’ judgement · decided by the judge · agreement 100%',
+      't2, Unsourced: the models’ judgement · decided by the judge · agreement 100%',
+      't2, Unsourced: the models’ judgement · decided by the judge · agreement 50%',
+      't2',
     ])
   })
 
-  it("styles the text's Markdown in place, keeping every character and each claim's highlight whole", () => {
-    const text = '## The tower is 330 metres tall\n\n```\n# not a heading\n```\nIt opened in 1889.'
-    const heading = 'The tower is 330 metres tall'
+  it("renders the text's Markdown, each claim highlighted whole and its note mark outside the link", () => {
+    const text =
+      '## The tower\n\n*By Ann*\n\nSee [the tower is 330 metres tall](https://example.org/t). `x = 1`\n\n' +
+      '- It opened in **1889**.\n- Two\n\n> Quoted words.\n\n```\n# not a heading\n```\n\nתל אביב נוסדה בשנת 1909.'
+    const claimed = (i: number, words: string) => {
+      const charStart = text.indexOf(words)
+      return { ...report.claims[i]!, text: words, charStart, charEnd: charStart + words.length }
+    }
     const styled = Report.parse({
       ...report,
       text,
       claims: [
-        { ...report.claims[0], text: heading, charStart: 3, charEnd: 3 + heading.length },
-        {
-          ...report.claims[1],
-          text: 'It opened in 1889.',
-          charStart: text.indexOf('It'),
-          charEnd: text.length,
-        },
+        claimed(0, 'the tower is 330 metres tall'),
+        claimed(1, 'It opened in **1889**.'),
+        claimed(2, 'תל אביב נוסדה בשנת 1909.'),
       ],
     })
     const { document: page } = parseHTML(toHtml(styled))
-    const headingSpan = page.querySelector('.text .md-heading.md-h2')
-    expect(headingSpan?.querySelector('mark.claim')?.textContent).toBe(heading)
-    expect(page.querySelector('.text .md-syntax')?.textContent).toBe('## ')
-    expect(page.querySelector('.text .md-code')?.textContent).toBe('# not a heading')
-    expect(page.querySelectorAll('.text .md-heading')).toHaveLength(1)
-    expect([...page.querySelectorAll('.text mark.claim')].map((mark) => mark.textContent)).toEqual([
-      heading,
-      'It opened in 1889.',
+    const article = page.querySelector('.article')
+    expect(article?.querySelector('h2')?.textContent).toBe('The tower')
+    expect(article?.querySelector('em')?.textContent).toBe('By Ann')
+    const link = article?.querySelector('a[href="https://example.org/t"]')
+    expect(link?.querySelector('mark.claim')?.textContent).toBe('the tower is 330 metres tall')
+    // The note mark follows the link, not inside its brackets.
+    expect(link?.nextElementSibling?.matches('sup.ref')).toBe(true)
+    expect(article?.querySelector('code')?.textContent).toBe('x = 1')
+    expect([...(article?.querySelectorAll('ul li') ?? [])].map((li) => li.textContent.trim())).toEqual([
+      'It opened in 1889.2',
+      'Two',
     ])
-    for (const ref of page.querySelectorAll('.text sup.ref')) ref.remove()
-    expect(page.querySelector('.text')?.textContent).toBe(text)
+    expect(article?.querySelector('li strong mark, li mark strong')?.textContent).toBe('1889')
+    expect(article?.querySelector('blockquote')?.textContent).toBe('Quoted words.')
+    expect(article?.querySelector('pre')?.textContent).toBe('# not a heading')
+    expect(article?.querySelector('p[dir="rtl"]')?.textContent).toBe('תל אביב נוסדה בשנת 1909.3')
+    expect(article?.textContent).not.toMatch(/##|\]\(http|\*\*|`/)
   })
 
-  it('has a summary table with the count of each verdict', () => {
+  it('has a summary with the count of each verdict and of the claims that need attention', () => {
     const counts = Object.fromEntries(
-      [...document.querySelectorAll('.summary-verdicts tbody tr')].map((row) => [
-        row.getAttribute('data-verdict'),
-        Number(row.querySelectorAll('td')[1]?.textContent),
+      [...document.querySelectorAll('.counts li')].map((item) => [
+        item.getAttribute('data-verdict'),
+        Number(item.querySelector('.count')?.textContent),
       ]),
     )
     expect(counts).toEqual({ supported: 1, refuted: 1, misleading: 1, unchecked: 1 })
-    expect(document.querySelector('.summary-verdicts tfoot td')?.textContent).toBe('4')
+    expect(document.querySelector('.lead')?.textContent).toBe('4 claims, 2 need attention.')
+    expect(
+      [...document.querySelectorAll('.attention li')].map((li) => li.getAttribute('data-claim-id')),
+    ).toEqual(['clm_2', 'clm_3'])
     expect(document.querySelector('.facts')?.textContent).toContain('20 charged, 4 refunded')
     // Times as a reader reads them, in UTC whatever the machine's zone.
-    expect(document.querySelector('.facts')?.textContent).toContain('Submitted1 Jan 2026, 00:00 UTC')
+    expect(document.querySelector('.facts')?.textContent).toContain('Submitted: 1 Jan 2026, 00:00 UTC')
   })
 
-  it('footnotes the reasoning, the correction, the votes and the citations', () => {
+  it('notes the verdict, the reason, the correction and the sources; the details every vote and finding once', () => {
     const first = document.querySelector('#note-1')
     expect(first?.querySelector('.reasoning')?.textContent).toBe(`Both sources agree ${INJECTED}`)
-    expect(first?.querySelectorAll('.votes tbody tr')).toHaveLength(2)
-    expect(first?.querySelector('.sources blockquote')?.textContent).toContain('330 metres (1,083 ft) tall')
-    expect(first?.textContent).toContain('t1: No issues')
-    expect(document.querySelector('#note-2 .correction')?.textContent).toContain('1889')
-    expect(document.querySelector('#note-3')?.textContent).toContain('Odd word')
+    expect(first?.querySelector('.basis')?.textContent).toBe(
+      't2, Unsourced: the models’ judgement · decided by the judge · agreement 100%',
+    )
+    expect(first?.querySelector('.sources q')?.textContent).toContain('330 metres (1,083 ft) tall')
+    expect(first?.querySelector('.sources .stance')?.textContent).toBe('supports the claim')
+    expect(document.querySelectorAll('#details-1 .vote')).toHaveLength(2)
+    expect(document.querySelector('#details-1')?.textContent).toContain('Matches the official height.')
+    expect(document.querySelector('#note-2 .correction')?.textContent).toBe(
+      'Correction (unverified): It was finished in 1889.',
+    )
+    expect(document.querySelector('#details-3')?.textContent?.match(/Odd word/g)).toHaveLength(1)
   })
 
   it('says what a claim was checked as when that is not its own words', () => {
@@ -133,17 +150,19 @@ describe('Markdown export', () => {
 
   it('gives each footnote its verdict, reasoning and sources, with model text escaped', () => {
     const notes = markdown.split(/^(?=\[\^claim-\d+\]:)/m).slice(1)
-    // What stands behind the verdict, not the judge's own confidence: t2 is the models' unsourced judgement.
     expect(notes[0]).toMatch(
-      /^\[\^claim-1\]: \*\*Supported\*\* \(t2, Unsourced: the models’ judgement · decided by the judge · agreement 100%\)/,
+      /^\[\^claim-1\]: \*\*Supported\*\*: Both sources agree \\<script\\>alert\(1\)\\<\/script\\>/,
     )
-    expect(notes[2]).toContain(
-      '(t2, missing context · Unsourced: the models’ judgement · decided by the judge · agreement 50%)',
+    // What stands behind the verdict, not the judge's own confidence: t2 is the models' unsourced judgement.
+    expect(notes[0]).toContain(
+      '(t2, Unsourced: the models’ judgement · decided by the judge · agreement 100%)',
     )
+    expect(notes[2]).toMatch(/^\[\^claim-3\]: \*\*Misleading: missing context\*\*/)
     expect(notes[0]).toContain('(<https://example.org/eiffel?a=1&b=%222%22>)')
-    expect(notes[0]).toContain('\\<script\\>alert\\(1\\)\\</script\\>')
     expect(notes[0]).not.toContain('](<javascript:')
-    expect(notes[0]).toContain('Votes: t2 model\\-a: Supported 80%; t2 model\\-b: Supported 80%')
+    expect(notes[0]).toContain('“quoted words” (retrieved 2026-01-01), supports the claim')
+    expect(notes[0]).toContain('Vote (t2, round 1, model-a): Supported — Matches the official height.')
+    expect(notes[0]).toContain('Vote (t2, round 1, model-b): Supported — Yes.')
     expect(notes[1]).toContain('**Refuted**')
     expect(notes[1]).toContain('\n    Checked as: The Eiffel Tower was finished in 1789.\n')
     expect(markdown.match(/Checked as:/g)).toHaveLength(1)
@@ -180,6 +199,24 @@ describe('Markdown export', () => {
     expect(exported).toMatch(/~~~~python\nprint\(1\)\n~~~~\n\n\[\^claim-1\]: /)
   })
 
+  it('puts the reference of a claim in a heading on the line after the heading, never inside it', () => {
+    const text = '## The tower is 330 metres tall\n\nIt opened in 1889.'
+    const at = (words: string) => ({
+      charStart: text.indexOf(words),
+      charEnd: text.indexOf(words) + words.length,
+    })
+    const base = fixtureReport()
+    const exported = toMarkdown({
+      ...base,
+      text,
+      claims: [
+        { ...base.claims[0]!, text: 'The tower is 330 metres tall', ...at('The tower is 330 metres tall') },
+        { ...base.claims[1]!, text: 'It opened in 1889.', ...at('It opened in 1889.') },
+      ],
+    })
+    expect(exported).toContain('## The tower is 330 metres tall\n[^claim-1]\n\nIt opened in 1889.[^claim-2]')
+  })
+
   it('escapes & in model text and keeps a source address as it is, escapes included', () => {
     const base = fixtureReport()
     const first = base.claims[0]!
@@ -201,13 +238,14 @@ describe('Markdown export', () => {
     }
     const exported = toMarkdown(withSource)
     expect(exported).toContain('Fish \\&amp; chips \\&copy;')
+    expect(exported).not.toMatch(/\\[-()!#+|]/)
     expect(exported).toContain('(<https://example.org/Caf%C3%A9%20du%20monde?q=a%20b>)')
     expect(exported).toContain('> 1 claim: ')
   })
 })
 
 describe('DOCX export', () => {
-  it('carries a Word comment on each claim with its verdict, reasoning and sources', async () => {
+  it('carries a short Word comment on each claim: its verdict, one line of reason, its sources as links', async () => {
     const files = unzipSync(await toDocx(report))
     const xml = (name: string) => {
       const file = files[name]
@@ -217,56 +255,72 @@ describe('DOCX export', () => {
     const comments = [...xml('word/comments.xml').getElementsByTagName('w:comment')]
     expect(comments).toHaveLength(report.claims.length)
     const commentText = (comment: Element) =>
-      [...comment.getElementsByTagName('w:t')].map((t) => t.textContent).join('\n')
+      [...comment.getElementsByTagName('w:t')].map((t) => t.textContent).join('')
     report.claims.forEach((claim, index) => {
       const comment = comments[index]
       if (!comment) throw new Error('no comment')
       expect(comment.getAttribute('w:author')).toBe('Factdesk')
-      const text = commentText(comment)
+      expect(comment.getElementsByTagName('w:p').length).toBeLessThanOrEqual(2)
       const consensus = claim.consensus.t2
-      expect(text).toContain(consensus ? consensus.reasoning : 'Not checked')
-      for (const citation of consensus?.citations ?? []) expect(text).toContain(citation.url)
+      expect(commentText(comment)).toContain(consensus ? consensus.reasoning : 'Not checked')
     })
-    expect(commentText(comments[0] as Element)).toMatch(
-      /^Supported \(t2, Unsourced: the models’ judgement · decided by the judge · agreement 100%\)/,
-    )
+    expect(commentText(comments[0] as Element)).toMatch(/^Supported: Both sources agree/)
+    // The source is a link from the comment; an address that runs script is not.
+    expect(comments[0]?.getElementsByTagName('w:hyperlink')).toHaveLength(1)
+    const links = strFromU8(files['word/_rels/comments.xml.rels'] as Uint8Array)
+    expect(links).toContain('Target="https://example.org/eiffel?a=1&amp;b=&quot;2&quot;"')
+    expect(links).not.toContain('javascript:')
+    expect(comments[1]?.getAttribute('w:date')).toBe('2026-01-01T00:00:00.000Z')
     expect(commentText(comments[1] as Element)).toContain(
       'Checked as: The Eiffel Tower was finished in 1789.',
     )
     expect(comments.filter((comment) => commentText(comment).includes('Checked as'))).toHaveLength(1)
 
-    // Each comment's range holds exactly its claim's words.
+    // Each comment's range holds exactly its claim's words; the correction is a tracked change on them, which
+    // Word's Reject leaves as written and Accept applies.
     const body = xml('word/document.xml')
-    const ranges = new Map<string, string>()
-    let open: string | null = null
-    const tokens =
-      /<w:commentRangeStart w:id="(\d+)"\/>|<w:commentRangeEnd [^>]*>|<w:t(?: [^>]*)?>([^<]*)<\/w:t>/g
-    for (const [token, start, text] of strFromU8(files['word/document.xml'] as Uint8Array).matchAll(tokens)) {
-      if (start !== undefined) open = start
-      else if (token.startsWith('<w:commentRangeEnd')) open = null
-      else if (open !== null) ranges.set(open, (ranges.get(open) ?? '') + text)
+    const documentXml = strFromU8(files['word/document.xml'] as Uint8Array)
+    const rangeTexts = (xmlText: string): string[] => {
+      const ranges = new Map<string, string>()
+      let open: string | null = null
+      const tokens =
+        /<w:commentRangeStart w:id="(\d+)"\/>|<w:commentRangeEnd [^>]*>|<w:(?:t|delText)(?: [^>]*)?>([^<]*)<\/w:(?:t|delText)>/g
+      for (const [token, start, text] of xmlText.matchAll(tokens)) {
+        if (start !== undefined) open = start
+        else if (token.startsWith('<w:commentRangeEnd')) open = null
+        else if (open !== null) ranges.set(open, (ranges.get(open) ?? '') + text)
+      }
+      return [...ranges.values()]
     }
-    expect([...ranges.values()]).toEqual(report.claims.map((claim) => claim.text))
-    // The summary table comes first, and markup in the text stays text.
+    const rejected = documentXml.replace(/<w:ins\b[^>]*>.*?<\/w:ins>/g, '')
+    const accepted = documentXml.replace(/<w:del\b[^>]*>.*?<\/w:del>/g, '')
+    expect(rangeTexts(rejected)).toEqual(report.claims.map((claim) => claim.text))
+    expect(rangeTexts(accepted)[1]).toBe('It was finished in 1889.')
+    expect(documentXml).toMatch(/<w:ins w:id="\d+" w:author="Factdesk" w:date="2026-01-01T00:00:00.000Z">/)
+    // The summary comes first, and the details of each claim in an appendix after the article.
     const all = [...body.getElementsByTagName('w:t')].map((t) => t.textContent).join(' ')
-    expect(all.indexOf('All claims')).toBeLessThan(all.indexOf('The Eiffel Tower'))
-    expect(all).toContain(INJECTED)
+    expect(all.indexOf('need attention')).toBeLessThan(all.indexOf('The Eiffel Tower'))
+    expect(all.indexOf('Appendix')).toBeGreaterThan(all.indexOf('Berlin is the capital'))
+    expect(all).toContain('t2, round 1, model-a: Supported')
   })
-  it("makes the text's Markdown headings Word headings and its fenced code monospace, every character kept", async () => {
-    const text = '## Bridges\n\n```\nconst span = 1280\n```\nThe span is 1,280 metres.'
+
+  it("makes the text's Markdown Word's own headings, lists and monospace code, without its marks", async () => {
+    const text = '## Bridges\n\n- The span is 1,280 metres.\n\n```\nconst span = 1280\n```\nThe end.'
     const files = unzipSync(await toDocx(Report.parse({ ...report, text, claims: [] })))
     const xml = strFromU8(files['word/document.xml'] as Uint8Array)
     const paragraphs = [...xml.matchAll(/<w:p>(.*?)<\/w:p>/g)].map(([, inner]) => inner ?? '')
     const holding = (words: string) => paragraphs.find((p) => p.includes(`>${words}</w:t>`)) ?? ''
-    // One level below the report's own "Text" heading: "#" is Heading 2, "##" Heading 3.
-    expect(holding('## Bridges')).toContain('<w:pStyle w:val="Heading3"/>')
+    // One level below the report's own headings: "#" is Heading 2, "##" Heading 3.
+    expect(holding('Bridges')).toContain('<w:pStyle w:val="Heading3"/>')
+    expect(holding('The span is 1,280 metres.')).toContain('<w:numPr>')
     expect(holding('const span = 1280')).toContain('Courier New')
-    expect(holding('The span is 1,280 metres.')).not.toContain('Courier New')
-    expect(holding('The span is 1,280 metres.')).not.toContain('<w:pStyle')
+    expect(holding('The end.')).not.toContain('Courier New')
+    expect(xml).not.toContain('## ')
+    expect(xml).not.toContain('- The span')
   })
 
-  it('lays a right-to-left line out right to left, and keeps no carriage return of CRLF text', async () => {
-    const text = 'Tel Aviv was founded in 1909.\r\nתל אביב נוסדה בשנת 1909.\r\n'
+  it('lays a right-to-left paragraph out right to left, and keeps no carriage return of CRLF text', async () => {
+    const text = 'Tel Aviv was founded in 1909.\r\n\r\nתל אביב נוסדה בשנת 1909.\r\nעל חולות יפו.\r\n'
     const files = unzipSync(await toDocx(Report.parse({ ...report, text, claims: [] })))
     const xml = strFromU8(files['word/document.xml'] as Uint8Array)
     const paragraphs = [...xml.matchAll(/<w:p>(.*?)<\/w:p>/g)].map(([, inner]) => inner ?? '')
@@ -274,6 +328,7 @@ describe('DOCX export', () => {
     const english = paragraphs.find((p) => p.includes('Tel Aviv')) ?? ''
     expect(hebrew).toContain('<w:bidi/>')
     expect(hebrew).toContain('<w:rtl/>')
+    expect(hebrew).toContain('תל אביב נוסדה בשנת 1909. על חולות יפו.')
     expect(english).not.toContain('<w:bidi/>')
     expect(xml).not.toContain('\r')
   })

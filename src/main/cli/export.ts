@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs'
+import { ApiError } from '../../shared/errors'
 import type { ExportFormat } from '../../shared/schemas'
 import type { Engine } from '../engine/engine'
 import { exportCheck } from '../engine/exports'
@@ -8,15 +9,28 @@ import { CommandError } from './errors'
 /// The formats that are text, and so may go to standard output.
 export const TEXT_FORMATS: ReadonlySet<ExportFormat> = new Set(['html', 'md', 'json'])
 
-/// Exports a check of the local organization as the data folder's owner: to the file `out` when given, else
-/// to standard output.
+/// Exports a check as the data folder's owner, of the local organization or of `org`: to the file `out` when
+/// given, else to standard output. A check of another organization asks for its `--org`.
 export async function runExport(
   engine: Engine,
   checkId: string,
   format: ExportFormat,
   out: string | undefined,
+  org: string | undefined,
 ): Promise<void> {
-  const file = await exportCheck(engine.service, engine.localPrincipal(), checkId, format, chromiumPdf)
+  const local = engine.localPrincipal()
+  const principal = org === undefined ? local : engine.admin.ownerIn(local, org)
+  const file = await (async () => {
+    try {
+      return await exportCheck(engine.service, principal, checkId, format, chromiumPdf)
+    } catch (error) {
+      const owner =
+        error instanceof ApiError && error.code === 'not_found' && engine.admin.checkOrganization(checkId)
+      if (owner && owner !== principal.organizationId)
+        throw new CommandError(`Check ${checkId} belongs to organization ${owner}: add --org ${owner}.`)
+      throw error
+    }
+  })()
   if (out === undefined) {
     process.stdout.write(file.data)
     return

@@ -26,7 +26,7 @@ const USAGE = `Usage: factdesk <command> [options]
   token revoke ID                          revoke a token
   credits grant --org ID AMOUNT            add credits to an organization
   check FILE [--tiers t1,t2,t3] [--json]   estimate, run and print the report
-  export CHECK_ID --format html|md|docx|pdf|json [--out FILE]
+  export CHECK_ID --format html|md|docx|pdf|json [--out FILE] [--org ID]
                                            the annotated report (text formats to stdout
                                            without --out; pdf prints with FACTDESK_CHROMIUM
                                            or /usr/bin/chromium)
@@ -240,13 +240,14 @@ async function check(args: string[]): Promise<void> {
   }
 }
 
-/// `factdesk export CHECK_ID --format …`: a check of the local organization as an annotated report.
+/// `factdesk export CHECK_ID --format …`: a check of the local organization (or of `--org`) as a report.
 async function exportReport(args: string[]): Promise<void> {
-  const usage = 'Usage: factdesk export CHECK_ID --format html|md|docx|pdf|json [--out FILE]'
+  const usage = 'Usage: factdesk export CHECK_ID --format html|md|docx|pdf|json [--out FILE] [--org ID]'
   const { values, positionals } = parse(args, {
     ...common,
     format: { type: 'string' },
     out: { type: 'string' },
+    org: { type: 'string' },
   })
   const [checkId, extra] = positionals
   if (!checkId || extra) throw new UsageError(usage)
@@ -256,7 +257,7 @@ async function exportReport(args: string[]): Promise<void> {
     throw new UsageError(`A ${format.data} export needs --out FILE.`)
   const engine = open(values, false)
   try {
-    await runExport(engine, checkId, format.data, values.out)
+    await runExport(engine, checkId, format.data, values.out, values.org)
   } finally {
     await engine.close()
   }

@@ -2,7 +2,14 @@ import { ApiError } from '../../shared/errors'
 import type { Organization, Scope } from '../../shared/schemas'
 import type { Clock } from './clock'
 import { newId } from './ids'
-import { hashSession, hashToken, newTokenValue, newWebhookSecret, type SessionKeys } from './service'
+import {
+  hashSession,
+  hashToken,
+  newTokenValue,
+  newWebhookSecret,
+  type Principal,
+  type SessionKeys,
+} from './service'
 import type { Store } from './store'
 import type { LedgerKind } from './store/ledger'
 import type { TokenRecord } from './store/tokens'
@@ -126,6 +133,17 @@ export class Admin {
   /// The organization's ledger summed per kind: grants, charges, refunds.
   ledger(organizationId: string): Record<LedgerKind, number> {
     return this.store.ledger.totals(organizationId)
+  }
+
+  /// The organization a check belongs to, whichever it is (for the data folder's owner); null when there is none.
+  checkOrganization(checkId: string): string | null {
+    return this.store.checks.byId(checkId)?.organizationId ?? null
+  }
+
+  /// The data folder's owner acting in an organization: reading its checks as the local principal does its own.
+  ownerIn(principal: Principal, organizationId: string): Principal {
+    this.requireOrganization(organizationId)
+    return { ...principal, organizationId }
   }
 
   private requireOrganization(id: string): void {

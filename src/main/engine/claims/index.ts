@@ -1,7 +1,9 @@
 // Claims of a text: its prose (Markdown syntax and code left out), cut into sentences by Intl.Segmenter,
-// long compound sentences into their clauses, and kept when check-worthy. Offline, deterministic, linear.
+// long compound sentences into their clauses, and kept when check-worthy; headings, bylines and date lines
+// are no claims. Offline, deterministic, linear.
 
 import { HARD_SYNTAX, proseView, type ProseView } from '../../../shared/markdown'
+import { titleLines } from './bylines'
 import { clauseSpans } from './clauses'
 import { sentenceSpans, type Span } from './sentences'
 import { documentRegister, type Register } from './statements'
@@ -27,7 +29,13 @@ const WORD = /[\p{L}\p{N}]+/gu
 /// Claims of a text in text order, non-overlapping, with UTF-16 offsets into `text`.
 export function extractClaims(text: string): ExtractedClaim[] {
   const prose = proseView(text)
-  const sentences = sentenceSpans(prose.view)
+  const titles = titleLines(text)
+  let title = 0
+  // Both in text order: one pass.
+  const sentences = sentenceSpans(prose.view).filter((sentence) => {
+    while ((titles[title]?.end ?? Infinity) <= sentence.start) title++
+    return !((titles[title]?.start ?? Infinity) <= sentence.start)
+  })
   const register = documentRegister(
     sentences.map((sentence) => prose.view.slice(sentence.start, sentence.end)),
   )

@@ -1,14 +1,17 @@
+import { isRewrite } from '../../../shared/corrections'
 import type { Claim, Consensus, Evaluation, Report, Tier } from '../../../shared/schemas'
-import { headlineConsensus, headlineTier, verdictBasis } from '../../../shared/verdicts'
+import { DETAIL_WORDS, headlineConsensus, headlineTier, verdictBasis } from '../../../shared/verdicts'
 
-/// What an exported report says of a claim: its headline verdict, or why there is none.
-export type ExportVerdict = Consensus['verdict'] | 'failed' | 'unchecked'
+/// What an exported report says of a claim: its headline verdict, why there is none, or `disputed` when the
+/// panel was of one mind (refuted or misleading) but no source confirmed it, so the verdict fell to unverifiable.
+export type ExportVerdict = Consensus['verdict'] | 'disputed' | 'failed' | 'unchecked'
 
 /// The verdicts in the order the summary lists them, with the words each export uses.
 export const VERDICT_LABELS: Record<ExportVerdict, string> = {
   supported: 'Supported',
   refuted: 'Refuted',
   misleading: 'Misleading',
+  disputed: 'Check by hand',
   unverifiable: 'Unverifiable',
   issues: 'Spelling or grammar issues',
   clean: 'No issues',
@@ -23,10 +26,36 @@ export interface AnnotatedClaim {
   tier: Tier
   verdict: ExportVerdict
   consensus: Consensus | null
+  /// The verdict the whole panel voted when the consensus says otherwise (a downgraded t3 verdict).
+  panel: Evaluation['verdict'] | null
+  /// The words that would replace the claim, when the judge's correction is a rewrite of it.
+  correction: string | null
   /// The other tiers that decided, deepest first.
   otherTiers: { tier: Tier; consensus: Consensus }[]
-  /// Every vote on the claim, the headline tier's first.
+  /// Every model's vote on the claim (not the spelling checker's), deepest tier first, then by round and model.
   votes: Evaluation[]
+}
+
+const TIER_ORDER: Record<Tier, number> = { t3: 0, t2: 1, t1: 2 }
+
+/// The votes of a claim in the order every export lists them, the spelling checker's left out.
+const modelVotes = (evaluations: readonly Evaluation[]): Evaluation[] =>
+  evaluations
+    .filter((vote) => vote.tier !== 't1')
+    .sort(
+      (a, b) =>
+        TIER_ORDER[a.tier] - TIER_ORDER[b.tier] ||
+        a.round - b.round ||
+        (a.model < b.model ? -1 : a.model > b.model ? 1 : 0),
+    )
+
+/// The verdict the tier's panel cast as one in its last round (two votes or more), else null.
+function panelVerdict(votes: readonly Evaluation[], tier: Tier): Evaluation['verdict'] | null {
+  const tierVotes = votes.filter((vote) => vote.tier === tier)
+  const lastRound = Math.max(...tierVotes.map((vote) => vote.round))
+  const last = tierVotes.filter((vote) => vote.round === lastRound)
+  const verdict = last[0]?.verdict
+  return last.length >= 2 && last.every((vote) => vote.verdict === verdict) ? (verdict ?? null) : null
 }
 
 /// A run of the document's text: plain, or the whole text of one claim.
@@ -54,17 +83,29 @@ export function annotate(report: Report): Annotated {
     .sort((a, b) => a.charStart - b.charStart)
     .map((claim, index): AnnotatedClaim => {
       const consensus = headlineConsensus(claim.consensus, check.tiers)
+      const votes = modelVotes(claim.evaluations)
+      const voted = panelVerdict(votes, tier)
+      const panel = consensus && voted && voted !== consensus.verdict ? voted : null
+      const disputed =
+        consensus?.verdict === 'unverifiable' &&
+        !consensus.sourced &&
+        (panel === 'refuted' || panel === 'misleading')
+      const correction = consensus?.correction ?? null
       return {
         number: index + 1,
         claim,
         tier,
-        verdict: consensus?.verdict ?? (check.status === 'failed' ? 'failed' : 'unchecked'),
+        verdict: disputed
+          ? 'disputed'
+          : (consensus?.verdict ?? (check.status === 'failed' ? 'failed' : 'unchecked')),
         consensus,
+        panel,
+        correction: correction && isRewrite(claim.text, correction) ? correction : null,
         otherTiers: (['t3', 't2', 't1'] as const).flatMap((other) => {
           const decided = claim.consensus[other]
           return other !== tier && decided ? [{ tier: other, consensus: decided }] : []
         }),
-        votes: [...claim.evaluations].sort((a, b) => Number(b.tier === tier) - Number(a.tier === tier)),
+        votes,
       }
     })
   const segments: Segment[] = []
@@ -83,14 +124,37 @@ export function annotate(report: Report): Annotated {
   return { report, title: check.name ?? `Check ${check.id}`, claims, segments, counts }
 }
 
-/// A share (0 to 1) as a whole percentage.
-export const percent = (share: number): string => `${Math.round(share * 100)}%`
+/// A claim's verdict in words with its kind, e.g. "Misleading: partly true", "Check by hand".
+export function verdictWords(claim: Pick<AnnotatedClaim, 'verdict' | 'consensus'>): string {
+  const detail = claim.verdict === 'disputed' ? null : claim.consensus?.detail
+  return detail ? `${VERDICT_LABELS[claim.verdict]}: ${DETAIL_WORDS[detail]}` : VERDICT_LABELS[claim.verdict]
+}
 
-/// The tier and what stands behind a claim's verdict, e.g. "t2, Unsourced: the models’ judgement · decided by
-/// the judge · agreement 67%"; t1's rules have no panel to agree.
+/// The tier and what a claim's verdict rests on, e.g. "t2, the models' unsourced judgement, agreement 100%".
 export function verdictDetails(claim: AnnotatedClaim): string {
-  if (!claim.consensus || claim.tier === 't1') return claim.tier
-  return `${claim.tier}, ${verdictBasis(claim.consensus)}`
+  const basis = claim.consensus && verdictBasis(claim.consensus)
+  return basis ? `${claim.tier}, ${basis}` : claim.tier
+}
+
+/// Whether a claim needs the editor's attention: refuted, misleading, disputed (the panel against the sources)
+/// or failed.
+export const needsAttention = (claim: Pick<AnnotatedClaim, 'verdict'>): boolean =>
+  claim.verdict === 'refuted' ||
+  claim.verdict === 'misleading' ||
+  claim.verdict === 'disputed' ||
+  claim.verdict === 'failed'
+
+/// One line of why a claim has its verdict: the judge's reasoning up to its first sentence's end (160
+/// characters at most), or what the panel and the sources said when they disagree.
+export function reasonLine(claim: AnnotatedClaim): string {
+  if (claim.verdict === 'disputed')
+    return `The panel ${claim.panel === 'misleading' ? 'found it misleading' : 'refuted it'}, no source confirmed it: check by hand.`
+  const reasoning = claim.consensus?.reasoning.replace(/\s+/g, ' ').trim() ?? ''
+  if (reasoning === '')
+    return claim.verdict === 'failed' ? 'The check failed before this claim was decided.' : ''
+  const sentence = /^.*?[.!?](?=\s|$)/u.exec(reasoning)?.[0] ?? reasoning
+  const chars = Array.from(sentence)
+  return chars.length <= 160 ? sentence : `${chars.slice(0, 159).join('').trimEnd()}…`
 }
 
 /// The check's facts for the summary: what was checked, by whom, when and at what cost.
@@ -130,3 +194,16 @@ export function isWebUrl(url: string): boolean {
     return false
   }
 }
+
+/// The judge's reasoning after its line in `reasonLine`: what the details add.
+export function reasoningRest(claim: AnnotatedClaim): string {
+  const reason = reasonLine(claim)
+  const reasoning = claim.consensus?.reasoning.trim() ?? ''
+  return reasoning.startsWith(reason) ? reasoning.slice(reason.length).trim() : reasoning
+}
+
+/// The other tiers' model verdicts where they differ from the headline one (t1's findings are listed apart).
+export const otherVerdicts = (claim: AnnotatedClaim): AnnotatedClaim['otherTiers'] =>
+  claim.otherTiers.filter(
+    (other) => other.tier !== 't1' && other.consensus.verdict !== claim.consensus?.verdict,
+  )

@@ -1,9 +1,14 @@
 import {
+  AlignmentType,
   CommentRangeEnd,
   CommentRangeStart,
   CommentReference,
+  DeletedTextRun,
   Document,
+  ExternalHyperlink,
   HeadingLevel,
+  InsertedTextRun,
+  LevelFormat,
   Packer,
   Paragraph,
   ShadingType,
@@ -15,28 +20,31 @@ import {
   type ICommentOptions,
   type ParagraphChild,
 } from 'docx'
-import { citationDates } from '../../../shared/citations'
-import type { Report } from '../../../shared/schemas'
+import { citationDates, stanceWords } from '../../../shared/citations'
+import { correctionParts, correctionWords } from '../../../shared/corrections'
+import type { Citation, Report } from '../../../shared/schemas'
 import { checkedAs } from '../../../shared/verdicts'
 import {
-  annotate,
   checkFacts,
+  isWebUrl,
+  otherVerdicts,
+  reasonLine,
   VERDICT_LABELS,
   verdictDetails,
-  type Annotated,
-  type AnnotatedClaim,
+  verdictWords,
   type ExportVerdict,
 } from './annotate'
-import { markdownLines } from '../../../shared/markdown'
+import { memo, placeWords, type Block, type Memo, type MemoClaim, type Run } from './memo'
 
-/// The author Word shows on the comments.
-const COMMENT_AUTHOR = 'Factdesk'
+/// The author Word shows on the comments and the tracked changes.
+const AUTHOR = 'Factdesk'
 
 // Light fills behind a claim's words, by verdict (hex without '#', as Word wants them).
 const FILLS: Record<ExportVerdict, string> = {
   supported: 'E3F3EA',
   refuted: 'F9E2DF',
   misleading: 'FBEADB',
+  disputed: 'F7E1EC',
   unverifiable: 'EBE8F6',
   issues: 'F8EFDC',
   clean: 'EEF0F3',
@@ -44,23 +52,44 @@ const FILLS: Record<ExportVerdict, string> = {
   unchecked: 'EEF0F3',
 }
 
-/// The report as a Word document: a summary table first, then the text, one paragraph per line, with each
-/// claim shaded by its verdict and carrying a comment (comment id = the claim's number − 1) with the verdict,
-/// confidence, reasoning and sources.
+/// The numbering of the article's ordered lists.
+const ORDERED = 'ordered-list'
+
+/// The report as a Word document, a fact-check memo: the summary, what needs attention, the article with its
+/// Markdown as Word's headings, lists and links, each claim shaded by its verdict and carrying a short comment
+/// (comment id = the claim's number − 1; its verdict, one line of reason, its sources as links), a correction as
+/// a tracked change on the claim's words; then an appendix with every claim's details and votes.
 export async function toDocx(report: Report): Promise<Uint8Array<ArrayBuffer>> {
-  const annotated = annotate(report)
+  const memoed = memo(report)
+  const writer = new ArticleWriter(memoed)
+  const article = writer.paragraphs()
   const document = new Document({
-    creator: COMMENT_AUTHOR,
-    title: annotated.title,
-    comments: { children: annotated.claims.map(comment) },
+    creator: AUTHOR,
+    title: memoed.title,
+    numbering: {
+      config: [
+        {
+          reference: ORDERED,
+          levels: [0, 1, 2, 3, 4, 5].map((level) => ({
+            level,
+            format: LevelFormat.DECIMAL,
+            text: `%${level + 1}.`,
+            alignment: AlignmentType.START,
+            style: { paragraph: { indent: { left: 720 * (level + 1), hanging: 360 } } },
+          })),
+        },
+      ],
+    },
+    comments: { children: memoed.claims.map((claim) => comment(claim, writer.date(claim))) },
     sections: [
       {
         children: [
-          new Paragraph({ text: annotated.title, heading: HeadingLevel.TITLE }),
-          new Paragraph({ text: 'Fact-check report by Factdesk' }),
-          summaryTable(annotated),
-          new Paragraph({ text: 'Text', heading: HeadingLevel.HEADING_1 }),
-          ...textParagraphs(annotated),
+          new Paragraph({ text: memoed.title, heading: HeadingLevel.TITLE }),
+          ...summary(memoed),
+          ...attention(memoed),
+          new Paragraph({ text: 'Article', heading: HeadingLevel.HEADING_1 }),
+          ...article,
+          ...appendix(memoed),
         ],
       },
     ],
@@ -68,22 +97,67 @@ export async function toDocx(report: Report): Promise<Uint8Array<ArrayBuffer>> {
   return new Uint8Array(await Packer.toBuffer(document))
 }
 
-function summaryTable({ report, counts }: Annotated): Table {
+function summary(memoed: Memo): (Paragraph | Table)[] {
+  const { report, counts, attention: needing } = memoed
   const row = (name: string, value: string, bold = false): TableRow =>
     new TableRow({
       children: [name, value].map(
         (text) => new TableCell({ children: [new Paragraph({ children: [new TextRun({ text, bold })] })] }),
       ),
     })
-  return new Table({
-    width: { size: 100, type: WidthType.PERCENTAGE },
-    rows: [
-      row('Verdict', 'Claims', true),
-      ...counts.map(({ verdict, count }) => row(VERDICT_LABELS[verdict], String(count))),
-      row('All claims', String(report.claims.length), true),
-      ...checkFacts(report).map(([name, value]) => row(name, value)),
-    ],
-  })
+  return [
+    new Paragraph({ text: 'Summary', heading: HeadingLevel.HEADING_1 }),
+    new Paragraph({
+      children: [
+        new TextRun({
+          text: `${report.claims.length} claims, ${needing.length} need attention.`,
+          bold: true,
+        }),
+      ],
+    }),
+    new Table({
+      width: { size: 60, type: WidthType.PERCENTAGE },
+      rows: [
+        row('Verdict', 'Claims', true),
+        ...counts.map(({ verdict, count }) => row(VERDICT_LABELS[verdict], String(count))),
+        row('All claims', String(report.claims.length), true),
+      ],
+    }),
+    new Paragraph({
+      children: [
+        new TextRun({
+          text: `Fact-check report by Factdesk · ${checkFacts(report)
+            .map(([name, value]) => `${name}: ${value}`)
+            .join(' · ')}`,
+          size: 18,
+          color: '555555',
+        }),
+      ],
+    }),
+  ]
+}
+
+function attention({ attention: needing }: Memo): Paragraph[] {
+  const heading = new Paragraph({ text: 'Needs attention', heading: HeadingLevel.HEADING_1 })
+  if (needing.length === 0)
+    return [
+      heading,
+      new Paragraph({ text: 'Nothing: no claim was refuted, misleading, disputed or failed.' }),
+    ]
+  return [
+    heading,
+    ...needing.map(
+      (claim) =>
+        new Paragraph({
+          numbering: { reference: ORDERED, level: 0, instance: 0 },
+          children: [
+            new TextRun({ text: `${verdictWords(claim)}: `, bold: true }),
+            new TextRun({ text: `“${claim.claim.text}” [${claim.number}]`, italics: true }),
+            new TextRun({ text: ` — ${placeWords(claim.place)}. ${reasonLine(claim)}` }),
+          ],
+        }),
+    ),
+  ]
 }
 
 /// Word's heading for a Markdown heading of each level (the report's own headings take the title and level 1).
@@ -96,70 +170,195 @@ const HEADINGS = [
   HeadingLevel.HEADING_6,
 ]
 
-/// Whether a line is written right to left: its first letter is of a right-to-left script (Hebrew, Arabic,
-/// Syriac, Thaana, N'Ko and their presentation forms), as `unicode-bidi: plaintext` decides in the HTML.
-const rightToLeft = (line: string): boolean =>
-  /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/u.test(/\p{L}/u.exec(line)?.[0] ?? '')
+/// Lays the article out as Word paragraphs, with the claims' comment ranges and tracked corrections.
+class ArticleWriter {
+  private readonly claims: Map<number, MemoClaim>
+  private readonly started = new Set<number>()
+  /// Tracked changes' ids, apart from the comments' (0 to the number of claims − 1).
+  private revision: number
+  /// Each ordered list's own numbering, so that the next list starts again at 1.
+  private lists = 0
 
-/// The text cut into paragraphs at line breaks (CRLF too), with each claim's runs between its comment's range
-/// marks; its Markdown headings are Word headings, its fenced code is in a monospace font and a line in a
-/// right-to-left script is a right-to-left paragraph, every character kept.
-function textParagraphs({ report, segments }: Annotated): Paragraph[] {
-  const lines = markdownLines(report.text)
-  const rightToLeftLines = lines.map((markdown) => rightToLeft(report.text.slice(markdown.from, markdown.to)))
-  const paragraphs: Paragraph[] = []
-  let line: ParagraphChild[] = []
-  const end = (): void => {
-    const markdown = lines[paragraphs.length]
-    const heading = markdown?.kind === 'heading' ? HEADINGS[markdown.level - 1] : undefined
-    const bidirectional = rightToLeftLines[paragraphs.length] === true
-    paragraphs.push(new Paragraph({ children: line, ...(heading ? { heading } : {}), bidirectional }))
-    line = []
+  constructor(private readonly memoed: Memo) {
+    this.claims = new Map(memoed.claims.map((claim) => [claim.number, claim]))
+    this.revision = memoed.claims.length
   }
-  for (const { text, claim } of segments) {
-    const id = claim ? claim.number - 1 : null
-    if (id !== null) line.push(new CommentRangeStart(id))
-    text.split('\n').forEach((piece, index) => {
-      if (index > 0) end()
-      const part = piece.replace(/\r$/, '')
-      if (part === '') return
-      const kind = lines[paragraphs.length]?.kind
-      const font = kind === 'code' || kind === 'fence' ? { font: 'Courier New' } : {}
-      line.push(
-        new TextRun({
-          text: part,
-          ...font,
-          rightToLeft: rightToLeftLines[paragraphs.length] === true,
-          ...(claim ? { shading: { type: ShadingType.CLEAR, fill: FILLS[claim.verdict] } } : {}),
-        }),
-      )
+
+  /// The date of a claim's verdict (its comment's and its correction's), else the check's.
+  date(claim: MemoClaim): string {
+    const { check } = this.memoed.report
+    return claim.consensus?.decidedAt ?? check.completedAt ?? check.updatedAt
+  }
+
+  paragraphs(): Paragraph[] {
+    let previous: Block | undefined
+    return this.memoed.article.map((block) => {
+      if (block.kind === 'item' && block.ordered && !(previous?.kind === 'item' && previous.ordered))
+        this.lists++
+      previous = block
+      const children = this.children(block)
+      const bidirectional = block.rightToLeft ? { bidirectional: true } : {}
+      if (block.kind === 'heading')
+        return new Paragraph({ children, heading: HEADINGS[block.level - 1], ...bidirectional })
+      if (block.kind === 'item')
+        return new Paragraph({
+          children,
+          ...bidirectional,
+          ...(block.ordered
+            ? { numbering: { reference: ORDERED, level: block.level - 1, instance: this.lists } }
+            : { bullet: { level: block.level - 1 } }),
+        })
+      if (block.kind === 'quote') return new Paragraph({ children, ...bidirectional, indent: { left: 720 } })
+      if (block.kind === 'rule') return new Paragraph({ thematicBreak: true })
+      return new Paragraph({ children, ...bidirectional })
     })
-    if (id !== null) line.push(new CommentRangeEnd(id), new TextRun({ children: [new CommentReference(id)] }))
   }
-  end()
-  return paragraphs
+
+  private children(block: Block): ParagraphChild[] {
+    const children: ParagraphChild[] = []
+    for (const inline of block.inlines) {
+      if ('note' in inline) {
+        const id = inline.note - 1
+        if (this.started.has(inline.note))
+          children.push(new CommentRangeEnd(id), new TextRun({ children: [new CommentReference(id)] }))
+        continue
+      }
+      const claim = inline.claim === null ? undefined : this.claims.get(inline.claim)
+      if (claim && !this.started.has(claim.number)) {
+        this.started.add(claim.number)
+        children.push(new CommentRangeStart(claim.number - 1))
+      }
+      const runs = this.runs(inline, block, claim)
+      children.push(...(inline.link ? [new ExternalHyperlink({ link: inline.link, children: runs })] : runs))
+    }
+    return children
+  }
+
+  /// A run's words; a claim's corrected words as Word's tracked deletions and insertions, when the claim is one
+  /// run of plain words (Accept then applies the correction).
+  private runs(run: Run, block: Block, claim: MemoClaim | undefined): ParagraphChild[] {
+    // Only what a run has: Word reads an absent property as its paragraph's.
+    const style = {
+      ...(run.strong ? { bold: true } : {}),
+      ...(run.emphasis ? { italics: true } : {}),
+      ...(run.struck ? { strike: true } : {}),
+      ...(block.rightToLeft ? { rightToLeft: true } : {}),
+      ...(run.code || block.kind === 'code' ? { font: 'Courier New' } : {}),
+      ...(run.link ? { style: 'Hyperlink' } : {}),
+      ...(claim ? { shading: { type: ShadingType.CLEAR, fill: FILLS[claim.verdict] } } : {}),
+    }
+    const text = (words: string): TextRun[] =>
+      words.split('\n').map((line, index) => new TextRun({ text: line, break: index > 0 ? 1 : 0, ...style }))
+    if (!claim?.correction || run.text !== claim.claim.text) return text(run.text)
+    const date = this.date(claim)
+    return correctionParts(run.text, correctionWords(claim.correction).words).flatMap(
+      (part): ParagraphChild[] => {
+        if ('same' in part) return text(part.same)
+        const changes: ParagraphChild[] = []
+        if (part.removed)
+          changes.push(
+            new DeletedTextRun({ id: this.revision++, author: AUTHOR, date, text: part.removed, ...style }),
+          )
+        if (part.added)
+          changes.push(
+            new InsertedTextRun({ id: this.revision++, author: AUTHOR, date, text: part.added, ...style }),
+          )
+        return changes
+      },
+    )
+  }
 }
 
-function comment(claim: AnnotatedClaim): ICommentOptions {
-  const { consensus } = claim
-  const lines = [`${VERDICT_LABELS[claim.verdict]} (${verdictDetails(claim)})`]
+/// A citation as a link to its page (an address that is not a web page's stays text).
+const sourceLink = (citation: Citation): ParagraphChild =>
+  isWebUrl(citation.url)
+    ? new ExternalHyperlink({
+        link: citation.url,
+        children: [new TextRun({ text: citation.title || new URL(citation.url).host, style: 'Hyperlink' })],
+      })
+    : new TextRun(citation.title || citation.url)
+
+/// A claim's comment, one or two paragraphs: "Refuted: <reason> — <first source>", then the other sources.
+function comment(claim: MemoClaim, date: string): ICommentOptions {
+  const citations = claim.consensus?.citations ?? []
+  const reason = reasonLine(claim)
+  const first: ParagraphChild[] = [
+    new TextRun({ text: verdictWords(claim), bold: true }),
+    new TextRun(
+      `${reason ? `: ${reason}` : ''}${claim.correction ? ' Correction tracked in the text.' : ''}`,
+    ),
+  ]
+  const [lead, ...more] = citations
+  if (lead) first.push(new TextRun(' — '), sourceLink(lead))
+  const children = [new Paragraph({ children: first })]
   const statement = checkedAs(claim.claim)
-  if (statement) lines.push(`Checked as: ${statement}`)
-  if (consensus?.reasoning) lines.push(consensus.reasoning)
-  if (consensus?.correction) lines.push(`Suggested: ${consensus.correction}`)
-  for (const other of claim.otherTiers)
-    lines.push(`${other.tier}: ${VERDICT_LABELS[other.consensus.verdict]}`)
-  for (const citation of consensus?.citations ?? [])
-    lines.push(
-      `Source: ${citation.title} <${citation.url}>${citation.quote ? `: “${citation.quote}”` : ''} (${citationDates(citation)})`,
+  if (statement) children.push(new Paragraph(`Checked as: ${statement}`))
+  if (more.length > 0)
+    children.push(
+      new Paragraph({
+        children: more.flatMap((citation, index) => [
+          ...(index > 0 ? [new TextRun('; ')] : []),
+          sourceLink(citation),
+        ]),
+      }),
     )
-  for (const vote of claim.votes)
-    lines.push(`Vote of ${vote.model} (${vote.tier}): ${VERDICT_LABELS[vote.verdict]}. ${vote.rationale}`)
-  return {
-    id: claim.number - 1,
-    author: COMMENT_AUTHOR,
-    initials: 'FD',
-    ...(consensus ? { date: new Date(consensus.decidedAt) } : {}),
-    children: lines.map((text) => new Paragraph({ text: text })),
-  }
+  return { id: claim.number - 1, author: AUTHOR, initials: 'FD', date: new Date(date), children }
+}
+
+/// The appendix: each claim's full note (what the verdict rests on, the reasoning, the correction, the
+/// sources with their quotes and dates, the spelling findings once) and every vote with its reasoning.
+function appendix({ claims }: Memo): Paragraph[] {
+  if (claims.length === 0) return []
+  const small = (text: string, extra: { italics?: boolean; bold?: boolean } = {}): TextRun =>
+    new TextRun({ text, size: 18, ...extra })
+  return [
+    new Paragraph({ text: 'Appendix: details of each claim', heading: HeadingLevel.HEADING_1 }),
+    ...claims.flatMap((claim) => {
+      const { consensus } = claim
+      const paragraphs = [
+        new Paragraph({
+          heading: HeadingLevel.HEADING_3,
+          children: [new TextRun(`${claim.number}. ${verdictWords(claim)} — “${claim.claim.text}”`)],
+        }),
+        new Paragraph({
+          children: [small(`${verdictDetails(claim)}. ${placeWords(claim.place)}`, { italics: true })],
+        }),
+      ]
+      if (consensus?.reasoning) paragraphs.push(new Paragraph({ children: [small(consensus.reasoning)] }))
+      if (claim.correction)
+        paragraphs.push(
+          new Paragraph({ children: [small('Correction: ', { bold: true }), small(claim.correction)] }),
+        )
+      for (const citation of consensus?.citations ?? [])
+        paragraphs.push(
+          new Paragraph({
+            children: [
+              sourceLink(citation),
+              small(
+                ` (${citationDates(citation)})${citation.quote ? `: “${citation.quote}”` : ''}` +
+                  (stanceWords(citation.stance) ? `, ${stanceWords(citation.stance)}` : ''),
+              ),
+            ],
+          }),
+        )
+      for (const other of otherVerdicts(claim))
+        paragraphs.push(
+          new Paragraph({ children: [small(`${other.tier}: ${VERDICT_LABELS[other.consensus.verdict]}`)] }),
+        )
+      for (const issue of claim.claim.issues)
+        paragraphs.push(new Paragraph({ children: [small(`Spelling or grammar: ${issue.message}`)] }))
+      for (const vote of claim.votes)
+        paragraphs.push(
+          new Paragraph({
+            children: [
+              small(`${vote.tier}, round ${vote.round}, ${vote.model}: ${VERDICT_LABELS[vote.verdict]}`, {
+                bold: true,
+              }),
+              small(vote.rationale.trim() ? ` — ${vote.rationale}` : ''),
+            ],
+          }),
+        )
+      return paragraphs
+    }),
+  ]
 }

@@ -1,17 +1,19 @@
-import { citationDates } from '../../../shared/citations'
+import { citationDates, stanceWords } from '../../../shared/citations'
+import { correctionWords } from '../../../shared/corrections'
 import type { Citation, Evaluation, Report } from '../../../shared/schemas'
 import { checkedAs } from '../../../shared/verdicts'
 import {
-  annotate,
   checkFacts,
   isWebUrl,
-  percent,
+  otherVerdicts,
+  reasoningRest,
+  reasonLine,
   VERDICT_LABELS,
   verdictDetails,
-  type AnnotatedClaim,
-  type Annotated,
+  verdictWords,
+  type ExportVerdict,
 } from './annotate'
-import { markdownLines } from '../../../shared/markdown'
+import { memo, placeWords, type Block, type Inline, type Memo, type MemoClaim, type Run } from './memo'
 
 /// Text made inert in HTML, in content and in quoted attribute values alike.
 function escapeHtml(text: string): string {
@@ -22,63 +24,76 @@ function escapeHtml(text: string): string {
 const PAGE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 
 const STYLE = `
-:root { --supported: #1e7f4f; --refuted: #c0392b; --misleading: #c2610c; --unverifiable: #6b5bb5;
-  --issues: #b7791f; --clean: #1e7f4f; --failed: #8a8f98; --unchecked: #8a8f98; color-scheme: light; }
+:root { --supported: #1e7f4f; --refuted: #c0392b; --misleading: #c2610c; --disputed: #a3326e;
+  --unverifiable: #6b5bb5; --issues: #b7791f; --clean: #1e7f4f; --failed: #8a8f98; --unchecked: #8a8f98;
+  color-scheme: light; }
 * { box-sizing: border-box; }
-body { margin: 0 auto; max-width: 52rem; padding: 2rem 1.5rem; font: 11pt/1.55 Georgia, 'Times New Roman', serif;
+body { margin: 0 auto; max-width: 52rem; padding: 2rem 1.5rem; font: 11pt/1.55 Georgia, 'Times New Roman', 'Liberation Serif', 'DejaVu Serif Condensed', serif;
   color: #1d1f23; background: #fff; -webkit-print-color-adjust: exact; print-color-adjust: exact; }
 h1 { font-size: 1.6rem; margin: 0 0 0.3rem; }
-h2 { font: 600 0.9rem/1.3 system-ui, sans-serif; text-transform: uppercase; letter-spacing: 0.06em;
-  color: #555; border-bottom: 1px solid #ddd; padding-bottom: 0.2rem; margin: 2rem 0 0.8rem; }
-table { border-collapse: collapse; font: 0.85rem/1.4 system-ui, sans-serif; }
-th, td { border: 1px solid #ddd; padding: 0.25rem 0.5rem; text-align: start; vertical-align: top;
-  overflow-wrap: anywhere; }
-.summary { display: flex; gap: 2rem; flex-wrap: wrap; align-items: flex-start; }
-.facts th { background: #f6f6f4; font-weight: 600; }
-.summary-verdicts td:last-child { text-align: right; }
-.text { white-space: pre-wrap; overflow-wrap: break-word; unicode-bidi: plaintext; }
-.note, .facts { overflow-wrap: anywhere; }
-.quoted, .reasoning, .correction, blockquote, td { unicode-bidi: plaintext; }
-.md-syntax { color: #9aa0a6; font-weight: 400; }
-.md-heading { font: 700 1.05em/1.4 system-ui, sans-serif; }
-.md-h1 { font-size: 1.35em; } .md-h2 { font-size: 1.2em; }
-.md-code { font: 0.9em/1.5 ui-monospace, 'DejaVu Sans Mono', monospace; background: #f4f4f2; }
+h2.part { font: 600 0.9rem/1.3 system-ui, sans-serif; text-transform: uppercase; letter-spacing: 0.06em;
+  color: #555; border-bottom: 1px solid #ddd; padding-bottom: 0.2rem; margin: 2rem 0 0.8rem; break-after: avoid; }
+.url { overflow-wrap: anywhere; }
+.facts { font: 0.8rem/1.4 system-ui, sans-serif; color: #555; margin: 0.3rem 0; }
+.counts { list-style: none; padding: 0; margin: 0.3rem 0; display: flex; flex-wrap: wrap; gap: 0.4rem 1.2rem; }
+.count { font: 600 0.9rem system-ui, sans-serif; }
+.attention { padding-left: 1.4rem; }
+.attention li { margin-bottom: 0.5rem; }
+.nothing { color: #555; }
+.article h1, .article h2, .article h3, .article h4, .article h5, .article h6 {
+  font-family: system-ui, sans-serif; line-height: 1.3; margin: 1.2rem 0 0.4rem; break-after: avoid; }
+.article h1 { font-size: 1.4rem; } .article h2 { font-size: 1.2rem; } .article h3 { font-size: 1.05rem; }
+.article p, .article li { margin: 0.4rem 0; }
+.article blockquote { border-left: 3px solid #ddd; margin: 0.6rem 0; padding-left: 0.8rem; color: #444; }
+.article pre { background: #f4f4f2; padding: 0.5rem; white-space: pre-wrap; }
+code { font: 0.9em/1.5 ui-monospace, 'DejaVu Sans Mono', monospace; background: #f4f4f2; }
 .claim { border-radius: 2px; padding: 0 1px; background: #eef0f3; border-bottom: 2px solid var(--verdict); }
 .ref { font: 600 0.7rem system-ui, sans-serif; }
 .ref a, .back { color: var(--verdict); text-decoration: none; }
 .verdict-supported { --verdict: var(--supported); } .verdict-refuted { --verdict: var(--refuted); }
-.verdict-misleading { --verdict: var(--misleading); } .verdict-unverifiable { --verdict: var(--unverifiable); }
+.verdict-misleading { --verdict: var(--misleading); } .verdict-disputed { --verdict: var(--disputed); }
+.verdict-unverifiable { --verdict: var(--unverifiable); }
 .verdict-issues { --verdict: var(--issues); } .verdict-clean { --verdict: var(--clean); }
 .verdict-failed { --verdict: var(--failed); } .verdict-unchecked { --verdict: var(--unchecked); }
 mark.verdict-supported { background: #e3f3ea; } mark.verdict-refuted { background: #f9e2df; }
-mark.verdict-misleading { background: #fbeadb; } mark.verdict-unverifiable { background: #ebe8f6; }
-mark.verdict-issues { background: #f8efdc; }
+mark.verdict-misleading { background: #fbeadb; } mark.verdict-disputed { background: #f7e1ec; }
+mark.verdict-unverifiable { background: #ebe8f6; } mark.verdict-issues { background: #f8efdc; }
 .verdict-label { font: 700 0.8rem system-ui, sans-serif; color: var(--verdict); text-transform: uppercase;
   letter-spacing: 0.04em; }
-.notes ol { padding-left: 1.6rem; }
-.note { margin-bottom: 1.2rem; padding-left: 0.6rem; border-left: 3px solid var(--verdict);
-  break-inside: avoid-page; }
-.note p { margin: 0.2rem 0; }
+.notes { padding-left: 1.6rem; }
+.note { margin-bottom: 0.5rem; padding-left: 0.5rem; border-left: 3px solid var(--verdict); }
+.note p { margin: 0.1rem 0; }
+.basis, .place, .dates { color: #666; font: 0.8em system-ui, sans-serif; }
+.dates { white-space: nowrap; }
+.stance { color: #666; }
+.more { font: 0.8em system-ui, sans-serif; }
 .quoted { font-style: italic; }
-.sources { margin: 0.2rem 0; padding-left: 1.2rem; font-size: 0.92em; }
-blockquote { margin: 0.1rem 0 0.3rem; color: #444; }
-.votes { margin-top: 0.4rem; width: 100%; }
-.muted { color: #666; font-size: 0.9em; }
+.sources { font-size: 0.92em; }
+.sources q { font-style: italic; }
+.sources a { overflow-wrap: anywhere; }
+.details { font-size: 0.9em; }
+.detail { margin: 0 0 0.35rem; }
+.num { font: 700 0.9em system-ui, sans-serif; }
+b.verdict-supported, b.verdict-refuted, b.verdict-misleading, b.verdict-unverifiable { color: var(--verdict); }
+.who { font: 0.85em system-ui, sans-serif; color: #555; white-space: nowrap; }
+.quoted, .reasoning, .note { unicode-bidi: plaintext; }
 a { color: #2b6fd6; }
-@page { margin: 18mm 16mm; }
+@page { margin: 13mm 13mm; }
 @media print {
-  body { max-width: none; padding: 0; }
-  .back { display: none; }
-  .sources a[href]::after { content: ' <' attr(href) '>'; font-size: 0.85em; color: #555; word-break: break-all; }
+  body { max-width: none; padding: 0; font-size: 9.5pt; }
+  .back, .more { display: none; }
+  /* The notes and the details flow in two columns, a note free to continue in the next. */
+  .notes, .details { columns: 2; column-gap: 7mm; font-size: 8pt; line-height: 1.3; }
+  .details { font-size: 7pt; }
 }
 `
 
-/// The report as one self-contained HTML page: a summary table, the text with each claim highlighted by its
-/// verdict (`class="claim verdict-…"`) and a footnote mark, then a note per claim with the reasoning, the
-/// sources and the votes. Everything taken from the report is escaped; the page needs no script and loads
-/// nothing.
+/// The report as one self-contained HTML page, a fact-check memo: the summary, what needs attention, the
+/// article rendered from its Markdown with each claim highlighted by its verdict (`class="claim verdict-…"`)
+/// and a note mark, the short notes, then the details (every vote with its reasoning, the spelling findings).
+/// Everything taken from the report is escaped; the page needs no script and loads nothing.
 export function toHtml(report: Report): string {
-  const annotated = annotate(report)
+  const memoed = memo(report)
   return [
     '<!doctype html>',
     '<html lang="en">',
@@ -87,182 +102,218 @@ export function toHtml(report: Report): string {
     `<meta http-equiv="Content-Security-Policy" content="${PAGE_POLICY}">`,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     '<meta name="generator" content="Factdesk">',
-    `<title>${escapeHtml(annotated.title)}</title>`,
+    `<title>${escapeHtml(memoed.title)}</title>`,
     `<style>${STYLE}</style>`,
     '</head>',
     '<body>',
-    `<h1>${escapeHtml(annotated.title)}</h1>`,
-    '<p class="muted">Fact-check report by Factdesk</p>',
-    summary(annotated),
-    '<h2>Text</h2>',
-    `<div class="text">${text(annotated)}</div>`,
-    notes(annotated),
+    `<h1>${escapeHtml(memoed.title)}</h1>`,
+    summary(memoed),
+    attention(memoed),
+    '<h2 class="part">Article</h2>',
+    `<article class="article">${article(memoed.article, memoed)}</article>`,
+    notes(memoed),
+    details(memoed),
     '</body>',
     '</html>',
     '',
   ].join('\n')
 }
 
-function summary({ report, counts }: Annotated): string {
-  const rows = counts.map(
+const label = (verdict: ExportVerdict, words: string): string =>
+  `<span class="verdict-label verdict-${verdict}">${escapeHtml(words)}</span>`
+
+function summary({ report, counts, attention: needing }: Memo): string {
+  const items = counts.map(
     ({ verdict, count }) =>
-      `<tr class="verdict-${verdict}" data-verdict="${verdict}"><td><span class="verdict-label">` +
-      `${VERDICT_LABELS[verdict]}</span></td><td>${count}</td></tr>`,
+      `<li data-verdict="${verdict}">${label(verdict, VERDICT_LABELS[verdict])} <span class="count">${count}</span></li>`,
   )
   const facts = checkFacts(report).map(
-    ([name, value]) => `<tr><th scope="row">${escapeHtml(name)}</th><td>${escapeHtml(value)}</td></tr>`,
+    ([name, value]) => `${escapeHtml(name)}: <span class="url">${escapeHtml(value)}</span>`,
   )
   return [
-    '<h2>Summary</h2>',
-    '<div class="summary">',
-    '<table class="summary-verdicts">',
-    '<thead><tr><th scope="col">Verdict</th><th scope="col">Claims</th></tr></thead>',
-    `<tbody>${rows.join('')}</tbody>`,
-    `<tfoot><tr><th scope="row">All claims</th><td>${report.claims.length}</td></tr></tfoot>`,
-    '</table>',
-    `<table class="facts"><tbody>${facts.join('')}</tbody></table>`,
-    '</div>',
+    '<h2 class="part">Summary</h2>',
+    `<p class="lead"><strong>${report.claims.length} claims, ${needing.length} need attention.</strong></p>`,
+    `<ul class="counts">${items.join('')}</ul>`,
+    `<p class="facts">Fact-check report by Factdesk · ${facts.join(' · ')}</p>`,
   ].join('\n')
 }
 
-/// A range of the text wrapped in markup: a claim's highlight, or the style of a Markdown line.
-interface Wrap {
-  from: number
-  to: number
-  open: string
-  close: string
-  claim: boolean
-}
-
-/// The text as submitted, every character kept, with each claim highlighted and its Markdown styled in place:
-/// headings larger with their markers faint, fenced code in monospace with its fences faint. A style that would
-/// cut across a claim is left out.
-function text({ report, segments }: Annotated): string {
-  const claims: Wrap[] = []
-  let at = 0
-  for (const { text: run, claim } of segments) {
-    if (claim) {
-      claims.push({
-        from: at,
-        to: at + run.length,
-        open:
-          `<mark class="claim verdict-${claim.verdict}" id="claim-${claim.number}" ` +
-          `data-claim-id="${escapeHtml(claim.claim.claimId)}" title="${VERDICT_LABELS[claim.verdict]}">`,
-        close:
-          `</mark><sup class="ref verdict-${claim.verdict}">` +
-          `<a href="#note-${claim.number}">${claim.number}</a></sup>`,
-        claim: true,
-      })
-    }
-    at += run.length
-  }
-  const crosses = (style: Wrap): boolean =>
-    claims.some(
-      (claim) =>
-        claim.from < style.to && style.from < claim.to && !(style.from <= claim.from && claim.to <= style.to),
-    )
-  const wraps = [...claims, ...markdownStyles(report.text).filter((style) => !crosses(style))]
-  // At one place: what closes (the innermost first) before what opens (the outermost first).
-  const events = wraps.flatMap((wrap) => [
-    { at: wrap.from, closing: false, rank: -wrap.to, second: wrap.claim, html: wrap.open },
-    { at: wrap.to, closing: true, rank: -wrap.from, second: !wrap.claim, html: wrap.close },
-  ])
-  events.sort(
-    (a, b) =>
-      a.at - b.at ||
-      Number(!a.closing) - Number(!b.closing) ||
-      a.rank - b.rank ||
-      Number(a.second) - Number(b.second),
+function attention({ attention: claims }: Memo): string {
+  if (claims.length === 0)
+    return '<h2 class="part">Needs attention</h2>\n<p class="nothing">Nothing: no claim was refuted, misleading, disputed or failed.</p>'
+  const items = claims.map(
+    (claim) =>
+      `<li class="verdict-${claim.verdict}" data-claim-id="${escapeHtml(claim.claim.claimId)}">` +
+      `${label(claim.verdict, verdictWords(claim))} <span class="quoted">“${escapeHtml(claim.claim.text)}”</span>` +
+      ` <a href="#note-${claim.number}">[${claim.number}]</a><br>` +
+      `<span class="place">${escapeHtml(placeWords(claim.place))}</span> ${escapeHtml(reasonLine(claim))}</li>`,
   )
+  return ['<h2 class="part">Needs attention</h2>', '<ol class="attention">', ...items, '</ol>'].join('\n')
+}
+
+/// The article's blocks as HTML: lists opened and closed by their items' depth.
+function article(blocks: readonly Block[], { claims }: Memo): string {
+  const verdicts = new Map(claims.map((claim) => [claim.number, claim]))
+  const marked = new Set<number>()
+  const lists: string[] = []
   let html = ''
-  let written = 0
-  for (const event of events) {
-    html += escapeHtml(report.text.slice(written, event.at)) + event.html
-    written = event.at
+  const closeLists = (depth: number): void => {
+    while (lists.length > depth) html += `</li></${lists.pop()}>`
   }
-  return html + escapeHtml(report.text.slice(written))
+  for (const block of blocks) {
+    const dir = block.rightToLeft ? ' dir="rtl"' : ''
+    const inner = inlines(block.inlines, verdicts, marked)
+    if (block.kind !== 'item') closeLists(0)
+    if (block.kind === 'item') {
+      const tag = block.ordered ? 'ol' : 'ul'
+      closeLists(block.level)
+      if (lists.length === block.level) html += '</li>'
+      while (lists.length < block.level) {
+        html += `<${tag}>`
+        lists.push(tag)
+      }
+      html += `<li${dir}>${inner}`
+    } else if (block.kind === 'heading') html += `<h${block.level}${dir}>${inner}</h${block.level}>`
+    else if (block.kind === 'quote') html += `<blockquote${dir}><p>${inner}</p></blockquote>`
+    else if (block.kind === 'code') html += `<pre>${inner}</pre>`
+    else if (block.kind === 'rule') html += '<hr>'
+    else html += `<p${dir}>${inner}</p>`
+    html += '\n'
+  }
+  closeLists(0)
+  return html
 }
 
-/// The Markdown of a text to style: heading lines (their markers apart) and fenced code blocks (their fences
-/// apart).
-function markdownStyles(text: string): Wrap[] {
-  const styles: Wrap[] = []
-  const wrap = (from: number, to: number, className: string): void => {
-    if (to > from)
-      styles.push({ from, to, open: `<span class="${className}">`, close: '</span>', claim: false })
-  }
-  for (const line of markdownLines(text)) {
-    if (line.kind === 'fence') wrap(line.from, line.to, 'md-syntax')
-    else if (line.kind === 'code') wrap(line.from, line.to, 'md-code')
-    else if (line.kind === 'heading') {
-      wrap(line.from, line.from + line.marker, 'md-syntax')
-      wrap(line.from + line.marker, line.to, `md-heading md-h${line.level}`)
+function inlines(runs: readonly Inline[], claims: Map<number, MemoClaim>, marked: Set<number>): string {
+  let html = ''
+  for (const inline of runs) {
+    if ('note' in inline) {
+      const claim = claims.get(inline.note)
+      html +=
+        `<sup class="ref verdict-${claim?.verdict ?? 'unchecked'}">` +
+        `<a href="#note-${inline.note}">${inline.note}</a></sup>`
+      continue
     }
+    let words = run(inline)
+    const claim = inline.claim === null ? undefined : claims.get(inline.claim)
+    if (claim) {
+      const first = !marked.has(claim.number)
+      marked.add(claim.number)
+      words =
+        `<mark class="claim verdict-${claim.verdict}"${first ? ` id="claim-${claim.number}"` : ''} ` +
+        `data-claim-id="${escapeHtml(claim.claim.claimId)}" title="${escapeHtml(verdictWords(claim))}">` +
+        `${words}</mark>`
+    }
+    html += inline.link ? `<a href="${escapeHtml(inline.link)}">${words}</a>` : words
   }
-  return styles
+  return html
 }
 
-function notes({ claims }: Annotated): string {
-  if (claims.length === 0) return '<h2>Notes</h2>\n<p class="muted">No claims were found in this text.</p>'
-  return ['<h2>Notes</h2>', '<ol class="notes">', ...claims.map(note), '</ol>'].join('\n')
+function run(inline: Run): string {
+  let html = escapeHtml(inline.text).replace(/\n/g, '<br>')
+  if (inline.code) html = `<code>${html}</code>`
+  if (inline.emphasis) html = `<em>${html}</em>`
+  if (inline.strong) html = `<strong>${html}</strong>`
+  if (inline.struck) html = `<del>${html}</del>`
+  return html
 }
 
-function note(claim: AnnotatedClaim): string {
-  const { consensus } = claim
-  const parts = [
-    `<li id="note-${claim.number}" class="note verdict-${claim.verdict}" ` +
-      `data-claim-id="${escapeHtml(claim.claim.claimId)}">`,
-    `<p><a class="back" href="#claim-${claim.number}" aria-label="Back to the claim">↑</a> ` +
-      `<span class="quoted">“${escapeHtml(claim.claim.text)}”</span></p>`,
-    `<p><span class="verdict-label">${VERDICT_LABELS[claim.verdict]}</span> ` +
-      `<span class="muted">(${verdictDetails(claim)})</span></p>`,
-  ]
+function notes({ claims }: Memo): string {
+  if (claims.length === 0)
+    return '<h2 class="part">Notes</h2>\n<p class="nothing">No claims were found in this text.</p>'
+  return ['<h2 class="part">Notes</h2>', '<ol class="notes">', ...claims.map(note), '</ol>'].join('\n')
+}
+
+/// A claim's short note, one run-in paragraph: its verdict, what it rests on and one line of reason, the
+/// correction, the sources with their quotes and dates.
+function note(claim: MemoClaim): string {
+  const reason = reasonLine(claim)
   const statement = checkedAs(claim.claim)
-  if (statement) parts.push(`<p class="checked-as">Checked as: ${escapeHtml(statement)}</p>`)
-  if (consensus?.reasoning) parts.push(`<p class="reasoning">${escapeHtml(consensus.reasoning)}</p>`)
-  if (consensus?.correction)
-    parts.push(`<p class="correction"><strong>Suggested:</strong> ${escapeHtml(consensus.correction)}</p>`)
-  for (const other of claim.otherTiers)
-    parts.push(
-      `<p class="muted">${other.tier}: ${VERDICT_LABELS[other.consensus.verdict]}` +
-        `${other.consensus.reasoning ? ` — ${escapeHtml(other.consensus.reasoning)}` : ''}</p>`,
-    )
-  if (claim.claim.issues.length > 0)
-    parts.push(
-      '<ul class="sources issues">',
-      ...claim.claim.issues.map(
-        (issue) =>
-          `<li>${escapeHtml(issue.message)}${issue.suggestions[0] ? ` (suggested: “${escapeHtml(issue.suggestions[0])}”)` : ''}</li>`,
-      ),
-      '</ul>',
-    )
-  const citations = consensus?.citations ?? []
-  if (citations.length > 0)
-    parts.push('<p><strong>Sources</strong></p>', '<ul class="sources">', ...citations.map(source), '</ul>')
-  if (claim.votes.length > 0) parts.push(votes(claim.votes))
-  parts.push('</li>')
-  return parts.join('\n')
+  const citations = claim.consensus?.citations ?? []
+  return (
+    `<li id="note-${claim.number}" class="note verdict-${claim.verdict}" ` +
+    `data-claim-id="${escapeHtml(claim.claim.claimId)}"><p>` +
+    `<a class="back" href="#claim-${claim.number}" aria-label="Back to the claim">↑</a> ` +
+    `${label(claim.verdict, verdictWords(claim))} <span class="basis">${escapeHtml(verdictDetails(claim))}</span>` +
+    (reason ? ` <span class="reasoning">${escapeHtml(reason)}</span>` : '') +
+    (statement ? ` <span class="checked-as">Checked as: ${escapeHtml(statement)}</span>` : '') +
+    (claim.correction ? ` ${correction(claim.correction)}` : '') +
+    (citations.length > 0 ? ` <span class="sources">${citations.map(source).join('; ')}</span>` : '') +
+    (detailParts(claim).length > 0 ? ` <a class="more" href="#details-${claim.number}">Votes</a>` : '') +
+    '</p></li>'
+  )
+}
+
+/// A correction in words, "(unverified)" where no source confirmed it.
+function correction(suggested: string): string {
+  const { words, unverified } = correctionWords(suggested)
+  return (
+    `<span class="correction"><strong>Correction${unverified ? ' (unverified)' : ''}:</strong> ` +
+    `${escapeHtml(words)}</span>`
+  )
 }
 
 function source(citation: Citation): string {
   const title = escapeHtml(citation.title || citation.url)
-  const link = isWebUrl(citation.url) ? `<a href="${escapeHtml(citation.url)}">${title}</a>` : title
-  const quote = citation.quote ? `<blockquote>“${escapeHtml(citation.quote)}”</blockquote>` : ''
-  return `<li>${link} <small>(${escapeHtml(citationDates(citation))})</small>${quote}</li>`
+  const web = isWebUrl(citation.url)
+  const link = web ? `<a href="${escapeHtml(citation.url)}">${title}</a>` : title
+  const where = web ? `${escapeHtml(new URL(citation.url).host)}, ` : ''
+  const stance = stanceWords(citation.stance)
+  const quote = citation.quote
+    ? ` <q>${escapeHtml(citation.quote)}</q>${stance ? ` <small class="stance">${stance}</small>` : ''}`
+    : ''
+  return `<span class="source">${link} <small class="dates">(${where}${escapeHtml(citationDates(citation))})</small>${quote}</span>`
 }
 
-function votes(evaluations: Evaluation[]): string {
-  const rows = evaluations.map(
-    (vote) =>
-      `<tr class="verdict-${vote.verdict}"><td>${vote.tier}</td><td>${escapeHtml(vote.model)}</td>` +
-      `<td><span class="verdict-label">${VERDICT_LABELS[vote.verdict]}</span></td>` +
-      `<td>${percent(vote.confidence)}</td><td>${escapeHtml(vote.rationale)}</td></tr>`,
-  )
-  return [
-    '<table class="votes">',
-    '<thead><tr><th scope="col">Tier</th><th scope="col">Model</th><th scope="col">Vote</th>' +
-      '<th scope="col">Confidence</th><th scope="col">Reasoning</th></tr></thead>',
-    `<tbody>${rows.join('')}</tbody>`,
-    '</table>',
-  ].join('\n')
+/// What the details add to a claim's note, as HTML pieces (none: the claim has no details): the rest of the
+/// reasoning, another tier that says otherwise, the spelling findings (once) and every vote with its reasoning.
+function detailParts(claim: MemoClaim): string[] {
+  const parts: string[] = []
+  const rest = reasoningRest(claim)
+  if (rest) parts.push(`<span class="reasoning">${escapeHtml(rest)}</span>`)
+  for (const other of otherVerdicts(claim))
+    parts.push(
+      `${other.tier}: ${escapeHtml(VERDICT_LABELS[other.consensus.verdict])}` +
+        `${other.consensus.reasoning ? ` — ${escapeHtml(other.consensus.reasoning)}` : ''}`,
+    )
+  for (const issue of claim.claim.issues)
+    parts.push(
+      `<span class="finding">Spelling or grammar: ${escapeHtml(issue.message)}` +
+        `${issue.suggestions[0] ? ` (suggested: “${escapeHtml(issue.suggestions[0])}”)` : ''}</span>`,
+    )
+  parts.push(...votes(claim.votes))
+  return parts
+}
+
+/// The details of every claim that has any, one run-in paragraph each.
+function details({ claims }: Memo): string {
+  const sections = claims.flatMap((claim) => {
+    const parts = detailParts(claim)
+    if (parts.length === 0) return []
+    return [
+      `<p class="detail verdict-${claim.verdict}" id="details-${claim.number}">` +
+        `<a class="num" href="#note-${claim.number}">${claim.number}</a> ` +
+        `<b>${escapeHtml(verdictWords(claim))}.</b> ${parts.join(' · ')}</p>`,
+    ]
+  })
+  if (sections.length === 0) return ''
+  return ['<h2 class="part">Details</h2>', '<div class="details">', ...sections, '</div>'].join('\n')
+}
+
+/// The votes, one piece per tier, round and verdict: "t3, round 1, Refuted: panel-a: …; panel-b: …".
+function votes(evaluations: readonly Evaluation[]): string[] {
+  const groups = new Map<string, Evaluation[]>()
+  for (const vote of evaluations) {
+    const key = `${vote.tier} ${vote.round} ${vote.verdict}`
+    groups.set(key, [...(groups.get(key) ?? []), vote])
+  }
+  return [...groups.values()].map((group) => {
+    const { tier, round, verdict } = group[0] as Evaluation
+    const each = group.map(
+      (vote) =>
+        `<span class="vote" data-model="${escapeHtml(vote.model)}"><i>${escapeHtml(vote.model)}</i>` +
+        `${vote.rationale.trim() ? `: ${escapeHtml(vote.rationale)}` : ''}</span>`,
+    )
+    return `<span class="votes"><span class="who">${tier}, round ${round}</span> <b class="verdict-${verdict}">${VERDICT_LABELS[verdict]}</b>: ${each.join('; ')}</span>`
+  })
 }

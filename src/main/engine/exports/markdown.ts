@@ -1,25 +1,28 @@
-import { citationDates } from '../../../shared/citations'
+import { citationDates, stanceWords } from '../../../shared/citations'
 import { counted } from '../../../shared/counted'
 import { markdownLines, PROSE, proseView } from '../../../shared/markdown'
 import type { Report } from '../../../shared/schemas'
 import { checkedAs } from '../../../shared/verdicts'
 import {
-  annotate,
   checkFacts,
   isWebUrl,
-  percent,
+  otherVerdicts,
+  reasoningRest,
+  reasonLine,
   VERDICT_LABELS,
   verdictDetails,
+  verdictWords,
   type AnnotatedClaim,
 } from './annotate'
+import { memo, placeWords } from './memo'
 
-/// Text from a model or a web page made literal in Markdown, on one line: no markup, links, HTML or footnote
-/// definitions of its own.
+/// Text from a model or a web page made literal in Markdown, on one line: no emphasis, code, links, HTML,
+/// entities or footnotes of its own. Only what Markdown would read as markup there is escaped.
 function escapeMarkdown(text: string): string {
   return text
     .replace(/\s+/g, ' ')
     .trim()
-    .replace(/[\\`*_{}[\]()<>#+\-!|~&]/g, '\\$&')
+    .replace(/[\\`*_[\]<>~]|&(?=#?\w+;)/g, '\\$&')
 }
 
 /// Where a claim's footnote reference goes in the text: after the markup that closes around the claim's
@@ -48,19 +51,26 @@ function closingFence(text: string): string | null {
 /// The footnote label of a claim: `[^claim-N]`, apart from any footnotes the document has of its own.
 const footnoteLabel = (claim: Pick<AnnotatedClaim, 'number'>): string => `[^claim-${claim.number}]`
 
-/// The report as Markdown: a summary, the document's text as submitted with a footnote reference after each
-/// claim, and a footnote per claim with its verdict, reasoning and sources.
+/// The report as Markdown: a summary with what needs attention, the document's text as submitted with a footnote reference after each
+/// claim (after the line of a heading, never inside it), and a footnote per claim that starts with its verdict.
 export function toMarkdown(report: Report): string {
-  const annotated = annotate(report)
+  const annotated = memo(report)
   const summary = annotated.counts.map(({ verdict, count }) => `${VERDICT_LABELS[verdict]} ${count}`)
   const facts = checkFacts(report).map(([name, value]) => `${name}: ${escapeMarkdown(value)}`)
   const { kind } = proseView(report.text)
+  const headings = markdownLines(report.text).filter((line) => line.kind === 'heading')
   let text = ''
   let at = 0
+  // The end of the heading line below which notes are being written, on a line of their own.
+  let below: number | null = null
   for (const { claim } of annotated.segments) {
     if (!claim) continue
-    const place = Math.max(at, footnotePlace(report.text, kind, claim.claim.charEnd))
-    text += report.text.slice(at, place) + footnoteLabel(claim)
+    const end = claim.claim.charEnd
+    const heading = headings.find((line) => line.from <= end && end <= line.to)
+    const place = Math.max(at, heading ? heading.to : footnotePlace(report.text, kind, end))
+    const newLine = heading !== undefined && below !== heading.to
+    text += report.text.slice(at, place) + (newLine ? '\n' : '') + footnoteLabel(claim)
+    below = heading ? heading.to : null
     at = place
   }
   text += report.text.slice(at)
@@ -69,6 +79,13 @@ export function toMarkdown(report: Report): string {
     `> **Fact-check report: ${escapeMarkdown(annotated.title)}** (Factdesk)  `,
     `> ${counted(report.claims.length, 'claim')}: ${summary.join(', ') || 'none'}  `,
     `> ${facts.join(' · ')}`,
+    '>',
+    `> **Needs attention: ${annotated.attention.length === 0 ? 'nothing' : annotated.attention.length}**`,
+    ...annotated.attention.map(
+      (claim, index) =>
+        `> ${index + 1}. **${verdictWords(claim)}** “${escapeMarkdown(claim.claim.text)}” (note ${claim.number}), ` +
+        `${escapeMarkdown(placeWords(claim.place))}: ${escapeMarkdown(reasonLine(claim))}`,
+    ),
     '',
     '---',
     '',
@@ -84,29 +101,36 @@ export function toMarkdown(report: Report): string {
 /// escaped twice), with the characters that would end the destination escaped.
 const linkTarget = (url: string): string => new URL(url).href.replace(/[<>\s]/g, (c) => encodeURIComponent(c))
 
+/// A claim's footnote: its verdict first, one line of reason and what the verdict rests on, then the
+/// correction, the sources, the full reasoning, the other tiers and every vote with its reasoning.
 function footnote(claim: AnnotatedClaim): string {
   const { consensus } = claim
-  const lines = [`${footnoteLabel(claim)}: **${VERDICT_LABELS[claim.verdict]}** (${verdictDetails(claim)})`]
+  const reason = reasonLine(claim)
+  const lines = [
+    `${footnoteLabel(claim)}: **${verdictWords(claim)}**${reason ? `: ${escapeMarkdown(reason)}` : ''} ` +
+      `(${escapeMarkdown(verdictDetails(claim))})`,
+  ]
   const statement = checkedAs(claim.claim)
   if (statement) lines.push(`Checked as: ${escapeMarkdown(statement)}`)
-  if (consensus?.reasoning) lines.push(escapeMarkdown(consensus.reasoning))
-  if (consensus?.correction) lines.push(`Suggested: ${escapeMarkdown(consensus.correction)}`)
-  for (const other of claim.otherTiers)
-    lines.push(`${other.tier}: ${VERDICT_LABELS[other.consensus.verdict]}`)
+  if (claim.correction) lines.push(`Correction: ${escapeMarkdown(claim.correction)}`)
   for (const citation of consensus?.citations ?? []) {
     const title = escapeMarkdown(citation.title || citation.url)
     const link = isWebUrl(citation.url) ? `[${title}](<${linkTarget(citation.url)}>)` : title
     lines.push(
-      `Source: ${link}${citation.quote ? `: “${escapeMarkdown(citation.quote)}”` : ''} (${citationDates(citation)})`,
+      `Source: ${link}${citation.quote ? `: “${escapeMarkdown(citation.quote)}”` : ''} (${citationDates(citation)})` +
+        (stanceWords(citation.stance) ? `, ${stanceWords(citation.stance)}` : ''),
     )
   }
-  if (claim.votes.length > 0) {
-    const votes = claim.votes.map(
-      (vote) =>
-        `${vote.tier} ${escapeMarkdown(vote.model)}: ${VERDICT_LABELS[vote.verdict]} ${percent(vote.confidence)}`,
+  const rest = reasoningRest(claim)
+  if (rest) lines.push(`Reasoning: ${escapeMarkdown(rest)}`)
+  for (const other of otherVerdicts(claim))
+    lines.push(`${other.tier}: ${VERDICT_LABELS[other.consensus.verdict]}`)
+  for (const issue of claim.claim.issues) lines.push(`Spelling or grammar: ${escapeMarkdown(issue.message)}`)
+  for (const vote of claim.votes)
+    lines.push(
+      `Vote (${vote.tier}, round ${vote.round}, ${escapeMarkdown(vote.model)}): ${VERDICT_LABELS[vote.verdict]}` +
+        `${vote.rationale.trim() ? ` — ${escapeMarkdown(vote.rationale)}` : ''}`,
     )
-    lines.push(`Votes: ${votes.join('; ')}`)
-  }
   // Continuation lines of a footnote are indented; a blank line separates the footnotes.
   return `${lines.join('\n\n    ')}\n`
 }

@@ -25,7 +25,7 @@ import { QuotedCode } from './QuotedCode'
 import { ResearchPanel } from './research/ResearchPanel'
 import { OpenLinkDialog, SourceLink } from './research/sources'
 import { VotesTable } from './research/VotesTable'
-import { verdictBasis } from '../../../shared/verdicts'
+import { verdictNote } from '../../../shared/verdicts'
 import { useResearch } from '../state/research'
 
 /// Selects a claim's current range in the editor and scrolls it into view.
@@ -199,7 +199,7 @@ function ClaimDetail({ api }: { api: FactdeskApi }): JSX.Element {
               <>
                 {/* t1 is one rule-based checker: no agreement or sources to weigh, and its findings are
                     listed below one by one rather than joined into a paragraph. */}
-                {tier !== 't1' && <p className="numbers">{verdictBasis(consensus)}</p>}
+                {tier !== 't1' && <p className="numbers">{verdictNote(consensus)}</p>}
                 {tier !== 't1' && consensus.reasoning && <p className="reasoning">{consensus.reasoning}</p>}
                 {tier !== 't1' && claim.parts && <Parts parts={claim.parts} tier={tier} />}
                 {consensus.correction && <Correction claim={claim} correction={consensus.correction} />}

@@ -2,7 +2,7 @@ import type { ReportUpdate } from '../../../shared/api'
 import type { Check, Claim, Consensus, Report, Tier } from '../../../shared/schemas'
 import type { ClaimDelta, ClaimMark, ClaimStage } from '../editor/claims'
 import { UNKNOWN_WORD_RULES } from '../../../shared/findings'
-import { headlineTier, verdictBasis } from '../../../shared/verdicts'
+import { headlineTier, verdictNote } from '../../../shared/verdicts'
 
 /// What the page knows of one claim of the running check, per tier: votes landed, consensus, issues.
 export interface ClaimProgress {
@@ -50,7 +50,7 @@ export function deltaOf(
     votes: progress.votes[tier]?.length ?? 0,
     panel: panel[tier] ?? null,
     // t1's rules have no panel to agree, nor sources.
-    basis: consensus && tier !== 't1' ? verdictBasis(consensus) : null,
+    basis: consensus && tier !== 't1' ? verdictNote(consensus) : null,
     issues: progress.issues.map((issue) => ({
       from: issue.charStart - progress.charStart,
       to: issue.charEnd - progress.charStart,
