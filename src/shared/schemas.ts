@@ -122,9 +122,16 @@ export const TextIssue = z
   .meta({ id: 'TextIssue' })
 export type TextIssue = z.infer<typeof TextIssue>
 
-/// A claim as quoted by an estimate: offsets are UTF-16 indices, end exclusive.
+/// A claim as quoted by an estimate: offsets are UTF-16 indices, end exclusive. `carriedFrom` is the check a
+/// re-check keeps its verdicts from (its text and the context either side unchanged since), else null.
 export const EstimatedClaim = z
-  .object({ claimId: z.string(), text: z.string(), charStart: z.int(), charEnd: z.int() })
+  .object({
+    claimId: z.string(),
+    text: z.string(),
+    charStart: z.int(),
+    charEnd: z.int(),
+    carriedFrom: z.string().nullable(),
+  })
   .meta({ id: 'EstimatedClaim' })
 export type EstimatedClaim = z.infer<typeof EstimatedClaim>
 
@@ -343,9 +350,16 @@ export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>
 
 const tiersField = z.array(Tier).min(1).meta({ description: 'one or more of t1, t2, t3' })
 
+/// A completed check of the same organization whose unchanged claims a re-check keeps instead of checking again.
+const previousCheckIdField = z
+  .string()
+  .nullable()
+  .optional()
+  .meta({ description: 'a completed check whose unchanged claims are kept, at no cost' })
+
 /// Body of `POST /checks/estimate`.
 export const EstimateRequest = z
-  .strictObject({ text: z.string(), tiers: tiersField })
+  .strictObject({ text: z.string(), tiers: tiersField, previousCheckId: previousCheckIdField })
   .meta({ id: 'EstimateRequest' })
 export type EstimateRequest = z.infer<typeof EstimateRequest>
 
@@ -359,6 +373,7 @@ export const CreateCheckRequest = z
     author: z.string().nullable().optional(),
     sourceUrl: z.string().nullable().optional(),
     callbackUrl: z.string().nullable().optional(),
+    previousCheckId: previousCheckIdField,
   })
   .refine((body) => (body.documentId === undefined) !== (body.text === undefined), {
     message: 'give exactly one of documentId or text',

@@ -48,10 +48,11 @@ export function fixtureReport(): Report {
   const claim = (
     id: string,
     sentence: string,
-    rest: Omit<Claim, 'claimId' | 'text' | 'charStart' | 'charEnd'>,
+    rest: Omit<Claim, 'claimId' | 'text' | 'charStart' | 'charEnd' | 'carriedFrom'>,
   ) => {
     const charStart = text.indexOf(sentence)
-    return { claimId: id, text: sentence, charStart, charEnd: charStart + sentence.length, ...rest }
+    const charEnd = charStart + sentence.length
+    return { claimId: id, text: sentence, charStart, charEnd, carriedFrom: null, ...rest }
   }
   const claims: Claim[] = [
     claim('clm_1', 'The Eiffel Tower is 330 metres tall.', {

@@ -20,6 +20,7 @@ import {
   type WebhookSecretRotation,
 } from '../../shared/schemas'
 import { extractClaims } from './claims'
+import { carriedClaims, claimsToCheck, requirePreviousCheck, type Carried } from './recheck'
 import type { Clock } from './clock'
 import { chargeOrRefuse } from './credits'
 import type { ReportEvents } from './events'
@@ -199,14 +200,16 @@ export class Service {
     return { secret, createdAt, previousExpiresAt }
   }
 
-  /// Finds the claims of a text and quotes them; caches both under a new documentId. Charges nothing.
+  /// Finds the claims of a text and quotes them; caches both under a new documentId. Charges nothing. With a
+  /// `previousCheckId`, the claims that check already decided are kept and left out of the quote.
   estimate(principal: Principal, request: EstimateRequest): Estimate {
     requireWrite(principal)
     requireCheckableText(request.text, this.config.limits.maxTextChars)
     const tiers = canonicalTiers(request.tiers)
     const { document, claims } = this.newDocument(principal, request.text, tiers)
+    const carried = this.carried(principal, request.previousCheckId, document, claims)
     this.store.transaction(() => this.store.documents.insert(document, claims))
-    const credits = this.price(document, claims.length)
+    const credits = this.price(document, claims.length, carried)
     const balance = this.store.ledger.balance(principal.organizationId)
     return {
       documentId: document.id,
@@ -216,6 +219,7 @@ export class Service {
         text: claim.text,
         charStart: claim.charStart,
         charEnd: claim.charEnd,
+        carriedFrom: carried?.claims.has(claim.id) ? carried.previousCheckId : null,
       })),
       credits,
       balance,
@@ -235,6 +239,8 @@ export class Service {
     if (missing) throw new ApiError('unprocessable', tierUnavailable(missing))
     if (request.documentId !== undefined) this.estimatedDocument(principal, request.documentId, tiers)
     else requireCheckableText(request.text ?? '', this.config.limits.maxTextChars)
+    if (request.previousCheckId)
+      requirePreviousCheck(this.store, principal.organizationId, request.previousCheckId)
     return tiers
   }
 
@@ -283,7 +289,8 @@ export class Service {
       fresh = true
     }
 
-    const price = this.price(document, claims.length)
+    const carried = this.carried(principal, request.previousCheckId, document, claims)
+    const price = this.price(document, claims.length, carried)
     const now = this.now()
     const record: CheckRecord = {
       id: newId('chk', this.clock.now()),
@@ -310,10 +317,25 @@ export class Service {
       if (fresh) this.store.documents.insert(document, claims)
       this.store.checks.insert(record)
       chargeOrRefuse(this.store.ledger, principal.organizationId, price.total, record.id, now, 'This check')
+      for (const claim of claims) {
+        const kept = carried?.claims.get(claim.id)
+        if (!carried || !kept) continue
+        this.store.results.carry(
+          {
+            checkId: carried.previousCheckId,
+            claimId: kept.previousClaim.id,
+            charStart: kept.previousClaim.charStart,
+          },
+          { checkId: record.id, claimId: claim.id, charStart: claim.charStart },
+          kept.tiers,
+        )
+      }
       const units = claims.flatMap((claim) =>
-        tiers.flatMap((tier) =>
-          (this.tiers.get(tier)?.models() ?? []).map((model) => ({ claimId: claim.id, tier, model })),
-        ),
+        tiers
+          .filter((tier) => !carried?.claims.get(claim.id)?.tiers.includes(tier))
+          .flatMap((tier) =>
+            (this.tiers.get(tier)?.models() ?? []).map((model) => ({ claimId: claim.id, tier, model })),
+          ),
       )
       this.store.units.enqueue(record.id, units, now)
       if (idempotencyKey !== undefined) {
@@ -415,9 +437,24 @@ export class Service {
   }
 
   /// A document's quote: at the prices per claim it was quoted at (a check of an estimate is charged exactly
-  /// what the estimate said, even if the prices changed since), else at today's.
-  private price(document: DocumentRecord, claimCount: number): Quote {
-    return quote(claimCount, document.tiers, { ...this.config.pricing, ...document.unitPrices })
+  /// what the estimate said, even if the prices changed since), else at today's; kept claims cost nothing.
+  private price(document: DocumentRecord, claimCount: number, carried: Carried | null): Quote {
+    return quote(claimsToCheck(claimCount, document.tiers, carried), document.tiers, {
+      ...this.config.pricing,
+      ...document.unitPrices,
+    })
+  }
+
+  /// What a re-check keeps of `previousCheckId`, or null when it is not one.
+  private carried(
+    principal: Principal,
+    previousCheckId: string | null | undefined,
+    document: DocumentRecord,
+    claims: readonly ClaimRecord[],
+  ): Carried | null {
+    if (!previousCheckId) return null
+    const previous = requirePreviousCheck(this.store, principal.organizationId, previousCheckId)
+    return carriedClaims(this.store, previous, document.text, claims, document.tiers)
   }
 
   private newDocument(

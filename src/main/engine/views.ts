@@ -37,6 +37,7 @@ export function reportView(store: Store, record: CheckRecord): Report {
         text: claim.text,
         charStart: claim.charStart,
         charEnd: claim.charEnd,
+        carriedFrom: results.carriedFrom.get(claim.id) ?? null,
         evaluations: results.evaluations.get(claim.id) ?? [],
         consensus,
         issues: results.issues.get(claim.id) ?? [],

@@ -328,4 +328,10 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE consensus ADD COLUMN sources INTEGER NOT NULL DEFAULT 0;
   ALTER TABLE consensus ADD COLUMN decided_by TEXT;
   `,
+  // Re-checks: results a check kept from an earlier one (its claim unchanged) name the check that found them, so
+  // that they cost nothing and their tokens are not counted again.
+  `
+  ALTER TABLE evaluations ADD COLUMN carried_from TEXT;
+  ALTER TABLE consensus ADD COLUMN carried_from TEXT;
+  `,
 ]

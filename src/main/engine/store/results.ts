@@ -57,6 +57,7 @@ interface ConsensusRow {
   sourced: number
   sources: number
   decided_by: Consensus['decidedBy']
+  carried_from: string | null
 }
 
 interface IssueRow {
@@ -73,6 +74,8 @@ export interface CheckResults {
   evaluations: Map<string, Evaluation[]>
   consensus: Map<string, Partial<Record<Tier, Consensus>>>
   issues: Map<string, TextIssue[]>
+  /// The check each carried claim's results come from.
+  carriedFrom: Map<string, string>
 }
 
 function push<T>(map: Map<string, T[]>, key: string, value: T): void {
@@ -171,9 +174,10 @@ export class Results {
     const row = this.db
       .prepare(
         `SELECT COALESCE(SUM(input), 0) AS input, COALESCE(SUM(output), 0) AS output FROM (
-           SELECT input_tokens AS input, output_tokens AS output FROM evaluations WHERE check_id = ?
+           SELECT input_tokens AS input, output_tokens AS output FROM evaluations
+           WHERE check_id = ? AND carried_from IS NULL
            UNION ALL
-           SELECT input_tokens, output_tokens FROM consensus WHERE check_id = ?)`,
+           SELECT input_tokens, output_tokens FROM consensus WHERE check_id = ? AND carried_from IS NULL)`,
       )
       .get(checkId, checkId) as { input: number; output: number }
     return { input: Number(row.input), output: Number(row.output) }
@@ -198,6 +202,49 @@ export class Results {
     )
   }
 
+  /// Copies a claim's votes, consensus and (t1) issues in `tiers` from an earlier check to a re-check's unchanged
+  /// claim, its issues moved with the claim; each names the check it was carried from.
+  carry(
+    from: { checkId: string; claimId: string; charStart: number },
+    to: { checkId: string; claimId: string; charStart: number },
+    tiers: readonly Tier[],
+  ): void {
+    const tierList = JSON.stringify(tiers)
+    this.db
+      .prepare(
+        `INSERT INTO evaluations (check_id, claim_id, tier, model, round, verdict, confidence, rationale, citations,
+           created_at, cached, input_tokens, output_tokens, carried_from)
+         SELECT ?, ?, tier, model, round, verdict, confidence, rationale, citations, created_at, cached, input_tokens,
+           output_tokens, check_id
+         FROM evaluations WHERE check_id = ? AND claim_id = ? AND tier IN (SELECT value FROM json_each(?))`,
+      )
+      .run(to.checkId, to.claimId, from.checkId, from.claimId, tierList)
+    this.db
+      .prepare(
+        `INSERT INTO consensus (check_id, claim_id, tier, verdict, confidence, agreement, reasoning, citations,
+           correction, decided_at, detail, sourced, sources, decided_by, input_tokens, output_tokens, carried_from)
+         SELECT ?, ?, tier, verdict, confidence, agreement, reasoning, citations, correction, decided_at, detail,
+           sourced, sources, decided_by, input_tokens, output_tokens, check_id
+         FROM consensus WHERE check_id = ? AND claim_id = ? AND tier IN (SELECT value FROM json_each(?))`,
+      )
+      .run(to.checkId, to.claimId, from.checkId, from.claimId, tierList)
+    if (!tiers.includes('t1')) return
+    this.db
+      .prepare(
+        `INSERT INTO claim_issues (check_id, claim_id, position, char_start, char_end, message, suggestions, rule)
+         SELECT ?, ?, position, char_start + ?, char_end + ?, message, suggestions, rule
+         FROM claim_issues WHERE check_id = ? AND claim_id = ?`,
+      )
+      .run(
+        to.checkId,
+        to.claimId,
+        to.charStart - from.charStart,
+        to.charStart - from.charStart,
+        from.checkId,
+        from.claimId,
+      )
+  }
+
   /// Claim-tiers of the check that reached a consensus.
   decided(checkId: string): { claimId: string; tier: Tier }[] {
     const rows = this.db.prepare('SELECT claim_id, tier FROM consensus WHERE check_id = ?').all(checkId) as {
@@ -209,7 +256,12 @@ export class Results {
 
   /// All results of a check, read with three indexed queries.
   forCheck(checkId: string): CheckResults {
-    const results: CheckResults = { evaluations: new Map(), consensus: new Map(), issues: new Map() }
+    const results: CheckResults = {
+      evaluations: new Map(),
+      consensus: new Map(),
+      issues: new Map(),
+      carriedFrom: new Map(),
+    }
     const evaluations = this.db
       .prepare(
         `SELECT ${EVALUATION_COLUMNS} FROM evaluations WHERE check_id = ? ORDER BY created_at, tier, model`,
@@ -219,7 +271,7 @@ export class Results {
     const consensus = this.db
       .prepare(
         `SELECT claim_id, tier, verdict, confidence, agreement, reasoning, citations, correction, decided_at, detail,
-           sourced, sources, decided_by
+           sourced, sources, decided_by, carried_from
          FROM consensus WHERE check_id = ?`,
       )
       .all(checkId) as ConsensusRow[]
@@ -239,6 +291,7 @@ export class Results {
         decidedBy: row.decided_by,
       }
       results.consensus.set(row.claim_id, entry)
+      if (row.carried_from !== null) results.carriedFrom.set(row.claim_id, row.carried_from)
     }
     const issues = this.db
       .prepare(
