@@ -7,6 +7,7 @@ import { correctionEdits, correctionParts, correctionWords } from '../../../shar
 import { withoutInlineMarks } from '../../../shared/markdown'
 import { TIERS, type Check, type Citation, type Claim, type Estimate } from '../../../shared/schemas'
 import { claimField, claimRange } from '../editor/claims'
+import { estimateLead, keptSince } from '../state/recheck'
 import { useChecks } from '../state/checks'
 import { useDocument } from '../state/document'
 import { editorView } from '../state/editorView'
@@ -96,9 +97,7 @@ function EstimateSummary({ estimate }: { estimate: Estimate }): JSX.Element {
   const listed = all ? estimate.claims : estimate.claims.slice(0, LISTED_CLAIMS)
   return (
     <div className="estimate">
-      <p className="estimate-lead">
-        {counted(estimate.claimCount, 'claim')} found. Nothing is charged until you press Check.
-      </p>
+      <p className="estimate-lead">{estimateLead(estimate)}</p>
       <table className="price-table">
         <thead>
           <tr>
@@ -135,6 +134,7 @@ function EstimateSummary({ estimate }: { estimate: Estimate }): JSX.Element {
             <button type="button" className="claim-link" onClick={() => revealClaim(claim.claimId)}>
               {withoutInlineMarks(claim.text)}
             </button>
+            {claim.carriedFrom !== null && <span className="muted"> · unchanged, kept</span>}
           </li>
         ))}
       </ol>
@@ -153,9 +153,11 @@ function ClaimDetail({ api }: { api: FactdeskApi }): JSX.Element {
   const claim = report?.claims.find((each) => each.claimId === claimId)
   const [confirming, setConfirming] = useState<Citation | null>(null)
   if (!claim) return <p className="muted">Loading the claim…</p>
+  const kept = keptSince(claim)
   return (
     <div className="claim-detail">
       <blockquote className="claim-text">{withoutInlineMarks(claim.text)}</blockquote>
+      {kept && <p className="kept">Unchanged since the check of {kept}: its verdicts are kept.</p>}
       <button
         type="button"
         className="button"

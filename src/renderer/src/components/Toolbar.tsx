@@ -9,6 +9,7 @@ import { counted } from '../../../shared/counted'
 import { endedMessage } from '../../../shared/notices'
 import { headlineConsensus } from '../../../shared/verdicts'
 import { stageLabel, type ClaimStage } from '../editor/claims'
+import { CheckMenu } from './CheckMenu'
 import { ExportMenu } from './ExportMenu'
 import { PendingChecks } from './PendingChecks'
 import { useToolbarKeys } from './roving'
@@ -86,6 +87,7 @@ export function Toolbar({ api, prices }: { api: FactdeskApi; prices: PriceList |
         >
           {busy === 'submitting' ? 'Submitting…' : 'Check'}
         </button>
+        <CheckMenu api={api} disabled={busy !== null || running} />
         <button
           type="button"
           className="button"

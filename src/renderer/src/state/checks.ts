@@ -21,8 +21,11 @@ export interface Notice {
 export interface ChecksStore {
   tiers: Tier[]
   estimate: Estimate | null
-  /// The text and tiers the estimate was made for: Check submits its document only while both are unchanged.
-  estimated: { text: string; tiers: Tier[] } | null
+  /// The text and tiers the estimate was made for: Check submits its document only while both are unchanged,
+  /// with the check whose verdicts it keeps.
+  estimated: { text: string; tiers: Tier[]; previousCheckId: string | null } | null
+  /// The draft's last completed check: the next Estimate and Check keep the verdicts of its unchanged claims.
+  since: Check | null
   check: Check | null
   busy: 'estimating' | 'submitting' | 'cancelling' | null
   notice: Notice | null
@@ -35,6 +38,8 @@ export interface ChecksStore {
   toggleTier(tier: Tier): void
   runEstimate(api: FactdeskApi): Promise<void>
   runCheck(api: FactdeskApi): Promise<void>
+  /// Estimates again without keeping any verdict: the next Check checks every claim.
+  checkEverythingAgain(api: FactdeskApi): Promise<void>
   cancel(api: FactdeskApi, id: string): Promise<void>
   patch(api: FactdeskApi, id: string, edits: PatchCheckRequest): Promise<boolean>
   loadHistory(api: FactdeskApi): Promise<void>
@@ -196,7 +201,7 @@ export const useChecks = create<ChecksStore>()((set, get) => {
     void reconcile(api, get().check ?? check)
   }
 
-  async function estimateNow(api: FactdeskApi): Promise<Estimate | null> {
+  async function estimateNow(api: FactdeskApi, everything = false): Promise<Estimate | null> {
     const view = editorView()
     if (!view) return null
     const text = view.state.doc.toString()
@@ -205,9 +210,10 @@ export const useChecks = create<ChecksStore>()((set, get) => {
       set({ notice: { kind: 'info', text: 'Write something first: there is nothing to estimate yet.' } })
       return null
     }
+    const previousCheckId = everything ? null : (get().since?.id ?? null)
     set({ busy: 'estimating', notice: null })
     try {
-      const estimate = await api.estimate({ text, tiers })
+      const estimate = await api.estimate({ text, tiers, previousCheckId })
       // The writer may have typed while the estimate ran: its offsets then refer to older text.
       if (view.state.doc.toString() !== text) {
         set({
@@ -229,7 +235,14 @@ export const useChecks = create<ChecksStore>()((set, get) => {
           })),
         ),
       })
-      set({ estimate, estimated: { text, tiers }, busy: null, panel: 'estimate', check: null, report: null })
+      set({
+        estimate,
+        estimated: { text, tiers, previousCheckId },
+        busy: null,
+        panel: 'estimate',
+        check: null,
+        report: null,
+      })
       return estimate
     } catch (error) {
       set({ busy: null, notice: { kind: 'error', text: describeError(error) } })
@@ -250,6 +263,7 @@ export const useChecks = create<ChecksStore>()((set, get) => {
     tiers: ['t1'],
     estimate: null,
     estimated: null,
+    since: null,
     check: null,
     busy: null,
     notice: null,
@@ -303,7 +317,12 @@ export const useChecks = create<ChecksStore>()((set, get) => {
       set({ busy: 'submitting', notice: null })
       askToNotify()
       try {
-        const request = { documentId: estimate.documentId, tiers, name: checkName() }
+        const request = {
+          documentId: estimate.documentId,
+          tiers,
+          name: checkName(),
+          previousCheckId: estimated.previousCheckId,
+        }
         follow(api, await api.submit(request), estimate)
       } catch (error) {
         const offline = error instanceof ApiError && error.code === 'providers_unreachable'
@@ -321,6 +340,18 @@ export const useChecks = create<ChecksStore>()((set, get) => {
         })
         if (error instanceof ApiError && error.code === 'insufficient_credits') refreshBalance(api)
       }
+    },
+
+    checkEverythingAgain: async (api) => {
+      if (get().busy || refuseWhileRunning()) return
+      const fresh = await estimateNow(api, true)
+      if (fresh)
+        set({
+          notice: {
+            kind: 'info',
+            text: `Every claim will be checked again: ${counted(fresh.credits.total, 'credit')}. Press Check to submit.`,
+          },
+        })
     },
 
     followStarted: (api, check) => {
@@ -396,6 +427,11 @@ export const useChecks = create<ChecksStore>()((set, get) => {
 
     dismissNotice: () => set({ notice: null }),
   }
+})
+
+// A completed check becomes the one the draft's next Estimate and Check keep verdicts from.
+useChecks.subscribe(({ check, since }) => {
+  if (check?.status === 'completed' && check.id !== since?.id) useChecks.setState({ since: check })
 })
 
 /// Forgets the claims shown in the editor.

@@ -201,6 +201,7 @@ export const useDrafts = create<DraftsStore>()((set, get) => {
         report: null,
         estimate: null,
         estimated: null,
+        since: null,
         openClaim: null,
         panel: null,
       })
