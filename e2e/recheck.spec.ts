@@ -58,3 +58,66 @@ test('after a check, the next one keeps the unchanged claims and checks only the
   await expect(status).toContainText(`${1000 - 2 * count - 1} credits`)
   expect(problems).toEqual([])
 })
+
+const SECTIONS = [
+  '# The tower',
+  '',
+  'The Eiffel Tower is 330 metres tall. It was completed in 1889 for the World Fair in Paris.',
+  '',
+  '# The wall',
+  '',
+  'The Great Wall of China is more than 21,000 kilometres long. Around seven million people visit it every yaer.',
+].join('\n')
+
+test('checks only the selection, or the section at the cursor, on the right words of the whole text', async ({
+  page,
+  server,
+}) => {
+  const problems = pageProblems(page)
+  await writeInEditor(page, server, SECTIONS)
+  const toolbar = page.getByRole('toolbar', { name: 'Fact-checking' })
+  const estimate = page.getByRole('complementary', { name: 'Estimate' })
+  const claims = page.locator('.cm-content .fd-claim')
+  const wall = [
+    'The Great Wall of China is more than 21,000 kilometres long.',
+    'Around seven million people visit it every yaer.',
+  ]
+
+  // The last paragraph selected: its two claims only, on their words.
+  await page.locator('.cm-line', { hasText: 'The Great Wall' }).click({ position: { x: 2, y: 5 } })
+  await page.keyboard.press('Home')
+  await page.keyboard.press('Shift+Control+End')
+  await toolbar.getByRole('button', { name: 'Estimate' }).click()
+  await expect(estimate.locator('.estimate-lead')).toContainText('2 claims found')
+  await expect(claims).toHaveText(wall)
+  await toolbar.getByRole('button', { name: 'Check', exact: true }).click()
+  await expect(page.getByRole('status', { name: 'Check status' })).toContainText('completed')
+  await expect(page.getByRole('contentinfo')).toContainText('998 credits')
+  await expect(claims).toHaveText(wall)
+  await expect(page.locator('.cm-content .fd-issue', { hasText: 'yaer' })).toHaveCount(1)
+  await page.screenshot({ path: screenshot('selection-check.png') })
+
+  // The section around the cursor, from the check menu.
+  await claims.first().click()
+  await page.keyboard.press('Control+Home')
+  await page.keyboard.press('ArrowDown')
+  await page.keyboard.press('ArrowDown')
+  await toolbar.getByRole('button', { name: 'More ways to check' }).click()
+  await page.getByRole('menuitem', { name: /Check this section/ }).click()
+  await expect(page.locator('.notice')).toContainText('§ The tower')
+  await expect(claims).toHaveText([
+    'The Eiffel Tower is 330 metres tall.',
+    'It was completed in 1889 for the World Fair in Paris.',
+  ])
+  await toolbar.getByRole('button', { name: 'Check', exact: true }).click()
+  await expect(page.getByRole('contentinfo')).toContainText('996 credits')
+
+  // History names each part.
+  await toolbar.getByRole('button', { name: 'History' }).click()
+  const history = page.getByRole('complementary', { name: 'History' })
+  await expect(history.locator('.history-entry strong')).toHaveText([
+    /· § The tower$/,
+    /· “The Great Wall of China is…”$/,
+  ])
+  expect(problems).toEqual([])
+})

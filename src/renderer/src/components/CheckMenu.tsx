@@ -3,7 +3,8 @@ import type { FactdeskApi } from '../../../shared/api'
 import { useChecks } from '../state/checks'
 
 /// More ways to check, beside Check: "Check everything again" ignores the draft's last check, so that every claim
-/// is estimated and checked anew instead of keeping the verdicts of those unchanged since.
+/// is estimated and checked anew instead of keeping the verdicts of those unchanged since; "Check this section"
+/// estimates only the heading's section around the cursor.
 export function CheckMenu({ api, disabled }: { api: FactdeskApi; disabled: boolean }): JSX.Element {
   const since = useChecks((store) => store.since)
   const [open, setOpen] = useState(false)
@@ -60,6 +61,18 @@ export function CheckMenu({ api, disabled }: { api: FactdeskApi; disabled: boole
                 ? 'every claim, even those unchanged since the last check'
                 : 'every claim (there is no earlier check to keep verdicts from)'}
             </span>
+          </button>
+          <button
+            type="button"
+            role="menuitem"
+            tabIndex={-1}
+            onClick={() => {
+              setOpen(false)
+              void useChecks.getState().checkSection(api)
+            }}
+          >
+            <span className="export-name">Check this section</span>
+            <span className="export-detail">the claims under the heading at the cursor</span>
           </button>
         </div>
       )}

@@ -167,6 +167,18 @@ function ClaimDetail({ api }: { api: FactdeskApi }): JSX.Element {
       >
         Deep research…
       </button>
+      <button
+        type="button"
+        className="button"
+        title="Estimate the claims of the heading's section this claim is in; Check then checks only them"
+        onClick={() => {
+          const view = editorView()
+          const range = view && claimRange(view.state.field(claimField), claim.claimId)
+          void useChecks.getState().checkSection(api, range?.from)
+        }}
+      >
+        Check this section
+      </button>
       {TIERS.map((tier) => {
         const consensus = claim.consensus[tier]
         const votes = claim.evaluations.filter((evaluation) => evaluation.tier === tier)

@@ -202,6 +202,7 @@ export const useDrafts = create<DraftsStore>()((set, get) => {
         estimate: null,
         estimated: null,
         since: null,
+        part: null,
         openClaim: null,
         panel: null,
       })
