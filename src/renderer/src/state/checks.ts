@@ -1,7 +1,14 @@
 import { create } from 'zustand'
 import type { FactdeskApi, ReportUpdate } from '../../../shared/api'
 import { ApiError } from '../../../shared/errors'
-import type { Check, Estimate, PatchCheckRequest, Report, Tier } from '../../../shared/schemas'
+import type {
+  Check,
+  CreateCheckRequest,
+  Estimate,
+  PatchCheckRequest,
+  Report,
+  Tier,
+} from '../../../shared/schemas'
 import { clearClaims, setClaims, updateClaims, type ClaimDelta } from '../editor/claims'
 import { checkName } from './drafts'
 import { samePart, sectionAt, selectedPart, type Part } from './part'
@@ -335,13 +342,7 @@ export const useChecks = create<ChecksStore>()((set, get) => {
       set({ busy: 'submitting', notice: null })
       askToNotify()
       try {
-        const request = {
-          documentId: estimate.documentId,
-          tiers,
-          name: part ? [checkName(), part.name].filter(Boolean).join(' · ') : checkName(),
-          previousCheckId: estimated.previousCheckId,
-        }
-        follow(api, await api.submit(request), estimate)
+        follow(api, await api.submit(submission(estimate)), estimate)
       } catch (error) {
         const offline = error instanceof ApiError && error.code === 'providers_unreachable'
         set({
@@ -471,6 +472,18 @@ useChecks.subscribe(({ check, since, part }) => {
   if (check?.status === 'completed' && check.id !== since?.id && part === null)
     useChecks.setState({ since: check })
 })
+
+/// The submission of `estimate` as the store holds it: its tiers, the check it keeps verdicts from, and a name
+/// that says which part of the draft it covers.
+export function submission(estimate: Estimate): CreateCheckRequest {
+  const { tiers, part, estimated } = useChecks.getState()
+  return {
+    documentId: estimate.documentId,
+    tiers,
+    name: part ? [checkName(), part.name].filter(Boolean).join(' · ') : checkName(),
+    previousCheckId: estimated?.previousCheckId ?? null,
+  }
+}
 
 /// Forgets the claims shown in the editor.
 export function clearEditorClaims(): void {
