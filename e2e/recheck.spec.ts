@@ -37,6 +37,10 @@ test('after a check, the next one keeps the unchanged claims and checks only the
   await expect(estimate.locator('.estimate-lead')).toHaveText(
     `${count - 1} claims unchanged, kept · 1 to check: 1 credit`,
   )
+  // A screen reader hears the same.
+  await expect(page.getByRole('status', { name: 'Estimate status' })).toHaveText(
+    `${count - 1} claims unchanged, kept · 1 to check: 1 credit. Balance ${1000 - count} credits: enough for this check.`,
+  )
   await page.screenshot({ path: screenshot('recheck-estimate.png') })
   await toolbar.getByRole('button', { name: 'Check', exact: true }).click()
   await expect(status).toContainText(`${1000 - count - 1} credits`)

@@ -3,6 +3,7 @@ import type { FactdeskApi } from '../../../shared/api'
 import { TIERS, type PriceList, type Tier } from '../../../shared/schemas'
 import { useAccount } from '../state/account'
 import { useChecks } from '../state/checks'
+import { keptWords } from '../state/recheck'
 import { useResearch } from '../state/research'
 import { useSettingsDialog } from './settings/open'
 import { counted } from '../../../shared/counted'
@@ -172,7 +173,7 @@ function EstimateAnnouncement(): JSX.Element {
   return (
     <span className="visually-hidden" role="status" aria-label="Estimate status">
       {estimate && !estimating
-        ? `${counted(estimate.claimCount, 'claim')} found: ${counted(estimate.credits.total, 'credit')}. ${balanceWords(estimate)}`
+        ? `${keptWords(estimate) ?? `${counted(estimate.claimCount, 'claim')} found: ${counted(estimate.credits.total, 'credit')}`}. ${balanceWords(estimate)}`
         : ''}
     </span>
   )
