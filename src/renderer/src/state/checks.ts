@@ -232,7 +232,7 @@ export const useChecks = create<ChecksStore>()((set, get) => {
     const previousCheckId = everything || part ? null : (get().since?.id ?? null)
     set({ busy: 'estimating', notice: null })
     try {
-      const estimate = await api.estimate({ text: submitted, tiers, previousCheckId })
+      const estimate = await api.estimate({ text: submitted, tiers, ...recheckOf(previousCheckId) })
       // The writer may have typed while the estimate ran: its offsets then refer to older text.
       if (view.state.doc.toString() !== text) {
         set({
@@ -473,6 +473,10 @@ useChecks.subscribe(({ check, since, part }) => {
     useChecks.setState({ since: check })
 })
 
+/// The member that makes a request a re-check, only when it is one: a service from before re-checks refuses it.
+const recheckOf = (previousCheckId: string | null): { previousCheckId?: string } =>
+  previousCheckId === null ? {} : { previousCheckId }
+
 /// The submission of `estimate` as the store holds it: its tiers, the check it keeps verdicts from, and a name
 /// that says which part of the draft it covers.
 export function submission(estimate: Estimate): CreateCheckRequest {
@@ -481,7 +485,7 @@ export function submission(estimate: Estimate): CreateCheckRequest {
     documentId: estimate.documentId,
     tiers,
     name: part ? [checkName(), part.name].filter(Boolean).join(' · ') : checkName(),
-    previousCheckId: estimated?.previousCheckId ?? null,
+    ...recheckOf(estimated?.previousCheckId ?? null),
   }
 }
 
