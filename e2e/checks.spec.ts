@@ -45,17 +45,28 @@ test('estimates, checks with t1, keeps ranges while typing and opens a claim', a
 
   await toolbar.getByRole('button', { name: 'Check', exact: true }).click()
   const badges = page.locator('.cm-content .fd-badge')
-  await expect(badges).toHaveCount(count)
+  await expect(page.locator('.cm-content .fd-claim:not(.fd-stage-estimated)')).toHaveCount(count)
   // Typing at the top while the check runs and after: every range stays on its sentence.
   await page.keyboard.press('Control+Home')
   await page.keyboard.type('Draft. ')
-  await expect(badges.filter({ hasText: /no issues|issues/ })).toHaveCount(count)
-  expect(await claimTexts(page)).toEqual(highlighted)
   await expect(page.getByRole('status', { name: 'Check status' })).toContainText('completed')
+  // A t1-only check badges only the claims with findings: the clean one keeps its range, without a badge.
+  const clean = page.locator('.cm-content .fd-claim.fd-stage-clean')
+  await expect(clean).toHaveCount(1)
+  await expect(badges).toHaveCount(count - 1)
+  await expect(badges.filter({ hasText: 'no issues' })).toHaveCount(0)
+  expect(await claimTexts(page)).toEqual(highlighted)
   await expect(page.getByRole('contentinfo')).toContainText(`${1000 - count} credits`)
   // The t1 finding inside the last claim is marked where the typo is.
   await expect(page.locator('.cm-content .fd-issue', { hasText: 'yaer' })).toHaveCount(1)
   await page.screenshot({ path: screenshot('checked.png') })
+
+  // Clicking a claim's text (without selecting) opens its detail, as its badge does: the clean one's too.
+  const claimPanel = page.getByRole('complementary', { name: 'Claim' })
+  await clean.click()
+  await expect(claimPanel).toContainText((await clean.textContent()) ?? '')
+  await expect(claimPanel.getByRole('region', { name: 'Tier t1' })).toContainText('clean')
+  await page.keyboard.press('Escape')
 
   // Editing a checked claim marks it stale.
   const tower = page.locator('.cm-content .fd-claim', { hasText: 'The Eiffel Tower' })
@@ -110,7 +121,7 @@ test('estimates, checks with t1, keeps ranges while typing and opens a claim', a
   await expect(correction.locator('ins')).toHaveText('year')
   await panel.getByRole('button', { name: 'Apply' }).click()
   await expect(editor).toContainText('visit it every year.')
-  await expect(page.locator('.cm-content .fd-badge')).toHaveCount(count)
+  await expect(page.locator('.cm-content .fd-badge')).toHaveCount(count - 1)
   await expect(page.locator('.cm-content .fd-claim.fd-stale')).toContainText('visit it every year.')
   await expect(correction.getByRole('status')).toHaveText('Applied. Undo')
   await page.keyboard.press('Control+z')

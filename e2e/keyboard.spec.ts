@@ -24,7 +24,7 @@ test('the toolbar is one tab stop whose buttons the arrow keys walk', async ({ p
 
   // Right walks on, passing the disabled buttons (Cancel, and Export before any check), and wraps; Left back.
   const order: string[] = []
-  for (let press = 0; press < 8; press++) {
+  for (let press = 0; press < 9; press++) {
     await page.keyboard.press('ArrowRight')
     order.push(await page.evaluate(() => document.activeElement?.textContent?.trim() ?? ''))
   }
@@ -32,6 +32,7 @@ test('the toolbar is one tab stop whose buttons the arrow keys walk', async ({ p
     expect.stringMatching(/^t3 /),
     'Estimate',
     'Check',
+    '▾',
     'Deep research',
     'History',
     'Settings',

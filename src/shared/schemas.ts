@@ -147,9 +147,16 @@ export const TextIssue = z
   .meta({ id: 'TextIssue' })
 export type TextIssue = z.infer<typeof TextIssue>
 
-/// A claim as quoted by an estimate: offsets are UTF-16 indices, end exclusive.
+/// A claim as quoted by an estimate: offsets are UTF-16 indices, end exclusive. `carriedFrom` is the check a
+/// re-check keeps its verdicts from (its text and the context either side unchanged since), else null.
 export const EstimatedClaim = z
-  .object({ claimId: z.string(), text: z.string(), charStart: z.int(), charEnd: z.int() })
+  .object({
+    claimId: z.string(),
+    text: z.string(),
+    charStart: z.int(),
+    charEnd: z.int(),
+    carriedFrom: z.string().nullable(),
+  })
   .meta({ id: 'EstimatedClaim' })
 export type EstimatedClaim = z.infer<typeof EstimatedClaim>
 
@@ -380,9 +387,16 @@ export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>
 
 const tiersField = z.array(Tier).min(1).meta({ description: 'one or more of t1, t2, t3' })
 
+/// A completed check of the same organization whose unchanged claims a re-check keeps instead of checking again.
+const previousCheckIdField = z
+  .string()
+  .nullable()
+  .optional()
+  .meta({ description: 'a completed check whose unchanged claims are kept, at no cost' })
+
 /// Body of `POST /checks/estimate`.
 export const EstimateRequest = z
-  .strictObject({ text: storedText, tiers: tiersField })
+  .strictObject({ text: storedText, tiers: tiersField, previousCheckId: previousCheckIdField })
   .meta({ id: 'EstimateRequest' })
 export type EstimateRequest = z.infer<typeof EstimateRequest>
 
@@ -396,6 +410,7 @@ export const CreateCheckRequest = z
     author: storedText.nullable().optional(),
     sourceUrl: storedText.nullable().optional(),
     callbackUrl: storedText.nullable().optional(),
+    previousCheckId: previousCheckIdField,
   })
   .refine((body) => (body.documentId === undefined) !== (body.text === undefined), {
     message: 'give exactly one of documentId or text',

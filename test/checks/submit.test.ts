@@ -45,7 +45,13 @@ describe('POST /checks', () => {
     const report = Report.parse((await call(server, 'GET', `/checks/${check.id}/report`)).json)
     expect(report.text).toBe(TEXT)
     expect(
-      report.claims.map(({ claimId, text, charStart, charEnd }) => ({ claimId, text, charStart, charEnd })),
+      report.claims.map(({ claimId, text, charStart, charEnd, carriedFrom }) => ({
+        claimId,
+        text,
+        charStart,
+        charEnd,
+        carriedFrom,
+      })),
     ).toEqual(estimate.claims)
     for (const claim of report.claims) {
       expect(claim.consensus.t1?.verdict).toBe('clean')

@@ -267,6 +267,30 @@ describe('factdesk check', () => {
     expect(report.summary.verdicts).toEqual({ issues: 1 })
   }, 60_000)
 
+  it('--since CHECK_ID checks only the claims that changed since that check', async () => {
+    const dir = tempDir()
+    const file = join(dir, 'article.md')
+    const data = ['--data-dir', join(dir, 'data')]
+    const paragraphs = [
+      'The letter was recieved in 1932 by the mayor of Paris.',
+      'The Eiffel Tower is 330 metres tall and was finished in 1889.',
+    ]
+    writeFileSync(file, paragraphs.join('\n\n'))
+    const first = Report.parse(JSON.parse((await factdesk(['check', file, '--json', ...data])).stdout))
+    writeFileSync(file, [paragraphs[0], paragraphs[1]!.replace('1889', '1887')].join('\n\n'))
+    const again = await factdesk(['check', file, '--since', first.check.id, '--json', ...data])
+    expect(again.stderr).toMatch(/2 claims \(1 unchanged, kept\), 1 credit/)
+    const report = Report.parse(JSON.parse(again.stdout))
+    expect(report.check.credits.charged).toBe(1)
+    expect(report.claims.map((claim) => claim.carriedFrom)).toEqual([first.check.id, null])
+    expect(report.claims[0]?.issues).toEqual(first.claims[0]?.issues)
+
+    const unknown = await factdesk(['check', file, '--since', 'chk_nope', ...data])
+    expect(unknown.code).toBe(1)
+    expect(unknown.stderr).toMatch(/previousCheckId chk_nope is not a completed check of this organization/)
+    expect(await balanceOf(join(dir, 'data'))).toBe(1000 - 2 - 1)
+  }, 60_000)
+
   it('reads the file as UTF-8 text: a byte-order mark dropped, a binary file refused before any charge', async () => {
     const dir = tempDir()
     const marked = join(dir, 'windows.txt')

@@ -77,6 +77,17 @@ describe('the IPC dispatch', () => {
     expect(cancelled).toMatchObject({ status: 'cancelled', credits: { refunded: check.credits.charged } })
   })
 
+  it('passes previousCheckId through: a check not completed is refused as 422, before anything is charged', async () => {
+    const text = 'The Eiffel Tower is 330 metres tall.'
+    const check = ((await call('submit', [{ text, tiers: ['t1'] }], APP)) as { data: { id: string } }).data
+    const balance = engine.service.credits(engine.localPrincipal()).balance
+    for (const operation of ['estimate', 'submit'] as const) {
+      const error = failure(await call(operation, [{ text, tiers: ['t1'], previousCheckId: check.id }], APP))
+      expect(error).toMatchObject({ code: 'unprocessable', details: [{ field: 'previousCheckId' }] })
+    }
+    expect(engine.service.credits(engine.localPrincipal()).balance).toBe(balance)
+  })
+
   it('checks the arguments of the check operations against the contract', async () => {
     const estimate = vi.spyOn(engine.service, 'estimate')
     expect(failure(await call('estimate', [{ text: 'x', tiers: [] }], APP)).code).toBe('bad_request')

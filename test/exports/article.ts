@@ -257,6 +257,7 @@ function judged(claimId: string, text: string, charStart: number, charEnd: numbe
     text,
     charStart,
     charEnd,
+    carriedFrom: null,
     statement: null,
     parts: null,
     evaluations: [...t3, spelling, ...t2],

@@ -49,7 +49,7 @@ export function fixtureReport(): Report {
   const claim = (
     id: string,
     sentence: string,
-    rest: Omit<Claim, 'claimId' | 'text' | 'charStart' | 'charEnd' | 'statement' | 'parts'>,
+    rest: Omit<Claim, 'claimId' | 'text' | 'charStart' | 'charEnd' | 'statement' | 'parts' | 'carriedFrom'>,
     statement: string | null = sentence,
   ) => {
     const charStart = text.indexOf(sentence)
@@ -60,6 +60,7 @@ export function fixtureReport(): Report {
       charEnd: charStart + sentence.length,
       statement,
       parts: null,
+      carriedFrom: null,
       ...rest,
     }
   }

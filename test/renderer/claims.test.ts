@@ -204,3 +204,18 @@ describe('the claim badge', () => {
     vi.unstubAllGlobals()
   })
 })
+
+describe('a t1-only check', () => {
+  it('badges only the claims with findings: a clean claim keeps its range but gets no badge', () => {
+    const state = start([
+      mark('a', 'The Eiffel Tower is 330 metres tall.', 'clean'),
+      mark('b', 'Paris is in France.', 'issues'),
+    ])
+    const badges: string[] = []
+    state.field(claimField).between(0, TEXT.length, (_from, _to, value) => {
+      if (value.spec.widget instanceof ClaimBadge) badges.push(value.spec.widget.info.claimId)
+    })
+    expect(badges).toEqual(['b'])
+    expect(textOf(state, 'a')).toBe('The Eiffel Tower is 330 metres tall.')
+  })
+})

@@ -3,8 +3,15 @@ import type { Report, Tier } from '../../shared/schemas'
 import type { Engine } from '../engine/engine'
 import { hasEnded } from '../engine/events'
 
-/// Estimates, submits and runs a check of `text` in this process, resolving with its final report.
-export async function runCheck(engine: Engine, text: string, tiers: Tier[], name: string): Promise<Report> {
+/// Estimates, submits and runs a check of `text` in this process, resolving with its final report. With
+/// `previousCheckId`, the claims unchanged since that check keep their verdicts and cost nothing.
+export async function runCheck(
+  engine: Engine,
+  text: string,
+  tiers: Tier[],
+  name: string,
+  previousCheckId: string | null = null,
+): Promise<Report> {
   const principal = engine.localPrincipal()
   // Ctrl+C (or a SIGTERM) cancels the check, which refunds it, rather than leaving it charged and running; one
   // that comes while the check is being submitted cancels it as soon as it exists. Listening starts before
@@ -24,12 +31,18 @@ export async function runCheck(engine: Engine, text: string, tiers: Tier[], name
   process.on('SIGINT', onSignal)
   process.on('SIGTERM', onSignal)
   try {
-    const estimate = await engine.service.estimate(principal, { text, tiers })
+    const estimate = await engine.service.estimate(principal, { text, tiers, previousCheckId })
+    const kept = estimate.claims.filter((claim) => claim.carriedFrom !== null).length
     console.error(
-      `${counted(estimate.claimCount, 'claim')}, ${counted(estimate.credits.total, 'credit')} ` +
-        `(balance ${formatted(estimate.balance)})`,
+      `${counted(estimate.claimCount, 'claim')}${previousCheckId === null ? '' : ` (${kept} unchanged, kept)`}, ` +
+        `${counted(estimate.credits.total, 'credit')} (balance ${formatted(estimate.balance)})`,
     )
-    const { check } = await engine.service.submit(principal, { documentId: estimate.documentId, tiers, name })
+    const { check } = await engine.service.submit(principal, {
+      documentId: estimate.documentId,
+      tiers,
+      name,
+      previousCheckId,
+    })
     checkId = check.id
     if (interrupted) cancel(check.id)
     if (!hasEnded(engine.service.getCheck(principal, check.id))) await engine.events.ended(check.id)
@@ -49,7 +62,8 @@ export function formatReport(report: Report): string {
   ]
   if (check.error) lines.push(`error: ${check.error.message}`)
   report.claims.forEach((claim, index) => {
-    lines.push('', `${index + 1}. "${claim.text}" [${claim.charStart}–${claim.charEnd}]`)
+    const kept = claim.carriedFrom === null ? '' : ` (unchanged, kept from ${claim.carriedFrom})`
+    lines.push('', `${index + 1}. "${claim.text}" [${claim.charStart}–${claim.charEnd}]${kept}`)
     for (const tier of check.tiers) {
       const consensus = claim.consensus[tier]
       lines.push(`   ${tier}: ${consensus ? consensus.verdict : 'no verdict'}`)

@@ -25,7 +25,10 @@ const USAGE = `Usage: factdesk <command> [options]
   token list [--org ID]                    list tokens (never their values)
   token revoke ID                          revoke a token
   credits grant --org ID AMOUNT            add credits to an organization
-  check FILE [--tiers t1,t2,t3] [--json]   estimate, run and print the report
+  check FILE [--tiers t1,t2,t3] [--json] [--since CHECK_ID]
+                                           estimate, run and print the report; with
+                                           --since, claims unchanged since that check
+                                           keep its verdicts and cost nothing
   export CHECK_ID --format html|md|docx|pdf|json [--out FILE] [--org ID]
                                            the annotated report (text formats to stdout
                                            without --out; pdf prints with FACTDESK_CHROMIUM
@@ -215,9 +218,11 @@ async function check(args: string[]): Promise<void> {
     ...common,
     tiers: { type: 'string', default: 't1' },
     json: { type: 'boolean', default: false },
+    since: { type: 'string' },
   })
   const [file, extra] = positionals
-  if (!file || extra) throw new UsageError('Usage: factdesk check FILE [--tiers t1,t2,t3] [--json]')
+  if (!file || extra)
+    throw new UsageError('Usage: factdesk check FILE [--tiers t1,t2,t3] [--json] [--since CHECK_ID]')
   const tiers = values.tiers.split(',').map((tier) => {
     const parsed = Tier.safeParse(tier.trim())
     if (!parsed.success) throw new UsageError(`Unknown tier "${tier}": use t1, t2 or t3.`)
@@ -232,7 +237,7 @@ async function check(args: string[]): Promise<void> {
   const text = await textOfAnyFile(file, bytes)
   const engine = open(values, true)
   try {
-    const report = await runCheck(engine, text, tiers, basename(file))
+    const report = await runCheck(engine, text, tiers, basename(file), values.since ?? null)
     console.log(values.json ? JSON.stringify(report, null, 2) : formatReport(report))
     if (report.check.status !== 'completed') process.exitCode = 1
   } finally {

@@ -20,6 +20,7 @@ import {
   type WebhookSecretRotation,
 } from '../../shared/schemas'
 import type { ClaimExtractor } from './claims/pool'
+import { carriedClaims, claimsToCheck, requirePreviousCheck, type Carried } from './recheck'
 import type { Clock } from './clock'
 import { chargeOrRefuse } from './credits'
 import type { ReportEvents } from './events'
@@ -209,6 +210,7 @@ export class Service {
 
   /// Finds the claims of a text and quotes them; caches both under a new documentId until it is submitted or
   /// expires (`limits.estimateHours`). Charges nothing, but an organization gets `limits.estimatesPerMinute`.
+  /// With a `previousCheckId`, the claims that check already decided are kept and left out of the quote.
   async estimate(principal: Principal, request: EstimateRequest): Promise<Estimate> {
     requireWrite(principal)
     requireStorableText({ text: request.text })
@@ -231,8 +233,9 @@ export class Service {
       tiers,
       expiresAt.toISOString(),
     )
+    const carried = this.carried(principal, request.previousCheckId, document, claims)
     this.store.transaction(() => this.store.documents.insert(document, claims))
-    const credits = this.price(document, claims.length)
+    const credits = this.price(document, claims.length, carried)
     const balance = this.store.ledger.balance(principal.organizationId)
     return {
       documentId: document.id,
@@ -242,6 +245,7 @@ export class Service {
         text: claim.text,
         charStart: claim.charStart,
         charEnd: claim.charEnd,
+        carriedFrom: carried?.claims.has(claim.id) ? carried.previousCheckId : null,
       })),
       credits,
       balance,
@@ -263,6 +267,8 @@ export class Service {
     if (missing) throw new ApiError('unprocessable', tierUnavailable(missing))
     if (request.documentId !== undefined) this.estimatedDocument(principal, request.documentId, tiers)
     else requireCheckableText(request.text ?? '', this.config.limits.maxTextChars)
+    if (request.previousCheckId)
+      requirePreviousCheck(this.store, principal.organizationId, request.previousCheckId)
     return tiers
   }
 
@@ -311,7 +317,8 @@ export class Service {
       fresh = true
     }
 
-    const price = this.price(document, claims.length)
+    const carried = this.carried(principal, request.previousCheckId, document, claims)
+    const price = this.price(document, claims.length, carried)
     const now = this.now()
     const record: CheckRecord = {
       id: newId('chk', this.clock.now()),
@@ -339,10 +346,25 @@ export class Service {
       else if (!this.store.documents.keep(document.id)) throw estimateExpired(document.id)
       this.store.checks.insert(record)
       chargeOrRefuse(this.store.ledger, principal.organizationId, price.total, record.id, now, 'This check')
+      for (const claim of claims) {
+        const kept = carried?.claims.get(claim.id)
+        if (!carried || !kept) continue
+        this.store.results.carry(
+          {
+            checkId: carried.previousCheckId,
+            claimId: kept.previousClaim.id,
+            charStart: kept.previousClaim.charStart,
+          },
+          { checkId: record.id, claimId: claim.id, charStart: claim.charStart },
+          kept.tiers,
+        )
+      }
       const units = claims.flatMap((claim) =>
-        tiers.flatMap((tier) =>
-          (this.tiers.get(tier)?.models() ?? []).map((model) => ({ claimId: claim.id, tier, model })),
-        ),
+        tiers
+          .filter((tier) => !carried?.claims.get(claim.id)?.tiers.includes(tier))
+          .flatMap((tier) =>
+            (this.tiers.get(tier)?.models() ?? []).map((model) => ({ claimId: claim.id, tier, model })),
+          ),
       )
       this.store.units.enqueue(record.id, units, now)
       if (idempotencyKey !== undefined) {
@@ -447,9 +469,24 @@ export class Service {
   }
 
   /// A document's quote: at the prices per claim it was quoted at (a check of an estimate is charged exactly
-  /// what the estimate said, even if the prices changed since), else at today's.
-  private price(document: DocumentRecord, claimCount: number): Quote {
-    return quote(claimCount, document.tiers, { ...this.config.pricing, ...document.unitPrices })
+  /// what the estimate said, even if the prices changed since), else at today's; kept claims cost nothing.
+  private price(document: DocumentRecord, claimCount: number, carried: Carried | null): Quote {
+    return quote(claimsToCheck(claimCount, document.tiers, carried), document.tiers, {
+      ...this.config.pricing,
+      ...document.unitPrices,
+    })
+  }
+
+  /// What a re-check keeps of `previousCheckId`, or null when it is not one.
+  private carried(
+    principal: Principal,
+    previousCheckId: string | null | undefined,
+    document: DocumentRecord,
+    claims: readonly ClaimRecord[],
+  ): Carried | null {
+    if (!previousCheckId) return null
+    const previous = requirePreviousCheck(this.store, principal.organizationId, previousCheckId)
+    return carriedClaims(this.store, previous, document.text, claims, document.tiers)
   }
 
   /// A new document of `text` and its claims; `expiresAt` for an estimate, null for a submission.

@@ -48,6 +48,7 @@ export function reportView(store: Store, record: CheckRecord): Report {
               ),
             ),
           })) ?? null,
+        carriedFrom: results.carriedFrom.get(claim.id) ?? null,
         evaluations: results.evaluations.get(claim.id) ?? [],
         consensus,
         issues: results.issues.get(claim.id) ?? [],

@@ -373,4 +373,10 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE evaluations ADD COLUMN parts TEXT;
   ALTER TABLE consensus ADD COLUMN parts TEXT;
   `,
+  // Re-checks: results a check kept from an earlier one (its claim unchanged) name the check that found them, so
+  // that they cost nothing and their tokens are not counted again.
+  `
+  ALTER TABLE evaluations ADD COLUMN carried_from TEXT;
+  ALTER TABLE consensus ADD COLUMN carried_from TEXT;
+  `,
 ]

@@ -63,6 +63,7 @@ interface ConsensusRow {
   sources: number
   decided_by: Consensus['decidedBy']
   parts: string | null
+  carried_from: string | null
 }
 
 interface IssueRow {
@@ -81,6 +82,8 @@ export interface CheckResults {
   /// The consensus on each part of a multi-fact claim, per tier, in the claim's parts' order.
   partConsensus: Map<string, Partial<Record<Tier, Consensus[]>>>
   issues: Map<string, TextIssue[]>
+  /// The check each carried claim's results come from.
+  carriedFrom: Map<string, string>
 }
 
 function push<T>(map: Map<string, T[]>, key: string, value: T): void {
@@ -194,9 +197,10 @@ export class Results {
     const row = this.db
       .prepare(
         `SELECT COALESCE(SUM(input), 0) AS input, COALESCE(SUM(output), 0) AS output FROM (
-           SELECT input_tokens AS input, output_tokens AS output FROM evaluations WHERE check_id = ?
+           SELECT input_tokens AS input, output_tokens AS output FROM evaluations
+           WHERE check_id = ? AND carried_from IS NULL
            UNION ALL
-           SELECT input_tokens, output_tokens FROM consensus WHERE check_id = ?
+           SELECT input_tokens, output_tokens FROM consensus WHERE check_id = ? AND carried_from IS NULL
            UNION ALL
            SELECT c.resolver_input_tokens, c.resolver_output_tokens
            FROM claims c JOIN checks k ON k.document_id = c.document_id WHERE k.id = ?)`,
@@ -224,6 +228,57 @@ export class Results {
     )
   }
 
+  /// Copies a claim's votes, consensus and (t1) issues in `tiers` from an earlier check to a re-check's unchanged
+  /// claim, its issues moved with the claim; each names the check it was carried from.
+  carry(
+    from: { checkId: string; claimId: string; charStart: number },
+    to: { checkId: string; claimId: string; charStart: number },
+    tiers: readonly Tier[],
+  ): void {
+    const tierList = JSON.stringify(tiers)
+    this.db
+      .prepare(
+        `INSERT INTO evaluations (check_id, claim_id, tier, model, round, verdict, detail, confidence, rationale,
+           citations, created_at, cached, input_tokens, output_tokens, parts, carried_from)
+         SELECT ?, ?, tier, model, round, verdict, detail, confidence, rationale, citations, created_at, cached,
+           input_tokens, output_tokens, parts, check_id
+         FROM evaluations WHERE check_id = ? AND claim_id = ? AND tier IN (SELECT value FROM json_each(?))`,
+      )
+      .run(to.checkId, to.claimId, from.checkId, from.claimId, tierList)
+    this.db
+      .prepare(
+        `INSERT INTO consensus (check_id, claim_id, tier, verdict, confidence, agreement, reasoning, citations,
+           correction, decided_at, detail, sourced, sources, decided_by, input_tokens, output_tokens, parts,
+           carried_from)
+         SELECT ?, ?, tier, verdict, confidence, agreement, reasoning, citations, correction, decided_at, detail,
+           sourced, sources, decided_by, input_tokens, output_tokens, parts, check_id
+         FROM consensus WHERE check_id = ? AND claim_id = ? AND tier IN (SELECT value FROM json_each(?))`,
+      )
+      .run(to.checkId, to.claimId, from.checkId, from.claimId, tierList)
+    // What the kept verdicts were checked as (resolved once, its tokens counted by the earlier check).
+    this.db
+      .prepare(
+        `UPDATE claims SET (statement, parts) = (SELECT statement, parts FROM claims WHERE id = ?)
+         WHERE id = ? AND statement IS NULL`,
+      )
+      .run(from.claimId, to.claimId)
+    if (!tiers.includes('t1')) return
+    this.db
+      .prepare(
+        `INSERT INTO claim_issues (check_id, claim_id, position, char_start, char_end, message, suggestions, rule)
+         SELECT ?, ?, position, char_start + ?, char_end + ?, message, suggestions, rule
+         FROM claim_issues WHERE check_id = ? AND claim_id = ?`,
+      )
+      .run(
+        to.checkId,
+        to.claimId,
+        to.charStart - from.charStart,
+        to.charStart - from.charStart,
+        from.checkId,
+        from.claimId,
+      )
+  }
+
   /// Claim-tiers of the check that reached a consensus.
   decided(checkId: string): { claimId: string; tier: Tier }[] {
     const rows = this.db.prepare('SELECT claim_id, tier FROM consensus WHERE check_id = ?').all(checkId) as {
@@ -240,6 +295,7 @@ export class Results {
       consensus: new Map(),
       partConsensus: new Map(),
       issues: new Map(),
+      carriedFrom: new Map(),
     }
     const evaluations = this.db
       .prepare(
@@ -250,7 +306,7 @@ export class Results {
     const consensus = this.db
       .prepare(
         `SELECT claim_id, tier, verdict, confidence, agreement, reasoning, citations, correction, decided_at, detail,
-           sourced, sources, decided_by, parts
+           sourced, sources, decided_by, parts, carried_from
          FROM consensus WHERE check_id = ?`,
       )
       .all(checkId) as ConsensusRow[]
@@ -275,6 +331,7 @@ export class Results {
         parts[row.tier] = JSON.parse(row.parts) as Consensus[]
         results.partConsensus.set(row.claim_id, parts)
       }
+      if (row.carried_from !== null) results.carriedFrom.set(row.claim_id, row.carried_from)
     }
     const issues = this.db
       .prepare(

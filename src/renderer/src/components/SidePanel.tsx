@@ -16,6 +16,7 @@ import {
 } from '../../../shared/schemas'
 import { checkedAs } from '../../../shared/verdicts'
 import { claimField, claimRange } from '../editor/claims'
+import { estimateLead, keptSince } from '../state/recheck'
 import { useChecks } from '../state/checks'
 import { useDocument } from '../state/document'
 import { editorView } from '../state/editorView'
@@ -106,9 +107,7 @@ function EstimateSummary({ estimate }: { estimate: Estimate }): JSX.Element {
   const listed = all ? estimate.claims : estimate.claims.slice(0, LISTED_CLAIMS)
   return (
     <div className="estimate">
-      <p className="estimate-lead">
-        {counted(estimate.claimCount, 'claim')} found. Nothing is charged until you press Check.
-      </p>
+      <p className="estimate-lead">{estimateLead(estimate)}</p>
       <table className="price-table">
         <thead>
           <tr>
@@ -145,6 +144,7 @@ function EstimateSummary({ estimate }: { estimate: Estimate }): JSX.Element {
             <button type="button" className="claim-link" onClick={() => revealClaim(claim.claimId)}>
               {withoutInlineMarks(claim.text)}
             </button>
+            {claim.carriedFrom !== null && <span className="muted"> · unchanged, kept</span>}
           </li>
         ))}
       </ol>
@@ -164,9 +164,11 @@ function ClaimDetail({ api }: { api: FactdeskApi }): JSX.Element {
   const [confirming, setConfirming] = useState<Citation | null>(null)
   if (!claim) return <p className="muted">Loading the claim…</p>
   const statement = checkedAs(claim)
+  const kept = keptSince(claim)
   return (
     <div className="claim-detail">
       <blockquote className="claim-text">{withoutInlineMarks(claim.text)}</blockquote>
+      {kept && <p className="kept">Unchanged since the check of {kept}: its verdicts are kept.</p>}
       {statement && (
         <p className="checked-as">
           <span className="muted">Checked as:</span> {statement}
@@ -180,6 +182,18 @@ function ClaimDetail({ api }: { api: FactdeskApi }): JSX.Element {
         onClick={() => void useResearch.getState().ask(api, { claimId: claim.claimId, text: claim.text })}
       >
         Deep research…
+      </button>
+      <button
+        type="button"
+        className="button"
+        title="Estimate the claims of the heading's section this claim is in; Check then checks only them"
+        onClick={() => {
+          const view = editorView()
+          const range = view && claimRange(view.state.field(claimField), claim.claimId)
+          void useChecks.getState().checkSection(api, range?.from)
+        }}
+      >
+        Check this section
       </button>
       {TIERS.map((tier) => {
         const consensus = claim.consensus[tier]

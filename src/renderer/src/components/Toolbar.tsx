@@ -3,12 +3,14 @@ import type { FactdeskApi } from '../../../shared/api'
 import { TIERS, type PriceList, type Tier } from '../../../shared/schemas'
 import { useAccount } from '../state/account'
 import { useChecks } from '../state/checks'
+import { keptWords } from '../state/recheck'
 import { useResearch } from '../state/research'
 import { useSettingsDialog } from './settings/open'
 import { counted } from '../../../shared/counted'
 import { endedMessage } from '../../../shared/notices'
 import { headlineConsensus } from '../../../shared/verdicts'
 import { stageLabel, type ClaimStage } from '../editor/claims'
+import { CheckMenu } from './CheckMenu'
 import { ExportMenu } from './ExportMenu'
 import { PendingChecks } from './PendingChecks'
 import { useToolbarKeys } from './roving'
@@ -86,6 +88,7 @@ export function Toolbar({ api, prices }: { api: FactdeskApi; prices: PriceList |
         >
           {busy === 'submitting' ? 'Submitting…' : 'Check'}
         </button>
+        <CheckMenu api={api} disabled={busy !== null || running} />
         <button
           type="button"
           className="button"
@@ -170,7 +173,7 @@ function EstimateAnnouncement(): JSX.Element {
   return (
     <span className="visually-hidden" role="status" aria-label="Estimate status">
       {estimate && !estimating
-        ? `${counted(estimate.claimCount, 'claim')} found: ${counted(estimate.credits.total, 'credit')}. ${balanceWords(estimate)}`
+        ? `${keptWords(estimate) ?? `${counted(estimate.claimCount, 'claim')} found: ${counted(estimate.credits.total, 'credit')}`}. ${balanceWords(estimate)}`
         : ''}
     </span>
   )

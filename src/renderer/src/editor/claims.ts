@@ -232,6 +232,9 @@ function claimDecorations(info: ClaimInfo, from: number, to: number): Range<Deco
       )
     }
   }
+  // A claim the spelling check found clean gets no badge: a writer checking spelling does not want a pill after
+  // every sentence (its detail still opens from its text).
+  if (info.stage === 'clean') return ranges
   // Side -1: text typed right after the claim goes after its badge, and the badge stays at the claim's end.
   const widget = info.stage === 'estimated' ? new BadgeSpace() : new ClaimBadge(info)
   ranges.push(Decoration.widget({ widget, side: -1, claim: info }).range(to))
@@ -432,8 +435,9 @@ export function claimAt(view: EditorView, pos: number): string | null {
 }
 
 /// The claims extension; `onOpen` hears the claim whose badge was clicked, or activated by a screen reader
-/// (a click without a mousedown) or by Enter or Space once focused. Ahead of the editor's keys, so that Enter
-/// on a badge opens it instead of breaking the line.
+/// (a click without a mousedown) or by Enter or Space once focused, and the claim whose text was clicked without
+/// selecting (the cursor goes there as usual). Ahead of the editor's keys, so that Enter on a badge opens it
+/// instead of breaking the line.
 export function claims(onOpen: (claimId: string) => void): Extension {
   const open = (event: Event): boolean => {
     const badge = (event.target as HTMLElement | null)?.closest<HTMLElement>('.fd-badge')
@@ -442,13 +446,22 @@ export function claims(onOpen: (claimId: string) => void): Extension {
     onOpen(badge.dataset.claimId)
     return true
   }
+  const openText = (event: MouseEvent, view: EditorView): boolean => {
+    if (open(event)) return true
+    const text = (event.target as HTMLElement | null)?.closest<HTMLElement>(
+      '.fd-claim:not(.fd-stage-estimated)',
+    )
+    if (!text?.dataset.claimId || !view.state.selection.main.empty || event.detail > 1) return false
+    onOpen(text.dataset.claimId)
+    return false
+  }
   return [
     claimField,
     undoDeletedClaims,
     Prec.highest(
       EditorView.domEventHandlers({
         mousedown: open,
-        click: open,
+        click: openText,
         keydown: (event) => (event.key === 'Enter' || event.key === ' ') && open(event),
       }),
     ),

@@ -1,9 +1,17 @@
 import { create } from 'zustand'
 import type { FactdeskApi, ReportUpdate } from '../../../shared/api'
 import { ApiError } from '../../../shared/errors'
-import type { Check, Estimate, PatchCheckRequest, Report, Tier } from '../../../shared/schemas'
+import type {
+  Check,
+  CreateCheckRequest,
+  Estimate,
+  PatchCheckRequest,
+  Report,
+  Tier,
+} from '../../../shared/schemas'
 import { clearClaims, setClaims, updateClaims, type ClaimDelta } from '../editor/claims'
 import { checkName } from './drafts'
+import { samePart, sectionAt, selectedPart, type Part } from './part'
 import { editorView } from './editorView'
 import { applyUpdate, deltaOf, progressOf, type ClaimProgress } from './progress'
 import { useAccount } from './account'
@@ -21,8 +29,13 @@ export interface Notice {
 export interface ChecksStore {
   tiers: Tier[]
   estimate: Estimate | null
-  /// The text and tiers the estimate was made for: Check submits its document only while both are unchanged.
-  estimated: { text: string; tiers: Tier[] } | null
+  /// The text and tiers the estimate was made for: Check submits its document only while both are unchanged,
+  /// with the check whose verdicts it keeps.
+  estimated: { text: string; tiers: Tier[]; previousCheckId: string | null } | null
+  /// The draft's last completed check: the next Estimate and Check keep the verdicts of its unchanged claims.
+  since: Check | null
+  /// The part of the text the estimate and its check cover (the selection, a section); null for all of it.
+  part: Part | null
   check: Check | null
   busy: 'estimating' | 'submitting' | 'cancelling' | null
   notice: Notice | null
@@ -35,6 +48,10 @@ export interface ChecksStore {
   toggleTier(tier: Tier): void
   runEstimate(api: FactdeskApi): Promise<void>
   runCheck(api: FactdeskApi): Promise<void>
+  /// Estimates again without keeping any verdict: the next Check checks every claim.
+  checkEverythingAgain(api: FactdeskApi): Promise<void>
+  /// Estimates the heading's section around `pos` (by default the cursor): the next Check checks only it.
+  checkSection(api: FactdeskApi, pos?: number): Promise<void>
   cancel(api: FactdeskApi, id: string): Promise<void>
   patch(api: FactdeskApi, id: string, edits: PatchCheckRequest): Promise<boolean>
   loadHistory(api: FactdeskApi): Promise<void>
@@ -196,18 +213,26 @@ export const useChecks = create<ChecksStore>()((set, get) => {
     void reconcile(api, get().check ?? check)
   }
 
-  async function estimateNow(api: FactdeskApi): Promise<Estimate | null> {
+  // Estimates the text, or only `part` of it (its claims placed on the whole text's words); a re-check of the
+  // draft's last check unless `everything` (a part is checked anew: its edges are not the whole text's context).
+  async function estimateNow(
+    api: FactdeskApi,
+    { everything = false, part = null }: { everything?: boolean; part?: Part | null } = {},
+  ): Promise<Estimate | null> {
     const view = editorView()
     if (!view) return null
     const text = view.state.doc.toString()
+    const submitted = part ? text.slice(part.from, part.to) : text
+    const offset = part?.from ?? 0
     const tiers = get().tiers
-    if (text.trim() === '') {
+    if (submitted.trim() === '') {
       set({ notice: { kind: 'info', text: 'Write something first: there is nothing to estimate yet.' } })
       return null
     }
+    const previousCheckId = everything || part ? null : (get().since?.id ?? null)
     set({ busy: 'estimating', notice: null })
     try {
-      const estimate = await api.estimate({ text, tiers })
+      const estimate = await api.estimate({ text: submitted, tiers, ...recheckOf(previousCheckId) })
       // The writer may have typed while the estimate ran: its offsets then refer to older text.
       if (view.state.doc.toString() !== text) {
         set({
@@ -220,8 +245,8 @@ export const useChecks = create<ChecksStore>()((set, get) => {
         effects: setClaims.of(
           estimate.claims.map((claim) => ({
             claimId: claim.claimId,
-            from: claim.charStart,
-            to: claim.charEnd,
+            from: claim.charStart + offset,
+            to: claim.charEnd + offset,
             stage: 'estimated',
             votes: 0,
             panel: null,
@@ -229,7 +254,15 @@ export const useChecks = create<ChecksStore>()((set, get) => {
           })),
         ),
       })
-      set({ estimate, estimated: { text, tiers }, busy: null, panel: 'estimate', check: null, report: null })
+      set({
+        estimate,
+        estimated: { text, tiers, previousCheckId },
+        part,
+        busy: null,
+        panel: 'estimate',
+        check: null,
+        report: null,
+      })
       return estimate
     } catch (error) {
       set({ busy: null, notice: { kind: 'error', text: describeError(error) } })
@@ -250,6 +283,8 @@ export const useChecks = create<ChecksStore>()((set, get) => {
     tiers: ['t1'],
     estimate: null,
     estimated: null,
+    since: null,
+    part: null,
     check: null,
     busy: null,
     notice: null,
@@ -267,20 +302,24 @@ export const useChecks = create<ChecksStore>()((set, get) => {
 
     runEstimate: async (api) => {
       if (refuseWhileRunning()) return
-      await estimateNow(api)
+      const view = editorView()
+      await estimateNow(api, { part: view && selectedPart(view.state) })
     },
 
     runCheck: async (api) => {
       const view = editorView()
       if (!view || get().busy || refuseWhileRunning()) return
-      const { estimate, estimated, tiers } = get()
+      const { estimate, estimated, tiers, part } = get()
+      // The selection, else the part estimated (a section asked for), else the whole text.
+      const wanted = selectedPart(view.state) ?? part
       const unchanged =
         estimate !== null &&
         estimated !== null &&
         estimated.text === view.state.doc.toString() &&
-        sameTiers(estimated.tiers, tiers)
+        sameTiers(estimated.tiers, tiers) &&
+        samePart(part, wanted)
       if (!unchanged) {
-        const fresh = await estimateNow(api)
+        const fresh = await estimateNow(api, { part: wanted })
         const why = estimate === null ? '' : 'The text or tiers changed since the last estimate. '
         if (fresh)
           set({
@@ -303,8 +342,7 @@ export const useChecks = create<ChecksStore>()((set, get) => {
       set({ busy: 'submitting', notice: null })
       askToNotify()
       try {
-        const request = { documentId: estimate.documentId, tiers, name: checkName() }
-        follow(api, await api.submit(request), estimate)
+        follow(api, await api.submit(submission(estimate)), estimate)
       } catch (error) {
         const offline = error instanceof ApiError && error.code === 'providers_unreachable'
         set({
@@ -321,6 +359,36 @@ export const useChecks = create<ChecksStore>()((set, get) => {
         })
         if (error instanceof ApiError && error.code === 'insufficient_credits') refreshBalance(api)
       }
+    },
+
+    checkEverythingAgain: async (api) => {
+      if (get().busy || refuseWhileRunning()) return
+      const fresh = await estimateNow(api, { everything: true })
+      if (fresh)
+        set({
+          notice: {
+            kind: 'info',
+            text: `Every claim will be checked again: ${counted(fresh.credits.total, 'credit')}. Press Check to submit.`,
+          },
+        })
+    },
+
+    checkSection: async (api, pos) => {
+      const view = editorView()
+      if (!view || get().busy || refuseWhileRunning()) return
+      const section = sectionAt(view.state.doc.toString(), pos ?? view.state.selection.main.head)
+      if (!section) {
+        set({ notice: { kind: 'info', text: 'This text has no headings: Check checks all of it.' } })
+        return
+      }
+      const fresh = await estimateNow(api, { part: section })
+      if (fresh)
+        set({
+          notice: {
+            kind: 'info',
+            text: `${section.name}: ${counted(fresh.credits.total, 'credit')}. Press Check to submit.`,
+          },
+        })
     },
 
     followStarted: (api, check) => {
@@ -397,6 +465,29 @@ export const useChecks = create<ChecksStore>()((set, get) => {
     dismissNotice: () => set({ notice: null }),
   }
 })
+
+// A completed check becomes the one the draft's next Estimate and Check keep verdicts from.
+// A part's check does not: the next check of the whole text would keep only that part's claims.
+useChecks.subscribe(({ check, since, part }) => {
+  if (check?.status === 'completed' && check.id !== since?.id && part === null)
+    useChecks.setState({ since: check })
+})
+
+/// The member that makes a request a re-check, only when it is one: a service from before re-checks refuses it.
+const recheckOf = (previousCheckId: string | null): { previousCheckId?: string } =>
+  previousCheckId === null ? {} : { previousCheckId }
+
+/// The submission of `estimate` as the store holds it: its tiers, the check it keeps verdicts from, and a name
+/// that says which part of the draft it covers.
+export function submission(estimate: Estimate): CreateCheckRequest {
+  const { tiers, part, estimated } = useChecks.getState()
+  return {
+    documentId: estimate.documentId,
+    tiers,
+    name: part ? [checkName(), part.name].filter(Boolean).join(' · ') : checkName(),
+    ...recheckOf(estimated?.previousCheckId ?? null),
+  }
+}
 
 /// Forgets the claims shown in the editor.
 export function clearEditorClaims(): void {

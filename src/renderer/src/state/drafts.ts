@@ -201,6 +201,8 @@ export const useDrafts = create<DraftsStore>()((set, get) => {
         report: null,
         estimate: null,
         estimated: null,
+        since: null,
+        part: null,
         openClaim: null,
         panel: null,
       })

@@ -3,8 +3,7 @@ import { create } from 'zustand'
 import type { FactdeskApi, ReportUpdate } from '../../../shared/api'
 import type { Check, PendingCheck } from '../../../shared/schemas'
 import { startedMessage } from '../../../shared/notices'
-import { describeError, useChecks } from './checks'
-import { checkName } from './drafts'
+import { describeError, submission, useChecks } from './checks'
 import { announce, askToNotify } from './systemNotice'
 
 /// Checks queued to run when online ("Check when online"): the ones still waiting, kept up to date by pushed
@@ -62,11 +61,11 @@ export const usePending = create<PendingStore>()((set, get) => {
     },
 
     queue: async (api) => {
-      const { estimate, tiers } = useChecks.getState()
+      const { estimate } = useChecks.getState()
       if (!estimate) return
       askToNotify()
       try {
-        const pending = await api.queueCheck({ documentId: estimate.documentId, tiers, name: checkName() })
+        const pending = await api.queueCheck(submission(estimate))
         set({ waiting: [pending, ...get().waiting.filter((each) => each.id !== pending.id)] })
         notify(
           `Waiting to check “${pending.label}”: it starts by itself as soon as the models can be reached, ` +
