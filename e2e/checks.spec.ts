@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test'
+import { PAGE_KEY_HEADER, PAGE_KEY_ITEM } from '../src/shared/browserSession'
 import { Relay } from '../test/pending/relay'
 import {
   asWebServer,
@@ -353,10 +354,10 @@ test.describe('with a model panel, in a browser whose connection breaks', () => 
       // Cut while the votes come in; the check ends on the server meanwhile.
       await relay.close()
       const session = (await page.context().cookies()).find((cookie) => cookie.name === 'factdesk_session')
-      const pageKey = await page.evaluate(() => localStorage.getItem('factdesk.pageKey'))
+      const pageKey = await page.evaluate((item) => localStorage.getItem(item), PAGE_KEY_ITEM)
       const latest = async (): Promise<string> => {
         const response = await fetch(`${web.origin}/api/v1/checks?limit=1`, {
-          headers: { Cookie: `factdesk_session=${session?.value}`, 'X-Factdesk-Page-Key': pageKey ?? '' },
+          headers: { Cookie: `factdesk_session=${session?.value}`, [PAGE_KEY_HEADER]: pageKey ?? '' },
         })
         return ((await response.json()) as { data: { status: string }[] }).data[0]?.status ?? 'none'
       }

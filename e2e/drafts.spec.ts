@@ -2,8 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
+import { PAGE_KEY_ITEM } from '../src/shared/browserSession'
 import {
   expect,
+  getAsPage,
   openEditor,
   outputFile as screenshot,
   startWeb,
@@ -39,12 +41,14 @@ const editorText = (page: Page): Promise<string> =>
 const listDrafts = (page: Page, server: Factdesk) =>
   server.desktop
     ? viaPreload(page, 'listDrafts')
-    : page.evaluate(
-        async () =>
-          (await (await fetch('/api/v1/drafts')).json()) as {
-            data: { id: string; lastCheckId: string | null }[]
-          },
-      )
+    : getAsPage<{ data: { id: string; lastCheckId: string | null }[] }>(page, '/api/v1/drafts')
+
+/// Forgets the page's own copy of the text (everything it keeps in its storage but its session key), so that a
+/// reload shows what the store holds.
+const forgetPageCopy = (page: Page) =>
+  page.evaluate((sessionKey) => {
+    for (const key of Object.keys(localStorage)) if (key !== sessionKey) localStorage.removeItem(key)
+  }, PAGE_KEY_ITEM)
 
 test.describe('drafts', () => {
   test.describe(() => {
@@ -103,7 +107,7 @@ test.describe('drafts', () => {
         expect(await editorText(page)).toBe('Saved before the crash. Typed after it.')
 
         // The store has it all now: without the page's copy, a reload shows the same text.
-        await page.evaluate(() => localStorage.clear())
+        await forgetPageCopy(page)
         await page.reload()
         await expect(saved).toHaveText('Draft saved')
         await expect.poll(() => editorText(page)).toBe('Saved before the crash. Typed after it.')
@@ -134,7 +138,7 @@ test.describe('drafts', () => {
       await expect(saved).toHaveText('Draft saved')
       await expect.poll(() => editorText(page)).toBe('The bridge opened in 1871. It is 300 metres long.')
       // And the store holds what the editor shows (not only the page's own copy).
-      await page.evaluate(() => localStorage.clear())
+      await forgetPageCopy(page)
       await page.reload()
       await expect.poll(() => editorText(page)).toBe('The bridge opened in 1871. It is 300 metres long.')
     })

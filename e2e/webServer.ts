@@ -14,6 +14,7 @@ import {
   type Page,
 } from '@playwright/test'
 import type { FactdeskOperations, IpcResult, Operation } from '../src/shared/api'
+import { PAGE_KEY_HEADER, PAGE_KEY_ITEM } from '../src/shared/browserSession'
 import type { Settings } from '../src/shared/schemas'
 import { startFakeOpenAI, type Behaviour, type FakeOpenAI } from '../test/helpers/fakeOpenAI'
 import { FakeWiki } from '../test/helpers/fakeWiki'
@@ -226,11 +227,21 @@ export async function viaPreload<Op extends Operation>(
   return answer.data
 }
 
+/// A GET of the REST API made as the page makes it: with the session cookie and the page's key, which the page
+/// keeps in its origin's storage (the cookie alone authorizes nothing).
+export function getAsPage<T>(page: Page, path: string): Promise<T> {
+  return page.evaluate(
+    async ([path, header, item]) => {
+      const pageKey = localStorage.getItem(item) ?? ''
+      return (await (await fetch(path, { headers: { [header]: pageKey } })).json()) as T
+    },
+    [path, PAGE_KEY_HEADER, PAGE_KEY_ITEM] as const,
+  )
+}
+
 /// The app's settings as saved: through the desktop app's preload, or `/api/v1/settings` with the page's session.
 export async function savedSettings(page: Page, server: Factdesk): Promise<Settings> {
-  return server.desktop
-    ? viaPreload(page, 'settings')
-    : page.evaluate(() => fetch('/api/v1/settings').then((response) => response.json() as Promise<Settings>))
+  return server.desktop ? viaPreload(page, 'settings') : getAsPage<Settings>(page, '/api/v1/settings')
 }
 
 // `factdesk web` of the built CLI on `dataDir` for one test. The browser goes first when it ends, as a writer

@@ -7,6 +7,10 @@ import { z } from 'zod'
 /// server never grants.
 export const PAGE_KEY_HEADER = 'X-Factdesk-Page-Key'
 
+/// Where the page keeps its half of the session: storage of its own origin, which every tab of it shares and
+/// which outlives a reload, while no other origin (another port of the same host included) can read it.
+export const PAGE_KEY_ITEM = 'factdesk.pageKey'
+
 /// The answer of `POST /auth/session` (the one-time link traded for a session): the page's half of it.
 export const OpenedSession = z.strictObject({ pageKey: z.string().min(1) })
 export type OpenedSession = z.infer<typeof OpenedSession>

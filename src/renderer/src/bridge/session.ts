@@ -1,11 +1,7 @@
-import { OpenedSession, PAGE_KEY_HEADER } from '../../../shared/browserSession'
+import { OpenedSession, PAGE_KEY_HEADER, PAGE_KEY_ITEM } from '../../../shared/browserSession'
 
 /// The parts of the browser window the HTTP bridge uses; tests hand in their own.
 export type Page = Pick<Window, 'fetch' | 'location' | 'history' | 'localStorage'>
-
-/// Where the page keeps its half of the session: storage of its own origin, which every tab of it shares and
-/// which outlives a reload, while no other origin (another port of the same host included) can read it.
-const PAGE_KEY_ITEM = 'factdesk.pageKey'
 
 /// Browser mode signs in like a notebook server: `factdesk web` prints a link whose fragment holds a one-time
 /// token (a fragment is never sent in a request, so the token reaches no server log). The page takes it out of
