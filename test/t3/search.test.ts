@@ -281,7 +281,10 @@ describe('passages carry their dates', () => {
     expect(claim.consensus.t3.citations).toEqual([expect.objectContaining({ publishedAt: published })])
     const vote = fake!.requests.find((r) => schemaName(r) === 'web_vote')!
     expect(data(vote).passages[0]).toMatchObject({ publishedAt: published, retrievedAt: expect.any(String) })
-    // Today's date is in the system prompt of the search loop, as in every other.
+    // Today's date is in the system prompt of the search loop, as in every other t3 request (the stances too).
     expect(searchSteps()[0]!.system).toMatch(/Today is \d{4}-\d{2}-\d{2}:/)
+    const t3Requests = fake!.requests.filter((r) => schemaName(r) !== 'statements')
+    expect(t3Requests.map(schemaName)).toContain('stances')
+    for (const request of t3Requests) expect(request.system).toMatch(/Today is \d{4}-\d{2}-\d{2}:/)
   })
 })

@@ -291,17 +291,24 @@ export function webTier(
       const { passages, usage: researchUsage } = await evidenceFor(input)
       const first = input.votes.filter((vote) => vote.round === 1)
       const item = claimData(input.documentText, input.claim)
+      const today = todayOf(input.now(), steps)
       if (steps.panelDecides && unanimous(first) && sharesACitation(first)) {
         evidence.delete(`${input.checkId}:${input.claim.id}`)
         const decided = panelConsensus(first, input.now())
-        const judged = await judgeStances(client, verifier, item.claim, pooledCitations(first), input.signal)
+        const judged = await judgeStances(
+          client,
+          verifier,
+          item.claim,
+          pooledCitations(first),
+          today,
+          input.signal,
+        )
         return {
           consensus: groundedConsensus(decided, judged.citations, first),
           consensusUsage: addUsage(researchUsage, judged.usage),
           issues: [],
         }
       }
-      const today = todayOf(input.now(), steps)
       // A panelist's second vote, after reading the others' (a model no longer configured keeps its first).
       const voteAgain = async (own: Evaluation, others: Evaluation[]): Promise<Evaluation | null> => {
         const handle = panel.get(own.model)
@@ -326,7 +333,7 @@ export function webTier(
         signal: input.signal,
       })
       const verified = await verifiedCitations(web, passages, object.citations, input.signal)
-      const judged = await judgeStances(client, verifier, item.claim, verified, input.signal)
+      const judged = await judgeStances(client, verifier, item.claim, verified, today, input.signal)
       evidence.delete(`${input.checkId}:${input.claim.id}`)
       const decided = consensus(object, votes, input.now())
       return {

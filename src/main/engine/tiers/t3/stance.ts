@@ -8,7 +8,7 @@ import type { Citation, Stance, TokenUsage } from '../../../../shared/schemas'
 import type { ApiKeys } from '../../keys'
 import { addUsage, modelHandle, type ModelClient, type ModelHandle } from '../../models'
 import { dataBlock } from '../t2/prompts'
-import { DATA_RULE } from './prompts'
+import { DATA_RULE, webDateRule } from './prompts'
 
 /// The verifier's model and how it answers.
 export interface Verifier {
@@ -36,13 +36,16 @@ export const Stances = z.object({
     .describe('one entry per quote'),
 })
 
-export const STANCE_SYSTEM = [
-  'You check the sources a fact-checker cited. For each quote, say whether it supports the claim as stated ' +
-    '(it confirms it), refutes it (it contradicts it), or is neutral (it is about something else, or does not ' +
-    'settle it). Judge each quote on its own words and its date, not on what you know.',
-  DATA_RULE,
-  'Reply with only the JSON object the response format describes.',
-].join('\n\n')
+export function stanceSystem(today: string | null): string {
+  return [
+    'You check the sources a fact-checker cited. For each quote, say whether it supports the claim as stated ' +
+      '(it confirms it), refutes it (it contradicts it), or is neutral (it is about something else, or does ' +
+      'not settle it). Judge each quote on its own words and its date, not on what you know.',
+    ...webDateRule(today),
+    DATA_RULE,
+    'Reply with only the JSON object the response format describes.',
+  ].join('\n\n')
+}
 
 export const stancePrompt = (statement: string, citations: readonly Citation[]): string =>
   `Judge how each of "quotes" bears on "claim".\n${dataBlock({
@@ -65,6 +68,7 @@ export async function judgeStances(
   verifier: Verifier,
   statement: string,
   citations: readonly Citation[],
+  today: string | null,
   signal: AbortSignal,
 ): Promise<{ citations: Citation[]; usage: TokenUsage | null }> {
   if (citations.length === 0) return { citations: [], usage: null }
@@ -83,7 +87,7 @@ export async function judgeStances(
     }
   }
   const { object, usage } = await client.generate(verifier.handle, {
-    system: STANCE_SYSTEM,
+    system: stanceSystem(today),
     prompt: stancePrompt(statement, citations),
     schema: Stances,
     name: 'stances',
