@@ -5,7 +5,7 @@ import type { Page } from '@playwright/test'
 import { PAGE_KEY_ITEM } from '../src/shared/browserSession'
 import {
   expect,
-  getAsPage,
+  fetchAsPage,
   openEditor,
   outputFile as screenshot,
   startWeb,
@@ -41,7 +41,7 @@ const editorText = (page: Page): Promise<string> =>
 const listDrafts = (page: Page, server: Factdesk) =>
   server.desktop
     ? viaPreload(page, 'listDrafts')
-    : getAsPage<{ data: { id: string; lastCheckId: string | null }[] }>(page, '/api/v1/drafts')
+    : fetchAsPage<{ data: { id: string; lastCheckId: string | null }[] }>(page, '/api/v1/drafts')
 
 /// Forgets the page's own copy of the text (everything it keeps in its storage but its session key), so that a
 /// reload shows what the store holds.
@@ -183,17 +183,7 @@ test.describe('drafts', () => {
       .not.toBeNull()
     const id = (await listDrafts(page, server)).data[0]?.id ?? ''
     if (server.desktop) await viaPreload(page, 'saveDraft', id, { text: edited })
-    else
-      await page.evaluate(
-        async ([draft, text]) => {
-          await fetch(`/api/v1/drafts/${draft}`, {
-            method: 'PATCH',
-            headers: { 'Content-Type': 'application/json' },
-            body: JSON.stringify({ text }),
-          })
-        },
-        [id, edited],
-      )
+    else await fetchAsPage(page, `/api/v1/drafts/${id}`, { method: 'PATCH', body: { text: edited } })
 
     await page.reload()
     await expect.poll(() => editorText(page)).toBe(edited)

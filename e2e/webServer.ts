@@ -227,21 +227,32 @@ export async function viaPreload<Op extends Operation>(
   return answer.data
 }
 
-/// A GET of the REST API made as the page makes it: with the session cookie and the page's key, which the page
-/// keeps in its origin's storage (the cookie alone authorizes nothing).
-export function getAsPage<T>(page: Page, path: string): Promise<T> {
+/// A request to the REST API made as the page makes it: with the session cookie and the page's key, which the
+/// page keeps in its origin's storage (the cookie alone authorizes nothing). A body is sent as JSON.
+export function fetchAsPage<T>(
+  page: Page,
+  path: string,
+  { method = 'GET', body }: { method?: string; body?: unknown } = {},
+): Promise<T> {
   return page.evaluate(
-    async ([path, header, item]) => {
-      const pageKey = localStorage.getItem(item) ?? ''
-      return (await (await fetch(path, { headers: { [header]: pageKey } })).json()) as T
+    async ({ path, method, json, header, item }) => {
+      const headers: Record<string, string> = { [header]: localStorage.getItem(item) ?? '' }
+      if (json !== undefined) headers['Content-Type'] = 'application/json'
+      return (await (await fetch(path, { method, headers, body: json })).json()) as T
     },
-    [path, PAGE_KEY_HEADER, PAGE_KEY_ITEM] as const,
+    {
+      path,
+      method,
+      json: body === undefined ? undefined : JSON.stringify(body),
+      header: PAGE_KEY_HEADER,
+      item: PAGE_KEY_ITEM,
+    },
   )
 }
 
 /// The app's settings as saved: through the desktop app's preload, or `/api/v1/settings` with the page's session.
 export async function savedSettings(page: Page, server: Factdesk): Promise<Settings> {
-  return server.desktop ? viaPreload(page, 'settings') : getAsPage<Settings>(page, '/api/v1/settings')
+  return server.desktop ? viaPreload(page, 'settings') : fetchAsPage<Settings>(page, '/api/v1/settings')
 }
 
 // `factdesk web` of the built CLI on `dataDir` for one test. The browser goes first when it ends, as a writer
