@@ -4,6 +4,8 @@ import { join } from 'node:path'
 import { strFromU8, unzipSync } from 'fflate'
 import { DOMParser, parseHTML } from 'linkedom'
 import mammoth from 'mammoth'
+import MarkdownIt from 'markdown-it'
+import footnotes from 'markdown-it-footnote'
 import { chromium } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { extractClaims } from '../../src/main/engine/claims'
@@ -211,5 +213,19 @@ describe('the report of a 1,500-word article', () => {
       `**Check by hand**: The panel refuted it, no source confirmed it: check by hand.`,
     )
     expect(markdown.replace(/\[\^claim-\d+\](?!:)/g, '')).toContain(report.text.trimEnd())
+  })
+
+  it('renders with markdown-it and its footnotes to a note per claim, each referenced once, none in a heading', () => {
+    const { document } = parseHTML(
+      `<html><body>${new MarkdownIt().use(footnotes).render(toMarkdown(report))}</body></html>`,
+    )
+    expect(document.querySelectorAll('section.footnotes li.footnote-item')).toHaveLength(report.claims.length)
+    expect(document.querySelectorAll('sup.footnote-ref')).toHaveLength(report.claims.length)
+    expect(
+      document.querySelectorAll('h1 sup.footnote-ref, h2 sup.footnote-ref, h3 sup.footnote-ref'),
+    ).toHaveLength(0)
+    // The headings are headings, not text with their marks.
+    expect(document.querySelectorAll('h1, h2').length).toBeGreaterThan(2)
+    expect(document.body.textContent).not.toMatch(/^#+ /m)
   })
 })
