@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process'
-import { mkdtempSync, statSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { ManualClock } from '../src/main/engine/clock'
-import { startServer } from '../test/helpers/server'
+import { databaseBytes, startServer } from '../test/helpers/server'
 import type { LoadRequest, LoadResult } from './load'
 import { summarise, type Figure } from './measure'
 import { prose } from './prose'
@@ -110,16 +110,4 @@ async function runLoad(request: LoadRequest): Promise<LoadResult> {
   if (result.errors > 0)
     throw new Error(`${request.url}: ${result.errors} of ${result.requests} requests failed`)
   return result
-}
-
-/// The bytes the database takes on disk: its file and its write-ahead log.
-function databaseBytes(dataDir: string): number {
-  const size = (name: string): number => {
-    try {
-      return statSync(join(dataDir, name)).size
-    } catch {
-      return 0
-    }
-  }
-  return size('factdesk.db') + size('factdesk.db-wal')
 }

@@ -1,9 +1,7 @@
-import { statSync } from 'node:fs'
-import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { ManualClock } from '../../src/main/engine/clock'
 import { Store } from '../../src/main/engine/store'
-import { call, expectEnvelope, startServer, type TestServer } from '../helpers/server'
+import { call, databaseBytes, expectEnvelope, startServer, type TestServer } from '../helpers/server'
 import { GatedTier } from '../helpers/tiers'
 
 // Estimates are free but not unlimited: so many per organization a minute, and kept only so long unsubmitted.
@@ -20,18 +18,6 @@ afterEach(async () => {
 
 const estimate = (subject: TestServer, token = subject.write, text = TEXT) =>
   call(subject, 'POST', '/checks/estimate', { token, body: { text, tiers: ['t1'] } })
-
-/// The bytes the database takes on disk: its file and its write-ahead log.
-function databaseBytes(dataDir: string): number {
-  const size = (name: string): number => {
-    try {
-      return statSync(join(dataDir, name)).size
-    } catch {
-      return 0
-    }
-  }
-  return size('factdesk.db') + size('factdesk.db-wal')
-}
 
 describe('estimates per minute', () => {
   it('past the limit, an organization gets 429 rate_limited with Retry-After until its minute has passed', async () => {

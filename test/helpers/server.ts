@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Hono } from 'hono'
@@ -130,4 +130,16 @@ export function expectEnvelope(json: any, code: string): { code: string; message
   if (/\bat .+:\d+:\d+|SELECT |INSERT |fdk_|whsec_/.test(error.message))
     throw new Error(`leaky message: ${error.message}`)
   return error
+}
+
+/// The bytes the database takes on disk: its file and its write-ahead log.
+export function databaseBytes(dataDir: string): number {
+  const size = (name: string): number => {
+    try {
+      return statSync(join(dataDir, name)).size
+    } catch {
+      return 0
+    }
+  }
+  return size('factdesk.db') + size('factdesk.db-wal')
 }

@@ -1,4 +1,4 @@
-import type { Tier } from '../../../shared/schemas'
+import type { Consensus, Evaluation, TextIssue, Tier } from '../../../shared/schemas'
 import type { Clock } from '../clock'
 import type { ReportEvents } from '../events'
 import type { Store } from '../store'
@@ -189,7 +189,7 @@ export class JobRunner {
         return true
       })
       if (!recorded) return
-      for (const evaluation of outcome.debate ?? [])
+      const landed = (evaluation: Evaluation | null, consensus: Consensus | null, issues: TextIssue[]) =>
         this.events.emit({
           type: 'claim',
           organizationId: check.organizationId,
@@ -197,19 +197,12 @@ export class JobRunner {
           claimId: claim.id,
           tier: unit.tier,
           evaluation,
-          consensus: null,
-          issues: [],
+          consensus,
+          issues,
         })
-      this.events.emit({
-        type: 'claim',
-        organizationId: check.organizationId,
-        checkId: check.id,
-        claimId: claim.id,
-        tier: unit.tier,
-        evaluation: outcome.evaluation ?? null,
-        consensus: outcome.consensus,
-        issues: outcome.issues,
-      })
+      // A debate's second votes land before the consensus they led to.
+      for (const evaluation of outcome.debate ?? []) landed(evaluation, null, [])
+      landed(outcome.evaluation ?? null, outcome.consensus, outcome.issues)
       // A consensus moves the check's progress (claims done per tier): say so, unless that ended the check.
       const ended = this.settle(check.id)
       if (outcome.consensus && !ended) this.emitProgress(check.id, unit.tier)

@@ -1,8 +1,9 @@
-import { useEffect, useRef, useState, type JSX } from 'react'
+import { useState, type JSX } from 'react'
 import type { ExportedFile, FactdeskApi } from '../../../shared/api'
 import type { ExportFormat } from '../../../shared/schemas'
 import { describeError, useChecks } from '../state/checks'
 import { lineKeys } from './roving'
+import { useMenu } from './useMenu'
 
 /// The formats in the menu, in the writer's words.
 const FORMATS: { format: ExportFormat; name: string; detail: string }[] = [
@@ -30,19 +31,8 @@ const MENU_KEYS = lineKeys('ArrowDown', 'ArrowUp')
 /// Export: the latest check's annotated report as a file, in the format chosen from the menu.
 export function ExportMenu({ api }: { api: FactdeskApi }): JSX.Element {
   const check = useChecks((store) => store.check)
-  const [open, setOpen] = useState(false)
+  const { open, setOpen, menu } = useMenu()
   const [busy, setBusy] = useState<ExportFormat | null>(null)
-  const menu = useRef<HTMLDivElement>(null)
-
-  useEffect(() => {
-    if (!open) return
-    menu.current?.querySelector<HTMLButtonElement>('[role="menuitem"]')?.focus()
-    const close = (event: MouseEvent): void => {
-      if (!menu.current?.contains(event.target as Node)) setOpen(false)
-    }
-    document.addEventListener('mousedown', close)
-    return () => document.removeEventListener('mousedown', close)
-  }, [open])
 
   async function exportAs(format: ExportFormat): Promise<void> {
     if (!check) return
