@@ -63,8 +63,9 @@ describe('t2 with a three-model panel', () => {
         verdict: 'refuted',
         confidence: 0.8,
         agreement: 0.67,
-        // The judge's suggestion, trimmed and marked as unverified.
-        correction: '(unverified) The tower is 330 metres tall.',
+        // The judge's suggestion, trimmed and marked as unverified; the same words keep none of the water
+        // claim's, so they are no correction of it and it gets none.
+        correction: claim.text.startsWith('Water') ? null : '(unverified) The tower is 330 metres tall.',
         citations: [],
       })
       expect(claim.consensus.t2!.reasoning).toMatch(/judge/)

@@ -1,7 +1,7 @@
 // t2: a panel of language models votes on each claim; a panel that agrees decides, a split one debates one
 // round and then a judge writes the consensus.
 import type { Config } from '../../../../shared/config'
-import { UNVERIFIED } from '../../../../shared/corrections'
+import { isRewrite, UNVERIFIED } from '../../../../shared/corrections'
 import type { Consensus, Evaluation } from '../../../../shared/schemas'
 import { ModelClient, modelHandle, modelSettings, type ModelHandle } from '../../models'
 import { apiKeys, type ApiKeys } from '../../keys'
@@ -113,7 +113,12 @@ export function modelTier(
         name: 'decision',
         signal: input.signal,
       })
-      return { consensus: consensus(object, votes, input.now()), consensusUsage: usage, debate, issues: [] }
+      return {
+        consensus: consensus(object, votes, input.now(), input.claim.text),
+        consensusUsage: usage,
+        debate,
+        issues: [],
+      }
     },
   }
 }
@@ -136,9 +141,14 @@ function voteOutcome(
 }
 
 /// The consensus from the judge's decision. Agreement is the share of the final votes (failed panel models cast
-/// none) equal to the judge's verdict; a correction is kept only for refuted or misleading claims, marked as
-/// unverified.
-export function consensus(decision: Decision, votes: readonly Evaluation[], at: string): Consensus {
+/// none) equal to the judge's verdict; a correction is kept only for refuted or misleading claims, and only when
+/// it rewrites the claim's words, marked as unverified.
+export function consensus(
+  decision: Decision,
+  votes: readonly Evaluation[],
+  at: string,
+  claim: string,
+): Consensus {
   const suggestion = decision.correction?.trim()
   const corrects = decision.verdict === 'refuted' || decision.verdict === 'misleading'
   return {
@@ -147,7 +157,8 @@ export function consensus(decision: Decision, votes: readonly Evaluation[], at: 
     agreement: agreement(decision.verdict, votes),
     reasoning: decision.reasoning.trim().slice(0, MAX_REASONING),
     citations: [],
-    correction: corrects && suggestion ? UNVERIFIED + suggestion : null,
+    // A correction replaces the writer's words: one that is no rewrite of them ("The claim is inaccurate") is none.
+    correction: corrects && suggestion && isRewrite(claim, suggestion) ? UNVERIFIED + suggestion : null,
     decidedAt: at,
     detail: consistentDetail(decision.verdict, decision.detail),
     sourced: false,

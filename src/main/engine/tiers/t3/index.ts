@@ -335,7 +335,7 @@ export function webTier(
       const verified = await verifiedCitations(web, passages, object.citations, input.signal)
       const judged = await judgeStances(client, verifier, item.claim, verified, today, input.signal)
       evidence.delete(`${input.checkId}:${input.claim.id}`)
-      const decided = consensus(object, votes, input.now())
+      const decided = consensus(object, votes, input.now(), input.claim.text)
       return {
         consensus: groundedConsensus(decided, judged.citations, votes),
         consensusUsage: addUsage(usage, researchUsage, judged.usage),
