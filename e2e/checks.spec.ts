@@ -20,6 +20,17 @@ const ARTICLE = [
 ].join('\n')
 
 /// Text of the claim marks in the editor, in order.
+/// Turns on t2 (with t1), estimates, checks, and waits for the check to complete.
+async function checkWithPanel(page: Page): Promise<void> {
+  const toolbar = page.getByRole('toolbar', { name: 'Fact-checking' })
+  await toolbar.getByRole('button', { name: /t2/ }).click()
+  await toolbar.getByRole('button', { name: 'Estimate' }).click()
+  await toolbar.getByRole('button', { name: 'Check', exact: true }).click()
+  await expect(page.getByRole('status', { name: 'Check status' })).toContainText('completed', {
+    timeout: 30_000,
+  })
+}
+
 const claimTexts = (page: Page): Promise<string[]> =>
   page.locator('.cm-content .fd-claim').evaluateAll((marks) => marks.map((mark) => mark.textContent ?? ''))
 
@@ -246,13 +257,7 @@ test.describe('with a judge that writes its correction in plain words', () => {
   test("Apply changes the words and keeps the writer's Markdown", async ({ page, server }) => {
     const problems = pageProblems(page)
     await writeInEditor(page, server, 'The **Eiffel Tower** is 330 feet tall.')
-    const toolbar = page.getByRole('toolbar', { name: 'Fact-checking' })
-    await toolbar.getByRole('button', { name: /t2/ }).click()
-    await toolbar.getByRole('button', { name: 'Estimate' }).click()
-    await toolbar.getByRole('button', { name: 'Check', exact: true }).click()
-    await expect(page.getByRole('status', { name: 'Check status' })).toContainText('completed', {
-      timeout: 30_000,
-    })
+    await checkWithPanel(page)
     await page.locator('.cm-content .fd-badge').first().click()
     const correction = page
       .getByRole('complementary', { name: 'Claim' })
@@ -299,13 +304,7 @@ test.describe('with a resolver that finds a claim’s subject and its facts', ()
       server,
       'The Eiffel Tower stands in Paris. It was finished in 1889 and is 330 metres tall.',
     )
-    const toolbar = page.getByRole('toolbar', { name: 'Fact-checking' })
-    await toolbar.getByRole('button', { name: /t2/ }).click()
-    await toolbar.getByRole('button', { name: 'Estimate' }).click()
-    await toolbar.getByRole('button', { name: 'Check', exact: true }).click()
-    await expect(page.getByRole('status', { name: 'Check status' })).toContainText('completed', {
-      timeout: 30_000,
-    })
+    await checkWithPanel(page)
     const panel = page.getByRole('complementary', { name: 'Claim' })
     await page.locator('.cm-content .fd-badge').first().click()
     // A claim checked as written says nothing more.
