@@ -39,7 +39,7 @@ export function ExportMenu({ api }: { api: FactdeskApi }): JSX.Element {
     setOpen(false)
     setBusy(format)
     try {
-      save(await api.export(check.id, format))
+      save(await api.export(check.id, { format }))
     } catch (error) {
       useChecks.setState({ notice: { kind: 'error', text: `The export failed: ${describeError(error)}` } })
     } finally {
