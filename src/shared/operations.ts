@@ -554,7 +554,9 @@ export type ServiceOperation = {
 const declarations = OPERATION_TABLE as Record<Operation, Declaration>
 /// The route of an operation, if it has one.
 export const restRouteOf = (operation: Operation): RestRoute | undefined => declarations[operation].rest
-export const isRestOperation = (operation: Operation): operation is RestOperation =>
-  restRouteOf(operation) !== undefined && !restRouteOf(operation)?.file
+export const isRestOperation = (operation: Operation): operation is RestOperation => {
+  const route = restRouteOf(operation)
+  return route !== undefined && !route.file
+}
 export const isServiceOperation = (operation: string): operation is ServiceOperation =>
   operation in OPERATION_TABLE && restRouteOf(operation as Operation)?.onService === true
