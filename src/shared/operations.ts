@@ -71,7 +71,7 @@ export interface RestRoute {
   onService?: true
 }
 
-export interface Declaration {
+interface Declaration {
   /// The arguments as the page passes them, checked at the IPC and HTTP edges before the engine sees them.
   args: z.ZodTuple
   result: z.ZodType

@@ -8,8 +8,6 @@ import type { Check } from '../../shared/schemas'
 /// pages only.
 export type ReportEvent = EngineUpdate & { organizationId: string }
 
-/// An event with its id: the stream's name and the event's number in it (`"3f9a02c1-1207"`). A client that
-/// reconnects names the last id it heard (SSE's `Last-Event-ID`) to be sent what it missed (`since`).
 /// The page's copy of an event: the organization stays with the server or the main process.
 export function toUpdate(event: ReportEvent): ReportUpdate {
   if (event.type === 'check') return { type: 'check', check: event.check }
@@ -17,6 +15,8 @@ export function toUpdate(event: ReportEvent): ReportUpdate {
   return update
 }
 
+/// An event with its id: the stream's name and the event's number in it (`"3f9a02c1-1207"`). A client that
+/// reconnects names the last id it heard (SSE's `Last-Event-ID`) to be sent what it missed (`since`).
 export interface NumberedEvent {
   id: string
   event: ReportEvent

@@ -43,9 +43,13 @@ export function restArguments(operation: Operation, route: RestRoute) {
 }
 
 /// The OpenAPI declaration of an operation's route: what validates its requests and documents it.
-function declare(operation: RestOperation, route: RestRoute, middleware: MiddlewareHandler<ApiEnv>[]) {
+function declare(
+  operation: RestOperation,
+  route: RestRoute,
+  { params, query, body }: ReturnType<typeof restArguments>,
+  middleware: MiddlewareHandler<ApiEnv>[],
+) {
   const { result, access, summary } = OPERATION_TABLE[operation]
-  const { params, query, body } = restArguments(operation, route)
   const errors = errorResponses(access, route.errors)
   return createRoute({
     method: route.method,
@@ -77,8 +81,9 @@ export function operationRoutes(
   const api = new OpenAPIHono<ApiEnv>()
   for (const operation of OPERATIONS.filter(isRestOperation)) {
     const route = restRouteOf(operation) as RestRoute
-    const { names, query, body } = restArguments(operation, route)
-    api.openapi(declare(operation, route, middleware[operation] ?? []), async (c) => {
+    const request = restArguments(operation, route)
+    const { names, query, body } = request
+    api.openapi(declare(operation, route, request, middleware[operation] ?? []), async (c) => {
       // Validated by the route's declaration: read here without the per-route types a literal route would have.
       const valid = c.req.valid.bind(c.req) as (target: string) => Record<string, unknown>
       const params = names.length > 0 ? valid('param') : {}
