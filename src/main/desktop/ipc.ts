@@ -4,8 +4,8 @@ import { OPERATIONS } from '../../shared/operations'
 import type { Dispatch } from './dispatch'
 import type { FileDispatch } from './files'
 
-/// Names the operations to the preload and answers them, one channel each. The sender's frame URL goes with every call so that only the
-/// app's own page is served, never a frame or page it navigated to.
+/// Names the operations to the preload and answers them, one channel each. The sender's frame URL goes with every
+/// call so that only the app's own page is served, never a frame or page it navigated to.
 export function registerIpc(dispatch: Dispatch): void {
   ipcMain.on(OPERATIONS_CHANNEL, (event) => {
     event.returnValue = OPERATIONS
