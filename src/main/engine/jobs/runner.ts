@@ -6,7 +6,7 @@ import type { UnitRecord } from '../store/units'
 import { PermanentError } from '../errors'
 import { JUDGE_UNIT, type TierChecker, type UnitOutcome } from '../tiers/tier'
 import { checkView } from '../views'
-import { Alarm } from './alarm'
+import { Alarm } from '../alarm'
 import { queueCheckEvent } from '../webhooks/event'
 
 export interface RunnerOptions {
