@@ -13,7 +13,7 @@ import {
   trainWithThreshold,
   type LabelledSentence,
   type TrainingOptions,
-} from '../src/main/engine/claims/training'
+} from './training/checkworthiness'
 import type { EvalSet } from './index'
 
 const DATA = fileURLToPath(new URL('../../shared/data/checkworthiness/', import.meta.url))

@@ -20,7 +20,7 @@ import {
   readGroups,
   trainRanker,
   type Featured,
-} from '../src/main/engine/web/rankTraining'
+} from './training/evidence'
 import { eachClaim, tokensOf } from './calls'
 import type { EvalSet } from './index'
 import { NotConfigured } from './notConfigured'
