@@ -14,7 +14,7 @@ import {
   type LabelledSentence,
   type TrainingOptions,
 } from './training/checkworthiness'
-import type { EvalSet } from './index'
+import type { EvalSet } from './set'
 
 const DATA = fileURLToPath(new URL('../../shared/data/checkworthiness/', import.meta.url))
 

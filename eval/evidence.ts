@@ -22,8 +22,8 @@ import {
   type Featured,
 } from './training/evidence'
 import { eachClaim, tokensOf } from './calls'
-import type { EvalSet } from './index'
 import { NotConfigured } from './notConfigured'
+import type { EvalSet } from './set'
 
 const DATA = fileURLToPath(new URL('../../shared/data/', import.meta.url))
 
