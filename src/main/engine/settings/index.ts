@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks'
 import { z } from 'zod'
-import { Config, everyModel, ModelConfig, sameAddress, SEARCH_BASE_URLS } from '../../shared/config'
-import { ApiError } from '../../shared/errors'
+import { Config, everyModel, ModelConfig, sameAddress, SEARCH_BASE_URLS } from '../../../shared/config'
+import { ApiError } from '../../../shared/errors'
 import {
   Dialect,
   SearchProviderName,
@@ -23,17 +23,17 @@ import {
   type ServiceSettings,
   type TokenList,
   ServiceMode,
-} from '../../shared/schemas'
-import { lookupHost, resolveTarget, TargetRefused, type HostResolver } from './addresses'
-import type { Admin } from './admin'
-import type { Clock } from './clock'
-import { apiKeys, modelKeyName, SEARCH_KEY, type ApiKeys, type Env, type SavedKeys } from './keys'
-import { ModelClient, modelHandle } from './models'
-import type { SecretBox } from './secrets'
-import { requireOwner, type Principal } from './service'
-import type { Store } from './store'
-import { Web } from './web'
-import type { TokenRecord } from './store/tokens'
+} from '../../../shared/schemas'
+import { lookupHost, resolveTarget, TargetRefused, type HostResolver } from '../addresses'
+import type { Admin } from '../admin'
+import type { Clock } from '../clock'
+import { apiKeys, modelKeyName, SEARCH_KEY, type ApiKeys, type Env, type SavedKeys } from '../keys'
+import { ModelClient, modelHandle } from '../models'
+import type { SecretBox } from '../secrets'
+import { requireOwner, type Principal } from '../service'
+import type { Store } from '../store'
+import { Web } from '../web'
+import type { TokenRecord } from '../store/tokens'
 
 /// The local REST server as wanted in the settings.
 export interface LocalServerWish {
