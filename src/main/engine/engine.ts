@@ -194,7 +194,7 @@ export function openEngine(options: EngineOptions): Engine {
       return local
     },
     async close() {
-      await settings.close()
+      await settings.switches.close()
       estimates.stop()
       await pending.stop()
       await runner.stop()
