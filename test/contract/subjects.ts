@@ -21,7 +21,7 @@ export interface Subject {
 /// the desktop's own principal); its updates as the window's forwarder gets them.
 export async function embeddedSubject(config: ConfigInput): Promise<Subject> {
   const engine = openEngine({ dataDir: tempDir(), config: Config.parse(config), runJobs: true })
-  const ops: FactdeskOperations = engineOperations(engine, new ServiceSwitch(engine.settings))
+  const ops: FactdeskOperations = engineOperations(engine, new ServiceSwitch(engine.settings.switches))
   const { organizationId } = engine.localPrincipal()
   return {
     ops,

@@ -70,10 +70,10 @@ const HANDLERS: Handlers = {
     if (patch.service) services.refresh()
     return saved
   },
-  testModel: ({ settings }, principal, model) => settings.testModel(principal, model),
-  detectOllama: ({ settings }, principal) => settings.detectOllama(principal),
+  testModel: ({ settings }, principal, model) => settings.probes.testModel(principal, model),
+  detectOllama: ({ settings }, principal) => settings.probes.detectOllama(principal),
   testService: ({ services }, principal, request) => services.test(principal, request),
-  testSearch: ({ settings }, principal, request) => settings.testSearch(principal, request),
+  testSearch: ({ settings }, principal, request) => settings.probes.testSearch(principal, request),
   listTokens: ({ settings }, principal) => settings.listTokens(principal),
   createToken: ({ settings }, principal, request) => settings.createToken(principal, request),
   revokeToken: ({ settings }, principal, id) => settings.revokeToken(principal, id),
@@ -115,7 +115,7 @@ export function engineOperations(
 export function createDispatch(
   engine: EngineParts,
   page: URL,
-  services = new ServiceSwitch(engine.settings),
+  services = new ServiceSwitch(engine.settings.switches),
   printPdf: PdfPrinter = chromiumPdf,
 ): Dispatch {
   const local = engineOperations(engine, services, printPdf)

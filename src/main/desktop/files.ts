@@ -4,7 +4,7 @@ import type { DraftFiles, FileOperation, IpcResult } from '../../shared/api'
 import { ApiError } from '../../shared/errors'
 import { FILE_OPERATION_ARGS } from '../../shared/operations'
 import type { Engine } from '../engine/engine'
-import { SAVABLE } from '../files/formats'
+import { SAVABLE } from '../engine/files/formats'
 import { isAppUrl } from './appPage'
 import { asApiError, fieldErrors } from './dispatch'
 

@@ -10,7 +10,7 @@ import {
 } from '../../shared/rest'
 import { remoteServiceUrlProblem, type Check } from '../../shared/schemas'
 import { backoffMs, retryAfterMs } from '../engine/models/retry'
-import { reason } from '../engine/settings'
+import { reason } from '../engine/settings/probes'
 import { ResearchEvents } from './events'
 import { ReportPoller, type PollOptions } from './poller'
 

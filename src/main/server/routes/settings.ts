@@ -120,12 +120,12 @@ export function settingsRoutes(settings: AppSettings): OpenAPIHono<ApiEnv> {
       c.json(await settings.update(c.var.principal, c.req.valid('json')), 200),
     )
     .openapi(testModel, async (c) =>
-      c.json(await settings.testModel(c.var.principal, c.req.valid('json')), 200),
+      c.json(await settings.probes.testModel(c.var.principal, c.req.valid('json')), 200),
     )
     .openapi(testSearch, async (c) =>
-      c.json(await settings.testSearch(c.var.principal, c.req.valid('json')), 200),
+      c.json(await settings.probes.testSearch(c.var.principal, c.req.valid('json')), 200),
     )
-    .openapi(detectOllama, async (c) => c.json(await settings.detectOllama(c.var.principal), 200))
+    .openapi(detectOllama, async (c) => c.json(await settings.probes.detectOllama(c.var.principal), 200))
     .openapi(listTokens, (c) => c.json(settings.listTokens(c.var.principal), 200))
     .openapi(createToken, (c) => c.json(settings.createToken(c.var.principal, c.req.valid('json')), 201))
     .openapi(revokeToken, (c) => c.json(settings.revokeToken(c.var.principal, c.req.valid('param').id), 200))
