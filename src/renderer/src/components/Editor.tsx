@@ -1,6 +1,7 @@
 import { EditorView } from '@codemirror/view'
 import { useEffect, useRef, type JSX } from 'react'
 import type { FactdeskApi } from '../../../shared/api'
+import { autosave } from '../editor/autosave'
 import { claimKeys } from '../editor/claimKeys'
 import { claims } from '../editor/claims'
 import { WritingSettingsLink } from '../editor/lintSettings'
@@ -8,7 +9,9 @@ import { startLintWorker } from '../editor/lintWorker'
 import { writingEditor } from '../editor/writingEditor'
 import { useChecks } from '../state/checks'
 import { useDocument } from '../state/document'
-import { draftAutosave } from '../state/drafts'
+import { useDrafts } from '../state/drafts'
+import { showError } from '../state/notices'
+import { useSettingsDialog } from './settings/open'
 import { setEditorView } from '../state/editorView'
 
 /// The CodeMirror editor, created once and left to manage its own document; it reports its counts to the store,
@@ -26,7 +29,11 @@ export function Editor({
 
   useEffect(() => {
     if (!parent.current) return
-    const writing = new WritingSettingsLink(api)
+    const writing = new WritingSettingsLink({
+      read: async () => (await api.settings()).writing,
+      saveDictionary: async (dictionary) => (await api.updateSettings({ writing: { dictionary } })).writing,
+      onNotSaved: (word, error) => showError(error, `“${word}” was not saved: `),
+    })
     const view = new EditorView({
       parent: parent.current,
       extensions: [
@@ -34,13 +41,21 @@ export function Editor({
         writing.extension,
         claims(onOpenClaim),
         claimKeys(onOpenClaim, closeSidePanel),
-        draftAutosave(),
+        autosave({
+          onEdit: () => useDrafts.getState().edited(api),
+          onLeave: () => void useDrafts.getState().flush(api),
+        }),
       ],
     })
     const disconnect = writing.connect(view)
+    // Closing the Settings dialog may have changed the writing settings.
+    const stopReading = useSettingsDialog.subscribe((now, before) => {
+      if (before.tab !== null && now.tab === null) writing.read()
+    })
     setEditorView(view)
     view.focus()
     return () => {
+      stopReading()
       disconnect()
       setEditorView(null)
       view.destroy()

@@ -1,7 +1,8 @@
 import { useState, type JSX } from 'react'
 import type { ExportedFile, FactdeskApi } from '../../../shared/api'
 import type { ExportFormat } from '../../../shared/schemas'
-import { describeError, useChecks } from '../state/checks'
+import { useChecks } from '../state/checks'
+import { showError } from '../state/notices'
 import { lineKeys } from './roving'
 import { useMenu } from './useMenu'
 
@@ -41,7 +42,7 @@ export function ExportMenu({ api }: { api: FactdeskApi }): JSX.Element {
     try {
       save(await api.export(check.id, format))
     } catch (error) {
-      useChecks.setState({ notice: { kind: 'error', text: `The export failed: ${describeError(error)}` } })
+      showError(error, 'The export failed: ')
     } finally {
       setBusy(null)
     }

@@ -1,6 +1,6 @@
 import type { JSX } from 'react'
 import type { FactdeskApi } from '../../../shared/api'
-import { useChecks, type Notice } from '../state/checks'
+import { useNotices, type Notice } from '../state/notices'
 import { usePending } from '../state/pending'
 
 /// What went wrong or what to know, in words, in place above the editor; never replaces the text. A check that
@@ -8,7 +8,7 @@ import { usePending } from '../state/pending'
 /// once (an alert), anything else when the reader pauses (a status): both regions stay in the page, empty, and
 /// only their content changes, since a screen reader often misses a live region that appears with its text.
 export function NoticeBar({ api }: { api: FactdeskApi }): JSX.Element {
-  const notice = useChecks((store) => store.notice)
+  const notice = useNotices((store) => store.notice)
   return (
     <>
       <NoticeRegion api={api} role="alert" notice={notice?.kind === 'error' ? notice : null} />
@@ -26,7 +26,7 @@ function NoticeRegion({
   role: 'alert' | 'status'
   notice: Notice | null
 }): JSX.Element {
-  const dismiss = useChecks((store) => store.dismissNotice)
+  const dismiss = useNotices((store) => store.dismiss)
   return (
     <div className={`notice-region${notice ? ` notice notice-${notice.kind}` : ''}`} role={role}>
       {notice && (

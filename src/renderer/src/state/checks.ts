@@ -17,14 +17,7 @@ import { applyUpdate, deltaOf, progressOf, type ClaimProgress } from './progress
 import { useAccount } from './account'
 import { counted } from '../../../shared/counted'
 import { announceEnded, askToNotify } from './systemNotice'
-
-/// A message shown in place: what went wrong, or what the writer should know, in words.
-export interface Notice {
-  kind: 'error' | 'info'
-  text: string
-  /// The check could not start because its providers are unreachable: offer to queue it ("Check when online").
-  offline?: boolean
-}
+import { dismissNotice, showError, showInfo, useNotices } from './notices'
 
 export interface ChecksStore {
   tiers: Tier[]
@@ -38,7 +31,6 @@ export interface ChecksStore {
   part: Part | null
   check: Check | null
   busy: 'estimating' | 'submitting' | 'cancelling' | null
-  notice: Notice | null
   history: Check[]
   /// The claim whose detail the side panel shows, and the report it was read from.
   openClaim: string | null
@@ -65,17 +57,10 @@ export interface ChecksStore {
   followStarted(api: FactdeskApi, check: Check): void
   /// Listens to pushed report updates; returns the stop.
   connect(api: FactdeskApi): () => void
-  dismissNotice(): void
 }
 
 const sameTiers = (a: readonly Tier[], b: readonly Tier[]): boolean =>
   a.length === b.length && a.every((tier) => b.includes(tier))
-
-/// Words for a failure: the engine's own message for an `ApiError`, never a stack or JSON.
-export function describeError(error: unknown): string {
-  if (error instanceof ApiError) return error.message
-  return 'Something went wrong. Your text is safe; try again.'
-}
 
 // Per-claim progress of the running check, and the deltas waiting for the next frame: hundreds of pushed
 // updates become one transaction.
@@ -145,7 +130,7 @@ export const useChecks = create<ChecksStore>()((set, get) => {
         announceEnded(latest)
       }
     } catch (error) {
-      set({ notice: { kind: 'error', text: describeError(error) } })
+      showError(error)
     } finally {
       if (replay === heard) replay = null
     }
@@ -226,19 +211,18 @@ export const useChecks = create<ChecksStore>()((set, get) => {
     const offset = part?.from ?? 0
     const tiers = get().tiers
     if (submitted.trim() === '') {
-      set({ notice: { kind: 'info', text: 'Write something first: there is nothing to estimate yet.' } })
+      showInfo('Write something first: there is nothing to estimate yet.')
       return null
     }
     const previousCheckId = everything || part ? null : (get().since?.id ?? null)
-    set({ busy: 'estimating', notice: null })
+    set({ busy: 'estimating' })
+    dismissNotice()
     try {
       const estimate = await api.estimate({ text: submitted, tiers, ...recheckOf(previousCheckId) })
       // The writer may have typed while the estimate ran: its offsets then refer to older text.
       if (view.state.doc.toString() !== text) {
-        set({
-          busy: null,
-          notice: { kind: 'info', text: 'The text changed while estimating. Estimate again.' },
-        })
+        set({ busy: null })
+        showInfo('The text changed while estimating. Estimate again.')
         return null
       }
       view.dispatch({
@@ -265,7 +249,8 @@ export const useChecks = create<ChecksStore>()((set, get) => {
       })
       return estimate
     } catch (error) {
-      set({ busy: null, notice: { kind: 'error', text: describeError(error) } })
+      set({ busy: null })
+      showError(error)
       return null
     }
   }
@@ -275,7 +260,7 @@ export const useChecks = create<ChecksStore>()((set, get) => {
   function refuseWhileRunning(): boolean {
     const check = get().check
     if (!check || ENDED.has(check.status)) return false
-    set({ notice: { kind: 'info', text: 'A check is running: wait for its verdicts, or cancel it first.' } })
+    showInfo('A check is running: wait for its verdicts, or cancel it first.')
     return true
   }
 
@@ -287,7 +272,6 @@ export const useChecks = create<ChecksStore>()((set, get) => {
     part: null,
     check: null,
     busy: null,
-    notice: null,
     history: [],
     openClaim: null,
     report: null,
@@ -297,7 +281,7 @@ export const useChecks = create<ChecksStore>()((set, get) => {
       const tiers = get().tiers
       const next = tiers.includes(tier) ? tiers.filter((each) => each !== tier) : [...tiers, tier]
       if (next.length > 0) set({ tiers: next })
-      else set({ notice: { kind: 'info', text: 'A check needs at least one tier: turn on another first.' } })
+      else showInfo('A check needs at least one tier: turn on another first.')
     },
 
     runEstimate: async (api) => {
@@ -322,41 +306,33 @@ export const useChecks = create<ChecksStore>()((set, get) => {
         const fresh = await estimateNow(api, { part: wanted })
         const why = estimate === null ? '' : 'The text or tiers changed since the last estimate. '
         if (fresh)
-          set({
-            notice: {
-              kind: 'info',
-              text: `${why}New price: ${counted(fresh.credits.total, 'credit')}. Press Check again to submit.`,
-            },
-          })
+          showInfo(`${why}New price: ${counted(fresh.credits.total, 'credit')}. Press Check again to submit.`)
         return
       }
       if (!estimate.sufficient) {
-        set({
-          notice: {
-            kind: 'error',
-            text: `Not enough credits: this check costs ${counted(estimate.credits.total, 'credit')} and the balance is ${estimate.balance}. Nothing was submitted.`,
-          },
+        useNotices.getState().show({
+          kind: 'error',
+          text: `Not enough credits: this check costs ${counted(estimate.credits.total, 'credit')} and the balance is ${estimate.balance}. Nothing was submitted.`,
         })
         return
       }
-      set({ busy: 'submitting', notice: null })
+      set({ busy: 'submitting' })
+      dismissNotice()
       askToNotify()
       try {
         follow(api, await api.submit(submission(estimate)), estimate)
       } catch (error) {
         const offline = error instanceof ApiError && error.code === 'providers_unreachable'
-        set({
-          busy: null,
-          notice: offline
-            ? {
-                kind: 'error',
-                text:
-                  'This check cannot start: the models or the search it needs cannot be reached (are you ' +
-                  'offline?). Nothing was charged.',
-                offline,
-              }
-            : { kind: 'error', text: describeError(error) },
-        })
+        set({ busy: null })
+        if (offline)
+          useNotices.getState().show({
+            kind: 'error',
+            text:
+              'This check cannot start: the models or the search it needs cannot be reached (are you ' +
+              'offline?). Nothing was charged.',
+            offline,
+          })
+        else showError(error)
         if (error instanceof ApiError && error.code === 'insufficient_credits') refreshBalance(api)
       }
     },
@@ -365,12 +341,9 @@ export const useChecks = create<ChecksStore>()((set, get) => {
       if (get().busy || refuseWhileRunning()) return
       const fresh = await estimateNow(api, { everything: true })
       if (fresh)
-        set({
-          notice: {
-            kind: 'info',
-            text: `Every claim will be checked again: ${counted(fresh.credits.total, 'credit')}. Press Check to submit.`,
-          },
-        })
+        showInfo(
+          `Every claim will be checked again: ${counted(fresh.credits.total, 'credit')}. Press Check to submit.`,
+        )
     },
 
     checkSection: async (api, pos) => {
@@ -378,17 +351,12 @@ export const useChecks = create<ChecksStore>()((set, get) => {
       if (!view || get().busy || refuseWhileRunning()) return
       const section = sectionAt(view.state.doc.toString(), pos ?? view.state.selection.main.head)
       if (!section) {
-        set({ notice: { kind: 'info', text: 'This text has no headings: Check checks all of it.' } })
+        showInfo('This text has no headings: Check checks all of it.')
         return
       }
       const fresh = await estimateNow(api, { part: section })
       if (fresh)
-        set({
-          notice: {
-            kind: 'info',
-            text: `${section.name}: ${counted(fresh.credits.total, 'credit')}. Press Check to submit.`,
-          },
-        })
+        showInfo(`${section.name}: ${counted(fresh.credits.total, 'credit')}. Press Check to submit.`)
     },
 
     followStarted: (api, check) => {
@@ -399,19 +367,21 @@ export const useChecks = create<ChecksStore>()((set, get) => {
     },
 
     cancel: async (api, id) => {
-      set({ busy: 'cancelling', notice: null })
+      set({ busy: 'cancelling' })
+      dismissNotice()
       try {
         const check = await api.cancel(id)
         set({
           busy: null,
           check: get().check?.id === id ? check : get().check,
           history: get().history.map((each) => (each.id === id ? check : each)),
-          notice: { kind: 'info', text: `Check cancelled: ${check.credits.refunded} credits refunded.` },
         })
+        showInfo(`Check cancelled: ${check.credits.refunded} credits refunded.`)
         refreshBalance(api)
         if (get().check?.id === id) void reconcile(api, check)
       } catch (error) {
-        set({ busy: null, notice: { kind: 'error', text: describeError(error) } })
+        set({ busy: null })
+        showError(error)
       }
     },
 
@@ -424,7 +394,7 @@ export const useChecks = create<ChecksStore>()((set, get) => {
         })
         return true
       } catch (error) {
-        set({ notice: { kind: 'error', text: describeError(error) } })
+        showError(error)
         return false
       }
     },
@@ -434,7 +404,7 @@ export const useChecks = create<ChecksStore>()((set, get) => {
         const page = await api.listChecks({ limit: 50 })
         set({ history: page.data })
       } catch (error) {
-        set({ notice: { kind: 'error', text: describeError(error) } })
+        showError(error)
       }
     },
 
@@ -446,7 +416,7 @@ export const useChecks = create<ChecksStore>()((set, get) => {
         const report = await api.report(check.id)
         if (get().check?.id === check.id) set({ report })
       } catch (error) {
-        set({ notice: { kind: 'error', text: describeError(error) } })
+        showError(error)
       }
     },
 
@@ -461,8 +431,6 @@ export const useChecks = create<ChecksStore>()((set, get) => {
     },
 
     connect: (api) => api.subscribe((update) => onUpdate(api, update)),
-
-    dismissNotice: () => set({ notice: null }),
   }
 })
 

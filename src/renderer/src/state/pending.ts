@@ -3,7 +3,8 @@ import { create } from 'zustand'
 import type { FactdeskApi, ReportUpdate } from '../../../shared/api'
 import type { Check, PendingCheck } from '../../../shared/schemas'
 import { startedMessage } from '../../../shared/notices'
-import { describeError, submission, useChecks } from './checks'
+import { submission, useChecks } from './checks'
+import { showError, showInfo } from './notices'
 import { announce, askToNotify } from './systemNotice'
 
 /// Checks queued to run when online ("Check when online"): the ones still waiting, kept up to date by pushed
@@ -21,8 +22,6 @@ export interface PendingStore {
   connect(api: FactdeskApi): () => void
 }
 
-const notify = (text: string): void => useChecks.setState({ notice: { kind: 'info', text } })
-
 export const usePending = create<PendingStore>()((set, get) => {
   function onUpdate(api: FactdeskApi, update: ReportUpdate): void {
     if (update.type === 'resync') void get().load(api)
@@ -33,7 +32,7 @@ export const usePending = create<PendingStore>()((set, get) => {
     set({ waiting, open: get().open && waiting.length > 0 })
     if (pending.status === 'submitted' && check) started(api, pending, check)
     if (pending.status === 'failed') {
-      notify(
+      showInfo(
         `Your check of “${pending.label}” could not start: ${pending.error?.message ?? 'it was refused.'}`,
       )
     }
@@ -41,7 +40,7 @@ export const usePending = create<PendingStore>()((set, get) => {
 
   function started(api: FactdeskApi, pending: PendingCheck, check: Check): void {
     const text = startedMessage(pending.label)
-    notify(text)
+    showInfo(text)
     useChecks.getState().followStarted(api, check)
     announce(text)
   }
@@ -56,7 +55,7 @@ export const usePending = create<PendingStore>()((set, get) => {
       } catch (error) {
         // A page without a session says so once, in its session notice.
         if (error instanceof ApiError && error.code === 'unauthorized') return
-        useChecks.setState({ notice: { kind: 'error', text: describeError(error) } })
+        showError(error)
       }
     },
 
@@ -67,12 +66,12 @@ export const usePending = create<PendingStore>()((set, get) => {
       try {
         const pending = await api.queueCheck(submission(estimate))
         set({ waiting: [pending, ...get().waiting.filter((each) => each.id !== pending.id)] })
-        notify(
+        showInfo(
           `Waiting to check “${pending.label}”: it starts by itself as soon as the models can be reached, ` +
             'and is charged only then.',
         )
       } catch (error) {
-        useChecks.setState({ notice: { kind: 'error', text: describeError(error) } })
+        showError(error)
       }
     },
 
@@ -81,9 +80,9 @@ export const usePending = create<PendingStore>()((set, get) => {
         const pending = await api.cancelPendingCheck(id)
         const waiting = get().waiting.filter((each) => each.id !== id)
         set({ waiting, open: get().open && waiting.length > 0 })
-        notify(`The check of “${pending.label}” will not run.`)
+        showInfo(`The check of “${pending.label}” will not run.`)
       } catch (error) {
-        useChecks.setState({ notice: { kind: 'error', text: describeError(error) } })
+        showError(error)
       }
     },
 

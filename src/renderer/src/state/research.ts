@@ -6,7 +6,8 @@ import type { EditorView } from '@codemirror/view'
 import { withoutLineMarkers } from '../../../shared/markdown'
 import { claimAt, claimField, claimRange } from '../editor/claims'
 import { useAccount } from './account'
-import { describeError, useChecks } from './checks'
+import { useChecks } from './checks'
+import { describeError, showInfo } from './notices'
 import { editorView } from './editorView'
 
 /// What deep research is asked about: a claim of a check (its id and text), or a text the writer selected.
@@ -150,9 +151,7 @@ export const useResearch = create<ResearchStore>()((set, get) => {
       const target = editorTarget()
       if (target) await get().ask(api, target)
       else {
-        useChecks.setState({
-          notice: { kind: 'info', text: 'Select the text to research, or put the cursor in a claim.' },
-        })
+        showInfo('Select the text to research, or put the cursor in a claim.')
       }
     },
 
