@@ -22,13 +22,6 @@ const TAB_NAMES: Record<SettingsTab, string> = {
 
 const TAB_KEYS = lineKeys('ArrowRight', 'ArrowLeft')
 
-/// What every tab gets: the API, the settings as last saved, and the way to hand on newly saved ones.
-export interface TabProps {
-  api: FactdeskApi
-  settings: Settings
-  onSaved(settings: Settings): void
-}
-
 /// The Settings dialog: a modal `<dialog>` (focus stays inside, Escape closes it) with one tab per part.
 export function SettingsDialog({ api }: { api: FactdeskApi }): JSX.Element | null {
   const tab = useSettingsDialog((store) => store.tab)
