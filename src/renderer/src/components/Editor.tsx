@@ -1,6 +1,5 @@
 import { EditorView } from '@codemirror/view'
 import { useEffect, useRef, type JSX } from 'react'
-import type { FactdeskApi } from '../../../shared/api'
 import { autosave } from '../editor/autosave'
 import { claimKeys } from '../editor/claimKeys'
 import { claims } from '../editor/claims'
@@ -12,18 +11,14 @@ import { useDocument } from '../state/document'
 import { useDrafts } from '../state/drafts'
 import { showError } from '../state/notices'
 import { useSettingsDialog } from './settings/open'
-import { setEditorView } from '../state/editorView'
+import { useDesk } from './desk'
 
-/// The CodeMirror editor, created once and left to manage its own document; it reports its counts to the store,
-/// checks spelling and grammar with the writing settings of `api`, and opens a claim's detail when its badge is
-/// clicked (`api` and `onOpenClaim` should be stable: new ones recreate the editor).
-export function Editor({
-  api,
-  onOpenClaim,
-}: {
-  api: FactdeskApi
-  onOpenClaim: (claimId: string) => void
-}): JSX.Element {
+/// The window's CodeMirror editor (its desk's), created once and left to manage its own document; it reports its
+/// counts to the store, checks spelling and grammar with the saved writing settings, and opens a claim's detail
+/// when its badge is clicked (`onOpenClaim` should be stable: a new one recreates the editor).
+export function Editor({ onOpenClaim }: { onOpenClaim: (claimId: string) => void }): JSX.Element {
+  const desk = useDesk()
+  const { api } = desk
   const parent = useRef<HTMLDivElement>(null)
   const setCounts = useDocument((store) => store.setCounts)
 
@@ -52,15 +47,15 @@ export function Editor({
     const stopReading = useSettingsDialog.subscribe((now, before) => {
       if (before.tab !== null && now.tab === null) writing.read()
     })
-    setEditorView(view)
+    desk.attach(view)
     view.focus()
     return () => {
       stopReading()
       disconnect()
-      setEditorView(null)
+      desk.attach(null)
       view.destroy()
     }
-  }, [api, setCounts, onOpenClaim])
+  }, [api, desk, setCounts, onOpenClaim])
 
   return <main className="editor" ref={parent} />
 }

@@ -1,4 +1,5 @@
 import { Transaction } from '@codemirror/state'
+import type { EditorView } from '@codemirror/view'
 import { create } from 'zustand'
 import type { FactdeskApi } from '../../../shared/api'
 import { anchorOf, reanchor } from '../../../shared/anchors'
@@ -13,7 +14,7 @@ import { loading } from '../editor/autosave'
 import { clearClaims, setClaims, type ClaimMark } from '../editor/claims'
 import { useChecks } from './checks'
 import { describeError, showError, useNotices } from './notices'
-import { editorView } from './editorView'
+import type { Desk } from './desk'
 import { marksOf } from './progress'
 
 /// Where the writer's text stands: in the store (`saved`), on its way (`saving`), typed since the last save
@@ -37,8 +38,9 @@ export interface DraftsStore {
   recent: DraftSummary[]
   detached: DetachedClaim[]
 
-  /// Restores the draft last open (with any text typed after its last save), or starts one; once per page.
-  start(api: FactdeskApi): () => void
+  /// Restores the draft last open in the editor of `desk` (with any text typed after its last save), or starts
+  /// one; once per window.
+  start(desk: Desk): () => void
   /// The writer changed the text: kept in the page at once, saved after a pause in the typing.
   edited(api: FactdeskApi): void
   /// Saves the editor's text now if it changed (blur, hiding the page, closing it, switching drafts).
@@ -67,15 +69,6 @@ const RETRY_MS = 5000
 /// The page's emergency copy of text typed but not yet saved: written on every change, removed once saved.
 const COPY_KEY = 'factdesk:unsaved-draft'
 
-// The text the store holds for the current draft, as far as this page knows.
-let stored: string | null = null
-let timer: ReturnType<typeof setTimeout> | null = null
-// When the first change not yet saved was made: typing never postpones a save beyond AUTOSAVE_MAX_WAIT_MS.
-let changedSince: number | null = null
-let inFlight: Promise<void> | null = null
-// Whether the page's copy waits to be written: one copy per frame, however fast the typing, and in a long
-// text at most one per COPY_CHARS_PER_MS of its length (a 50,000-word text took 5 ms a copy, 60 a second).
-let copyPending = false
 /// A long text's copy waits a millisecond for each this many characters (at most COPY_MAX_WAIT_MS).
 const COPY_CHARS_PER_MS = 250
 const COPY_MAX_WAIT_MS = 1000
@@ -102,20 +95,33 @@ function writeCopy(copy: EmergencyCopy | null): void {
   }
 }
 
-/// Keeps the page's copy of text the store does not have yet.
-function keepCopy(): void {
-  copyPending = false
-  const text = editorView()?.state.doc.toString()
-  const { draft } = useDrafts.getState()
-  if (draft && text !== undefined && text !== stored) writeCopy({ draftId: draft.id, text })
-}
-
 /// The text to show for a draft: the page's emergency copy when it holds text the store never got.
 export function reconcile(draft: Pick<Draft, 'id' | 'text'>, copy: EmergencyCopy | null): string {
   return copy && copy.draftId === draft.id ? copy.text : draft.text
 }
 
 export const useDrafts = create<DraftsStore>()((set, get) => {
+  // The text the store holds for the current draft, as far as this page knows.
+  let stored: string | null = null
+  let timer: ReturnType<typeof setTimeout> | null = null
+  // When the first change not yet saved was made: typing never postpones a save beyond AUTOSAVE_MAX_WAIT_MS.
+  let changedSince: number | null = null
+  let inFlight: Promise<void> | null = null
+  // Whether the page's copy waits to be written: one copy per frame, however fast the typing, and in a long
+  // text at most one per COPY_CHARS_PER_MS of its length (a 50,000-word text took 5 ms a copy, 60 a second).
+  let copyPending = false
+  // The window whose editor holds the draft, once started.
+  let desk: Desk | null = null
+  const editorView = (): EditorView | null => desk?.view() ?? null
+
+  // Keeps the page's copy of text the store does not have yet.
+  function keepCopy(): void {
+    copyPending = false
+    const text = editorView()?.state.doc.toString()
+    const { draft } = get()
+    if (draft && text !== undefined && text !== stored) writeCopy({ draftId: draft.id, text })
+  }
+
   function schedule(api: FactdeskApi, delay: number): void {
     if (timer) clearTimeout(timer)
     timer = setTimeout(() => void get().flush(api), Math.max(0, delay))
@@ -277,7 +283,9 @@ export const useDrafts = create<DraftsStore>()((set, get) => {
 
     edited,
 
-    start: (api) => {
+    start: (given) => {
+      const { api } = given
+      desk = given
       let stopped = false
       const restore = async (): Promise<void> => {
         const copy = readCopy()
@@ -343,6 +351,7 @@ export const useDrafts = create<DraftsStore>()((set, get) => {
       })
       return () => {
         stopped = true
+        desk = null
         stopOpening?.()
         unsubscribe()
         document.removeEventListener('visibilitychange', onHidden)

@@ -4,6 +4,7 @@ import type { FactdeskApi, ReportUpdate } from '../../../shared/api'
 import type { Check, PendingCheck } from '../../../shared/schemas'
 import { startedMessage } from '../../../shared/notices'
 import { submission, useChecks } from './checks'
+import type { Desk } from './desk'
 import { showError, showInfo } from './notices'
 import { announce, askToNotify } from './systemNotice'
 
@@ -15,7 +16,7 @@ export interface PendingStore {
   open: boolean
   load(api: FactdeskApi): Promise<void>
   /// Queues the check the editor could not start: the current estimate's document and tiers.
-  queue(api: FactdeskApi): Promise<void>
+  queue(desk: Desk): Promise<void>
   cancel(api: FactdeskApi, id: string): Promise<void>
   toggle(): void
   /// Loads the waiting checks and listens to pushed updates; returns the stop.
@@ -59,12 +60,12 @@ export const usePending = create<PendingStore>()((set, get) => {
       }
     },
 
-    queue: async (api) => {
+    queue: async ({ api, checkName }) => {
       const { estimate } = useChecks.getState()
       if (!estimate) return
       askToNotify()
       try {
-        const pending = await api.queueCheck(submission(estimate))
+        const pending = await api.queueCheck(submission(estimate, checkName()))
         set({ waiting: [pending, ...get().waiting.filter((each) => each.id !== pending.id)] })
         showInfo(
           `Waiting to check “${pending.label}”: it starts by itself as soon as the models can be reached, ` +

@@ -8,7 +8,7 @@ import { claimAt, claimField, claimRange } from '../editor/claims'
 import { useAccount } from './account'
 import { useChecks } from './checks'
 import { describeError, showInfo } from './notices'
-import { editorView } from './editorView'
+import type { Desk } from './desk'
 
 /// What deep research is asked about: a claim of a check (its id and text), or a text the writer selected.
 export type ResearchTarget = { claimId: string; text: string } | { claimId: null; text: string }
@@ -32,8 +32,8 @@ export interface ResearchStore {
   view: ResearchView | null
   /// Opens the panel on `target` and quotes the flat price against the balance; nothing is sent yet.
   ask(api: FactdeskApi, target: ResearchTarget): Promise<void>
-  /// `ask` about the editor's selected text, or else the claim at the cursor.
-  askFromEditor(api: FactdeskApi): Promise<void>
+  /// `ask` about the selected text of the editor of `desk`, or else the claim at the cursor.
+  askFromEditor(desk: Desk): Promise<void>
   /// Starts the run the panel quoted; refused in place when the balance is short.
   confirm(api: FactdeskApi): Promise<void>
   /// Closes the panel; a run goes on in the engine.
@@ -147,9 +147,10 @@ export const useResearch = create<ResearchStore>()((set, get) => {
       }
     },
 
-    askFromEditor: async (api) => {
-      const target = editorTarget()
-      if (target) await get().ask(api, target)
+    askFromEditor: async (desk) => {
+      const view = desk.view()
+      const target = view && editorTarget(view)
+      if (target) await get().ask(desk.api, target)
       else {
         showInfo('Select the text to research, or put the cursor in a claim.')
       }
@@ -202,9 +203,7 @@ export const useResearch = create<ResearchStore>()((set, get) => {
 
 // The selection's text; else the claim at the cursor, by id once it was checked (research then reads it with
 // its context), by its text while it is only estimated.
-function editorTarget(): ResearchTarget | null {
-  const view = editorView()
-  if (!view) return null
+function editorTarget(view: EditorView): ResearchTarget | null {
   const { from, to } = view.state.selection.main
   const selected = view.state.sliceDoc(from, to).trim()
   if (selected) return { claimId: null, text: selected }
