@@ -331,23 +331,37 @@ export class ClaimsState {
   /// The spelling and grammar findings inside claims, where edits moved them.
   findings(): { from: number; to: number; issue: IssueMark }[] {
     const found: { from: number; to: number; issue: IssueMark }[] = []
-    this.claims.between(0, Number.MAX_SAFE_INTEGER, (claimFrom, claimTo, claim) => {
-      if (claim.findings.size === 0) return
-      this.decorations.between(claimFrom, claimTo, (from, to, decoration) => {
-        const issue = claim.findings.get(decoration)
-        if (issue) found.push({ from, to, issue })
-      })
+    this.claims.between(0, Number.MAX_SAFE_INTEGER, (from, to, claim) => {
+      found.push(...this.findingsOf({ from, to, value: claim }))
     })
     return found.sort((a, b) => a.from - b.from)
   }
 
-  /// The named claims changed by `change`, every other one (and its DOM) left as it was.
+  /// The named claims changed by `change`, every other one (and its DOM) left as it was. A claim's findings
+  /// stay where edits moved them.
   change(ids: ReadonlySet<string>, change: (info: ClaimInfo) => ClaimInfo): ClaimsState {
     const found = this.valuesOf(ids)
     return this.replace(
       found,
-      found.map(({ from, to, value }) => ({ from, to, info: change(value.info) })),
+      found.map((claim) => {
+        const issues = this.findingsOf(claim).map(({ from, to, issue }) => ({
+          ...issue,
+          from: from - claim.from,
+          to: to - claim.from,
+        }))
+        return { from: claim.from, to: claim.to, info: change({ ...claim.value.info, issues }) }
+      }),
     )
+  }
+
+  private findingsOf({ from, to, value }: PlacedValue): { from: number; to: number; issue: IssueMark }[] {
+    const found: { from: number; to: number; issue: IssueMark }[] = []
+    if (value.findings.size === 0) return found
+    this.decorations.between(from, to, (start, end, decoration) => {
+      const issue = value.findings.get(decoration)
+      if (issue) found.push({ from: start, to: end, issue })
+    })
+    return found
   }
 
   /// Every claim but the named ones.
