@@ -1,6 +1,6 @@
 import type { JSX } from 'react'
 import { useChecks } from '../state/checks'
-import { useDesk } from './desk'
+import { useDesk } from './useDesk'
 import { useMenu } from './useMenu'
 
 /// More ways to check, beside Check: "Check everything again" ignores the draft's last check, so that every claim

@@ -3,7 +3,7 @@ import type { DraftSummary } from '../../../shared/schemas'
 import { withoutInlineMarks } from '../../../shared/markdown'
 import { stageLabel } from '../editor/claims'
 import { draftName, useDrafts, windowTitle, type SaveState } from '../state/drafts'
-import { useDesk } from './desk'
+import { useDesk } from './useDesk'
 
 const SAVE_WORDS: Record<SaveState, string> = {
   saved: 'Draft saved',

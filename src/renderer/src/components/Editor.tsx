@@ -11,7 +11,7 @@ import { useDocument } from '../state/document'
 import { useDrafts } from '../state/drafts'
 import { showError } from '../state/notices'
 import { useSettingsDialog } from './settings/open'
-import { useDesk } from './desk'
+import { useDesk } from './useDesk'
 
 /// The window's CodeMirror editor (its desk's), created once and left to manage its own document; it reports its
 /// counts to the store, checks spelling and grammar with the saved writing settings, and opens a claim's detail

@@ -4,7 +4,7 @@ import type { ExportFormat } from '../../../shared/schemas'
 import { useChecks } from '../state/checks'
 import { showError } from '../state/notices'
 import { lineKeys } from './roving'
-import { useDesk } from './desk'
+import { useDesk } from './useDesk'
 import { useMenu } from './useMenu'
 
 /// The formats in the menu, in the writer's words.

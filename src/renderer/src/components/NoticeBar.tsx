@@ -1,7 +1,7 @@
 import type { JSX } from 'react'
 import { useNotices, type Notice } from '../state/notices'
 import { usePending } from '../state/pending'
-import { useDesk } from './desk'
+import { useDesk } from './useDesk'
 
 /// What went wrong or what to know, in words, in place above the editor; never replaces the text. A check that
 /// could not start because its providers are unreachable is offered "Check when online". An error is read out at

@@ -1,6 +1,6 @@
 import type { JSX } from 'react'
 import { usePending } from '../state/pending'
-import { useDesk } from './desk'
+import { useDesk } from './useDesk'
 
 /// "Waiting to check (n)": the checks queued to run when online, each with its tiers, why it waits and Cancel.
 export function PendingChecks(): JSX.Element | null {

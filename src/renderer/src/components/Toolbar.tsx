@@ -13,7 +13,7 @@ import { CheckMenu } from './CheckMenu'
 import { ExportMenu } from './ExportMenu'
 import { PendingChecks } from './PendingChecks'
 import { useToolbarKeys } from './roving'
-import { useDesk } from './desk'
+import { useDesk } from './useDesk'
 import { balanceWords } from './panels/EstimateSummary'
 
 const TIER_NAMES: Record<Tier, { name: string; explanation: string }> = {

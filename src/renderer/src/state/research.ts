@@ -87,13 +87,13 @@ export function foldRun(run: ResearchRun, heard: Partial<ResearchRun> & { resear
   }
 }
 
-// A pushed update for a run may arrive before the answer that starts it: the latest few are kept by run id.
-const early = new Map<string, Extract<ReportUpdate, { type: 'research' }>>()
 const EARLY_LIMIT = 50
 /// Without a pushed update for this long, the run is read with `getResearch` (the stream may have dropped).
 const QUIET_MS = 4000
 
 export const useResearch = create<ResearchStore>()((set, get) => {
+  // A pushed update for a run may arrive before the answer that starts it: the latest few are kept by run id.
+  const early = new Map<string, Extract<ReportUpdate, { type: 'research' }>>()
   let watchdog: ReturnType<typeof setTimeout> | null = null
 
   const runId = (): string | null => {

@@ -4,7 +4,7 @@ import { correctionEdits, correctionParts, correctionWords } from '../../../../s
 import type { Claim } from '../../../../shared/schemas'
 import { claimField, claimRange } from '../../editor/claims'
 import { useDocument } from '../../state/document'
-import { useDesk } from '../desk'
+import { useDesk } from '../useDesk'
 
 /// The suggested correction, shown word by word against the claim as checked (struck-out words and their
 /// replacements), and applied as one undoable edit that changes only those words in the claim's current text:

@@ -4,7 +4,7 @@ import { withoutInlineMarks } from '../../../../shared/markdown'
 import type { Estimate } from '../../../../shared/schemas'
 import { revealClaim } from '../../editor/claimKeys'
 import { estimateLead } from '../../state/recheck'
-import { useDesk } from '../desk'
+import { useDesk } from '../useDesk'
 
 /// How many of an estimate's claims the panel lists before "Show all": thousands of buttons beside the text
 /// slowed every keystroke of a long document.

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type JSX } from 'react'
 import { counted, formatted } from '../../../../shared/counted'
 import type { Check } from '../../../../shared/schemas'
 import { useChecks } from '../../state/checks'
-import { useDesk } from '../desk'
+import { useDesk } from '../useDesk'
 import { focusLost } from '../focus'
 
 /// One check of the history: what it checked and cost, its details (editable), and Cancel while it runs.

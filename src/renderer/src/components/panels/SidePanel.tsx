@@ -1,6 +1,6 @@
 import type { JSX } from 'react'
 import { useChecks } from '../../state/checks'
-import { useDesk } from '../desk'
+import { useDesk } from '../useDesk'
 import { ResearchPanel } from '../research/ResearchPanel'
 import { ClaimDetail } from './ClaimDetail'
 import { EstimateSummary } from './EstimateSummary'

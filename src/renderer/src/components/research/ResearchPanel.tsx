@@ -4,7 +4,7 @@ import { currentStep, STEP_NAMES, stepDone, useResearch, type ResearchRun } from
 import { counted } from '../../../../shared/counted'
 import { withoutInlineMarks } from '../../../../shared/markdown'
 import { Confirmation } from '../Confirmation'
-import { useDesk } from '../desk'
+import { useDesk } from '../useDesk'
 import { focusPanel } from '../focus'
 import { ArgumentMapTree } from './ArgumentMap'
 import { percent, VotesTable } from './VotesTable'
