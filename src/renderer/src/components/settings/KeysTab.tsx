@@ -8,8 +8,7 @@ import type {
 } from '../../../../shared/schemas'
 import { Confirmation } from '../Confirmation'
 import { focusInPlaceOf } from '../focus'
-import { CopyButton, Problem, useRequest } from './common'
-import type { TabProps } from './SettingsDialog'
+import { CopyButton, Problem, useRequest, type TabProps } from './common'
 
 const when = (iso: string): string => new Date(iso).toLocaleString()
 
