@@ -1,8 +1,9 @@
 import { EditorView } from '@codemirror/view'
-import { useEffect, useRef, type JSX } from 'react'
+import { useCallback, useEffect, useRef, useState, type JSX } from 'react'
 import type { FactdeskApi } from '../../../shared/api'
 import { claimKeys } from '../editor/claimKeys'
 import { claims } from '../editor/claims'
+import { editorMenu, type MenuRequest } from '../editor/contextMenu'
 import { WritingSettingsLink } from '../editor/lintSettings'
 import { startLintWorker } from '../editor/lintWorker'
 import { writingEditor } from '../editor/writingEditor'
@@ -10,10 +11,12 @@ import { useChecks } from '../state/checks'
 import { useDocument } from '../state/document'
 import { draftAutosave } from '../state/drafts'
 import { setEditorView } from '../state/editorView'
+import { EditorMenu } from './EditorMenu'
 
 /// The CodeMirror editor, created once and left to manage its own document; it reports its counts to the store,
 /// checks spelling and grammar with the writing settings of `api`, and opens a claim's detail when its badge is
-/// clicked (`api` and `onOpenClaim` should be stable: new ones recreate the editor).
+/// clicked, and has a menu of its own (right click, Shift+F10) to check a selection or a section (`api` and
+/// `onOpenClaim` should be stable: new ones recreate the editor).
 export function Editor({
   api,
   onOpenClaim,
@@ -23,6 +26,8 @@ export function Editor({
 }): JSX.Element {
   const parent = useRef<HTMLDivElement>(null)
   const setCounts = useDocument((store) => store.setCounts)
+  const [menu, setMenu] = useState<MenuRequest | null>(null)
+  const closeMenu = useCallback(() => setMenu(null), [])
 
   useEffect(() => {
     if (!parent.current) return
@@ -34,6 +39,7 @@ export function Editor({
         writing.extension,
         claims(onOpenClaim),
         claimKeys(onOpenClaim, closeSidePanel),
+        editorMenu(setMenu),
         draftAutosave(),
       ],
     })
@@ -47,7 +53,12 @@ export function Editor({
     }
   }, [api, setCounts, onOpenClaim])
 
-  return <main className="editor" ref={parent} />
+  return (
+    <>
+      <main className="editor" ref={parent} />
+      {menu && <EditorMenu api={api} at={menu} onOpenClaim={onOpenClaim} onClose={closeMenu} />}
+    </>
+  )
 }
 
 /// Escape in the text closes the panel beside it, when one is open.

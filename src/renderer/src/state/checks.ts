@@ -9,13 +9,21 @@ import type {
   Report,
   Tier,
 } from '../../../shared/schemas'
-import { clearClaims, setClaims, updateClaims, type ClaimDelta } from '../editor/claims'
+import {
+  claimField,
+  claimRanges,
+  clearClaims,
+  setClaims,
+  updateClaims,
+  type ClaimDelta,
+} from '../editor/claims'
 import { checkName } from './drafts'
 import { samePart, sectionAt, selectedPart, type Part } from './part'
 import { editorView } from './editorView'
 import { applyUpdate, deltaOf, progressOf, type ClaimProgress } from './progress'
 import { useAccount } from './account'
 import { counted } from '../../../shared/counted'
+import { keptMarks } from './recheck'
 import { announceEnded, askToNotify } from './systemNotice'
 
 /// A message shown in place: what went wrong, or what the writer should know, in words.
@@ -199,7 +207,10 @@ export const useChecks = create<ChecksStore>()((set, get) => {
     )
     pending = new Map()
     panelSize = {}
-    for (const claim of progress.values()) schedule(deltaOf(claim, check, panelSize))
+    // Kept claims show their verdicts already: the report brings them back.
+    for (const claim of estimate.claims)
+      if (claim.carriedFrom === null)
+        schedule(deltaOf(progress.get(claim.claimId) as ClaimProgress, check, panelSize))
     set({ check, busy: null, estimate: null, estimated: null, panel: null, openClaim: null })
     refreshBalance(api)
     // What the stream brought before this answer, then the report for anything missed.
@@ -241,6 +252,8 @@ export const useChecks = create<ChecksStore>()((set, get) => {
         })
         return null
       }
+      // A kept claim goes on showing its verdict; the others are to check.
+      const kept = keptMarks(claimRanges(view.state.field(claimField)), estimate, offset, get().since)
       view.dispatch({
         effects: setClaims.of(
           estimate.claims.map((claim) => ({
@@ -251,6 +264,7 @@ export const useChecks = create<ChecksStore>()((set, get) => {
             votes: 0,
             panel: null,
             issues: [],
+            ...kept.get(claim.claimId),
           })),
         ),
       })
