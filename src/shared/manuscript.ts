@@ -1,3 +1,5 @@
+import type { Check, Claim, EstimatedClaim, Report } from './schemas'
+
 /// A manuscript longer than one check may be (`limits.maxTextChars`) is checked in parts. The parts are cut where
 /// the writer's text already breaks: at a heading, else between paragraphs, else between sentences, so that no
 /// claim (a sentence, or part of one) is ever cut in two. Used by the editor and by `factdesk check FILE`.
@@ -63,4 +65,101 @@ function wordCut(text: string, from: number, most: number): number {
   if (space > from) return space + 1
   const code = text.charCodeAt(most - 1)
   return code >= 0xd800 && code <= 0xdbff ? most - 1 : most
+}
+
+const ENDED = new Set(['completed', 'failed', 'cancelled'])
+
+/// Counts per key (tier, verdict) added up.
+function sum<K extends string>(counts: readonly Partial<Record<K, number>>[]): Partial<Record<K, number>> {
+  const total: Partial<Record<K, number>> = {}
+  for (const each of counts)
+    for (const [key, count] of Object.entries(each) as [K, number][]) total[key] = (total[key] ?? 0) + count
+  return total
+}
+
+/// The name of part `n` of `count` (in history), after the manuscript's.
+export const partName = (name: string | null | undefined, n: number, count: number): string =>
+  [name, `part ${n} of ${count}`].filter(Boolean).join(' · ')
+
+/// The check of a manuscript of `parts` parts, `id`, named `name`: the checks of its parts submitted so far
+/// (at least one) as one. It has ended once every part's has; then it failed if one failed, else it was
+/// cancelled if one was.
+export function combinedCheck(
+  id: string,
+  name: string | null,
+  checks: readonly Check[],
+  parts: number,
+): Check {
+  const first = checks[0] as Check
+  const ended = checks.length === parts && checks.every((check) => ENDED.has(check.status))
+  const status = ended
+    ? ((['failed', 'cancelled'] as const).find((each) => checks.some((check) => check.status === each)) ??
+      'completed')
+    : checks.some((check) => check.status !== 'queued')
+      ? 'running'
+      : 'queued'
+  const latest = (dates: (string | null)[]): string | null =>
+    dates.some((date) => date === null) ? null : ((dates as string[]).sort().at(-1) ?? null)
+  const total = (count: (check: Check) => number): number =>
+    checks.reduce((all, check) => all + count(check), 0)
+  return {
+    ...first,
+    id,
+    status,
+    name,
+    documentId: id,
+    claimCount: total((check) => check.claimCount),
+    credits: {
+      charged: total((check) => check.credits.charged),
+      refunded: total((check) => check.credits.refunded),
+    },
+    progress: { claimsDone: sum(checks.map((check) => check.progress.claimsDone)) },
+    updatedAt: latest(checks.map((check) => check.updatedAt)) ?? first.updatedAt,
+    completedAt: ended ? latest(checks.map((check) => check.completedAt)) : null,
+    error: checks.find((check) => check.error)?.error ?? null,
+  }
+}
+
+/// A claim of a part that starts at `by`, placed on the whole text (its findings too).
+export function shiftedClaim<T extends EstimatedClaim | Claim>(claim: T, by: number): T {
+  const moved = { ...claim, charStart: claim.charStart + by, charEnd: claim.charEnd + by }
+  return 'issues' in claim
+    ? {
+        ...moved,
+        issues: claim.issues.map((issue) => ({
+          ...issue,
+          charStart: issue.charStart + by,
+          charEnd: issue.charEnd + by,
+        })),
+      }
+    : moved
+}
+
+/// The report of a manuscript whose check is `check`: the reports of its parts (from `parts`, in order) as one,
+/// on the offsets of the whole text.
+export function combinedReport(
+  check: Check,
+  reports: readonly Report[],
+  parts: readonly ManuscriptPart[],
+): Report {
+  const total = (count: (report: Report) => number): number =>
+    reports.reduce((all, report) => all + count(report), 0)
+  return {
+    check,
+    text: reports.map((report) => report.text).join(''),
+    claims: reports.flatMap((report, index) =>
+      report.claims.map((claim) => shiftedClaim(claim, parts[index]?.from ?? 0)),
+    ),
+    summary: {
+      claimCount: total((report) => report.summary.claimCount),
+      done: sum(reports.map((report) => report.summary.done)),
+      // Only the verdicts some part counts are keys.
+      verdicts: sum(reports.map((report) => report.summary.verdicts)) as Record<string, number>,
+      tokens: {
+        input: total((report) => report.summary.tokens.input),
+        output: total((report) => report.summary.tokens.output),
+      },
+    },
+    panel: reports[0]?.panel ?? {},
+  }
 }

@@ -82,7 +82,7 @@ describe('a manuscript longer than one check may be', () => {
     const checks = (await call(server, 'GET', '/checks?limit=100')).json.data
     expect(checks).toHaveLength(parts)
     expect(checks.map((each: { name: string }) => each.name)).toContain(`The book · part 3 of ${parts}`)
-    for (const part of checks) await waitForEnd(server, part.id)
+    for (const part of checks) await waitForEnd(server, part.id, 90_000)
     const history = await api.listChecks({ limit: 100 })
     expect(history.data).toHaveLength(1)
     expect(history.data[0]).toMatchObject({ id: check.id, status: 'completed', name: 'The book' })
@@ -92,5 +92,5 @@ describe('a manuscript longer than one check may be', () => {
     for (const claim of report.claims) expect(TEXT.slice(claim.charStart, claim.charEnd)).toBe(claim.text)
     const issues = report.claims.flatMap((claim) => claim.issues)
     expect(issues.map((issue) => TEXT.slice(issue.charStart, issue.charEnd))).toContain('yaer')
-  })
+  }, 120_000)
 })

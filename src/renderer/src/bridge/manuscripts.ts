@@ -1,7 +1,14 @@
 import type { FactdeskApi, ReportUpdate } from '../../../shared/api'
 import { ApiError } from '../../../shared/errors'
-import { DEFAULT_MAX_TEXT_CHARS, manuscriptParts } from '../../../shared/manuscript'
-import type { Check, Claim, Estimate, EstimatedClaim, Report } from '../../../shared/schemas'
+import {
+  combinedCheck,
+  combinedReport,
+  DEFAULT_MAX_TEXT_CHARS,
+  manuscriptParts,
+  partName,
+  shiftedClaim,
+} from '../../../shared/manuscript'
+import type { Check, Estimate, Report } from '../../../shared/schemas'
 
 /// One part of a manuscript as estimated, and once submitted its check as last heard.
 interface Part {
@@ -21,63 +28,6 @@ interface Manuscript {
 const PREFIX = 'manuscript-'
 const ENDED = new Set(['completed', 'failed', 'cancelled'])
 
-/// Counts per key (tier, verdict) added up.
-function sum<K extends string>(counts: readonly Partial<Record<K, number>>[]): Partial<Record<K, number>> {
-  const total: Partial<Record<K, number>> = {}
-  for (const each of counts)
-    for (const [key, count] of Object.entries(each) as [K, number][]) total[key] = (total[key] ?? 0) + count
-  return total
-}
-
-/// The name of part `n` of `count` in history, after the manuscript's.
-const partName = (name: string | null | undefined, n: number, count: number): string =>
-  [name, `part ${n} of ${count}`].filter(Boolean).join(' · ')
-
-/// The manuscript's check: its parts' checks as one. It has ended once every part has; it failed if one failed.
-function combined(manuscript: Manuscript, name: string | null): Check {
-  const checks = manuscript.parts.flatMap((part) => (part.check ? [part.check] : []))
-  const first = checks[0] as Check
-  const ended = checks.length === manuscript.parts.length && checks.every((check) => ENDED.has(check.status))
-  const status = ended
-    ? (['failed', 'cancelled', 'completed'] as const).find((each) => checks.some((c) => c.status === each))
-    : checks.some((check) => check.status !== 'queued')
-      ? 'running'
-      : 'queued'
-  const latest = (dates: (string | null)[]): string | null =>
-    dates.some((date) => date === null) ? null : ((dates as string[]).sort().at(-1) ?? null)
-  return {
-    ...first,
-    id: manuscript.id,
-    status: status ?? 'completed',
-    name,
-    documentId: manuscript.id,
-    claimCount: checks.reduce((total, check) => total + check.claimCount, 0),
-    credits: {
-      charged: checks.reduce((total, check) => total + check.credits.charged, 0),
-      refunded: checks.reduce((total, check) => total + check.credits.refunded, 0),
-    },
-    progress: { claimsDone: sum(checks.map((check) => check.progress.claimsDone)) },
-    updatedAt: latest(checks.map((check) => check.updatedAt)) ?? first.updatedAt,
-    completedAt: ended ? latest(checks.map((check) => check.completedAt)) : null,
-    error: checks.find((check) => check.error)?.error ?? null,
-  }
-}
-
-/// A claim of a part, placed on the whole text.
-function shifted<T extends EstimatedClaim | Claim>(claim: T, by: number): T {
-  const moved = { ...claim, charStart: claim.charStart + by, charEnd: claim.charEnd + by }
-  return 'issues' in claim
-    ? {
-        ...moved,
-        issues: claim.issues.map((issue) => ({
-          ...issue,
-          charStart: issue.charStart + by,
-          charEnd: issue.charEnd + by,
-        })),
-      }
-    : moved
-}
-
 /// `api`, with manuscripts of any length: an estimate of a text longer than `limit` estimates it in parts (cut
 /// where `manuscriptParts` says) and answers one estimate of them all; its submission submits each part under
 /// the key `<key>-part-<n>` (the same key for every submission of that estimate, so that a retry after a failure
@@ -90,7 +40,13 @@ export function withManuscripts(api: FactdeskApi, limit = DEFAULT_MAX_TEXT_CHARS
   const names = new Map<string, string | null>()
 
   const find = (id: string): Manuscript | undefined => manuscripts.get(id)
-  const check = (manuscript: Manuscript): Check => combined(manuscript, names.get(manuscript.id) ?? null)
+  const check = (manuscript: Manuscript): Check =>
+    combinedCheck(
+      manuscript.id,
+      names.get(manuscript.id) ?? null,
+      manuscript.parts.flatMap((part) => (part.check ? [part.check] : [])),
+      manuscript.parts.length,
+    )
   // A re-check of a manuscript keeps nothing: its parts are checked anew.
   const withoutManuscript = <T extends { previousCheckId?: string | null | undefined }>(request: T): T => {
     if (!request.previousCheckId || !manuscripts.has(request.previousCheckId)) return request
@@ -142,7 +98,7 @@ export function withManuscripts(api: FactdeskApi, limit = DEFAULT_MAX_TEXT_CHARS
         documentId: manuscript.id,
         claimCount: estimates.reduce((all, estimate) => all + estimate.claimCount, 0),
         claims: estimates.flatMap((estimate, index) =>
-          estimate.claims.map((claim) => shifted(claim, cuts[index]?.from ?? 0)),
+          estimate.claims.map((claim) => shiftedClaim(claim, cuts[index]?.from ?? 0)),
         ),
         credits: { ...last.credits, total, breakdown },
         balance: last.balance,
@@ -182,26 +138,7 @@ export function withManuscripts(api: FactdeskApi, limit = DEFAULT_MAX_TEXT_CHARS
       const manuscript = find(id)
       if (!manuscript) return api.report(id)
       const reports = await refresh(manuscript)
-      const parts = submitted(manuscript)
-      const first = reports[0] as Report
-      return {
-        check: check(manuscript),
-        text: reports.map((report) => report.text).join(''),
-        claims: reports.flatMap((report, index) =>
-          report.claims.map((claim) => shifted(claim, parts[index]?.from ?? 0)),
-        ),
-        summary: {
-          claimCount: reports.reduce((all, report) => all + report.summary.claimCount, 0),
-          done: sum(reports.map((report) => report.summary.done)),
-          // Only the verdicts some part counts are keys.
-          verdicts: sum(reports.map((report) => report.summary.verdicts)) as Record<string, number>,
-          tokens: {
-            input: reports.reduce((all, report) => all + report.summary.tokens.input, 0),
-            output: reports.reduce((all, report) => all + report.summary.tokens.output, 0),
-          },
-        },
-        panel: first.panel,
-      }
+      return combinedReport(check(manuscript), reports, submitted(manuscript))
     },
 
     cancel: async (id) => {
