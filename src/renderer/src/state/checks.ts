@@ -23,7 +23,7 @@ import { editorView } from './editorView'
 import { applyUpdate, deltaOf, progressOf, type ClaimProgress } from './progress'
 import { useAccount } from './account'
 import { counted } from '../../../shared/counted'
-import { keptMarks } from './recheck'
+import { keptMarks, keptReport } from './recheck'
 import { announceEnded, askToNotify } from './systemNotice'
 
 /// A message shown in place: what went wrong, or what the writer should know, in words.
@@ -454,9 +454,14 @@ export const useChecks = create<ChecksStore>()((set, get) => {
 
     showClaim: async (api, claimId) => {
       set({ openClaim: claimId, panel: 'claim' })
-      const check = get().check
-      if (!check) return
+      const { check, estimate } = get()
       try {
+        // A kept claim of an estimate shows the verdicts it keeps.
+        if (!check) {
+          const kept = estimate && (await keptReport(api, estimate, claimId))
+          if (kept && get().openClaim === claimId && get().estimate === estimate) set({ report: kept })
+          return
+        }
         const report = await api.report(check.id)
         if (get().check?.id === check.id) set({ report })
       } catch (error) {

@@ -1,5 +1,6 @@
 import { counted, formatted } from '../../../shared/counted'
-import type { Check, Claim, Estimate } from '../../../shared/schemas'
+import type { FactdeskApi } from '../../../shared/api'
+import type { Check, Claim, Estimate, Report } from '../../../shared/schemas'
 import { hasSettled, type ClaimInfo, type ClaimMark } from '../editor/claims'
 
 /// What a re-check's estimate keeps and what the rest cost ("12 claims unchanged, kept · 3 to check: 42
@@ -58,4 +59,33 @@ export function keptMarks(
     })
   }
   return kept
+}
+
+/// The report a kept claim of `estimate` shows its detail from before its check runs: that of the check it is
+/// kept from, with the claim under its new id (the first of the earlier claims with its words not yet taken by
+/// an earlier kept claim of the same words). Null for a claim that is not kept.
+export async function keptReport(
+  api: FactdeskApi,
+  estimate: Estimate,
+  claimId: string,
+): Promise<Report | null> {
+  const claim = estimate.claims.find((each) => each.claimId === claimId)
+  if (!claim?.carriedFrom) return null
+  const previous = await api.report(claim.carriedFrom)
+  const sameWords = (each: { text: string }): boolean => each.text === claim.text
+  const nth = estimate.claims.filter((each) => each.carriedFrom !== null && sameWords(each)).indexOf(claim)
+  const earlier = previous.claims.filter(sameWords)[nth]
+  if (!earlier) return null
+  return {
+    ...previous,
+    claims: [
+      {
+        ...earlier,
+        claimId,
+        charStart: claim.charStart,
+        charEnd: claim.charEnd,
+        carriedFrom: previous.check.id,
+      },
+    ],
+  }
 }
