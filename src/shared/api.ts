@@ -90,8 +90,9 @@ export interface FactdeskOperations {
   credits(): Promise<Credits>
   /// The claims of a text and their price; charges nothing.
   estimate(request: EstimateRequest): Promise<Estimate>
-  /// Charges and queues a check of a text or of an estimated document.
-  submit(request: CreateCheckRequest): Promise<Check>
+  /// Charges and queues a check of a text or of an estimated document. A repeat with the same `idempotencyKey`
+  /// and request answers the first check and charges nothing.
+  submit(request: CreateCheckRequest, idempotencyKey?: string): Promise<Check>
   getCheck(id: string): Promise<Check>
   /// The report as far as it is filled in.
   report(id: string): Promise<Report>

@@ -25,7 +25,7 @@ export const OPERATION_ARGS = {
   me: z.tuple([]),
   credits: z.tuple([]),
   estimate: z.tuple([EstimateRequest]),
-  submit: z.tuple([CreateCheckRequest]),
+  submit: z.tuple([CreateCheckRequest, z.string().optional()]),
   getCheck: z.tuple([id]),
   report: z.tuple([id]),
   export: z.tuple([id, ExportFormat]),

@@ -25,6 +25,7 @@ export interface RestRequest<T> {
   path: string
   schema: z.ZodType<T>
   body?: unknown
+  headers?: Record<string, string>
 }
 
 /// The operations of the editor's API that the service specification's REST API offers.
@@ -63,7 +64,13 @@ export const REST_REQUESTS: Requests = {
   me: () => ({ method: 'GET', path: '/me', schema: Me }),
   credits: () => ({ method: 'GET', path: '/credits', schema: Credits }),
   estimate: (request) => ({ method: 'POST', path: '/checks/estimate', schema: Estimate, body: request }),
-  submit: (request) => ({ method: 'POST', path: '/checks', schema: Check, body: request }),
+  submit: (request, idempotencyKey) => ({
+    method: 'POST',
+    path: '/checks',
+    schema: Check,
+    body: request,
+    ...(idempotencyKey === undefined ? {} : { headers: { 'Idempotency-Key': idempotencyKey } }),
+  }),
   getCheck: (id) => ({ method: 'GET', path: `/checks/${segment(id)}`, schema: Check }),
   report: (id) => ({ method: 'GET', path: `/checks/${segment(id)}/report`, schema: Report }),
   listChecks: ({ limit, cursor }) => {

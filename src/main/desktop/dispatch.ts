@@ -42,7 +42,8 @@ const HANDLERS: Handlers = {
   me: ({ service }, principal) => service.me(principal),
   credits: ({ service }, principal) => service.credits(principal),
   estimate: ({ service }, principal, request) => service.estimate(principal, request),
-  submit: async ({ service }, principal, request) => (await service.submit(principal, request)).check,
+  submit: async ({ service }, principal, request, idempotencyKey) =>
+    (await service.submit(principal, request, idempotencyKey)).check,
   getCheck: ({ service }, principal, id) => service.getCheck(principal, id),
   report: ({ service }, principal, id) => service.report(principal, id),
   // Exported here from the report of whichever service holds the check, the remote one included.

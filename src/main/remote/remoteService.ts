@@ -42,7 +42,6 @@ const DEFAULTS = { retries: 4, retryDelayMs: 500, requestTimeoutMs: 30_000 }
 type Repeat = 'safe' | 'refused'
 
 interface Request<T> extends RestRequest<T> {
-  headers?: Record<string, string>
   repeat?: Repeat
 }
 
@@ -85,10 +84,8 @@ export class RemoteService implements RemoteOperations {
   credits: RemoteOperations['credits'] = () => this.call(REST_REQUESTS.credits())
   estimate: RemoteOperations['estimate'] = (request) => this.call(REST_REQUESTS.estimate(request))
 
-  submit: RemoteOperations['submit'] = async (request) =>
-    this.seen(
-      await this.call({ ...REST_REQUESTS.submit(request), headers: { 'Idempotency-Key': randomUUID() } }),
-    )
+  submit: RemoteOperations['submit'] = async (request, idempotencyKey = randomUUID()) =>
+    this.seen(await this.call(REST_REQUESTS.submit(request, idempotencyKey)))
 
   getCheck: RemoteOperations['getCheck'] = async (id) =>
     this.seen(await this.call(REST_REQUESTS.getCheck(id)))

@@ -33,7 +33,12 @@ export function httpApi(
 ): FactdeskApi {
   const session = openSession(page)
 
-  async function send(method: 'GET' | 'POST' | 'PATCH', path: string, body?: unknown): Promise<Response> {
+  async function send(
+    method: 'GET' | 'POST' | 'PATCH',
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Response> {
     try {
       await session
       return await page.fetch(API_BASE + path, {
@@ -43,6 +48,7 @@ export function httpApi(
           Accept: 'application/json',
           ...pageKeyHeader(page),
           ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+          ...headers,
         },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       })
@@ -56,8 +62,9 @@ export function httpApi(
     path: string,
     schema: z.ZodType<T>,
     body?: unknown,
+    headers?: Record<string, string>,
   ): Promise<T> {
-    const response = await send(method, path, body)
+    const response = await send(method, path, body, headers)
     const answer: unknown = await response.json().catch(() => null)
     if (!response.ok) throw answerError(response.status, answer, 'Factdesk')
     const result = schema.safeParse(answer)
@@ -141,7 +148,9 @@ export function httpApi(
 
   const id = (value: string): string => encodeURIComponent(value)
   return {
-    ...restOperations((request) => call(request.method, request.path, request.schema, request.body)),
+    ...restOperations((request) =>
+      call(request.method, request.path, request.schema, request.body, request.headers),
+    ),
     export: (checkId, format) => file(`/checks/${id(checkId)}/export?format=${format}`),
     settings: () => call('GET', '/settings', Settings),
     updateSettings: (patch) => call('PATCH', '/settings', Settings, patch),

@@ -8,7 +8,7 @@ export function ipcApi(factdesk: FactdeskIpc): FactdeskApi {
     me: () => unwrap(factdesk.me()),
     credits: () => unwrap(factdesk.credits()),
     estimate: (request) => unwrap(factdesk.estimate(request)),
-    submit: (request) => unwrap(factdesk.submit(request)),
+    submit: (request, idempotencyKey) => unwrap(factdesk.submit(request, idempotencyKey)),
     getCheck: (id) => unwrap(factdesk.getCheck(id)),
     report: (id) => unwrap(factdesk.report(id)),
     export: (id, format) => unwrap(factdesk.export(id, format)),

@@ -1,8 +1,9 @@
 import { EditorView } from '@codemirror/view'
-import { useEffect, useRef, type JSX } from 'react'
+import { useCallback, useEffect, useRef, useState, type JSX } from 'react'
 import { autosave } from '../editor/autosave'
 import { claimKeys } from '../editor/claimKeys'
 import { claims } from '../editor/claims'
+import { editorMenu, type MenuRequest } from '../editor/contextMenu'
 import { WritingSettingsLink } from '../editor/lintSettings'
 import { startLintWorker } from '../editor/lintWorker'
 import { writingEditor } from '../editor/writingEditor'
@@ -10,17 +11,21 @@ import { useChecks } from '../state/checks'
 import { useDocument } from '../state/document'
 import { useDrafts } from '../state/drafts'
 import { showError } from '../state/notices'
+import { EditorMenu } from './EditorMenu'
 import { useSettingsDialog } from './settings/open'
 import { useDesk } from './useDesk'
 
 /// The window's CodeMirror editor (its desk's), created once and left to manage its own document; it reports its
-/// counts to the store, checks spelling and grammar with the saved writing settings, and opens a claim's detail
-/// when its badge is clicked (`onOpenClaim` should be stable: a new one recreates the editor).
+/// counts to the store, checks spelling and grammar with the saved writing settings, opens a claim's detail when
+/// its badge is clicked, and has a menu of its own (right click, Shift+F10) to check a selection or a section
+/// (`onOpenClaim` should be stable: a new one recreates the editor).
 export function Editor({ onOpenClaim }: { onOpenClaim: (claimId: string) => void }): JSX.Element {
   const desk = useDesk()
   const { api } = desk
   const parent = useRef<HTMLDivElement>(null)
   const setCounts = useDocument((store) => store.setCounts)
+  const [menu, setMenu] = useState<MenuRequest | null>(null)
+  const closeMenu = useCallback(() => setMenu(null), [])
 
   useEffect(() => {
     if (!parent.current) return
@@ -36,6 +41,7 @@ export function Editor({ onOpenClaim }: { onOpenClaim: (claimId: string) => void
         writing.extension,
         claims(onOpenClaim),
         claimKeys(onOpenClaim, closeSidePanel),
+        editorMenu(setMenu),
         autosave({
           onEdit: () => useDrafts.getState().edited(api),
           onLeave: () => void useDrafts.getState().flush(api),
@@ -57,7 +63,12 @@ export function Editor({ onOpenClaim }: { onOpenClaim: (claimId: string) => void
     }
   }, [api, desk, setCounts, onOpenClaim])
 
-  return <main className="editor" ref={parent} />
+  return (
+    <>
+      <main className="editor" ref={parent} />
+      {menu && <EditorMenu at={menu} onOpenClaim={onOpenClaim} onClose={closeMenu} />}
+    </>
+  )
 }
 
 /// Escape in the text closes the panel beside it, when one is open.

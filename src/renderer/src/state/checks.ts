@@ -10,13 +10,14 @@ import type {
   Tier,
 } from '../../../shared/schemas'
 import type { EditorView } from '@codemirror/view'
-import { setClaims, updateClaims } from '../editor/claims'
+import { claimField, claimRanges, setClaims, updateClaims } from '../editor/claims'
 import { samePart, sectionAt, selectedPart, type Part } from './part'
 import type { Desk } from './desk'
 import { ReportFeed } from './reportFeed'
 import { applyUpdate, deltaOf, progressOf } from './progress'
 import { useAccount } from './account'
 import { counted } from '../../../shared/counted'
+import { keptMarks, keptReport } from './recheck'
 import { announceEnded, askToNotify } from './systemNotice'
 import { dismissNotice, showError, showInfo, useNotices } from './notices'
 
@@ -158,7 +159,11 @@ export const useChecks = create<ChecksStore>()((set, get) => {
       })),
       {},
     )
-    for (const claim of feed.progress.values()) feed.schedule(deltaOf(claim, check, feed.panel))
+    // Kept claims show their verdicts already: the report brings them back.
+    for (const claim of estimate.claims) {
+      const progress = feed.progress.get(claim.claimId)
+      if (claim.carriedFrom === null && progress) feed.schedule(deltaOf(progress, check, feed.panel))
+    }
     set({ check, busy: null, estimate: null, estimated: null, panel: null, openClaim: null })
     refreshBalance(api)
     // What the stream brought before this answer, then the report for anything missed.
@@ -193,6 +198,8 @@ export const useChecks = create<ChecksStore>()((set, get) => {
         showInfo('The text changed while estimating. Estimate again.')
         return null
       }
+      // A kept claim goes on showing its verdict; the others are to check.
+      const kept = keptMarks(claimRanges(view.state.field(claimField)), estimate, offset, get().since)
       view.dispatch({
         effects: setClaims.of(
           estimate.claims.map((claim) => ({
@@ -203,6 +210,7 @@ export const useChecks = create<ChecksStore>()((set, get) => {
             votes: 0,
             panel: null,
             issues: [],
+            ...kept.get(claim.claimId),
           })),
         ),
       })
@@ -378,9 +386,14 @@ export const useChecks = create<ChecksStore>()((set, get) => {
 
     showClaim: async (api, claimId) => {
       set({ openClaim: claimId, panel: 'claim' })
-      const check = get().check
-      if (!check) return
+      const { check, estimate } = get()
       try {
+        // A kept claim of an estimate shows the verdicts it keeps.
+        if (!check) {
+          const kept = estimate && (await keptReport(api, estimate, claimId))
+          if (kept && get().openClaim === claimId && get().estimate === estimate) set({ report: kept })
+          return
+        }
         const report = await api.report(check.id)
         if (get().check?.id === check.id) set({ report })
       } catch (error) {
