@@ -68,6 +68,7 @@ export default tseslint.config(
     },
   },
   {
+    // src/main/engine/files/ (reading and writing the writer's files) is the engine's too.
     files: ['src/main/engine/**'],
     rules: {
       'no-restricted-imports': [
@@ -78,6 +79,50 @@ export default tseslint.config(
             {
               group: ['**/server/*', '**/cli/*', '**/desktop/*', '**/renderer/*', 'hono', '@hono/*'],
               message: 'The engine knows nothing of HTTP, the CLI or the shell.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The client of a remote Factdesk service: the engine's interface and the contract, nothing of the shell.
+    files: ['src/main/remote/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          ...electronOnlyInShell,
+          patterns: [
+            {
+              group: [
+                '**/server/*',
+                '**/cli/*',
+                '**/desktop/*',
+                '**/renderer/*',
+                '**/preload/*',
+                'hono',
+                '@hono/*',
+              ],
+              message:
+                'The remote service client stands on the engine and src/shared: no server, CLI, shell or page.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // A sandboxed preload loads no Node modules and no main-process code: it hands src/shared's API to the page.
+    files: ['src/preload/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['node:*', '**/main/*', '**/renderer/*'],
+              message: 'The preload imports electron and src/shared only.',
             },
           ],
         },

@@ -77,6 +77,10 @@ declare global {
       load(words: number, claimCount: number, findings: number): Promise<{ claims: number; marks: number }>
       updateAll(): Promise<number>
       relint(): Promise<number>
+      /// Verdicts land on `perFrame` claims a frame, round and round the claims (with a finding, then clean, as a
+      /// t1 check's), until `stopLanding`, which answers how many landed.
+      startLanding(perFrame: number): void
+      stopLanding(): number
     }
   }
 }
@@ -102,6 +106,26 @@ const until = async (done: () => boolean): Promise<void> => {
   while (!done()) await new Promise((resolve) => nativeSetTimeout(resolve, 20))
 }
 
+// The claims' verdicts landing, as the checks store sends them: one transaction of deltas a frame.
+let landing: { next: number; landed: number; stopped: boolean } | null = null
+function land(perFrame: number): void {
+  const run = landing
+  if (!run || run.stopped || !view) return
+  const deltas = Array.from({ length: perFrame }, (_, k) => {
+    const at = run.next + k
+    const mark = marks[at % marks.length] as ClaimMark
+    const found = Math.floor(at / marks.length) % 2 === 0
+    return {
+      claimId: mark.claimId,
+      stage: found ? ('issues' as const) : ('clean' as const),
+      issues: found ? [{ from: 4, to: 9, message: 'A finding', spelling: true }] : [],
+    }
+  })
+  run.next += perFrame
+  run.landed += perFrame
+  view.dispatch({ effects: updateClaims.of(deltas) })
+  requestAnimationFrame(() => land(perFrame))
+}
 window.bench = {
   async load(words, claimCount, findings) {
     const made = makeDocument(words, claimCount)
@@ -157,6 +181,15 @@ window.bench = {
     })
     await new Promise((resolve) => nativeSetTimeout(resolve, 800))
     return longestTimerSince(start)
+  },
+  startLanding(perFrame) {
+    landing = { next: 0, landed: 0, stopped: false }
+    requestAnimationFrame(() => land(perFrame))
+  },
+  stopLanding() {
+    if (!landing) return 0
+    landing.stopped = true
+    return landing.landed
   },
 }
 

@@ -41,7 +41,20 @@ test('after a check, the next one keeps the unchanged claims and checks only the
   await expect(page.getByRole('status', { name: 'Estimate status' })).toHaveText(
     `${count - 1} claims unchanged, kept · 1 to check: 1 credit. Balance ${1000 - count} credits: enough for this check.`,
   )
+  // A kept claim shows its verdict, and the day of the check it comes from, from the estimate on.
+  const kept = page.locator('.cm-content .fd-claim', { hasText: 'every yaer' })
+  await expect(kept).toHaveClass(/fd-stage-issues/)
+  await expect(page.getByRole('button', { name: /^Claim “Around seven million people/ })).toHaveAttribute(
+    'title',
+    /^issues — unchanged since the check of \d/,
+  )
+  await expect(page.locator('.cm-content .fd-claim', { hasText: '9,000' })).toHaveClass(/fd-stage-estimated/)
   await page.screenshot({ path: screenshot('recheck-estimate.png') })
+  await page.getByRole('button', { name: /^Claim “Around seven million people/ }).click()
+  const keptDetail = page.getByRole('complementary', { name: 'Claim' })
+  await expect(keptDetail).toContainText('Unchanged since the check of')
+  await expect(keptDetail.getByRole('region', { name: 'Tier t1' })).toBeVisible()
+  await page.keyboard.press('Escape')
   await toolbar.getByRole('button', { name: 'Check', exact: true }).click()
   await expect(status).toContainText(`${1000 - count - 1} credits`)
   await expect(page.locator('.cm-content .fd-claim:not(.fd-stage-estimated)')).toHaveCount(count)
@@ -123,5 +136,67 @@ test('checks only the selection, or the section at the cursor, on the right word
     /· § The tower$/,
     /· “The Great Wall of China is…”$/,
   ])
+  expect(problems).toEqual([])
+})
+
+test('the text has its own menu: check the selection, the section, or open a claim', async ({
+  page,
+  server,
+}) => {
+  const problems = pageProblems(page)
+  await writeInEditor(page, server, SECTIONS)
+  const estimate = page.getByRole('complementary', { name: 'Estimate' })
+  const claims = page.locator('.cm-content .fd-claim')
+  const menu = page.getByRole('menu', { name: 'Text' })
+
+  // Right click in the second section, nothing selected: the section, no selection, no claim.
+  await page.locator('.cm-line', { hasText: 'The Great Wall' }).click({ button: 'right' })
+  await expect(menu.getByRole('menuitem')).toHaveText(['Check this section'])
+  await expect(menu.getByRole('menuitem', { name: 'Check this section' })).toBeFocused()
+  await page.keyboard.press('Escape')
+  await expect(menu).toHaveCount(0)
+  await expect(page.getByRole('textbox', { name: 'Document' })).toBeFocused()
+
+  // From the keyboard, with the first sentence selected.
+  await page.locator('.cm-line', { hasText: 'The Eiffel Tower' }).click({ clickCount: 3 })
+  await page.keyboard.press('Shift+F10')
+  await expect(menu.getByRole('menuitem')).toHaveText(['Check selection', 'Check this section'])
+  await page.keyboard.press('Enter')
+  await expect(estimate.locator('.estimate-lead')).toContainText('2 claims found')
+  await expect(claims).toHaveText([
+    'The Eiffel Tower is 330 metres tall.',
+    'It was completed in 1889 for the World Fair in Paris.',
+  ])
+  await page
+    .getByRole('toolbar', { name: 'Fact-checking' })
+    .getByRole('button', { name: 'Check', exact: true })
+    .click()
+  await expect(page.getByRole('status', { name: 'Check status' })).toContainText('completed')
+
+  // On a checked claim (the selection still there): its detail; on the other section, by the ContextMenu key:
+  // that section.
+  await claims.first().click({ button: 'right' })
+  await expect(menu.getByRole('menuitem')).toHaveText([
+    'Check selection',
+    'Check this section',
+    'Open detail',
+  ])
+  await page.screenshot({ path: screenshot('editor-menu.png') })
+  await page.keyboard.press('ArrowUp')
+  await expect(menu.getByRole('menuitem', { name: 'Open detail' })).toBeFocused()
+  await page.keyboard.press('Enter')
+  await expect(page.getByRole('complementary', { name: 'Claim' })).toContainText('The Eiffel Tower is 330')
+  await page.locator('.cm-line', { hasText: 'The Great Wall' }).click()
+  await page.keyboard.press('ContextMenu')
+  await menu.getByRole('menuitem', { name: 'Check this section' }).click()
+  await expect(page.locator('.notice')).toContainText('§ The wall')
+  await expect(claims).toHaveText([
+    'The Great Wall of China is more than 21,000 kilometres long.',
+    'Around seven million people visit it every yaer.',
+  ])
+
+  // Elsewhere the browser's menu stays: the toolbar's right click is not the text's.
+  await page.getByRole('toolbar', { name: 'Fact-checking' }).click({ button: 'right' })
+  await expect(menu).toHaveCount(0)
   expect(problems).toEqual([])
 })

@@ -19,8 +19,8 @@ let remote: TestServer
 let token: string
 test.beforeEach(async () => {
   engine = openEngine({ dataDir: tempDir(), runJobs: false })
-  engine.settings.offerRemoteService()
-  services = new ServiceSwitch(engine.settings)
+  engine.settings.switches.offerRemoteService()
+  services = new ServiceSwitch(engine.settings.switches)
   remote = await startServer()
   const newsroom = remote.engine.admin.createOrganization('Newsroom', 500)
   token = remote.engine.admin.createToken('write', newsroom.id, 'desktop').value

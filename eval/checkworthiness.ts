@@ -13,8 +13,8 @@ import {
   trainWithThreshold,
   type LabelledSentence,
   type TrainingOptions,
-} from '../src/main/engine/claims/training'
-import type { EvalSet } from './index'
+} from './training/checkworthiness'
+import type { EvalSet } from './set'
 
 const DATA = fileURLToPath(new URL('../../shared/data/checkworthiness/', import.meta.url))
 

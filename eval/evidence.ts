@@ -20,10 +20,10 @@ import {
   readGroups,
   trainRanker,
   type Featured,
-} from '../src/main/engine/web/rankTraining'
+} from './training/evidence'
 import { eachClaim, tokensOf } from './calls'
-import type { EvalSet } from './index'
 import { NotConfigured } from './notConfigured'
+import type { EvalSet } from './set'
 
 const DATA = fileURLToPath(new URL('../../shared/data/', import.meta.url))
 

@@ -4,7 +4,7 @@ import { readdir, readFile, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { SpellingChecker } from '../src/main/engine/tiers/t1'
-import type { EvalSet } from './index'
+import type { EvalSet } from './set'
 
 // ../shared beside the repository, as on the build machines and in CI.
 const DATA = fileURLToPath(new URL('../../shared/data/grammar/jfleg-dev/', import.meta.url))

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { SpellingChecker } from '../src/main/engine/tiers/t1'
-import type { EvalSet } from './index'
+import type { EvalSet } from './set'
 
 // ../shared beside the repository, as on the build machines and in CI.
 const DATA = fileURLToPath(new URL('../../shared/data/spelling/norvig-set1.jsonl', import.meta.url))

@@ -33,8 +33,8 @@ import { webTier } from '../src/main/engine/tiers/t3'
 import type { TierChecker } from '../src/main/engine/tiers/tier'
 import { Web } from '../src/main/engine/web'
 import { eachClaim, tokensOf } from './calls'
-import type { EvalSet } from './index'
 import { NotConfigured } from './notConfigured'
+import type { EvalSet } from './set'
 
 const DATA = fileURLToPath(new URL('../../shared/data/verification/', import.meta.url))
 

@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import type { LinearModel } from '../src/main/engine/claims/model'
-import { readLabelledSentences, trainWithThreshold } from '../src/main/engine/claims/training'
+import { readLabelledSentences, trainWithThreshold } from '../eval/training/checkworthiness'
 
 const repository = fileURLToPath(new URL('..', import.meta.url))
 const { values } = parseArgs({

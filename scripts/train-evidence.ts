@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { FEATURES, type Feature } from '../src/main/engine/web/rankFeatures'
-import { featured, readGroups, trainRanker } from '../src/main/engine/web/rankTraining'
+import { featured, readGroups, trainRanker } from '../eval/training/evidence'
 
 const repository = fileURLToPath(new URL('..', import.meta.url))
 const { values } = parseArgs({

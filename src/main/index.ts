@@ -92,13 +92,13 @@ function start(): void {
   const opened = openEngine({ dataDir, configPath, runJobs: true, secretBox: keychainSecretBox(dataDir) })
   engine = opened
   // The local REST server (off unless turned on under Settings > API keys), on 127.0.0.1 only.
-  void opened.settings.attachLocalServer(localServerSwitch(opened))
+  void opened.settings.switches.attachLocalServer(localServerSwitch(opened))
   serveApp(session.defaultSession, renderer, policy)
   secureSession(session.defaultSession, policy, page)
   askWhereToSave(session.defaultSession)
   // The editor talks to this engine, or to the remote service chosen under Settings > Service.
-  opened.settings.offerRemoteService()
-  services = new ServiceSwitch(opened.settings)
+  opened.settings.switches.offerRemoteService()
+  services = new ServiceSwitch(opened.settings.switches)
   // PDF exports print from a file of their own in the data folder, removed once printed.
   registerIpc(createDispatch(opened, page, services, electronPdf(join(dataDir, 'printing'))))
   // Files on disk: the drafts stay on this computer whichever service checks them.

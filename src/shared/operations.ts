@@ -61,8 +61,8 @@ export interface RestRoute {
   description?: string
   tags?: string[]
   errors?: ExtraErrors
-  /// Takes an `Idempotency-Key`: a repeat with the same key and body answers the first, with
-  /// `Idempotent-Replayed: true`.
+  /// Takes an `Idempotency-Key`, the operation's last argument (optional): a repeat with the same key and body
+  /// answers the first, with `Idempotent-Replayed: true`.
   idempotent?: true
   /// Answered as a file, not as JSON: its route is written by hand (the export).
   file?: true
@@ -104,6 +104,9 @@ const CheckPage = z
 const PendingCheckQuery = z
   .strictObject({ status: z.enum(['waiting']).optional().meta({ description: 'Only those still waiting' }) })
   .meta({ id: 'PendingCheckQuery' })
+
+/// The last argument of an idempotent operation, its REST route's `Idempotency-Key` header.
+const idempotencyKey = z.string().optional()
 
 const unacceptable = { 422: 'Well-formed but not acceptable' }
 const uncovered = { 402: 'The balance does not cover the price' }
@@ -148,8 +151,9 @@ export const OPERATION_TABLE = {
       onService: true,
     },
   },
+  /// A repeat with the same `idempotencyKey` and request answers the first check and charges nothing.
   submit: {
-    args: z.tuple([CreateCheckRequest]),
+    args: z.tuple([CreateCheckRequest, idempotencyKey]),
     result: Check,
     access: 'write',
     summary: 'Submit a check of a text or of an estimated document',
@@ -298,7 +302,7 @@ export const OPERATION_TABLE = {
     },
   },
   queueCheck: {
-    args: z.tuple([CreateCheckRequest]),
+    args: z.tuple([CreateCheckRequest, idempotencyKey]),
     result: PendingCheck,
     access: 'write',
     summary: 'Queue a check to be submitted once its providers can be reached (extension)',

@@ -28,10 +28,11 @@ export interface RestRequest<T> {
   path: string
   schema: z.ZodType<T>
   body?: unknown
+  headers?: Record<string, string>
 }
 
 /// An operation as its request: the path's `{…}` segments filled in with the first arguments, then the one
-/// object left, if any, as the query of a GET or the JSON body of the others.
+/// object left, if any, as the query of a GET or the JSON body of the others, and an idempotent one's key.
 export function restRequest<Op extends Operation>(
   operation: Op,
   ...args: OperationArgs<Op>
@@ -43,7 +44,16 @@ export function restRequest<Op extends Operation>(
   const rest = values.shift() as Record<string, unknown> | undefined
   const schema = OPERATION_TABLE[operation].result as unknown as z.ZodType<OperationResult<Op>>
   const method = route.method.toUpperCase() as RestRequest<unknown>['method']
-  if (route.method !== 'get') return { method, path, schema, ...(rest === undefined ? {} : { body: rest }) }
+  if (route.method !== 'get') {
+    const key = route.idempotent ? (values.shift() as string | undefined) : undefined
+    return {
+      method,
+      path,
+      schema,
+      ...(rest === undefined ? {} : { body: rest }),
+      ...(key === undefined ? {} : { headers: { 'Idempotency-Key': key } }),
+    }
+  }
   const query = new URLSearchParams()
   for (const [name, value] of Object.entries(rest ?? {}))
     if (value !== undefined) query.set(name, String(value))

@@ -6,7 +6,7 @@ import {
   DEFAULT_TRAINING,
   measure,
   trainModel,
-} from '../../src/main/engine/claims/training'
+} from '../../eval/training/checkworthiness'
 
 describe('threshold selection', () => {
   it('takes a broad plateau of F1 over a spike one grid step wide', () => {

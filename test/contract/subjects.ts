@@ -22,7 +22,7 @@ export interface Subject {
 /// the desktop's own principal); its updates as the window's forwarder gets them.
 export async function embeddedSubject(config: ConfigInput): Promise<Subject> {
   const engine = openEngine({ dataDir: tempDir(), config: Config.parse(config), runJobs: true })
-  const services = new ServiceSwitch(engine.settings)
+  const services = new ServiceSwitch(engine.settings.switches)
   const ops: FactdeskOperations = engineOperations({ ...engine, services, printPdf: chromiumPdf }, () =>
     engine.localPrincipal(),
   )

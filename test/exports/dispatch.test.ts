@@ -67,8 +67,8 @@ describe('the export operation over IPC', () => {
 describe('the export operation with a remote service chosen', () => {
   it("exports the remote check's report, not a local one", async () => {
     const desktop = openEngine({ dataDir: tempDir(), runJobs: false })
-    desktop.settings.offerRemoteService()
-    const services = new ServiceSwitch(desktop.settings, { poll: { intervalMs: 20 } })
+    desktop.settings.switches.offerRemoteService()
+    const services = new ServiceSwitch(desktop.settings.switches, { poll: { intervalMs: 20 } })
     const server = await startServer()
     try {
       const token = server.engine.admin.createToken('write', server.organizationId, 'desktop').value

@@ -1,4 +1,4 @@
-import { writeFileAtomic } from '../../src/main/files/write'
+import { writeFileAtomic } from '../../src/main/engine/files/write'
 
 // A child process for the crash test: writes ARGV[2] over and over, alternating two large texts, and says
 // "writing" once it has started; the test kills it at some moment in the middle.

@@ -18,9 +18,9 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ApiError } from '../../src/shared/errors'
-import { htmlToMarkdown, MAX_UNPACKED_BYTES } from '../../src/main/files/docx'
-import { kindOf, textOfFile } from '../../src/main/files/formats'
-import { writeFileAtomic } from '../../src/main/files/write'
+import { htmlToMarkdown, MAX_UNPACKED_BYTES } from '../../src/main/engine/files/docx'
+import { kindOf, textOfFile } from '../../src/main/engine/files/formats'
+import { writeFileAtomic } from '../../src/main/engine/files/write'
 import { buildDocx } from './docx'
 
 const WRITER = fileURLToPath(new URL('atomicWriter.ts', import.meta.url))

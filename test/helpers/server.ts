@@ -37,7 +37,6 @@ export async function startServer(
     tiers?: EngineOptions['tiers']
     runner?: EngineOptions['runner']
     webhooks?: EngineOptions['webhooks']
-    research?: EngineOptions['research']
     reachability?: EngineOptions['reachability']
     ollamaOrigin?: string
   } = {},
@@ -50,7 +49,6 @@ export async function startServer(
     tiers: options.tiers,
     runner: options.runner,
     webhooks: options.webhooks,
-    research: options.research,
     reachability: options.reachability,
     ollamaOrigin: options.ollamaOrigin,
     runJobs: true,

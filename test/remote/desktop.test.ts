@@ -41,8 +41,8 @@ async function setUp(options: Parameters<typeof startServer>[0] = {}): Promise<{
   newsroom: Principal
 }> {
   engine = openEngine({ dataDir: tempDir(), runJobs: true })
-  engine.settings.offerRemoteService()
-  services = new ServiceSwitch(engine.settings, { poll: { intervalMs: 20 }, retryDelayMs: 5 })
+  engine.settings.switches.offerRemoteService()
+  services = new ServiceSwitch(engine.settings.switches, { poll: { intervalMs: 20 }, retryDelayMs: 5 })
   server = await startServer(options)
   const newsroom = server.engine.admin.createOrganization('Newsroom', 500)
   const token = server.engine.admin.createToken('write', newsroom.id, 'desktop').value
@@ -241,6 +241,6 @@ describe('Settings > Service in the desktop app', () => {
         service: { mode: 'remote', baseURL: 'https://x.example.org/api/v1', token: 'fdk_1' },
       }),
     ).rejects.toThrow(/desktop app/)
-    expect(engine.settings.remoteService()).toBeNull()
+    expect(engine.settings.switches.remoteService()).toBeNull()
   })
 })

@@ -158,10 +158,10 @@ describe('the claims field', () => {
       ]),
     })
     state = apply(state, { changes: { from: 0, insert: 'Hi. ' } })
-    const issues: string[] = []
-    state.field(claimField).between(0, state.doc.length, (from, to, value) => {
-      if (value.spec.claimIssue) issues.push(state.sliceDoc(from, to))
-    })
+    const issues = state
+      .field(claimField)
+      .findings()
+      .map(({ from, to }) => state.sliceDoc(from, to))
     expect(issues).toEqual(['Paris'])
   })
 
@@ -212,7 +212,7 @@ describe('a t1-only check', () => {
       mark('b', 'Paris is in France.', 'issues'),
     ])
     const badges: string[] = []
-    state.field(claimField).between(0, TEXT.length, (_from, _to, value) => {
+    state.field(claimField).decorations.between(0, TEXT.length, (_from, _to, value) => {
       if (value.spec.widget instanceof ClaimBadge) badges.push(value.spec.widget.info.claimId)
     })
     expect(badges).toEqual(['b'])

@@ -35,6 +35,13 @@ describe('claimFindings', () => {
     expect(state.sliceDoc(finding?.from, finding?.to)).toBe('tal')
   })
 
+  it('keeps a finding on its words when the claim is edited before them', () => {
+    const at = TEXT.indexOf('330')
+    const state = withClaim().update({ changes: { from: at, insert: 'about ' } }).state
+    const [finding] = claimFindings(state, new Set())
+    expect(state.sliceDoc(finding?.from, finding?.to)).toBe('tal')
+  })
+
   it('follows a report update that brings new findings', () => {
     const state = withClaim().update({
       effects: updateClaims.of([

@@ -5,6 +5,7 @@ import { useChecks } from '../../src/renderer/src/state/checks'
 import { usePending } from '../../src/renderer/src/state/pending'
 import { useResearch } from '../../src/renderer/src/state/research'
 import { useAccount } from '../../src/renderer/src/state/account'
+import { Desk } from '../../src/renderer/src/state/desk'
 import { checkResource, reportResource, researchRun } from '../helpers/resources'
 
 const ME = {
@@ -49,6 +50,9 @@ function fakeApi(now: Check) {
   return { api, asked, resync }
 }
 
+/// A window without an editor, for the stores that follow one.
+const deskOf = (api: FactdeskApi): Desk => new Desk(api, () => undefined)
+
 describe('when the event stream came back without what it missed', () => {
   const stops: (() => void)[] = []
   afterEach(() => {
@@ -62,7 +66,7 @@ describe('when the event stream came back without what it missed', () => {
     const ended = { ...running, status: 'completed' as const, updatedAt: '2026-01-01T00:00:05.000Z' }
     const { api, asked, resync } = fakeApi(ended)
     useChecks.setState({ check: running, panel: 'history', history: [running] })
-    stops.push(useChecks.getState().connect(api))
+    stops.push(useChecks.getState().connect(deskOf(api)))
     resync()
     await vi.waitFor(() => expect(useChecks.getState().check?.status).toBe('completed'))
     await vi.waitFor(() => expect(useAccount.getState().account).toMatchObject({ balance: 999 }))
@@ -77,7 +81,7 @@ describe('when the event stream came back without what it missed', () => {
     useResearch.setState({
       view: { phase: 'run', run: { research: researchRun(), step: 'plan', sourcesRead: 1 } },
     })
-    stops.push(useChecks.getState().connect(api), usePending.getState().connect(api))
+    stops.push(useChecks.getState().connect(deskOf(api)), usePending.getState().connect(api))
     stops.push(useResearch.getState().connect(api))
     await vi.waitFor(() => expect(asked).toEqual(['listPendingChecks']))
     resync()

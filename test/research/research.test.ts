@@ -1,7 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { Research } from '../../src/shared/schemas'
 import type { ReportUpdate } from '../../src/shared/api'
+import { ManualClock, type Clock } from '../../src/main/engine/clock'
+import type { RunnerOptions } from '../../src/main/engine/jobs/runner'
 import { validMap } from '../../src/main/engine/research'
+import { Store } from '../../src/main/engine/store'
 import { normaliseSpace } from '../../src/main/engine/web'
 import {
   claimsToResolve,
@@ -92,7 +95,12 @@ function researcher(request: RecordedRequest): unknown {
   }
 }
 
-async function setUp(research = {}, answer: (r: RecordedRequest) => unknown = researcher, dataDir?: string) {
+async function setUp(
+  runner: Partial<RunnerOptions> = {},
+  answer: (r: RecordedRequest) => unknown = researcher,
+  dataDir?: string,
+  clock?: Clock,
+) {
   wiki ??= await new FakeWiki().start()
   wiki.article('Ottawa', OTTAWA)
   wiki.article('Toronto', TORONTO)
@@ -100,8 +108,9 @@ async function setUp(research = {}, answer: (r: RecordedRequest) => unknown = re
   fake ??= await startFakeOpenAI({ '*': { answer } })
   server = await startResearchServer(
     { ...t2Config(fake, ['a', 'b']), search: { baseURL: wiki.apiUrl }, web: { allowLocalTargets: true } },
-    { retryDelayMs: 10, ...research },
+    runner,
     dataDir,
+    clock,
   )
   return server
 }
@@ -294,18 +303,15 @@ describe('deep research', () => {
     process.env.FACTDESK_TEST_BRAVE_KEY = 'not-the-key'
     try {
       fake = await startFakeOpenAI({ '*': { answer: researcher } })
-      server = await startResearchServer(
-        {
-          ...t2Config(fake, ['a', 'b']),
-          search: {
-            provider: 'brave',
-            baseURL: brave.baseURL('brave'),
-            apiKeyEnv: 'FACTDESK_TEST_BRAVE_KEY',
-          },
-          web: { allowLocalTargets: true },
+      server = await startResearchServer({
+        ...t2Config(fake, ['a', 'b']),
+        search: {
+          provider: 'brave',
+          baseURL: brave.baseURL('brave'),
+          apiKeyEnv: 'FACTDESK_TEST_BRAVE_KEY',
         },
-        { retryDelayMs: 10 },
-      )
+        web: { allowLocalTargets: true },
+      })
       const res = await call(server, 'POST', '/research', { body: { text: CLAIM } })
       const done = await waitForResearch(server, res.json.id)
       expect(done).toMatchObject({ status: 'failed', credits: { charged: 40, refunded: 40 } })
@@ -377,6 +383,42 @@ describe('deep research', () => {
     // The steps done before the restart were not done again; the run was charged once.
     expect(fake.requests.filter((r) => schemaName(r) === 'research_plan')).toHaveLength(1)
     expect(fake.requests.filter((r) => schemaName(r) === 'argument_map')).toHaveLength(1)
+    expect(second.engine.admin.ledger(second.organizationId)).toMatchObject({ charge: 40, refund: 0 })
+  })
+
+  it('a step that fails is retried by the job runner after its backoff, which a restart keeps', async () => {
+    // The first argument map has no argument, so that step fails; the next is good.
+    let maps = 0
+    const answer = (request: RecordedRequest) =>
+      schemaName(request) === 'argument_map' && ++maps === 1 ? { arguments: [] } : researcher(request)
+    const failedAt = Date.parse('2026-03-02T10:00:00.000Z')
+    const first = await setUp(
+      { retryDelayMs: () => 60_000 },
+      answer,
+      undefined,
+      new ManualClock(new Date(failedAt)),
+    )
+    const res = await call(first, 'POST', '/research', { body: { text: CLAIM } })
+    // The runner puts the run back in the queue, due after its backoff, in the store.
+    const store = Store.open(first.dataDir)
+    const due = new Date(failedAt + 60_000).toISOString()
+    try {
+      for (const deadline = Date.now() + 15_000; store.research.nextDue() !== due;) {
+        if (Date.now() > deadline) throw new Error(`research next due ${store.research.nextDue()}`)
+        await new Promise((resolve) => setTimeout(resolve, 20))
+      }
+      expect(store.research.byId(res.json.id)).toMatchObject({ status: 'running', attempts: 1 })
+    } finally {
+      store.close()
+    }
+    const dataDir = first.dataDir
+    await first.close()
+    server = undefined
+    // Started again once it is due, the runner takes the run up from its saved steps: only the map is asked again.
+    const second = await setUp({}, answer, dataDir, new ManualClock(new Date(failedAt + 61_000)))
+    expectGoodResult(await waitForResearch(second, res.json.id))
+    expect(fake!.requests.filter((r) => schemaName(r) === 'argument_map')).toHaveLength(2)
+    expect(fake!.requests.filter((r) => schemaName(r) === 'research_plan')).toHaveLength(1)
     expect(second.engine.admin.ledger(second.organizationId)).toMatchObject({ charge: 40, refund: 0 })
   })
 

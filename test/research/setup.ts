@@ -1,18 +1,20 @@
 import type { ReportUpdate } from '../../src/shared/api'
 import type { ConfigInput } from '../../src/shared/config'
-import type { ResearchOptions } from '../../src/main/engine/research'
+import type { Clock } from '../../src/main/engine/clock'
+import type { RunnerOptions } from '../../src/main/engine/jobs/runner'
 import { DATA_CLOSE, DATA_OPEN } from '../../src/main/engine/tiers/t2/prompts'
 import { readEvents } from '../helpers/events'
 import type { RecordedRequest } from '../helpers/fakeOpenAI'
 import { call, startServer, tempDir, type TestServer } from '../helpers/server'
 
-/// `startServer` with deep research's retry options and short unit retries.
+/// `startServer` with short retries of the job runner, which runs deep research too, and its other options.
 export function startResearchServer(
   config: ConfigInput,
-  research: Partial<ResearchOptions>,
+  runner: Partial<RunnerOptions> = {},
   dataDir = tempDir(),
+  clock?: Clock,
 ): Promise<TestServer> {
-  return startServer({ config, research, dataDir, runner: { retryDelayMs: () => 10 } })
+  return startServer({ config, dataDir, clock, runner: { retryDelayMs: () => 10, ...runner } })
 }
 
 /// Polls `GET /research/{id}` until it has ended.

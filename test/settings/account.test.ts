@@ -105,7 +105,7 @@ describe('credits', () => {
 
 describe('local REST server', () => {
   it('is off by default, starts on 127.0.0.1 with the port chosen, answers bearer tokens only, and stops', async () => {
-    await server.engine.settings.attachLocalServer(localServerSwitch(server.engine))
+    await server.engine.settings.switches.attachLocalServer(localServerSwitch(server.engine))
     const off = (await server.owner('GET', '/settings')).json.localServer
     expect(off).toMatchObject({ available: true, enabled: false, address: null, error: null })
 

@@ -117,7 +117,7 @@ describe('a desktop without a keychain', () => {
       error: { code: 'unprocessable', message: NO_KEYCHAIN.keys, details: null },
     })
     // The remote service's token is refused in its own words: no environment variable can hold it.
-    engine.settings.offerRemoteService()
+    engine.settings.switches.offerRemoteService()
     const token = await dispatch(
       'updateSettings',
       [

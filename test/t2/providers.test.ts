@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { modelHandle } from '../../src/main/engine/models'
 import { apiKeys } from '../../src/main/engine/keys'
-import { PermanentError } from '../../src/main/engine/tiers/tier'
+import { PermanentError } from '../../src/main/engine/errors'
 import { startFakeOpenAI, type FakeOpenAI } from '../helpers/fakeOpenAI'
 import { waitForEnd, type TestServer } from '../helpers/server'
 import { report, startT2Server, submitT2, t2Config } from './setup'

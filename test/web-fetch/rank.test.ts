@@ -12,7 +12,7 @@ import {
   readGroups,
   trainRanker,
   type Group,
-} from '../../src/main/engine/web/rankTraining'
+} from '../../eval/training/evidence'
 
 const CLAIM = 'Queen Victoria chose Ottawa as the capital in 1857.'
 

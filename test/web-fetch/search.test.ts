@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { Config, type ConfigInput } from '../../src/shared/config'
 import { apiKeys } from '../../src/main/engine/keys'
-import { PermanentError } from '../../src/main/engine/tiers/tier'
+import { PermanentError } from '../../src/main/engine/errors'
 import { Web } from '../../src/main/engine/web'
 import { FakeSearch, type FakeProvider } from '../helpers/fakeSearch'
 import { FakeWiki } from '../helpers/fakeWiki'

@@ -1,10 +1,13 @@
 import { counted, formatted } from '../../shared/counted'
-import type { Report, Tier } from '../../shared/schemas'
+import { combinedCheck, combinedReport, manuscriptParts, partName } from '../../shared/manuscript'
+import type { Estimate, Report, Tier } from '../../shared/schemas'
 import type { Engine } from '../engine/engine'
 import { hasEnded } from '../engine/events'
 
 /// Estimates, submits and runs a check of `text` in this process, resolving with its final report. With
-/// `previousCheckId`, the claims unchanged since that check keep their verdicts and cost nothing.
+/// `previousCheckId`, the claims unchanged since that check keep their verdicts and cost nothing. A text longer
+/// than one check may be is checked in parts (`manuscriptParts`), each its own check named "part n of N",
+/// estimated and reported as one; a re-check of a manuscript keeps nothing.
 export async function runCheck(
   engine: Engine,
   text: string,
@@ -13,40 +16,70 @@ export async function runCheck(
   previousCheckId: string | null = null,
 ): Promise<Report> {
   const principal = engine.localPrincipal()
-  // Ctrl+C (or a SIGTERM) cancels the check, which refunds it, rather than leaving it charged and running; one
-  // that comes while the check is being submitted cancels it as soon as it exists. Listening starts before
+  const parts = manuscriptParts(text, engine.config.limits.maxTextChars)
+  const since = parts.length === 1 ? previousCheckId : null
+  // Ctrl+C (or a SIGTERM) cancels the checks, which refunds them, rather than leaving them charged and running;
+  // one that comes while they are being submitted cancels each as soon as it exists. Listening starts before
   // anything is printed, so no signal finds the process without its listener; a second one ends it at once.
-  let checkId: string | null = null
+  const checkIds: string[] = []
   let interrupted = false
   const cancel = (id: string): void => {
+    // A part that already ended keeps its verdicts.
+    if (hasEnded(engine.service.getCheck(principal, id))) return
     console.error(`Cancelling the check ${id}; its credits are refunded.`)
     engine.service.cancel(principal, id)
   }
   const onSignal = (): void => {
     if (!interrupted) {
       interrupted = true
-      if (checkId !== null) cancel(checkId)
-    } else if (checkId !== null) process.exit(130)
+      checkIds.forEach(cancel)
+    } else if (checkIds.length > 0) process.exit(130)
   }
   process.on('SIGINT', onSignal)
   process.on('SIGTERM', onSignal)
   try {
-    const estimate = await engine.service.estimate(principal, { text, tiers, previousCheckId })
-    const kept = estimate.claims.filter((claim) => claim.carriedFrom !== null).length
+    const estimates: Estimate[] = []
+    for (const part of parts)
+      estimates.push(
+        await engine.service.estimate(principal, {
+          text: text.slice(part.from, part.to),
+          tiers,
+          previousCheckId: since,
+        }),
+      )
+    const total = (count: (estimate: Estimate) => number): number =>
+      estimates.reduce((all, estimate) => all + count(estimate), 0)
+    const kept = total((estimate) => estimate.claims.filter((claim) => claim.carriedFrom !== null).length)
+    const inParts = parts.length === 1 ? '' : ` in ${parts.length} parts`
     console.error(
-      `${counted(estimate.claimCount, 'claim')}${previousCheckId === null ? '' : ` (${kept} unchanged, kept)`}, ` +
-        `${counted(estimate.credits.total, 'credit')} (balance ${formatted(estimate.balance)})`,
+      `${counted(
+        total((estimate) => estimate.claimCount),
+        'claim',
+      )}${inParts}` +
+        `${since === null ? '' : ` (${kept} unchanged, kept)`}, ` +
+        `${counted(
+          total((estimate) => estimate.credits.total),
+          'credit',
+        )} (balance ${formatted(estimates.at(-1)?.balance ?? 0)})`,
     )
-    const { check } = await engine.service.submit(principal, {
-      documentId: estimate.documentId,
-      tiers,
-      name,
-      previousCheckId,
-    })
-    checkId = check.id
-    if (interrupted) cancel(check.id)
-    if (!hasEnded(engine.service.getCheck(principal, check.id))) await engine.events.ended(check.id)
-    return engine.service.report(principal, check.id)
+    for (const [index, estimate] of estimates.entries()) {
+      if (interrupted) break
+      const { check } = await engine.service.submit(principal, {
+        documentId: estimate.documentId,
+        tiers,
+        name: parts.length === 1 ? name : partName(name, index + 1, parts.length),
+        previousCheckId: since,
+      })
+      checkIds.push(check.id)
+      if (interrupted) cancel(check.id)
+    }
+    for (const id of checkIds)
+      if (!hasEnded(engine.service.getCheck(principal, id))) await engine.events.ended(id)
+    const reports = checkIds.map((id) => engine.service.report(principal, id))
+    if (parts.length === 1) return reports[0] as Report
+    // A manuscript's checks as one, under their ids together.
+    const checks = reports.map((report) => report.check)
+    return combinedReport(combinedCheck(checkIds.join('+'), name, checks, parts.length), reports, parts)
   } finally {
     process.off('SIGINT', onSignal)
     process.off('SIGTERM', onSignal)

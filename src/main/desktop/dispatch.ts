@@ -25,7 +25,7 @@ type EngineParts = Pick<Engine, 'service' | 'research' | 'settings' | 'pending' 
 export function createDispatch(
   engine: EngineParts,
   page: URL,
-  services = new ServiceSwitch(engine.settings),
+  services = new ServiceSwitch(engine.settings.switches),
   printPdf: PdfPrinter = chromiumPdf,
 ): Dispatch {
   // The page's operations on the embedded engine, made as the desktop's own principal: what the window reaches

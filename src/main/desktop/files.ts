@@ -6,7 +6,7 @@ import { ApiError } from '../../shared/errors'
 import { draftId } from '../../shared/operations'
 import { SaveDraftRequest } from '../../shared/schemas'
 import type { Engine } from '../engine/engine'
-import { SAVABLE } from '../files/formats'
+import { SAVABLE } from '../engine/files/formats'
 import { isAppUrl } from './appPage'
 import { asApiError, fieldErrors } from './dispatch'
 

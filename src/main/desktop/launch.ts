@@ -1,6 +1,6 @@
 import { extname, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { OPENABLE } from '../files/formats'
+import { OPENABLE } from '../engine/files/formats'
 
 // What the app's command line asks, read without Electron. Not strict: Chromium's and Electron's switches share
 // the command line.

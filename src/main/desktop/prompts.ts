@@ -1,6 +1,6 @@
 import { basename, join } from 'node:path'
 import type { MessageBoxOptions, OpenDialogOptions, SaveDialogOptions } from 'electron'
-import { OPENABLE, SAVABLE } from '../files/formats'
+import { OPENABLE, SAVABLE } from '../engine/files/formats'
 
 // What the shell's dialogs say and what their answers mean, without Electron (the shell only shows them).
 

@@ -17,8 +17,8 @@ import {
   type SaveDraftRequest,
   UNTITLED_DRAFT,
 } from '../../shared/schemas'
-import { conventionsOf, EDITOR_CONVENTIONS, fileText, kindOf, textOfFile } from '../files/formats'
-import { writeFileAtomic } from '../files/write'
+import { conventionsOf, EDITOR_CONVENTIONS, fileText, kindOf, textOfFile } from './files/formats'
+import { writeFileAtomic } from './files/write'
 import type { Clock } from './clock'
 import { newId } from './ids'
 import { requireWrite, type Principal } from './service'

@@ -7,7 +7,7 @@ import { ClaimExtractor } from './claims/pool'
 import { EstimateExpiry } from './estimates'
 import { ReportEvents } from './events'
 import { DEFAULT_RUNNER_OPTIONS, JobRunner, type RunnerOptions } from './jobs/runner'
-import { DeepResearch, type ResearchOptions } from './research'
+import { DeepResearch } from './research'
 import { PendingQueue, type PendingOptions } from './pending'
 import { Reachability, type ReachabilityOptions } from './reachability'
 import { Service, type Principal } from './service'
@@ -43,8 +43,6 @@ export interface EngineOptions {
   webhooks?: Partial<DeliveryOptions>
   /// How t3 and deep research reach the web (tests inject a resolver, a clock or a search provider).
   web?: WebOptions
-  /// How deep research retries (tests shorten the delays).
-  research?: Partial<ResearchOptions>
   /// Seals saved API keys: the desktop app's uses the system keychain; by default a key file in `dataDir`.
   secretBox?: SecretBox
   /// Where a local Ollama is looked for (tests point it at a fake).
@@ -65,7 +63,7 @@ export interface Engine {
   readonly events: ReportEvents
   /// The webhook delivery worker (running in engines that run jobs).
   readonly webhooks: WebhookDeliveries
-  /// Deep research: `POST /research`, `GET /research/{id}` and the worker that runs them.
+  /// Deep research: `POST /research`, `GET /research/{id}`, and the queue of runs the job runner works.
   readonly research: DeepResearch
   /// Settings, keys, tokens and credits of the person at this computer.
   readonly settings: AppSettings
@@ -133,7 +131,6 @@ export function openEngine(options: EngineOptions): Engine {
     ...options.runner,
   })
   const webhooks = new WebhookDeliveries(store, config.webhooks, clock, events, options.webhooks)
-  if (options.runJobs) runner.start()
   if (options.runJobs) webhooks.start()
   // Probes follow the configuration in force, which the settings may change at any time, and resolve names
   // as web fetches do.
@@ -142,17 +139,9 @@ export function openEngine(options: EngineOptions): Engine {
     ...(resolveHost ? { resolveHost } : {}),
     ...options.reachability,
   })
-  const research = new DeepResearch(
-    store,
-    config,
-    clock,
-    web,
-    events,
-    options.research,
-    settings.keys,
-    reachability,
-  )
-  if (options.runJobs) research.start()
+  const research = new DeepResearch(store, config, clock, web, events, runner, settings.keys, reachability)
+  runner.add(research)
+  if (options.runJobs) runner.start()
   const claims = new ClaimExtractor()
   const service = new Service(
     store,
@@ -194,12 +183,11 @@ export function openEngine(options: EngineOptions): Engine {
       return local
     },
     async close() {
-      await settings.close()
+      await settings.switches.close()
       estimates.stop()
       await pending.stop()
       await runner.stop()
       await webhooks.stop()
-      await research.close()
       await Promise.all([...tiers.values()].map((tier) => tier.close?.()))
       await claims.close()
       store.close()

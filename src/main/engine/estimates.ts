@@ -1,5 +1,5 @@
 import type { Clock } from './clock'
-import { Alarm } from './jobs/alarm'
+import { Alarm } from './alarm'
 import type { Store } from './store'
 
 /// How long to wait after the store refused a sweep (busy, say), or to look again when no estimate waits.

@@ -32,8 +32,6 @@ export type OperationParts = Pick<Engine, 'service' | 'research' | 'settings' | 
 /// Who calls, and how.
 export interface Caller {
   principal: Principal
-  /// The request's `Idempotency-Key`, for the operations that take one (REST only; the editor sends none).
-  idempotencyKey?: string
   /// Told when the answer repeats the first one made with the same key and body.
   replayed?(): void
 }
@@ -51,8 +49,8 @@ const HANDLERS: Handlers = {
   me: ({ service }, { principal }) => service.me(principal),
   credits: ({ service }, { principal }) => service.credits(principal),
   estimate: ({ service }, { principal }, request) => service.estimate(principal, request),
-  submit: async ({ service }, caller, request) => {
-    const { check, replayed } = await service.submit(caller.principal, request, caller.idempotencyKey)
+  submit: async ({ service }, caller, request, idempotencyKey) => {
+    const { check, replayed } = await service.submit(caller.principal, request, idempotencyKey)
     if (replayed) caller.replayed?.()
     return check
   },
@@ -71,8 +69,8 @@ const HANDLERS: Handlers = {
   rotateWebhookSecret: ({ service }, { principal }) => service.rotateWebhookSecret(principal),
   research: ({ research }, { principal }, request) => research.create(principal, request),
   getResearch: ({ research }, { principal }, id) => research.get(principal, id),
-  queueCheck: ({ pending }, caller, request) => {
-    const queued = pending.queue(caller.principal, request, caller.idempotencyKey)
+  queueCheck: ({ pending }, caller, request, idempotencyKey) => {
+    const queued = pending.queue(caller.principal, request, idempotencyKey)
     if (queued.replayed) caller.replayed?.()
     return queued.pending
   },
@@ -86,13 +84,13 @@ const HANDLERS: Handlers = {
     if (patch.service) services?.refresh()
     return saved
   },
-  testModel: ({ settings }, { principal }, model) => settings.testModel(principal, model),
-  detectOllama: ({ settings }, { principal }) => settings.detectOllama(principal),
+  testModel: ({ settings }, { principal }, model) => settings.probes.testModel(principal, model),
+  detectOllama: ({ settings }, { principal }) => settings.probes.detectOllama(principal),
   testService: ({ services }, { principal }, request) => {
     if (!services) throw remoteServiceRefused()
     return services.test(principal, request)
   },
-  testSearch: ({ settings }, { principal }, request) => settings.testSearch(principal, request),
+  testSearch: ({ settings }, { principal }, request) => settings.probes.testSearch(principal, request),
   listTokens: ({ settings }, { principal }) => settings.listTokens(principal),
   createToken: ({ settings }, { principal }, request) => settings.createToken(principal, request),
   revokeToken: ({ settings }, { principal }, id) => settings.revokeToken(principal, id),

@@ -1,7 +1,7 @@
 import { ApiError } from '../../shared/errors'
 import type { Check, CreateCheckRequest, PendingCheck, PendingCheckList } from '../../shared/schemas'
 import type { Clock } from './clock'
-import { Alarm } from './jobs/alarm'
+import { Alarm } from './alarm'
 import { hasEnded, type ReportEvents } from './events'
 import { newId, newSecret } from './ids'
 import { unreachableError, type Reachability } from './reachability'

@@ -1,8 +1,34 @@
-import type { Check, Claim, Report, Tier } from '../../shared/schemas'
+import type { Check, Claim, Report, Tier, WebhookDelivery } from '../../shared/schemas'
 import type { CheckRecord } from './store/checks'
 import type { Store } from './store'
 import { JUDGE_UNIT } from './tiers/tier'
-import { webhookView } from './webhooks/view'
+
+/// The `webhook` member of a check: null without a `callbackUrl`; `waiting` until the check ends; then the
+/// delivery of its event (`pending` while attempts go on, `delivered`, `failed`) with every attempt; `skipped`
+/// when it ended without an event (cancelled).
+function webhookView(store: Store, record: CheckRecord): WebhookDelivery | null {
+  if (record.callbackUrl === null) return null
+  const event = store.outbox.forCheck(record.id)
+  if (!event) {
+    const active = record.status === 'queued' || record.status === 'running'
+    return {
+      status: active ? 'waiting' : 'skipped',
+      eventId: null,
+      attempts: 0,
+      lastAttemptAt: null,
+      nextAttemptAt: null,
+      log: [],
+    }
+  }
+  return {
+    status: event.status,
+    eventId: event.id,
+    attempts: event.attempts,
+    lastAttemptAt: event.lastAttemptAt,
+    nextAttemptAt: event.nextAttemptAt,
+    log: store.outbox.attempts(event.id),
+  }
+}
 
 /// The public shape of a check: the stored record with its progress per tier (counted here unless the caller
 /// has counted it already) and its webhook's delivery.

@@ -5,7 +5,7 @@ import type { ServiceOperation } from '../../shared/operations'
 import { answerError, EVENTS_PATH, restRequest, type RestRequest } from '../../shared/rest'
 import { remoteServiceUrlProblem, type Check } from '../../shared/schemas'
 import { backoffMs, retryAfterMs } from '../engine/models/retry'
-import { reason } from '../engine/settings'
+import { reason } from '../engine/settings/probes'
 import { ResearchEvents } from './events'
 import { ReportPoller, type PollOptions } from './poller'
 
@@ -37,7 +37,6 @@ const DEFAULTS = { retries: 4, retryDelayMs: 500, requestTimeoutMs: 30_000 }
 type Repeat = 'safe' | 'refused'
 
 interface Request<T> extends RestRequest<T> {
-  headers?: Record<string, string>
   repeat?: Repeat
 }
 
@@ -80,10 +79,8 @@ export class RemoteService implements RemoteOperations {
   credits: RemoteOperations['credits'] = () => this.call(restRequest('credits'))
   estimate: RemoteOperations['estimate'] = (request) => this.call(restRequest('estimate', request))
 
-  submit: RemoteOperations['submit'] = async (request) =>
-    this.seen(
-      await this.call({ ...restRequest('submit', request), headers: { 'Idempotency-Key': randomUUID() } }),
-    )
+  submit: RemoteOperations['submit'] = async (request, idempotencyKey = randomUUID()) =>
+    this.seen(await this.call(restRequest('submit', request, idempotencyKey)))
 
   getCheck: RemoteOperations['getCheck'] = async (id) =>
     this.seen(await this.call(restRequest('getCheck', id)))
@@ -111,11 +108,8 @@ export class RemoteService implements RemoteOperations {
 
   /// Queued on the service, where the providers it could not reach are, under one Idempotency-Key through all
   /// retries (a retry never queues it twice).
-  queueCheck: RemoteOperations['queueCheck'] = async (request) => {
-    const pending = await this.call({
-      ...restRequest('queueCheck', request),
-      headers: { 'Idempotency-Key': randomUUID() },
-    })
+  queueCheck: RemoteOperations['queueCheck'] = async (request, idempotencyKey = randomUUID()) => {
+    const pending = await this.call(restRequest('queueCheck', request, idempotencyKey))
     this.poller.watchPending(pending)
     return pending
   }

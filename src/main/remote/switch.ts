@@ -4,7 +4,7 @@ import { ApiError } from '../../shared/errors'
 import type { ServiceTest, ServiceTestRequest } from '../../shared/schemas'
 import type { ReportEvent, ReportSource } from '../engine/events'
 import { requireOwner, type Principal } from '../engine/service'
-import type { AppSettings } from '../engine/settings'
+import type { ServiceSwitches } from '../engine/settings/switches'
 import { RemoteService, type RemoteOptions } from './remoteService'
 
 /// The service the editor talks to, as the settings say: null for the embedded engine, or a `RemoteService`
@@ -17,7 +17,7 @@ export class ServiceSwitch {
   private readonly listeners = new Set<(update: EngineUpdate) => void>()
 
   constructor(
-    private readonly settings: Pick<AppSettings, 'remoteService' | 'serviceToken'>,
+    private readonly settings: Pick<ServiceSwitches, 'remoteService' | 'serviceToken'>,
     /// Retries and polling of the remote service (tests shorten them).
     private readonly options: Omit<RemoteOptions, 'baseURL' | 'token'> = {},
   ) {

@@ -1,5 +1,5 @@
 import type { Engine } from '../engine/engine'
-import type { LocalServerSwitch, LocalServerWish } from '../engine/settings'
+import type { LocalServerSwitch, LocalServerWish } from '../engine/settings/switches'
 import { API_BASE } from '../../shared/rest'
 import { createApp } from './app'
 import { listen, type Listening } from './listen'

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState, type JSX } from 'react'
+import { useCallback, useEffect, useMemo, useState, type JSX } from 'react'
 import type { FactdeskApi } from '../../shared/api'
 import type { PriceList } from '../../shared/schemas'
 import { Documents } from './components/Documents'
@@ -7,17 +7,22 @@ import { NoticeBar } from './components/NoticeBar'
 import { SessionNotice } from './components/SessionNotice'
 import { SettingsDialog } from './components/settings/SettingsDialog'
 import { useSettingsDialog } from './components/settings/open'
-import { SidePanel } from './components/SidePanel'
+import { DeskContext } from './components/useDesk'
+import { SidePanel } from './components/panels/SidePanel'
 import { StatusBar } from './components/StatusBar'
 import { Toolbar } from './components/Toolbar'
 import { useAccount } from './state/account'
 import { useChecks } from './state/checks'
+import { Desk } from './state/desk'
+import { checkName } from './state/drafts'
 import { usePending } from './state/pending'
 import { useResearch } from './state/research'
 
 /// The editor window: the sign-in notice when browser mode has no session, the check toolbar, the editor with
 /// its side panel, and the status bar.
 export function App({ api }: { api: FactdeskApi }): JSX.Element {
+  // The window's desk: made once, for every component (a context) and the stores that follow the editor.
+  const desk = useMemo(() => new Desk(api, checkName), [api])
   const load = useAccount((store) => store.load)
   const signedOut = useAccount((store) => store.account.status === 'signed-out')
   const [prices, setPrices] = useState<PriceList | null>(null)
@@ -30,7 +35,7 @@ export function App({ api }: { api: FactdeskApi }): JSX.Element {
     )
   }, [api, load])
 
-  useEffect(() => useChecks.getState().connect(api), [api])
+  useEffect(() => useChecks.getState().connect(desk), [desk])
   useEffect(() => useResearch.getState().connect(api), [api])
   useEffect(() => usePending.getState().connect(api), [api])
 
@@ -47,12 +52,12 @@ export function App({ api }: { api: FactdeskApi }): JSX.Element {
         void useChecks.getState().runCheck(api)
       } else if (event.key === 'D' || event.key === 'd') {
         event.preventDefault()
-        void useResearch.getState().askFromEditor(api)
+        void useResearch.getState().askFromEditor(desk)
       }
     }
     window.addEventListener('keydown', onKey)
     return () => window.removeEventListener('keydown', onKey)
-  }, [api])
+  }, [api, desk])
 
   // Ctrl/Cmd+, opens the settings, as in most desktop apps.
   useEffect(() => {
@@ -69,21 +74,23 @@ export function App({ api }: { api: FactdeskApi }): JSX.Element {
   const openClaim = useCallback((claimId: string) => void useChecks.getState().showClaim(api, claimId), [api])
 
   return (
-    <div className="app">
-      {signedOut && <SessionNotice />}
-      {/* The page's banner and its one first-level heading, for those who move by landmarks and headings. */}
-      <header className="banner">
-        <h1 className="visually-hidden">Factdesk</h1>
-        <Documents api={api} />
-        <Toolbar api={api} prices={prices} />
-      </header>
-      <NoticeBar api={api} />
-      <div className="workspace">
-        <Editor api={api} onOpenClaim={openClaim} />
-        <SidePanel api={api} />
+    <DeskContext.Provider value={desk}>
+      <div className="app">
+        {signedOut && <SessionNotice />}
+        {/* The page's banner and its one first-level heading, for those who move by landmarks and headings. */}
+        <header className="banner">
+          <h1 className="visually-hidden">Factdesk</h1>
+          <Documents />
+          <Toolbar prices={prices} />
+        </header>
+        <NoticeBar />
+        <div className="workspace">
+          <Editor onOpenClaim={openClaim} />
+          <SidePanel />
+        </div>
+        <StatusBar />
+        <SettingsDialog />
       </div>
-      <StatusBar />
-      <SettingsDialog api={api} />
-    </div>
+    </DeskContext.Provider>
   )
 }

@@ -3,9 +3,10 @@ import type { Clock } from '../clock'
 import type { ReportEvents } from '../events'
 import type { Store } from '../store'
 import type { UnitRecord } from '../store/units'
-import { JUDGE_UNIT, PermanentError, type TierChecker, type UnitOutcome } from '../tiers/tier'
+import { PermanentError } from '../errors'
+import { JUDGE_UNIT, type TierChecker, type UnitOutcome } from '../tiers/tier'
 import { checkView } from '../views'
-import { Alarm } from './alarm'
+import { Alarm } from '../alarm'
 import { queueCheckEvent } from '../webhooks/event'
 
 export interface RunnerOptions {
@@ -29,14 +30,43 @@ export const DEFAULT_RUNNER_OPTIONS: RunnerOptions = {
 
 const iso = (ms: number): string => new Date(ms).toISOString()
 
+/// Durable work of another kind than the checks' units (deep research runs), kept in its own table of the same
+/// database: the runner leases it beside the units, retries a failed attempt with the same backoff, gives it
+/// back when the engine stops and takes it back after a crash.
+export interface JobQueue {
+  /// Jobs of this queue in flight at once (apart from the units').
+  readonly concurrency: number
+  /// Leases up to `limit` jobs that are due, counting an attempt of each.
+  lease(now: string, limit: number): Job[]
+  /// When the next job falls due; null when none waits.
+  nextDue(): string | null
+  /// Jobs left leased by a process that died: due again now. Only the engine holding the lock calls this.
+  releaseAbandoned(now: string): void
+}
+
+/// One leased job.
+export interface Job {
+  /// Attempts so far, this one included.
+  readonly attempts: number
+  /// Runs this attempt; a throw fails it (a PermanentError for good).
+  run(signal: AbortSignal): Promise<void>
+  /// Gives the job back to its queue, due at `at`.
+  retryLater(at: string): void
+  /// Ends the job as failed, after its last attempt or a permanent failure.
+  fail(reason: string): void
+}
+
 /// Works the durable queue: leases due units, runs them through their tier with an AbortSignal, records the
 /// outcome and the unit's end in one transaction, retries with backoff, and ends each check exactly once.
 export class JobRunner {
+  /// Units in flight, and the jobs of each queue.
   private inFlight = 0
+  private readonly queues = new Map<JobQueue, number>()
   private running = false
   private pumping = false
   private readonly alarm: Alarm
   private readonly controllers = new Map<string, Set<AbortController>>()
+  private readonly jobControllers = new Set<AbortController>()
   /// Claims done per tier of the running checks, counted once from the store and then as each consensus lands:
   /// recounting for every consensus would make a check's progress events quadratic in its claims.
   private readonly claimsDone = new Map<string, Partial<Record<Tier, number>>>()
@@ -53,9 +83,15 @@ export class JobRunner {
     this.alarm = new Alarm(clock, () => this.pump(), { keepAlive: true })
   }
 
+  /// Runs the jobs of `queue` too, from the next start on.
+  add(queue: JobQueue): void {
+    this.queues.set(queue, 0)
+  }
+
   /// Starts working, first taking back what a previous process left unfinished when it died.
   start(): void {
     this.store.units.releaseAbandoned(this.now())
+    for (const queue of this.queues.keys()) queue.releaseAbandoned(this.now())
     this.running = true
     // A process that died between a check's last unit and its ending left the check active with nothing open.
     for (const checkId of this.store.checks.activeIds()) this.settle(checkId)
@@ -65,6 +101,11 @@ export class JobRunner {
   /// New work was queued for `checkId`: start on it, or end it at once if it has nothing to do.
   submitted(checkId: string): void {
     this.settle(checkId)
+    this.pump()
+  }
+
+  /// A job was queued: start on it if there is room.
+  wake(): void {
     this.pump()
   }
 
@@ -80,7 +121,13 @@ export class JobRunner {
     this.alarm.clear()
     this.claimsDone.clear()
     for (const set of this.controllers.values()) for (const controller of set) controller.abort()
-    if (this.inFlight > 0) await new Promise<void>((resolve) => this.drained.push(resolve))
+    for (const controller of this.jobControllers) controller.abort()
+    if (!this.idle()) await new Promise<void>((resolve) => this.drained.push(resolve))
+  }
+
+  /// Nothing in flight: no unit, no job.
+  private idle(): boolean {
+    return this.inFlight === 0 && [...this.queues.values()].every((count) => count === 0)
   }
 
   /// A document's text; the last one read is kept, since a check's units follow one another.
@@ -110,12 +157,15 @@ export class JobRunner {
         if (units.length === 0) break
         for (const unit of units) {
           this.inFlight++
-          void this.run(unit).finally(() => {
-            this.inFlight--
-            if (this.inFlight === 0) this.drained.splice(0).forEach((resolve) => resolve())
-            this.pump()
-          })
+          this.follow(this.run(unit), () => this.inFlight--)
         }
+      }
+      for (const [queue, count] of this.queues) {
+        if (count >= queue.concurrency) continue
+        const jobs = queue.lease(this.now(), queue.concurrency - count)
+        this.queues.set(queue, count + jobs.length)
+        for (const job of jobs)
+          this.follow(this.runJob(job), () => this.queues.set(queue, (this.queues.get(queue) ?? 1) - 1))
       }
       this.scheduleNext()
     } finally {
@@ -123,11 +173,43 @@ export class JobRunner {
     }
   }
 
-  /// Wakes up when the next unit waiting for a retry falls due.
+  /// When a piece of work ends: counts it out, tells `stop()` once nothing is in flight, and looks for more.
+  private follow(work: Promise<void>, ended: () => void): void {
+    void work.finally(() => {
+      ended()
+      if (this.idle()) this.drained.splice(0).forEach((resolve) => resolve())
+      this.pump()
+    })
+  }
+
+  /// Wakes up when the next unit or job waiting for a retry falls due, if there is room for it.
   private scheduleNext(): void {
-    const due = this.store.units.nextDue()
-    const idle = this.running && this.inFlight < this.options.concurrency
-    this.alarm.set(idle ? due : null)
+    if (!this.running) return this.alarm.set(null)
+    const due = [
+      this.inFlight < this.options.concurrency ? this.store.units.nextDue() : null,
+      ...[...this.queues].map(([queue, count]) => (count < queue.concurrency ? queue.nextDue() : null)),
+    ].filter((at): at is string => at !== null)
+    this.alarm.set(due.length > 0 ? due.reduce((a, b) => (a < b ? a : b)) : null)
+  }
+
+  /// One attempt at a job: a failure is retried after the runner's backoff, until its last attempt or a
+  /// permanent failure; a job the engine's stop aborted waits for the next start.
+  private async runJob(job: Job): Promise<void> {
+    const controller = new AbortController()
+    this.jobControllers.add(controller)
+    try {
+      await job.run(controller.signal)
+    } catch (error) {
+      if (controller.signal.aborted) return job.retryLater(this.now())
+      const reason = error instanceof Error ? error.message : String(error)
+      if (job.attempts < this.options.maxAttempts && !(error instanceof PermanentError)) {
+        job.retryLater(iso(this.clock.now().getTime() + this.options.retryDelayMs(job.attempts)))
+      } else {
+        job.fail(reason)
+      }
+    } finally {
+      this.jobControllers.delete(controller)
+    }
   }
 
   private async run(unit: UnitRecord): Promise<void> {

@@ -6,7 +6,7 @@ import type { LanguageModel } from 'ai'
 import { createOllama } from 'ollama-ai-provider-v2'
 import type { ModelConfig } from '../../../shared/config'
 import { apiKeys, type ApiKeys } from '../keys'
-import { PermanentError } from '../tiers/tier'
+import { PermanentError } from '../errors'
 
 /// A configured model, ready to be called: its provider instance is made on first use, so that a missing key is
 /// reported when a check needs the model (as the unit's error), never as a crash at start.

@@ -1,13 +1,15 @@
 // Deep research on one claim: plan (sub-questions, searches for support and for contradiction), search (the
 // sub-questions too) and read sources, build a proof-and-dissent argument map with verified citations, let
 // every panel model vote on the map, and let the judge write verdict, confidence and summary. Charged a flat price on acceptance,
-// refunded if it fails; each step is saved as it ends, so a run resumes after a restart.
+// refunded if it fails; each step is saved as it ends, so a run resumes after a restart. The runs are a queue of
+// the job runner's, which leases and retries them as it does the checks' units.
 import type { Config } from '../../../shared/config'
 import { ApiError } from '../../../shared/errors'
 import type { Citation, Research, ResearchStep } from '../../../shared/schemas'
 import type { Clock } from '../clock'
 import type { ReportEvents } from '../events'
 import { newId } from '../ids'
+import type { Job, JobQueue, JobRunner } from '../jobs/runner'
 import { apiKeys, type ApiKeys } from '../keys'
 import { ModelClient, modelHandle, modelSettings, type ModelHandle } from '../models'
 import { requireWrite, type Principal } from '../service'
@@ -15,7 +17,6 @@ import type { Store } from '../store'
 import { chargeOrRefuse } from '../credits'
 import type { Reachability } from '../reachability'
 import type { ResearchRecord } from '../store/research'
-import { PermanentError } from '../tiers/tier'
 import { checkedText, claimData } from '../tiers/t2/context'
 import { resolveClaims } from '../tiers/resolve'
 import { ALL_STEPS, todayOf } from '../tiers/steps'
@@ -58,21 +59,6 @@ export interface ResearchState {
   votes?: Vote[]
 }
 
-export interface ResearchOptions {
-  /// Attempts of a run before it fails (and is refunded).
-  maxAttempts: number
-  /// Delay before the next attempt.
-  retryDelayMs: number
-  /// Runs in progress at once.
-  concurrency: number
-}
-
-export const DEFAULT_RESEARCH_OPTIONS: ResearchOptions = {
-  maxAttempts: 3,
-  retryDelayMs: 5_000,
-  concurrency: 2,
-}
-
 /// The public shape of a run.
 export function researchView(record: ResearchRecord): Research {
   return {
@@ -104,19 +90,14 @@ export function validMap(map: ArgumentMap): boolean {
   )
 }
 
-/// Deep research: the API's operations (start, get) and the durable worker that runs them.
-export class DeepResearch {
+/// Deep research: the API's operations (start, get) and the queue of runs the job runner works.
+export class DeepResearch implements JobQueue {
+  /// Runs in progress at once.
+  readonly concurrency = 2
   private client: ModelClient | null = null
   private panel = new Map<string, ModelHandle>()
   private judge: ModelHandle | null = null
   private resolver: ModelHandle | null = null
-  private readonly options: ResearchOptions
-  private readonly running = new Map<string, AbortController>()
-  private readonly inFlight = new Set<Promise<void>>()
-  private readonly waiting: string[] = []
-  private readonly timers = new Set<NodeJS.Timeout>()
-  private started = false
-  private closed = false
 
   constructor(
     private readonly store: Store,
@@ -124,12 +105,12 @@ export class DeepResearch {
     private readonly clock: Clock,
     private web: Web,
     private readonly events: ReportEvents,
-    options: Partial<ResearchOptions> = {},
+    /// Told when a run is queued.
+    private readonly runner: Pick<JobRunner, 'wake'>,
     keys: ApiKeys = apiKeys(),
     /// Refuses a run whose models or search provider cannot be reached, before anything is charged.
     private readonly reachability: Pick<Reachability, 'require'> | null = null,
   ) {
-    this.options = { ...DEFAULT_RESEARCH_OPTIONS, ...options }
     this.reconfigure(config.models, web, keys)
   }
 
@@ -210,10 +191,10 @@ export class DeepResearch {
       })
       chargeOrRefuse(this.store.ledger, principal.organizationId, price, id, now, 'Deep research')
     })
-    // The answer shows the run as accepted; the worker may pick it up at once.
+    // The answer shows the run as accepted; the runner may pick it up at once.
     const accepted = this.get(principal, id)
     this.emit(id, null, {})
-    this.enqueue(id)
+    this.runner.wake()
     return accepted
   }
 
@@ -243,41 +224,16 @@ export class DeepResearch {
     return researchView(record)
   }
 
-  /// Starts the worker: every run a stopped engine left queued or running resumes.
-  start(): void {
-    this.started = true
-    for (const record of this.store.research.open()) this.enqueue(record.id)
+  lease(now: string, limit: number): Job[] {
+    return this.store.research.lease(now, limit).map((record) => this.job(record))
   }
 
-  /// Stops the worker; runs in flight stay open in the store and resume at the next start.
-  async close(): Promise<void> {
-    this.closed = true
-    for (const timer of this.timers) clearTimeout(timer)
-    for (const controller of this.running.values()) controller.abort(new Error('the engine is closing'))
-    this.waiting.length = 0
-    await Promise.allSettled([...this.inFlight])
+  nextDue(): string | null {
+    return this.store.research.nextDue()
   }
 
-  private enqueue(id: string): void {
-    if (!this.started || this.closed || this.running.has(id) || this.waiting.includes(id)) return
-    this.waiting.push(id)
-    this.pump()
-  }
-
-  private pump(): void {
-    while (!this.closed && this.running.size < this.options.concurrency && this.waiting.length > 0) {
-      const id = this.waiting.shift() as string
-      const controller = new AbortController()
-      this.running.set(id, controller)
-      const run = this.attempt(id, controller.signal)
-        .catch(() => undefined)
-        .finally(() => {
-          this.running.delete(id)
-          this.inFlight.delete(run)
-          this.pump()
-        })
-      this.inFlight.add(run)
-    }
+  releaseAbandoned(now: string): void {
+    this.store.research.releaseAbandoned(now)
   }
 
   private now(): string {
@@ -296,43 +252,33 @@ export class DeepResearch {
     })
   }
 
-  /// One attempt at a run: its remaining steps, each saved as it ends. A failure retries later, or after the
-  /// last attempt (or a permanent failure) fails the run and refunds it in one transaction.
-  private async attempt(id: string, signal: AbortSignal): Promise<void> {
-    const before = this.store.research.byId(id)
-    if (!before || (before.status !== 'queued' && before.status !== 'running')) return
-    this.store.research.start(id, this.now())
-    const record = this.store.research.byId(id) as ResearchRecord
+  /// A leased run as the runner's job: an attempt runs its remaining steps, each saved as it ends; after the
+  /// last attempt (or a permanent failure) the run fails and is refunded in one transaction.
+  private job(record: ResearchRecord): Job {
     const state = JSON.parse(record.state) as ResearchState
-    try {
-      const result = await this.steps(record, state, signal)
-      const ended = this.store.research.complete(id, JSON.stringify(result), this.now())
-      if (ended) this.emit(id, null, state)
-    } catch (error) {
-      if (this.closed || signal.aborted) return
-      const message = (error as Error).message || 'research failed'
-      // A failure that will not mend (a missing or refused key, say) ends the run at once.
-      if (record.attempts < this.options.maxAttempts && !(error instanceof PermanentError)) {
-        const timer = setTimeout(() => {
-          this.timers.delete(timer)
-          this.enqueue(id)
-        }, this.options.retryDelayMs)
-        this.timers.add(timer)
-        return
-      }
-      const at = this.now()
-      const ended = this.store.transaction(() => {
-        const done = this.store.research.fail(
-          id,
-          'research_failed',
-          message.slice(0, 500),
-          record.charged,
-          at,
-        )
-        if (done) this.store.ledger.record(record.organizationId, 'refund', record.charged, id, at)
-        return done
-      })
-      if (ended) this.emit(id, null, state)
+    return {
+      attempts: record.attempts,
+      run: async (signal) => {
+        const result = await this.steps(record, state, signal)
+        const ended = this.store.research.complete(record.id, JSON.stringify(result), this.now())
+        if (ended) this.emit(record.id, null, state)
+      },
+      retryLater: (at) => this.store.research.retryLater(record.id, at),
+      fail: (reason) => {
+        const at = this.now()
+        const ended = this.store.transaction(() => {
+          const done = this.store.research.fail(
+            record.id,
+            'research_failed',
+            (reason || 'research failed').slice(0, 500),
+            record.charged,
+            at,
+          )
+          if (done) this.store.ledger.record(record.organizationId, 'refund', record.charged, record.id, at)
+          return done
+        })
+        if (ended) this.emit(record.id, null, state)
+      },
     }
   }
 

@@ -379,4 +379,10 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE evaluations ADD COLUMN carried_from TEXT;
   ALTER TABLE consensus ADD COLUMN carried_from TEXT;
   `,
+  // Deep research runs on the job runner: when a run is next due (after a failed attempt, the runner's
+  // backoff) and whether an attempt holds it now.
+  `
+  ALTER TABLE research ADD COLUMN available_at TEXT;
+  ALTER TABLE research ADD COLUMN leased INTEGER NOT NULL DEFAULT 0;
+  `,
 ]

@@ -99,22 +99,48 @@ export class ResearchRuns {
     return row ? record(row) : null
   }
 
-  /// Runs not yet ended, oldest first (queued, and running ones a stopped engine left behind).
-  open(): ResearchRecord[] {
-    return (
-      this.db
-        .prepare(`SELECT * FROM research WHERE status IN ('queued', 'running') ORDER BY created_at, id`)
-        .all() as Row[]
-    ).map(record)
+  /// Leases up to `limit` runs not yet ended that are due and not in an attempt, oldest first: marks them
+  /// running and counts the attempt.
+  lease(now: string, limit: number): ResearchRecord[] {
+    const rows = this.db
+      .prepare(
+        `UPDATE research SET status = 'running', attempts = attempts + 1, leased = 1, updated_at = ?
+         WHERE id IN (
+           SELECT id FROM research
+           WHERE status IN ('queued', 'running') AND leased = 0 AND (available_at IS NULL OR available_at <= ?)
+           ORDER BY created_at, id LIMIT ?
+         )
+         RETURNING *`,
+      )
+      .all(now, now, limit) as Row[]
+    return rows.map(record).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
   }
 
-  /// Marks the run running and counts the attempt.
-  start(id: string, at: string): void {
+  /// When the next run not yet ended and not in an attempt falls due; null when none waits.
+  nextDue(): string | null {
+    const row = this.db
+      .prepare(
+        `SELECT MIN(COALESCE(available_at, created_at)) AS at FROM research
+         WHERE status IN ('queued', 'running') AND leased = 0`,
+      )
+      .get() as { at: string | null }
+    return row.at
+  }
+
+  /// Ends a run's attempt without ending the run: it is due again at `at`.
+  retryLater(id: string, at: string): void {
+    this.db
+      .prepare(`UPDATE research SET leased = 0, available_at = ? WHERE id = ? AND status = 'running'`)
+      .run(at, id)
+  }
+
+  /// Runs left in an attempt by a process that died: due again now. Only the engine holding the lock calls this.
+  releaseAbandoned(now: string): void {
     this.db
       .prepare(
-        `UPDATE research SET status = 'running', attempts = attempts + 1, updated_at = ? WHERE id = ? AND status IN ('queued', 'running')`,
+        `UPDATE research SET leased = 0, available_at = ? WHERE leased = 1 AND status IN ('queued', 'running')`,
       )
-      .run(at, id)
+      .run(now)
   }
 
   /// Saves the steps done so far.

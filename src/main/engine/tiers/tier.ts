@@ -42,14 +42,6 @@ export interface UnitOutcome {
 /// The model name of a claim-tier's judge unit; never a panel model's id.
 export const JUDGE_UNIT = '#judge'
 
-/// A failure that retrying cannot mend (a missing key, a request the provider refuses): the unit fails at once.
-export class PermanentError extends Error {
-  constructor(message: string) {
-    super(message)
-    this.name = 'PermanentError'
-  }
-}
-
 /// A tier of checking: turns units into evaluations and a consensus.
 export interface TierChecker {
   readonly tier: Tier

@@ -1,6 +1,6 @@
 // What the ranking knows of a claim and each of its candidate passages: lexical features, each read against
 // the other passages of the same claim (a word's weight is its BM25 idf among them, and BM25 is scaled by the
-// best passage's). The learned ranking (rank.ts) weighs a few of them; training (rankTraining.ts) chooses
+// best passage's). The learned ranking (rank.ts) weighs a few of them; training (eval/training/evidence.ts) chooses
 // which.
 
 const STOPWORDS = new Set(

@@ -1,5 +1,5 @@
 import { Readability } from '@mozilla/readability'
-import { parseHTML } from 'linkedom'
+import { parseDocument, type HtmlElement } from '../dom'
 import { publishedAt } from './dates'
 
 /// A page's readable text: its title, its main content as blocks joined by blank lines, and the publication
@@ -19,10 +19,7 @@ export function normaliseSpace(text: string): string {
 
 /// The blocks of `root` as text, one per block element that holds no other block (so nothing is repeated);
 /// the whole root's text when it has none.
-function blocksOf(root: {
-  querySelectorAll(selector: string): ArrayLike<Element>
-  textContent: string | null
-}): string {
+function blocksOf(root: Pick<HtmlElement, 'querySelectorAll' | 'textContent'>): string {
   const blocks: string[] = []
   for (const element of Array.from(root.querySelectorAll(BLOCKS))) {
     if (element.querySelector(BLOCKS)) continue
@@ -42,8 +39,8 @@ export function readableText(body: string, contentType: string, url: string): Re
       .join('\n\n')
     return { title: url, text, publishedAt: null }
   }
-  const { document } = parseHTML(body)
-  const pageTitle = normaliseSpace(document.title ?? '') || url
+  const document = parseDocument(body)
+  const pageTitle = normaliseSpace(document.title) || url
   const published = publishedAt(document)
   for (const element of Array.from(document.querySelectorAll('script, style, noscript, template'))) {
     element.remove()
@@ -55,11 +52,11 @@ export function readableText(body: string, contentType: string, url: string): Re
     article = null
   }
   if (article?.content) {
-    const { document: content } = parseHTML(`<!doctype html><html><body>${article.content}</body></html>`)
-    const text = blocksOf(content.body as unknown as Element)
+    const content = parseDocument(`<!doctype html><html><body>${article.content}</body></html>`)
+    const text = blocksOf(content.body ?? content.documentElement)
     if (text) return { title: normaliseSpace(article.title ?? '') || pageTitle, text, publishedAt: published }
   }
-  const { document: again } = parseHTML(body)
+  const again = parseDocument(body)
   for (const element of Array.from(
     again.querySelectorAll('script, style, noscript, template, nav, header, footer'),
   )) {
@@ -67,7 +64,7 @@ export function readableText(body: string, contentType: string, url: string): Re
   }
   return {
     title: pageTitle,
-    text: blocksOf((again.body ?? again.documentElement) as unknown as Element),
+    text: blocksOf(again.body ?? again.documentElement),
     publishedAt: published,
   }
 }

@@ -1,7 +1,7 @@
 import type { Config } from '../../../shared/config'
 import { apiKeys, type ApiKeys } from '../keys'
 import { backoffMs, MAX_RETRY_AFTER_MS, retryAfterMs } from '../models/retry'
-import { PermanentError } from '../tiers/tier'
+import { PermanentError } from '../errors'
 import { FetchRefused, SafeFetcher, type FetchInit } from './fetcher'
 
 /// One search hit: a page to read.

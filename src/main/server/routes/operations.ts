@@ -90,17 +90,12 @@ export function operationRoutes(
       const args = [
         ...names.map((name) => params[name]),
         ...(query ? [valid('query')] : body ? [valid('json')] : []),
+        ...(route.idempotent ? [valid('header')['idempotency-key']] : []),
       ] as OperationArgs<typeof operation>
       const result = await runOperation(
         parts,
         operation,
-        {
-          principal: c.var.principal,
-          idempotencyKey: route.idempotent
-            ? (valid('header')['idempotency-key'] as string | undefined)
-            : undefined,
-          replayed: () => c.header('Idempotent-Replayed', 'true'),
-        },
+        { principal: c.var.principal, replayed: () => c.header('Idempotent-Replayed', 'true') },
         args,
       )
       return c.json(result as object, route.status)

@@ -1,7 +1,13 @@
-import type { z } from 'zod'
 import type { ExportedFile, FactdeskApi, ReportUpdate } from '../../../shared/api'
 import { ApiError, remoteServiceRefused } from '../../../shared/errors'
-import { answerError, API_BASE, EVENTS_PATH, restOperations, restRequest } from '../../../shared/rest'
+import {
+  answerError,
+  API_BASE,
+  EVENTS_PATH,
+  restOperations,
+  restRequest,
+  type RestRequest,
+} from '../../../shared/rest'
 import { CLOSED, PageEventStream, type EventStream } from './events'
 import { openSession, pageKeyHeader, type Page } from './session'
 
@@ -18,7 +24,12 @@ export function httpApi(
 ): FactdeskApi {
   const session = openSession(page)
 
-  async function send(method: 'GET' | 'POST' | 'PATCH', path: string, body?: unknown): Promise<Response> {
+  async function send(
+    method: 'GET' | 'POST' | 'PATCH',
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Response> {
     try {
       await session
       return await page.fetch(API_BASE + path, {
@@ -28,6 +39,7 @@ export function httpApi(
           Accept: 'application/json',
           ...pageKeyHeader(page),
           ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+          ...headers,
         },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       })
@@ -36,13 +48,8 @@ export function httpApi(
     }
   }
 
-  async function call<T>(
-    method: 'GET' | 'POST' | 'PATCH',
-    path: string,
-    schema: z.ZodType<T>,
-    body?: unknown,
-  ): Promise<T> {
-    const response = await send(method, path, body)
+  async function call<T>({ method, path, schema, body, headers }: RestRequest<T>): Promise<T> {
+    const response = await send(method, path, body, headers)
     const answer: unknown = await response.json().catch(() => null)
     if (!response.ok) throw answerError(response.status, answer, 'Factdesk')
     const result = schema.safeParse(answer)
@@ -125,7 +132,7 @@ export function httpApi(
   }
 
   return {
-    ...restOperations((request) => call(request.method, request.path, request.schema, request.body)),
+    ...restOperations(call),
     export: (checkId, query) => file(restRequest('export', checkId, query).path),
     // The page always talks to its own server: a remote service is a setting of the desktop app.
     testService: () => Promise.reject(remoteServiceRefused()),

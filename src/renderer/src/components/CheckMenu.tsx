@@ -1,12 +1,13 @@
 import type { JSX } from 'react'
-import type { FactdeskApi } from '../../../shared/api'
 import { useChecks } from '../state/checks'
+import { useDesk } from './useDesk'
 import { useMenu } from './useMenu'
 
 /// More ways to check, beside Check: "Check everything again" ignores the draft's last check, so that every claim
 /// is estimated and checked anew instead of keeping the verdicts of those unchanged since; "Check this section"
 /// estimates only the heading's section around the cursor.
-export function CheckMenu({ api, disabled }: { api: FactdeskApi; disabled: boolean }): JSX.Element {
+export function CheckMenu({ disabled }: { disabled: boolean }): JSX.Element {
+  const { api } = useDesk()
   const since = useChecks((store) => store.since)
   const { open, setOpen, menu } = useMenu()
   const item = (name: string, detail: string, choose: () => Promise<void>): JSX.Element => (

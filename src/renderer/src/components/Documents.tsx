@@ -1,9 +1,9 @@
 import { useEffect, useRef, type JSX } from 'react'
-import type { FactdeskApi } from '../../../shared/api'
 import type { DraftSummary } from '../../../shared/schemas'
 import { withoutInlineMarks } from '../../../shared/markdown'
 import { stageLabel } from '../editor/claims'
 import { draftName, useDrafts, windowTitle, type SaveState } from '../state/drafts'
+import { useDesk } from './useDesk'
 
 const SAVE_WORDS: Record<SaveState, string> = {
   saved: 'Draft saved',
@@ -17,7 +17,9 @@ const ACCEPT = '.md,.markdown,.txt,.docx'
 
 /// The document bar: the draft's name and whether it is saved, New, Open…, the recent drafts, Save (a download
 /// in a browser) and Save as…, and the claims of the last check that are no longer in the text.
-export function Documents({ api }: { api: FactdeskApi }): JSX.Element {
+export function Documents(): JSX.Element {
+  const desk = useDesk()
+  const { api } = desk
   const draft = useDrafts((store) => store.draft)
   const save = useDrafts((store) => store.save)
   const failure = useDrafts((store) => store.failure)
@@ -27,7 +29,7 @@ export function Documents({ api }: { api: FactdeskApi }): JSX.Element {
   const drafts = useDrafts.getState()
   const desktop = api.files !== null
 
-  useEffect(() => useDrafts.getState().start(api), [api])
+  useEffect(() => useDrafts.getState().start(desk), [desk])
 
   useEffect(() => {
     document.title = windowTitle(draft)

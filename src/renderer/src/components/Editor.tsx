@@ -1,32 +1,39 @@
 import { EditorView } from '@codemirror/view'
-import { useEffect, useRef, type JSX } from 'react'
-import type { FactdeskApi } from '../../../shared/api'
+import { useCallback, useEffect, useRef, useState, type JSX } from 'react'
+import { autosave } from '../editor/autosave'
 import { claimKeys } from '../editor/claimKeys'
 import { claims } from '../editor/claims'
+import { editorMenu, type MenuRequest } from '../editor/contextMenu'
 import { WritingSettingsLink } from '../editor/lintSettings'
 import { startLintWorker } from '../editor/lintWorker'
 import { writingEditor } from '../editor/writingEditor'
 import { useChecks } from '../state/checks'
 import { useDocument } from '../state/document'
-import { draftAutosave } from '../state/drafts'
-import { setEditorView } from '../state/editorView'
+import { useDrafts } from '../state/drafts'
+import { showError } from '../state/notices'
+import { EditorMenu } from './EditorMenu'
+import { useSettingsDialog } from './settings/open'
+import { useDesk } from './useDesk'
 
-/// The CodeMirror editor, created once and left to manage its own document; it reports its counts to the store,
-/// checks spelling and grammar with the writing settings of `api`, and opens a claim's detail when its badge is
-/// clicked (`api` and `onOpenClaim` should be stable: new ones recreate the editor).
-export function Editor({
-  api,
-  onOpenClaim,
-}: {
-  api: FactdeskApi
-  onOpenClaim: (claimId: string) => void
-}): JSX.Element {
+/// The window's CodeMirror editor (its desk's), created once and left to manage its own document; it reports its
+/// counts to the store, checks spelling and grammar with the saved writing settings, opens a claim's detail when
+/// its badge is clicked, and has a menu of its own (right click, Shift+F10) to check a selection or a section
+/// (`onOpenClaim` should be stable: a new one recreates the editor).
+export function Editor({ onOpenClaim }: { onOpenClaim: (claimId: string) => void }): JSX.Element {
+  const desk = useDesk()
+  const { api } = desk
   const parent = useRef<HTMLDivElement>(null)
   const setCounts = useDocument((store) => store.setCounts)
+  const [menu, setMenu] = useState<MenuRequest | null>(null)
+  const closeMenu = useCallback(() => setMenu(null), [])
 
   useEffect(() => {
     if (!parent.current) return
-    const writing = new WritingSettingsLink(api)
+    const writing = new WritingSettingsLink({
+      read: async () => (await api.settings()).writing,
+      saveDictionary: async (dictionary) => (await api.updateSettings({ writing: { dictionary } })).writing,
+      onNotSaved: (word, error) => showError(error, `“${word}” was not saved: `),
+    })
     const view = new EditorView({
       parent: parent.current,
       extensions: [
@@ -34,20 +41,34 @@ export function Editor({
         writing.extension,
         claims(onOpenClaim),
         claimKeys(onOpenClaim, closeSidePanel),
-        draftAutosave(),
+        editorMenu(setMenu),
+        autosave({
+          onEdit: () => useDrafts.getState().edited(api),
+          onLeave: () => void useDrafts.getState().flush(api),
+        }),
       ],
     })
     const disconnect = writing.connect(view)
-    setEditorView(view)
+    // Closing the Settings dialog may have changed the writing settings.
+    const stopReading = useSettingsDialog.subscribe((now, before) => {
+      if (before.tab !== null && now.tab === null) writing.read()
+    })
+    desk.attach(view)
     view.focus()
     return () => {
+      stopReading()
       disconnect()
-      setEditorView(null)
+      desk.attach(null)
       view.destroy()
     }
-  }, [api, setCounts, onOpenClaim])
+  }, [api, desk, setCounts, onOpenClaim])
 
-  return <main className="editor" ref={parent} />
+  return (
+    <>
+      <main className="editor" ref={parent} />
+      {menu && <EditorMenu at={menu} onOpenClaim={onOpenClaim} onClose={closeMenu} />}
+    </>
+  )
 }
 
 /// Escape in the text closes the panel beside it, when one is open.

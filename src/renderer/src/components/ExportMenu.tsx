@@ -1,8 +1,10 @@
 import { useState, type JSX } from 'react'
-import type { ExportedFile, FactdeskApi } from '../../../shared/api'
+import type { ExportedFile } from '../../../shared/api'
 import type { ExportFormat } from '../../../shared/schemas'
-import { describeError, useChecks } from '../state/checks'
+import { useChecks } from '../state/checks'
+import { showError } from '../state/notices'
 import { lineKeys } from './roving'
+import { useDesk } from './useDesk'
 import { useMenu } from './useMenu'
 
 /// The formats in the menu, in the writer's words.
@@ -29,7 +31,8 @@ function save(file: ExportedFile): void {
 const MENU_KEYS = lineKeys('ArrowDown', 'ArrowUp')
 
 /// Export: the latest check's annotated report as a file, in the format chosen from the menu.
-export function ExportMenu({ api }: { api: FactdeskApi }): JSX.Element {
+export function ExportMenu(): JSX.Element {
+  const { api } = useDesk()
   const check = useChecks((store) => store.check)
   const { open, setOpen, menu } = useMenu()
   const [busy, setBusy] = useState<ExportFormat | null>(null)
@@ -41,7 +44,7 @@ export function ExportMenu({ api }: { api: FactdeskApi }): JSX.Element {
     try {
       save(await api.export(check.id, { format }))
     } catch (error) {
-      useChecks.setState({ notice: { kind: 'error', text: `The export failed: ${describeError(error)}` } })
+      showError(error, 'The export failed: ')
     } finally {
       setBusy(null)
     }

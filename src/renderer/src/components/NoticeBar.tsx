@@ -1,32 +1,25 @@
 import type { JSX } from 'react'
-import type { FactdeskApi } from '../../../shared/api'
-import { useChecks, type Notice } from '../state/checks'
+import { useNotices, type Notice } from '../state/notices'
 import { usePending } from '../state/pending'
+import { useDesk } from './useDesk'
 
 /// What went wrong or what to know, in words, in place above the editor; never replaces the text. A check that
 /// could not start because its providers are unreachable is offered "Check when online". An error is read out at
 /// once (an alert), anything else when the reader pauses (a status): both regions stay in the page, empty, and
 /// only their content changes, since a screen reader often misses a live region that appears with its text.
-export function NoticeBar({ api }: { api: FactdeskApi }): JSX.Element {
-  const notice = useChecks((store) => store.notice)
+export function NoticeBar(): JSX.Element {
+  const notice = useNotices((store) => store.notice)
   return (
     <>
-      <NoticeRegion api={api} role="alert" notice={notice?.kind === 'error' ? notice : null} />
-      <NoticeRegion api={api} role="status" notice={notice?.kind === 'info' ? notice : null} />
+      <NoticeRegion role="alert" notice={notice?.kind === 'error' ? notice : null} />
+      <NoticeRegion role="status" notice={notice?.kind === 'info' ? notice : null} />
     </>
   )
 }
 
-function NoticeRegion({
-  api,
-  role,
-  notice,
-}: {
-  api: FactdeskApi
-  role: 'alert' | 'status'
-  notice: Notice | null
-}): JSX.Element {
-  const dismiss = useChecks((store) => store.dismissNotice)
+function NoticeRegion({ role, notice }: { role: 'alert' | 'status'; notice: Notice | null }): JSX.Element {
+  const desk = useDesk()
+  const dismiss = useNotices((store) => store.dismiss)
   return (
     <div className={`notice-region${notice ? ` notice notice-${notice.kind}` : ''}`} role={role}>
       {notice && (
@@ -37,7 +30,7 @@ function NoticeRegion({
               <button
                 type="button"
                 className="button primary"
-                onClick={() => void usePending.getState().queue(api)}
+                onClick={() => void usePending.getState().queue(desk)}
               >
                 Check when online
               </button>

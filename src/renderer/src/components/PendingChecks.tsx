@@ -1,9 +1,10 @@
 import type { JSX } from 'react'
-import type { FactdeskApi } from '../../../shared/api'
 import { usePending } from '../state/pending'
+import { useDesk } from './useDesk'
 
 /// "Waiting to check (n)": the checks queued to run when online, each with its tiers, why it waits and Cancel.
-export function PendingChecks({ api }: { api: FactdeskApi }): JSX.Element | null {
+export function PendingChecks(): JSX.Element | null {
+  const { api } = useDesk()
   const waiting = usePending((store) => store.waiting)
   const open = usePending((store) => store.open)
   const { toggle, cancel } = usePending.getState()

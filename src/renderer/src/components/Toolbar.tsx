@@ -1,5 +1,4 @@
 import type { JSX } from 'react'
-import type { FactdeskApi } from '../../../shared/api'
 import { TIERS, type PriceList, type Tier } from '../../../shared/schemas'
 import { useAccount } from '../state/account'
 import { useChecks } from '../state/checks'
@@ -14,7 +13,8 @@ import { CheckMenu } from './CheckMenu'
 import { ExportMenu } from './ExportMenu'
 import { PendingChecks } from './PendingChecks'
 import { useToolbarKeys } from './roving'
-import { balanceWords } from './SidePanel'
+import { useDesk } from './useDesk'
+import { balanceWords } from './panels/EstimateSummary'
 
 const TIER_NAMES: Record<Tier, { name: string; explanation: string }> = {
   t1: { name: 'Spelling', explanation: 'Spelling and grammar, offline' },
@@ -26,7 +26,9 @@ const RUNNING = new Set(['queued', 'running'])
 
 /// The check toolbar: tiers with their per-claim prices, Estimate, Check, Cancel, progress and the balance. One
 /// tab stop; the arrow keys move between its buttons.
-export function Toolbar({ api, prices }: { api: FactdeskApi; prices: PriceList | null }): JSX.Element {
+export function Toolbar({ prices }: { prices: PriceList | null }): JSX.Element {
+  const desk = useDesk()
+  const { api } = desk
   const tiers = useChecks((store) => store.tiers)
   const busy = useChecks((store) => store.busy)
   const check = useChecks((store) => store.check)
@@ -88,7 +90,7 @@ export function Toolbar({ api, prices }: { api: FactdeskApi; prices: PriceList |
         >
           {busy === 'submitting' ? 'Submitting…' : 'Check'}
         </button>
-        <CheckMenu api={api} disabled={busy !== null || running} />
+        <CheckMenu disabled={busy !== null || running} />
         <button
           type="button"
           className="button"
@@ -100,7 +102,7 @@ export function Toolbar({ api, prices }: { api: FactdeskApi; prices: PriceList |
         <button
           type="button"
           className="button"
-          onClick={() => void useResearch.getState().askFromEditor(api)}
+          onClick={() => void useResearch.getState().askFromEditor(desk)}
           aria-keyshortcuts="Control+Shift+D"
           title={`Research the selected text or the claim at the cursor in depth${prices ? `: ${counted(prices.research, 'credit')}, flat` : ''} (Ctrl+Shift+D)`}
         >
@@ -109,10 +111,10 @@ export function Toolbar({ api, prices }: { api: FactdeskApi; prices: PriceList |
         {check && <Progress />}
         <EstimateAnnouncement />
         <CheckAnnouncement />
-        <PendingChecks api={api} />
+        <PendingChecks />
       </div>
       <div className="toolbar-group toolbar-end">
-        <ExportMenu api={api} />
+        <ExportMenu />
         <button
           type="button"
           className={`button quiet${panel === 'history' ? ' on' : ''}`}

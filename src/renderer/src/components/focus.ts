@@ -1,11 +1,11 @@
-import { editorView } from '../state/editorView'
+import type { EditorView } from '@codemirror/view'
 
-/// Gives the focus to the side panel when it is open, else to the text: where a keyboard reader goes on when
-/// what had the focus in the panel is gone.
-export function focusPanel(): void {
+/// Gives the focus to the side panel when it is open, else to the text of `editor`: where a keyboard reader goes
+/// on when what had the focus in the panel is gone.
+export function focusPanel(editor: EditorView | null): void {
   const panel = document.querySelector<HTMLElement>('.side-panel')
   if (panel) panel.focus()
-  else editorView()?.focus()
+  else editor?.focus()
 }
 
 /// Whether the focus was lost: it went to the page's body (or nowhere) with the control that had it.

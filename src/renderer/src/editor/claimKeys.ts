@@ -1,6 +1,6 @@
 import { EditorSelection, Prec, type Extension } from '@codemirror/state'
 import { EditorView, keymap } from '@codemirror/view'
-import { claimAt, claimField, claimRanges } from './claims'
+import { claimAt, claimField, claimRange, claimRanges } from './claims'
 
 /// Moves the selection to the next (or previous) claim after (before) the cursor.
 export function moveToClaim(view: EditorView, direction: 1 | -1): boolean {
@@ -12,11 +12,23 @@ export function moveToClaim(view: EditorView, direction: 1 | -1): boolean {
       ? (ranges.find((range) => range.from > head.from) ?? ranges[0])
       : (ranges.findLast((range) => range.from < head.from) ?? ranges[ranges.length - 1])
   if (!target) return false
-  view.dispatch({
-    selection: EditorSelection.range(target.from, target.to),
-    effects: EditorView.scrollIntoView(target.from, { y: 'center' }),
-  })
+  select(view, target)
   return true
+}
+
+/// Selects a claim's current range in the editor, scrolls it into view and gives the editor the focus.
+export function revealClaim(view: EditorView, claimId: string): void {
+  const range = claimRange(view.state.field(claimField), claimId)
+  if (!range) return
+  select(view, range)
+  view.focus()
+}
+
+function select(view: EditorView, { from, to }: { from: number; to: number }): void {
+  view.dispatch({
+    selection: EditorSelection.range(from, to),
+    effects: EditorView.scrollIntoView(from, { y: 'center' }),
+  })
 }
 
 /// F8 and Shift-F8 walk the claims; Mod-Shift-k opens the claim at the cursor. Ahead of the editor's own keys:

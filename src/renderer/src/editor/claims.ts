@@ -1,5 +1,14 @@
 import { invertedEffects } from '@codemirror/commands'
-import { Prec, StateEffect, StateField, type ChangeSet, type Extension, type Range } from '@codemirror/state'
+import {
+  Prec,
+  RangeSet,
+  RangeValue,
+  StateEffect,
+  StateField,
+  type ChangeSet,
+  type Extension,
+  type Range,
+} from '@codemirror/state'
 import { Decoration, EditorView, WidgetType, type DecorationSet } from '@codemirror/view'
 
 /// Where a claim stands: quoted by an estimate, waiting for its check, voted on, being judged, or decided.
@@ -59,8 +68,8 @@ export const updateClaims = StateEffect.define<ClaimDelta[]>()
 /// Removes every claim.
 export const clearClaims = StateEffect.define<null>()
 
-/// A claim as its decorations hold it: its range and what it shows.
-interface PlacedClaim {
+/// A claim at its range, and what it shows.
+export interface PlacedClaim {
   from: number
   to: number
   info: ClaimInfo
@@ -206,14 +215,36 @@ class BadgeSpace extends WidgetType {
   }
 }
 
-function claimDecorations(info: ClaimInfo, from: number, to: number): Range<Decoration>[] {
-  const ranges: Range<Decoration>[] = []
+/// One claim in the field: what it shows, and the decorations drawn for it, kept by identity so that a change to
+/// the claim replaces exactly them. Its range maps through edits as its mark does (growing at neither end, gone
+/// once empty).
+class ClaimValue extends RangeValue {
+  override startSide = 1
+  override endSide = -1
+
+  constructor(
+    readonly info: ClaimInfo,
+    readonly drawn: ReadonlySet<Decoration>,
+    /// The spelling and grammar marks among `drawn`, and the finding each shows.
+    readonly findings: ReadonlyMap<Decoration, IssueMark>,
+  ) {
+    super()
+  }
+}
+
+/// A claim drawn at `from`–`to`: its value and its decorations.
+function draw(
+  info: ClaimInfo,
+  from: number,
+  to: number,
+): { claim: Range<ClaimValue>; decorations: Range<Decoration>[] } {
+  const decorations: Range<Decoration>[] = []
+  const findings = new Map<Decoration, IssueMark>()
   if (to > from) {
-    ranges.push(
+    decorations.push(
       Decoration.mark({
         class: `fd-claim fd-stage-${info.stage}${info.stale ? ' fd-stale' : ''}`,
         attributes: { 'data-claim-id': info.claimId },
-        claim: info,
         inclusiveStart: false,
         inclusiveEnd: false,
       }).range(from, to),
@@ -223,22 +254,165 @@ function claimDecorations(info: ClaimInfo, from: number, to: number): Range<Deco
     const start = Math.min(Math.max(from + issue.from, from), to)
     const end = Math.min(from + issue.to, to)
     if (end > start) {
-      ranges.push(
-        Decoration.mark({
-          class: issue.spelling ? 'fd-issue' : 'fd-issue fd-issue-grammar',
-          attributes: { title: issue.message },
-          claimIssue: info.claimId,
-        }).range(start, end),
-      )
+      const mark = Decoration.mark({
+        class: issue.spelling ? 'fd-issue' : 'fd-issue fd-issue-grammar',
+        attributes: { title: issue.message },
+      })
+      findings.set(mark, issue)
+      decorations.push(mark.range(start, end))
     }
   }
   // A claim the spelling check found clean gets no badge: a writer checking spelling does not want a pill after
   // every sentence (its detail still opens from its text).
-  if (info.stage === 'clean') return ranges
-  // Side -1: text typed right after the claim goes after its badge, and the badge stays at the claim's end.
-  const widget = info.stage === 'estimated' ? new BadgeSpace() : new ClaimBadge(info)
-  ranges.push(Decoration.widget({ widget, side: -1, claim: info }).range(to))
-  return ranges
+  if (info.stage !== 'clean') {
+    // Side -1: text typed right after the claim goes after its badge, and the badge stays at the claim's end.
+    const widget = info.stage === 'estimated' ? new BadgeSpace() : new ClaimBadge(info)
+    decorations.push(Decoration.widget({ widget, side: -1 }).range(to))
+  }
+  const drawn = new Set(decorations.map((range) => range.value))
+  return { claim: new ClaimValue(info, drawn, findings).range(from, to), decorations }
+}
+
+/// The claims field's value, as @codemirror/lint's LintState holds diagnostics: every claim's range and state,
+/// and the decorations drawn from them (changed only for the claims that change: a check's updates replace a
+/// few claims of thousands on every frame).
+export class ClaimsState {
+  static readonly none = new ClaimsState(RangeSet.empty, Decoration.none)
+
+  private constructor(
+    readonly claims: RangeSet<ClaimValue>,
+    readonly decorations: DecorationSet,
+  ) {}
+
+  /// Every claim placed anew.
+  static of(placed: readonly PlacedClaim[]): ClaimsState {
+    const drawn = placed.map(({ from, to, info }) => draw(info, from, to))
+    return new ClaimsState(
+      RangeSet.of(
+        drawn.map((each) => each.claim),
+        true,
+      ),
+      Decoration.set(
+        drawn.flatMap((each) => each.decorations),
+        true,
+      ),
+    )
+  }
+
+  get size(): number {
+    return this.claims.size
+  }
+
+  /// Both through an edit.
+  map(changes: ChangeSet): ClaimsState {
+    return new ClaimsState(this.claims.map(changes), this.decorations.map(changes))
+  }
+
+  /// The state and range of every claim, in the text's order; an empty claim by its position.
+  placed(): PlacedClaim[] {
+    const found: PlacedClaim[] = []
+    this.claims.between(0, Number.MAX_SAFE_INTEGER, (from, to, { info }) => {
+      found.push({ from, to, info })
+    })
+    return found
+  }
+
+  /// The named claim's range and state.
+  find(claimId: string): PlacedClaim | undefined {
+    let found: PlacedClaim | undefined
+    this.claims.between(0, Number.MAX_SAFE_INTEGER, (from, to, value) => {
+      if (value.info.claimId !== claimId) return
+      found = { from, to, info: value.info }
+      return false
+    })
+    return found
+  }
+
+  /// The spelling and grammar findings inside claims, where edits moved them.
+  findings(): { from: number; to: number; issue: IssueMark }[] {
+    const found: { from: number; to: number; issue: IssueMark }[] = []
+    this.claims.between(0, Number.MAX_SAFE_INTEGER, (from, to, claim) => {
+      found.push(...this.findingsOf({ from, to, value: claim }))
+    })
+    return found.sort((a, b) => a.from - b.from)
+  }
+
+  /// The named claims changed by `change`, every other one (and its DOM) left as it was. A claim's findings
+  /// stay where edits moved them.
+  change(ids: ReadonlySet<string>, change: (info: ClaimInfo) => ClaimInfo): ClaimsState {
+    const found = this.valuesOf(ids)
+    return this.replace(
+      found,
+      found.map((claim) => {
+        const issues = this.findingsOf(claim).map(({ from, to, issue }) => ({
+          ...issue,
+          from: from - claim.from,
+          to: to - claim.from,
+        }))
+        return { from: claim.from, to: claim.to, info: change({ ...claim.value.info, issues }) }
+      }),
+    )
+  }
+
+  private findingsOf({ from, to, value }: PlacedValue): { from: number; to: number; issue: IssueMark }[] {
+    const found: { from: number; to: number; issue: IssueMark }[] = []
+    if (value.findings.size === 0) return found
+    this.decorations.between(from, to, (start, end, decoration) => {
+      const issue = value.findings.get(decoration)
+      if (issue) found.push({ from: start, to: end, issue })
+    })
+    return found
+  }
+
+  /// Every claim but the named ones.
+  without(ids: ReadonlySet<string>): ClaimsState {
+    return this.replace(this.valuesOf(ids), [])
+  }
+
+  /// `gone` (claims of this state, at their ranges) taken out and `placed` added. Only the stretch they cover is
+  /// looked at.
+  replace(gone: readonly PlacedValue[], placed: readonly PlacedClaim[]): ClaimsState {
+    if (placed.length === 0 && gone.length === 0) return this
+    const drawn = placed.map(({ from, to, info }) => draw(info, from, to))
+    const goneValues = new Set(gone.map((each) => each.value))
+    const doomed = new Set(gone.flatMap((each) => [...each.value.drawn]))
+    const ranges = [...placed, ...gone]
+    const from = ranges.reduce((least, claim) => Math.min(least, claim.from), Number.MAX_SAFE_INTEGER)
+    const to = ranges.reduce((most, claim) => Math.max(most, claim.to), 0)
+    return new ClaimsState(
+      this.claims.update({
+        add: drawn.map((each) => each.claim),
+        sort: true,
+        filterFrom: from,
+        filterTo: to,
+        filter: (_from, _to, value) => !goneValues.has(value),
+      }),
+      this.decorations.update({
+        add: drawn.flatMap((each) => each.decorations),
+        sort: true,
+        filterFrom: from,
+        filterTo: to,
+        filter: (_from, _to, value) => !doomed.has(value),
+      }),
+    )
+  }
+
+  /// The named claims with their ranges.
+  valuesOf(ids: ReadonlySet<string>): PlacedValue[] {
+    const found: PlacedValue[] = []
+    if (ids.size === 0) return found
+    this.claims.between(0, Number.MAX_SAFE_INTEGER, (from, to, value) => {
+      if (ids.has(value.info.claimId)) found.push({ from, to, value })
+    })
+    return found
+  }
+}
+
+/// A claim of the field at its range.
+interface PlacedValue {
+  from: number
+  to: number
+  value: ClaimValue
 }
 
 const toInfo = (mark: ClaimMark, text: string): ClaimInfo => ({
@@ -257,46 +431,23 @@ const toInfo = (mark: ClaimMark, text: string): ClaimInfo => ({
   })),
 })
 
-/// The current range and state of one claim, read as `claimRanges` does but stopping at its mark: what a view
-/// of one claim reads on every keystroke (the claim panel's correction), without a map of them all.
-export function claimRange(
-  decorations: DecorationSet,
-  claimId: string,
-): { from: number; to: number; info: ClaimInfo } | undefined {
-  let found: { from: number; to: number; info: ClaimInfo } | undefined
-  decorations.between(0, Number.MAX_SAFE_INTEGER, (from, to, value) => {
-    const info = value.spec.claim as ClaimInfo | undefined
-    if (info?.claimId !== claimId) return
-    found = { from, to, info }
-    if (from < to) return false
-  })
-  return found
-}
+/// The current range and state of one claim: what a view of one claim reads on every keystroke (the claim
+/// panel's correction), without a map of them all.
+export const claimRange = (claims: ClaimsState, claimId: string): PlacedClaim | undefined =>
+  claims.find(claimId)
 
-/// The current range and state of every claim in a set, read from its mark (or badge, for an empty range).
-export function claimRanges(
-  decorations: DecorationSet,
-): Map<string, { from: number; to: number; info: ClaimInfo }> {
-  const found = new Map<string, { from: number; to: number; info: ClaimInfo }>()
-  decorations.between(0, Number.MAX_SAFE_INTEGER, (from, to, value) => {
-    const info = value.spec.claim as ClaimInfo | undefined
-    if (!info) return
-    const seen = found.get(info.claimId)
-    if (!seen) found.set(info.claimId, { from, to, info })
-    else if (from < to) found.set(info.claimId, { from, to, info })
-  })
-  return found
-}
+/// The current range and state of every claim.
+export const claimRanges = (claims: ClaimsState): Map<string, PlacedClaim> =>
+  new Map(claims.placed().map((claim) => [claim.info.claimId, claim]))
 
-/// The claims of `decorations` (of the document before `changes`) whose whole text `changes` delete or
-/// replace, with their ranges before. Only claims at a change are looked at.
-function deletedClaims(decorations: DecorationSet, changes: ChangeSet): PlacedClaim[] {
-  const deleted = new Map<string, PlacedClaim>()
+/// The claims of `claims` (of the document before `changes`) whose whole text `changes` delete or replace, with
+/// their ranges before. Only claims at a change are looked at.
+function deletedClaims(claims: ClaimsState, changes: ChangeSet): PlacedValue[] {
+  const deleted = new Map<string, PlacedValue>()
   changes.iterChangedRanges((fromA, toA) => {
-    decorations.between(fromA, toA, (from, to, value) => {
-      const info = value.spec.claim as ClaimInfo | undefined
-      if (!info || from >= to || from < fromA || to > toA) return
-      deleted.set(info.claimId, { from, to, info })
+    claims.claims.between(fromA, toA, (from, to, value) => {
+      if (from >= to || from < fromA || to > toA) return
+      deleted.set(value.info.claimId, { from, to, value })
     })
   })
   return [...deleted.values()]
@@ -306,66 +457,66 @@ function deletedClaims(decorations: DecorationSet, changes: ChangeSet): PlacedCl
 const undoDeletedClaims = invertedEffects.of((transaction) => {
   if (!transaction.docChanged) return []
   const deleted = deletedClaims(transaction.startState.field(claimField), transaction.changes)
-  return deleted.length > 0 ? [restoreClaims.of(deleted)] : []
+  return deleted.length > 0
+    ? [restoreClaims.of(deleted.map(({ from, to, value }) => ({ from, to, info: value.info })))]
+    : []
 })
 
-/// The claims: decorations mapped through every edit and changed only by the effects above. A claim whose
-/// whole text an edit deletes goes with it (badge included); undoing the edit brings it back.
-export const claimField = StateField.define<DecorationSet>({
-  create: () => Decoration.none,
-  update(decorations, transaction) {
-    let next = decorations.map(transaction.changes)
-    if (transaction.docChanged && decorations.size > 0) {
-      const gone = new Set(deletedClaims(decorations, transaction.changes).map((claim) => claim.info.claimId))
-      if (gone.size > 0) next = without(next, gone)
-    }
-    // An edit inside a submitted claim makes its verdict refer to text no longer there; undoing it makes the
-    // verdict hold again. Only claims next to a change are looked at.
-    if (transaction.docChanged && next.size > 0) {
+/// The claims, mapped through every edit and changed only by the effects above. A claim whose whole text an edit
+/// deletes goes with it (badge included); undoing the edit brings it back.
+export const claimField = StateField.define<ClaimsState>({
+  create: () => ClaimsState.none,
+  update(claims, transaction) {
+    let next = claims
+    if (transaction.docChanged && claims.size > 0) {
+      const { changes } = transaction
+      next = claims.map(changes)
+      const gone = deletedClaims(claims, changes).map(({ from, to, value }) => ({
+        from: changes.mapPos(from, -1),
+        to: changes.mapPos(to, 1),
+        value,
+      }))
+      next = next.replace(gone, [])
+      // An edit inside a submitted claim makes its verdict refer to text no longer there; undoing it makes the
+      // verdict hold again. Only claims next to a change are looked at.
       const doc = transaction.state.doc
-      const near = new Map<string, { from: number; to: number; info: ClaimInfo }>()
-      transaction.changes.iterChangedRanges((_fromA, _toA, fromB, toB) => {
-        next.between(fromB, toB, (from, to, value) => {
-          const info = value.spec.claim as ClaimInfo | undefined
-          if (!info || info.stage === 'estimated') return
-          // The mark's range when there is one; the badge alone once the whole claim was deleted.
-          if (!near.has(info.claimId) || from < to) near.set(info.claimId, { from, to, info })
+      const flips = new Set<string>()
+      changes.iterChangedRanges((_fromA, _toA, fromB, toB) => {
+        next.claims.between(fromB, toB, (from, to, { info }) => {
+          if (info.stage !== 'estimated' && (doc.sliceString(from, to) !== info.text) !== info.stale)
+            flips.add(info.claimId)
         })
       })
-      const flips = new Set<string>()
-      for (const { from, to, info } of near.values()) {
-        if ((doc.sliceString(from, to) !== info.text) !== info.stale) flips.add(info.claimId)
-      }
-      if (flips.size > 0) next = rebuild(next, flips, (info) => ({ ...info, stale: !info.stale }))
+      if (flips.size > 0) next = next.change(flips, (info) => ({ ...info, stale: !info.stale }))
     }
     for (const effect of transaction.effects) {
-      if (effect.is(clearClaims)) next = Decoration.none
+      if (effect.is(clearClaims)) next = ClaimsState.none
       else if (effect.is(restoreClaims)) {
         const doc = transaction.state.doc
         const back = effect.value.filter((claim) => claim.from < claim.to && claim.to <= doc.length)
-        next = without(next, new Set(back.map((claim) => claim.info.claimId))).update({
-          add: back.flatMap(({ from, to, info }) =>
-            claimDecorations({ ...info, stale: doc.sliceString(from, to) !== info.text }, from, to),
-          ),
-          sort: true,
-        })
+        const ids = new Set(back.map((claim) => claim.info.claimId))
+        next = next.replace(
+          next.valuesOf(ids),
+          back.map(({ from, to, info }) => ({
+            from,
+            to,
+            info: { ...info, stale: doc.sliceString(from, to) !== info.text },
+          })),
+        )
       } else if (effect.is(setClaims)) {
         const limit = transaction.state.doc.length
-        next = Decoration.set(
+        next = ClaimsState.of(
           effect.value
             .filter((mark) => mark.from >= 0 && mark.to <= limit && mark.from <= mark.to)
-            .flatMap((mark) =>
-              claimDecorations(
-                toInfo(mark, transaction.state.doc.sliceString(mark.from, mark.to)),
-                mark.from,
-                mark.to,
-              ),
-            ),
-          true,
+            .map((mark) => ({
+              from: mark.from,
+              to: mark.to,
+              info: toInfo(mark, transaction.state.doc.sliceString(mark.from, mark.to)),
+            })),
         )
       } else if (effect.is(updateClaims)) {
         const deltas = new Map(effect.value.map((delta) => [delta.claimId, delta]))
-        next = rebuild(next, new Set(deltas.keys()), (info) => {
+        next = next.change(new Set(deltas.keys()), (info) => {
           const delta = deltas.get(info.claimId)
           if (!delta) return info
           return {
@@ -381,55 +532,14 @@ export const claimField = StateField.define<DecorationSet>({
     }
     return next
   },
-  provide: (field) => EditorView.decorations.from(field),
+  provide: (field) => EditorView.decorations.from(field, (claims) => claims.decorations),
 })
-
-// The decorations of every claim but the named ones, which lie between `from` and `to` (only that stretch is
-// looked at: a check's updates replace a few claims of thousands on every frame).
-function without(
-  decorations: DecorationSet,
-  ids: ReadonlySet<string>,
-  from = 0,
-  to = Number.MAX_SAFE_INTEGER,
-): DecorationSet {
-  return decorations.update({
-    filterFrom: from,
-    filterTo: to,
-    filter: (_from, _to, value) => {
-      const info = value.spec.claim as ClaimInfo | undefined
-      const issueOf = value.spec.claimIssue as string | undefined
-      return !(info && ids.has(info.claimId)) && !(issueOf !== undefined && ids.has(issueOf))
-    },
-  })
-}
-
-// Replaces the decorations of the named claims only, leaving every other one (and its DOM) as it was.
-function rebuild(
-  decorations: DecorationSet,
-  ids: ReadonlySet<string>,
-  change: (info: ClaimInfo) => ClaimInfo,
-): DecorationSet {
-  const current = new Map<string, { from: number; to: number; info: ClaimInfo }>()
-  decorations.between(0, Number.MAX_SAFE_INTEGER, (from, to, value) => {
-    const info = value.spec.claim as ClaimInfo | undefined
-    if (!info || !ids.has(info.claimId)) return
-    const seen = current.get(info.claimId)
-    if (!seen || from < to) current.set(info.claimId, { from, to, info })
-  })
-  if (current.size === 0) return decorations
-  const found = [...current.values()]
-  const add = found.flatMap(({ from, to, info }) => claimDecorations(change(info), from, to))
-  const from = Math.min(...found.map((claim) => claim.from))
-  const to = Math.max(...found.map((claim) => claim.to))
-  return without(decorations, new Set(current.keys()), from, to).update({ add, sort: true })
-}
 
 /// Which claim, if any, covers a document position.
 export function claimAt(view: EditorView, pos: number): string | null {
   let found: string | null = null
-  view.state.field(claimField).between(pos, pos, (from, to, value) => {
-    const info = value.spec.claim as ClaimInfo | undefined
-    if (info && from <= pos && pos <= to && from < to) found = info.claimId
+  view.state.field(claimField).claims.between(pos, pos, (from, to, { info }) => {
+    if (from <= pos && pos <= to && from < to) found = info.claimId
   })
   return found
 }

@@ -292,12 +292,15 @@ const findingsKey = (findings: readonly Diagnostic[]): string =>
 export function claimFindings(state: EditorState, seen: ReadonlySet<string>): Diagnostic[] {
   const claims = state.field(claimField, false)
   if (!claims) return []
-  const found: Diagnostic[] = []
-  claims.between(0, state.doc.length, (from, to, value) => {
-    if (value.spec.claimIssue === undefined) return
-    const message = String((value.spec.attributes as { title?: string } | undefined)?.title ?? '')
-    if (seen.has(markKey({ from, to, message }))) return
-    found.push({ from, to, severity: 'info', markClass: 'fd-lint-t1', source: T1_SOURCE, message })
-  })
-  return found
+  return claims
+    .findings()
+    .filter(({ from, to, issue }) => !seen.has(markKey({ from, to, message: issue.message })))
+    .map(({ from, to, issue }) => ({
+      from,
+      to,
+      severity: 'info',
+      markClass: 'fd-lint-t1',
+      source: T1_SOURCE,
+      message: issue.message,
+    }))
 }

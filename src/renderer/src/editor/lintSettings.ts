@@ -1,18 +1,23 @@
 import { Compartment, type Extension } from '@codemirror/state'
 import type { EditorView } from '@codemirror/view'
-import type { FactdeskApi } from '../../../shared/api'
-import { useSettingsDialog } from '../components/settings/open'
-import { describeError, useChecks } from '../state/checks'
 import { writingSettings, type WritingSettings } from './lint'
 
-/// The app's writing settings (dialect and dictionary) in one editor: read when the editor opens and again when
-/// the Settings dialog closes, and every word the writer adds to the dictionary saved with `updateSettings`.
+/// Where the writing settings are kept, and who hears that a word was not saved.
+export interface WritingSettingsStore {
+  read(): Promise<WritingSettings>
+  /// Saves the dictionary; resolves with the settings as saved.
+  saveDictionary(dictionary: string[]): Promise<WritingSettings>
+  onNotSaved(word: string, error: unknown): void
+}
+
+/// The app's writing settings (dialect and dictionary) in one editor: read when the editor opens and again on
+/// `read` (the Settings dialog closed), and every word the writer adds to the dictionary saved at once.
 export class WritingSettingsLink {
   private readonly slot = new Compartment()
   private current: WritingSettings = { dialect: 'american', dictionary: [] }
   private view: EditorView | null = null
 
-  constructor(private readonly api: Pick<FactdeskApi, 'settings' | 'updateSettings'>) {}
+  constructor(private readonly store: WritingSettingsStore) {}
 
   /// The settings as an editor extension, replaced in place when they change.
   get extension(): Extension {
@@ -23,11 +28,7 @@ export class WritingSettingsLink {
   connect(view: EditorView): () => void {
     this.view = view
     this.read()
-    const stop = useSettingsDialog.subscribe((now, before) => {
-      if (before.tab !== null && now.tab === null) this.read()
-    })
     return () => {
-      stop()
       this.view = null
     }
   }
@@ -37,18 +38,16 @@ export class WritingSettingsLink {
     if (this.current.dictionary.includes(word)) return
     const dictionary = [...this.current.dictionary, word]
     this.use({ ...this.current, dictionary })
-    this.api.updateSettings({ writing: { dictionary } }).then(
-      (settings) => this.use(settings.writing),
-      (error: unknown) =>
-        useChecks.setState({
-          notice: { kind: 'error', text: `“${word}” was not saved: ${describeError(error)}` },
-        }),
+    this.store.saveDictionary(dictionary).then(
+      (settings) => this.use(settings),
+      (error: unknown) => this.store.onNotSaved(word, error),
     )
   }
 
-  private read(): void {
-    this.api.settings().then(
-      (settings) => this.use(settings.writing),
+  /// Reads the saved settings again.
+  read(): void {
+    this.store.read().then(
+      (settings) => this.use(settings),
       // Settings belong to the person at this computer; anyone else writes with the defaults.
       () => undefined,
     )

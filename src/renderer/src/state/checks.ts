@@ -9,22 +9,17 @@ import type {
   Report,
   Tier,
 } from '../../../shared/schemas'
-import { clearClaims, setClaims, updateClaims, type ClaimDelta } from '../editor/claims'
-import { checkName } from './drafts'
+import type { EditorView } from '@codemirror/view'
+import { claimField, claimRanges, setClaims, updateClaims } from '../editor/claims'
 import { samePart, sectionAt, selectedPart, type Part } from './part'
-import { editorView } from './editorView'
-import { applyUpdate, deltaOf, progressOf, type ClaimProgress } from './progress'
+import type { Desk } from './desk'
+import { ReportFeed } from './reportFeed'
+import { applyUpdate, deltaOf, progressOf } from './progress'
 import { useAccount } from './account'
 import { counted } from '../../../shared/counted'
+import { keptMarks, keptReport } from './recheck'
 import { announceEnded, askToNotify } from './systemNotice'
-
-/// A message shown in place: what went wrong, or what the writer should know, in words.
-export interface Notice {
-  kind: 'error' | 'info'
-  text: string
-  /// The check could not start because its providers are unreachable: offer to queue it ("Check when online").
-  offline?: boolean
-}
+import { dismissNotice, showError, showInfo, useNotices } from './notices'
 
 export interface ChecksStore {
   tiers: Tier[]
@@ -38,7 +33,6 @@ export interface ChecksStore {
   part: Part | null
   check: Check | null
   busy: 'estimating' | 'submitting' | 'cancelling' | null
-  notice: Notice | null
   history: Check[]
   /// The claim whose detail the side panel shows, and the report it was read from.
   openClaim: string | null
@@ -63,31 +57,13 @@ export interface ChecksStore {
   /// Shows a check that started from the queue on the claims of the estimate it was queued from, if the editor
   /// still shows that estimate and no other check runs.
   followStarted(api: FactdeskApi, check: Check): void
-  /// Listens to pushed report updates; returns the stop.
-  connect(api: FactdeskApi): () => void
-  dismissNotice(): void
+  /// Works for the window of `desk`: follows its editor, and listens to pushed report updates; returns the stop.
+  connect(desk: Desk): () => void
 }
 
 const sameTiers = (a: readonly Tier[], b: readonly Tier[]): boolean =>
   a.length === b.length && a.every((tier) => b.includes(tier))
 
-/// Words for a failure: the engine's own message for an `ApiError`, never a stack or JSON.
-export function describeError(error: unknown): string {
-  if (error instanceof ApiError) return error.message
-  return 'Something went wrong. Your text is safe; try again.'
-}
-
-// Per-claim progress of the running check, and the deltas waiting for the next frame: hundreds of pushed
-// updates become one transaction.
-let progress = new Map<string, ClaimProgress>()
-// The running check's panel size per tier, from its report (unknown until the first report is read).
-let panelSize: Report['panel'] = {}
-// Updates of checks the page does not know yet, the latest few: the stream may bring a check's first events
-// before the answer to its submission arrives.
-let early: ReportUpdate[] = []
-const EARLY_LIMIT = 2000
-// Updates heard while a report is being read, replayed over it so that the older snapshot loses nothing.
-let replay: ReportUpdate[] | null = null
 const ENDED = new Set(['completed', 'failed', 'cancelled'])
 /// The later of two states of a check: an ended one wins, then the later update.
 const later = (a: Check, b: Check): Check =>
@@ -98,56 +74,41 @@ const later = (a: Check, b: Check): Check =>
     : a.updatedAt >= b.updatedAt
       ? a
       : b
-let pending = new Map<string, ClaimDelta>()
-let scheduled = false
-
-function flush(): void {
-  scheduled = false
-  const deltas = [...pending.values()]
-  pending = new Map()
-  const view = editorView()
-  if (view && deltas.length > 0) view.dispatch({ effects: updateClaims.of(deltas) })
-}
-
-function schedule(delta: ClaimDelta): void {
-  pending.set(delta.claimId, { ...pending.get(delta.claimId), ...delta })
-  if (scheduled) return
-  scheduled = true
-  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(flush)
-  else setTimeout(flush, 0)
-}
-
 const refreshBalance = (api: FactdeskApi): void => void useAccount.getState().load(api)
 
 export const useChecks = create<ChecksStore>()((set, get) => {
+  // The window this store works for, once connected.
+  let desk: Desk | null = null
+  const editorView = (): EditorView | null => desk?.view() ?? null
+  const feed = new ReportFeed((deltas) => editorView()?.dispatch({ effects: updateClaims.of(deltas) }))
+
   // Reads the whole report once and shows every claim's state: after submitting (events may have come first),
   // when the check ends, and when the stream may have missed some of its updates. An end found this way is told
   // as if it had been heard.
   async function reconcile(api: FactdeskApi, check: Check): Promise<void> {
-    const heard: ReportUpdate[] = replay ?? []
-    replay = heard
+    const heard: ReportUpdate[] = feed.replay ?? []
+    feed.replay = heard
     try {
       const report = await api.report(check.id)
       const current = get().check
       if (current?.id !== check.id) return
-      progress = new Map(report.claims.map((claim) => [claim.claimId, progressOf(claim)]))
-      panelSize = report.panel
+      feed.restart(report.claims.map(progressOf), report.panel)
       for (const update of heard) {
         if (update.type !== 'claim' || update.checkId !== check.id) continue
-        const claim = progress.get(update.claimId)
-        if (claim) progress.set(update.claimId, applyUpdate(claim, update))
+        const claim = feed.progress.get(update.claimId)
+        if (claim) feed.progress.set(update.claimId, applyUpdate(claim, update))
       }
       const latest = later(report.check, current)
-      for (const claim of progress.values()) schedule(deltaOf(claim, latest, panelSize))
+      for (const claim of feed.progress.values()) feed.schedule(deltaOf(claim, latest, feed.panel))
       set({ report: { ...report, check: latest }, check: latest })
       if (ENDED.has(latest.status) && !ENDED.has(current.status)) {
         refreshBalance(api)
         announceEnded(latest)
       }
     } catch (error) {
-      set({ notice: { kind: 'error', text: describeError(error) } })
+      showError(error)
     } finally {
-      if (replay === heard) replay = null
+      if (feed.replay === heard) feed.replay = null
     }
   }
 
@@ -160,12 +121,9 @@ export const useChecks = create<ChecksStore>()((set, get) => {
       if (get().panel === 'history') void get().loadHistory(api)
       return
     }
-    replay?.push(update)
+    feed.replay?.push(update)
     const updateCheckId = update.type === 'check' ? update.check.id : update.checkId
-    if (check?.id !== updateCheckId) {
-      early.push(update)
-      if (early.length > EARLY_LIMIT) early = early.slice(-EARLY_LIMIT / 2)
-    }
+    if (check?.id !== updateCheckId) feed.keepEarly(update)
     if (update.type === 'check') {
       const history = get().history
       if (history.some((each) => each.id === update.check.id)) {
@@ -182,34 +140,34 @@ export const useChecks = create<ChecksStore>()((set, get) => {
       return
     }
     if (check?.id !== update.checkId) return
-    const claim = progress.get(update.claimId)
+    const claim = feed.progress.get(update.claimId)
     if (!claim) return
     const next = applyUpdate(claim, update)
-    progress.set(update.claimId, next)
-    schedule(deltaOf(next, check, panelSize))
+    feed.progress.set(update.claimId, next)
+    feed.schedule(deltaOf(next, check, feed.panel))
   }
 
   // Shows `check` on the claims of `estimate`, which the editor shows, as its updates come.
   function follow(api: FactdeskApi, check: Check, estimate: Estimate): void {
-    progress = new Map(
-      estimate.claims.map((claim) => [
-        claim.claimId,
-        { claimId: claim.claimId, charStart: claim.charStart, votes: {}, consensus: {}, issues: [] },
-      ]),
+    feed.restart(
+      estimate.claims.map((claim) => ({
+        claimId: claim.claimId,
+        charStart: claim.charStart,
+        votes: {},
+        consensus: {},
+        issues: [],
+      })),
+      {},
     )
-    pending = new Map()
-    panelSize = {}
-    for (const claim of progress.values()) schedule(deltaOf(claim, check, panelSize))
+    // Kept claims show their verdicts already: the report brings them back.
+    for (const claim of estimate.claims) {
+      const progress = feed.progress.get(claim.claimId)
+      if (claim.carriedFrom === null && progress) feed.schedule(deltaOf(progress, check, feed.panel))
+    }
     set({ check, busy: null, estimate: null, estimated: null, panel: null, openClaim: null })
     refreshBalance(api)
     // What the stream brought before this answer, then the report for anything missed.
-    const before = early.filter((update) =>
-      update.type === 'check'
-        ? update.check.id === check.id
-        : update.type === 'claim' && update.checkId === check.id,
-    )
-    early = []
-    for (const update of before) onUpdate(api, update)
+    for (const update of feed.takeEarly(check.id)) onUpdate(api, update)
     void reconcile(api, get().check ?? check)
   }
 
@@ -226,21 +184,22 @@ export const useChecks = create<ChecksStore>()((set, get) => {
     const offset = part?.from ?? 0
     const tiers = get().tiers
     if (submitted.trim() === '') {
-      set({ notice: { kind: 'info', text: 'Write something first: there is nothing to estimate yet.' } })
+      showInfo('Write something first: there is nothing to estimate yet.')
       return null
     }
     const previousCheckId = everything || part ? null : (get().since?.id ?? null)
-    set({ busy: 'estimating', notice: null })
+    set({ busy: 'estimating' })
+    dismissNotice()
     try {
       const estimate = await api.estimate({ text: submitted, tiers, ...recheckOf(previousCheckId) })
       // The writer may have typed while the estimate ran: its offsets then refer to older text.
       if (view.state.doc.toString() !== text) {
-        set({
-          busy: null,
-          notice: { kind: 'info', text: 'The text changed while estimating. Estimate again.' },
-        })
+        set({ busy: null })
+        showInfo('The text changed while estimating. Estimate again.')
         return null
       }
+      // A kept claim goes on showing its verdict; the others are to check.
+      const kept = keptMarks(claimRanges(view.state.field(claimField)), estimate, offset, get().since)
       view.dispatch({
         effects: setClaims.of(
           estimate.claims.map((claim) => ({
@@ -251,6 +210,7 @@ export const useChecks = create<ChecksStore>()((set, get) => {
             votes: 0,
             panel: null,
             issues: [],
+            ...kept.get(claim.claimId),
           })),
         ),
       })
@@ -265,7 +225,8 @@ export const useChecks = create<ChecksStore>()((set, get) => {
       })
       return estimate
     } catch (error) {
-      set({ busy: null, notice: { kind: 'error', text: describeError(error) } })
+      set({ busy: null })
+      showError(error)
       return null
     }
   }
@@ -275,7 +236,7 @@ export const useChecks = create<ChecksStore>()((set, get) => {
   function refuseWhileRunning(): boolean {
     const check = get().check
     if (!check || ENDED.has(check.status)) return false
-    set({ notice: { kind: 'info', text: 'A check is running: wait for its verdicts, or cancel it first.' } })
+    showInfo('A check is running: wait for its verdicts, or cancel it first.')
     return true
   }
 
@@ -287,7 +248,6 @@ export const useChecks = create<ChecksStore>()((set, get) => {
     part: null,
     check: null,
     busy: null,
-    notice: null,
     history: [],
     openClaim: null,
     report: null,
@@ -297,7 +257,7 @@ export const useChecks = create<ChecksStore>()((set, get) => {
       const tiers = get().tiers
       const next = tiers.includes(tier) ? tiers.filter((each) => each !== tier) : [...tiers, tier]
       if (next.length > 0) set({ tiers: next })
-      else set({ notice: { kind: 'info', text: 'A check needs at least one tier: turn on another first.' } })
+      else showInfo('A check needs at least one tier: turn on another first.')
     },
 
     runEstimate: async (api) => {
@@ -322,41 +282,33 @@ export const useChecks = create<ChecksStore>()((set, get) => {
         const fresh = await estimateNow(api, { part: wanted })
         const why = estimate === null ? '' : 'The text or tiers changed since the last estimate. '
         if (fresh)
-          set({
-            notice: {
-              kind: 'info',
-              text: `${why}New price: ${counted(fresh.credits.total, 'credit')}. Press Check again to submit.`,
-            },
-          })
+          showInfo(`${why}New price: ${counted(fresh.credits.total, 'credit')}. Press Check again to submit.`)
         return
       }
       if (!estimate.sufficient) {
-        set({
-          notice: {
-            kind: 'error',
-            text: `Not enough credits: this check costs ${counted(estimate.credits.total, 'credit')} and the balance is ${estimate.balance}. Nothing was submitted.`,
-          },
+        useNotices.getState().show({
+          kind: 'error',
+          text: `Not enough credits: this check costs ${counted(estimate.credits.total, 'credit')} and the balance is ${estimate.balance}. Nothing was submitted.`,
         })
         return
       }
-      set({ busy: 'submitting', notice: null })
+      set({ busy: 'submitting' })
+      dismissNotice()
       askToNotify()
       try {
-        follow(api, await api.submit(submission(estimate)), estimate)
+        follow(api, await api.submit(submission(estimate, desk?.checkName())), estimate)
       } catch (error) {
         const offline = error instanceof ApiError && error.code === 'providers_unreachable'
-        set({
-          busy: null,
-          notice: offline
-            ? {
-                kind: 'error',
-                text:
-                  'This check cannot start: the models or the search it needs cannot be reached (are you ' +
-                  'offline?). Nothing was charged.',
-                offline,
-              }
-            : { kind: 'error', text: describeError(error) },
-        })
+        set({ busy: null })
+        if (offline)
+          useNotices.getState().show({
+            kind: 'error',
+            text:
+              'This check cannot start: the models or the search it needs cannot be reached (are you ' +
+              'offline?). Nothing was charged.',
+            offline,
+          })
+        else showError(error)
         if (error instanceof ApiError && error.code === 'insufficient_credits') refreshBalance(api)
       }
     },
@@ -365,12 +317,9 @@ export const useChecks = create<ChecksStore>()((set, get) => {
       if (get().busy || refuseWhileRunning()) return
       const fresh = await estimateNow(api, { everything: true })
       if (fresh)
-        set({
-          notice: {
-            kind: 'info',
-            text: `Every claim will be checked again: ${counted(fresh.credits.total, 'credit')}. Press Check to submit.`,
-          },
-        })
+        showInfo(
+          `Every claim will be checked again: ${counted(fresh.credits.total, 'credit')}. Press Check to submit.`,
+        )
     },
 
     checkSection: async (api, pos) => {
@@ -378,17 +327,12 @@ export const useChecks = create<ChecksStore>()((set, get) => {
       if (!view || get().busy || refuseWhileRunning()) return
       const section = sectionAt(view.state.doc.toString(), pos ?? view.state.selection.main.head)
       if (!section) {
-        set({ notice: { kind: 'info', text: 'This text has no headings: Check checks all of it.' } })
+        showInfo('This text has no headings: Check checks all of it.')
         return
       }
       const fresh = await estimateNow(api, { part: section })
       if (fresh)
-        set({
-          notice: {
-            kind: 'info',
-            text: `${section.name}: ${counted(fresh.credits.total, 'credit')}. Press Check to submit.`,
-          },
-        })
+        showInfo(`${section.name}: ${counted(fresh.credits.total, 'credit')}. Press Check to submit.`)
     },
 
     followStarted: (api, check) => {
@@ -399,19 +343,21 @@ export const useChecks = create<ChecksStore>()((set, get) => {
     },
 
     cancel: async (api, id) => {
-      set({ busy: 'cancelling', notice: null })
+      set({ busy: 'cancelling' })
+      dismissNotice()
       try {
         const check = await api.cancel(id)
         set({
           busy: null,
           check: get().check?.id === id ? check : get().check,
           history: get().history.map((each) => (each.id === id ? check : each)),
-          notice: { kind: 'info', text: `Check cancelled: ${check.credits.refunded} credits refunded.` },
         })
+        showInfo(`Check cancelled: ${check.credits.refunded} credits refunded.`)
         refreshBalance(api)
         if (get().check?.id === id) void reconcile(api, check)
       } catch (error) {
-        set({ busy: null, notice: { kind: 'error', text: describeError(error) } })
+        set({ busy: null })
+        showError(error)
       }
     },
 
@@ -424,7 +370,7 @@ export const useChecks = create<ChecksStore>()((set, get) => {
         })
         return true
       } catch (error) {
-        set({ notice: { kind: 'error', text: describeError(error) } })
+        showError(error)
         return false
       }
     },
@@ -434,35 +380,43 @@ export const useChecks = create<ChecksStore>()((set, get) => {
         const page = await api.listChecks({ limit: 50 })
         set({ history: page.data })
       } catch (error) {
-        set({ notice: { kind: 'error', text: describeError(error) } })
+        showError(error)
       }
     },
 
     showClaim: async (api, claimId) => {
       set({ openClaim: claimId, panel: 'claim' })
-      const check = get().check
-      if (!check) return
+      const { check, estimate } = get()
       try {
+        // A kept claim of an estimate shows the verdicts it keeps.
+        if (!check) {
+          const kept = estimate && (await keptReport(api, estimate, claimId))
+          if (kept && get().openClaim === claimId && get().estimate === estimate) set({ report: kept })
+          return
+        }
         const report = await api.report(check.id)
         if (get().check?.id === check.id) set({ report })
       } catch (error) {
-        set({ notice: { kind: 'error', text: describeError(error) } })
+        showError(error)
       }
     },
 
     showPanel: (panel) => set({ panel }),
 
     showReport: (report) => {
-      progress = new Map(report.claims.map((claim) => [claim.claimId, progressOf(claim)]))
-      pending = new Map()
-      panelSize = report.panel
+      feed.restart(report.claims.map(progressOf), report.panel)
       // The tier toggles follow the check shown, so that the next Check of a reopened draft asks for its tiers.
       set({ check: report.check, report, tiers: report.check.tiers })
     },
 
-    connect: (api) => api.subscribe((update) => onUpdate(api, update)),
-
-    dismissNotice: () => set({ notice: null }),
+    connect: (given) => {
+      desk = given
+      const stop = given.api.subscribe((update) => onUpdate(given.api, update))
+      return () => {
+        stop()
+        desk = null
+      }
+    },
   }
 })
 
@@ -478,18 +432,13 @@ const recheckOf = (previousCheckId: string | null): { previousCheckId?: string }
   previousCheckId === null ? {} : { previousCheckId }
 
 /// The submission of `estimate` as the store holds it: its tiers, the check it keeps verdicts from, and a name
-/// that says which part of the draft it covers.
-export function submission(estimate: Estimate): CreateCheckRequest {
+/// (the draft's, `name`) that says which part of the draft it covers.
+export function submission(estimate: Estimate, name: string | undefined): CreateCheckRequest {
   const { tiers, part, estimated } = useChecks.getState()
   return {
     documentId: estimate.documentId,
     tiers,
-    name: part ? [checkName(), part.name].filter(Boolean).join(' · ') : checkName(),
+    name: part ? [name, part.name].filter(Boolean).join(' · ') : name,
     ...recheckOf(estimated?.previousCheckId ?? null),
   }
-}
-
-/// Forgets the claims shown in the editor.
-export function clearEditorClaims(): void {
-  editorView()?.dispatch({ effects: clearClaims.of(null) })
 }

@@ -1,5 +1,5 @@
-import { Annotation, Transaction, type Extension } from '@codemirror/state'
-import { EditorView } from '@codemirror/view'
+import { Transaction } from '@codemirror/state'
+import type { EditorView } from '@codemirror/view'
 import { create } from 'zustand'
 import type { FactdeskApi } from '../../../shared/api'
 import { anchorOf, reanchor } from '../../../shared/anchors'
@@ -10,9 +10,11 @@ import {
   type Draft,
   type DraftSummary,
 } from '../../../shared/schemas'
+import { loading } from '../editor/autosave'
 import { clearClaims, setClaims, type ClaimMark } from '../editor/claims'
-import { describeError, useChecks } from './checks'
-import { editorView } from './editorView'
+import { useChecks } from './checks'
+import { describeError, showError, useNotices } from './notices'
+import type { Desk } from './desk'
 import { marksOf } from './progress'
 
 /// Where the writer's text stands: in the store (`saved`), on its way (`saving`), typed since the last save
@@ -36,8 +38,11 @@ export interface DraftsStore {
   recent: DraftSummary[]
   detached: DetachedClaim[]
 
-  /// Restores the draft last open (with any text typed after its last save), or starts one; once per page.
-  start(api: FactdeskApi): () => void
+  /// Restores the draft last open in the editor of `desk` (with any text typed after its last save), or starts
+  /// one; once per window.
+  start(desk: Desk): () => void
+  /// The writer changed the text: kept in the page at once, saved after a pause in the typing.
+  edited(api: FactdeskApi): void
   /// Saves the editor's text now if it changed (blur, hiding the page, closing it, switching drafts).
   flush(api: FactdeskApi): Promise<void>
   /// Shows another draft in the editor, after saving this one.
@@ -64,21 +69,6 @@ const RETRY_MS = 5000
 /// The page's emergency copy of text typed but not yet saved: written on every change, removed once saved.
 const COPY_KEY = 'factdesk:unsaved-draft'
 
-/// Marks a transaction that loads a draft: not the writer's typing, so nothing to save.
-const loading = Annotation.define<boolean>()
-
-// The text the store holds for the current draft, as far as this page knows.
-let stored: string | null = null
-let timer: ReturnType<typeof setTimeout> | null = null
-// When the first change not yet saved was made: typing never postpones a save beyond AUTOSAVE_MAX_WAIT_MS.
-let changedSince: number | null = null
-let inFlight: Promise<void> | null = null
-let bound: FactdeskApi | null = null
-// The store's handler of the writer's changes, for the editor's listener.
-let changedListener: (() => void) | null = null
-// Whether the page's copy waits to be written: one copy per frame, however fast the typing, and in a long
-// text at most one per COPY_CHARS_PER_MS of its length (a 50,000-word text took 5 ms a copy, 60 a second).
-let copyPending = false
 /// A long text's copy waits a millisecond for each this many characters (at most COPY_MAX_WAIT_MS).
 const COPY_CHARS_PER_MS = 250
 const COPY_MAX_WAIT_MS = 1000
@@ -105,30 +95,42 @@ function writeCopy(copy: EmergencyCopy | null): void {
   }
 }
 
-/// Keeps the page's copy of text the store does not have yet.
-function keepCopy(): void {
-  copyPending = false
-  const text = editorView()?.state.doc.toString()
-  const { draft } = useDrafts.getState()
-  if (draft && text !== undefined && text !== stored) writeCopy({ draftId: draft.id, text })
-}
-
 /// The text to show for a draft: the page's emergency copy when it holds text the store never got.
 export function reconcile(draft: Pick<Draft, 'id' | 'text'>, copy: EmergencyCopy | null): string {
   return copy && copy.draftId === draft.id ? copy.text : draft.text
 }
 
 export const useDrafts = create<DraftsStore>()((set, get) => {
+  // The text the store holds for the current draft, as far as this page knows.
+  let stored: string | null = null
+  let timer: ReturnType<typeof setTimeout> | null = null
+  // When the first change not yet saved was made: typing never postpones a save beyond AUTOSAVE_MAX_WAIT_MS.
+  let changedSince: number | null = null
+  let inFlight: Promise<void> | null = null
+  // Whether the page's copy waits to be written: one copy per frame, however fast the typing, and in a long
+  // text at most one per COPY_CHARS_PER_MS of its length (a 50,000-word text took 5 ms a copy, 60 a second).
+  let copyPending = false
+  // The window whose editor holds the draft, once started.
+  let desk: Desk | null = null
+  const editorView = (): EditorView | null => desk?.view() ?? null
+
+  // Keeps the page's copy of text the store does not have yet.
+  function keepCopy(): void {
+    copyPending = false
+    const text = editorView()?.state.doc.toString()
+    const { draft } = get()
+    if (draft && text !== undefined && text !== stored) writeCopy({ draftId: draft.id, text })
+  }
+
   function schedule(api: FactdeskApi, delay: number): void {
     if (timer) clearTimeout(timer)
     timer = setTimeout(() => void get().flush(api), Math.max(0, delay))
   }
 
   // The writer typed: keep a copy in the page by the next frame, save after a pause (or the longest wait).
-  function changed(): void {
+  function edited(api: FactdeskApi): void {
     const { draft } = get()
-    const api = bound
-    if (!draft || !api) return
+    if (!draft) return
     if (!copyPending) {
       copyPending = true
       const wait = Math.min(COPY_MAX_WAIT_MS, (editorView()?.state.doc.length ?? 0) / COPY_CHARS_PER_MS)
@@ -140,7 +142,6 @@ export const useDrafts = create<DraftsStore>()((set, get) => {
     set({ draft: { ...draft, fileModified: true }, save: get().save === 'failed' ? 'failed' : 'unsaved' })
     schedule(api, Math.min(AUTOSAVE_PAUSE_MS, changedSince + AUTOSAVE_MAX_WAIT_MS - now))
   }
-  changedListener = changed
 
   async function saveNow(api: FactdeskApi): Promise<void> {
     const view = editorView()
@@ -231,9 +232,7 @@ export const useDrafts = create<DraftsStore>()((set, get) => {
     try {
       report = await api.report(draft.lastCheckId)
     } catch (error) {
-      useChecks.setState({
-        notice: { kind: 'error', text: `The last check could not be read: ${describeError(error)}` },
-      })
+      showError(error, 'The last check could not be read: ')
       return
     }
     const view = editorView()
@@ -282,8 +281,11 @@ export const useDrafts = create<DraftsStore>()((set, get) => {
     recent: [],
     detached: [],
 
-    start: (api) => {
-      bound = api
+    edited,
+
+    start: (given) => {
+      const { api } = given
+      desk = given
       let stopped = false
       const restore = async (): Promise<void> => {
         const copy = readCopy()
@@ -314,7 +316,7 @@ export const useDrafts = create<DraftsStore>()((set, get) => {
         if (stopped) return
         stopOpening = api.onOpenedFile?.(
           (id) => void get().open(api, id),
-          (error) => useChecks.setState({ notice: { kind: 'error', text: describeError(error) } }),
+          (error) => showError(error),
         )
       })
       const onHidden = (): void => {
@@ -344,11 +346,12 @@ export const useDrafts = create<DraftsStore>()((set, get) => {
         const checkId = state.check.id
         set({ draft: { ...draft, lastCheckId: checkId }, detached: [] })
         api.saveDraft(draft.id, { lastCheckId: checkId }).catch((error: unknown) => {
-          useChecks.setState({ notice: { kind: 'error', text: describeError(error) } })
+          showError(error)
         })
       })
       return () => {
         stopped = true
+        desk = null
         stopOpening?.()
         unsubscribe()
         document.removeEventListener('visibilitychange', onHidden)
@@ -379,7 +382,7 @@ export const useDrafts = create<DraftsStore>()((set, get) => {
         await get().flush(api)
         await get().show(api, await api.openDraft(id))
       } catch (error) {
-        useChecks.setState({ notice: { kind: 'error', text: describeError(error) } })
+        showError(error)
       }
     },
 
@@ -387,7 +390,7 @@ export const useDrafts = create<DraftsStore>()((set, get) => {
       try {
         await get().show(api, await api.createDraft({}))
       } catch (error) {
-        useChecks.setState({ notice: { kind: 'error', text: describeError(error) } })
+        showError(error)
       }
     },
 
@@ -395,7 +398,7 @@ export const useDrafts = create<DraftsStore>()((set, get) => {
       try {
         set({ recent: (await api.listDrafts()).data })
       } catch (error) {
-        useChecks.setState({ notice: { kind: 'error', text: describeError(error) } })
+        showError(error)
       }
     },
 
@@ -405,21 +408,21 @@ export const useDrafts = create<DraftsStore>()((set, get) => {
         const draft = await api.files?.openFile()
         if (draft) await get().show(api, draft)
       } catch (error) {
-        useChecks.setState({ notice: { kind: 'error', text: describeError(error) } })
+        showError(error)
       }
     },
 
     importFile: async (api, file) => {
       const tooLarge = fileSizeProblem(file.name, file.size)
       if (tooLarge) {
-        useChecks.setState({ notice: { kind: 'error', text: tooLarge } })
+        useNotices.getState().show({ kind: 'error', text: tooLarge })
         return
       }
       try {
         const content = await base64Of(file)
         await get().show(api, await api.importFile({ name: file.name, content }))
       } catch (error) {
-        useChecks.setState({ notice: { kind: 'error', text: describeError(error) } })
+        showError(error)
       }
     },
 
@@ -430,7 +433,7 @@ export const useDrafts = create<DraftsStore>()((set, get) => {
       const text = view.state.doc.toString()
       const tooLong = draftLengthProblem('The text', text.length)
       if (tooLong) {
-        useChecks.setState({ notice: { kind: 'error', text: tooLong } })
+        useNotices.getState().show({ kind: 'error', text: tooLong })
         return
       }
       try {
@@ -450,27 +453,11 @@ export const useDrafts = create<DraftsStore>()((set, get) => {
         }
         void get().loadRecent(api)
       } catch (error) {
-        useChecks.setState({ notice: { kind: 'error', text: describeError(error) } })
+        showError(error)
       }
     },
   }
 })
-
-/// The editor's part of the autosave: every change the writer makes goes to the drafts store, and leaving the
-/// editor saves at once.
-export function draftAutosave(): Extension {
-  return [
-    EditorView.updateListener.of((update) => {
-      if (!update.docChanged || update.transactions.some((tr) => tr.annotation(loading))) return
-      changedListener?.()
-    }),
-    EditorView.domEventHandlers({
-      blur: () => {
-        if (bound) void useDrafts.getState().flush(bound)
-      },
-    }),
-  ]
-}
 
 // The page's file input gives a File; the API takes its bytes as base64.
 async function base64Of(file: File): Promise<string> {

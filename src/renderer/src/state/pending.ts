@@ -3,7 +3,9 @@ import { create } from 'zustand'
 import type { FactdeskApi, ReportUpdate } from '../../../shared/api'
 import type { Check, PendingCheck } from '../../../shared/schemas'
 import { startedMessage } from '../../../shared/notices'
-import { describeError, submission, useChecks } from './checks'
+import { submission, useChecks } from './checks'
+import type { Desk } from './desk'
+import { showError, showInfo } from './notices'
 import { announce, askToNotify } from './systemNotice'
 
 /// Checks queued to run when online ("Check when online"): the ones still waiting, kept up to date by pushed
@@ -14,14 +16,12 @@ export interface PendingStore {
   open: boolean
   load(api: FactdeskApi): Promise<void>
   /// Queues the check the editor could not start: the current estimate's document and tiers.
-  queue(api: FactdeskApi): Promise<void>
+  queue(desk: Desk): Promise<void>
   cancel(api: FactdeskApi, id: string): Promise<void>
   toggle(): void
   /// Loads the waiting checks and listens to pushed updates; returns the stop.
   connect(api: FactdeskApi): () => void
 }
-
-const notify = (text: string): void => useChecks.setState({ notice: { kind: 'info', text } })
 
 export const usePending = create<PendingStore>()((set, get) => {
   function onUpdate(api: FactdeskApi, update: ReportUpdate): void {
@@ -33,7 +33,7 @@ export const usePending = create<PendingStore>()((set, get) => {
     set({ waiting, open: get().open && waiting.length > 0 })
     if (pending.status === 'submitted' && check) started(api, pending, check)
     if (pending.status === 'failed') {
-      notify(
+      showInfo(
         `Your check of “${pending.label}” could not start: ${pending.error?.message ?? 'it was refused.'}`,
       )
     }
@@ -41,7 +41,7 @@ export const usePending = create<PendingStore>()((set, get) => {
 
   function started(api: FactdeskApi, pending: PendingCheck, check: Check): void {
     const text = startedMessage(pending.label)
-    notify(text)
+    showInfo(text)
     useChecks.getState().followStarted(api, check)
     announce(text)
   }
@@ -56,23 +56,23 @@ export const usePending = create<PendingStore>()((set, get) => {
       } catch (error) {
         // A page without a session says so once, in its session notice.
         if (error instanceof ApiError && error.code === 'unauthorized') return
-        useChecks.setState({ notice: { kind: 'error', text: describeError(error) } })
+        showError(error)
       }
     },
 
-    queue: async (api) => {
+    queue: async ({ api, checkName }) => {
       const { estimate } = useChecks.getState()
       if (!estimate) return
       askToNotify()
       try {
-        const pending = await api.queueCheck(submission(estimate))
+        const pending = await api.queueCheck(submission(estimate, checkName()))
         set({ waiting: [pending, ...get().waiting.filter((each) => each.id !== pending.id)] })
-        notify(
+        showInfo(
           `Waiting to check “${pending.label}”: it starts by itself as soon as the models can be reached, ` +
             'and is charged only then.',
         )
       } catch (error) {
-        useChecks.setState({ notice: { kind: 'error', text: describeError(error) } })
+        showError(error)
       }
     },
 
@@ -81,9 +81,9 @@ export const usePending = create<PendingStore>()((set, get) => {
         const pending = await api.cancelPendingCheck(id)
         const waiting = get().waiting.filter((each) => each.id !== id)
         set({ waiting, open: get().open && waiting.length > 0 })
-        notify(`The check of “${pending.label}” will not run.`)
+        showInfo(`The check of “${pending.label}” will not run.`)
       } catch (error) {
-        useChecks.setState({ notice: { kind: 'error', text: describeError(error) } })
+        showError(error)
       }
     },
 

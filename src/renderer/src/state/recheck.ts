@@ -1,5 +1,7 @@
 import { counted, formatted } from '../../../shared/counted'
-import type { Claim, Estimate } from '../../../shared/schemas'
+import type { FactdeskApi } from '../../../shared/api'
+import type { Check, Claim, Estimate, Report } from '../../../shared/schemas'
+import { hasSettled, type ClaimInfo, type ClaimMark } from '../editor/claims'
 
 /// What a re-check's estimate keeps and what the rest cost ("12 claims unchanged, kept · 3 to check: 42
 /// credits"); null for an estimate that keeps nothing.
@@ -24,4 +26,66 @@ export function keptSince(claim: Claim): string | null {
   const decided = Object.values(claim.consensus).map((consensus) => consensus.decidedAt)
   const latest = decided.sort().at(-1)
   return latest ? new Date(latest).toLocaleDateString() : null
+}
+
+/// What a kept claim of `estimate` (its claims at `offset` in the text) shows from the moment it is estimated:
+/// the verdict the editor already shows on its words, from the check `since` it is kept from, and that check's
+/// day in its badge's title. Claims to check are not in the map.
+export function keptMarks(
+  shown: ReadonlyMap<string, { from: number; to: number; info: ClaimInfo }>,
+  estimate: Estimate,
+  offset: number,
+  since: Check | null,
+): Map<string, Omit<ClaimMark, 'claimId' | 'from' | 'to'>> {
+  const at = new Map<string, ClaimInfo>()
+  for (const { from, to, info } of shown.values())
+    if (hasSettled(info.stage) && !info.stale) at.set(`${from}:${to}`, info)
+  const day = since?.completedAt ? new Date(since.completedAt).toLocaleDateString() : null
+  const kept = new Map<string, Omit<ClaimMark, 'claimId' | 'from' | 'to'>>()
+  for (const claim of estimate.claims) {
+    const from = claim.charStart + offset
+    const info =
+      claim.carriedFrom !== null &&
+      claim.carriedFrom === since?.id &&
+      at.get(`${from}:${claim.charEnd + offset}`)
+    if (!info) continue
+    const when = day && `unchanged since the check of ${day}`
+    kept.set(claim.claimId, {
+      stage: info.stage,
+      votes: info.votes,
+      panel: info.panel,
+      basis: [info.basis, when].filter(Boolean).join(' · ') || null,
+      issues: info.issues.map((issue) => ({ ...issue, from: issue.from + from, to: issue.to + from })),
+    })
+  }
+  return kept
+}
+
+/// The report a kept claim of `estimate` shows its detail from before its check runs: that of the check it is
+/// kept from, with the claim under its new id (the first of the earlier claims with its words not yet taken by
+/// an earlier kept claim of the same words). Null for a claim that is not kept.
+export async function keptReport(
+  api: FactdeskApi,
+  estimate: Estimate,
+  claimId: string,
+): Promise<Report | null> {
+  const claim = estimate.claims.find((each) => each.claimId === claimId)
+  if (!claim?.carriedFrom) return null
+  const previous = await api.report(claim.carriedFrom)
+  const sameWords = (each: { text: string }): boolean => each.text === claim.text
+  const nth = estimate.claims.filter((each) => each.carriedFrom !== null && sameWords(each)).indexOf(claim)
+  const earlier = previous.claims.filter(sameWords)[nth]
+  if (!earlier) return null
+  return {
+    ...previous,
+    claims: [
+      {
+        ...earlier,
+        claimId,
+        charStart: claim.charStart,
+        charEnd: claim.charEnd,
+        carriedFrom: previous.check.id,
+      },
+    ],
+  }
 }

@@ -6,8 +6,9 @@ import type { EditorView } from '@codemirror/view'
 import { withoutLineMarkers } from '../../../shared/markdown'
 import { claimAt, claimField, claimRange } from '../editor/claims'
 import { useAccount } from './account'
-import { describeError, useChecks } from './checks'
-import { editorView } from './editorView'
+import { useChecks } from './checks'
+import { describeError, showInfo } from './notices'
+import type { Desk } from './desk'
 
 /// What deep research is asked about: a claim of a check (its id and text), or a text the writer selected.
 export type ResearchTarget = { claimId: string; text: string } | { claimId: null; text: string }
@@ -31,8 +32,8 @@ export interface ResearchStore {
   view: ResearchView | null
   /// Opens the panel on `target` and quotes the flat price against the balance; nothing is sent yet.
   ask(api: FactdeskApi, target: ResearchTarget): Promise<void>
-  /// `ask` about the editor's selected text, or else the claim at the cursor.
-  askFromEditor(api: FactdeskApi): Promise<void>
+  /// `ask` about the selected text of the editor of `desk`, or else the claim at the cursor.
+  askFromEditor(desk: Desk): Promise<void>
   /// Starts the run the panel quoted; refused in place when the balance is short.
   confirm(api: FactdeskApi): Promise<void>
   /// Closes the panel; a run goes on in the engine.
@@ -86,13 +87,13 @@ export function foldRun(run: ResearchRun, heard: Partial<ResearchRun> & { resear
   }
 }
 
-// A pushed update for a run may arrive before the answer that starts it: the latest few are kept by run id.
-const early = new Map<string, Extract<ReportUpdate, { type: 'research' }>>()
 const EARLY_LIMIT = 50
 /// Without a pushed update for this long, the run is read with `getResearch` (the stream may have dropped).
 const QUIET_MS = 4000
 
 export const useResearch = create<ResearchStore>()((set, get) => {
+  // A pushed update for a run may arrive before the answer that starts it: the latest few are kept by run id.
+  const early = new Map<string, Extract<ReportUpdate, { type: 'research' }>>()
   let watchdog: ReturnType<typeof setTimeout> | null = null
 
   const runId = (): string | null => {
@@ -146,13 +147,12 @@ export const useResearch = create<ResearchStore>()((set, get) => {
       }
     },
 
-    askFromEditor: async (api) => {
-      const target = editorTarget()
-      if (target) await get().ask(api, target)
+    askFromEditor: async (desk) => {
+      const view = desk.view()
+      const target = view && editorTarget(view)
+      if (target) await get().ask(desk.api, target)
       else {
-        useChecks.setState({
-          notice: { kind: 'info', text: 'Select the text to research, or put the cursor in a claim.' },
-        })
+        showInfo('Select the text to research, or put the cursor in a claim.')
       }
     },
 
@@ -203,9 +203,7 @@ export const useResearch = create<ResearchStore>()((set, get) => {
 
 // The selection's text; else the claim at the cursor, by id once it was checked (research then reads it with
 // its context), by its text while it is only estimated.
-function editorTarget(): ResearchTarget | null {
-  const view = editorView()
-  if (!view) return null
+function editorTarget(view: EditorView): ResearchTarget | null {
   const { from, to } = view.state.selection.main
   const selected = view.state.sliceDoc(from, to).trim()
   if (selected) return { claimId: null, text: selected }

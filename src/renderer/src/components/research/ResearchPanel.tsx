@@ -1,17 +1,19 @@
 import type { JSX } from 'react'
-import type { FactdeskApi } from '../../../../shared/api'
 import { ResearchStep } from '../../../../shared/schemas'
 import { currentStep, STEP_NAMES, stepDone, useResearch, type ResearchRun } from '../../state/research'
 import { counted } from '../../../../shared/counted'
 import { withoutInlineMarks } from '../../../../shared/markdown'
 import { Confirmation } from '../Confirmation'
+import { useDesk } from '../useDesk'
 import { focusPanel } from '../focus'
 import { ArgumentMapTree } from './ArgumentMap'
 import { percent, VotesTable } from './VotesTable'
 
 /// Deep research in the side panel: the price against the balance to confirm, then the run's steps as they
 /// end, then the finding with its argument map and the panel's votes.
-export function ResearchPanel({ api }: { api: FactdeskApi }): JSX.Element {
+export function ResearchPanel(): JSX.Element {
+  const desk = useDesk()
+  const { api } = desk
   const view = useResearch((store) => store.view)
   const { confirm, dismiss } = useResearch.getState()
   if (!view) return <p className="muted">Choose a claim or select text, then press Deep research.</p>
@@ -40,7 +42,11 @@ export function ResearchPanel({ api }: { api: FactdeskApi }): JSX.Element {
   return (
     <div className="research">
       <blockquote className="claim-text">{withoutInlineMarks(view.target.text)}</blockquote>
-      <Confirmation label="Confirm deep research" onCancel={dismiss} returnFocus={focusPanel}>
+      <Confirmation
+        label="Confirm deep research"
+        onCancel={dismiss}
+        returnFocus={() => focusPanel(desk.view())}
+      >
         <p>
           Deep research plans questions, searches the web for support and for contradiction, builds an
           argument map with verbatim-checked sources, lets every panel model vote on it and the judge decide.
@@ -75,7 +81,7 @@ export function ResearchPanel({ api }: { api: FactdeskApi }): JSX.Element {
             onClick={() => {
               // The run's progress is read out in the panel: the keys stay there rather than going back to the
               // text the research was asked from.
-              focusPanel()
+              focusPanel(desk.view())
               void confirm(api)
             }}
           >

@@ -2,8 +2,7 @@ import { useEffect, useId, useState, type FormEvent, type JSX } from 'react'
 import { TIERS, type Credits } from '../../../../shared/schemas'
 import { useAccount } from '../../state/account'
 import { counted } from '../../../../shared/counted'
-import { Problem, useRequest } from './common'
-import type { TabProps } from './SettingsDialog'
+import { Problem, useRequest, type TabProps } from './common'
 
 const PRICE_NAMES = { t1: 't1 spelling and grammar', t2: 't2 model panel', t3: 't3 web research' } as const
 

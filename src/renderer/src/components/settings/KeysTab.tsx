@@ -9,8 +9,7 @@ import type {
 import { API_BASE } from '../../../../shared/rest'
 import { Confirmation } from '../Confirmation'
 import { focusInPlaceOf } from '../focus'
-import { CopyButton, Problem, useRequest } from './common'
-import type { TabProps } from './SettingsDialog'
+import { CopyButton, Problem, useRequest, type TabProps } from './common'
 
 const when = (iso: string): string => new Date(iso).toLocaleString()
 

@@ -10,8 +10,7 @@ import { sameAddress } from '../../../../shared/config'
 import { QuotedCode } from '../QuotedCode'
 import { Confirmation } from '../Confirmation'
 import { focusInPlaceOf } from '../focus'
-import { KeysRefused, movedKeyText, Problem, savedKeyText, useRequest } from './common'
-import type { TabProps } from './SettingsDialog'
+import { KeysRefused, movedKeyText, Problem, savedKeyText, useRequest, type TabProps } from './common'
 
 const PROVIDER_NAMES: Record<ModelProvider, string> = {
   openai: 'OpenAI',

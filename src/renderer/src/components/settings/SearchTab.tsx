@@ -1,8 +1,7 @@
 import { useId, useState, type FormEvent, type JSX } from 'react'
 import { sameAddress, SEARCH_BASE_URLS } from '../../../../shared/config'
 import { SearchProviderName, type SearchTest } from '../../../../shared/schemas'
-import { KeysRefused, movedKeyText, Problem, savedKeyText, useRequest } from './common'
-import type { TabProps } from './SettingsDialog'
+import { KeysRefused, movedKeyText, Problem, savedKeyText, useRequest, type TabProps } from './common'
 
 const PROVIDERS: Record<SearchProviderName, { name: string; key: boolean }> = {
   wikipedia: { name: 'Wikipedia (MediaWiki, no key)', key: false },

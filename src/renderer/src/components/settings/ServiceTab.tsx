@@ -1,7 +1,6 @@
 import { useId, useState, type FormEvent, type JSX } from 'react'
 import { remoteServiceUrlProblem, type ServiceMode, type ServiceTest } from '../../../../shared/schemas'
-import { KeysRefused, movedKeyText, Problem, savedKeyText, useRequest } from './common'
-import type { TabProps } from './SettingsDialog'
+import { KeysRefused, movedKeyText, Problem, savedKeyText, useRequest, type TabProps } from './common'
 
 /// Service: whether checks run in the app's own engine or on a remote Factdesk service (its base URL, with
 /// `/api/v1`, and a token, which is write-only and stays in the app's main process).

@@ -1,10 +1,10 @@
 import { useEffect, useRef, useState, type JSX, type KeyboardEvent } from 'react'
-import type { FactdeskApi } from '../../../../shared/api'
 import type { Settings } from '../../../../shared/schemas'
 import { Problem, useRequest } from './common'
 import { CreditsTab } from './CreditsTab'
 import { KeysTab } from './KeysTab'
 import { ModelsTab } from './ModelsTab'
+import { useDesk } from '../useDesk'
 import { lineKeys } from '../roving'
 import { SETTINGS_TABS, useSettingsDialog, type SettingsTab } from './open'
 import { SearchTab } from './SearchTab'
@@ -22,21 +22,15 @@ const TAB_NAMES: Record<SettingsTab, string> = {
 
 const TAB_KEYS = lineKeys('ArrowRight', 'ArrowLeft')
 
-/// What every tab gets: the API, the settings as last saved, and the way to hand on newly saved ones.
-export interface TabProps {
-  api: FactdeskApi
-  settings: Settings
-  onSaved(settings: Settings): void
-}
-
 /// The Settings dialog: a modal `<dialog>` (focus stays inside, Escape closes it) with one tab per part.
-export function SettingsDialog({ api }: { api: FactdeskApi }): JSX.Element | null {
+export function SettingsDialog(): JSX.Element | null {
   const tab = useSettingsDialog((store) => store.tab)
   if (tab === null) return null
-  return <OpenDialog api={api} tab={tab} />
+  return <OpenDialog tab={tab} />
 }
 
-function OpenDialog({ api, tab }: { api: FactdeskApi; tab: SettingsTab }): JSX.Element {
+function OpenDialog({ tab }: { tab: SettingsTab }): JSX.Element {
+  const { api } = useDesk()
   const { open, close } = useSettingsDialog.getState()
   const dialog = useRef<HTMLDialogElement>(null)
   const tabs = useRef<Partial<Record<SettingsTab, HTMLButtonElement | null>>>({})

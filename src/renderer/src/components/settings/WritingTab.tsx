@@ -1,8 +1,7 @@
 import { useEffect, useId, useRef, type JSX } from 'react'
 import { Dialect } from '../../../../shared/schemas'
 import { focusInPlaceOf, focusLost } from '../focus'
-import { Problem, useRequest } from './common'
-import type { TabProps } from './SettingsDialog'
+import { Problem, useRequest, type TabProps } from './common'
 
 const DIALECTS: Record<Dialect, string> = {
   american: 'American English (color, center)',

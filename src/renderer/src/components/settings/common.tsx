@@ -1,6 +1,14 @@
 import { useCallback, useState, type JSX } from 'react'
-import type { SavedKey } from '../../../../shared/schemas'
+import type { FactdeskApi } from '../../../../shared/api'
+import type { SavedKey, Settings } from '../../../../shared/schemas'
 import { focusLost } from '../focus'
+
+/// What every tab gets: the API, the settings as last saved, and the way to hand on newly saved ones.
+export interface TabProps {
+  api: FactdeskApi
+  settings: Settings
+  onSaved(settings: Settings): void
+}
 
 /// Runs one request of a form at a time and keeps its failure in words for the form to show in place. A button
 /// disabled while its request runs loses the focus: it gets it back when the request ends, if it is still

@@ -1,5 +1,5 @@
 import { extname } from 'node:path'
-import { ApiError } from '../../shared/errors'
+import { ApiError } from '../../../shared/errors'
 import { docxToMarkdown } from './docx'
 
 /// The kinds of file Factdesk opens: Markdown and plain text as they are, Word documents imported as Markdown.

@@ -3,8 +3,8 @@
 // it uses chosen by forward selection under cross-validation grouped by claim. Used by
 // scripts/train-evidence.ts and the eval, never by the running app.
 import { readFileSync } from 'node:fs'
-import { featureScore, order, type RankerModel } from './rank'
-import { FEATURE_NAMES, passageFeatures, type Feature } from './rankFeatures'
+import { featureScore, order, type RankerModel } from '../../src/main/engine/web/rank'
+import { FEATURE_NAMES, passageFeatures, type Feature } from '../../src/main/engine/web/rankFeatures'
 
 /// A claim with its candidate passages and which of them a person judged relevant.
 export interface Group {

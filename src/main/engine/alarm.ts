@@ -1,6 +1,6 @@
 // The wake-up of a background worker (the job runner, webhook deliveries, checks queued for when online): one
 // timer, set for when its next piece of work falls due by the engine's clock.
-import type { Clock } from '../clock'
+import type { Clock } from './clock'
 
 /// Never sleep longer than this: the worker looks again at least once a minute (its clock may be moved).
 const MAX_SLEEP_MS = 60_000

@@ -2,9 +2,15 @@
 // n-grams) with L2 penalties, minimised by L-BFGS, and its threshold by cross-validation. Used by scripts/train-checkworthiness.ts and
 // the eval, never by the running app.
 import { readFileSync } from 'node:fs'
-import { characterGrams, sentenceFeatures } from './features'
-import { learnedScore, modelScore, ruling, type LinearModel, type WorthinessModel } from './model'
-import { documentRegister, sentenceForm } from './statements'
+import { characterGrams, sentenceFeatures } from '../../src/main/engine/claims/features'
+import {
+  learnedScore,
+  modelScore,
+  ruling,
+  type LinearModel,
+  type WorthinessModel,
+} from '../../src/main/engine/claims/model'
+import { documentRegister, sentenceForm } from '../../src/main/engine/claims/statements'
 
 /// A sentence with its human label.
 export interface LabelledSentence {

@@ -1,7 +1,7 @@
 import { unzipSync, zipSync, type Unzipped } from 'fflate'
-import { parseHTML } from 'linkedom'
 import mammoth from 'mammoth'
-import { ApiError } from '../../shared/errors'
+import { ApiError } from '../../../shared/errors'
+import { parseDocument, type HtmlElement, type HtmlNode } from '../dom'
 
 /// The most a Word document's XML may unpack to. A .docx is a zip, and a small one can unpack into gigabytes
 /// (a "zip bomb"); this is far more than the XML of the longest text a check takes.
@@ -51,8 +51,8 @@ function boundedDocx(bytes: Buffer): Uint8Array {
 
 /// A small HTML → Markdown conversion, for the HTML mammoth writes (and any simple HTML).
 export function htmlToMarkdown(html: string): string {
-  const { document } = parseHTML(`<!doctype html><html><body>${html}</body></html>`)
-  return blocks(document.body)
+  const document = parseDocument(`<!doctype html><html><body>${html}</body></html>`)
+  return blocks(document.body ?? document.documentElement)
     .join('\n\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim()
@@ -61,7 +61,7 @@ export function htmlToMarkdown(html: string): string {
 const HEADING = /^h([1-6])$/
 
 // The Markdown blocks of an element's children; loose inline content between blocks makes a paragraph.
-function blocks(parent: Element): string[] {
+function blocks(parent: HtmlElement): string[] {
   const out: string[] = []
   let loose = ''
   const flush = (): void => {
@@ -70,8 +70,8 @@ function blocks(parent: Element): string[] {
     loose = ''
   }
   for (const node of Array.from(parent.childNodes)) {
-    const tag = node.nodeType === 1 ? (node as Element).tagName.toLowerCase() : ''
-    const block = tag ? blockOf(node as Element, tag) : null
+    const tag = node.nodeType === 1 ? (node as HtmlElement).tagName.toLowerCase() : ''
+    const block = tag ? blockOf(node as HtmlElement, tag) : null
     if (block === null) {
       loose += inline(node)
       continue
@@ -84,7 +84,7 @@ function blocks(parent: Element): string[] {
 }
 
 // One block element as Markdown ('' when it is empty); null for an inline element.
-function blockOf(element: Element, tag: string): string | null {
+function blockOf(element: HtmlElement, tag: string): string | null {
   const heading = HEADING.exec(tag)
   if (heading) {
     const text = inlineOf(element).trim()
@@ -124,7 +124,7 @@ function blockOf(element: Element, tag: string): string | null {
 }
 
 // A list, its items numbered or bulleted; a nested list is indented under its item.
-function list(element: Element, ordered: boolean): string {
+function list(element: HtmlElement, ordered: boolean): string {
   const items = Array.from(element.children).filter((child) => child.tagName.toLowerCase() === 'li')
   return items
     .map((item, index) => {
@@ -143,14 +143,14 @@ function list(element: Element, ordered: boolean): string {
 }
 
 // Inline content of an element's children.
-function inlineOf(element: Element): string {
+function inlineOf(element: HtmlElement): string {
   return Array.from(element.childNodes).map(inline).join('')
 }
 
-function inline(node: ChildNode): string {
+function inline(node: HtmlNode): string {
   if (node.nodeType === 3) return escapeInline((node.textContent ?? '').replace(/\s+/g, ' '))
   if (node.nodeType !== 1) return ''
-  const element = node as Element
+  const element = node as HtmlElement
   const tag = element.tagName.toLowerCase()
   switch (tag) {
     case 'strong':

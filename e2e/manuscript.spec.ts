@@ -1,0 +1,84 @@
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { expect, fetchAsPage, pageProblems, test, writeInEditor } from './webServer'
+
+const DATA = fileURLToPath(
+  new URL('../../shared/data/checkworthiness/claimbuster-train.jsonl', import.meta.url),
+)
+const WORDS = 100_000
+
+/// A manuscript of about `words` words from the evaluation data's debate sentences: paragraphs of five, a
+/// chapter heading every forty paragraphs. Its sentences, for the claims to be found in.
+function manuscript(words: number): { text: string; sentences: string[] } {
+  const sentences = readFileSync(DATA, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => (JSON.parse(line) as { text: string }).text.trim())
+    .filter((sentence) => /^[A-Z].*[a-z0-9][.!?]$/.test(sentence) && !sentence.includes('  '))
+  const paragraphs: string[] = []
+  let count = 0
+  for (let at = 0; count < words; at += 5) {
+    if (paragraphs.length % 40 === 0) paragraphs.push(`## Chapter ${paragraphs.length / 40 + 1}`)
+    const paragraph = Array.from({ length: 5 }, (_, k) => sentences[(at + k) % sentences.length]).join(' ')
+    paragraphs.push(paragraph)
+    count += paragraph.split(/\s+/).length
+  }
+  return { text: paragraphs.join('\n\n'), sentences }
+}
+
+test('a 100,000-word manuscript is estimated and checked in parts, as one, on the right words', async ({
+  page,
+  server,
+}) => {
+  test.setTimeout(600_000)
+  const problems = pageProblems(page)
+  const { text, sentences } = manuscript(WORDS)
+  expect(text.length).toBeGreaterThan(400_000)
+  await writeInEditor(page, server, text)
+  await fetchAsPage(page, '/api/v1/credits/grants', { method: 'POST', body: { amount: 1_000_000 } })
+  const toolbar = page.getByRole('toolbar', { name: 'Fact-checking' })
+  const estimate = page.getByRole('complementary', { name: 'Estimate' })
+
+  // One estimate for the whole manuscript.
+  await toolbar.getByRole('button', { name: 'Estimate' }).click()
+  await expect(estimate.locator('.estimate-lead')).toContainText(/claims found/, { timeout: 120_000 })
+  const lead = (await estimate.locator('.estimate-lead').textContent()) ?? ''
+  const claimCount = Number(/([\d,]+) claims found/.exec(lead)?.[1]?.replaceAll(',', ''))
+  expect(claimCount).toBeGreaterThan(1000)
+  await expect(estimate.locator('.estimate-total')).toHaveText(`${claimCount.toLocaleString('en')} credits`)
+
+  // Checked with t1; the writer types on at the end while the verdicts land.
+  await toolbar.getByRole('button', { name: 'Check', exact: true }).click()
+  const document = page.getByRole('textbox', { name: 'Document' })
+  await document.press('Control+End')
+  await page.keyboard.type(' The end.')
+  await expect(page.locator('.cm-line').last()).toContainText('The end.')
+  await expect(page.getByRole('status', { name: 'Check status' })).toContainText('completed', {
+    timeout: 400_000,
+  })
+  await expect(page.getByRole('contentinfo')).toContainText(
+    `${(1_001_000 - claimCount).toLocaleString('en')} credits`,
+  )
+
+  // Samples through the whole text: every claim shown is checked, and lies on the words of one sentence.
+  const scroller = page.locator('.cm-scroller')
+  for (const share of [0, 0.2, 0.45, 0.7, 0.99]) {
+    await scroller.evaluate((element, at) => {
+      element.scrollTop = at * element.scrollHeight
+    }, share)
+    const claims = page.locator('.cm-content .fd-claim')
+    await expect(claims.first()).toBeVisible()
+    await expect(page.locator('.cm-content .fd-claim.fd-stage-estimated')).toHaveCount(0)
+    for (const claim of await claims.allTextContents())
+      expect(
+        sentences.some((sentence) => sentence.includes(claim)),
+        claim,
+      ).toBe(true)
+  }
+
+  // History shows the manuscript once.
+  await toolbar.getByRole('button', { name: 'History' }).click()
+  const history = page.getByRole('complementary', { name: 'History' })
+  await expect(history.locator('.history-entry')).toHaveCount(1)
+  expect(problems).toEqual([])
+})

@@ -1,0 +1,269 @@
+import { z } from 'zod'
+import { Config, everyModel, ModelConfig, sameAddress, SEARCH_BASE_URLS } from '../../../shared/config'
+import { ApiError } from '../../../shared/errors'
+import {
+  Dialect,
+  SearchProviderName,
+  type ApiToken,
+  type CreatedToken,
+  type CreateTokenRequest,
+  type Credits,
+  type Settings,
+  type SettingsModel,
+  type SettingsPatch,
+  type TokenList,
+} from '../../../shared/schemas'
+import { lookupHost, resolveTarget, TargetRefused, type HostResolver } from '../addresses'
+import type { Admin } from '../admin'
+import type { Clock } from '../clock'
+import { apiKeys, modelKeyName, SEARCH_KEY, type ApiKeys } from '../keys'
+import type { SecretBox } from '../secrets'
+import { requireOwner, type Principal } from '../service'
+import type { Store } from '../store'
+import type { TokenRecord } from '../store/tokens'
+import { ConnectionProbes, type ProbeOptions } from './probes'
+import { keyFor, modelConfig, SavedSettings } from './saved'
+import { ServiceSwitches } from './switches'
+
+export interface SettingsOptions extends ProbeOptions {
+  box: SecretBox
+  /// Called with the effective configuration after the models or the search provider changed.
+  onConfigChanged(config: Config): void
+  /// Resolves host names, as web fetches do (tests inject their own).
+  resolveHost?: HostResolver
+}
+
+const SavedModels = z.object({ panel: z.array(ModelConfig), judge: ModelConfig.nullable() })
+const SavedSearch = z.object({
+  provider: SearchProviderName,
+  baseURL: z.string(),
+  apiKeyEnv: z.string().optional(),
+})
+const SavedWriting = z.object({ dialect: Dialect, dictionary: z.array(z.string()) })
+
+/// Settings, API keys, tokens and credits of the person at this computer: every operation here requires the
+/// owner (`requireOwner`), never an API token. Models and search are saved over the configuration file's (the
+/// effective configuration); keys are sealed by the secret box and never leave the saved settings but as
+/// `hasKey` and their last four characters.
+export class AppSettings {
+  /// Keys for the engine's parts: saved ones first, then the environment.
+  readonly keys: ApiKeys
+  /// Connection tests of a model and a search provider as entered, and the models of a local Ollama.
+  readonly probes: ConnectionProbes
+  /// The remote service and the local REST server.
+  readonly switches: ServiceSwitches
+  private readonly saved: SavedSettings
+
+  constructor(
+    private readonly store: Store,
+    private readonly admin: Admin,
+    private readonly base: Config,
+    private readonly clock: Clock,
+    private readonly options: SettingsOptions,
+  ) {
+    this.saved = new SavedSettings(store, options.box)
+    this.keys = apiKeys(this.saved, options.env)
+    this.probes = new ConnectionProbes(this, options)
+    this.switches = new ServiceSwitches(this.saved)
+  }
+
+  /// The configuration file overlaid by the saved models and search provider.
+  effective(): Config {
+    const models = this.saved.part('models', SavedModels)
+    const search = this.saved.part('search', SavedSearch)
+    return {
+      ...this.base,
+      models: models ? { ...this.base.models, ...models } : this.base.models,
+      search: search ? { ...this.base.search, ...search } : this.base.search,
+    }
+  }
+
+  /// The writer's English and dictionary, which the editor's live check and t1 follow.
+  writing(): Settings['writing'] {
+    return this.saved.part('writing', SavedWriting) ?? { dialect: 'american', dictionary: [] }
+  }
+
+  view(principal: Principal): Settings {
+    requireOwner(principal)
+    const { models, search } = this.effective()
+    return {
+      models: {
+        panel: models.panel.map((model) => this.modelView(model)),
+        judge: models.judge ? this.modelView(models.judge) : null,
+      },
+      search: {
+        provider: search.provider,
+        baseURL: search.baseURL,
+        apiKeyEnv: search.apiKeyEnv ?? null,
+        key: this.saved.keyView(SEARCH_KEY),
+      },
+      writing: this.writing(),
+      localServer: this.switches.localServerView(),
+      service: this.switches.serviceView(),
+      keysRefused: this.options.box.refusal?.keys ?? null,
+    }
+  }
+
+  /// Saves the parts of `patch`; keys given are sealed, keys of models no longer configured are forgotten. The
+  /// tiers use the new models and search provider for new work; the local server is started or stopped.
+  async update(principal: Principal, patch: SettingsPatch): Promise<Settings> {
+    requireOwner(principal)
+    if (patch.search?.baseURL !== undefined)
+      await this.requirePublicSearch('search.baseURL', patch.search.baseURL)
+    const at = this.clock.now().toISOString()
+    const current = this.effective()
+    this.store.transaction(() => {
+      if (patch.models) {
+        const panel = patch.models.panel ?? current.models.panel
+        const judge = patch.models.judge === undefined ? current.models.judge : patch.models.judge
+        const configured = everyModel({ panel, judge })
+        this.requireKeyVariables(
+          'models.apiKeyEnv',
+          configured.map((model) => model.apiKeyEnv),
+        )
+        const before = everyModel(current.models)
+        for (const model of configured) {
+          const was = before.find((saved) => saved.id === model.id)
+          const given = 'apiKey' in model ? model.apiKey : undefined
+          this.saved.saveKey(
+            modelKeyName(model.id),
+            keyFor(given, was !== undefined && sameAddress(was, modelConfig(model))),
+            at,
+          )
+        }
+        const kept = new Set(configured.map((model) => modelKeyName(model.id)))
+        for (const name of this.store.settings.sealedNames()) {
+          if (name.startsWith(modelKeyName('')) && !kept.has(name)) this.store.settings.deleteSealed(name)
+        }
+        this.saved.put('models', { panel: panel.map(modelConfig), judge: judge && modelConfig(judge) }, at)
+      }
+      if (patch.search) {
+        this.requireKeyVariables('search.apiKeyEnv', [patch.search.apiKeyEnv])
+        const { apiKey, ...search } = patch.search
+        const merged = { ...current.search, ...search }
+        // Another provider without a base URL gets its public endpoint; SearXNG has none.
+        const baseURL =
+          search.baseURL ??
+          (search.provider && search.provider !== current.search.provider
+            ? SEARCH_BASE_URLS[search.provider]
+            : merged.baseURL)
+        if (baseURL === '') {
+          throw new ApiError('bad_request', 'SearXNG needs the address of your instance as baseURL.', [
+            { field: 'search.baseURL', message: 'required for searxng' },
+          ])
+        }
+        const saved = { provider: merged.provider, baseURL, apiKeyEnv: merged.apiKeyEnv ?? undefined }
+        this.saved.put('search', saved, at)
+        this.saved.saveKey(SEARCH_KEY, keyFor(apiKey, sameAddress(current.search, saved)), at)
+      }
+      if (patch.writing) {
+        const writing = {
+          ...(this.saved.part('writing', SavedWriting) ?? { dialect: 'american' }),
+          ...patch.writing,
+        }
+        const dictionary = [...new Set(writing.dictionary ?? [])].sort((a, b) => a.localeCompare(b))
+        this.saved.put('writing', { dialect: writing.dialect, dictionary }, at)
+      }
+      if (patch.localServer) this.switches.saveLocalServer(patch.localServer, at)
+      if (patch.service) this.switches.saveService(patch.service, at)
+    })
+    if (patch.models || patch.search) this.options.onConfigChanged(this.effective())
+    if (patch.localServer) await this.switches.applyLocalServer()
+    return this.view(principal)
+  }
+
+  /// Refuses (422) a search provider whose host resolves to a non-public address: t3 could never reach it (it
+  /// follows the web's address rules, `web.allowLocalTargets` admitting loopback). A host that does not resolve
+  /// now (offline) may be saved.
+  async requirePublicSearch(field: string, baseURL: string): Promise<void> {
+    try {
+      await resolveTarget(
+        new URL(baseURL),
+        this.effective().web.allowLocalTargets,
+        this.options.resolveHost ?? lookupHost,
+      )
+    } catch (error) {
+      if (!(error instanceof TargetRefused) || error.why !== 'not_public') return
+      throw new ApiError(
+        'unprocessable',
+        `The search provider cannot be used: its ${error.message}, and searches reach public addresses only.`,
+        [{ field, message: error.message }],
+      )
+    }
+  }
+
+  /// Refuses environment variables named from Settings that are not keys': the environment of this process
+  /// holds other secrets (a GitHub or cloud token), which a page must not be able to send to an address of its
+  /// choosing. Names ending in `_API_KEY` pass, and so do those the configuration file or the settings name
+  /// already.
+  requireKeyVariables(field: string, names: (string | null | undefined)[]): void {
+    const asked = names.filter((name): name is string => !!name && !name.endsWith('_API_KEY'))
+    if (asked.length === 0) return
+    const named = (config: Config): (string | undefined)[] => [
+      ...everyModel(config.models).map((model) => model.apiKeyEnv),
+      config.search.apiKeyEnv,
+    ]
+    const known = new Set([...named(this.base), ...named(this.effective())])
+    const name = asked.find((each) => !known.has(each))
+    if (name === undefined) return
+    throw new ApiError(
+      'bad_request',
+      `${name} is not read from Settings: name a variable ending in _API_KEY, or one the configuration file names.`,
+      [{ field, message: 'must end in _API_KEY or be named in the configuration file' }],
+    )
+  }
+
+  listTokens(principal: Principal): TokenList {
+    requireOwner(principal)
+    return { data: this.admin.listTokens(principal.organizationId).map(tokenView) }
+  }
+
+  createToken(principal: Principal, request: CreateTokenRequest): CreatedToken {
+    requireOwner(principal)
+    const name = request.name?.trim() || null
+    const { value, token } = this.admin.createToken(request.scope, principal.organizationId, name)
+    return { token: tokenView(token), value }
+  }
+
+  /// Revokes one of the organization's tokens; never the one this window itself signs in with.
+  revokeToken(principal: Principal, id: string): ApiToken {
+    requireOwner(principal)
+    const token = this.store.tokens.get(id)
+    if (!token || token.organizationId !== principal.organizationId) {
+      throw new ApiError('not_found', `There is no token ${id}.`)
+    }
+    if (id === principal.tokenId) {
+      throw new ApiError(
+        'unprocessable',
+        'This is the token this window signs in with; it cannot revoke itself.',
+      )
+    }
+    if (token.revokedAt === null) this.admin.revokeToken(id)
+    return tokenView(this.store.tokens.get(id) ?? token)
+  }
+
+  /// Adds credits to the organization's balance.
+  grantCredits(principal: Principal, amount: number): Credits {
+    requireOwner(principal)
+    return { balance: this.admin.grantCredits(principal.organizationId, amount), prices: this.base.pricing }
+  }
+
+  private modelView(model: ModelConfig): SettingsModel {
+    return {
+      id: model.id,
+      provider: model.provider,
+      baseURL: model.baseURL ?? null,
+      model: model.model,
+      apiKeyEnv: model.apiKeyEnv ?? null,
+      key: this.saved.keyView(modelKeyName(model.id)),
+    }
+  }
+}
+
+const tokenView = (token: TokenRecord): ApiToken => ({
+  id: token.id,
+  name: token.name,
+  scope: token.scope,
+  createdAt: token.createdAt,
+  revokedAt: token.revokedAt,
+})

@@ -1,0 +1,115 @@
+import { useState, type JSX } from 'react'
+import { withoutInlineMarks } from '../../../../shared/markdown'
+import { TIERS, type Citation } from '../../../../shared/schemas'
+import { checkedAs, verdictNote } from '../../../../shared/verdicts'
+import { claimField, claimRange } from '../../editor/claims'
+import { useChecks } from '../../state/checks'
+import { keptSince } from '../../state/recheck'
+import { useResearch } from '../../state/research'
+import { useDesk } from '../useDesk'
+import { QuotedCode } from '../QuotedCode'
+import { OpenLinkDialog, SourceLink } from '../research/sources'
+import { VotesTable } from '../research/VotesTable'
+import { Correction } from './Correction'
+import { Parts } from './Parts'
+
+/// A claim's detail: its verdict per tier, with the votes, reasons, sources and correction behind it.
+export function ClaimDetail(): JSX.Element {
+  const desk = useDesk()
+  const { api } = desk
+  const claimId = useChecks((store) => store.openClaim)
+  const report = useChecks((store) => store.report)
+  const claim = report?.claims.find((each) => each.claimId === claimId)
+  const [confirming, setConfirming] = useState<Citation | null>(null)
+  if (!claim) return <p className="muted">Loading the claim…</p>
+  const statement = checkedAs(claim)
+  const kept = keptSince(claim)
+  return (
+    <div className="claim-detail">
+      <blockquote className="claim-text">{withoutInlineMarks(claim.text)}</blockquote>
+      {kept && <p className="kept">Unchanged since the check of {kept}: its verdicts are kept.</p>}
+      {statement && (
+        <p className="checked-as">
+          <span className="muted">Checked as:</span> {statement}
+        </p>
+      )}
+      <button
+        type="button"
+        className="button"
+        aria-keyshortcuts="Control+Shift+D"
+        title="Research this claim in depth: an argument map with sources (Ctrl+Shift+D)"
+        onClick={() => void useResearch.getState().ask(api, { claimId: claim.claimId, text: claim.text })}
+      >
+        Deep research…
+      </button>
+      <button
+        type="button"
+        className="button"
+        title="Estimate the claims of the heading's section this claim is in; Check then checks only them"
+        onClick={() => {
+          const view = desk.view()
+          const range = view && claimRange(view.state.field(claimField), claim.claimId)
+          void useChecks.getState().checkSection(api, range?.from)
+        }}
+      >
+        Check this section
+      </button>
+      {TIERS.map((tier) => {
+        const consensus = claim.consensus[tier]
+        const votes = claim.evaluations.filter((evaluation) => evaluation.tier === tier)
+        if (!consensus && votes.length === 0 && !report?.check.tiers.includes(tier)) return null
+        return (
+          <section key={tier} className="tier-section" aria-label={`Tier ${tier}`}>
+            <h3>
+              {tier}
+              {consensus ? (
+                <span className={`verdict verdict-${consensus.verdict}`}>{consensus.verdict}</span>
+              ) : (
+                <span className="verdict">pending</span>
+              )}
+            </h3>
+            {consensus && (
+              <>
+                {/* t1 is one rule-based checker: no agreement or sources to weigh, and its findings are
+                    listed below one by one rather than joined into a paragraph. */}
+                {tier !== 't1' && <p className="numbers">{verdictNote(consensus)}</p>}
+                {tier !== 't1' && consensus.reasoning && <p className="reasoning">{consensus.reasoning}</p>}
+                {tier !== 't1' && claim.parts && <Parts parts={claim.parts} tier={tier} />}
+                {consensus.correction && <Correction claim={claim} correction={consensus.correction} />}
+                {consensus.citations.length > 0 && (
+                  <ul className="citations">
+                    {consensus.citations.map((citation) => (
+                      <li key={citation.url}>
+                        <SourceLink citation={citation} onOpen={setConfirming} />
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </>
+            )}
+            {tier === 't1' && claim.issues.length > 0 && (
+              <ul className="issues">
+                {claim.issues.map((issue) => (
+                  <li key={`${issue.charStart}-${issue.rule}`}>
+                    <QuotedCode message={issue.message} />
+                    {issue.suggestions[0] && <span className="muted"> → {issue.suggestions[0]}</span>}
+                  </li>
+                ))}
+              </ul>
+            )}
+            {tier !== 't1' && votes.some((vote) => vote.round === 1) && (
+              <VotesTable caption="Votes" votes={votes.filter((vote) => vote.round === 1)} />
+            )}
+            {tier !== 't1' && votes.some((vote) => vote.round === 2) && (
+              <VotesTable
+                caption="Votes after reading each other’s reasons"
+                votes={votes.filter((vote) => vote.round === 2)}
+              />
+            )}
+          </section>
+        )
+      })}
+      {confirming && <OpenLinkDialog url={confirming.url} onClose={() => setConfirming(null)} />}
+    </div>
+  )
+}

@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { prose } from '../../bench/prose'
+import type { FactdeskApi } from '../../src/shared/api'
+import { answerError, restOperations, type RestRequest } from '../../src/shared/rest'
+import { withManuscripts } from '../../src/renderer/src/bridge/manuscripts'
+import { call, startServer, waitForEnd, type TestServer } from '../helpers/server'
+
+const LIMIT = 2500
+// A misspelling in the last part, whose finding must land on its word in the whole text.
+const TEXT = `${prose(1200, 3)}\n\nAround seven million people visit the tower every yaer.`
+
+let server: TestServer
+beforeAll(async () => {
+  server = await startServer({ config: { limits: { maxTextChars: LIMIT } } })
+})
+afterAll(() => server.close())
+
+/// The editor's REST operations against the server with its write token; `failing` refuses the submissions it
+/// names (by their Idempotency-Key) once each, as a dropped connection would.
+function restApi(failing: Set<string>): { api: FactdeskApi; keys: string[] } {
+  const keys: string[] = []
+  const send = async <T>(request: RestRequest<T>): Promise<T> => {
+    const key = request.headers?.['Idempotency-Key']
+    if (key !== undefined) keys.push(key)
+    if (key !== undefined && failing.delete(key)) throw new TypeError('fetch failed')
+    const response = await fetch(server.api + request.path, {
+      method: request.method,
+      headers: {
+        Authorization: `Bearer ${server.write}`,
+        'Content-Type': 'application/json',
+        ...request.headers,
+      },
+      ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
+    })
+    const body: unknown = await response.json()
+    if (!response.ok) throw answerError(response.status, body, 'Factdesk')
+    return request.schema.parse(body)
+  }
+  // Only the REST operations are reached here; pushed updates are not.
+  const api = { ...restOperations(send), subscribe: () => () => undefined } as unknown as FactdeskApi
+  return { api, keys }
+}
+
+const balance = async (): Promise<number> => (await call(server, 'GET', '/credits')).json.balance
+
+describe('a manuscript longer than one check may be', () => {
+  it('is estimated once, checked in parts under one key prefix, and a retry charges no part twice', async () => {
+    expect(
+      (await call(server, 'POST', '/checks/estimate', { body: { text: TEXT, tiers: ['t1'] } })).status,
+    ).toBe(422)
+    const failing = new Set<string>()
+    const { api: rest, keys } = restApi(failing)
+    const api = withManuscripts(rest, LIMIT)
+    const before = await balance()
+
+    const estimate = await api.estimate({ text: TEXT, tiers: ['t1'] })
+    expect(estimate.claimCount).toBeGreaterThan(20)
+    for (const claim of estimate.claims) expect(TEXT.slice(claim.charStart, claim.charEnd)).toBe(claim.text)
+    expect(estimate.credits.total).toBe(estimate.claimCount)
+
+    // The third part's submission is lost on the way: the check fails, and is pressed again.
+    const first = await api.estimate({ text: TEXT, tiers: ['t1'] })
+    failing.add(`${first.documentId}-part-3`)
+    const request = { documentId: first.documentId, tiers: ['t1' as const], name: 'The book' }
+    await expect(api.submit(request)).rejects.toThrow()
+    const halfway = await balance()
+    expect(halfway).toBeLessThan(before)
+    expect(halfway).toBeGreaterThan(before - first.credits.total)
+    const check = await api.submit(request)
+    expect(await balance()).toBe(before - first.credits.total)
+    expect(check.claimCount).toBe(first.claimCount)
+    expect(check.credits.charged).toBe(first.credits.total)
+    // Parts 1 to 3 were sent twice under the same keys, the others once.
+    const parts = new Set(keys).size
+    expect(parts).toBeGreaterThan(3)
+    expect(keys).toEqual([
+      ...[1, 2, 3, 1, 2, 3].map((n) => `${first.documentId}-part-${n}`),
+      ...Array.from({ length: parts - 3 }, (_, n) => `${first.documentId}-part-${n + 4}`),
+    ])
+
+    // One check in history, named as asked; its report on the words of the whole text.
+    const checks = (await call(server, 'GET', '/checks?limit=100')).json.data
+    expect(checks).toHaveLength(parts)
+    expect(checks.map((each: { name: string }) => each.name)).toContain(`The book · part 3 of ${parts}`)
+    for (const part of checks) await waitForEnd(server, part.id, 90_000)
+    const history = await api.listChecks({ limit: 100 })
+    expect(history.data).toHaveLength(1)
+    expect(history.data[0]).toMatchObject({ id: check.id, status: 'completed', name: 'The book' })
+    const report = await api.report(check.id)
+    expect(report.text).toBe(TEXT)
+    expect(report.claims).toHaveLength(first.claimCount)
+    for (const claim of report.claims) expect(TEXT.slice(claim.charStart, claim.charEnd)).toBe(claim.text)
+    const issues = report.claims.flatMap((claim) => claim.issues)
+    expect(issues.map((issue) => TEXT.slice(issue.charStart, issue.charEnd))).toContain('yaer')
+  }, 120_000)
+})
