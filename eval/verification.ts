@@ -5,8 +5,8 @@
 // sentences as context and no web (Climate-FEVER), and of t3 (and its ablations) when the config file names a
 // search provider; with the tokens and model requests spent per claim. Claims are checked as the job runner
 // checks them: every panel model votes, then the tier's judge unit decides (the agreeing panel, or a debate
-// round and the judge). `--calibrate` fits how often each agreement of the panel was right and saves the map
-// next to the config (FILE.calibration.json).
+// round and the judge). `--calibrate` fits how often a verdict of each confidence was right and saves the map
+// next to the config (FILE.calibration.json), which the engine then reads decisions' confidences through.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, join, resolve } from 'node:path'
@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url'
 import { Verdict, type Evaluation, type Tier } from '../src/shared/schemas'
 import type { Config, ModelConfig } from '../src/shared/config'
 import { Admin } from '../src/main/engine/admin'
+import { calibrationFile, type CalibrationMap, type CalibrationSteps } from '../src/main/engine/calibration'
 import { systemClock } from '../src/main/engine/clock'
 import { loadConfig } from '../src/main/engine/config'
 import { apiKeys } from '../src/main/engine/keys'
@@ -78,11 +79,16 @@ function readClaims(path: string): LabelledClaim[] {
     })
 }
 
-/// A way of deciding a claim: its verdict, the panel's agreement on it, the tokens and model requests spent
-/// (t3's research's requests are counted in its tokens only), or null when no vote could be had.
-type Decide = (
-  item: LabelledClaim,
-) => Promise<{ verdict: Verdict; agreement: number; tokens: number; requests: number } | null>
+/// A way of deciding a claim: its verdict, the confidence it was given with, the panel's agreement on it, the
+/// tokens and model requests spent (t3's research's requests are counted in its tokens only), or null when no
+/// vote could be had.
+type Decide = (item: LabelledClaim) => Promise<{
+  verdict: Verdict
+  confidence: number
+  agreement: number
+  tokens: number
+  requests: number
+} | null>
 
 const STEPS = Object.keys(ALL_STEPS) as (keyof VerdictSteps)[]
 type Way = Decide & { close(): Promise<void> }
@@ -138,7 +144,10 @@ const verification: EvalSet = {
         const decide = make()
         const decided = await eachClaim(claims, async (item): Promise<Decided> => {
           const outcome = await decide(item)
-          return { gold: item.gold, ...(outcome ?? { verdict: null, agreement: 0, tokens: 0, requests: 0 }) }
+          return {
+            gold: item.gold,
+            ...(outcome ?? { verdict: null, confidence: 0, agreement: 0, tokens: 0, requests: 0 }),
+          }
         })
         await decide.close()
         if (how === 't2' || how === 't3') headline[how].push(...decided)
@@ -146,8 +155,11 @@ const verification: EvalSet = {
       }
     }
     if (calibrate && configPath) {
-      const map = { t2: calibration(headline.t2), t3: search ? calibration(headline.t3) : null }
-      writeFileSync(`${configPath}.calibration.json`, JSON.stringify(map, null, 2) + '\n')
+      const map: CalibrationMap = {
+        t2: calibration(headline.t2),
+        t3: search ? calibration(headline.t3) : null,
+      }
+      writeFileSync(calibrationFile(configPath), JSON.stringify(map, null, 2) + '\n')
     }
     return { ...scores(headline.t2), table }
   },
@@ -160,11 +172,12 @@ function searchConfigured(configPath: string | undefined): boolean {
   return configPath !== undefined && 'search' in (JSON.parse(readFileSync(configPath, 'utf8')) as object)
 }
 
-/// A claim's gold verdict, the one decided (null when no model voted), the panel's agreement on it and the
-/// tokens and requests spent.
+/// A claim's gold verdict, the one decided (null when no model voted), its confidence, the panel's agreement on
+/// it and the tokens and requests spent.
 interface Decided {
   gold: Verdict
   verdict: Verdict | null
+  confidence: number
   agreement: number
   tokens: number
   requests: number
@@ -191,16 +204,15 @@ function scores(decided: Decided[]) {
   }
 }
 
-/// How often the verdict was right at each agreement of the panel, made non-decreasing in the agreement
-/// (isotonic regression, pool adjacent violators): the probability to show in place of the judge's own
-/// confidence. Each step: an agreement, the probability from there up to the next, and the claims it rests on.
-function calibration(
-  decided: readonly Decided[],
-): { agreement: number; probability: number; claims: number }[] {
-  const levels = [...new Set(decided.filter((d) => d.verdict).map((d) => d.agreement))].sort((a, b) => a - b)
-  const blocks = levels.map((agreement) => {
-    const at = decided.filter((d) => d.verdict && d.agreement === agreement)
-    return { agreement, right: at.filter((d) => d.verdict === d.gold).length, claims: at.length }
+/// How often the verdict was right at each confidence it was given with, made non-decreasing in the confidence
+/// (isotonic regression, pool adjacent violators): the probability to show in place of the confidence. Each
+/// step: a confidence, the probability from there up to the next, and the claims it rests on. Null when no
+/// claim was decided.
+function calibration(decided: readonly Decided[]): CalibrationSteps | null {
+  const levels = [...new Set(decided.filter((d) => d.verdict).map((d) => d.confidence))].sort((a, b) => a - b)
+  const blocks = levels.map((confidence) => {
+    const at = decided.filter((d) => d.verdict && d.confidence === confidence)
+    return { confidence, right: at.filter((d) => d.verdict === d.gold).length, claims: at.length }
   })
   const pooled: typeof blocks = []
   for (const block of blocks) {
@@ -210,14 +222,15 @@ function calibration(
       const [before, last] = pooled.slice(-2)
       if (!before || !last || before.right / before.claims <= last.right / last.claims) break
       pooled.splice(-2, 2, {
-        agreement: before.agreement,
+        confidence: before.confidence,
         right: before.right + last.right,
         claims: before.claims + last.claims,
       })
     }
   }
+  if (pooled.length === 0) return null
   return pooled.map((b) => ({
-    agreement: b.agreement,
+    confidence: b.confidence,
     probability: round(b.right / b.claims),
     claims: b.claims,
   }))
@@ -268,7 +281,8 @@ function byTier(tier: Tier, make: (store: Store) => TierChecker | null): Way {
       tokensOf(judged.consensusUsage)
     const asked = votes.filter((vote) => !vote.cached).length + debate.length
     const requests = asked + (judged.consensus.decidedBy === 'judge' ? 1 : 0)
-    return { verdict: verdict.data, agreement: judged.consensus.agreement, tokens, requests }
+    const { confidence, agreement } = judged.consensus
+    return { verdict: verdict.data, confidence, agreement, tokens, requests }
   }
   return Object.assign(decide, {
     close: async () => {
@@ -330,9 +344,15 @@ function withEvidence(models: Config['models'], judgeModel: ModelConfig, steps: 
       })
       .catch(() => null)
     if (!decided) return null
-    const { verdict } = decided.object
+    const { verdict, confidence } = decided.object
     const agreement = votes.filter((vote) => vote.verdict === verdict).length / votes.length
-    return { verdict, agreement, tokens: tokens + tokensOf(decided.usage), requests: votes.length + 1 }
+    return {
+      verdict,
+      confidence,
+      agreement,
+      tokens: tokens + tokensOf(decided.usage),
+      requests: votes.length + 1,
+    }
   }
 }
 

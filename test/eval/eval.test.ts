@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { loadCalibration } from '../../src/main/engine/calibration'
 import { DATA_CLOSE, DATA_OPEN } from '../../src/main/engine/tiers/t2/prompts'
 import { fromSchema, startFakeOpenAI, type FakeOpenAI } from '../helpers/fakeOpenAI'
 import { FakeWiki } from '../helpers/fakeWiki'
@@ -275,7 +276,7 @@ describe('npm run eval -- verification', () => {
     expect(withEvidence.accuracy).toBe(0)
     expect(withEvidence.table['climate.jsonl: t2 with evidence'].accuracy).toBe(1)
   }, 120_000)
-  it('switches a step off in every row with its flag, and fits the calibration of agreement', async () => {
+  it('switches a step off in every row with its flag, and fits the calibration of the confidence', async () => {
     const config = configFile('config-calibrate.json')
     fake.requests.length = 0
     const result = await jsonOf(
@@ -289,9 +290,11 @@ describe('npm run eval -- verification', () => {
       'claims.jsonl: t2 without debate',
     ])
     expect(result.table['claims.jsonl: t2'].requestsPerClaim).toBe(3)
-    // The panel agreed on every claim and was right on three of four.
+    // The judge gave every verdict the same confidence and was right on three of four; the engine can read
+    // the map.
     const map = JSON.parse(readFileSync(`${config}.calibration.json`, 'utf8'))
-    expect(map).toEqual({ t2: [{ agreement: 1, probability: 0.75, claims: 4 }], t3: null })
+    expect(map).toEqual({ t2: [{ confidence: 0.8, probability: 0.75, claims: 4 }], t3: null })
+    expect(loadCalibration(config)).toEqual({ map, warning: null })
   }, 120_000)
 
   it('with a search provider in the config, measures t3 too', async () => {

@@ -379,4 +379,8 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE evaluations ADD COLUMN carried_from TEXT;
   ALTER TABLE consensus ADD COLUMN carried_from TEXT;
   `,
+  // A consensus's confidence through the calibration map fitted for its models (null without one).
+  `
+  ALTER TABLE consensus ADD COLUMN calibrated_confidence REAL;
+  `,
 ]

@@ -62,6 +62,7 @@ interface ConsensusRow {
   sourced: number
   sources: number
   decided_by: Consensus['decidedBy']
+  calibrated_confidence: number | null
   parts: string | null
   carried_from: string | null
 }
@@ -143,8 +144,8 @@ export class Results {
     this.db
       .prepare(
         `INSERT INTO consensus (check_id, claim_id, tier, verdict, confidence, agreement, reasoning, citations, correction, decided_at,
-           detail, sourced, sources, decided_by, input_tokens, output_tokens, parts)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           detail, sourced, sources, decided_by, calibrated_confidence, input_tokens, output_tokens, parts)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         checkId,
@@ -161,6 +162,7 @@ export class Results {
         consensus.sourced ? 1 : 0,
         consensus.sources,
         consensus.decidedBy,
+        consensus.calibratedConfidence,
         usage?.inputTokens ?? null,
         usage?.outputTokens ?? null,
         parts === null ? null : JSON.stringify(parts),
@@ -248,10 +250,10 @@ export class Results {
     this.db
       .prepare(
         `INSERT INTO consensus (check_id, claim_id, tier, verdict, confidence, agreement, reasoning, citations,
-           correction, decided_at, detail, sourced, sources, decided_by, input_tokens, output_tokens, parts,
-           carried_from)
+           correction, decided_at, detail, sourced, sources, decided_by, calibrated_confidence, input_tokens,
+           output_tokens, parts, carried_from)
          SELECT ?, ?, tier, verdict, confidence, agreement, reasoning, citations, correction, decided_at, detail,
-           sourced, sources, decided_by, input_tokens, output_tokens, parts, check_id
+           sourced, sources, decided_by, calibrated_confidence, input_tokens, output_tokens, parts, check_id
          FROM consensus WHERE check_id = ? AND claim_id = ? AND tier IN (SELECT value FROM json_each(?))`,
       )
       .run(to.checkId, to.claimId, from.checkId, from.claimId, tierList)
@@ -306,7 +308,7 @@ export class Results {
     const consensus = this.db
       .prepare(
         `SELECT claim_id, tier, verdict, confidence, agreement, reasoning, citations, correction, decided_at, detail,
-           sourced, sources, decided_by, parts, carried_from
+           sourced, sources, decided_by, calibrated_confidence, parts, carried_from
          FROM consensus WHERE check_id = ?`,
       )
       .all(checkId) as ConsensusRow[]
@@ -324,6 +326,7 @@ export class Results {
         sourced: row.sourced === 1,
         sources: row.sources,
         decidedBy: row.decided_by,
+        calibratedConfidence: row.calibrated_confidence,
       }
       results.consensus.set(row.claim_id, entry)
       if (row.parts !== null) {
