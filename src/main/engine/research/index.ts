@@ -217,7 +217,8 @@ export class DeepResearch {
     return accepted
   }
 
-  /// The claim as its checks resolve it: stored, or resolved now (and stored).
+  /// The claim as its checks resolve it: stored, or resolved now (and stored). A resolver that cannot be
+  /// reached now refuses the run (503, nothing charged) rather than research the claim's bare words.
   private async resolved(claim: ClaimRecord, documentText: string): Promise<ClaimRecord> {
     const client = this.client
     const resolver = this.resolver
@@ -231,7 +232,13 @@ export class DeepResearch {
       [claim],
       now.slice(0, 10),
       signal,
-    )
+    ).catch((error: unknown) => {
+      throw new ApiError(
+        'providers_unreachable',
+        `The model that resolves the claim into a statement did not answer (${(error as Error).message}); ` +
+          'nothing was charged. Try again in a moment.',
+      )
+    })
     if (resolution) this.store.documents.resolve(claim.id, resolution)
     return this.store.documents.claim(claim.id) ?? claim
   }
