@@ -15,3 +15,13 @@ export const stanceWords = (stance: Citation['stance']): string | null =>
       : stance === 'neutral'
         ? 'does not settle the claim'
         : null
+
+/// `citations` with the stances judged for them (`judged`, matched by URL and quote); those not judged keep
+/// theirs.
+export const withStances = (citations: readonly Citation[], judged: readonly Citation[]): Citation[] =>
+  citations.map((citation) => ({
+    ...citation,
+    stance:
+      judged.find((other) => other.url === citation.url && other.quote === citation.quote)?.stance ??
+      citation.stance,
+  }))

@@ -1,4 +1,5 @@
 import type { Citation, Consensus, Evaluation, TextIssue, Tier, TokenUsage } from '../../../shared/schemas'
+import { withStances } from '../../../shared/citations'
 import type { Db } from './database'
 
 interface EvaluationRow {
@@ -167,6 +168,36 @@ export class Results {
         usage?.outputTokens ?? null,
         parts === null ? null : JSON.stringify(parts),
       )
+  }
+
+  /// Gives the claim-tier's votes the stances judged for their citations (by URL and quote); on a multi-fact
+  /// claim each part's votes those judged toward that part.
+  judgeVoteCitations(
+    checkId: string,
+    claimId: string,
+    tier: Tier,
+    stances: readonly Citation[],
+    partStances: readonly Citation[][] | null,
+  ): void {
+    const update = this.db.prepare(
+      `UPDATE evaluations SET citations = ?, parts = ?
+       WHERE check_id = ? AND claim_id = ? AND tier = ? AND model = ? AND round = ?`,
+    )
+    for (const vote of this.votes(checkId, claimId, tier)) {
+      const parts = vote.parts?.map((part, index) => ({
+        ...part,
+        citations: withStances(part.citations, partStances?.[index] ?? stances),
+      }))
+      update.run(
+        JSON.stringify(withStances(vote.citations, stances)),
+        parts ? JSON.stringify(parts) : null,
+        checkId,
+        claimId,
+        tier,
+        vote.model,
+        vote.round,
+      )
+    }
   }
 
   /// The votes on one claim-tier of a check, in the order they landed.

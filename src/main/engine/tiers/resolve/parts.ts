@@ -169,6 +169,10 @@ export function resolvedTier(inner: TierChecker, resolver: StatementResolver): T
           consensusUsage: addUsage(...outcomes.map((outcome) => outcome.consensusUsage ?? null)),
           partConsensus: decided,
           debate: debateOnParts(claim.parts, input.votes, outcomes),
+          ...(outcomes.some((outcome) => outcome.voteStances) && {
+            voteStances: outcomes.flatMap((outcome) => outcome.voteStances ?? []),
+            partVoteStances: outcomes.map((outcome) => outcome.voteStances ?? []),
+          }),
           issues: [],
         }
       }),

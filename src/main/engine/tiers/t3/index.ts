@@ -14,6 +14,7 @@ import { normaliseSpace, quoteOccursIn, rankedPassages, Web, type RankedPassage 
 import { claimData } from '../t2/context'
 import { consensus } from '../t2'
 import { PermanentError, type JudgeInput, type TierChecker, type UnitInput, type UnitOutcome } from '../tier'
+import { withStances } from '../../../../shared/citations'
 import { consistentDetail } from '../../../../shared/verdicts'
 import { agreement, debateRound, finalVotes, panelConsensus, split, unanimous } from '../panel'
 import { ALL_STEPS, todayOf, type VerdictSteps } from '../steps'
@@ -189,14 +190,12 @@ export function sharesACitation(votes: readonly Evaluation[]): boolean {
   )
 }
 
-/// Each distinct verified quote of the votes, once.
-const pooledCitations = (votes: readonly Evaluation[]): Citation[] =>
-  votes
-    .flatMap((vote) => vote.citations)
-    .filter(
-      (citation, index, all) =>
-        all.findIndex((c) => c.url === citation.url && c.quote === citation.quote) === index,
-    )
+/// Each distinct verified quote, once.
+const pooledCitations = (citations: readonly Citation[]): Citation[] =>
+  citations.filter(
+    (citation, index, all) =>
+      all.findIndex((c) => c.url === citation.url && c.quote === citation.quote) === index,
+  )
 
 /// t3 from the configuration, or null when it lacks a panel or a judge. `web` is shared with deep research;
 /// `steps` are all on but in the verification eval's ablations.
@@ -299,13 +298,14 @@ export function webTier(
           client,
           verifier,
           item.claim,
-          pooledCitations(first),
+          pooledCitations(first.flatMap((vote) => vote.citations)),
           today,
           input.signal,
         )
         return {
           consensus: groundedConsensus(decided, judged.citations, first),
           consensusUsage: addUsage(researchUsage, judged.usage),
+          voteStances: judged.citations,
           issues: [],
         }
       }
@@ -333,13 +333,23 @@ export function webTier(
         signal: input.signal,
       })
       const verified = await verifiedCitations(web, passages, object.citations, input.signal)
-      const judged = await judgeStances(client, verifier, item.claim, verified, today, input.signal)
+      // The judge's quotes and every vote's, in one request.
+      const cited = [...verified, ...[...first, ...debate].flatMap((vote) => vote.citations)]
+      const judged = await judgeStances(
+        client,
+        verifier,
+        item.claim,
+        pooledCitations(cited),
+        today,
+        input.signal,
+      )
       evidence.delete(`${input.checkId}:${input.claim.id}`)
       const decided = consensus(object, votes, input.now(), input.claim.text)
       return {
-        consensus: groundedConsensus(decided, judged.citations, votes),
+        consensus: groundedConsensus(decided, withStances(verified, judged.citations), votes),
         consensusUsage: addUsage(usage, researchUsage, judged.usage),
-        debate,
+        debate: debate.map((vote) => ({ ...vote, citations: withStances(vote.citations, judged.citations) })),
+        voteStances: judged.citations,
         issues: [],
       }
     },
