@@ -25,3 +25,10 @@ export const withStances = (citations: readonly Citation[], judged: readonly Cit
       judged.find((other) => other.url === citation.url && other.quote === citation.quote)?.stance ??
       citation.stance,
   }))
+
+/// Each distinct quote of a source once (by URL and quote), in order.
+export const distinctCitations = (citations: readonly Citation[]): Citation[] =>
+  citations.filter(
+    (citation, index, all) =>
+      all.findIndex((other) => other.url === citation.url && other.quote === citation.quote) === index,
+  )

@@ -20,7 +20,15 @@ import { checkedText, claimData } from '../tiers/t2/context'
 import { resolveClaims } from '../tiers/resolve'
 import { ALL_STEPS, todayOf } from '../tiers/steps'
 import type { ClaimRecord } from '../store/documents'
-import { passageData, relevantPassages, verifiedCitations } from '../tiers/t3'
+import {
+  judgeStances,
+  passageData,
+  relevantPassages,
+  verifiedCitations,
+  verifierFor,
+  type Verifier,
+} from '../tiers/t3'
+import { distinctCitations, withStances } from '../../../shared/citations'
 import { requireCheckableText, requireStorableText } from '../validation'
 import { normaliseSpace, type RankedPassage, type Web } from '../web'
 import {
@@ -110,6 +118,7 @@ export class DeepResearch {
   private panel = new Map<string, ModelHandle>()
   private judge: ModelHandle | null = null
   private resolver: ModelHandle | null = null
+  private verifier: Verifier | null = null
   private readonly options: ResearchOptions
   private readonly running = new Map<string, AbortController>()
   private readonly inFlight = new Set<Promise<void>>()
@@ -145,6 +154,7 @@ export class DeepResearch {
         : [],
     )
     this.judge = configured && models.judge ? modelHandle(models.judge, 'models.judge', keys) : null
+    this.verifier = this.judge && verifierFor(models, this.judge, keys)
     this.resolver =
       configured && models.resolver ? modelHandle(models.resolver, 'models.resolver', keys) : this.judge
   }
@@ -426,7 +436,7 @@ export class DeepResearch {
       })
       const map = await this.buildMap(claim, object, passages, signal)
       if (!validMap(map)) throw new Error('The argument map had no proof or dissent.')
-      state.map = map
+      state.map = await this.judgedMap(claim, map, today, signal)
       this.save(record, state, 'map')
     }
     const map = state.map
@@ -456,13 +466,17 @@ export class DeepResearch {
       signal,
     })
     this.emit(record.id, 'verdict', state)
-    const sources: Citation[] = []
-    for (const node of map.nodes) {
-      for (const source of node.sources) {
-        if (!sources.some((s) => s.url === source.url && s.quote === source.quote)) sources.push(source)
-      }
-    }
-    const grounded = sources.length > 0 || (finding.verdict !== 'supported' && finding.verdict !== 'refuted')
+    const sources = distinctCitations(map.nodes.flatMap((node) => node.sources))
+    // Supported needs a quote that confirms the claim, refuted one that contradicts it (a map saved before
+    // stances were judged has none judged: any verified quote counts).
+    const bears = (stance: Citation['stance']) =>
+      sources.some((source) => source.stance === stance || source.stance === null)
+    const grounded =
+      finding.verdict === 'supported'
+        ? bears('supports')
+        : finding.verdict === 'refuted'
+          ? bears('refutes')
+          : true
     if (grounded) {
       const summary = finding.summary.trim().slice(0, 4000)
       return {
@@ -491,6 +505,24 @@ export class DeepResearch {
       votes,
       argumentMap: map,
       sources,
+    }
+  }
+
+  /// The map with each quote's stance toward the claim, every quote of it judged in one request.
+  private async judgedMap(
+    claim: string,
+    map: ArgumentMap,
+    today: string | null,
+    signal: AbortSignal,
+  ): Promise<ArgumentMap> {
+    const client = this.client
+    const verifier = this.verifier
+    if (!client || !verifier) throw new Error('Deep research needs a judge in the configuration.')
+    const quotes = distinctCitations(map.nodes.flatMap((node) => node.sources))
+    const { citations } = await judgeStances(client, verifier, claim, quotes, today, signal)
+    return {
+      ...map,
+      nodes: map.nodes.map((node) => ({ ...node, sources: withStances(node.sources, citations) })),
     }
   }
 

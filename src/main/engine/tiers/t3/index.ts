@@ -14,7 +14,7 @@ import { normaliseSpace, quoteOccursIn, rankedPassages, Web, type RankedPassage 
 import { claimData } from '../t2/context'
 import { consensus } from '../t2'
 import { PermanentError, type JudgeInput, type TierChecker, type UnitInput, type UnitOutcome } from '../tier'
-import { withStances } from '../../../../shared/citations'
+import { distinctCitations, withStances } from '../../../../shared/citations'
 import { consistentDetail } from '../../../../shared/verdicts'
 import { agreement, debateRound, finalVotes, panelConsensus, split, unanimous } from '../panel'
 import { ALL_STEPS, todayOf, type VerdictSteps } from '../steps'
@@ -190,13 +190,6 @@ export function sharesACitation(votes: readonly Evaluation[]): boolean {
   )
 }
 
-/// Each distinct verified quote, once.
-const pooledCitations = (citations: readonly Citation[]): Citation[] =>
-  citations.filter(
-    (citation, index, all) =>
-      all.findIndex((c) => c.url === citation.url && c.quote === citation.quote) === index,
-  )
-
 /// t3 from the configuration, or null when it lacks a panel or a judge. `web` is shared with deep research;
 /// `steps` are all on but in the verification eval's ablations.
 export function webTier(
@@ -298,7 +291,7 @@ export function webTier(
           client,
           verifier,
           item.claim,
-          pooledCitations(first.flatMap((vote) => vote.citations)),
+          distinctCitations(first.flatMap((vote) => vote.citations)),
           today,
           input.signal,
         )
@@ -339,7 +332,7 @@ export function webTier(
         client,
         verifier,
         item.claim,
-        pooledCitations(cited),
+        distinctCitations(cited),
         today,
         input.signal,
       )
