@@ -4,8 +4,8 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { resultsDir } from '../bench/measure'
-import { ALL_STEPS } from '../src/main/engine/tiers/steps'
 import { NotConfigured } from './notConfigured'
+import { EVAL_STEPS } from './steps'
 
 /// One evaluation: reads its data, measures, and returns the figures: one row of them, or one row per file or
 /// method (the first is the headline).
@@ -16,7 +16,7 @@ export interface EvalSet {
     file?: string
     config?: string
     limit?: number
-    /// Verdict steps switched off in every row (verification's `--no-…` flags).
+    /// Steps switched off in every row (verification's `--no-…` flags).
     off?: string[]
     /// Verification: fit and save the agreement's calibration map next to the config.
     calibrate?: boolean
@@ -62,7 +62,7 @@ const { values, positionals } = parseArgs({
     calibrate: { type: 'boolean', default: false },
     // One flag per verdict step, from the steps themselves: a new step brings its flag.
     ...Object.fromEntries(
-      Object.keys(ALL_STEPS).map((step) => [stepFlag(step), { type: 'boolean' as const }]),
+      Object.keys(EVAL_STEPS).map((step) => [stepFlag(step), { type: 'boolean' as const }]),
     ),
   },
   allowPositionals: true,
@@ -74,7 +74,7 @@ const limit = values.limit === undefined ? undefined : Number(values.limit)
 if (!load || (limit !== undefined && !(Number.isInteger(limit) && limit > 0))) {
   console.error(
     `usage: npm run eval -- <set> [--file PATH] [--json] [--config FILE] [--limit N] [--calibrate] ` +
-      `${Object.keys(ALL_STEPS)
+      `${Object.keys(EVAL_STEPS)
         .map((step) => `[--${stepFlag(step)}]`)
         .join(' ')}\n` +
       `sets: ${Object.keys(SETS).join(', ')}`,
@@ -88,7 +88,7 @@ try {
     file: values.file,
     config: values.config,
     limit,
-    off: Object.keys(ALL_STEPS).filter((step) => flags[stepFlag(step)] === true),
+    off: Object.keys(EVAL_STEPS).filter((step) => flags[stepFlag(step)] === true),
     calibrate: values.calibrate,
   })
 } catch (error) {

@@ -1,11 +1,11 @@
 // `npm run eval -- verification --config FILE [--file PATH] [--limit N] [--no-STEP…] [--calibrate]`: the
 // verdicts of a configured panel against labelled claims (../shared/data/verification/*.jsonl): accuracy and
-// macro-F1 (over the gold verdicts present) of t2, of t2 with each verdict step switched off in turn (the
-// ablations: `--no-debate` and the like switch a step off in every row instead), of t2 with the file's evidence
+// macro-F1 (over the gold verdicts present) of t2, of t2 with each step switched off in turn (the ablations:
+// `--no-debate` and the like switch a step off in every row instead; steps.ts), of t2 with the file's evidence
 // sentences as context and no web (Climate-FEVER), and of t3 (and its ablations) when the config file names a
-// search provider; with the tokens and model requests spent per claim. Claims are checked as the job runner
-// checks them: every panel model votes, then the tier's judge unit decides (the agreeing panel, or a debate
-// round and the judge). `--calibrate` fits how often a verdict of each confidence was right and saves the map
+// search provider; with the tokens and model requests spent per claim. Claims are checked as the engine checks
+// them: resolved into their statement (and parts), then every panel model votes and the tier's judge unit
+// decides (the agreeing panel, or a debate round and the judge). `--calibrate` fits how often a verdict of each confidence was right and saves the map
 // next to the config (FILE.calibration.json), which the engine then reads decisions' confidences through.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -20,7 +20,9 @@ import { loadConfig } from '../src/main/engine/config'
 import { apiKeys } from '../src/main/engine/keys'
 import { ModelClient, modelHandle, modelSettings } from '../src/main/engine/models'
 import { Store } from '../src/main/engine/store'
-import { ALL_STEPS, todayOf, type VerdictSteps } from '../src/main/engine/tiers/steps'
+import { todayOf, type VerdictSteps } from '../src/main/engine/tiers/steps'
+import { statementResolver } from '../src/main/engine/tiers/resolve'
+import { resolvedTier } from '../src/main/engine/tiers/resolve/parts'
 import { modelTier } from '../src/main/engine/tiers/t2'
 import {
   Decision,
@@ -36,6 +38,7 @@ import { Web } from '../src/main/engine/web'
 import { eachClaim, tokensOf } from './calls'
 import type { EvalSet } from './index'
 import { NotConfigured } from './notConfigured'
+import { EVAL_STEPS, type EvalSteps } from './steps'
 
 const DATA = fileURLToPath(new URL('../../shared/data/verification/', import.meta.url))
 
@@ -90,13 +93,13 @@ type Decide = (item: LabelledClaim) => Promise<{
   requests: number
 } | null>
 
-const STEPS = Object.keys(ALL_STEPS) as (keyof VerdictSteps)[]
+const STEPS = Object.keys(EVAL_STEPS) as (keyof EvalSteps)[]
 type Way = Decide & { close(): Promise<void> }
 
 const verification: EvalSet = {
   describe:
     'verdicts of the configured panel against labelled claims: accuracy, macro-F1 over the gold verdicts, ' +
-    'tokens and requests per claim (t2 and each verdict step switched off in turn; t2 with the evidence ' +
+    'tokens and requests per claim (t2 and each step switched off in turn; t2 with the evidence ' +
     'sentences as context; t3 and its ablations when search is configured)',
   async run({ file, config: configPath, limit, off = [], calibrate = false }) {
     const config = loadConfig(configPath)
@@ -108,10 +111,10 @@ const verification: EvalSet = {
       )
     const files = file ? [resolve(file)] : readdirSync(DATA).map((name) => join(DATA, name))
     // The steps every row takes (all but those switched off), and the rows that switch off one more each.
-    const base: VerdictSteps = { ...ALL_STEPS, ...Object.fromEntries(off.map((step) => [step, false])) }
-    const ablations: [string, VerdictSteps][] = [
+    const base: EvalSteps = { ...EVAL_STEPS, ...Object.fromEntries(off.map((step) => [step, false])) }
+    const ablations: [string, EvalSteps][] = [
       ['', base],
-      ...STEPS.filter((step) => base[step]).map((step): [string, VerdictSteps] => [
+      ...STEPS.filter((step) => base[step]).map((step): [string, EvalSteps] => [
         ` without ${step}`,
         { ...base, [step]: false },
       ]),
@@ -126,7 +129,12 @@ const verification: EvalSet = {
       for (const [name, steps] of ablations) {
         ways.push([
           `t2${name}`,
-          () => byTier('t2', (store) => modelTier(config.models, store.voteCache, apiKeys(), steps)),
+          () =>
+            byTier(
+              't2',
+              (store) => modelTier(config.models, store.voteCache, apiKeys(), steps),
+              steps.statement && config.models,
+            ),
         ])
       }
       if (claims.some((item) => item.evidence))
@@ -138,7 +146,12 @@ const verification: EvalSet = {
         for (const [name, steps] of ablations)
           ways.push([
             `t3${name}`,
-            () => byTier('t3', () => webTier(config, new Web(config), apiKeys(), steps)),
+            () =>
+              byTier(
+                't3',
+                () => webTier(config, new Web(config), apiKeys(), steps),
+                steps.statement && config.models,
+              ),
           ])
       for (const [how, make] of ways) {
         const decide = make()
@@ -237,26 +250,48 @@ function calibration(decided: readonly Decided[]): CalibrationSteps | null {
 }
 
 /// Claims checked by a tier alone, made for this row on a store of its own (no vote cached by another row is
-/// reused, so each row's tokens are its own): every panel model's unit, then the judge unit, as the job runner
-/// runs them.
-function byTier(tier: Tier, make: (store: Store) => TierChecker | null): Way {
+/// reused, so each row's tokens are its own): each claim a document of its own, resolved into its statement by
+/// `resolveWith`'s resolver unless that is false, then every panel model's unit and the judge unit, as the job
+/// runner runs them.
+function byTier(
+  tier: Tier,
+  make: (store: Store) => TierChecker | null,
+  resolveWith: Config['models'] | false,
+): Way {
   const dataDir = mkdtempSync(join(tmpdir(), 'factdesk-eval-'))
   const store = Store.open(dataDir)
   const organizationId = new Admin(store, systemClock).defaultOrganization().id
-  const checker = make(store)
-  if (!checker) throw new Error(`${tier} is not configured`)
+  const inner = make(store)
+  if (!inner) throw new Error(`${tier} is not configured`)
+  const resolver = resolveWith && statementResolver(resolveWith, store.documents, apiKeys())
+  const checker = resolver ? resolvedTier(inner, resolver) : inner
   let claimNumber = 0
   const decide: Decide = async (item) => {
+    const number = ++claimNumber
     const claim = {
-      id: `claim_${++claimNumber}`,
-      documentId: 'eval',
+      id: `claim_${number}`,
+      documentId: `eval_${number}`,
       text: item.claim,
       charStart: 0,
+      charEnd: item.claim.length,
       statement: null,
       parts: null,
     }
+    const createdAt = new Date().toISOString()
+    store.documents.insert(
+      {
+        id: claim.documentId,
+        organizationId,
+        text: item.claim,
+        tiers: [tier],
+        unitPrices: null,
+        createdAt,
+        expiresAt: null,
+      },
+      [claim],
+    )
     const input = {
-      claim: { ...claim, charEnd: item.claim.length },
+      claim,
       checkId: `eval_${tier}`,
       organizationId,
       documentText: item.claim,
@@ -278,9 +313,10 @@ function byTier(tier: Tier, make: (store: Store) => TierChecker | null): Way {
     const debate = judged.debate ?? []
     const tokens =
       [...votes, ...debate].reduce((sum, vote) => sum + tokensOf(vote.usage), 0) +
-      tokensOf(judged.consensusUsage)
+      tokensOf(judged.consensusUsage) +
+      tokensOf(store.documents.resolverUsage(claim.id))
     const asked = votes.filter((vote) => !vote.cached).length + debate.length
-    const requests = asked + (judged.consensus.decidedBy === 'judge' ? 1 : 0)
+    const requests = asked + (judged.consensus.decidedBy === 'judge' ? 1 : 0) + (resolver ? 1 : 0)
     const { confidence, agreement } = judged.consensus
     return { verdict: verdict.data, confidence, agreement, tokens, requests }
   }
