@@ -185,7 +185,7 @@ test.describe('deep research', () => {
     await page.screenshot({ path: output('research.png') })
 
     // Each evidence names its source; the map is one tab stop, its source buttons none.
-    await expect(evidence.first()).toHaveAccessibleName(/\. Source: .+ \(127\.0\.0\.1\)$/)
+    await expect(evidence.first()).toHaveAccessibleName(/\. Source: .+ \(127\.0\.0\.1\), supports the claim$/)
     await expect(map.getByRole('button')).toHaveCount(3)
     await root.focus()
     await page.keyboard.press('Tab')
