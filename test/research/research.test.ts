@@ -269,6 +269,20 @@ describe('deep research', () => {
     ])
   })
 
+  it('by claimId: refused (503, nothing charged) while the resolver fails for now, never researched as bare words', async () => {
+    const s = await setUp()
+    fake!.behave('model-resolver', { alwaysFail: { status: 503 } })
+    const text = 'Ottawa is a city in Ontario. It has been the capital of Canada since 1857.'
+    const estimate = (await call(s, 'POST', '/checks/estimate', { body: { text, tiers: ['t2'] } })).json
+    const claim = estimate.claims.find((c: any) => c.text.startsWith('It '))
+    const before = await balance(s)
+    const res = await call(s, 'POST', '/research', { body: { claimId: claim.claimId } })
+    expect(res.status).toBe(503)
+    expect(expectEnvelope(res.json, 'providers_unreachable').message).toMatch(/nothing was charged/)
+    expect(await balance(s)).toBe(before)
+    expect(fake!.requests.filter((r) => schemaName(r) === 'research_plan')).toEqual([])
+  })
+
   it('refuses both or neither of claimId and text (400), and a short balance (402)', async () => {
     const s = await setUp()
     for (const body of [{}, { claimId: 'clm_x', text: CLAIM }, { text: 5 }]) {

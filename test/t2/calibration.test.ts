@@ -5,7 +5,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
-import { calibrationFile } from '../../src/main/engine/calibration'
+import { Config } from '../../src/shared/config'
+import {
+  calibrated,
+  calibrationFile,
+  calibrationFor,
+  type CalibrationMap,
+} from '../../src/main/engine/calibration'
 import { factdesk } from '../helpers/cli'
 import { startFakeOpenAI, type FakeOpenAI } from '../helpers/fakeOpenAI'
 import { startServer, tempDir, waitForEnd, type TestServer } from '../helpers/server'
@@ -86,5 +92,19 @@ describe('calibrated confidence', () => {
       /^factdesk: warning: The calibration map .*broken\.json\.calibration\.json cannot be read as JSON/,
     )
     expect(result.stderr).toContain('--calibrate')
+  })
+
+  it('reads a confidence as the share of its step (the first step’s below it), and only for the models it was fitted for', () => {
+    const steps = MAP.t2
+    expect([0.3, 0.5, 0.79, 0.8, 1].map((confidence) => calibrated(steps, confidence))).toEqual([
+      0.6, 0.6, 0.6, 0.9, 0.9,
+    ])
+    const model = (id: string) => ({ id, provider: 'openai-compatible' as const, model: id })
+    const fitted = Config.parse({ models: { panel: [model('a'), model('b')], judge: model('j') } }).models
+    const map = MAP as CalibrationMap
+    expect(calibrationFor(map, fitted, { ...fitted, batchSize: 4 })).toBe(map)
+    // Models chosen in the app's settings instead were never calibrated.
+    expect(calibrationFor(map, fitted, { ...fitted, panel: [model('a'), model('c')] })).toBeNull()
+    expect(calibrationFor(null, fitted, fitted)).toBeNull()
   })
 })
