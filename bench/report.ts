@@ -39,6 +39,7 @@ export const instant: TierChecker = {
       sourced: false,
       sources: 0,
       decidedBy: null,
+      calibratedConfidence: null,
     },
     issues: [
       {

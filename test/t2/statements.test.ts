@@ -98,7 +98,7 @@ describe('what the resolver reads of a document', () => {
 describe('claims checked as self-contained statements', () => {
   it('checks the same bare words in another article as another claim: a new vote on the resolved subject, nothing from the cache', async () => {
     fake = await startFakeOpenAI({
-      'model-a': { answer: historian },
+      '*': { answer: historian },
       'model-b': { answer: historian },
       'model-resolver': { resolve: resolveIt },
     })
@@ -173,11 +173,11 @@ describe('claims checked as self-contained statements', () => {
     expect(result.claims.every((c) => c.statement === c.text && c.parts === null)).toBe(true)
   })
 
-  it('checks a claim as its own words when the resolver fails, and the check completes', async () => {
-    fake = await startFakeOpenAI({ 'model-resolver': { alwaysFail: { status: 500 } } })
+  it('checks a claim as its own words when the resolver refuses the request, and the check completes', async () => {
+    fake = await startFakeOpenAI({ 'model-resolver': { alwaysFail: { status: 400 } } })
     server = await startT2Server(t2Config(fake, ['a'], { maxRetries: 0 }))
     const result = await run('The Eiffel Tower stands in Paris. It was completed in 1889.')
-    expect(resolverRequests(fake).map((r) => r.outcome)).toEqual([500])
+    expect(resolverRequests(fake).map((r) => r.outcome)).toEqual([400])
     for (const claim of result.claims) {
       expect(claim.statement).toBe(claim.text)
       expect(claim.consensus.t2).toBeDefined()
@@ -187,6 +187,34 @@ describe('claims checked as self-contained statements', () => {
         .map((r) => voteData(r).claim)
         .sort(),
     ).toEqual(result.claims.map((c) => c.text).sort())
+  })
+
+  it('tries again later when the resolver fails for now (503): nothing is checked on the bare words meanwhile', async () => {
+    fake = await startFakeOpenAI({
+      'model-resolver': { failures: [{ status: 503 }, { status: 503 }], resolve: resolveIt },
+      'model-a': { answer: historian },
+    })
+    // No retries within a request: each 503 fails the units waiting for it, and the job runner tries again.
+    server = await startT2Server(t2Config(fake, ['a'], { maxRetries: 0 }))
+    const result = await run('The Brooklyn Bridge spans the East River. It was completed in 1889.')
+    expect(resolverRequests(fake).map((r) => r.outcome)).toEqual([503, 503, 200])
+    const claim = claimOf(result, 'It was completed in 1889.')
+    expect(claim.statement).toBe('The Brooklyn Bridge was completed in 1889.')
+    expect(claim.evaluations.map((vote) => vote.verdict)).toEqual(['refuted'])
+    // Every vote asked was on a statement; none on the claim's bare words.
+    expect(panelRequests(fake).map((r) => voteData(r).claim)).not.toContain('It was completed in 1889.')
+    expect(panelRequests(fake).map((r) => voteData(r).claim)).toContain(
+      'The Brooklyn Bridge was completed in 1889.',
+    )
+  })
+
+  it('an answer that keeps not following the schema: asked once more, then checked as written', async () => {
+    // A number where the schema asks for the statement's words.
+    fake = await startFakeOpenAI({ 'model-resolver': { resolve: () => ({ statement: 42 as never }) } })
+    server = await startT2Server(t2Config(fake, ['a'], { maxRetries: 0 }))
+    const result = await run('The Eiffel Tower stands in Paris. It was completed in 1889.')
+    expect(resolverRequests(fake)).toHaveLength(2)
+    for (const claim of result.claims) expect(claim.statement).toBe(claim.text)
   })
 
   it('keeps a claim’s statement across a restart: the resumed check does not resolve it again', async () => {

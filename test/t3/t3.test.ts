@@ -123,7 +123,8 @@ describe('t3: live web research', () => {
     const served = normaliseSpace(OTTAWA.join(' '))
     for (const evaluation of claim.evaluations) {
       expect(evaluation.tier).toBe('t3')
-      expect(evaluation.citations).toHaveLength(1)
+      // Each vote's quote carries the stance judged with the panel's decision.
+      expect(evaluation.citations.map((citation) => citation.stance)).toEqual(['supports'])
     }
     const consensus = claim.consensus.t3!
     expect(consensus.verdict).toBe('supported')
@@ -214,6 +215,11 @@ describe('t3: live web research', () => {
         .sort(),
     ).toEqual(['panel-a', 'panel-b'])
     expect(claim.consensus.t3).toMatchObject({ verdict: 'supported', decidedBy: 'judge', agreement: 0.5 })
+    // The judge's quotes and every vote's, of both rounds, judged for their stance in one request.
+    expect(fake.requests.filter((r) => schemaName(r) === 'stances')).toHaveLength(1)
+    const votes = claim.evaluations.flatMap((e) => e.citations)
+    expect(votes).toHaveLength(4)
+    for (const citation of votes) expect(citation.stance).toBe('supports')
   })
 
   it('an agreeing panel that cites no common page goes to the judge', async () => {

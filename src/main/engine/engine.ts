@@ -1,5 +1,6 @@
 import type { Config } from '../../shared/config'
 import { Admin } from './admin'
+import { calibrationFor, loadCalibration } from './calibration'
 import { systemClock, type Clock } from './clock'
 import { loadConfig } from './config'
 import { DraftService } from './drafts'
@@ -71,6 +72,8 @@ export interface Engine {
   readonly drafts: DraftService
   /// Checks queued to run when their providers can be reached, and the worker that submits them.
   readonly pending: PendingQueue
+  /// What the start-up found wrong but could do without (a calibration map that cannot be used), in words.
+  readonly warnings: readonly string[]
   /// Deletes estimates not submitted in time (running in engines that run jobs).
   readonly estimates: EstimateExpiry
   /// The principal of whoever holds the data folder (the desktop app, `factdesk check`): the default
@@ -87,6 +90,9 @@ const LOCAL_TOKEN_NAME = 'this computer'
 /// and makes sure the default organization exists.
 export function openEngine(options: EngineOptions): Engine {
   const fileConfig = options.config ?? loadConfig(options.configPath)
+  // The map fitted beside the config file, for the models it names.
+  const calibration = loadCalibration(options.configPath)
+  const calibrated = (running: Config) => calibrationFor(calibration.map, fileConfig.models, running.models)
   const clock = options.clock ?? systemClock
   makeDataFolder(options.dataDir)
   const unlock = options.runJobs ? lockDataFolder(options.dataDir) : () => undefined
@@ -111,7 +117,8 @@ export function openEngine(options: EngineOptions): Engine {
     // Injected tiers (tests) stay as they are.
     onConfigChanged: (next) => {
       const nextWeb = new Web(next, options.web, settings.keys)
-      if (!options.tiers) setModelTiers(tiers, next, openStore, nextWeb, settings.keys, options.verdictSteps)
+      if (!options.tiers)
+        setModelTiers(tiers, next, openStore, nextWeb, settings.keys, options.verdictSteps, calibrated(next))
       research.reconfigure(next.models, nextWeb, settings.keys)
     },
   })
@@ -120,7 +127,15 @@ export function openEngine(options: EngineOptions): Engine {
   const web = new Web(config, options.web, settings.keys)
   const tiers =
     options.tiers ??
-    createTiers(config, store, web, settings.keys, () => settings.writing(), options.verdictSteps)
+    createTiers(
+      config,
+      store,
+      web,
+      settings.keys,
+      () => settings.writing(),
+      options.verdictSteps,
+      calibrated(config),
+    )
   const runner = new JobRunner(store, tiers, events, clock, {
     ...DEFAULT_RUNNER_OPTIONS,
     // A tier that batches model requests needs a batch's worth of units in flight.
@@ -170,6 +185,7 @@ export function openEngine(options: EngineOptions): Engine {
     settings,
     pending,
     estimates,
+    warnings: calibration.warning ? [calibration.warning] : [],
     drafts: new DraftService(store, clock),
     localPrincipal() {
       if (local) return local

@@ -52,6 +52,15 @@ export class ModelError extends Error {
   }
 }
 
+/// A request that was answered, but not usefully (mostly an answer that does not follow the schema): asking
+/// again may mend it, asking later will not help more than asking now.
+export class UnusableAnswerError extends ModelError {
+  constructor(message: string) {
+    super(message)
+    this.name = 'UnusableAnswerError'
+  }
+}
+
 /// Calls models through the AI SDK with per-provider concurrency limits, a timeout per request, retries with
 /// backoff and jitter on 429 and 5xx (honouring Retry-After), cancellation and token accounting.
 export class ModelClient {
@@ -121,7 +130,7 @@ export class ModelClient {
         const failure = classify(error, timeout.aborted, this.settings.requestTimeoutMs)
         const message = redact(`${who}: ${failure.message}`)
         if (failure.kind === 'permanent') throw new PermanentError(message)
-        if (failure.kind === 'other') throw new ModelError(message)
+        if (failure.kind === 'other') throw new UnusableAnswerError(message)
         if (retry >= this.settings.maxRetries)
           throw new ModelError(`${message} (${retry + 1} attempt${retry === 0 ? '' : 's'})`)
         // Honour the server's wait (plus a little jitter so that a crowd does not return at once).

@@ -185,6 +185,18 @@ export class Documents {
     return row ? toClaim(row) : null
   }
 
+  /// The tokens resolving the claim cost (its share of a batched request), when the resolver reported them.
+  resolverUsage(claimId: string): TokenUsage | null {
+    const row = this.db
+      .prepare(
+        'SELECT resolver_input_tokens AS input, resolver_output_tokens AS output FROM claims WHERE id = ?',
+      )
+      .get(claimId) as { input: number | null; output: number | null } | undefined
+    return row && row.input !== null && row.output !== null
+      ? { inputTokens: Number(row.input), outputTokens: Number(row.output) }
+      : null
+  }
+
   /// Records what a claim is checked as. The first resolution stands: every unit of the claim checks the same
   /// statement, whichever process resolved it. False when the claim was resolved already.
   resolve(claimId: string, resolution: Resolution): boolean {

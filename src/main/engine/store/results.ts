@@ -1,4 +1,5 @@
 import type { Citation, Consensus, Evaluation, TextIssue, Tier, TokenUsage } from '../../../shared/schemas'
+import { withStances } from '../../../shared/citations'
 import type { Db } from './database'
 
 interface EvaluationRow {
@@ -62,6 +63,7 @@ interface ConsensusRow {
   sourced: number
   sources: number
   decided_by: Consensus['decidedBy']
+  calibrated_confidence: number | null
   parts: string | null
   carried_from: string | null
 }
@@ -143,8 +145,8 @@ export class Results {
     this.db
       .prepare(
         `INSERT INTO consensus (check_id, claim_id, tier, verdict, confidence, agreement, reasoning, citations, correction, decided_at,
-           detail, sourced, sources, decided_by, input_tokens, output_tokens, parts)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           detail, sourced, sources, decided_by, calibrated_confidence, input_tokens, output_tokens, parts)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         checkId,
@@ -161,10 +163,41 @@ export class Results {
         consensus.sourced ? 1 : 0,
         consensus.sources,
         consensus.decidedBy,
+        consensus.calibratedConfidence,
         usage?.inputTokens ?? null,
         usage?.outputTokens ?? null,
         parts === null ? null : JSON.stringify(parts),
       )
+  }
+
+  /// Gives the claim-tier's votes the stances judged for their citations (by URL and quote); on a multi-fact
+  /// claim each part's votes those judged toward that part.
+  judgeVoteCitations(
+    checkId: string,
+    claimId: string,
+    tier: Tier,
+    stances: readonly Citation[],
+    partStances: readonly Citation[][] | null,
+  ): void {
+    const update = this.db.prepare(
+      `UPDATE evaluations SET citations = ?, parts = ?
+       WHERE check_id = ? AND claim_id = ? AND tier = ? AND model = ? AND round = ?`,
+    )
+    for (const vote of this.votes(checkId, claimId, tier)) {
+      const parts = vote.parts?.map((part, index) => ({
+        ...part,
+        citations: withStances(part.citations, partStances?.[index] ?? stances),
+      }))
+      update.run(
+        JSON.stringify(withStances(vote.citations, stances)),
+        parts ? JSON.stringify(parts) : null,
+        checkId,
+        claimId,
+        tier,
+        vote.model,
+        vote.round,
+      )
+    }
   }
 
   /// The votes on one claim-tier of a check, in the order they landed.
@@ -248,10 +281,10 @@ export class Results {
     this.db
       .prepare(
         `INSERT INTO consensus (check_id, claim_id, tier, verdict, confidence, agreement, reasoning, citations,
-           correction, decided_at, detail, sourced, sources, decided_by, input_tokens, output_tokens, parts,
-           carried_from)
+           correction, decided_at, detail, sourced, sources, decided_by, calibrated_confidence, input_tokens,
+           output_tokens, parts, carried_from)
          SELECT ?, ?, tier, verdict, confidence, agreement, reasoning, citations, correction, decided_at, detail,
-           sourced, sources, decided_by, input_tokens, output_tokens, parts, check_id
+           sourced, sources, decided_by, calibrated_confidence, input_tokens, output_tokens, parts, check_id
          FROM consensus WHERE check_id = ? AND claim_id = ? AND tier IN (SELECT value FROM json_each(?))`,
       )
       .run(to.checkId, to.claimId, from.checkId, from.claimId, tierList)
@@ -306,7 +339,7 @@ export class Results {
     const consensus = this.db
       .prepare(
         `SELECT claim_id, tier, verdict, confidence, agreement, reasoning, citations, correction, decided_at, detail,
-           sourced, sources, decided_by, parts, carried_from
+           sourced, sources, decided_by, calibrated_confidence, parts, carried_from
          FROM consensus WHERE check_id = ?`,
       )
       .all(checkId) as ConsensusRow[]
@@ -324,6 +357,7 @@ export class Results {
         sourced: row.sourced === 1,
         sources: row.sources,
         decidedBy: row.decided_by,
+        calibratedConfidence: row.calibrated_confidence,
       }
       results.consensus.set(row.claim_id, entry)
       if (row.parts !== null) {

@@ -165,5 +165,6 @@ export function consensus(
     sourced: false,
     sources: 0,
     decidedBy: 'judge',
+    calibratedConfidence: null,
   }
 }
