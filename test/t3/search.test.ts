@@ -280,7 +280,12 @@ describe('passages carry their dates', () => {
     const published = '2024-05-01T06:30:00.000Z'
     expect(claim.consensus.t3.citations).toEqual([expect.objectContaining({ publishedAt: published })])
     const vote = fake!.requests.find((r) => schemaName(r) === 'web_vote')!
-    expect(data(vote).passages[0]).toMatchObject({ publishedAt: published, retrievedAt: expect.any(String) })
+    // The models read the dates as days, and the page's site, not its address.
+    expect(data(vote).passages[0]).toMatchObject({
+      publishedAt: '2024-05-01',
+      retrievedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+      site: '127.0.0.1',
+    })
     // Today's date is in the system prompt of the search loop, as in every other t3 request (the stances too).
     expect(searchSteps()[0]!.system).toMatch(/Today is \d{4}-\d{2}-\d{2}:/)
     const t3Requests = fake!.requests.filter((r) => schemaName(r) !== 'statements')

@@ -76,8 +76,8 @@ const answerRule = (reasons: string): string =>
 export function dateRule(today: string | null): string[] {
   if (today === null) return []
   return [
-    `Today is ${today}: "now" and "the latest" mean on this date; what may have changed since your training ` +
-      'data is unverifiable, no_evidence.',
+    `Today is ${today}: judge "now" by it; what may have changed since your training data is unverifiable, ` +
+      'no_evidence.',
   ]
 }
 
