@@ -169,6 +169,11 @@ describe('claims checked as self-contained statements', () => {
     }
     const today = new Date().toISOString().slice(0, 10)
     for (const request of resolving) expect(request.system).toContain(`Today is ${today}`)
+    // The answer is a list: the schema is the same for 3 claims as for 8 (none repeated per claim), and carries
+    // no dialect address.
+    const [three, eight] = resolving.map((r) => JSON.stringify(r.body.response_format.json_schema.schema))
+    expect(three).toBe(eight)
+    expect(three).not.toContain('$schema')
     const result = await report(server, check.id)
     expect(result.claims.every((c) => c.statement === c.text && c.parts === null)).toBe(true)
   })

@@ -55,6 +55,8 @@ describe('t2 reasons first, with today’s date', () => {
     expect(judged(fake).length).toBeGreaterThan(0)
     for (const request of fake.requests) {
       expect(request.system).toContain('Today is 2031-03-14:')
+      // No provider reads the schema's dialect address; no request pays for it.
+      expect(request.body.response_format.json_schema.schema).not.toHaveProperty('$schema')
       // The resolver rewrites claims as statements (its date resolves "last year"); it gives no verdict.
       if (request.body.response_format.json_schema.name === 'statements') continue
       expect(request.system).toMatch(/training data is unverifiable, no_evidence/)

@@ -294,6 +294,8 @@ describe('t3: live web research', () => {
     const [choosing] = fake.requests.filter((r) => schemaName(r) === 'relevant_passages')
     const candidates: Array<{ text: string }> = data(choosing!).passages
     expect(candidates).toHaveLength(13)
+    // Which page and when decide nothing here: the choice reads each candidate's id, title and text only.
+    for (const candidate of candidates) expect(Object.keys(candidate)).toEqual(['id', 'title', 'text'])
     expect(candidates.findIndex((p) => p.text === decisive)).toBeGreaterThanOrEqual(8)
     const votes = fake.requests.filter((r) => schemaName(r) === 'web_vote')
     expect(votes).toHaveLength(2)
