@@ -271,7 +271,7 @@ export function verdictFigures(figures: readonly VerdictFigure[]): Figure[] {
   })
   return figures.flatMap((f) => {
     const before = figures.find((other) => other.tier === f.tier && other.when === 'before #22')
-    const ratio = before ? Math.round((f.tokensPerClaim / before.tokensPerClaim) * 100) / 100 : 1
+    const ratio = before ? Math.round((f.tokensPerClaim / before.tokensPerClaim) * 1000) / 1000 : 1
     return [
       figure(`${f.tier} ${f.when}: tokens per claim`, 'tokens', f.tokensPerClaim),
       figure(`${f.tier} ${f.when}: model requests per claim`, 'requests', f.requestsPerClaim),
