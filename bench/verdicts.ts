@@ -140,6 +140,9 @@ export type OpenBenchEngine = (options: { dataDir: string; config: unknown; runJ
 
 const round = (n: number) => Math.round(n * 10) / 10
 
+/// What one check measures.
+type Measured = Pick<VerdictFigure, 'tokensPerClaim' | 'requestsPerClaim' | 'resolverTokensPerClaim'>
+
 /// One check of the article in `tier` on a fresh engine opened by `open`: its tokens and requests per claim, as
 /// the fake server counted them; without the resolver's requests unless `withResolver`.
 export async function measureWith(
@@ -148,7 +151,7 @@ export async function measureWith(
   parse: (input: unknown) => unknown,
   ended: (check: { status: string }) => boolean,
   withResolver: boolean,
-): Promise<Pick<VerdictFigure, 'tokensPerClaim' | 'requestsPerClaim' | 'resolverTokensPerClaim'>> {
+): Promise<Measured> {
   const fake = await startFakeOpenAI({ '*': { answer } })
   const wiki = await new FakeWiki().start()
   for (const [title, paragraphs] of Object.entries(PAGES)) wiki.article(title, paragraphs)
@@ -212,14 +215,20 @@ const today = (tier: Tier, steps: Readonly<VerdictSteps>, withResolver: boolean)
 
 /// The engine of PRE_ISSUE_22, checked out into a temporary folder (with this checkout's node_modules) and run
 /// by tsx against this file's fakes; one process per tier.
-async function beforeIssue22(tier: 't2' | 't3'): Promise<ReturnType<typeof measureWith>> {
+async function beforeIssue22(tier: 't2' | 't3'): Promise<Measured> {
   const root = join(import.meta.dirname, '..')
   const dir = mkdtempSync(join(tmpdir(), 'factdesk-before-22-'))
   try {
-    const archive = execFileSync('git', ['archive', '--format=tar', PRE_ISSUE_22], {
-      cwd: root,
-      maxBuffer: 1 << 30,
-    })
+    let archive: Buffer
+    try {
+      archive = execFileSync('git', ['archive', '--format=tar', PRE_ISSUE_22], {
+        cwd: root,
+        maxBuffer: 1 << 30,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
+    } catch {
+      throw new Error(`the engine before #22 is measured from commit ${PRE_ISSUE_22}, which this clone lacks`)
+    }
     execFileSync('tar', ['-x', '-C', dir], { input: archive })
     symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'))
     const runner = join(dir, 'bench-before.ts')
@@ -235,7 +244,7 @@ async function beforeIssue22(tier: 't2' | 't3'): Promise<ReturnType<typeof measu
       ].join('\n'),
     )
     const { stdout } = await promisify(execFile)('npx', ['tsx', runner], { cwd: dir, maxBuffer: 1 << 24 })
-    return JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as Awaited<ReturnType<typeof measureWith>>
+    return JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as Measured
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

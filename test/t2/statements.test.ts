@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Report, Verdict } from '../../src/shared/schemas'
-import { passageFor } from '../../src/main/engine/tiers/resolve'
+import { passageFor, resolvedAt } from '../../src/main/engine/tiers/resolve'
 import { partsVerdict } from '../../src/main/engine/tiers/resolve/parts'
 import {
   claimsToResolve,
@@ -92,6 +92,28 @@ describe('what the resolver reads of a document', () => {
       sentences: ['# Title', ...sentences.slice(0, 4), '…', ...sentences.slice(6, 11)],
       claims: [{ sentence: 3 }, { sentence: 10 }, { sentence: 4, claim: 'Sentence 3 is' }],
     })
+  })
+})
+
+describe('the resolver’s answer', () => {
+  it('is read by each claim’s key, else by place when every claim is answered in order', () => {
+    const entry = (claim: string, statement: string) => ({
+      claim,
+      explanation: 'none',
+      statement,
+      parts: null,
+    })
+    const keyed = { statements: [entry('claim_2', 'Second.'), entry('claim_1', 'First.')] }
+    expect([0, 1].map((i) => resolvedAt(keyed, i, 2)?.statement)).toEqual(['First.', 'Second.'])
+    const garbled = { statements: [entry('1', 'First.'), entry('2', 'Second.')] }
+    expect([0, 1].map((i) => resolvedAt(garbled, i, 2)?.statement)).toEqual(['First.', 'Second.'])
+    // One left out: the garbled one can be placed nowhere (checked as its own words), the keyed one stands.
+    const short = { statements: [entry('claim_2', 'Second.'), entry('x', 'Lost.')] }
+    expect([0, 1, 2].map((i) => resolvedAt(short, i, 3)?.statement)).toEqual([
+      undefined,
+      'Second.',
+      undefined,
+    ])
   })
 })
 
