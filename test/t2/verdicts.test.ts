@@ -20,8 +20,12 @@ const dataOf = (request: RecordedRequest): any => {
   const lines = request.user.split('\n')
   return JSON.parse(lines[lines.indexOf(DATA_OPEN) + 1]!)
 }
-/// A debate round's request: it carries the panelist's own first vote and the others'.
-const isDebate = (request: RecordedRequest): boolean => 'otherVotes' in dataOf(request)
+/// A debate round's request: it carries the panelist's own first vote and the others' (for each claim of a
+/// batch).
+const isDebate = (request: RecordedRequest): boolean => {
+  const data = dataOf(request)
+  return 'otherVotes' in data || (data.claims ?? []).some((claim: object) => 'otherVotes' in claim)
+}
 
 /// The objects of the JSON schema a request asked for whose members include a verdict.
 function verdictObjects(schema: any): any[] {

@@ -128,24 +128,37 @@ export const voteData = (vote: Evaluation) => ({
 export const anonymised = <T>(votes: readonly Evaluation[], data: (vote: Evaluation) => T) =>
   votes.map((vote, index) => ({ panelist: index + 1, ...data(vote) }))
 
-/// The request for a panelist's second vote, after a split: its own first vote and the others'.
-export function debatePrompt(item: ClaimData, own: Evaluation, others: readonly Evaluation[]): string {
-  const data = { ...item, yourVote: voteData(own), otherVotes: anonymised(others, voteData) }
-  return `${DEBATE_RULE}\nVote again on "claim".\n${dataBlock(data)}`
+/// What a panelist reads in a debate round beside the claim: its own first vote and the others', anonymised.
+export interface DebateData {
+  yourVote: ReturnType<typeof voteData>
+  otherVotes: Array<ReturnType<typeof voteData> & { panelist: number }>
 }
 
-/// The request for one claim's vote.
-export function votePrompt(item: ClaimData): string {
-  return `Fact-check "claim".\n${dataBlock(item)}`
+export const debateData = (own: Evaluation, others: readonly Evaluation[]): DebateData => ({
+  yourVote: voteData(own),
+  otherVotes: anonymised(others, voteData),
+})
+
+/// What a panelist is asked to vote on: a claim, or (in a debate round) a claim with the votes cast on it.
+export type Question = ClaimData & Partial<DebateData>
+
+/// Whether a question is a debate round's.
+export const isDebate = (question: Question): boolean => question.otherVotes !== undefined
+
+/// The request for one claim's vote, or its second vote after a split.
+export function votePrompt(question: Question): string {
+  const ask = isDebate(question) ? `${DEBATE_RULE}\nVote again on "claim".` : 'Fact-check "claim".'
+  return `${ask}\n${dataBlock(question)}`
 }
 
-/// The request for several claims' votes at once.
-export function batchPrompt(items: readonly ClaimData[]): string {
-  const claims = items.map((item, index) => ({ key: batchKey(index), ...item }))
-  return (
-    `Fact-check each of these ${items.length} claims on its own, and answer with one vote under each ` +
-    `claim's key.\n${dataBlock({ claims })}`
-  )
+/// The request for several claims' votes at once, or (all debate rounds) their second votes: the instructions
+/// and the schema are shared between the claims.
+export function batchPrompt(questions: readonly Question[]): string {
+  const claims = questions.map((question, index) => ({ key: batchKey(index), ...question }))
+  const ask = questions.some(isDebate)
+    ? `${DEBATE_RULE}\nVote again on each of these ${questions.length} claims on its own`
+    : `Fact-check each of these ${questions.length} claims on its own`
+  return `${ask}, and answer with one vote under each claim's key.\n${dataBlock({ claims })}`
 }
 
 /// The request for the judge: the claim and the panel's votes, anonymised.
