@@ -78,6 +78,8 @@ const STEPS_OFF: VerdictSteps = { date: false, panelDecides: false, debate: fals
 /// to judge.
 interface RequestData {
   claim?: string
+  /// A batch's claims, each under its key.
+  claims?: Array<{ key: string; claim: string }>
   passages?: Array<{ id: string; text: string }>
   quotes?: Array<{ id: string }>
 }
@@ -93,30 +95,40 @@ const dataOf = (request: RecordedRequest): RequestData => {
 export function answer(request: RecordedRequest): unknown {
   const schema = request.body.response_format.json_schema.schema
   const data = dataOf(request)
-  const number = Number(/Bridge (\d+)/.exec(data.claim ?? '')?.[1] ?? 0)
-  const dissents = request.model === 'model-c' && number % SPLIT_EVERY === 0
-  return fromSchema(
-    schema,
-    schema,
-    {
-      verdict: dissents ? 'refuted' : 'supported',
-      citations: [{ passage: 'P1', quote: QUOTE }],
-      read: ['R1'],
-      nextQuery: null,
-      passages: (data.passages ?? []).filter((passage) => passage.text.includes(QUOTE)).map(({ id }) => id),
-      stances: (data.quotes ?? []).map(({ id }) => ({
-        quote: id,
-        reasoning: 'The quote states when the bridges were opened.',
-        stance: 'supports',
-      })),
-    },
-    '',
-  )
+  const about = (claim: string | undefined, part: unknown) => {
+    const number = Number(/Bridge (\d+)/.exec(claim ?? '')?.[1] ?? 0)
+    const dissents = request.model === 'model-c' && number % SPLIT_EVERY === 0
+    return fromSchema(
+      part,
+      schema,
+      {
+        verdict: dissents ? 'refuted' : 'supported',
+        citations: [{ passage: 'P1', quote: QUOTE }],
+        read: ['R1'],
+        nextQuery: null,
+        passages: (data.passages ?? []).filter((passage) => passage.text.includes(QUOTE)).map(({ id }) => id),
+        stances: (data.quotes ?? []).map(({ id }) => ({
+          quote: id,
+          reasoning: 'The quote states when the bridges were opened.',
+          stance: 'supports',
+        })),
+      },
+      '',
+    )
+  }
+  // A batch: each claim's vote under its key.
+  if (data.claims)
+    return Object.fromEntries(
+      data.claims.map(({ key, claim }) => [key, about(claim, schema.properties[key])]),
+    )
+  return about(data.claim, schema)
 }
 
 export interface VerdictFigure {
   tier: 't2' | 't3'
   when: 'before #22' | 'steps off' | 'after' | 'after without the debate'
+  /// Claims per panel request (the config's models.batchSize).
+  batchSize: number
   tokensPerClaim: number
   requestsPerClaim: number
   /// The resolver's share of tokensPerClaim (0 where it does not run).
@@ -151,6 +163,7 @@ export async function measureWith(
   parse: (input: unknown) => unknown,
   ended: (check: { status: string }) => boolean,
   withResolver: boolean,
+  batchSize: number,
 ): Promise<Measured> {
   const fake = await startFakeOpenAI({ '*': { answer } })
   const wiki = await new FakeWiki().start()
@@ -173,6 +186,7 @@ export async function measureWith(
       models: {
         panel: ['a', 'b', 'c'].map((letter) => model(`panel-${letter}`, `model-${letter}`)),
         judge: model('judge', 'model-judge'),
+        batchSize,
       },
       search: { baseURL: wiki.apiUrl },
       web: { allowLocalTargets: true },
@@ -204,18 +218,19 @@ export async function measureWith(
 }
 
 /// Today's engine with `steps`.
-const today = (tier: Tier, steps: Readonly<VerdictSteps>, withResolver: boolean) =>
+const today = (tier: Tier, steps: Readonly<VerdictSteps>, withResolver: boolean, batchSize = 1) =>
   measureWith(
     tier,
     (options) => openEngine({ ...options, config: options.config as Config, verdictSteps: steps }),
     (input) => Config.parse(input),
     hasEnded as (check: { status: string }) => boolean,
     withResolver,
+    batchSize,
   )
 
 /// The engine of PRE_ISSUE_22, checked out into a temporary folder (with this checkout's node_modules) and run
 /// by tsx against this file's fakes; one process per tier.
-async function beforeIssue22(tier: 't2' | 't3'): Promise<Measured> {
+async function beforeIssue22(tier: 't2' | 't3', batchSize = 1): Promise<Measured> {
   const root = join(import.meta.dirname, '..')
   const dir = mkdtempSync(join(tmpdir(), 'factdesk-before-22-'))
   try {
@@ -239,7 +254,7 @@ async function beforeIssue22(tier: 't2' | 't3'): Promise<Measured> {
         "import { openEngine } from './src/main/engine/engine'",
         "import { hasEnded } from './src/main/engine/events'",
         "import { Config } from './src/shared/config'",
-        `const figure = await measureWith(${JSON.stringify(tier)}, openEngine, (i) => Config.parse(i), hasEnded, false)`,
+        `const figure = await measureWith(${JSON.stringify(tier)}, openEngine, (i) => Config.parse(i), hasEnded, false, ${batchSize})`,
         'console.log(JSON.stringify(figure))',
       ].join('\n'),
     )
@@ -250,18 +265,25 @@ async function beforeIssue22(tier: 't2' | 't3'): Promise<Measured> {
   }
 }
 
-/// t2 and t3: before #22, with the steps off, after, and after without the debate.
+/// t2 and t3: before #22, with the steps off, after, and after without the debate, at batch size 1; t2 before
+/// and after at batch size 8 too (votes, and debate rounds, batched).
 export async function verdictBenchmarks(): Promise<VerdictFigure[]> {
   const figures: VerdictFigure[] = []
   for (const tier of ['t2', 't3'] as const) {
-    figures.push({ tier, when: 'before #22', ...(await beforeIssue22(tier)) })
-    figures.push({ tier, when: 'steps off', ...(await today(tier, STEPS_OFF, false)) })
-    figures.push({ tier, when: 'after', ...(await today(tier, ALL_STEPS, true)) })
-    figures.push({
+    const row = (when: VerdictFigure['when'], measured: Measured, batchSize = 1): VerdictFigure => ({
       tier,
-      when: 'after without the debate',
-      ...(await today(tier, { ...ALL_STEPS, debate: false }, true)),
+      when,
+      batchSize,
+      ...measured,
     })
+    figures.push(row('before #22', await beforeIssue22(tier)))
+    figures.push(row('steps off', await today(tier, STEPS_OFF, false)))
+    figures.push(row('after', await today(tier, ALL_STEPS, true)))
+    figures.push(row('after without the debate', await today(tier, { ...ALL_STEPS, debate: false }, true)))
+    if (tier === 't2') {
+      figures.push(row('before #22', await beforeIssue22(tier, 8), 8))
+      figures.push(row('after', await today(tier, ALL_STEPS, true, 8), 8))
+    }
   }
   return figures
 }
@@ -279,17 +301,22 @@ export function verdictFigures(figures: readonly VerdictFigure[]): Figure[] {
     runs: 1,
   })
   return figures.flatMap((f) => {
-    const before = figures.find((other) => other.tier === f.tier && other.when === 'before #22')
+    const before = figures.find(
+      (other) => other.tier === f.tier && other.when === 'before #22' && other.batchSize === f.batchSize,
+    )
+    const when = f.batchSize === 1 ? f.when : `${f.when}, batch size ${f.batchSize}`
     const ratio = before ? Math.round((f.tokensPerClaim / before.tokensPerClaim) * 1000) / 1000 : 1
     return [
-      figure(`${f.tier} ${f.when}: tokens per claim`, 'tokens', f.tokensPerClaim),
-      figure(`${f.tier} ${f.when}: model requests per claim`, 'requests', f.requestsPerClaim),
+      figure(`${f.tier} ${when}: tokens per claim`, 'tokens', f.tokensPerClaim),
+      figure(`${f.tier} ${when}: model requests per claim`, 'requests', f.requestsPerClaim),
       ...(f.resolverTokensPerClaim > 0
-        ? [figure(`${f.tier} ${f.when}: of which the resolver`, 'tokens', f.resolverTokensPerClaim)]
+        ? [figure(`${f.tier} ${when}: of which the resolver`, 'tokens', f.resolverTokensPerClaim)]
         : []),
-      ...(f.when === 'before #22'
-        ? [figure(`${f.tier} target: tokens per claim / before #22 at most`, '×', TARGETS[f.tier])]
-        : [figure(`${f.tier} ${f.when}: tokens per claim / before #22`, '×', ratio)]),
+      ...(f.when !== 'before #22'
+        ? [figure(`${f.tier} ${when}: tokens per claim / before #22`, '×', ratio)]
+        : f.batchSize === 1
+          ? [figure(`${f.tier} target: tokens per claim / before #22 at most`, '×', TARGETS[f.tier])]
+          : []),
     ]
   })
 }
