@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Report, Verdict } from '../../src/shared/schemas'
-import { passageFor } from '../../src/main/engine/tiers/resolve'
+import { passageFor, resolvedAt } from '../../src/main/engine/tiers/resolve'
 import { partsVerdict } from '../../src/main/engine/tiers/resolve/parts'
 import {
   claimsToResolve,
@@ -95,6 +95,28 @@ describe('what the resolver reads of a document', () => {
   })
 })
 
+describe('the resolver’s answer', () => {
+  it('is read by each claim’s key, else by place when every claim is answered in order', () => {
+    const entry = (claim: string, statement: string) => ({
+      claim,
+      explanation: 'none',
+      statement,
+      parts: null,
+    })
+    const keyed = { statements: [entry('claim_2', 'Second.'), entry('claim_1', 'First.')] }
+    expect([0, 1].map((i) => resolvedAt(keyed, i, 2)?.statement)).toEqual(['First.', 'Second.'])
+    const garbled = { statements: [entry('1', 'First.'), entry('2', 'Second.')] }
+    expect([0, 1].map((i) => resolvedAt(garbled, i, 2)?.statement)).toEqual(['First.', 'Second.'])
+    // One left out: the garbled one can be placed nowhere (checked as its own words), the keyed one stands.
+    const short = { statements: [entry('claim_2', 'Second.'), entry('x', 'Lost.')] }
+    expect([0, 1, 2].map((i) => resolvedAt(short, i, 3)?.statement)).toEqual([
+      undefined,
+      'Second.',
+      undefined,
+    ])
+  })
+})
+
 describe('claims checked as self-contained statements', () => {
   it('checks the same bare words in another article as another claim: a new vote on the resolved subject, nothing from the cache', async () => {
     fake = await startFakeOpenAI({
@@ -169,6 +191,11 @@ describe('claims checked as self-contained statements', () => {
     }
     const today = new Date().toISOString().slice(0, 10)
     for (const request of resolving) expect(request.system).toContain(`Today is ${today}`)
+    // The answer is a list: the schema is the same for 3 claims as for 8 (none repeated per claim), and carries
+    // no dialect address.
+    const [three, eight] = resolving.map((r) => JSON.stringify(r.body.response_format.json_schema.schema))
+    expect(three).toBe(eight)
+    expect(three).not.toContain('$schema')
     const result = await report(server, check.id)
     expect(result.claims.every((c) => c.statement === c.text && c.parts === null)).toBe(true)
   })

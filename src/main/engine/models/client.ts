@@ -1,5 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises'
-import { generateText, Output, type LanguageModel, type LanguageModelUsage } from 'ai'
+import {
+  generateText,
+  jsonSchema,
+  Output,
+  zodSchema,
+  type LanguageModel,
+  type LanguageModelUsage,
+  type Schema,
+} from 'ai'
 import type { z } from 'zod'
 import type { TokenUsage } from '../../../shared/schemas'
 import { PermanentError } from '../errors'
@@ -82,7 +90,7 @@ export class ModelClient {
         model,
         system: request.system,
         prompt: request.prompt,
-        output: Output.object({ schema: request.schema, name: request.name }),
+        output: Output.object({ schema: withoutDialect(request.schema), name: request.name }),
         // Retries are ours: they honour Retry-After, hold no concurrency slot while waiting and are counted.
         maxRetries: 0,
         abortSignal,
@@ -144,6 +152,19 @@ export class ModelClient {
       await sleep(waitMs, undefined, { signal })
     }
   }
+}
+
+/// `schema` as the response format's JSON schema without its `$schema` member: no provider reads the dialect's
+/// address, and every request would pay for it (about 20 tokens).
+function withoutDialect<T>(schema: z.ZodType<T>): Schema<T> {
+  const converted = zodSchema(schema)
+  return jsonSchema<T>(
+    async () => {
+      const { $schema: _dialect, ...rest } = await converted.jsonSchema
+      return rest
+    },
+    { validate: converted.validate },
+  )
 }
 
 /// The tokens of several calls together; null when none of them reported any.

@@ -11,9 +11,9 @@ import { PermanentError } from '../../errors'
 import type { UnitInput } from '../tier'
 import {
   MAX_PARTS,
-  resolveKey,
+  Resolutions,
+  resolvedAt,
   resolvePrompt,
-  resolveSchema,
   resolveSystem,
   type Passage,
   type Resolved,
@@ -105,12 +105,12 @@ export async function resolveClaims(
       const { object, usage } = await client.generate(handle, {
         system: resolveSystem(today),
         prompt: resolvePrompt(passageFor(text, claims)),
-        schema: resolveSchema(claims.length),
+        schema: Resolutions,
         name: 'statements',
         signal,
       })
       return claims.map((claim, index) => ({
-        ...resolution(claim, object[resolveKey(index)]),
+        ...resolution(claim, resolvedAt(object, index, claims.length)),
         usage: share(usage, index, claims.length),
       }))
     } catch (error) {

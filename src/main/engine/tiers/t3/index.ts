@@ -57,14 +57,15 @@ export interface ClaimEvidence {
   usage: TokenUsage | null
 }
 
-/// The models' view of the passages: ids P1…, their page, its dates and their text.
+/// The models' view of the passages: ids P1…, their page's site and title, its dates as days, their text.
 export const passageData = (passages: readonly RankedPassage[]): PassageData[] =>
   passages.map((passage, index) => ({
     id: `P${index + 1}`,
-    url: passage.url,
+    site: URL.parse(passage.url)?.hostname ?? passage.url,
     title: passage.title,
-    publishedAt: passage.publishedAt ?? null,
-    retrievedAt: passage.retrievedAt,
+    // A deep research run saved before pages' dates were read has passages without one.
+    ...(passage.publishedAt ? { publishedAt: passage.publishedAt.slice(0, 10) } : {}),
+    retrievedAt: passage.retrievedAt.slice(0, 10),
     text: passage.text,
   }))
 
