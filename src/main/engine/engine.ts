@@ -6,6 +6,7 @@ import { DraftService } from './drafts'
 import { ClaimExtractor } from './claims/pool'
 import { EstimateExpiry } from './estimates'
 import { ReportEvents } from './events'
+import { ReportCache } from './reports'
 import { DEFAULT_RUNNER_OPTIONS, JobRunner, type RunnerOptions } from './jobs/runner'
 import { DeepResearch, type ResearchOptions } from './research'
 import { PendingQueue, type PendingOptions } from './pending'
@@ -53,6 +54,8 @@ export interface EngineOptions {
   reachability?: Partial<ReachabilityOptions>
   /// How checks queued to run when online are retried (tests shorten the delays).
   pending?: Partial<PendingOptions>
+  /// How many bytes of serialized reports are kept (REPORT_CACHE_BYTES by default).
+  reportCacheBytes?: number
 }
 
 /// The fact-checking engine over one data folder: the service, the admin operations and the store.
@@ -63,6 +66,8 @@ export interface Engine {
   readonly dataDir: string
   /// Report changes as they happen.
   readonly events: ReportEvents
+  /// Checks' reports, serialized and kept up to date.
+  readonly reports: ReportCache
   /// The webhook delivery worker (running in engines that run jobs).
   readonly webhooks: WebhookDeliveries
   /// Deep research: `POST /research`, `GET /research/{id}` and the worker that runs them.
@@ -169,6 +174,7 @@ export function openEngine(options: EngineOptions): Engine {
   if (options.runJobs) pending.start()
   const estimates = new EstimateExpiry(store, clock)
   if (options.runJobs) estimates.start()
+  const reports = new ReportCache(store, events, options.reportCacheBytes)
   let local: Principal | null = null
   return {
     service,
@@ -176,6 +182,7 @@ export function openEngine(options: EngineOptions): Engine {
     config,
     dataDir: options.dataDir,
     events,
+    reports,
     webhooks,
     research,
     settings,
@@ -202,6 +209,7 @@ export function openEngine(options: EngineOptions): Engine {
       await research.close()
       await Promise.all([...tiers.values()].map((tier) => tier.close?.()))
       await claims.close()
+      reports.close()
       store.close()
       unlock()
     },
