@@ -52,8 +52,11 @@ export async function apiBenchmarks(): Promise<Figure[]> {
       body: { text: prose(2000, 3), tiers: ['t1'] },
     }
     const kilobytes = Math.round(
-      (await (await fetch(report.url, { headers: { Authorization: `Bearer ${server.write}` } })).arrayBuffer())
-        .byteLength / 1000,
+      (
+        await (
+          await fetch(report.url, { headers: { Authorization: `Bearer ${server.write}` } })
+        ).arrayBuffer()
+      ).byteLength / 1000,
     )
     const runs: Record<'me' | 'report' | 'compressed' | 'meWhileRead' | 'estimate', LoadResult>[] = []
     for (let i = 0; i < RUNS; i++) {
@@ -61,7 +64,13 @@ export async function apiBenchmarks(): Promise<Figure[]> {
       const plain = await load(report)
       const zipped = await load(compressed)
       const [, meWhileRead] = await Promise.all([load(report), load(me, 1)])
-      runs.push({ me: meAlone, report: plain, compressed: zipped, meWhileRead, estimate: await load(estimate) })
+      runs.push({
+        me: meAlone,
+        report: plain,
+        compressed: zipped,
+        meWhileRead,
+        estimate: await load(estimate),
+      })
     }
     const of = (name: string, key: keyof (typeof runs)[number]): Figure[] => [
       summarise(

@@ -141,7 +141,11 @@ class KeptReport {
     const record = this.store.checks.byId(this.record.id) ?? this.record
     const check = checkView(this.store, record, this.tally.done)
     const summary = this.tally.summary(this.claims.length, this.tokens)
-    const pieces: Buffer[] = [Buffer.from(`{"check":${JSON.stringify(check)},"text":`), this.text, Buffer.from(',"claims":[')]
+    const pieces: Buffer[] = [
+      Buffer.from(`{"check":${JSON.stringify(check)},"text":`),
+      this.text,
+      Buffer.from(',"claims":['),
+    ]
     this.claims.forEach((claim, i) => {
       if (i > 0) pieces.push(COMMA)
       pieces.push(claim.json)
@@ -237,7 +241,13 @@ export class ReportCache {
     if (!record) throw new ApiError('not_found', `There is no check ${checkId}.`)
     let report = this.reports.get(checkId)
     if (report) this.reports.delete(checkId)
-    else report = new KeptReport(this.store, record, () => this.nextTag(), () => this.trim())
+    else
+      report = new KeptReport(
+        this.store,
+        record,
+        () => this.nextTag(),
+        () => this.trim(),
+      )
     // Last in the map is the most recently read.
     this.reports.set(checkId, report)
     try {

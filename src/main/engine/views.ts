@@ -34,7 +34,13 @@ export function reportView(store: Store, record: CheckRecord): Report {
     })
     const check = checkView(store, record, tally.done)
     const tokens = store.results.tokens(record.id)
-    return { check, text, claims, summary: tally.summary(claims.length, tokens), panel: panelOf(store, record) }
+    return {
+      check,
+      text,
+      claims,
+      summary: tally.summary(claims.length, tokens),
+      panel: panelOf(store, record),
+    }
   })
 }
 
@@ -52,7 +58,9 @@ export function claimView(claim: ClaimRecord, results: CheckResults): Claim {
       claim.parts?.map((statement, index) => ({
         statement,
         consensus: Object.fromEntries(
-          Object.entries(partConsensus).flatMap(([tier, parts]) => (parts[index] ? [[tier, parts[index]]] : [])),
+          Object.entries(partConsensus).flatMap(([tier, parts]) =>
+            parts[index] ? [[tier, parts[index]]] : [],
+          ),
         ),
       })) ?? null,
     carriedFrom: results.carriedFrom.get(claim.id) ?? null,
