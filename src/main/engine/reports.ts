@@ -18,7 +18,7 @@ export const REPORT_CACHE_BYTES = 64 * 2 ** 20
 /// The longest stretch a report's assembly holds the event loop before it lets other work in.
 const SLICE_MS = 3
 /// Claims read per query while a report is assembled.
-const PAGE = 32
+const PAGE = 16
 
 const gzipped = promisify(gzip)
 const brotli = promisify(brotliCompress)
@@ -237,9 +237,11 @@ export class ReportCache {
 
   /// The organization's check `checkId`'s report as it stands, serialized.
   async report(principal: Principal, checkId: string): Promise<ReportBytes> {
-    const record = this.store.checks.get(principal.organizationId, checkId)
-    if (!record) throw new ApiError('not_found', `There is no check ${checkId}.`)
+    // A kept report knows its organization: a read of a kept report asks the store nothing.
     let report = this.reports.get(checkId)
+    const record = report ? report.record : this.store.checks.get(principal.organizationId, checkId)
+    if (!record || record.organizationId !== principal.organizationId)
+      throw new ApiError('not_found', `There is no check ${checkId}.`)
     if (report) this.reports.delete(checkId)
     else
       report = new KeptReport(

@@ -209,23 +209,28 @@ export class Results {
     checkId: string,
     claimIds: readonly string[] | null = null,
   ): Map<string, { input: number; output: number }> {
-    const only = (column: string) =>
-      claimIds === null ? '' : ` AND ${column} IN (SELECT value FROM json_each(?))`
+    // Claims by their ids when given (by the document they would all be read, for every page of a long report).
+    const only = claimIds === null ? '' : ' AND claim_id IN (SELECT value FROM json_each(?))'
     const filter = claimIds === null ? [] : [JSON.stringify(claimIds)]
+    const resolved =
+      claimIds === null
+        ? `SELECT c.id, c.resolver_input_tokens, c.resolver_output_tokens
+           FROM claims c JOIN checks k ON k.document_id = c.document_id WHERE k.id = ?`
+        : `SELECT id, resolver_input_tokens, resolver_output_tokens FROM claims
+           WHERE id IN (SELECT value FROM json_each(?)) AND +document_id = (SELECT document_id FROM checks WHERE id = ?)`
     const rows = this.db
       .prepare(
         `SELECT claim_id, SUM(input) AS input, SUM(output) AS output FROM (
            SELECT claim_id, input_tokens AS input, output_tokens AS output FROM evaluations
-           WHERE check_id = ? AND carried_from IS NULL${only('claim_id')}
+           WHERE check_id = ? AND carried_from IS NULL${only}
            UNION ALL
            SELECT claim_id, input_tokens, output_tokens FROM consensus
-           WHERE check_id = ? AND carried_from IS NULL${only('claim_id')}
+           WHERE check_id = ? AND carried_from IS NULL${only}
            UNION ALL
-           SELECT c.id, c.resolver_input_tokens, c.resolver_output_tokens
-           FROM claims c JOIN checks k ON k.document_id = c.document_id WHERE k.id = ?${only('c.id')})
+           ${resolved})
          GROUP BY claim_id HAVING SUM(input) IS NOT NULL OR SUM(output) IS NOT NULL`,
       )
-      .all(checkId, ...filter, checkId, ...filter, checkId, ...filter) as {
+      .all(checkId, ...filter, checkId, ...filter, ...filter, checkId) as {
       claim_id: string
       input: number | null
       output: number | null
