@@ -124,14 +124,19 @@ export async function checkedClaims(engine: Engine, claims: number, tiers: Tier[
 /// Issue 26: a report's assembly never holds the event loop for more than a few milliseconds.
 const HELD_MS = 5
 
-/// Runs `work`: how long it took, and the longest the event loop was held meanwhile (the longest gap between
-/// turns of a ticker that asks for every turn).
+/// Runs `work`: how long it took, and the longest the event loop was held meanwhile: the most CPU time the
+/// process spent between two turns of a ticker that asks for every turn (CPU time, not wall time, so that other
+/// programs on a busy machine do not count).
 async function heldWhile(work: () => Promise<unknown>): Promise<{ total: number; held: number }> {
+  const cpuMs = () => {
+    const { user, system } = process.cpuUsage()
+    return (user + system) / 1000
+  }
   let held = 0
-  let last = performance.now()
+  let last = cpuMs()
   let ticking = true
   const tick = () => {
-    const now = performance.now()
+    const now = cpuMs()
     held = Math.max(held, now - last)
     last = now
     if (ticking) setImmediate(tick)
@@ -141,7 +146,7 @@ async function heldWhile(work: () => Promise<unknown>): Promise<{ total: number;
   await work()
   const total = performance.now() - started
   ticking = false
-  held = Math.max(held, performance.now() - last)
+  held = Math.max(held, cpuMs() - last)
   return { total, held }
 }
 
@@ -194,7 +199,7 @@ export async function reportBenchmarks(): Promise<Figure[]> {
         built.map((b) => b.total),
       ),
       summarise(
-        `report cache, ${claims.toLocaleString('en')} claims: longest hold of the event loop meanwhile (target ≤ ${HELD_MS} ms)`,
+        `report cache, ${claims.toLocaleString('en')} claims: longest hold of the event loop meanwhile, CPU time (target ≤ ${HELD_MS} ms)`,
         'ms',
         built.map((b) => b.held),
       ),
