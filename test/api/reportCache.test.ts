@@ -8,14 +8,25 @@ import { startFakeOpenAI, type FakeOpenAI } from '../helpers/fakeOpenAI'
 import { call, startServer, waitForEnd, type TestServer } from '../helpers/server'
 import { GatedTier } from '../helpers/tiers'
 import { t2Config } from '../t2/setup'
+import {
+  advance,
+  endAndDeliver,
+  startReceiver,
+  startWebhookServer,
+  submitWithCallback,
+  type Receiver,
+} from '../webhooks/helpers'
 
 let server: TestServer | null = null
 let fake: FakeOpenAI | null = null
+let receiver: Receiver | null = null
 afterEach(async () => {
   await server?.close()
   await fake?.close()
+  await receiver?.close()
   server = null
   fake = null
+  receiver = null
 })
 
 const TEXT = 'Crate 1 weighs 12 kilograms. Crate 2 weighs 31 kilograms. The depot opened in 1998.'
@@ -116,6 +127,26 @@ describe('GET /checks/{id}/report, served from the report cache', () => {
     const other = server.engine.admin.createOrganization('Other', 0)
     const stranger = server.engine.admin.createToken('read', other.id, 'stranger').value
     expect((await call(server, 'GET', `/checks/${id}/report`, { token: stranger })).status).toBe(404)
+  })
+
+  it('follows a terminal check’s webhook delivery: each attempt recorded gives a new ETag and body', async () => {
+    receiver = await startReceiver()
+    receiver.replies = [{ status: 500 }]
+    const s = await startWebhookServer()
+    server = s
+    const submitted = await submitWithCallback(s, `${receiver.origin}/hook`)
+    await endAndDeliver(s, submitted.id)
+    const failed = await rawReport(s, submitted.id)
+    expect(JSON.parse(failed.body.toString()).check.webhook).toMatchObject({ status: 'pending', attempts: 1 })
+    await advance(s, submitted.id, 10_000)
+    const delivered = await rawReport(s, submitted.id, { 'If-None-Match': failed.headers.etag as string })
+    expect(delivered.status).toBe(200)
+    expect(delivered.headers.etag).not.toBe(failed.headers.etag)
+    expect(JSON.parse(delivered.body.toString()).check.webhook).toMatchObject({
+      status: 'delivered',
+      attempts: 2,
+    })
+    expect(delivered.body.toString()).toBe(freshReport(s, submitted.id))
   })
 
   it('keeps a running t2 check’s report equal to a fresh build after every vote, consensus and resolution', async () => {
