@@ -86,6 +86,12 @@ export interface CheckResults {
   carriedFrom: Map<string, string>
 }
 
+/// A query's condition to the claims `claimIds` (none when null), and its parameter.
+const ofClaims = (claimIds: readonly string[] | null) =>
+  claimIds === null
+    ? { sql: '', params: [] }
+    : { sql: ' AND claim_id IN (SELECT value FROM json_each(?))', params: [JSON.stringify(claimIds)] }
+
 function push<T>(map: Map<string, T[]>, key: string, value: T): void {
   const list = map.get(key)
   if (list) list.push(value)
@@ -209,9 +215,8 @@ export class Results {
     checkId: string,
     claimIds: readonly string[] | null = null,
   ): Map<string, { input: number; output: number }> {
-    // Claims by their ids when given (by the document they would all be read, for every page of a long report).
-    const only = claimIds === null ? '' : ' AND claim_id IN (SELECT value FROM json_each(?))'
-    const filter = claimIds === null ? [] : [JSON.stringify(claimIds)]
+    const only = ofClaims(claimIds)
+    // Given claims are found by their ids: by the document, every page of a long report would read all of them.
     const resolved =
       claimIds === null
         ? `SELECT c.id, c.resolver_input_tokens, c.resolver_output_tokens
@@ -222,15 +227,15 @@ export class Results {
       .prepare(
         `SELECT claim_id, SUM(input) AS input, SUM(output) AS output FROM (
            SELECT claim_id, input_tokens AS input, output_tokens AS output FROM evaluations
-           WHERE check_id = ? AND carried_from IS NULL${only}
+           WHERE check_id = ? AND carried_from IS NULL${only.sql}
            UNION ALL
            SELECT claim_id, input_tokens, output_tokens FROM consensus
-           WHERE check_id = ? AND carried_from IS NULL${only}
+           WHERE check_id = ? AND carried_from IS NULL${only.sql}
            UNION ALL
            ${resolved})
          GROUP BY claim_id HAVING SUM(input) IS NOT NULL OR SUM(output) IS NOT NULL`,
       )
-      .all(checkId, ...filter, checkId, ...filter, ...filter, checkId) as {
+      .all(checkId, ...only.params, checkId, ...only.params, ...only.params, checkId) as {
       claim_id: string
       input: number | null
       output: number | null
@@ -329,11 +334,11 @@ export class Results {
       issues: new Map(),
       carriedFrom: new Map(),
     }
-    const only = claimIds === null ? '' : ' AND claim_id IN (SELECT value FROM json_each(?))'
-    const params = claimIds === null ? [checkId] : [checkId, JSON.stringify(claimIds)]
+    const only = ofClaims(claimIds)
+    const params = [checkId, ...only.params]
     const evaluations = this.db
       .prepare(
-        `SELECT ${EVALUATION_COLUMNS} FROM evaluations WHERE check_id = ?${only}
+        `SELECT ${EVALUATION_COLUMNS} FROM evaluations WHERE check_id = ?${only.sql}
          ORDER BY created_at, tier, model, round`,
       )
       .all(...params) as EvaluationRow[]
@@ -342,7 +347,7 @@ export class Results {
       .prepare(
         `SELECT claim_id, tier, verdict, confidence, agreement, reasoning, citations, correction, decided_at, detail,
            sourced, sources, decided_by, parts, carried_from
-         FROM consensus WHERE check_id = ?${only} ORDER BY claim_id, tier`,
+         FROM consensus WHERE check_id = ?${only.sql} ORDER BY claim_id, tier`,
       )
       .all(...params) as ConsensusRow[]
     for (const row of consensus) {
@@ -371,7 +376,7 @@ export class Results {
     const issues = this.db
       .prepare(
         `SELECT claim_id, char_start, char_end, message, suggestions, rule FROM claim_issues
-         WHERE check_id = ?${only} ORDER BY claim_id, position`,
+         WHERE check_id = ?${only.sql} ORDER BY claim_id, position`,
       )
       .all(...params) as IssueRow[]
     for (const row of issues) {
