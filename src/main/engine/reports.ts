@@ -19,6 +19,8 @@ export const REPORT_CACHE_BYTES = 64 * 2 ** 20
 const SLICE_MS = 3
 /// Claims read per query while a report is assembled.
 const PAGE = 16
+/// Pieces copied between looks at the clock while a report is put together.
+const COPIES_PER_LOOK = 256
 
 const gzipped = promisify(gzip)
 const brotli = promisify(brotliCompress)
@@ -94,7 +96,10 @@ class KeptReport {
   private text = Buffer.alloc(0)
   private panel = ''
   private claimBytes = 0
-  private current: ReportBytes | null = null
+  /// The current version, being serialized or serialized; null once something changed.
+  private current: Promise<ReportBytes> | null = null
+  /// The current version once serialized, for its size.
+  private serialized: ReportBytes | null = null
   private dropped = false
   /// True once every claim has been read in.
   complete = false
@@ -113,18 +118,19 @@ class KeptReport {
 
   /// The bytes held.
   get size(): number {
-    return this.claimBytes + this.text.length + (this.current?.size ?? 0)
+    return this.claimBytes + this.text.length + (this.serialized?.size ?? 0)
   }
 
   /// Stops assembling and lets go of everything.
   drop(): void {
     this.dropped = true
-    this.current = null
+    this.changed()
   }
 
   /// The check itself changed (status, progress, name, webhook): the next read puts it together again.
   changed(): void {
     this.current = null
+    this.serialized = null
   }
 
   /// Something landed on claim `claimId`, or it was resolved: it is read again. A claim not read in yet is left
@@ -136,8 +142,25 @@ class KeptReport {
   }
 
   /// The report as it stands, serialized once per version.
-  bytes(): ReportBytes {
-    if (this.current) return this.current
+  bytes(): Promise<ReportBytes> {
+    if (!this.current) {
+      const serializing = this.serialize()
+      this.current = serializing
+      serializing.then(
+        (bytes) => {
+          if (this.current === serializing) this.serialized = bytes
+        },
+        () => {
+          if (this.current === serializing) this.current = null
+        },
+      )
+    }
+    return this.current
+  }
+
+  /// Puts the report together as it is now: its pieces are taken at once, then copied into one buffer a few
+  /// milliseconds at a time (a 10,000-claim report is 20,000 pieces and megabytes).
+  private async serialize(): Promise<ReportBytes> {
     const record = this.store.checks.byId(this.record.id) ?? this.record
     const check = checkView(this.store, record, this.tally.done)
     const summary = this.tally.summary(this.claims.length, this.tokens)
@@ -151,8 +174,17 @@ class KeptReport {
       pieces.push(claim.json)
     })
     pieces.push(Buffer.from(`],"summary":${JSON.stringify(summary)},"panel":${this.panel}}`))
-    this.current = new ReportBytes(this.nextTag(), Buffer.concat(pieces), this.grew)
-    return this.current
+    const json = Buffer.allocUnsafe(pieces.reduce((sum, piece) => sum + piece.length, 0))
+    let offset = 0
+    let started = performance.now()
+    for (const [i, piece] of pieces.entries()) {
+      offset += piece.copy(json, offset)
+      if (i % COPIES_PER_LOOK === 0 && performance.now() - started > SLICE_MS) {
+        await new Promise((resolve) => setImmediate(resolve))
+        started = performance.now()
+      }
+    }
+    return new ReportBytes(this.nextTag(), json, this.grew)
   }
 
   /// Reads the claims in, a page at a time, letting the event loop answer other requests every few
@@ -201,7 +233,7 @@ class KeptReport {
       }
       this.claimBytes += kept.json.length - (replaced?.json.length ?? 0)
     }
-    this.current = null
+    this.changed()
   }
 }
 
@@ -258,7 +290,7 @@ export class ReportCache {
       this.forget(checkId, report)
       throw error
     }
-    const bytes = report.bytes()
+    const bytes = await report.bytes()
     this.trim()
     return bytes
   }
