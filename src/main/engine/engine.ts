@@ -7,6 +7,7 @@ import { DraftService } from './drafts'
 import { ClaimExtractor } from './claims/pool'
 import { EstimateExpiry } from './estimates'
 import { ReportEvents } from './events'
+import { ReportCache } from './reports'
 import { DEFAULT_RUNNER_OPTIONS, JobRunner, type RunnerOptions } from './jobs/runner'
 import { DeepResearch } from './research'
 import { PendingQueue, type PendingOptions } from './pending'
@@ -52,6 +53,8 @@ export interface EngineOptions {
   reachability?: Partial<ReachabilityOptions>
   /// How checks queued to run when online are retried (tests shorten the delays).
   pending?: Partial<PendingOptions>
+  /// How many bytes of serialized reports are kept (REPORT_CACHE_BYTES by default).
+  reportCacheBytes?: number
 }
 
 /// The fact-checking engine over one data folder: the service, the admin operations and the store.
@@ -62,6 +65,8 @@ export interface Engine {
   readonly dataDir: string
   /// Report changes as they happen.
   readonly events: ReportEvents
+  /// Checks' reports, serialized and kept up to date.
+  readonly reports: ReportCache
   /// The webhook delivery worker (running in engines that run jobs).
   readonly webhooks: WebhookDeliveries
   /// Deep research: `POST /research`, `GET /research/{id}`, and the queue of runs the job runner works.
@@ -173,6 +178,7 @@ export function openEngine(options: EngineOptions): Engine {
   if (options.runJobs) pending.start()
   const estimates = new EstimateExpiry(store, clock)
   if (options.runJobs) estimates.start()
+  const reports = new ReportCache(store, events, options.reportCacheBytes)
   let local: Principal | null = null
   return {
     service,
@@ -180,6 +186,7 @@ export function openEngine(options: EngineOptions): Engine {
     config,
     dataDir: options.dataDir,
     events,
+    reports,
     webhooks,
     research,
     settings,
@@ -206,6 +213,7 @@ export function openEngine(options: EngineOptions): Engine {
       await webhooks.stop()
       await Promise.all([...tiers.values()].map((tier) => tier.close?.()))
       await claims.close()
+      reports.close()
       store.close()
       unlock()
     },

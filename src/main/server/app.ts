@@ -5,6 +5,7 @@ import { MAX_DRAFT_CHARS, MAX_FILE_BYTES } from '../../shared/schemas'
 import type { Engine } from '../engine/engine'
 import { chromiumPdf, type PdfPrinter } from '../engine/exports/pdf'
 import { authenticate, type ApiEnv } from './auth'
+import { cachedReport } from './cachedReport'
 import { errorResponse, limitBody, notJson, validationError } from './errors'
 import { accountRoutes } from './routes/account'
 import { checkRoutes } from './routes/checks'
@@ -51,6 +52,8 @@ export function createApi(engine: Engine, options: AppOptions = {}): OpenAPIHono
     (c, next) => (c.req.path === `${API_BASE}/drafts/import` ? fileBody : textBody)(c, next),
     requireJsonBody,
   )
+  // Reports are served from the engine's serialized, kept-up-to-date copies (the route below documents them).
+  api.get('/checks/:id/report', cachedReport(engine.reports))
   api.route('/', accountRoutes(engine.service))
   api.route('/', checkRoutes(engine.service))
   api.route('/', exportRoutes(engine.service, options.printPdf ?? chromiumPdf))

@@ -88,6 +88,12 @@ export interface CheckResults {
   carriedFrom: Map<string, string>
 }
 
+/// A query's condition to the claims `claimIds` (none when null), and its parameter.
+const ofClaims = (claimIds: readonly string[] | null) =>
+  claimIds === null
+    ? { sql: '', params: [] }
+    : { sql: ' AND claim_id IN (SELECT value FROM json_each(?))', params: [JSON.stringify(claimIds)] }
+
 function push<T>(map: Map<string, T[]>, key: string, value: T): void {
   const list = map.get(key)
   if (list) list.push(value)
@@ -227,19 +233,49 @@ export class Results {
   /// Model tokens a check spent: its votes, its judges' consensus (t3's with its research) and the resolving of
   /// its claims into statements.
   tokens(checkId: string): { input: number; output: number } {
-    const row = this.db
+    let input = 0
+    let output = 0
+    for (const spent of this.tokensByClaim(checkId).values()) {
+      input += spent.input
+      output += spent.output
+    }
+    return { input, output }
+  }
+
+  /// The tokens of `tokens` per claim, of every claim or of `claimIds` only; a claim that spent none is absent.
+  /// Carried votes and consensus were spent by the check they come from.
+  tokensByClaim(
+    checkId: string,
+    claimIds: readonly string[] | null = null,
+  ): Map<string, { input: number; output: number }> {
+    const only = ofClaims(claimIds)
+    // Given claims are found by their ids: by the document, every page of a long report would read all of them.
+    const resolved =
+      claimIds === null
+        ? `SELECT c.id, c.resolver_input_tokens, c.resolver_output_tokens
+           FROM claims c JOIN checks k ON k.document_id = c.document_id WHERE k.id = ?`
+        : `SELECT id, resolver_input_tokens, resolver_output_tokens FROM claims
+           WHERE id IN (SELECT value FROM json_each(?)) AND +document_id = (SELECT document_id FROM checks WHERE id = ?)`
+    const rows = this.db
       .prepare(
-        `SELECT COALESCE(SUM(input), 0) AS input, COALESCE(SUM(output), 0) AS output FROM (
-           SELECT input_tokens AS input, output_tokens AS output FROM evaluations
-           WHERE check_id = ? AND carried_from IS NULL
+        `SELECT claim_id, SUM(input) AS input, SUM(output) AS output FROM (
+           SELECT claim_id, input_tokens AS input, output_tokens AS output FROM evaluations
+           WHERE check_id = ? AND carried_from IS NULL${only.sql}
            UNION ALL
-           SELECT input_tokens, output_tokens FROM consensus WHERE check_id = ? AND carried_from IS NULL
+           SELECT claim_id, input_tokens, output_tokens FROM consensus
+           WHERE check_id = ? AND carried_from IS NULL${only.sql}
            UNION ALL
-           SELECT c.resolver_input_tokens, c.resolver_output_tokens
-           FROM claims c JOIN checks k ON k.document_id = c.document_id WHERE k.id = ?)`,
+           ${resolved})
+         GROUP BY claim_id HAVING SUM(input) IS NOT NULL OR SUM(output) IS NOT NULL`,
       )
-      .get(checkId, checkId, checkId) as { input: number; output: number }
-    return { input: Number(row.input), output: Number(row.output) }
+      .all(checkId, ...only.params, checkId, ...only.params, ...only.params, checkId) as {
+      claim_id: string
+      input: number | null
+      output: number | null
+    }[]
+    return new Map(
+      rows.map((row) => [row.claim_id, { input: Number(row.input ?? 0), output: Number(row.output ?? 0) }]),
+    )
   }
 
   addIssues(checkId: string, claimId: string, issues: readonly TextIssue[]): void {
@@ -321,8 +357,9 @@ export class Results {
     return rows.map((row) => ({ claimId: row.claim_id, tier: row.tier }))
   }
 
-  /// All results of a check, read with three indexed queries.
-  forCheck(checkId: string): CheckResults {
+  /// All results of a check, or of its claims `claimIds` only (a report's claims refreshed as they land), read
+  /// with three indexed queries.
+  forCheck(checkId: string, claimIds: readonly string[] | null = null): CheckResults {
     const results: CheckResults = {
       evaluations: new Map(),
       consensus: new Map(),
@@ -330,19 +367,22 @@ export class Results {
       issues: new Map(),
       carriedFrom: new Map(),
     }
+    const only = ofClaims(claimIds)
+    const params = [checkId, ...only.params]
     const evaluations = this.db
       .prepare(
-        `SELECT ${EVALUATION_COLUMNS} FROM evaluations WHERE check_id = ? ORDER BY created_at, tier, model`,
+        `SELECT ${EVALUATION_COLUMNS} FROM evaluations WHERE check_id = ?${only.sql}
+         ORDER BY created_at, tier, model, round`,
       )
-      .all(checkId) as EvaluationRow[]
+      .all(...params) as EvaluationRow[]
     for (const row of evaluations) push(results.evaluations, row.claim_id, toEvaluation(row))
     const consensus = this.db
       .prepare(
         `SELECT claim_id, tier, verdict, confidence, agreement, reasoning, citations, correction, decided_at, detail,
            sourced, sources, decided_by, calibrated_confidence, parts, carried_from
-         FROM consensus WHERE check_id = ?`,
+         FROM consensus WHERE check_id = ?${only.sql} ORDER BY claim_id, tier`,
       )
-      .all(checkId) as ConsensusRow[]
+      .all(...params) as ConsensusRow[]
     for (const row of consensus) {
       const entry = results.consensus.get(row.claim_id) ?? {}
       entry[row.tier] = {
@@ -370,9 +410,9 @@ export class Results {
     const issues = this.db
       .prepare(
         `SELECT claim_id, char_start, char_end, message, suggestions, rule FROM claim_issues
-         WHERE check_id = ? ORDER BY claim_id, position`,
+         WHERE check_id = ?${only.sql} ORDER BY claim_id, position`,
       )
-      .all(checkId) as IssueRow[]
+      .all(...params) as IssueRow[]
     for (const row of issues) {
       push(results.issues, row.claim_id, {
         charStart: row.char_start,

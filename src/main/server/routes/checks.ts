@@ -77,12 +77,35 @@ const get = createRoute({
   responses: { 200: ok(Check, 'The check'), ...errorResponses('read') },
 })
 
+const etag = z.string().meta({ description: 'A strong tag of this version of the report, in this coding' })
 const report = createRoute({
   method: 'get',
   path: '/checks/{id}/report',
   summary: 'The report: claims, votes per model, consensus per tier',
-  request: { params: byId },
-  responses: { 200: ok(Report, 'The report as far as it is filled in'), ...errorResponses('read') },
+  request: {
+    params: byId,
+    headers: z.object({
+      'if-none-match': z
+        .string()
+        .optional()
+        .meta({ description: 'The `ETag` of a version the client holds: 304 while it is current' }),
+      'accept-encoding': z
+        .string()
+        .optional()
+        .meta({ description: '`br` or `gzip` for a compressed body (`Content-Encoding`)' }),
+    }),
+  },
+  responses: {
+    200: {
+      ...ok(Report, 'The report as far as it is filled in'),
+      headers: z.object({ ETag: etag, Vary: z.string().meta({ description: '`Accept-Encoding`' }) }),
+    },
+    304: {
+      description: 'Not modified: `If-None-Match` names the current version',
+      headers: z.object({ ETag: etag }),
+    },
+    ...errorResponses('read'),
+  },
 })
 
 const cancel = createRoute({
