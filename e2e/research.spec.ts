@@ -15,7 +15,10 @@ const TORONTO = [
 ]
 
 /// The JSON a request carries between its data markers.
-function dataOf(request: RecordedRequest): { passages?: { id: string; text: string }[] } {
+function dataOf(request: RecordedRequest): {
+  passages?: { id: string; text: string }[]
+  quotes?: { id: string; quote: string }[]
+} {
   const start = request.user.indexOf(`${DATA_OPEN}\n`) + DATA_OPEN.length + 1
   return JSON.parse(request.user.slice(start, request.user.lastIndexOf(`\n${DATA_CLOSE}`)))
 }
@@ -61,6 +64,15 @@ function researcher(request: RecordedRequest): unknown {
         ],
       }
     }
+    case 'stances':
+      // Ottawa's sentences confirm the claim; Toronto's past does not settle it.
+      return {
+        stances: (dataOf(request).quotes ?? []).map((q) => ({
+          quote: q.id,
+          reasoning: 'What it says.',
+          stance: q.quote.includes('Province') ? 'neutral' : 'supports',
+        })),
+      }
     case 'map_vote':
       return {
         verdict: 'supported',
@@ -167,11 +179,13 @@ test.describe('deep research', () => {
     const evidence = map.getByRole('treeitem', { name: /^supports: Evidence:/ })
     await expect(evidence).toHaveCount(3)
     await expect(evidence.first()).toContainText('Ottawa is the capital city of Canada.')
+    await expect(evidence.first()).toContainText('supports the claim')
+    await expect(evidence.last()).toContainText('does not settle the claim')
     await expect(evidence.first()).toContainText('127.0.0.1')
     await page.screenshot({ path: output('research.png') })
 
     // Each evidence names its source; the map is one tab stop, its source buttons none.
-    await expect(evidence.first()).toHaveAccessibleName(/\. Source: .+ \(127\.0\.0\.1\)$/)
+    await expect(evidence.first()).toHaveAccessibleName(/\. Source: .+ \(127\.0\.0\.1\), supports the claim$/)
     await expect(map.getByRole('button')).toHaveCount(3)
     await root.focus()
     await page.keyboard.press('Tab')

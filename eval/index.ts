@@ -4,9 +4,9 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { resultsDir } from '../bench/measure'
-import { ALL_STEPS } from '../src/main/engine/tiers/steps'
 import { NotConfigured } from './notConfigured'
 import type { EvalSet } from './set'
+import { EVAL_STEPS } from './steps'
 
 const SETS: Record<string, () => Promise<EvalSet>> = {
   spelling: async () => (await import('./spelling')).default,
@@ -47,7 +47,7 @@ const { values, positionals } = parseArgs({
     calibrate: { type: 'boolean', default: false },
     // One flag per verdict step, from the steps themselves: a new step brings its flag.
     ...Object.fromEntries(
-      Object.keys(ALL_STEPS).map((step) => [stepFlag(step), { type: 'boolean' as const }]),
+      Object.keys(EVAL_STEPS).map((step) => [stepFlag(step), { type: 'boolean' as const }]),
     ),
   },
   allowPositionals: true,
@@ -59,7 +59,7 @@ const limit = values.limit === undefined ? undefined : Number(values.limit)
 if (!load || (limit !== undefined && !(Number.isInteger(limit) && limit > 0))) {
   console.error(
     `usage: npm run eval -- <set> [--file PATH] [--json] [--config FILE] [--limit N] [--calibrate] ` +
-      `${Object.keys(ALL_STEPS)
+      `${Object.keys(EVAL_STEPS)
         .map((step) => `[--${stepFlag(step)}]`)
         .join(' ')}\n` +
       `sets: ${Object.keys(SETS).join(', ')}`,
@@ -73,7 +73,7 @@ try {
     file: values.file,
     config: values.config,
     limit,
-    off: Object.keys(ALL_STEPS).filter((step) => flags[stepFlag(step)] === true),
+    off: Object.keys(EVAL_STEPS).filter((step) => flags[stepFlag(step)] === true),
     calibrate: values.calibrate,
   })
 } catch (error) {

@@ -9,7 +9,7 @@ export interface EvalSet {
     limit?: number
     /// Verdict steps switched off in every row (verification's `--no-…` flags).
     off?: string[]
-    /// Verification: fit and save the agreement's calibration map next to the config.
+    /// Verification: fit and save the calibration map of the panel's and judge's confidence next to the config.
     calibrate?: boolean
   }): Promise<Record<string, unknown>>
 }

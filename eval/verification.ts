@@ -1,12 +1,12 @@
 // `npm run eval -- verification --config FILE [--file PATH] [--limit N] [--no-STEP…] [--calibrate]`: the
 // verdicts of a configured panel against labelled claims (../shared/data/verification/*.jsonl): accuracy and
-// macro-F1 (over the gold verdicts present) of t2, of t2 with each verdict step switched off in turn (the
-// ablations: `--no-debate` and the like switch a step off in every row instead), of t2 with the file's evidence
+// macro-F1 (over the gold verdicts present) of t2, of t2 with each step switched off in turn (the ablations:
+// `--no-debate` and the like switch a step off in every row instead; steps.ts), of t2 with the file's evidence
 // sentences as context and no web (Climate-FEVER), and of t3 (and its ablations) when the config file names a
-// search provider; with the tokens and model requests spent per claim. Claims are checked as the job runner
-// checks them: every panel model votes, then the tier's judge unit decides (the agreeing panel, or a debate
-// round and the judge). `--calibrate` fits how often each agreement of the panel was right and saves the map
-// next to the config (FILE.calibration.json).
+// search provider; with the tokens and model requests spent per claim. Claims are checked as the engine checks
+// them: resolved into their statement (and parts), then every panel model votes and the tier's judge unit
+// decides (the agreeing panel, or a debate round and the judge). `--calibrate` fits how often a verdict of each confidence was right and saves the map
+// next to the config (FILE.calibration.json), which the engine then reads decisions' confidences through.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, join, resolve } from 'node:path'
@@ -14,12 +14,15 @@ import { fileURLToPath } from 'node:url'
 import { Verdict, type Evaluation, type Tier } from '../src/shared/schemas'
 import type { Config, ModelConfig } from '../src/shared/config'
 import { Admin } from '../src/main/engine/admin'
+import { calibrationFile, type CalibrationMap, type CalibrationSteps } from '../src/main/engine/calibration'
 import { systemClock } from '../src/main/engine/clock'
 import { loadConfig } from '../src/main/engine/config'
 import { apiKeys } from '../src/main/engine/keys'
 import { ModelClient, modelHandle, modelSettings } from '../src/main/engine/models'
 import { Store } from '../src/main/engine/store'
-import { ALL_STEPS, todayOf, type VerdictSteps } from '../src/main/engine/tiers/steps'
+import { todayOf, type VerdictSteps } from '../src/main/engine/tiers/steps'
+import { statementResolver } from '../src/main/engine/tiers/resolve'
+import { resolvedTier } from '../src/main/engine/tiers/resolve/parts'
 import { modelTier } from '../src/main/engine/tiers/t2'
 import {
   Decision,
@@ -35,6 +38,7 @@ import { Web } from '../src/main/engine/web'
 import { eachClaim, tokensOf } from './calls'
 import { NotConfigured } from './notConfigured'
 import type { EvalSet } from './set'
+import { EVAL_STEPS, type EvalSteps } from './steps'
 
 const DATA = fileURLToPath(new URL('../../shared/data/verification/', import.meta.url))
 
@@ -78,19 +82,24 @@ function readClaims(path: string): LabelledClaim[] {
     })
 }
 
-/// A way of deciding a claim: its verdict, the panel's agreement on it, the tokens and model requests spent
-/// (t3's research's requests are counted in its tokens only), or null when no vote could be had.
-type Decide = (
-  item: LabelledClaim,
-) => Promise<{ verdict: Verdict; agreement: number; tokens: number; requests: number } | null>
+/// A way of deciding a claim: its verdict, the confidence it was given with, the panel's agreement on it, the
+/// tokens and model requests spent (t3's research's requests are counted in its tokens only), or null when no
+/// vote could be had.
+type Decide = (item: LabelledClaim) => Promise<{
+  verdict: Verdict
+  confidence: number
+  agreement: number
+  tokens: number
+  requests: number
+} | null>
 
-const STEPS = Object.keys(ALL_STEPS) as (keyof VerdictSteps)[]
+const STEPS = Object.keys(EVAL_STEPS) as (keyof EvalSteps)[]
 type Way = Decide & { close(): Promise<void> }
 
 const verification: EvalSet = {
   describe:
     'verdicts of the configured panel against labelled claims: accuracy, macro-F1 over the gold verdicts, ' +
-    'tokens and requests per claim (t2 and each verdict step switched off in turn; t2 with the evidence ' +
+    'tokens and requests per claim (t2 and each step switched off in turn; t2 with the evidence ' +
     'sentences as context; t3 and its ablations when search is configured)',
   async run({ file, config: configPath, limit, off = [], calibrate = false }) {
     const config = loadConfig(configPath)
@@ -102,10 +111,10 @@ const verification: EvalSet = {
       )
     const files = file ? [resolve(file)] : readdirSync(DATA).map((name) => join(DATA, name))
     // The steps every row takes (all but those switched off), and the rows that switch off one more each.
-    const base: VerdictSteps = { ...ALL_STEPS, ...Object.fromEntries(off.map((step) => [step, false])) }
-    const ablations: [string, VerdictSteps][] = [
+    const base: EvalSteps = { ...EVAL_STEPS, ...Object.fromEntries(off.map((step) => [step, false])) }
+    const ablations: [string, EvalSteps][] = [
       ['', base],
-      ...STEPS.filter((step) => base[step]).map((step): [string, VerdictSteps] => [
+      ...STEPS.filter((step) => base[step]).map((step): [string, EvalSteps] => [
         ` without ${step}`,
         { ...base, [step]: false },
       ]),
@@ -120,7 +129,12 @@ const verification: EvalSet = {
       for (const [name, steps] of ablations) {
         ways.push([
           `t2${name}`,
-          () => byTier('t2', (store) => modelTier(config.models, store.voteCache, apiKeys(), steps)),
+          () =>
+            byTier(
+              't2',
+              (store) => modelTier(config.models, store.voteCache, apiKeys(), steps),
+              steps.statement && config.models,
+            ),
         ])
       }
       if (claims.some((item) => item.evidence))
@@ -132,13 +146,21 @@ const verification: EvalSet = {
         for (const [name, steps] of ablations)
           ways.push([
             `t3${name}`,
-            () => byTier('t3', () => webTier(config, new Web(config), apiKeys(), steps)),
+            () =>
+              byTier(
+                't3',
+                () => webTier(config, new Web(config), apiKeys(), steps),
+                steps.statement && config.models,
+              ),
           ])
       for (const [how, make] of ways) {
         const decide = make()
         const decided = await eachClaim(claims, async (item): Promise<Decided> => {
           const outcome = await decide(item)
-          return { gold: item.gold, ...(outcome ?? { verdict: null, agreement: 0, tokens: 0, requests: 0 }) }
+          return {
+            gold: item.gold,
+            ...(outcome ?? { verdict: null, confidence: 0, agreement: 0, tokens: 0, requests: 0 }),
+          }
         })
         await decide.close()
         if (how === 't2' || how === 't3') headline[how].push(...decided)
@@ -146,8 +168,11 @@ const verification: EvalSet = {
       }
     }
     if (calibrate && configPath) {
-      const map = { t2: calibration(headline.t2), t3: search ? calibration(headline.t3) : null }
-      writeFileSync(`${configPath}.calibration.json`, JSON.stringify(map, null, 2) + '\n')
+      const map: CalibrationMap = {
+        t2: calibration(headline.t2),
+        t3: search ? calibration(headline.t3) : null,
+      }
+      writeFileSync(calibrationFile(configPath), JSON.stringify(map, null, 2) + '\n')
     }
     return { ...scores(headline.t2), table }
   },
@@ -160,11 +185,12 @@ function searchConfigured(configPath: string | undefined): boolean {
   return configPath !== undefined && 'search' in (JSON.parse(readFileSync(configPath, 'utf8')) as object)
 }
 
-/// A claim's gold verdict, the one decided (null when no model voted), the panel's agreement on it and the
-/// tokens and requests spent.
+/// A claim's gold verdict, the one decided (null when no model voted), its confidence, the panel's agreement on
+/// it and the tokens and requests spent.
 interface Decided {
   gold: Verdict
   verdict: Verdict | null
+  confidence: number
   agreement: number
   tokens: number
   requests: number
@@ -191,16 +217,15 @@ function scores(decided: Decided[]) {
   }
 }
 
-/// How often the verdict was right at each agreement of the panel, made non-decreasing in the agreement
-/// (isotonic regression, pool adjacent violators): the probability to show in place of the judge's own
-/// confidence. Each step: an agreement, the probability from there up to the next, and the claims it rests on.
-function calibration(
-  decided: readonly Decided[],
-): { agreement: number; probability: number; claims: number }[] {
-  const levels = [...new Set(decided.filter((d) => d.verdict).map((d) => d.agreement))].sort((a, b) => a - b)
-  const blocks = levels.map((agreement) => {
-    const at = decided.filter((d) => d.verdict && d.agreement === agreement)
-    return { agreement, right: at.filter((d) => d.verdict === d.gold).length, claims: at.length }
+/// How often the verdict was right at each confidence it was given with, made non-decreasing in the confidence
+/// (isotonic regression, pool adjacent violators): the probability to show in place of the confidence. Each
+/// step: a confidence, the probability from there up to the next, and the claims it rests on. Null when no
+/// claim was decided.
+function calibration(decided: readonly Decided[]): CalibrationSteps | null {
+  const levels = [...new Set(decided.filter((d) => d.verdict).map((d) => d.confidence))].sort((a, b) => a - b)
+  const blocks = levels.map((confidence) => {
+    const at = decided.filter((d) => d.verdict && d.confidence === confidence)
+    return { confidence, right: at.filter((d) => d.verdict === d.gold).length, claims: at.length }
   })
   const pooled: typeof blocks = []
   for (const block of blocks) {
@@ -210,40 +235,63 @@ function calibration(
       const [before, last] = pooled.slice(-2)
       if (!before || !last || before.right / before.claims <= last.right / last.claims) break
       pooled.splice(-2, 2, {
-        agreement: before.agreement,
+        confidence: before.confidence,
         right: before.right + last.right,
         claims: before.claims + last.claims,
       })
     }
   }
+  if (pooled.length === 0) return null
   return pooled.map((b) => ({
-    agreement: b.agreement,
+    confidence: b.confidence,
     probability: round(b.right / b.claims),
     claims: b.claims,
   }))
 }
 
 /// Claims checked by a tier alone, made for this row on a store of its own (no vote cached by another row is
-/// reused, so each row's tokens are its own): every panel model's unit, then the judge unit, as the job runner
-/// runs them.
-function byTier(tier: Tier, make: (store: Store) => TierChecker | null): Way {
+/// reused, so each row's tokens are its own): each claim a document of its own, resolved into its statement by
+/// `resolveWith`'s resolver unless that is false, then every panel model's unit and the judge unit, as the job
+/// runner runs them.
+function byTier(
+  tier: Tier,
+  make: (store: Store) => TierChecker | null,
+  resolveWith: Config['models'] | false,
+): Way {
   const dataDir = mkdtempSync(join(tmpdir(), 'factdesk-eval-'))
   const store = Store.open(dataDir)
   const organizationId = new Admin(store, systemClock).defaultOrganization().id
-  const checker = make(store)
-  if (!checker) throw new Error(`${tier} is not configured`)
+  const inner = make(store)
+  if (!inner) throw new Error(`${tier} is not configured`)
+  const resolver = resolveWith && statementResolver(resolveWith, store.documents, apiKeys())
+  const checker = resolver ? resolvedTier(inner, resolver) : inner
   let claimNumber = 0
   const decide: Decide = async (item) => {
+    const number = ++claimNumber
     const claim = {
-      id: `claim_${++claimNumber}`,
-      documentId: 'eval',
+      id: `claim_${number}`,
+      documentId: `eval_${number}`,
       text: item.claim,
       charStart: 0,
+      charEnd: item.claim.length,
       statement: null,
       parts: null,
     }
+    const createdAt = new Date().toISOString()
+    store.documents.insert(
+      {
+        id: claim.documentId,
+        organizationId,
+        text: item.claim,
+        tiers: [tier],
+        unitPrices: null,
+        createdAt,
+        expiresAt: null,
+      },
+      [claim],
+    )
     const input = {
-      claim: { ...claim, charEnd: item.claim.length },
+      claim,
       checkId: `eval_${tier}`,
       organizationId,
       documentText: item.claim,
@@ -265,10 +313,12 @@ function byTier(tier: Tier, make: (store: Store) => TierChecker | null): Way {
     const debate = judged.debate ?? []
     const tokens =
       [...votes, ...debate].reduce((sum, vote) => sum + tokensOf(vote.usage), 0) +
-      tokensOf(judged.consensusUsage)
+      tokensOf(judged.consensusUsage) +
+      tokensOf(store.documents.resolverUsage(claim.id))
     const asked = votes.filter((vote) => !vote.cached).length + debate.length
-    const requests = asked + (judged.consensus.decidedBy === 'judge' ? 1 : 0)
-    return { verdict: verdict.data, agreement: judged.consensus.agreement, tokens, requests }
+    const requests = asked + (judged.consensus.decidedBy === 'judge' ? 1 : 0) + (resolver ? 1 : 0)
+    const { confidence, agreement } = judged.consensus
+    return { verdict: verdict.data, confidence, agreement, tokens, requests }
   }
   return Object.assign(decide, {
     close: async () => {
@@ -330,9 +380,15 @@ function withEvidence(models: Config['models'], judgeModel: ModelConfig, steps: 
       })
       .catch(() => null)
     if (!decided) return null
-    const { verdict } = decided.object
+    const { verdict, confidence } = decided.object
     const agreement = votes.filter((vote) => vote.verdict === verdict).length / votes.length
-    return { verdict, agreement, tokens: tokens + tokensOf(decided.usage), requests: votes.length + 1 }
+    return {
+      verdict,
+      confidence,
+      agreement,
+      tokens: tokens + tokensOf(decided.usage),
+      requests: votes.length + 1,
+    }
   }
 }
 

@@ -91,6 +91,9 @@ function start(): void {
   const configPath = configFile(process.argv.slice(1))
   const opened = openEngine({ dataDir, configPath, runJobs: true, secretBox: keychainSecretBox(dataDir) })
   engine = opened
+  // Said, not fatal: the app runs without what the warning is about.
+  for (const message of opened.warnings)
+    void dialog.showMessageBox({ type: 'warning', title: 'Factdesk', message })
   // The local REST server (off unless turned on under Settings > API keys), on 127.0.0.1 only.
   void opened.settings.switches.attachLocalServer(localServerSwitch(opened))
   serveApp(session.defaultSession, renderer, policy)

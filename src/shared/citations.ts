@@ -15,3 +15,20 @@ export const stanceWords = (stance: Citation['stance']): string | null =>
       : stance === 'neutral'
         ? 'does not settle the claim'
         : null
+
+/// `citations` with the stances judged for them (`judged`, matched by URL and quote); those not judged keep
+/// theirs.
+export const withStances = (citations: readonly Citation[], judged: readonly Citation[]): Citation[] =>
+  citations.map((citation) => ({
+    ...citation,
+    stance:
+      judged.find((other) => other.url === citation.url && other.quote === citation.quote)?.stance ??
+      citation.stance,
+  }))
+
+/// Each distinct quote of a source once (by URL and quote), in order.
+export const distinctCitations = (citations: readonly Citation[]): Citation[] =>
+  citations.filter(
+    (citation, index, all) =>
+      all.findIndex((other) => other.url === citation.url && other.quote === citation.quote) === index,
+  )

@@ -66,6 +66,8 @@ export interface RestRoute {
   idempotent?: true
   /// Answered as a file, not as JSON: its route is written by hand (the export).
   file?: true
+  /// Served from copies kept up to date: `ETag` and 304 for `If-None-Match`, compressed for `Accept-Encoding`.
+  cached?: true
   /// Offered by every Factdesk service, so sent to the remote service when the desktop app uses one (the others
   /// belong to this computer and stay with the embedded engine).
   onService?: true
@@ -188,6 +190,7 @@ export const OPERATION_TABLE = {
       path: '/checks/{id}/report',
       status: 200,
       answer: 'The report as far as it is filled in',
+      cached: true,
       onService: true,
     },
   },

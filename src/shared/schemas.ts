@@ -131,6 +131,9 @@ export const Consensus = z
     sources: z.int().nonnegative(),
     /// Who decided: the judge, or a unanimous panel without it; null for t1.
     decidedBy: z.enum(['judge', 'panel']).nullable(),
+    /// How often a verdict given with this confidence was right, by the calibration map fitted for these models
+    /// (`npm run eval -- verification --calibrate`); null without one, and for t1.
+    calibratedConfidence: unit.nullable(),
   })
   .meta({ id: 'Consensus' })
 export type Consensus = z.infer<typeof Consensus>

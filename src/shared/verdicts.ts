@@ -52,16 +52,20 @@ export const UNSOURCED = 'Unsourced: the models’ judgement'
 
 /// What stands behind a model tier's verdict, in words, in place of the judge's self-reported confidence
 /// (which says little about being right): whether a source bears on it and how many distinct sites, who
-/// decided, and the panel's agreement. E.g. "Unsourced: the models’ judgement · decided by the judge ·
-/// agreement 67%". Null for t1, whose rules have no panel.
+/// decided, and the panel's agreement, or the calibrated confidence when a calibration map was fitted for these
+/// models. E.g. "Unsourced: the models’ judgement · decided by the judge · agreement 67%", or "2 distinct
+/// sources · decided by the judge · calibrated confidence 81%". Null for t1, whose rules have no panel.
 export function verdictBasis(
-  consensus: Pick<Consensus, 'sourced' | 'sources' | 'agreement' | 'decidedBy'>,
+  consensus: Pick<Consensus, 'sourced' | 'sources' | 'agreement' | 'decidedBy' | 'calibratedConfidence'>,
 ): string | null {
   if (consensus.decidedBy === null) return null
+  const { calibratedConfidence } = consensus
   return [
     consensus.sourced ? counted(consensus.sources, 'distinct source') : UNSOURCED,
     `decided by the ${consensus.decidedBy === 'panel' ? 'agreeing panel' : 'judge'}`,
-    `agreement ${Math.round(consensus.agreement * 100)}%`,
+    calibratedConfidence === null
+      ? `agreement ${Math.round(consensus.agreement * 100)}%`
+      : `calibrated confidence ${Math.round(calibratedConfidence * 100)}%`,
   ].join(' · ')
 }
 

@@ -59,6 +59,14 @@ export function answer(request: RecordedRequest): unknown {
         ],
       }
     }
+    case 'stances':
+      return {
+        stances: (data(request).quotes as Array<{ id: string }>).map((quote) => ({
+          quote: quote.id,
+          reasoning: 'It says so.',
+          stance: 'supports',
+        })),
+      }
     case 'map_vote':
       return { verdict: 'supported', confidence: 0.9, rationale: 'The proof is sourced.' }
     case 'research_finding':

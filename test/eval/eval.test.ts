@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { loadCalibration } from '../../src/main/engine/calibration'
 import { DATA_CLOSE, DATA_OPEN } from '../../src/main/engine/tiers/t2/prompts'
 import { fromSchema, startFakeOpenAI, type FakeOpenAI } from '../helpers/fakeOpenAI'
 import { FakeWiki } from '../helpers/fakeWiki'
@@ -244,19 +245,24 @@ describe('npm run eval -- verification', () => {
     expect(result.accuracy).toBe(0.75)
     expect(result.macroF1).toBe(0.733)
     expect(result.tokensPerClaim).toBeGreaterThan(0)
-    // Each step switched off in turn, each row with its own requests (no vote cached by another row): the
-    // panel always agrees, so two votes per claim, and a judge too without the panel deciding. No web without a
-    // configured search.
+    // Each step switched off in turn, each row with its own requests (no vote cached by another row): each
+    // claim resolved into its statement (but without that step), the panel always agrees, so two votes per
+    // claim, and a judge too without the panel deciding. No web without a configured search.
     expect(Object.keys(result.table)).toEqual([
       'claims.jsonl: t2',
+      'claims.jsonl: t2 without statement',
       'claims.jsonl: t2 without date',
       'claims.jsonl: t2 without panelDecides',
       'claims.jsonl: t2 without debate',
     ])
-    expect(result.table['claims.jsonl: t2'].requestsPerClaim).toBe(2)
-    expect(result.table['claims.jsonl: t2 without panelDecides'].requestsPerClaim).toBe(3)
-    expect(fake.requests).toHaveLength(4 * 2 + 4 * 2 + 4 * 3 + 4 * 2)
-    // Only the row without the date sent prompts without it.
+    expect(result.table['claims.jsonl: t2'].requestsPerClaim).toBe(3)
+    expect(result.table['claims.jsonl: t2 without statement'].requestsPerClaim).toBe(2)
+    expect(result.table['claims.jsonl: t2 without panelDecides'].requestsPerClaim).toBe(4)
+    expect(fake.requests).toHaveLength(4 * 3 + 4 * 2 + 4 * 3 + 4 * 4 + 4 * 3)
+    // Only the row without the statement step asked no resolver; only the row without the date sent verdict
+    // prompts without it.
+    const resolving = fake.requests.filter((r) => r.body.response_format.json_schema.name === 'statements')
+    expect(resolving).toHaveLength(4 * 4)
     expect(fake.requests.filter((r) => !r.system.includes('Today is'))).toHaveLength(8)
 
     // Climate-FEVER's evidence sentences reach the panel as context: this claim is supported only with them.
@@ -275,7 +281,7 @@ describe('npm run eval -- verification', () => {
     expect(withEvidence.accuracy).toBe(0)
     expect(withEvidence.table['climate.jsonl: t2 with evidence'].accuracy).toBe(1)
   }, 120_000)
-  it('switches a step off in every row with its flag, and fits the calibration of agreement', async () => {
+  it('switches a step off in every row with its flag, and fits the calibration of the confidence', async () => {
     const config = configFile('config-calibrate.json')
     fake.requests.length = 0
     const result = await jsonOf(
@@ -285,13 +291,34 @@ describe('npm run eval -- verification', () => {
     )
     expect(Object.keys(result.table)).toEqual([
       'claims.jsonl: t2',
+      'claims.jsonl: t2 without statement',
       'claims.jsonl: t2 without date',
       'claims.jsonl: t2 without debate',
     ])
-    expect(result.table['claims.jsonl: t2'].requestsPerClaim).toBe(3)
-    // The panel agreed on every claim and was right on three of four.
+    expect(result.table['claims.jsonl: t2'].requestsPerClaim).toBe(4)
+    // The judge gave every verdict the same confidence and was right on three of four; the engine can read
+    // the map.
     const map = JSON.parse(readFileSync(`${config}.calibration.json`, 'utf8'))
-    expect(map).toEqual({ t2: [{ agreement: 1, probability: 0.75, claims: 4 }], t3: null })
+    expect(map).toEqual({ t2: [{ confidence: 0.8, probability: 0.75, claims: 4 }], t3: null })
+    expect(loadCalibration(config)).toEqual({ map, warning: null })
+  }, 120_000)
+
+  it('--no-statement checks every row on the claims’ bare words, no resolver asked', async () => {
+    const config = configFile('config-no-statement.json')
+    fake.requests.length = 0
+    const result = await jsonOf(
+      ['verification', '--config', config, '--file', claims(), '--no-statement'],
+      ['accuracy', 'macroF1', 'tokensPerClaim'],
+      ['tokensPerClaim'],
+    )
+    expect(Object.keys(result.table)).toEqual([
+      'claims.jsonl: t2',
+      'claims.jsonl: t2 without date',
+      'claims.jsonl: t2 without panelDecides',
+      'claims.jsonl: t2 without debate',
+    ])
+    expect(result.table['claims.jsonl: t2'].requestsPerClaim).toBe(2)
+    expect(fake.requests.filter((r) => r.body.response_format.json_schema.name === 'statements')).toEqual([])
   }, 120_000)
 
   it('with a search provider in the config, measures t3 too', async () => {

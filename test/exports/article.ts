@@ -207,6 +207,7 @@ function consensus(
     sourced: true,
     sources: 2,
     decidedBy: 'judge',
+    calibratedConfidence: null,
     ...extra,
   }
 }

@@ -35,6 +35,7 @@ const consensus = (
   sourced: false,
   sources: 0,
   decidedBy: 'judge',
+  calibratedConfidence: null,
   ...extra,
 })
 

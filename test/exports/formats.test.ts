@@ -169,6 +169,21 @@ describe('Markdown export', () => {
     expect(notes[3]).toContain('**Not checked**')
   })
 
+  it('says the calibrated confidence in place of the agreement only when a calibration map gave one', () => {
+    const calibrated = fixtureReport()
+    const first = calibrated.claims[0]?.consensus.t2
+    if (first) first.calibratedConfidence = 0.812
+    const notes = toMarkdown(calibrated)
+      .split(/^(?=\[\^claim-\d+\]:)/m)
+      .slice(1)
+    expect(notes[0]).toContain(
+      '(t2, Unsourced: the models’ judgement · decided by the judge · calibrated confidence 81%)',
+    )
+    expect(notes[0]).not.toContain('agreement')
+    expect(notes[1]).toContain('decided by the judge · agreement 100%)')
+    expect(notes[1]).not.toContain('calibrated')
+  })
+
   it('keeps the document text as submitted between the footnote marks', () => {
     expect(markdown.replace(/\[\^claim-\d+\](?!:)/g, '')).toContain(report.text)
   })

@@ -264,13 +264,11 @@ function schemaOf(body: any): object | null {
 function answerFor(record: RecordedRequest, behaviour: Behaviour): string {
   const resolving = claimsToResolve(record)
   if (resolving) {
-    const answer = Object.fromEntries(
-      resolving.map(({ key, ...claim }) => {
-        const resolved = behaviour.resolve?.(claim) ?? { statement: claim.claim }
-        return [key, { explanation: 'none', statement: resolved.statement, parts: resolved.parts ?? null }]
-      }),
-    )
-    return JSON.stringify(answer)
+    const statements = resolving.map(({ key, ...claim }) => {
+      const resolved = behaviour.resolve?.(claim) ?? { statement: claim.claim }
+      return { claim: key, explanation: 'none', statement: resolved.statement, parts: resolved.parts ?? null }
+    })
+    return JSON.stringify({ statements })
   }
   if (behaviour.answer) {
     const answer = behaviour.answer(record)
@@ -282,11 +280,11 @@ function answerFor(record: RecordedRequest, behaviour: Behaviour): string {
   return 'This is the fake model.'
 }
 
-/// The claims of a request to resolve claims into statements (its schema has a `statement` per claim key),
+/// The claims of a request to resolve claims into statements (its schema asks for a list of `statements`),
 /// read from the data block of its user message; null for any other request.
 export function claimsToResolve(record: RecordedRequest): (ClaimToResolve & { key: string })[] | null {
   const schema: any = schemaOf(record.body)
-  if (!schema?.properties?.claim_1?.properties?.statement) return null
+  if (!schema?.properties?.statements?.items?.properties?.statement) return null
   const data = JSON.parse(record.user.split('\n').find((line) => line.startsWith('{')) ?? '{}')
   const sentences = (from: number, to: number): string[] =>
     data.sentences.filter((s: any) => s.n >= from && s.n <= to).map((s: any) => s.text)

@@ -32,6 +32,8 @@ export async function startServer(
   options: {
     clock?: Clock
     config?: ConfigInput
+    /// A config file read as `serve --config FILE` reads it (with what lies beside it); wins over `config`.
+    configPath?: string
     dataDir?: string
     extend?: (app: Hono, engine: Engine) => void
     tiers?: EngineOptions['tiers']
@@ -44,7 +46,9 @@ export async function startServer(
   const dataDir = options.dataDir ?? tempDir()
   const engine = openEngine({
     dataDir,
-    config: Config.parse(options.config ?? {}),
+    ...(options.configPath
+      ? { configPath: options.configPath }
+      : { config: Config.parse(options.config ?? {}) }),
     clock: options.clock,
     tiers: options.tiers,
     runner: options.runner,

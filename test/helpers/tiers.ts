@@ -63,6 +63,7 @@ export class GatedTier implements TierChecker {
         sourced: false,
         sources: 0,
         decidedBy: null,
+        calibratedConfidence: null,
       },
       issues: [],
     }

@@ -32,6 +32,7 @@ const update = (
         sourced: false,
         sources: 0,
         decidedBy: 'judge',
+        calibratedConfidence: null,
       }
     : null,
   issues: [],

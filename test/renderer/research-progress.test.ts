@@ -70,6 +70,7 @@ describe("a claim badge's stages with the panel's size", () => {
         sourced: false,
         sources: 0,
         decidedBy: 'judge',
+        calibratedConfidence: null,
       },
     })
     expect(stageOf(decided, RUNNING, { t2: 1 })).toBe('misleading')

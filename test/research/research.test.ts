@@ -82,6 +82,17 @@ function researcher(request: RecordedRequest): unknown {
         ],
       }
     }
+    case 'stances': {
+      // The quote on Ottawa confirms the claim; the one on Toronto's past says nothing about today's capital.
+      const quotes: Array<{ id: string; quote: string }> = input.quotes
+      return {
+        stances: quotes.map((q) => ({
+          quote: q.id,
+          reasoning: 'What it says.',
+          stance: q.quote.startsWith('Ottawa') ? 'supports' : 'neutral',
+        })),
+      }
+    }
     case 'map_vote':
       return { verdict: 'supported', confidence: 0.9, rationale: 'The proof is sourced.' }
     case 'research_finding':
@@ -138,6 +149,15 @@ function expectGoodResult(research: any) {
   ])
   for (const node of result.argumentMap.nodes)
     for (const source of node.sources) expect(SERVED).toContain(source.quote)
+  // Every quote of the map has its stance toward the claim: the one on Toronto's past does not bear on it.
+  const stanceOf = (quote: string) =>
+    result.argumentMap.nodes.flatMap((n) => n.sources).filter((source) => source.quote === quote)
+  for (const source of stanceOf('Ottawa is the capital city of Canada.'))
+    expect(source.stance).toBe('supports')
+  const toronto = stanceOf('was the capital of the Province of Canada for several periods.')
+  expect(toronto.length).toBeGreaterThan(0)
+  for (const source of toronto) expect(source.stance).toBe('neutral')
+  expect(result.sources.map((source) => source.stance).sort()).toEqual(['neutral', 'supports'])
 }
 
 describe('deep research', () => {
@@ -256,6 +276,20 @@ describe('deep research', () => {
     expect(claimsToResolve(fake!.of('model-resolver')[1]!)!.map((c) => c.claim)).toEqual([
       'Ottawa is a city in Ontario.',
     ])
+  })
+
+  it('by claimId: refused (503, nothing charged) while the resolver fails for now, never researched as bare words', async () => {
+    const s = await setUp()
+    fake!.behave('model-resolver', { alwaysFail: { status: 503 } })
+    const text = 'Ottawa is a city in Ontario. It has been the capital of Canada since 1857.'
+    const estimate = (await call(s, 'POST', '/checks/estimate', { body: { text, tiers: ['t2'] } })).json
+    const claim = estimate.claims.find((c: any) => c.text.startsWith('It '))
+    const before = await balance(s)
+    const res = await call(s, 'POST', '/research', { body: { claimId: claim.claimId } })
+    expect(res.status).toBe(503)
+    expect(expectEnvelope(res.json, 'providers_unreachable').message).toMatch(/nothing was charged/)
+    expect(await balance(s)).toBe(before)
+    expect(fake!.requests.filter((r) => schemaName(r) === 'research_plan')).toEqual([])
   })
 
   it('refuses both or neither of claimId and text (400), and a short balance (402)', async () => {
@@ -452,5 +486,28 @@ describe('deep research', () => {
       /^No source could be verified for this claim: of the 2 pages read, none held a quote that contradicts it/,
     )
     expect(result.summary).not.toContain('The retrieved sources contradict')
+  })
+
+  it('judges every quote of the map in one request, and a finding whose quotes do not bear on the claim is unverifiable', async () => {
+    // The map keeps only the quote on Toronto's past, which the verifier finds neutral; the judge still says
+    // supported.
+    const s = await setUp({}, (request) => {
+      if (schemaName(request) !== 'argument_map') return researcher(request)
+      const answer = researcher(request) as { arguments: Array<{ kind: string }> }
+      return { arguments: answer.arguments.filter((argument) => argument.kind === 'dissent') }
+    })
+    const res = await call(s, 'POST', '/research', { body: { text: CLAIM } })
+    const result = (await waitForResearch(s, res.json.id)).result
+    expect(fake!.requests.filter((r) => schemaName(r) === 'stances')).toHaveLength(1)
+    expect(result.sources).toEqual([
+      expect.objectContaining({
+        quote: 'was the capital of the Province of Canada for several periods.',
+        stance: 'neutral',
+      }),
+    ])
+    expect(result.verdict).toBe('unverifiable')
+    expect(result.summary).toMatch(
+      /^No source could be verified for this claim: .* none held a quote that confirms it/,
+    )
   })
 })

@@ -1,5 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../helpers/fakeOpenAI'
+import {
+  claimsToResolve,
+  startFakeOpenAI,
+  type FakeOpenAI,
+  type RecordedRequest,
+} from '../helpers/fakeOpenAI'
 import { waitForEnd, type TestServer } from '../helpers/server'
 import { panelRequests, report, startT2Server, submitT2, t2Config, tokensOf } from './setup'
 
@@ -14,13 +19,13 @@ afterEach(async () => {
 
 /// The claims a panel request carried, in order.
 const claimsOf = (request: RecordedRequest): string[] => {
-  const data = JSON.parse(request.user.split('\n')[2]!)
+  const data = JSON.parse(request.user.split('\n').at(-2)!)
   return data.claims ? data.claims.map((c: { claim: string }) => c.claim) : [data.claim]
 }
 
 /// A panelist that refutes odd-numbered crates and supports the others, under each claim's key.
 const byCrate = (request: RecordedRequest) => {
-  const data = JSON.parse(request.user.split('\n')[2]!)
+  const data = JSON.parse(request.user.split('\n').at(-2)!)
   const vote = (claim: string) => ({
     rationale: `About ${claim}`,
     confidence: 0.7,
@@ -70,6 +75,45 @@ describe('batching t2 votes', () => {
     expect(votes.reduce((sum, v) => sum + v.usage!.outputTokens, 0)).toBe(
       tokensOf(panelRequests(fake)).output,
     )
+  })
+
+  it('the debate rounds of claims split in one batch go in one request per model, then one judge each', async () => {
+    // model-c refutes odd-numbered crates, the others support every crate: crates 1 and 3 split.
+    const supports = (request: RecordedRequest) => {
+      const data = JSON.parse(request.user.split('\n').at(-2)!)
+      const vote = { rationale: 'It says so.', confidence: 0.7, detail: null, verdict: 'supported' }
+      return Object.fromEntries(data.claims.map((c: { key: string }) => [c.key, vote]))
+    }
+    fake = await startFakeOpenAI({
+      'model-a': { answer: supports },
+      'model-b': { answer: supports },
+      'model-c': { answer: byCrate },
+    })
+    server = await startT2Server(t2Config(fake, ['a', 'b', 'c'], { batchSize: 4, batchWindowMs: 1_000 }))
+    const check = await submitT2(server, CRATES.split('. ').slice(0, 4).join('. '))
+    expect(check.claimCount).toBe(4)
+    expect((await waitForEnd(server, check.id)).status).toBe('completed')
+
+    for (const model of ['model-a', 'model-b', 'model-c']) {
+      // The first votes on the four crates, then the second votes on the two split ones, each in one request.
+      const [first, again, ...more] = fake.of(model)
+      expect(more).toEqual([])
+      expect(claimsOf(first!)).toHaveLength(4)
+      const debated = JSON.parse(again!.user.split('\n').at(-2)!).claims
+      expect(debated.map((c: { claim: string }) => c.claim).sort()).toEqual([
+        'Crate 1 weighs 10 kilograms.',
+        'Crate 3 weighs 12 kilograms.',
+      ])
+      for (const claim of debated) {
+        expect(claim.yourVote.verdict).toBe(model === 'model-c' ? 'refuted' : 'supported')
+        expect(claim.otherVotes).toHaveLength(2)
+      }
+    }
+    // The judge decides each split claim on its own, on its final votes.
+    expect(fake.of('model-judge').filter((r) => !claimsToResolve(r))).toHaveLength(2)
+    const result = await report(server, check.id)
+    const rounds = result.claims.map((c) => c.evaluations.filter((e) => e.round === 2).length).sort()
+    expect(rounds).toEqual([0, 0, 3, 3])
   })
 
   it('a batch that fails is retried, and its claims still get their votes', async () => {

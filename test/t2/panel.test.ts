@@ -162,7 +162,7 @@ describe('t2 with a three-model panel', () => {
   })
 
   it('fails and refunds a claim-tier when every panel model fails, and asks no judge', async () => {
-    fake = await startFakeOpenAI({ '*': { alwaysFail: { status: 503 } } })
+    fake = await startFakeOpenAI({ '*': { alwaysFail: { status: 503 } }, 'model-resolver': {} })
     server = await startT2Server(t2Config(fake, ['a', 'b'], { maxRetries: 0 }))
     const check = await submitT2(server, 'The Eiffel Tower is 330 metres tall.')
     const end = await waitForEnd(server, check.id)

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Report, Verdict } from '../../src/shared/schemas'
-import { passageFor } from '../../src/main/engine/tiers/resolve'
+import { passageFor, resolvedAt } from '../../src/main/engine/tiers/resolve'
 import { partsVerdict } from '../../src/main/engine/tiers/resolve/parts'
 import {
   claimsToResolve,
@@ -95,10 +95,32 @@ describe('what the resolver reads of a document', () => {
   })
 })
 
+describe('the resolver’s answer', () => {
+  it('is read by each claim’s key, else by place when every claim is answered in order', () => {
+    const entry = (claim: string, statement: string) => ({
+      claim,
+      explanation: 'none',
+      statement,
+      parts: null,
+    })
+    const keyed = { statements: [entry('claim_2', 'Second.'), entry('claim_1', 'First.')] }
+    expect([0, 1].map((i) => resolvedAt(keyed, i, 2)?.statement)).toEqual(['First.', 'Second.'])
+    const garbled = { statements: [entry('1', 'First.'), entry('2', 'Second.')] }
+    expect([0, 1].map((i) => resolvedAt(garbled, i, 2)?.statement)).toEqual(['First.', 'Second.'])
+    // One left out: the garbled one can be placed nowhere (checked as its own words), the keyed one stands.
+    const short = { statements: [entry('claim_2', 'Second.'), entry('x', 'Lost.')] }
+    expect([0, 1, 2].map((i) => resolvedAt(short, i, 3)?.statement)).toEqual([
+      undefined,
+      'Second.',
+      undefined,
+    ])
+  })
+})
+
 describe('claims checked as self-contained statements', () => {
   it('checks the same bare words in another article as another claim: a new vote on the resolved subject, nothing from the cache', async () => {
     fake = await startFakeOpenAI({
-      'model-a': { answer: historian },
+      '*': { answer: historian },
       'model-b': { answer: historian },
       'model-resolver': { resolve: resolveIt },
     })
@@ -169,15 +191,20 @@ describe('claims checked as self-contained statements', () => {
     }
     const today = new Date().toISOString().slice(0, 10)
     for (const request of resolving) expect(request.system).toContain(`Today is ${today}`)
+    // The answer is a list: the schema is the same for 3 claims as for 8 (none repeated per claim), and carries
+    // no dialect address.
+    const [three, eight] = resolving.map((r) => JSON.stringify(r.body.response_format.json_schema.schema))
+    expect(three).toBe(eight)
+    expect(three).not.toContain('$schema')
     const result = await report(server, check.id)
     expect(result.claims.every((c) => c.statement === c.text && c.parts === null)).toBe(true)
   })
 
-  it('checks a claim as its own words when the resolver fails, and the check completes', async () => {
-    fake = await startFakeOpenAI({ 'model-resolver': { alwaysFail: { status: 500 } } })
+  it('checks a claim as its own words when the resolver refuses the request, and the check completes', async () => {
+    fake = await startFakeOpenAI({ 'model-resolver': { alwaysFail: { status: 400 } } })
     server = await startT2Server(t2Config(fake, ['a'], { maxRetries: 0 }))
     const result = await run('The Eiffel Tower stands in Paris. It was completed in 1889.')
-    expect(resolverRequests(fake).map((r) => r.outcome)).toEqual([500])
+    expect(resolverRequests(fake).map((r) => r.outcome)).toEqual([400])
     for (const claim of result.claims) {
       expect(claim.statement).toBe(claim.text)
       expect(claim.consensus.t2).toBeDefined()
@@ -187,6 +214,34 @@ describe('claims checked as self-contained statements', () => {
         .map((r) => voteData(r).claim)
         .sort(),
     ).toEqual(result.claims.map((c) => c.text).sort())
+  })
+
+  it('tries again later when the resolver fails for now (503): nothing is checked on the bare words meanwhile', async () => {
+    fake = await startFakeOpenAI({
+      'model-resolver': { failures: [{ status: 503 }, { status: 503 }], resolve: resolveIt },
+      'model-a': { answer: historian },
+    })
+    // No retries within a request: each 503 fails the units waiting for it, and the job runner tries again.
+    server = await startT2Server(t2Config(fake, ['a'], { maxRetries: 0 }))
+    const result = await run('The Brooklyn Bridge spans the East River. It was completed in 1889.')
+    expect(resolverRequests(fake).map((r) => r.outcome)).toEqual([503, 503, 200])
+    const claim = claimOf(result, 'It was completed in 1889.')
+    expect(claim.statement).toBe('The Brooklyn Bridge was completed in 1889.')
+    expect(claim.evaluations.map((vote) => vote.verdict)).toEqual(['refuted'])
+    // Every vote asked was on a statement; none on the claim's bare words.
+    expect(panelRequests(fake).map((r) => voteData(r).claim)).not.toContain('It was completed in 1889.')
+    expect(panelRequests(fake).map((r) => voteData(r).claim)).toContain(
+      'The Brooklyn Bridge was completed in 1889.',
+    )
+  })
+
+  it('an answer that keeps not following the schema: asked once more, then checked as written', async () => {
+    // A number where the schema asks for the statement's words.
+    fake = await startFakeOpenAI({ 'model-resolver': { resolve: () => ({ statement: 42 as never }) } })
+    server = await startT2Server(t2Config(fake, ['a'], { maxRetries: 0 }))
+    const result = await run('The Eiffel Tower stands in Paris. It was completed in 1889.')
+    expect(resolverRequests(fake)).toHaveLength(2)
+    for (const claim of result.claims) expect(claim.statement).toBe(claim.text)
   })
 
   it('keeps a claim’s statement across a restart: the resumed check does not resolve it again', async () => {

@@ -20,8 +20,12 @@ const dataOf = (request: RecordedRequest): any => {
   const lines = request.user.split('\n')
   return JSON.parse(lines[lines.indexOf(DATA_OPEN) + 1]!)
 }
-/// A debate round's request: it carries the panelist's own first vote and the others'.
-const isDebate = (request: RecordedRequest): boolean => 'otherVotes' in dataOf(request)
+/// A debate round's request: it carries the panelist's own first vote and the others' (for each claim of a
+/// batch).
+const isDebate = (request: RecordedRequest): boolean => {
+  const data = dataOf(request)
+  return 'otherVotes' in data || (data.claims ?? []).some((claim: object) => 'otherVotes' in claim)
+}
 
 /// The objects of the JSON schema a request asked for whose members include a verdict.
 function verdictObjects(schema: any): any[] {
@@ -55,6 +59,8 @@ describe('t2 reasons first, with today’s date', () => {
     expect(judged(fake).length).toBeGreaterThan(0)
     for (const request of fake.requests) {
       expect(request.system).toContain('Today is 2031-03-14:')
+      // No provider reads the schema's dialect address; no request pays for it.
+      expect(request.body.response_format.json_schema.schema).not.toHaveProperty('$schema')
       // The resolver rewrites claims as statements (its date resolves "last year"); it gives no verdict.
       if (request.body.response_format.json_schema.name === 'statements') continue
       expect(request.system).toMatch(/training data is unverifiable, no_evidence/)

@@ -155,11 +155,21 @@ describe('t3 searches until the question is answered', () => {
       (w) => {
         w.article('Ottawa', OTTAWA)
         for (const title of titles.slice(1)) w.article(title, [`${title} is a city in Canada.`])
-        w.search = () => titles.map((title) => ({ title, snippet: `${title} is a city` }))
+        // One provider's snippet is the page's whole extract.
+        w.search = () => titles.map((title) => ({ title, snippet: `${title} is a city. `.repeat(40) }))
       },
     )
     await checkT3()
-    expect(data(searchSteps()[0]!).results).toHaveLength(4)
+    // The search loop reads the statement (no context), each result's title, site and a snippet of at most 240
+    // characters.
+    const [step] = searchSteps()
+    expect(Object.keys(data(step!))).toEqual(['claim', 'queries', 'searchesLeft', 'results'])
+    expect(data(step!).results).toHaveLength(4)
+    for (const result of data(step!).results) {
+      expect(Object.keys(result)).toEqual(['id', 'title', 'site', 'snippet'])
+      expect(result.site).toBe('127.0.0.1')
+      expect(result.snippet.length).toBeLessThanOrEqual(240)
+    }
     for (const title of titles.slice(1)) expect(wiki!.requests.join(' ')).not.toContain(`title=${title}`)
     // Fetched for its passages, then from the cache for each quote check.
     expect(fetchedPages()).toEqual(['/w/index.php?title=Ottawa'])
@@ -194,6 +204,22 @@ describe('t3 grounds its verdict on quotes that bear on the claim', () => {
       claim: CLAIM,
       quotes: [{ id: 'Q1', quote: 'Ottawa is the capital city of Canada.' }],
     })
+  })
+
+  it('judges all of a claim’s quotes in one request to the verifier', async () => {
+    const both = ['Ottawa is the capital city of Canada.', 'It lies in the province of Ontario.']
+    const answer = scripted()
+    await setUp((request) => {
+      const answered = answer(request) as Record<string, unknown>
+      // The second panelist cites both sentences of the passage, the first one only the first.
+      if (request.model !== 'model-b' || schemaName(request) !== 'web_vote') return answered
+      return { ...answered, citations: both.map((quote) => ({ passage: 'P1', quote })) }
+    }, ottawa)
+    const claim = await checkT3()
+    expect(claim.consensus.t3).toMatchObject({ decidedBy: 'panel', verdict: 'supported' })
+    const asked = fake!.requests.filter((r) => schemaName(r) === 'stances')
+    expect(asked).toHaveLength(1)
+    expect(data(asked[0]!).quotes.map((q: { quote: string }) => q.quote)).toEqual(both)
   })
 
   it('a refuted verdict with a refuting quote stands, sourced from one site', async () => {
@@ -280,7 +306,12 @@ describe('passages carry their dates', () => {
     const published = '2024-05-01T06:30:00.000Z'
     expect(claim.consensus.t3.citations).toEqual([expect.objectContaining({ publishedAt: published })])
     const vote = fake!.requests.find((r) => schemaName(r) === 'web_vote')!
-    expect(data(vote).passages[0]).toMatchObject({ publishedAt: published, retrievedAt: expect.any(String) })
+    // The models read the dates as days, and the page's site, not its address.
+    expect(data(vote).passages[0]).toMatchObject({
+      publishedAt: '2024-05-01',
+      retrievedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+      site: '127.0.0.1',
+    })
     // Today's date is in the system prompt of the search loop, as in every other t3 request (the stances too).
     expect(searchSteps()[0]!.system).toMatch(/Today is \d{4}-\d{2}-\d{2}:/)
     const t3Requests = fake!.requests.filter((r) => schemaName(r) !== 'statements')

@@ -9,6 +9,7 @@ import { call, waitForEnd, type TestServer } from '../helpers/server'
 import { report, startT2Server, t2Config } from '../t2/setup'
 
 const TEXT = 'Ottawa is the capital of Canada.'
+const OTTAWA_QUOTE = 'Ottawa is the capital city of Canada.'
 const OTTAWA = [
   'Ottawa is the capital city of Canada. It is located in the southern portion of the province of Ontario.',
   'The city had a population of 1,017,449 in the 2021 census.',
@@ -123,7 +124,8 @@ describe('t3: live web research', () => {
     const served = normaliseSpace(OTTAWA.join(' '))
     for (const evaluation of claim.evaluations) {
       expect(evaluation.tier).toBe('t3')
-      expect(evaluation.citations).toHaveLength(1)
+      // Each vote's quote carries the stance judged with the panel's decision.
+      expect(evaluation.citations.map((citation) => citation.stance)).toEqual(['supports'])
     }
     const consensus = claim.consensus.t3!
     expect(consensus.verdict).toBe('supported')
@@ -200,9 +202,9 @@ describe('t3: live web research', () => {
     expect(debate.map((r) => r.model).sort()).toEqual(['model-a', 'model-b'])
     for (const request of debate) {
       const [other] = data(request).otherVotes
-      expect(other.quotes).toEqual([
-        { url: wiki.pageUrl('Ottawa'), quote: 'Ottawa is the capital city of Canada.' },
-      ])
+      // Each quote by the id of the passage of the same request it is from.
+      const from = data(request).passages.find((p: { text: string }) => p.text.includes(OTTAWA_QUOTE)).id
+      expect(other.quotes).toEqual([{ passage: from, quote: OTTAWA_QUOTE }])
       expect(JSON.stringify(data(request).otherVotes)).not.toMatch(/model-|panel-/)
       expect(data(request).passages.length).toBeGreaterThan(0)
     }
@@ -214,6 +216,11 @@ describe('t3: live web research', () => {
         .sort(),
     ).toEqual(['panel-a', 'panel-b'])
     expect(claim.consensus.t3).toMatchObject({ verdict: 'supported', decidedBy: 'judge', agreement: 0.5 })
+    // The judge's quotes and every vote's, of both rounds, judged for their stance in one request.
+    expect(fake.requests.filter((r) => schemaName(r) === 'stances')).toHaveLength(1)
+    const votes = claim.evaluations.flatMap((e) => e.citations)
+    expect(votes).toHaveLength(4)
+    for (const citation of votes) expect(citation.stance).toBe('supports')
   })
 
   it('an agreeing panel that cites no common page goes to the judge', async () => {
@@ -293,6 +300,8 @@ describe('t3: live web research', () => {
     const [choosing] = fake.requests.filter((r) => schemaName(r) === 'relevant_passages')
     const candidates: Array<{ text: string }> = data(choosing!).passages
     expect(candidates).toHaveLength(13)
+    // Which page and when decide nothing here: the choice reads each candidate's id, title and text only.
+    for (const candidate of candidates) expect(Object.keys(candidate)).toEqual(['id', 'title', 'text'])
     expect(candidates.findIndex((p) => p.text === decisive)).toBeGreaterThanOrEqual(8)
     const votes = fake.requests.filter((r) => schemaName(r) === 'web_vote')
     expect(votes).toHaveLength(2)

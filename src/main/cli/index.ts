@@ -65,11 +65,13 @@ function open(values: { 'data-dir'?: string; config?: string }, runJobs: boolean
   // An empty value is a mistake (an unset shell variable, say), not a wish for the default.
   if (values['data-dir'] === '') throw new UsageError('--data-dir must name a folder.')
   if (values.config === '') throw new UsageError('--config must name a file.')
-  return openEngine({
+  const engine = openEngine({
     dataDir: resolve(values['data-dir'] ?? defaultDataDir()),
     configPath: values.config,
     runJobs,
   })
+  for (const warning of engine.warnings) console.error(`factdesk: warning: ${warning}`)
+  return engine
 }
 
 function wholeNumber(text: string | undefined, what: string): number {

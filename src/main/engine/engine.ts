@@ -1,11 +1,13 @@
 import type { Config } from '../../shared/config'
 import { Admin } from './admin'
+import { calibrationFor, loadCalibration } from './calibration'
 import { systemClock, type Clock } from './clock'
 import { loadConfig } from './config'
 import { DraftService } from './drafts'
 import { ClaimExtractor } from './claims/pool'
 import { EstimateExpiry } from './estimates'
 import { ReportEvents } from './events'
+import { ReportCache } from './reports'
 import { DEFAULT_RUNNER_OPTIONS, JobRunner, type RunnerOptions } from './jobs/runner'
 import { DeepResearch } from './research'
 import { PendingQueue, type PendingOptions } from './pending'
@@ -51,6 +53,8 @@ export interface EngineOptions {
   reachability?: Partial<ReachabilityOptions>
   /// How checks queued to run when online are retried (tests shorten the delays).
   pending?: Partial<PendingOptions>
+  /// How many bytes of serialized reports are kept (REPORT_CACHE_BYTES by default).
+  reportCacheBytes?: number
 }
 
 /// The fact-checking engine over one data folder: the service, the admin operations and the store.
@@ -61,6 +65,8 @@ export interface Engine {
   readonly dataDir: string
   /// Report changes as they happen.
   readonly events: ReportEvents
+  /// Checks' reports, serialized and kept up to date.
+  readonly reports: ReportCache
   /// The webhook delivery worker (running in engines that run jobs).
   readonly webhooks: WebhookDeliveries
   /// Deep research: `POST /research`, `GET /research/{id}`, and the queue of runs the job runner works.
@@ -71,6 +77,8 @@ export interface Engine {
   readonly drafts: DraftService
   /// Checks queued to run when their providers can be reached, and the worker that submits them.
   readonly pending: PendingQueue
+  /// What the start-up found wrong but could do without (a calibration map that cannot be used), in words.
+  readonly warnings: readonly string[]
   /// Deletes estimates not submitted in time (running in engines that run jobs).
   readonly estimates: EstimateExpiry
   /// The principal of whoever holds the data folder (the desktop app, `factdesk check`): the default
@@ -87,6 +95,9 @@ const LOCAL_TOKEN_NAME = 'this computer'
 /// and makes sure the default organization exists.
 export function openEngine(options: EngineOptions): Engine {
   const fileConfig = options.config ?? loadConfig(options.configPath)
+  // The map fitted beside the config file, for the models it names.
+  const calibration = loadCalibration(options.configPath)
+  const calibrated = (running: Config) => calibrationFor(calibration.map, fileConfig.models, running.models)
   const clock = options.clock ?? systemClock
   makeDataFolder(options.dataDir)
   const unlock = options.runJobs ? lockDataFolder(options.dataDir) : () => undefined
@@ -111,7 +122,8 @@ export function openEngine(options: EngineOptions): Engine {
     // Injected tiers (tests) stay as they are.
     onConfigChanged: (next) => {
       const nextWeb = new Web(next, options.web, settings.keys)
-      if (!options.tiers) setModelTiers(tiers, next, openStore, nextWeb, settings.keys, options.verdictSteps)
+      if (!options.tiers)
+        setModelTiers(tiers, next, openStore, nextWeb, settings.keys, options.verdictSteps, calibrated(next))
       research.reconfigure(next.models, nextWeb, settings.keys)
     },
   })
@@ -120,7 +132,15 @@ export function openEngine(options: EngineOptions): Engine {
   const web = new Web(config, options.web, settings.keys)
   const tiers =
     options.tiers ??
-    createTiers(config, store, web, settings.keys, () => settings.writing(), options.verdictSteps)
+    createTiers(
+      config,
+      store,
+      web,
+      settings.keys,
+      () => settings.writing(),
+      options.verdictSteps,
+      calibrated(config),
+    )
   const runner = new JobRunner(store, tiers, events, clock, {
     ...DEFAULT_RUNNER_OPTIONS,
     // A tier that batches model requests needs a batch's worth of units in flight.
@@ -158,6 +178,7 @@ export function openEngine(options: EngineOptions): Engine {
   if (options.runJobs) pending.start()
   const estimates = new EstimateExpiry(store, clock)
   if (options.runJobs) estimates.start()
+  const reports = new ReportCache(store, events, options.reportCacheBytes)
   let local: Principal | null = null
   return {
     service,
@@ -165,11 +186,13 @@ export function openEngine(options: EngineOptions): Engine {
     config,
     dataDir: options.dataDir,
     events,
+    reports,
     webhooks,
     research,
     settings,
     pending,
     estimates,
+    warnings: calibration.warning ? [calibration.warning] : [],
     drafts: new DraftService(store, clock),
     localPrincipal() {
       if (local) return local
@@ -190,6 +213,7 @@ export function openEngine(options: EngineOptions): Engine {
       await webhooks.stop()
       await Promise.all([...tiers.values()].map((tier) => tier.close?.()))
       await claims.close()
+      reports.close()
       store.close()
       unlock()
     },

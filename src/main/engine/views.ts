@@ -1,5 +1,7 @@
 import type { Check, Claim, Report, Tier, WebhookDelivery } from '../../shared/schemas'
 import type { CheckRecord } from './store/checks'
+import type { ClaimRecord } from './store/documents'
+import type { CheckResults } from './store/results'
 import type { Store } from './store'
 import { JUDGE_UNIT } from './tiers/tier'
 
@@ -50,39 +52,84 @@ export function reportView(store: Store, record: CheckRecord): Report {
   return store.snapshot(() => {
     const text = store.documents.text(record.documentId)
     const results = store.results.forCheck(record.id)
-    const verdicts: Record<string, number> = {}
-    const done: Partial<Record<Tier, number>> = Object.fromEntries(record.tiers.map((tier) => [tier, 0]))
-    const claims: Claim[] = store.documents.claims(record.documentId).map((claim) => {
-      const consensus = results.consensus.get(claim.id) ?? {}
-      for (const [tier, entry] of Object.entries(consensus) as [Tier, { verdict: string }][]) {
-        done[tier] = (done[tier] ?? 0) + 1
-        verdicts[entry.verdict] = (verdicts[entry.verdict] ?? 0) + 1
-      }
-      const partConsensus = results.partConsensus.get(claim.id) ?? {}
-      return {
-        claimId: claim.id,
-        text: claim.text,
-        charStart: claim.charStart,
-        charEnd: claim.charEnd,
-        statement: claim.statement,
-        parts:
-          claim.parts?.map((statement, index) => ({
-            statement,
-            consensus: Object.fromEntries(
-              Object.entries(partConsensus).flatMap(([tier, parts]) =>
-                parts[index] ? [[tier, parts[index]]] : [],
-              ),
-            ),
-          })) ?? null,
-        carriedFrom: results.carriedFrom.get(claim.id) ?? null,
-        evaluations: results.evaluations.get(claim.id) ?? [],
-        consensus,
-        issues: results.issues.get(claim.id) ?? [],
-      }
+    const tally = new ReportTally(record.tiers)
+    const claims = store.documents.claims(record.documentId).map((claim) => {
+      const view = claimView(claim, results)
+      tally.add(view, null)
+      return view
     })
-    const check = checkView(store, record, done)
+    const check = checkView(store, record, tally.done)
     const tokens = store.results.tokens(record.id)
-    const panel = store.units.panelSizes(record.id, JUDGE_UNIT)
-    return { check, text, claims, summary: { claimCount: claims.length, done, verdicts, tokens }, panel }
+    return {
+      check,
+      text,
+      claims,
+      summary: tally.summary(claims.length, tokens),
+      panel: panelOf(store, record),
+    }
   })
+}
+
+/// One claim of a report, with what the check found on it.
+export function claimView(claim: ClaimRecord, results: CheckResults): Claim {
+  const consensus = results.consensus.get(claim.id) ?? {}
+  const partConsensus = results.partConsensus.get(claim.id) ?? {}
+  return {
+    claimId: claim.id,
+    text: claim.text,
+    charStart: claim.charStart,
+    charEnd: claim.charEnd,
+    statement: claim.statement,
+    parts:
+      claim.parts?.map((statement, index) => ({
+        statement,
+        consensus: Object.fromEntries(
+          Object.entries(partConsensus).flatMap(([tier, parts]) =>
+            parts[index] ? [[tier, parts[index]]] : [],
+          ),
+        ),
+      })) ?? null,
+    carriedFrom: results.carriedFrom.get(claim.id) ?? null,
+    evaluations: results.evaluations.get(claim.id) ?? [],
+    consensus,
+    issues: results.issues.get(claim.id) ?? [],
+  }
+}
+
+/// A report's panel: the models that vote in each tier.
+export const panelOf = (store: Store, record: CheckRecord): Report['panel'] =>
+  store.units.panelSizes(record.id, JUDGE_UNIT)
+
+/// What a report's counts read of a claim.
+type Decided = Pick<Claim, 'consensus'>
+
+/// A report's counts of claims decided per tier and of verdicts, kept as claims come, go and change.
+export class ReportTally {
+  readonly done: Partial<Record<Tier, number>>
+  private readonly verdicts = new Map<string, number>()
+
+  constructor(tiers: readonly Tier[]) {
+    this.done = Object.fromEntries(tiers.map((tier) => [tier, 0]))
+  }
+
+  /// Counts `claim` in place of `replaced`, its earlier view (null for a claim not counted yet).
+  add(claim: Decided, replaced: Decided | null): void {
+    if (replaced) this.count(replaced, -1)
+    this.count(claim, 1)
+  }
+
+  /// The summary of a report of `claimCount` claims that spent `tokens`; its verdicts in alphabetical order.
+  summary(claimCount: number, tokens: { input: number; output: number }): Report['summary'] {
+    const verdicts = Object.fromEntries(
+      [...this.verdicts].filter(([, count]) => count > 0).sort(([a], [b]) => (a < b ? -1 : 1)),
+    )
+    return { claimCount, done: { ...this.done }, verdicts, tokens }
+  }
+
+  private count(claim: Decided, sign: 1 | -1): void {
+    for (const [tier, entry] of Object.entries(claim.consensus) as [Tier, { verdict: string }][]) {
+      this.done[tier] = (this.done[tier] ?? 0) + sign
+      this.verdicts.set(entry.verdict, (this.verdicts.get(entry.verdict) ?? 0) + sign)
+    }
+  }
 }

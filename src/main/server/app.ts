@@ -7,6 +7,7 @@ import { MAX_DRAFT_CHARS, MAX_FILE_BYTES } from '../../shared/schemas'
 import type { Engine } from '../engine/engine'
 import { chromiumPdf, type PdfPrinter } from '../engine/exports/pdf'
 import { authenticate, type ApiEnv } from './auth'
+import { cachedReport } from './cachedReport'
 import { errorResponse, limitBody, notJson, validationError } from './errors'
 import { describeApi, openApiDocument } from './openapi'
 import { eventRoutes } from './routes/events'
@@ -49,7 +50,9 @@ export function createApi(engine: Engine, options: AppOptions = {}): OpenAPIHono
   )
   const printPdf = options.printPdf ?? chromiumPdf
   const { service, research, settings, pending, drafts } = engine
-  api.route('/', operationRoutes({ service, research, settings, pending, drafts, printPdf }))
+  // Reports are served from the engine's serialized, kept-up-to-date copies (conditional and compressed).
+  const middleware = { report: [cachedReport(engine.reports)] }
+  api.route('/', operationRoutes({ service, research, settings, pending, drafts, printPdf }, middleware))
   api.route('/', exportRoutes(service, printPdf))
   api.route(
     '/',

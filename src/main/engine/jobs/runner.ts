@@ -253,6 +253,14 @@ export class JobRunner {
             outcome.evaluation,
             outcome.partEvaluations ?? null,
           )
+        if (outcome.voteStances)
+          this.store.results.judgeVoteCitations(
+            check.id,
+            claim.id,
+            unit.tier,
+            outcome.voteStances,
+            outcome.partVoteStances ?? null,
+          )
         // A judge unit's debate votes land with its consensus, in this one transaction: a unit that dies
         // mid-debate recorded nothing and debates again, so no round-2 vote is ever written twice.
         for (const vote of outcome.debate ?? [])

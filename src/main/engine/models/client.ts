@@ -1,5 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises'
-import { generateText, Output, type LanguageModel, type LanguageModelUsage } from 'ai'
+import {
+  generateText,
+  jsonSchema,
+  Output,
+  zodSchema,
+  type LanguageModel,
+  type LanguageModelUsage,
+  type Schema,
+} from 'ai'
 import type { z } from 'zod'
 import type { TokenUsage } from '../../../shared/schemas'
 import { PermanentError } from '../errors'
@@ -52,6 +60,15 @@ export class ModelError extends Error {
   }
 }
 
+/// A request that was answered, but not usefully (mostly an answer that does not follow the schema): asking
+/// again may mend it, asking later will not help more than asking now.
+export class UnusableAnswerError extends ModelError {
+  constructor(message: string) {
+    super(message)
+    this.name = 'UnusableAnswerError'
+  }
+}
+
 /// Calls models through the AI SDK with per-provider concurrency limits, a timeout per request, retries with
 /// backoff and jitter on 429 and 5xx (honouring Retry-After), cancellation and token accounting.
 export class ModelClient {
@@ -73,7 +90,7 @@ export class ModelClient {
         model,
         system: request.system,
         prompt: request.prompt,
-        output: Output.object({ schema: request.schema, name: request.name }),
+        output: Output.object({ schema: withoutDialect(request.schema), name: request.name }),
         // Retries are ours: they honour Retry-After, hold no concurrency slot while waiting and are counted.
         maxRetries: 0,
         abortSignal,
@@ -121,7 +138,7 @@ export class ModelClient {
         const failure = classify(error, timeout.aborted, this.settings.requestTimeoutMs)
         const message = redact(`${who}: ${failure.message}`)
         if (failure.kind === 'permanent') throw new PermanentError(message)
-        if (failure.kind === 'other') throw new ModelError(message)
+        if (failure.kind === 'other') throw new UnusableAnswerError(message)
         if (retry >= this.settings.maxRetries)
           throw new ModelError(`${message} (${retry + 1} attempt${retry === 0 ? '' : 's'})`)
         // Honour the server's wait (plus a little jitter so that a crowd does not return at once).
@@ -135,6 +152,19 @@ export class ModelClient {
       await sleep(waitMs, undefined, { signal })
     }
   }
+}
+
+/// `schema` as the response format's JSON schema without its `$schema` member: no provider reads the dialect's
+/// address, and every request would pay for it (about 20 tokens).
+function withoutDialect<T>(schema: z.ZodType<T>): Schema<T> {
+  const converted = zodSchema(schema)
+  return jsonSchema<T>(
+    async () => {
+      const { $schema: _dialect, ...rest } = await converted.jsonSchema
+      return rest
+    },
+    { validate: converted.validate },
+  )
 }
 
 /// The tokens of several calls together; null when none of them reported any.

@@ -11,6 +11,7 @@ export {
   type ModelSettings,
   type StructuredAnswer,
   type StructuredRequest,
+  UnusableAnswerError,
 } from './client'
 export { Limiter, Limiters } from './limiter'
 export { modelEndpoint, modelHandle, type ModelHandle } from './registry'

@@ -21,7 +21,15 @@ import { checkedText, claimData } from '../tiers/t2/context'
 import { resolveClaims } from '../tiers/resolve'
 import { ALL_STEPS, todayOf } from '../tiers/steps'
 import type { ClaimRecord } from '../store/documents'
-import { passageData, relevantPassages, verifiedCitations } from '../tiers/t3'
+import {
+  judgeStances,
+  passageData,
+  relevantPassages,
+  verifiedCitations,
+  verifierFor,
+  type Verifier,
+} from '../tiers/t3'
+import { distinctCitations, withStances } from '../../../shared/citations'
 import { requireCheckableText, requireStorableText } from '../validation'
 import { normaliseSpace, type RankedPassage, type Web } from '../web'
 import {
@@ -98,6 +106,7 @@ export class DeepResearch implements JobQueue {
   private panel = new Map<string, ModelHandle>()
   private judge: ModelHandle | null = null
   private resolver: ModelHandle | null = null
+  private verifier: Verifier | null = null
 
   constructor(
     private readonly store: Store,
@@ -126,6 +135,7 @@ export class DeepResearch implements JobQueue {
         : [],
     )
     this.judge = configured && models.judge ? modelHandle(models.judge, 'models.judge', keys) : null
+    this.verifier = this.judge && verifierFor(models, this.judge, keys)
     this.resolver =
       configured && models.resolver ? modelHandle(models.resolver, 'models.resolver', keys) : this.judge
   }
@@ -198,7 +208,8 @@ export class DeepResearch implements JobQueue {
     return accepted
   }
 
-  /// The claim as its checks resolve it: stored, or resolved now (and stored).
+  /// The claim as its checks resolve it: stored, or resolved now (and stored). A resolver that cannot be
+  /// reached now refuses the run (503, nothing charged) rather than research the claim's bare words.
   private async resolved(claim: ClaimRecord, documentText: string): Promise<ClaimRecord> {
     const client = this.client
     const resolver = this.resolver
@@ -212,7 +223,13 @@ export class DeepResearch implements JobQueue {
       [claim],
       now.slice(0, 10),
       signal,
-    )
+    ).catch((error: unknown) => {
+      throw new ApiError(
+        'providers_unreachable',
+        `The model that resolves the claim into a statement did not answer (${(error as Error).message}); ` +
+          'nothing was charged. Try again in a moment.',
+      )
+    })
     if (resolution) this.store.documents.resolve(claim.id, resolution)
     return this.store.documents.claim(claim.id) ?? claim
   }
@@ -365,7 +382,7 @@ export class DeepResearch implements JobQueue {
       })
       const map = await this.buildMap(claim, object, passages, signal)
       if (!validMap(map)) throw new Error('The argument map had no proof or dissent.')
-      state.map = map
+      state.map = await this.judgedMap(claim, map, today, signal)
       this.save(record, state, 'map')
     }
     const map = state.map
@@ -395,13 +412,17 @@ export class DeepResearch implements JobQueue {
       signal,
     })
     this.emit(record.id, 'verdict', state)
-    const sources: Citation[] = []
-    for (const node of map.nodes) {
-      for (const source of node.sources) {
-        if (!sources.some((s) => s.url === source.url && s.quote === source.quote)) sources.push(source)
-      }
-    }
-    const grounded = sources.length > 0 || (finding.verdict !== 'supported' && finding.verdict !== 'refuted')
+    const sources = distinctCitations(map.nodes.flatMap((node) => node.sources))
+    // Supported needs a quote that confirms the claim, refuted one that contradicts it (a map saved before
+    // stances were judged has none judged: any verified quote counts).
+    const bears = (stance: Citation['stance']) =>
+      sources.some((source) => source.stance === stance || source.stance === null)
+    const grounded =
+      finding.verdict === 'supported'
+        ? bears('supports')
+        : finding.verdict === 'refuted'
+          ? bears('refutes')
+          : true
     if (grounded) {
       const summary = finding.summary.trim().slice(0, 4000)
       return {
@@ -430,6 +451,24 @@ export class DeepResearch implements JobQueue {
       votes,
       argumentMap: map,
       sources,
+    }
+  }
+
+  /// The map with each quote's stance toward the claim, every quote of it judged in one request.
+  private async judgedMap(
+    claim: string,
+    map: ArgumentMap,
+    today: string | null,
+    signal: AbortSignal,
+  ): Promise<ArgumentMap> {
+    const client = this.client
+    const verifier = this.verifier
+    if (!client || !verifier) throw new Error('Deep research needs a judge in the configuration.')
+    const quotes = distinctCitations(map.nodes.flatMap((node) => node.sources))
+    const { citations } = await judgeStances(client, verifier, claim, quotes, today, signal)
+    return {
+      ...map,
+      nodes: map.nodes.map((node) => ({ ...node, sources: withStances(node.sources, citations) })),
     }
   }
 

@@ -72,7 +72,16 @@ export const toClaim = (row: ClaimRow): ClaimRecord => ({
 
 /// Documents and their extracted claims: an estimate caches them so that the check reuses the same claims.
 export class Documents {
+  private readonly resolvedListeners = new Set<(claim: { id: string; documentId: string }) => void>()
+
   constructor(private readonly db: Db) {}
+
+  /// Calls `listener` with each claim resolved from now on: every report of its document changes (its statement,
+  /// its resolver's tokens), whichever check or research run resolved it. Returns the function that stops it.
+  onResolved(listener: (claim: { id: string; documentId: string }) => void): () => void {
+    this.resolvedListeners.add(listener)
+    return () => this.resolvedListeners.delete(listener)
+  }
 
   insert(document: DocumentRecord, claims: readonly ClaimRecord[]): void {
     this.db
@@ -179,10 +188,34 @@ export class Documents {
     return rows.map(toClaim)
   }
 
+  /// Up to `limit` of the document's claims in text order, after `after` (from the first when null): a long
+  /// document's claims a page at a time.
+  claimsAfter(documentId: string, after: ClaimRecord | null, limit: number): ClaimRecord[] {
+    const rows = this.db
+      .prepare(
+        `SELECT ${claimColumns()} FROM claims WHERE document_id = ? AND (char_start, id) > (?, ?)
+         ORDER BY char_start, id LIMIT ?`,
+      )
+      .all(documentId, after?.charStart ?? -1, after?.id ?? '', limit) as ClaimRow[]
+    return rows.map(toClaim)
+  }
+
   claim(id: string): ClaimRecord | null {
     const row = this.db.prepare(`SELECT ${claimColumns()} FROM claims WHERE id = ?`).get(id) as
       ClaimRow | undefined
     return row ? toClaim(row) : null
+  }
+
+  /// The tokens resolving the claim cost (its share of a batched request), when the resolver reported them.
+  resolverUsage(claimId: string): TokenUsage | null {
+    const row = this.db
+      .prepare(
+        'SELECT resolver_input_tokens AS input, resolver_output_tokens AS output FROM claims WHERE id = ?',
+      )
+      .get(claimId) as { input: number | null; output: number | null } | undefined
+    return row && row.input !== null && row.output !== null
+      ? { inputTokens: Number(row.input), outputTokens: Number(row.output) }
+      : null
   }
 
   /// Records what a claim is checked as. The first resolution stands: every unit of the claim checks the same
@@ -191,15 +224,17 @@ export class Documents {
     const changed = this.db
       .prepare(
         `UPDATE claims SET statement = ?, parts = ?, resolver_input_tokens = ?, resolver_output_tokens = ?
-         WHERE id = ? AND statement IS NULL`,
+         WHERE id = ? AND statement IS NULL RETURNING document_id`,
       )
-      .run(
+      .get(
         resolution.statement,
         resolution.parts === null ? null : JSON.stringify(resolution.parts),
         resolution.usage?.inputTokens ?? null,
         resolution.usage?.outputTokens ?? null,
         claimId,
-      )
-    return Number(changed.changes) === 1
+      ) as { document_id: string } | undefined
+    if (!changed) return false
+    for (const listener of this.resolvedListeners) listener({ id: claimId, documentId: changed.document_id })
+    return true
   }
 }

@@ -385,4 +385,8 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE research ADD COLUMN available_at TEXT;
   ALTER TABLE research ADD COLUMN leased INTEGER NOT NULL DEFAULT 0;
   `,
+  // A consensus's confidence through the calibration map fitted for its models (null without one).
+  `
+  ALTER TABLE consensus ADD COLUMN calibrated_confidence REAL;
+  `,
 ]

@@ -1,4 +1,5 @@
 import type { Citation, Consensus, Evaluation, TextIssue, Tier, TokenUsage } from '../../../shared/schemas'
+import { withStances } from '../../../shared/citations'
 import type { Db } from './database'
 
 interface EvaluationRow {
@@ -62,6 +63,7 @@ interface ConsensusRow {
   sourced: number
   sources: number
   decided_by: Consensus['decidedBy']
+  calibrated_confidence: number | null
   parts: string | null
   carried_from: string | null
 }
@@ -85,6 +87,12 @@ export interface CheckResults {
   /// The check each carried claim's results come from.
   carriedFrom: Map<string, string>
 }
+
+/// A query's condition to the claims `claimIds` (none when null), and its parameter.
+const ofClaims = (claimIds: readonly string[] | null) =>
+  claimIds === null
+    ? { sql: '', params: [] }
+    : { sql: ' AND claim_id IN (SELECT value FROM json_each(?))', params: [JSON.stringify(claimIds)] }
 
 function push<T>(map: Map<string, T[]>, key: string, value: T): void {
   const list = map.get(key)
@@ -143,8 +151,8 @@ export class Results {
     this.db
       .prepare(
         `INSERT INTO consensus (check_id, claim_id, tier, verdict, confidence, agreement, reasoning, citations, correction, decided_at,
-           detail, sourced, sources, decided_by, input_tokens, output_tokens, parts)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           detail, sourced, sources, decided_by, calibrated_confidence, input_tokens, output_tokens, parts)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         checkId,
@@ -161,10 +169,41 @@ export class Results {
         consensus.sourced ? 1 : 0,
         consensus.sources,
         consensus.decidedBy,
+        consensus.calibratedConfidence,
         usage?.inputTokens ?? null,
         usage?.outputTokens ?? null,
         parts === null ? null : JSON.stringify(parts),
       )
+  }
+
+  /// Gives the claim-tier's votes the stances judged for their citations (by URL and quote); on a multi-fact
+  /// claim each part's votes those judged toward that part.
+  judgeVoteCitations(
+    checkId: string,
+    claimId: string,
+    tier: Tier,
+    stances: readonly Citation[],
+    partStances: readonly Citation[][] | null,
+  ): void {
+    const update = this.db.prepare(
+      `UPDATE evaluations SET citations = ?, parts = ?
+       WHERE check_id = ? AND claim_id = ? AND tier = ? AND model = ? AND round = ?`,
+    )
+    for (const vote of this.votes(checkId, claimId, tier)) {
+      const parts = vote.parts?.map((part, index) => ({
+        ...part,
+        citations: withStances(part.citations, partStances?.[index] ?? stances),
+      }))
+      update.run(
+        JSON.stringify(withStances(vote.citations, stances)),
+        parts ? JSON.stringify(parts) : null,
+        checkId,
+        claimId,
+        tier,
+        vote.model,
+        vote.round,
+      )
+    }
   }
 
   /// The votes on one claim-tier of a check, in the order they landed.
@@ -194,19 +233,49 @@ export class Results {
   /// Model tokens a check spent: its votes, its judges' consensus (t3's with its research) and the resolving of
   /// its claims into statements.
   tokens(checkId: string): { input: number; output: number } {
-    const row = this.db
+    let input = 0
+    let output = 0
+    for (const spent of this.tokensByClaim(checkId).values()) {
+      input += spent.input
+      output += spent.output
+    }
+    return { input, output }
+  }
+
+  /// The tokens of `tokens` per claim, of every claim or of `claimIds` only; a claim that spent none is absent.
+  /// Carried votes and consensus were spent by the check they come from.
+  tokensByClaim(
+    checkId: string,
+    claimIds: readonly string[] | null = null,
+  ): Map<string, { input: number; output: number }> {
+    const only = ofClaims(claimIds)
+    // Given claims are found by their ids: by the document, every page of a long report would read all of them.
+    const resolved =
+      claimIds === null
+        ? `SELECT c.id, c.resolver_input_tokens, c.resolver_output_tokens
+           FROM claims c JOIN checks k ON k.document_id = c.document_id WHERE k.id = ?`
+        : `SELECT id, resolver_input_tokens, resolver_output_tokens FROM claims
+           WHERE id IN (SELECT value FROM json_each(?)) AND +document_id = (SELECT document_id FROM checks WHERE id = ?)`
+    const rows = this.db
       .prepare(
-        `SELECT COALESCE(SUM(input), 0) AS input, COALESCE(SUM(output), 0) AS output FROM (
-           SELECT input_tokens AS input, output_tokens AS output FROM evaluations
-           WHERE check_id = ? AND carried_from IS NULL
+        `SELECT claim_id, SUM(input) AS input, SUM(output) AS output FROM (
+           SELECT claim_id, input_tokens AS input, output_tokens AS output FROM evaluations
+           WHERE check_id = ? AND carried_from IS NULL${only.sql}
            UNION ALL
-           SELECT input_tokens, output_tokens FROM consensus WHERE check_id = ? AND carried_from IS NULL
+           SELECT claim_id, input_tokens, output_tokens FROM consensus
+           WHERE check_id = ? AND carried_from IS NULL${only.sql}
            UNION ALL
-           SELECT c.resolver_input_tokens, c.resolver_output_tokens
-           FROM claims c JOIN checks k ON k.document_id = c.document_id WHERE k.id = ?)`,
+           ${resolved})
+         GROUP BY claim_id HAVING SUM(input) IS NOT NULL OR SUM(output) IS NOT NULL`,
       )
-      .get(checkId, checkId, checkId) as { input: number; output: number }
-    return { input: Number(row.input), output: Number(row.output) }
+      .all(checkId, ...only.params, checkId, ...only.params, ...only.params, checkId) as {
+      claim_id: string
+      input: number | null
+      output: number | null
+    }[]
+    return new Map(
+      rows.map((row) => [row.claim_id, { input: Number(row.input ?? 0), output: Number(row.output ?? 0) }]),
+    )
   }
 
   addIssues(checkId: string, claimId: string, issues: readonly TextIssue[]): void {
@@ -248,10 +317,10 @@ export class Results {
     this.db
       .prepare(
         `INSERT INTO consensus (check_id, claim_id, tier, verdict, confidence, agreement, reasoning, citations,
-           correction, decided_at, detail, sourced, sources, decided_by, input_tokens, output_tokens, parts,
-           carried_from)
+           correction, decided_at, detail, sourced, sources, decided_by, calibrated_confidence, input_tokens,
+           output_tokens, parts, carried_from)
          SELECT ?, ?, tier, verdict, confidence, agreement, reasoning, citations, correction, decided_at, detail,
-           sourced, sources, decided_by, input_tokens, output_tokens, parts, check_id
+           sourced, sources, decided_by, calibrated_confidence, input_tokens, output_tokens, parts, check_id
          FROM consensus WHERE check_id = ? AND claim_id = ? AND tier IN (SELECT value FROM json_each(?))`,
       )
       .run(to.checkId, to.claimId, from.checkId, from.claimId, tierList)
@@ -288,8 +357,9 @@ export class Results {
     return rows.map((row) => ({ claimId: row.claim_id, tier: row.tier }))
   }
 
-  /// All results of a check, read with three indexed queries.
-  forCheck(checkId: string): CheckResults {
+  /// All results of a check, or of its claims `claimIds` only (a report's claims refreshed as they land), read
+  /// with three indexed queries.
+  forCheck(checkId: string, claimIds: readonly string[] | null = null): CheckResults {
     const results: CheckResults = {
       evaluations: new Map(),
       consensus: new Map(),
@@ -297,19 +367,22 @@ export class Results {
       issues: new Map(),
       carriedFrom: new Map(),
     }
+    const only = ofClaims(claimIds)
+    const params = [checkId, ...only.params]
     const evaluations = this.db
       .prepare(
-        `SELECT ${EVALUATION_COLUMNS} FROM evaluations WHERE check_id = ? ORDER BY created_at, tier, model`,
+        `SELECT ${EVALUATION_COLUMNS} FROM evaluations WHERE check_id = ?${only.sql}
+         ORDER BY created_at, tier, model, round`,
       )
-      .all(checkId) as EvaluationRow[]
+      .all(...params) as EvaluationRow[]
     for (const row of evaluations) push(results.evaluations, row.claim_id, toEvaluation(row))
     const consensus = this.db
       .prepare(
         `SELECT claim_id, tier, verdict, confidence, agreement, reasoning, citations, correction, decided_at, detail,
-           sourced, sources, decided_by, parts, carried_from
-         FROM consensus WHERE check_id = ?`,
+           sourced, sources, decided_by, calibrated_confidence, parts, carried_from
+         FROM consensus WHERE check_id = ?${only.sql} ORDER BY claim_id, tier`,
       )
-      .all(checkId) as ConsensusRow[]
+      .all(...params) as ConsensusRow[]
     for (const row of consensus) {
       const entry = results.consensus.get(row.claim_id) ?? {}
       entry[row.tier] = {
@@ -324,6 +397,7 @@ export class Results {
         sourced: row.sourced === 1,
         sources: row.sources,
         decidedBy: row.decided_by,
+        calibratedConfidence: row.calibrated_confidence,
       }
       results.consensus.set(row.claim_id, entry)
       if (row.parts !== null) {
@@ -336,9 +410,9 @@ export class Results {
     const issues = this.db
       .prepare(
         `SELECT claim_id, char_start, char_end, message, suggestions, rule FROM claim_issues
-         WHERE check_id = ? ORDER BY claim_id, position`,
+         WHERE check_id = ?${only.sql} ORDER BY claim_id, position`,
       )
-      .all(checkId) as IssueRow[]
+      .all(...params) as IssueRow[]
     for (const row of issues) {
       push(results.issues, row.claim_id, {
         charStart: row.char_start,

@@ -1,10 +1,12 @@
 import type { Config } from '../../../shared/config'
 import type { Tier } from '../../../shared/schemas'
+import type { CalibrationMap } from '../calibration'
 import { apiKeys, type ApiKeys } from '../keys'
 import type { Store } from '../store'
 import { SpellingChecker, t1Outcome, type Writing } from './t1'
 import { ALL_STEPS, type VerdictSteps } from './steps'
 import type { TierChecker } from './tier'
+import { calibratedTier } from './calibrated'
 import { statementResolver } from './resolve'
 import { resolvedTier } from './resolve/parts'
 import { modelTier } from './t2'
@@ -25,8 +27,8 @@ function spellingTier(checker: SpellingChecker, writing: () => Writing): TierChe
 }
 
 /// The tiers this engine can run: t1 always; t2 and t3 (live web research through `web`) when the config has a
-/// panel and a judge, both checking claims as resolved statements. The store keeps t2's vote cache and the
-/// claims' statements.
+/// panel and a judge, both checking claims as resolved statements, their decisions calibrated by `calibration`
+/// when there is one. The store keeps t2's vote cache and the claims' statements.
 export function createTiers(
   config: Config,
   store: Store,
@@ -34,9 +36,10 @@ export function createTiers(
   keys: ApiKeys = apiKeys(),
   writing: () => Writing = () => ({ dialect: 'american', dictionary: [] }),
   steps: Readonly<VerdictSteps> = ALL_STEPS,
+  calibration: CalibrationMap | null = null,
 ): Map<Tier, TierChecker> {
   const tiers = new Map<Tier, TierChecker>([['t1', spellingTier(new SpellingChecker(), writing)]])
-  setModelTiers(tiers, config, store, web, keys, steps)
+  setModelTiers(tiers, config, store, web, keys, steps, calibration)
   return tiers
 }
 
@@ -50,6 +53,7 @@ export function setModelTiers(
   web: Web,
   keys: ApiKeys,
   steps: Readonly<VerdictSteps> = ALL_STEPS,
+  calibration: CalibrationMap | null = null,
 ): void {
   // One resolver for both tiers: a claim is resolved once, whichever tier asks first.
   const resolver = statementResolver(config.models, store.documents, keys)
@@ -60,7 +64,8 @@ export function setModelTiers(
   }
   for (const tier of ['t2', 't3'] as const) {
     const checker = made[tier]
-    if (checker) tiers.set(tier, checker)
+    const fitted = calibration?.[tier]
+    if (checker) tiers.set(tier, fitted ? calibratedTier(checker, fitted) : checker)
     else tiers.delete(tier)
   }
 }

@@ -59,6 +59,7 @@ export function panelConsensus(votes: readonly Evaluation[], at: string): Consen
     sourced: false,
     sources: 0,
     decidedBy: 'panel',
+    calibratedConfidence: null,
   }
 }
 

@@ -1,4 +1,4 @@
-import type { Consensus, Evaluation, TextIssue, Tier, TokenUsage } from '../../../shared/schemas'
+import type { Citation, Consensus, Evaluation, TextIssue, Tier, TokenUsage } from '../../../shared/schemas'
 import type { ClaimRecord } from '../store/documents'
 import type { PanelVote } from '../store/results'
 
@@ -37,6 +37,10 @@ export interface UnitOutcome {
   /// outcome's own aggregate them).
   partEvaluations?: Evaluation[]
   partConsensus?: Consensus[]
+  /// A judge unit's: the panel's cited quotes with the stance it judged them to take toward the claim, which
+  /// the runner gives the claim-tier's recorded votes (on a multi-fact claim, `partVoteStances` for each part's).
+  voteStances?: Citation[]
+  partVoteStances?: Citation[][]
 }
 
 /// The model name of a claim-tier's judge unit; never a panel model's id.

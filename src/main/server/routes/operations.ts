@@ -20,6 +20,22 @@ const IDEMPOTENCY = z.object({
     .optional()
     .meta({ description: 'Repeats with the same key and body answer the first' }),
 })
+const etag = z.string().meta({ description: 'A strong tag of this version of the report, in this coding' })
+const CONDITIONAL = z.object({
+  'if-none-match': z
+    .string()
+    .optional()
+    .meta({ description: 'The `ETag` of a version the client holds: 304 while it is current' }),
+  'accept-encoding': z
+    .string()
+    .optional()
+    .meta({ description: '`br` or `gzip` for a compressed body (`Content-Encoding`)' }),
+})
+const TAGGED = z.object({ ETag: etag, Vary: z.string().meta({ description: '`Accept-Encoding`' }) })
+const NOT_MODIFIED = {
+  description: 'Not modified: `If-None-Match` names the current version',
+  headers: z.object({ ETag: etag }),
+}
 const REPLAYED = z.object({
   'Idempotent-Replayed': z.enum(['true']).optional().meta({
     description: 'Sent when this answers a repeat of an earlier request with the same key and body',
@@ -63,10 +79,14 @@ function declare(
       ...(params ? { params } : {}),
       ...(query ? { query } : {}),
       ...(body ? { body: { content: { 'application/json': { schema: body } }, required: true } } : {}),
-      ...(route.idempotent ? { headers: IDEMPOTENCY } : {}),
+      ...(route.idempotent ? { headers: IDEMPOTENCY } : route.cached ? { headers: CONDITIONAL } : {}),
     },
     responses: {
-      [route.status]: { ...ok(result, route.answer), ...(route.idempotent ? { headers: REPLAYED } : {}) },
+      [route.status]: {
+        ...ok(result, route.answer),
+        ...(route.idempotent ? { headers: REPLAYED } : route.cached ? { headers: TAGGED } : {}),
+      },
+      ...(route.cached ? { 304: NOT_MODIFIED } : {}),
       ...errors,
     },
   })

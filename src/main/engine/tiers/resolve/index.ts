@@ -3,16 +3,17 @@
 // before its first vote, several claims of a document per request, and stored with the claim.
 import type { Config } from '../../../../shared/config'
 import { apiKeys, type ApiKeys } from '../../keys'
-import { ModelClient, modelHandle, modelSettings, type ModelHandle } from '../../models'
+import { ModelClient, modelHandle, modelSettings, UnusableAnswerError, type ModelHandle } from '../../models'
 import type { ClaimRecord, Documents, Resolution } from '../../store/documents'
 import { normaliseSpace } from '../../web'
 import { share } from '../t2/batcher'
+import { PermanentError } from '../../errors'
 import type { UnitInput } from '../tier'
 import {
   MAX_PARTS,
-  resolveKey,
+  Resolutions,
+  resolvedAt,
   resolvePrompt,
-  resolveSchema,
   resolveSystem,
   type Passage,
   type Resolved,
@@ -83,8 +84,14 @@ function resolution(claim: ClaimRecord, answer: Resolved | undefined): Omit<Reso
   return { statement, parts: parts.length >= 2 ? parts : null }
 }
 
-/// Resolves `claims` of the document `text` in one request to `handle`. A request that fails for any reason but
-/// `signal` resolves each claim as its own words, so that the check goes on with what it can check.
+/// Times an answer that does not follow the schema is asked for again before the claims are checked as written.
+const UNUSABLE_RETRIES = 1
+
+/// Resolves `claims` of the document `text` in one request to `handle`. A failure that will not mend (the
+/// provider refuses the request, or its answer keeps not following the schema) resolves each claim as its own
+/// words, so that the check goes on with what it can check; a passing one (a lost connection, a 5xx, a
+/// timeout) is thrown, so that the unit waiting for it is tried again later and nothing is checked on the bare
+/// words meanwhile.
 export async function resolveClaims(
   client: ModelClient,
   handle: ModelHandle,
@@ -93,21 +100,25 @@ export async function resolveClaims(
   today: string,
   signal: AbortSignal,
 ): Promise<Resolution[]> {
-  try {
-    const { object, usage } = await client.generate(handle, {
-      system: resolveSystem(today),
-      prompt: resolvePrompt(passageFor(text, claims)),
-      schema: resolveSchema(claims.length),
-      name: 'statements',
-      signal,
-    })
-    return claims.map((claim, index) => ({
-      ...resolution(claim, object[resolveKey(index)]),
-      usage: share(usage, index, claims.length),
-    }))
-  } catch (error) {
-    if (signal.aborted) throw error
-    return claims.map((claim) => ({ statement: claim.text, parts: null, usage: null }))
+  for (let retry = 0; ; retry++) {
+    try {
+      const { object, usage } = await client.generate(handle, {
+        system: resolveSystem(today),
+        prompt: resolvePrompt(passageFor(text, claims)),
+        schema: Resolutions,
+        name: 'statements',
+        signal,
+      })
+      return claims.map((claim, index) => ({
+        ...resolution(claim, resolvedAt(object, index, claims.length)),
+        usage: share(usage, index, claims.length),
+      }))
+    } catch (error) {
+      if (signal.aborted) throw error
+      if (error instanceof UnusableAnswerError && retry < UNUSABLE_RETRIES) continue
+      if (!(error instanceof PermanentError || error instanceof UnusableAnswerError)) throw error
+      return claims.map((claim) => ({ statement: claim.text, parts: null, usage: null }))
+    }
   }
 }
 

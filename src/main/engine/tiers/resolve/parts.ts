@@ -2,6 +2,7 @@
 // is checked part by part (each part a claim of its own to the tier: its own votes, cache entries, research and
 // decision), its verdict aggregated from its parts'.
 import type { Citation, Consensus, Evaluation, Verdict } from '../../../../shared/schemas'
+import { distinctCitations } from '../../../../shared/citations'
 import { addUsage } from '../../models'
 import type { ClaimRecord } from '../../store/documents'
 import { citedSites } from '../t3'
@@ -35,12 +36,7 @@ export const partClaims = (claim: ClaimRecord): ClaimRecord[] =>
   }))
 
 const citationsOf = (entries: ReadonlyArray<{ citations: Citation[] }>): Citation[] =>
-  entries
-    .flatMap((entry) => entry.citations)
-    .filter(
-      (citation, index, all) =>
-        all.findIndex((other) => other.url === citation.url && other.quote === citation.quote) === index,
-    )
+  distinctCitations(entries.flatMap((entry) => entry.citations))
 
 /// "Part 2 of 3 (“…”)": how the writer is told which fact a verdict is about.
 const partName = (parts: readonly string[], index: number): string =>
@@ -169,6 +165,10 @@ export function resolvedTier(inner: TierChecker, resolver: StatementResolver): T
           consensusUsage: addUsage(...outcomes.map((outcome) => outcome.consensusUsage ?? null)),
           partConsensus: decided,
           debate: debateOnParts(claim.parts, input.votes, outcomes),
+          ...(outcomes.some((outcome) => outcome.voteStances) && {
+            voteStances: outcomes.flatMap((outcome) => outcome.voteStances ?? []),
+            partVoteStances: outcomes.map((outcome) => outcome.voteStances ?? []),
+          }),
           issues: [],
         }
       }),

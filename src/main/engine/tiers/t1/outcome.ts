@@ -71,6 +71,7 @@ export function t1Outcome(
       sourced: false,
       sources: 0,
       decidedBy: null,
+      calibratedConfidence: null,
     },
   }
 }

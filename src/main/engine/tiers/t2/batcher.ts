@@ -1,6 +1,15 @@
 import type { TokenUsage } from '../../../../shared/schemas'
 import type { ModelClient, ModelHandle } from '../../models'
-import { Vote, batchKey, batchPrompt, batchSchema, panelSystem, votePrompt, type ClaimData } from './prompts'
+import {
+  Vote,
+  batchKey,
+  batchPrompt,
+  batchSchema,
+  isDebate,
+  panelSystem,
+  votePrompt,
+  type Question,
+} from './prompts'
 
 /// A panel model's vote on one claim, with the tokens it cost (a batch's share).
 export interface VoteAnswer {
@@ -9,7 +18,7 @@ export interface VoteAnswer {
 }
 
 interface Member {
-  item: ClaimData
+  item: Question
   signal: AbortSignal
   resolve(answer: VoteAnswer): void
   reject(error: unknown): void
@@ -27,7 +36,8 @@ const DEFAULT_BATCH_WINDOW_MS = 15
 
 /// Asks panel models for votes. With a batch size above 1, the claims of one check that ask the same model
 /// within a short window go in one request (up to the batch size), which shares the instructions and the
-/// schema between them. A member whose unit is aborted leaves at once; the request is aborted (its connection
+/// schema between them; so do the debate rounds of claims split at once (their first votes came in one
+/// request). A member whose unit is aborted leaves at once; the request is aborted (its connection
 /// closed) only when every member has left.
 export class VoteBatcher {
   private readonly queues = new Map<string, Queue>()
@@ -38,19 +48,21 @@ export class VoteBatcher {
     private readonly windowMs = DEFAULT_BATCH_WINDOW_MS,
   ) {}
 
-  /// A vote on `item`, asked on the day `today` (null: no date in the prompt).
+  /// A vote on `item` (a second one when it carries the votes of a debate round), asked on the day `today`
+  /// (null: no date in the prompt).
   vote(
     handle: ModelHandle,
     scope: string,
-    item: ClaimData,
+    item: Question,
     signal: AbortSignal,
     today: string | null,
   ): Promise<VoteAnswer> {
     if (this.batchSize <= 1) return this.single(handle, item, signal, today)
     return new Promise<VoteAnswer>((resolve, reject) => {
       signal.throwIfAborted()
-      // Claims asked on either side of midnight go in different batches: each request gives one date.
-      const key = `${scope}\n${handle.config.id}\n${today}`
+      // Claims asked on either side of midnight go in different batches: each request gives one date; a first
+      // vote and a debate round's are asked differently.
+      const key = `${scope}\n${handle.config.id}\n${today}\n${isDebate(item)}`
       let queue = this.queues.get(key)
       if (!queue) this.queues.set(key, (queue = { handle, today, members: [], timer: null }))
       queue.members.push({ item, signal, resolve, reject })
@@ -62,7 +74,7 @@ export class VoteBatcher {
 
   private async single(
     handle: ModelHandle,
-    item: ClaimData,
+    item: Question,
     signal: AbortSignal,
     today: string | null,
   ): Promise<VoteAnswer> {

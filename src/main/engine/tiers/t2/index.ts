@@ -13,7 +13,7 @@ import { PermanentError } from '../../errors'
 import type { JudgeInput, TierChecker, UnitInput, UnitOutcome } from '../tier'
 import { VoteBatcher } from './batcher'
 import { checkedText, claimData } from './context'
-import { Decision, Vote, debatePrompt, judgePrompt, judgeSystem, panelSystem } from './prompts'
+import { Decision, debateData, judgePrompt, judgeSystem, type Vote } from './prompts'
 
 export { checkedText, claimData } from './context'
 export * from './prompts'
@@ -95,13 +95,14 @@ export function modelTier(
       const voteAgain = async (own: Evaluation, others: Evaluation[]): Promise<Evaluation | null> => {
         const handle = panel.get(own.model)
         if (!handle) return null
-        const { object, usage } = await client.generate(handle, {
-          system: panelSystem(today),
-          prompt: debatePrompt(item, own, others),
-          schema: Vote,
-          name: 'vote',
-          signal: input.signal,
-        })
+        const question = { ...item, ...debateData(own, others) }
+        const { vote: object, usage } = await batcher.vote(
+          handle,
+          input.checkId,
+          question,
+          input.signal,
+          today,
+        )
         const vote = { ...object, rationale: object.rationale.trim().slice(0, MAX_RATIONALE) }
         return { ...voteOutcome(own.model, vote, input.now(), false, usage).evaluation, round: 2 }
       }
@@ -165,5 +166,6 @@ export function consensus(
     sourced: false,
     sources: 0,
     decidedBy: 'judge',
+    calibratedConfidence: null,
   }
 }

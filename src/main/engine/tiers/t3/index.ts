@@ -15,6 +15,7 @@ import { claimData } from '../t2/context'
 import { consensus } from '../t2'
 import { PermanentError } from '../../errors'
 import type { JudgeInput, TierChecker, UnitInput, UnitOutcome } from '../tier'
+import { distinctCitations, withStances } from '../../../../shared/citations'
 import { consistentDetail } from '../../../../shared/verdicts'
 import { agreement, debateRound, finalVotes, panelConsensus, split, unanimous } from '../panel'
 import { ALL_STEPS, todayOf, type VerdictSteps } from '../steps'
@@ -56,14 +57,15 @@ export interface ClaimEvidence {
   usage: TokenUsage | null
 }
 
-/// The models' view of the passages: ids P1…, their page, its dates and their text.
+/// The models' view of the passages: ids P1…, their page's site and title, its dates as days, their text.
 export const passageData = (passages: readonly RankedPassage[]): PassageData[] =>
   passages.map((passage, index) => ({
     id: `P${index + 1}`,
-    url: passage.url,
+    site: URL.parse(passage.url)?.hostname ?? passage.url,
     title: passage.title,
-    publishedAt: passage.publishedAt ?? null,
-    retrievedAt: passage.retrievedAt,
+    // A deep research run saved before pages' dates were read has passages without one.
+    ...(passage.publishedAt ? { publishedAt: passage.publishedAt.slice(0, 10) } : {}),
+    retrievedAt: passage.retrievedAt.slice(0, 10),
     text: passage.text,
   }))
 
@@ -190,15 +192,6 @@ export function sharesACitation(votes: readonly Evaluation[]): boolean {
   )
 }
 
-/// Each distinct verified quote of the votes, once.
-const pooledCitations = (votes: readonly Evaluation[]): Citation[] =>
-  votes
-    .flatMap((vote) => vote.citations)
-    .filter(
-      (citation, index, all) =>
-        all.findIndex((c) => c.url === citation.url && c.quote === citation.quote) === index,
-    )
-
 /// t3 from the configuration, or null when it lacks a panel or a judge. `web` is shared with deep research;
 /// `steps` are all on but in the verification eval's ablations.
 export function webTier(
@@ -300,13 +293,14 @@ export function webTier(
           client,
           verifier,
           item.claim,
-          pooledCitations(first),
+          distinctCitations(first.flatMap((vote) => vote.citations)),
           today,
           input.signal,
         )
         return {
           consensus: groundedConsensus(decided, judged.citations, first),
           consensusUsage: addUsage(researchUsage, judged.usage),
+          voteStances: judged.citations,
           issues: [],
         }
       }
@@ -334,13 +328,23 @@ export function webTier(
         signal: input.signal,
       })
       const verified = await verifiedCitations(web, passages, object.citations, input.signal)
-      const judged = await judgeStances(client, verifier, item.claim, verified, today, input.signal)
+      // The judge's quotes and every vote's, in one request.
+      const cited = [...verified, ...[...first, ...debate].flatMap((vote) => vote.citations)]
+      const judged = await judgeStances(
+        client,
+        verifier,
+        item.claim,
+        distinctCitations(cited),
+        today,
+        input.signal,
+      )
       evidence.delete(`${input.checkId}:${input.claim.id}`)
       const decided = consensus(object, votes, input.now(), input.claim.text)
       return {
-        consensus: groundedConsensus(decided, judged.citations, votes),
+        consensus: groundedConsensus(decided, withStances(verified, judged.citations), votes),
         consensusUsage: addUsage(usage, researchUsage, judged.usage),
-        debate,
+        debate: debate.map((vote) => ({ ...vote, citations: withStances(vote.citations, judged.citations) })),
+        voteStances: judged.citations,
         issues: [],
       }
     },

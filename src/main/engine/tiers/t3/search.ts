@@ -13,39 +13,36 @@ import { DATA_RULE, webDateRule } from './prompts'
 const RESULTS_PER_SEARCH = 5
 const PAGES = 4
 const MAX_QUERY = 300
-/// Characters of a snippet shown (some providers send a page's whole extract as its snippet).
-const MAX_SNIPPET = 400
+/// Characters of a snippet shown: a search engine's snippet is about this long; some providers send a page's
+/// whole extract as its snippet, which the pages read later give in full.
+const MAX_SNIPPET = 240
 
 /// The model's step after reading the results so far: its reasoning first, then which results to read and
 /// whether to search again.
+/// No descriptions: the system prompt says what each member is.
 export const SearchStep = z.object({
-  reasoning: z
-    .string()
-    .describe('one or two sentences: what the results so far show about the claim, and what is missing'),
-  read: z
-    .array(z.string())
-    .describe('the ids of the results whose pages are worth reading to settle the claim, most useful first'),
-  nextQuery: z
-    .string()
-    .nullable()
-    .describe('a new search query for what is still missing; null when the chosen results suffice'),
+  reasoning: z.string(),
+  read: z.array(z.string()),
+  nextQuery: z.string().nullable(),
 })
 export type SearchStep = z.infer<typeof SearchStep>
 
 export function searchSystem(today: string | null): string {
   return [
-    'You research a claim on the web for a fact-checking panel. You see the search results found so far ' +
-      '(title, address and snippet, no page text). Pick the results whose pages are worth reading to confirm ' +
-      'or contradict the claim. If they cannot settle it, ask for one more search with a query for what is ' +
-      'missing (not a repeat of an earlier query); if they can, or no searches are left, set nextQuery to null.',
+    'You research a claim on the web for a fact-checking panel, from the search results so far (title, ' +
+      'site, snippet). JSON: "reasoning" (at most two sentences: what they show, what is missing), "read" ' +
+      '(the ids of the results worth reading to confirm or contradict the claim, most useful first), ' +
+      '"nextQuery" (a new query for what is missing, no repeat; null when the results can settle it or no ' +
+      'searches are left).',
     ...webDateRule(today),
     DATA_RULE,
-    'Reply with only the JSON object the response format describes.',
-  ].join('\n\n')
+  ].join('\n')
 }
 
+/// The request after each search: the statement (self-contained, so no context), the queries so far and
+/// the results' titles, sites and snippets.
 export function searchPrompt(
-  item: ClaimData,
+  item: Pick<ClaimData, 'claim'>,
   queries: readonly string[],
   results: readonly SearchResult[],
   searchesLeft: number,
@@ -53,12 +50,12 @@ export function searchPrompt(
   const found = results.map((result, index) => ({
     id: `R${index + 1}`,
     title: result.title,
-    url: result.url,
+    site: URL.parse(result.url)?.hostname ?? result.url,
     snippet: result.snippet.slice(0, MAX_SNIPPET),
   }))
   return (
     'Pick the results worth reading for "claim", or ask for the next search.\n' +
-    dataBlock({ ...item, queries, searchesLeft, results: found })
+    dataBlock({ claim: item.claim, queries, searchesLeft, results: found })
   )
 }
 
@@ -76,7 +73,7 @@ export async function searchUntilAnswered(
   client: ModelClient,
   handle: ModelHandle,
   web: Web,
-  item: ClaimData,
+  item: Pick<ClaimData, 'claim'>,
   searchFor: string,
   options: { maxSearches: number; today: string | null; signal: AbortSignal },
 ): Promise<Searched> {

@@ -22,29 +22,26 @@ export function verifierFor(models: Config['models'], judge: ModelHandle, keys: 
   return { handle: modelHandle(models.verifier, 'models.verifier', keys), kind: models.verifier.kind }
 }
 
+/// No descriptions: the system prompt says what each member is.
 export const Stances = z.object({
-  stances: z
-    .array(
-      z.object({
-        quote: z.string().describe('the id of the quote, e.g. "Q1"'),
-        reasoning: z.string().describe('one sentence: what the quote says about the claim'),
-        stance: z
-          .enum(['supports', 'refutes', 'neutral'])
-          .describe('supports or refutes the claim as stated, or neutral when it settles neither'),
-      }),
-    )
-    .describe('one entry per quote'),
+  stances: z.array(
+    z.object({
+      quote: z.string(),
+      reasoning: z.string(),
+      stance: z.enum(['supports', 'refutes', 'neutral']),
+    }),
+  ),
 })
 
 export function stanceSystem(today: string | null): string {
   return [
-    'You check the sources a fact-checker cited. For each quote, say whether it supports the claim as stated ' +
-      '(it confirms it), refutes it (it contradicts it), or is neutral (it is about something else, or does ' +
-      'not settle it). Judge each quote on its own words and its date, not on what you know.',
+    'You check the sources a fact-checker cited: judge each quote on its own words and date, not on what you ' +
+      'know. JSON: one entry per quote, its id as "quote", "reasoning" (one sentence: what it says about the ' +
+      'claim), then "stance": supports (it confirms the claim as stated), refutes (it contradicts it) or ' +
+      'neutral (another subject, or it settles neither).',
     ...webDateRule(today),
     DATA_RULE,
-    'Reply with only the JSON object the response format describes.',
-  ].join('\n\n')
+  ].join('\n')
 }
 
 export const stancePrompt = (statement: string, citations: readonly Citation[]): string =>

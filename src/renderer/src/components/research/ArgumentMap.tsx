@@ -1,5 +1,6 @@
 import { useMemo, useRef, useState, type JSX, type KeyboardEvent } from 'react'
 import type { Citation } from '../../../../shared/schemas'
+import { stanceWords } from '../../../../shared/citations'
 import { counted } from '../../../../shared/counted'
 import { withoutInlineMarks } from '../../../../shared/markdown'
 import { OpenLinkDialog, SourceLink, sourceName } from './sources'
@@ -50,6 +51,8 @@ export function ArgumentMapTree({ map }: { map: ArgumentMap }): JSX.Element {
     const source = node.kind === 'evidence' ? node.sources[0] : undefined
     // The claim is the writer's Markdown, read without its marks; evidence is quoted verbatim.
     const text = node.kind === 'claim' ? withoutInlineMarks(node.text) : node.text
+    // How the evidence bears on the claim: a verified quote may still not settle it.
+    const stance = source ? stanceWords(source.stance) : null
     return (
       <li
         key={node.id}
@@ -57,7 +60,7 @@ export function ArgumentMapTree({ map }: { map: ArgumentMap }): JSX.Element {
         aria-level={item.level}
         aria-expanded={item.children.length > 0 ? open : undefined}
         aria-selected={focus === node.id}
-        aria-label={`${item.relation ? `${item.relation}: ` : ''}${kind.label}: ${text}${source ? `. Source: ${sourceName(source)}` : ''}`}
+        aria-label={`${item.relation ? `${item.relation}: ` : ''}${kind.label}: ${text}${source ? `. Source: ${sourceName(source)}` : ''}${stance ? `, ${stance}` : ''}`}
         aria-keyshortcuts={source ? 'Enter' : undefined}
         tabIndex={focus === node.id ? 0 : -1}
         className={`map-item map-${node.kind}`}
@@ -84,6 +87,7 @@ export function ArgumentMapTree({ map }: { map: ArgumentMap }): JSX.Element {
               <span className="map-source">
                 <SourceLink citation={source} onOpen={setOpening} quote={false} tabStop={false} />
               </span>
+              {stance && <span className="muted map-stance"> · {stance}</span>}
             </span>
           ) : (
             <span className="map-text">{text}</span>

@@ -93,7 +93,8 @@ export function ResearchPanel(): JSX.Element {
   )
 }
 
-function RunView({ run }: { run: ResearchRun }): JSX.Element {
+/// A run: its steps as they end, then its finding with the argument map and the panel's votes.
+export function RunView({ run }: { run: ResearchRun }): JSX.Element {
   const { research } = run
   const current = currentStep(run)
   const result = research.result

@@ -1,0 +1,43 @@
+// What stands behind a verdict, as the claim panel, the badges' titles and the exports say it
+// (src/shared/verdicts.ts): agreement and sources, or the calibrated confidence when a map gave one.
+import { describe, expect, it } from 'vitest'
+import type { Consensus } from '../../src/shared/schemas'
+import { verdictBasis, verdictNote } from '../../src/shared/verdicts'
+
+const decided: Consensus = {
+  verdict: 'supported',
+  confidence: 0.95,
+  agreement: 0.67,
+  reasoning: 'Both sources say so.',
+  citations: [],
+  correction: null,
+  decidedAt: '2026-01-01T00:00:00.000Z',
+  detail: null,
+  sourced: true,
+  sources: 2,
+  decidedBy: 'judge',
+  calibratedConfidence: null,
+}
+
+describe('verdictBasis', () => {
+  it('without a calibration map: the sources, who decided and the agreement; never the judge’s confidence', () => {
+    expect(verdictBasis(decided)).toBe('2 distinct sources · decided by the judge · agreement 67%')
+    expect(verdictBasis(decided)).not.toMatch(/95|confidence/)
+  })
+
+  it('with one: the calibrated confidence in place of the agreement', () => {
+    const calibrated = { ...decided, calibratedConfidence: 0.814 }
+    expect(verdictBasis(calibrated)).toBe(
+      '2 distinct sources · decided by the judge · calibrated confidence 81%',
+    )
+    expect(
+      verdictNote({ ...calibrated, verdict: 'misleading', detail: 'missing_context', sourced: false }),
+    ).toBe(
+      'missing context · Unsourced: the models’ judgement · decided by the judge · calibrated confidence 81%',
+    )
+  })
+
+  it('says nothing for t1, whose rules have no panel', () => {
+    expect(verdictBasis({ ...decided, decidedBy: null, calibratedConfidence: 0.5 })).toBeNull()
+  })
+})
