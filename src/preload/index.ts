@@ -3,21 +3,24 @@ import {
   channelOf,
   FILE_OPERATIONS,
   OPENED_FILE_CHANNEL,
-  OPERATIONS,
+  OPERATIONS_CHANNEL,
   REPORT_CHANNEL,
   type FactdeskIpc,
+  type FileOperation,
   type IpcResult,
+  type Operation,
   type ReportUpdate,
 } from '../shared/api'
 
 // What the page sees as `window.factdesk` (see FactdeskIpc: results, not thrown errors, cross the bridge).
 
 // One function per operation and one subscription, nothing else: no ipcRenderer, no way to name a channel.
-const invoker = (operation: (typeof OPERATIONS)[number] | (typeof FILE_OPERATIONS)[number]) => [
+const invoker = (operation: Operation | FileOperation) => [
   operation,
   (...args: unknown[]): Promise<unknown> => ipcRenderer.invoke(channelOf(operation), ...args),
 ]
-const operations = Object.fromEntries(OPERATIONS.map(invoker))
+/// The engine's operations, as the main process names them.
+const operations = Object.fromEntries((ipcRenderer.sendSync(OPERATIONS_CHANNEL) as Operation[]).map(invoker))
 /// Files on disk, through the main process's dialogs: the page never names a path.
 const files = Object.fromEntries(FILE_OPERATIONS.map(invoker))
 

@@ -45,3 +45,8 @@ export class ApiError extends Error {
     return new ApiError(envelope.error.code, envelope.error.message, envelope.error.details)
   }
 }
+
+/// The refusal of a remote service anywhere but in the desktop app (the page of `factdesk web` always talks to
+/// the server that serves it).
+export const remoteServiceRefused = (): ApiError =>
+  new ApiError('unprocessable', 'A remote service is a setting of the desktop app.')

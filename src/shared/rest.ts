@@ -1,23 +1,26 @@
-// The operations a Factdesk service offers over REST as requests, and its error answers as `ApiError`s: one
-// table for every client of the API (the browser-mode bridge and the desktop app's `RemoteService`).
+// The operations a Factdesk service offers over REST as requests, and its error answers as `ApiError`s: for
+// every client of the API (the browser-mode bridge and the desktop app's `RemoteService`).
 import { z } from 'zod'
-import type { FactdeskOperations } from './api'
 import { ApiError, STATUS_OF } from './errors'
 import {
-  Check,
-  CheckList,
-  Credits,
-  ErrorEnvelope,
-  Estimate,
-  Me,
-  PendingCheck,
-  PendingCheckList,
-  Report,
-  Research,
-  WebhookSecret,
-  WebhookSecretRotation,
-  ErrorCode,
-} from './schemas'
+  isRestOperation,
+  OPERATION_TABLE,
+  OPERATIONS,
+  restRouteOf,
+  type FactdeskOperations,
+  type Operation,
+  type OperationArgs,
+  type OperationResult,
+  type RestOperation,
+} from './operations'
+import { ErrorEnvelope, ErrorCode } from './schemas'
+
+/// The path prefix of the REST API.
+export const API_BASE = '/api/v1'
+/// The OpenAPI document of the API.
+export const OPENAPI_PATH = '/openapi.json'
+/// The Server-Sent Events of the organization's report changes (not an operation: a stream).
+export const EVENTS_PATH = '/events'
 
 /// One request of the REST API, relative to its base (`…/api/v1`), with the schema its answer must match.
 export interface RestRequest<T> {
@@ -28,89 +31,34 @@ export interface RestRequest<T> {
   headers?: Record<string, string>
 }
 
-/// The operations of the editor's API that the service specification's REST API offers.
-export type SpecOperation =
-  | 'me'
-  | 'credits'
-  | 'estimate'
-  | 'submit'
-  | 'getCheck'
-  | 'report'
-  | 'listChecks'
-  | 'cancel'
-  | 'patch'
-  | 'webhookSecret'
-  | 'rotateWebhookSecret'
-  | 'research'
-  | 'getResearch'
-
-/// The operations of checks waiting to be submitted ("check when online", an extension every Factdesk service
-/// offers): a remote service queues them itself, where its providers are.
-export type PendingOperation = 'queueCheck' | 'listPendingChecks' | 'cancelPendingCheck'
-
-/// The operations of the editor's API that a Factdesk service offers over REST.
-export type RestOperation = SpecOperation | PendingOperation
-
-type Requests = {
-  [Op in RestOperation]: (
-    ...args: Parameters<FactdeskOperations[Op]>
-  ) => RestRequest<Awaited<ReturnType<FactdeskOperations[Op]>>>
+/// An operation as its request: the path's `{…}` segments filled in with the first arguments, then the one
+/// object left, if any, as the query of a GET or the JSON body of the others, and an idempotent one's key.
+export function restRequest<Op extends Operation>(
+  operation: Op,
+  ...args: OperationArgs<Op>
+): RestRequest<OperationResult<Op>> {
+  const route = restRouteOf(operation)
+  if (!route) throw new Error(`${operation} has no REST route`)
+  const values = [...(args as unknown[])]
+  const path = route.path.replace(/\{\w+\}/g, () => encodeURIComponent(String(values.shift())))
+  const rest = values.shift() as Record<string, unknown> | undefined
+  const schema = OPERATION_TABLE[operation].result as unknown as z.ZodType<OperationResult<Op>>
+  const method = route.method.toUpperCase() as RestRequest<unknown>['method']
+  if (route.method !== 'get') {
+    const key = route.idempotent ? (values.shift() as string | undefined) : undefined
+    return {
+      method,
+      path,
+      schema,
+      ...(rest === undefined ? {} : { body: rest }),
+      ...(key === undefined ? {} : { headers: { 'Idempotency-Key': key } }),
+    }
+  }
+  const query = new URLSearchParams()
+  for (const [name, value] of Object.entries(rest ?? {}))
+    if (value !== undefined) query.set(name, String(value))
+  return { method, path: query.size > 0 ? `${path}?${query}` : path, schema }
 }
-
-const segment = (value: string): string => encodeURIComponent(value)
-
-/// Each operation as its request.
-export const REST_REQUESTS: Requests = {
-  me: () => ({ method: 'GET', path: '/me', schema: Me }),
-  credits: () => ({ method: 'GET', path: '/credits', schema: Credits }),
-  estimate: (request) => ({ method: 'POST', path: '/checks/estimate', schema: Estimate, body: request }),
-  submit: (request, idempotencyKey) => ({
-    method: 'POST',
-    path: '/checks',
-    schema: Check,
-    body: request,
-    ...(idempotencyKey === undefined ? {} : { headers: { 'Idempotency-Key': idempotencyKey } }),
-  }),
-  getCheck: (id) => ({ method: 'GET', path: `/checks/${segment(id)}`, schema: Check }),
-  report: (id) => ({ method: 'GET', path: `/checks/${segment(id)}/report`, schema: Report }),
-  listChecks: ({ limit, cursor }) => {
-    const query = new URLSearchParams()
-    if (limit !== undefined) query.set('limit', String(limit))
-    if (cursor !== undefined) query.set('cursor', cursor)
-    return { method: 'GET', path: `/checks${query.size > 0 ? `?${query}` : ''}`, schema: CheckList }
-  },
-  cancel: (id) => ({ method: 'POST', path: `/checks/${segment(id)}/cancel`, schema: Check }),
-  patch: (id, edits) => ({ method: 'PATCH', path: `/checks/${segment(id)}`, schema: Check, body: edits }),
-  webhookSecret: () => ({ method: 'GET', path: '/webhook-secret', schema: WebhookSecret }),
-  rotateWebhookSecret: () => ({
-    method: 'POST',
-    path: '/webhook-secret/rotate',
-    schema: WebhookSecretRotation,
-  }),
-  research: (request) => ({ method: 'POST', path: '/research', schema: Research, body: request }),
-  getResearch: (id) => ({ method: 'GET', path: `/research/${segment(id)}`, schema: Research }),
-  queueCheck: (request) => ({ method: 'POST', path: '/pending-checks', schema: PendingCheck, body: request }),
-  listPendingChecks: (waiting) => ({
-    method: 'GET',
-    path: `/pending-checks${waiting ? '?status=waiting' : ''}`,
-    schema: PendingCheckList,
-  }),
-  cancelPendingCheck: (id) => ({
-    method: 'POST',
-    path: `/pending-checks/${segment(id)}/cancel`,
-    schema: PendingCheck,
-  }),
-}
-
-/// One pending check (no operation of the editor's: `RemoteService` follows waiting ones with it).
-export const pendingCheckRequest = (id: string): RestRequest<PendingCheck> => ({
-  method: 'GET',
-  path: `/pending-checks/${segment(id)}`,
-  schema: PendingCheck,
-})
-
-/// Every operation a Factdesk service offers over REST.
-export const REST_OPERATIONS = Object.keys(REST_REQUESTS) as RestOperation[]
 
 /// The specification's error body as any service may send it: `details` may be missing, and a code this app does
 /// not know is named by the answer's status instead (its message is kept either way).
@@ -141,14 +89,13 @@ export function answerError(status: number, body: unknown, speaker: string): Api
   return new ApiError(byStatus ?? 'internal_error', `${speaker} answered with HTTP status ${status}.`)
 }
 
-/// The REST operations, each sending its request through `send`.
+/// The operations answered as JSON over REST, each sending its request through `send`.
 export function restOperations(
   send: <T>(request: RestRequest<T>) => Promise<T>,
 ): Pick<FactdeskOperations, RestOperation> {
-  const operations: Partial<Record<RestOperation, (...args: never[]) => Promise<unknown>>> = {}
-  for (const name of REST_OPERATIONS) {
-    const request = REST_REQUESTS[name] as (...args: never[]) => RestRequest<unknown>
-    operations[name] = (...args) => send(request(...args))
-  }
-  return operations as Pick<FactdeskOperations, RestOperation>
+  const operations = OPERATIONS.filter(isRestOperation).map((name) => [
+    name,
+    (...args: OperationArgs<typeof name>) => send(restRequest(name, ...args)),
+  ])
+  return Object.fromEntries(operations) as Pick<FactdeskOperations, RestOperation>
 }

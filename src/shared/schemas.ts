@@ -419,7 +419,7 @@ export const CreateCheckRequest = z
     message: 'give exactly one of documentId or text',
     path: ['documentId'],
   })
-  .meta({ id: 'CreateCheckRequest' })
+  .meta({ id: 'CreateCheckRequest', oneOf: [{ required: ['text'] }, { required: ['documentId'] }] })
 export type CreateCheckRequest = z.infer<typeof CreateCheckRequest>
 
 /// Body of `PATCH /checks/{id}`: only these members, each a string or null.

@@ -26,6 +26,7 @@ describe('GET /api/v1/openapi.json', () => {
       'GET /drafts',
       'GET /events',
       'GET /me',
+      'GET /openapi.json',
       'GET /pending-checks',
       'GET /pending-checks/{id}',
       'GET /research/{id}',

@@ -3,10 +3,11 @@ import { join } from 'node:path'
 import type { FactdeskOperations, ReportUpdate } from '../../src/shared/api'
 import { Config, type ConfigInput } from '../../src/shared/config'
 import { openEngine } from '../../src/main/engine/engine'
-import { engineOperations } from '../../src/main/desktop/dispatch'
+import { engineOperations } from '../../src/main/engine/operations'
+import { chromiumPdf } from '../../src/main/engine/exports/pdf'
 import { RemoteService, type RemoteOperations } from '../../src/main/remote/remoteService'
 import { ServiceSwitch } from '../../src/main/remote/switch'
-import { toUpdate } from '../../src/main/server/reportUpdate'
+import { toUpdate } from '../../src/main/engine/events'
 import { exited, factdesk, startFactdesk } from '../helpers/cli'
 import { tempDir } from '../helpers/server'
 
@@ -21,7 +22,10 @@ export interface Subject {
 /// the desktop's own principal); its updates as the window's forwarder gets them.
 export async function embeddedSubject(config: ConfigInput): Promise<Subject> {
   const engine = openEngine({ dataDir: tempDir(), config: Config.parse(config), runJobs: true })
-  const ops: FactdeskOperations = engineOperations(engine, new ServiceSwitch(engine.settings.switches))
+  const services = new ServiceSwitch(engine.settings.switches)
+  const ops: FactdeskOperations = engineOperations({ ...engine, services, printPdf: chromiumPdf }, () =>
+    engine.localPrincipal(),
+  )
   const { organizationId } = engine.localPrincipal()
   return {
     ops,

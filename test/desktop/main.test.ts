@@ -114,7 +114,7 @@ const electron = vi.hoisted(() => {
     },
     safeStorage: { isEncryptionAvailable: () => false, getSelectedStorageBackend: () => 'basic_text' },
     screen: { getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }] },
-    ipcMain: { handle: vi.fn() },
+    ipcMain: { handle: vi.fn(), on: vi.fn() },
     shell: { openExternal: vi.fn(async () => undefined) },
   }
 })

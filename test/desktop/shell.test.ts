@@ -5,9 +5,10 @@ import {
   channelOf,
   FILE_OPERATIONS,
   OPENED_FILE_CHANNEL,
-  OPERATIONS,
+  OPERATIONS_CHANNEL,
   REPORT_CHANNEL,
 } from '../../src/shared/api'
+import { OPERATIONS } from '../../src/shared/operations'
 import { appPage } from '../../src/main/desktop/appPage'
 import { guardEveryWebContents } from '../../src/main/desktop/guards'
 import { registerIpc } from '../../src/main/desktop/ipc'
@@ -18,8 +19,8 @@ import { secureSession } from '../../src/main/desktop/session'
 const electron = vi.hoisted(() => ({
   app: { on: vi.fn() },
   contextBridge: { exposeInMainWorld: vi.fn() },
-  ipcRenderer: { invoke: vi.fn(), on: vi.fn(), removeListener: vi.fn() },
-  ipcMain: { handle: vi.fn() },
+  ipcRenderer: { invoke: vi.fn(), on: vi.fn(), removeListener: vi.fn(), sendSync: vi.fn() },
+  ipcMain: { handle: vi.fn(), on: vi.fn() },
   shell: { openExternal: vi.fn(() => Promise.resolve()) },
 }))
 vi.mock('electron', () => electron)
@@ -38,6 +39,10 @@ beforeEach(() => {
 
 describe('the preload', () => {
   it('exposes one function per operation and the report subscription, each passing its IpcResult through', async () => {
+    // The main process names the operations (registerIpc, below).
+    electron.ipcRenderer.sendSync.mockImplementation((channel: string) =>
+      channel === OPERATIONS_CHANNEL ? OPERATIONS : undefined,
+    )
     await import('../../src/preload/index')
     expect(electron.contextBridge.exposeInMainWorld).toHaveBeenCalledTimes(1)
     const [key, api] = electron.contextBridge.exposeInMainWorld.mock.calls[0] as [
@@ -100,6 +105,15 @@ describe('the IPC registration', () => {
       ),
     )
     expect([...handlers.keys()].sort()).toEqual(OPERATIONS.map(channelOf).sort())
+    // The preload asks the operations' names as it starts.
+    const [channel, names] = electron.ipcMain.on.mock.calls[0] as unknown as [
+      string,
+      (event: { returnValue?: unknown }) => void,
+    ]
+    expect(channel).toBe(OPERATIONS_CHANNEL)
+    const event: { returnValue?: unknown } = {}
+    names(event)
+    expect(event.returnValue).toEqual(OPERATIONS)
 
     const handle = handlers.get(channelOf('me'))
     await expect(handle?.({ senderFrame: { url: page.href } }, 1, 2)).resolves.toEqual({

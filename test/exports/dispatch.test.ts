@@ -38,7 +38,7 @@ afterAll(() => engine.close())
 
 describe('the export operation over IPC', () => {
   it('answers the file with its name, media type and bytes, intact after a structured clone', async () => {
-    const result = structuredClone(await dispatch('export', [checkId, 'md'], APP))
+    const result = structuredClone(await dispatch('export', [checkId, { format: 'md' }], APP))
     expect(result.ok).toBe(true)
     const file = (result as { data: ExportedFile }).data
     expect(file.fileName).toBe(`${checkId}-factcheck.md`)
@@ -49,16 +49,16 @@ describe('the export operation over IPC', () => {
   })
 
   it('prints the PDF from the HTML export with the printer it was given', async () => {
-    const result = await dispatch('export', [checkId, 'pdf'], APP)
+    const result = await dispatch('export', [checkId, { format: 'pdf' }], APP)
     expect(new TextDecoder().decode((result as { data: ExportedFile }).data.data)).toBe('%PDF-1.7 printed')
     expect(printed.at(-1)).toContain('<mark class="claim verdict-')
   })
 
   it('refuses an unknown format and another page', async () => {
-    const bad = ErrorEnvelope.parse(await dispatch('export', [checkId, 'rtf'], APP)).error
+    const bad = ErrorEnvelope.parse(await dispatch('export', [checkId, { format: 'rtf' }], APP)).error
     expect(bad.code).toBe('bad_request')
     const stranger = ErrorEnvelope.parse(
-      await dispatch('export', [checkId, 'md'], 'https://evil.example/'),
+      await dispatch('export', [checkId, { format: 'md' }], 'https://evil.example/'),
     ).error
     expect(stranger.code).toBe('forbidden')
   })
@@ -83,7 +83,7 @@ describe('the export operation with a remote service chosen', () => {
         body: { text: 'The Danube flows into the Black Sea.', tiers: ['t1'], name: 'rivers' },
       })
       await waitForEnd(server, submitted.json.id, 60_000)
-      const result = await remote('export', [submitted.json.id, 'html'], APP)
+      const result = await remote('export', [submitted.json.id, { format: 'html' }], APP)
       expect(result.ok).toBe(true)
       const file = (result as { data: ExportedFile }).data
       expect(file.fileName).toBe('rivers-factcheck.html')

@@ -6,7 +6,8 @@ import type { ConfigInput } from '../../src/shared/config'
 import { Config } from '../../src/shared/config'
 import type { Clock } from '../../src/main/engine/clock'
 import { openEngine, type Engine, type EngineOptions } from '../../src/main/engine/engine'
-import { API_BASE, createApp } from '../../src/main/server/app'
+import { createApp } from '../../src/main/server/app'
+import { API_BASE } from '../../src/shared/rest'
 import { listen, type Listening } from '../../src/main/server/listen'
 
 /// A fresh data folder under the system's temporary directory.

@@ -205,7 +205,7 @@ describe('Settings > Service in the desktop app', () => {
     expect(queued).toMatchObject({ status: 'waiting', documentId: estimate.documentId, checkId: null })
     expect(server.engine.pending.get(newsroom, queued.id).status).toBe('waiting')
     expect(engine.pending.list(local).data).toEqual([])
-    const listed = await data(dispatch, 'listPendingChecks', true)
+    const listed = await data(dispatch, 'listPendingChecks', { status: 'waiting' })
     expect(listed.data.map((each: PendingCheck) => each.id)).toEqual([queued.id])
 
     await models.open(fake.baseURL)
@@ -229,7 +229,7 @@ describe('Settings > Service in the desktop app', () => {
     })
     expect(server.engine.service.listChecks(newsroom, 10, null).data).toHaveLength(1)
     expect(engine.service.listChecks(local, 10, null).data).toEqual([])
-    expect((await data(dispatch, 'listPendingChecks', true)).data).toEqual([])
+    expect((await data(dispatch, 'listPendingChecks', { status: 'waiting' })).data).toEqual([])
   })
 
   it('is not offered where the page talks to its own server (factdesk web)', async () => {

@@ -75,7 +75,7 @@ describe('RemoteService retries', () => {
     expect(sent).toHaveLength(2)
     expect(sent[1]?.headers['idempotency-key']).toBe(sent[0]?.headers['idempotency-key'])
     expect(pending.idempotencyKey).toBe(sent[0]?.headers['idempotency-key'])
-    const queued = (await remote.listPendingChecks(false)).data
+    const queued = (await remote.listPendingChecks({})).data
     expect(queued.map((each) => each.id)).toEqual([pending.id])
   })
 

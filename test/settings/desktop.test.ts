@@ -63,7 +63,7 @@ describe('settings over IPC (the desktop app is the owner)', () => {
   it('refuses arguments outside the contract with the envelope', async () => {
     const result = await dispatch('updateSettings', [{ writing: { dialect: 'klingon' } }], APP)
     expect(result).toMatchObject({ ok: false, error: { code: 'bad_request' } })
-    const grant = await dispatch('grantCredits', [0], APP)
+    const grant = await dispatch('grantCredits', [{ amount: 0 }], APP)
     expect(grant).toMatchObject({ ok: false, error: { code: 'bad_request' } })
   })
 
@@ -72,7 +72,7 @@ describe('settings over IPC (the desktop app is the owner)', () => {
     expect(created.data.value).toMatch(/^fdk_/)
     const revoked = (await dispatch('revokeToken', [created.data.token.id], APP)) as any
     expect(revoked.data.revokedAt).not.toBeNull()
-    const granted = (await dispatch('grantCredits', [5], APP)) as any
+    const granted = (await dispatch('grantCredits', [{ amount: 5 }], APP)) as any
     expect(granted.data.balance).toBe(1005)
   })
 })

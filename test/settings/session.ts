@@ -10,6 +10,8 @@ import { startServer, tempDir, type TestServer } from '../helpers/server'
 /// A test server in browser mode, and the owner's session: the cookie and page key `factdesk web` trades its
 /// link for.
 export interface OwnerServer extends TestServer {
+  /// The headers that sign a request in as the browser session: its cookie and the page's key.
+  ownerHeaders: Record<string, string>
   /// Calls the API as the browser session (the owner), same-origin like the page.
   owner(method: string, path: string, body?: unknown): Promise<{ status: number; json: any }>
 }
@@ -33,10 +35,12 @@ export async function startOwnerServer(
   const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0] ?? ''
   if (signIn.status !== 200 || cookie === '') throw new Error(`no session: ${signIn.status}`)
   const { pageKey } = (await signIn.json()) as { pageKey: string }
+  const ownerHeaders = { Cookie: cookie, [PAGE_KEY_HEADER]: pageKey }
   return {
     ...server,
+    ownerHeaders,
     async owner(method, path, body) {
-      const headers: Record<string, string> = { Cookie: cookie, [PAGE_KEY_HEADER]: pageKey }
+      const headers: Record<string, string> = { ...ownerHeaders }
       if (body !== undefined) headers['Content-Type'] = 'application/json'
       const response = await fetch(server.api + path, {
         method,

@@ -1,12 +1,22 @@
 import { existsSync } from 'node:fs'
 import { extname } from 'node:path'
+import { z } from 'zod'
 import type { DraftFiles, FileOperation, IpcResult } from '../../shared/api'
 import { ApiError } from '../../shared/errors'
-import { FILE_OPERATION_ARGS } from '../../shared/operations'
+import { draftId } from '../../shared/operations'
+import { SaveDraftRequest } from '../../shared/schemas'
 import type { Engine } from '../engine/engine'
 import { SAVABLE } from '../engine/files/formats'
 import { isAppUrl } from './appPage'
 import { asApiError, fieldErrors } from './dispatch'
+
+const draftText = SaveDraftRequest.shape.text.unwrap()
+/// The arguments of the file operations, checked like the engine's.
+const FILE_OPERATION_ARGS = {
+  openFile: z.tuple([]),
+  saveFile: z.tuple([draftId, draftText]),
+  saveFileAs: z.tuple([draftId, draftText]),
+} satisfies Record<FileOperation, z.ZodType<unknown[]>>
 
 /// The native dialogs the file operations ask: a path chosen, or null when the writer cancelled.
 export interface FileDialogs {

@@ -1,12 +1,19 @@
 import { randomBytes } from 'node:crypto'
 import { EventEmitter } from 'node:events'
-import type { EngineUpdate } from '../../shared/api'
+import type { EngineUpdate, ReportUpdate } from '../../shared/api'
 import type { Check } from '../../shared/schemas'
 
 /// A change to a report or to a deep research run, as it happens, with the organization it belongs to: the IPC
 /// layer and the server's event stream subscribe to these and pass on the `ReportUpdate` to that organization's
 /// pages only.
 export type ReportEvent = EngineUpdate & { organizationId: string }
+
+/// The page's copy of an event: the organization stays with the server or the main process.
+export function toUpdate(event: ReportEvent): ReportUpdate {
+  if (event.type === 'check') return { type: 'check', check: event.check }
+  const { organizationId: _organization, ...update } = event
+  return update
+}
 
 /// An event with its id: the stream's name and the event's number in it (`"3f9a02c1-1207"`). A client that
 /// reconnects names the last id it heard (SSE's `Last-Event-ID`) to be sent what it missed (`since`).

@@ -1,22 +1,17 @@
 import { randomUUID } from 'node:crypto'
 import type { EngineUpdate, FactdeskApi } from '../../shared/api'
 import { ApiError } from '../../shared/errors'
-import {
-  answerError,
-  pendingCheckRequest,
-  REST_REQUESTS,
-  type RestOperation,
-  type RestRequest,
-} from '../../shared/rest'
+import type { ServiceOperation } from '../../shared/operations'
+import { answerError, EVENTS_PATH, restRequest, type RestRequest } from '../../shared/rest'
 import { remoteServiceUrlProblem, type Check } from '../../shared/schemas'
 import { backoffMs, retryAfterMs } from '../engine/models/retry'
 import { reason } from '../engine/settings/probes'
 import { ResearchEvents } from './events'
 import { ReportPoller, type PollOptions } from './poller'
 
-/// The operations of the editor's API that a Factdesk service offers over REST (`RestOperation`); the rest
+/// The operations of the editor's API that every Factdesk service offers over REST; the rest
 /// (settings, tokens, grants, drafts) belong to the app on this computer and stay with the embedded engine.
-export type RemoteOperations = Pick<FactdeskApi, RestOperation | 'subscribe'>
+export type RemoteOperations = Pick<FactdeskApi, ServiceOperation | 'subscribe'>
 
 export interface RemoteOptions {
   /// The service's base URL, `/api/v1` included: https, or http to this computer (tests).
@@ -67,12 +62,12 @@ export class RemoteService implements RemoteOperations {
       retryDelayMs: remote.retryDelayMs ?? DEFAULTS.retryDelayMs,
       requestTimeoutMs: remote.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs,
     }
-    this.researchEvents = new ResearchEvents(`${this.base}/events`, remote.token)
+    this.researchEvents = new ResearchEvents(this.base + EVENTS_PATH, remote.token)
     this.poller = new ReportPoller(
       {
         report: (id) => this.report(id),
         getResearch: (id) => this.getResearch(id),
-        pendingCheck: (id) => this.call(pendingCheckRequest(id)),
+        pendingCheck: (id) => this.getPendingCheck(id),
         getCheck: (id) => this.getCheck(id),
         researchEvents: (listener, signal) => this.researchEvents.read(listener, signal),
       },
@@ -80,56 +75,55 @@ export class RemoteService implements RemoteOperations {
     )
   }
 
-  me: RemoteOperations['me'] = () => this.call(REST_REQUESTS.me())
-  credits: RemoteOperations['credits'] = () => this.call(REST_REQUESTS.credits())
-  estimate: RemoteOperations['estimate'] = (request) => this.call(REST_REQUESTS.estimate(request))
+  me: RemoteOperations['me'] = () => this.call(restRequest('me'))
+  credits: RemoteOperations['credits'] = () => this.call(restRequest('credits'))
+  estimate: RemoteOperations['estimate'] = (request) => this.call(restRequest('estimate', request))
 
   submit: RemoteOperations['submit'] = async (request, idempotencyKey = randomUUID()) =>
-    this.seen(await this.call(REST_REQUESTS.submit(request, idempotencyKey)))
+    this.seen(await this.call(restRequest('submit', request, idempotencyKey)))
 
   getCheck: RemoteOperations['getCheck'] = async (id) =>
-    this.seen(await this.call(REST_REQUESTS.getCheck(id)))
+    this.seen(await this.call(restRequest('getCheck', id)))
 
   report: RemoteOperations['report'] = async (id) => {
-    const report = await this.call(REST_REQUESTS.report(id))
+    const report = await this.call(restRequest('report', id))
     this.seen(report.check)
     return report
   }
 
-  listChecks: RemoteOperations['listChecks'] = (page) => this.call(REST_REQUESTS.listChecks(page))
-  cancel: RemoteOperations['cancel'] = async (id) => this.seen(await this.call(REST_REQUESTS.cancel(id)))
-  patch: RemoteOperations['patch'] = (id, edits) => this.call(REST_REQUESTS.patch(id, edits))
-  webhookSecret: RemoteOperations['webhookSecret'] = () => this.call(REST_REQUESTS.webhookSecret())
+  listChecks: RemoteOperations['listChecks'] = (page) => this.call(restRequest('listChecks', page))
+  cancel: RemoteOperations['cancel'] = async (id) => this.seen(await this.call(restRequest('cancel', id)))
+  patch: RemoteOperations['patch'] = (id, edits) => this.call(restRequest('patch', id, edits))
+  webhookSecret: RemoteOperations['webhookSecret'] = () => this.call(restRequest('webhookSecret'))
   rotateWebhookSecret: RemoteOperations['rotateWebhookSecret'] = () =>
-    this.call({ ...REST_REQUESTS.rotateWebhookSecret(), repeat: 'refused' })
+    this.call({ ...restRequest('rotateWebhookSecret'), repeat: 'refused' })
 
   research: RemoteOperations['research'] = async (request) => {
-    const research = await this.call({ ...REST_REQUESTS.research(request), repeat: 'refused' })
+    const research = await this.call({ ...restRequest('research', request), repeat: 'refused' })
     this.poller.watchResearch(research)
     return research
   }
 
-  getResearch: RemoteOperations['getResearch'] = (id) => this.call(REST_REQUESTS.getResearch(id))
+  getResearch: RemoteOperations['getResearch'] = (id) => this.call(restRequest('getResearch', id))
 
   /// Queued on the service, where the providers it could not reach are, under one Idempotency-Key through all
   /// retries (a retry never queues it twice).
-  queueCheck: RemoteOperations['queueCheck'] = async (request) => {
-    const pending = await this.call({
-      ...REST_REQUESTS.queueCheck(request),
-      headers: { 'Idempotency-Key': randomUUID() },
-    })
+  queueCheck: RemoteOperations['queueCheck'] = async (request, idempotencyKey = randomUUID()) => {
+    const pending = await this.call(restRequest('queueCheck', request, idempotencyKey))
     this.poller.watchPending(pending)
     return pending
   }
 
-  listPendingChecks: RemoteOperations['listPendingChecks'] = async (waiting) => {
-    const list = await this.call(REST_REQUESTS.listPendingChecks(waiting))
+  listPendingChecks: RemoteOperations['listPendingChecks'] = async (query) => {
+    const list = await this.call(restRequest('listPendingChecks', query))
     for (const pending of list.data) this.poller.watchPending(pending)
     return list
   }
 
+  getPendingCheck: RemoteOperations['getPendingCheck'] = (id) => this.call(restRequest('getPendingCheck', id))
+
   cancelPendingCheck: RemoteOperations['cancelPendingCheck'] = (id) =>
-    this.call(REST_REQUESTS.cancelPendingCheck(id))
+    this.call(restRequest('cancelPendingCheck', id))
 
   /// Updates of the checks and research runs this service has seen running, by polling their reports.
   subscribe = (listener: (update: EngineUpdate) => void): (() => void) => this.poller.subscribe(listener)

@@ -5,13 +5,7 @@ import type { ServiceTest, ServiceTestRequest } from '../../shared/schemas'
 import type { ReportEvent, ReportSource } from '../engine/events'
 import { requireOwner, type Principal } from '../engine/service'
 import type { ServiceSwitches } from '../engine/settings/switches'
-import { REST_OPERATIONS, type RestOperation } from '../../shared/rest'
 import { RemoteService, type RemoteOptions } from './remoteService'
-
-/// Whether an operation goes to the remote service when one is chosen: its checks, research and webhook secret,
-/// and checks waiting to be submitted, which wait where the providers are (the others stay with this computer).
-export const isRemoteOperation = (operation: string): operation is RestOperation =>
-  (REST_OPERATIONS as readonly string[]).includes(operation)
 
 /// The service the editor talks to, as the settings say: null for the embedded engine, or a `RemoteService`
 /// made from the saved URL and token, and made again when they change (no restart). Its polled updates reach

@@ -1,23 +1,18 @@
 import { OpenAPIHono } from '@hono/zod-openapi'
 import { Hono, type MiddlewareHandler } from 'hono'
 import { ApiError } from '../../shared/errors'
+import { OPERATION_TABLE } from '../../shared/operations'
+import { API_BASE, OPENAPI_PATH } from '../../shared/rest'
 import { MAX_DRAFT_CHARS, MAX_FILE_BYTES } from '../../shared/schemas'
 import type { Engine } from '../engine/engine'
 import { chromiumPdf, type PdfPrinter } from '../engine/exports/pdf'
 import { authenticate, type ApiEnv } from './auth'
 import { cachedReport } from './cachedReport'
 import { errorResponse, limitBody, notJson, validationError } from './errors'
-import { accountRoutes } from './routes/account'
-import { checkRoutes } from './routes/checks'
-import { draftRoutes } from './routes/drafts'
+import { describeApi, openApiDocument } from './openapi'
 import { eventRoutes } from './routes/events'
-import { pendingRoutes } from './routes/pending'
 import { exportRoutes } from './routes/exports'
-import { researchRoutes } from './routes/research'
-import { settingsRoutes } from './routes/settings'
-
-/// The path prefix of the REST API.
-export const API_BASE = '/api/v1'
+import { operationRoutes } from './routes/operations'
 
 /// The largest request body: room for the longest text a request may carry (a check's `limits.maxTextChars`, a
 /// draft's MAX_DRAFT_CHARS), each character escaped in JSON in at most 6 bytes (`\u001f`), and for the rest of
@@ -49,27 +44,21 @@ export function createApi(engine: Engine, options: AppOptions = {}): OpenAPIHono
   const fileBody = limitBody(FILE_BODY_BYTES)
   api.use(
     '*',
-    (c, next) => (c.req.path === `${API_BASE}/drafts/import` ? fileBody : textBody)(c, next),
+    (c, next) =>
+      (c.req.path === API_BASE + OPERATION_TABLE.importFile.rest.path ? fileBody : textBody)(c, next),
     requireJsonBody,
   )
-  // Reports are served from the engine's serialized, kept-up-to-date copies (the route below documents them).
-  api.get('/checks/:id/report', cachedReport(engine.reports))
-  api.route('/', accountRoutes(engine.service))
-  api.route('/', checkRoutes(engine.service))
-  api.route('/', exportRoutes(engine.service, options.printPdf ?? chromiumPdf))
+  const printPdf = options.printPdf ?? chromiumPdf
+  const { service, research, settings, pending, drafts } = engine
+  // Reports are served from the engine's serialized, kept-up-to-date copies (conditional and compressed).
+  const middleware = { report: [cachedReport(engine.reports)] }
+  api.route('/', operationRoutes({ service, research, settings, pending, drafts, printPdf }, middleware))
+  api.route('/', exportRoutes(service, printPdf))
   api.route(
     '/',
-    eventRoutes(engine.events, (tokenId) => engine.service.isCurrent(tokenId), options.stopping),
+    eventRoutes(engine.events, (tokenId) => service.isCurrent(tokenId), options.stopping),
   )
-  api.route('/', pendingRoutes(engine.pending))
-  api.route('/', researchRoutes(engine.research))
-  api.route('/', draftRoutes(engine.drafts))
-  api.route('/', settingsRoutes(engine.settings))
-  api.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {
-    type: 'http',
-    scheme: 'bearer',
-    description: 'An API token: `factdesk token create --scope read|write`.',
-  })
+  describeApi(api, options.acceptSessionCookie ?? false)
   return api
 }
 
@@ -78,20 +67,7 @@ export function createApi(engine: Engine, options: AppOptions = {}): OpenAPIHono
 export function createApp(engine: Engine, options: AppOptions = {}): Hono {
   const app = new Hono()
   const api = createApi(engine, options)
-  app.get(`${API_BASE}/openapi.json`, (c) =>
-    c.json(
-      api.getOpenAPI31Document({
-        openapi: '3.1.0',
-        info: {
-          title: 'Factdesk fact-checking service',
-          version: '1',
-          description: 'Fact-check text in tiers (t1 spelling and grammar, t2 model panel, t3 web research).',
-        },
-        servers: [{ url: API_BASE }],
-        security: [{ bearer: [] }],
-      }),
-    ),
-  )
+  app.get(API_BASE + OPENAPI_PATH, (c) => c.json(openApiDocument(api, options.acceptSessionCookie ?? false)))
   app.route(API_BASE, api)
   app.notFound(() => {
     throw new ApiError('not_found', 'There is no such route.')

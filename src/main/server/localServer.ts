@@ -1,6 +1,7 @@
 import type { Engine } from '../engine/engine'
 import type { LocalServerSwitch, LocalServerWish } from '../engine/settings/switches'
-import { API_BASE, createApp } from './app'
+import { API_BASE } from '../../shared/rest'
+import { createApp } from './app'
 import { listen, type Listening } from './listen'
 
 /// Only this computer may reach the desktop app's REST server.

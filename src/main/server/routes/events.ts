@@ -1,8 +1,8 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
 import { streamSSE } from 'hono/streaming'
-import { RECENT_EVENTS, type ReportEvent, type ReportEvents } from '../../engine/events'
+import { RECENT_EVENTS, toUpdate, type ReportEvent, type ReportEvents } from '../../engine/events'
+import { EVENTS_PATH } from '../../../shared/rest'
 import type { ApiEnv } from '../auth'
-import { toUpdate } from '../reportUpdate'
 import { errorResponses } from './responses'
 
 /// A comment line this often keeps proxies and idle timers from closing a quiet stream.
@@ -10,7 +10,8 @@ const KEEP_ALIVE_MS = 25_000
 
 const events = createRoute({
   method: 'get',
-  path: '/events',
+  path: EVENTS_PATH,
+  operationId: 'events',
   summary: 'Report changes of the organization as Server-Sent Events (extension)',
   description:
     'One `message` event per change, its data a JSON `ReportUpdate`: `{"type":"check","check":Check}` when a ' +

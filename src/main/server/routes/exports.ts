@@ -1,39 +1,44 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
-import { ExportFormat } from '../../../shared/schemas'
+import { OPERATION_TABLE, type OperationArgs } from '../../../shared/operations'
+import { Report } from '../../../shared/schemas'
 import { EXPORT_TYPES, exportCheck } from '../../engine/exports'
 import type { PdfPrinter } from '../../engine/exports/pdf'
 import type { Service } from '../../engine/service'
 import type { ApiEnv } from '../auth'
+import { restArguments } from './operations'
 import { errorResponses } from './responses'
 
 const text = z.string()
 const binary = z.string().meta({ format: 'binary' })
 
+const { summary, access, rest: route } = OPERATION_TABLE.export
+const { params, query } = restArguments('export', route)
+
 const exportReport = createRoute({
-  method: 'get',
-  path: '/checks/{id}/export',
-  summary: 'The annotated report as a file (extension)',
-  description:
-    'The check’s text as submitted with its latest results, as a download: `html` (one self-contained page: ' +
-    'claims highlighted by verdict, a note per claim with reasoning, votes and citations, a summary table), ' +
-    '`md` (Markdown with a footnote per claim), `docx` (Word, a comment on each claim), `pdf` (the HTML page ' +
-    'printed) or `json` (the report exactly as `GET /checks/{id}/report` answers it, with the text).',
-  request: {
-    params: z.object({ id: z.string().meta({ description: 'A check id, `chk_…`' }) }),
-    query: z.object({ format: ExportFormat }),
-  },
+  method: route.method,
+  path: route.path,
+  operationId: 'export',
+  summary,
+  description: route.description,
+  request: { params: params as NonNullable<typeof params>, query: query as NonNullable<typeof query> },
   responses: {
     200: {
-      description: 'The file, with `Content-Disposition: attachment` and its name',
+      description: route.answer,
+      headers: {
+        'Content-Disposition': {
+          description: '`attachment`, with the file’s name',
+          schema: { type: 'string' },
+        },
+      },
       content: {
         [EXPORT_TYPES.html.contentType]: { schema: text },
         [EXPORT_TYPES.md.contentType]: { schema: text },
         [EXPORT_TYPES.docx.contentType]: { schema: binary },
         [EXPORT_TYPES.pdf.contentType]: { schema: binary },
-        [EXPORT_TYPES.json.contentType]: { schema: text },
+        [EXPORT_TYPES.json.contentType]: { schema: Report },
       },
     },
-    ...errorResponses('read'),
+    ...errorResponses(access),
   },
 })
 
@@ -46,8 +51,10 @@ function attachment(fileName: string): string {
 /// The export route; `printPdf` prints the HTML export for `format=pdf`.
 export function exportRoutes(service: Service, printPdf: PdfPrinter): OpenAPIHono<ApiEnv> {
   return new OpenAPIHono<ApiEnv>().openapi(exportReport, async (c) => {
-    const { id } = c.req.valid('param')
-    const file = await exportCheck(service, c.var.principal, id, c.req.valid('query').format, printPdf)
+    // Checked against the operation's arguments, `[id, { format }]`.
+    const { id } = c.req.valid('param') as { id: OperationArgs<'export'>[0] }
+    const { format } = c.req.valid('query') as OperationArgs<'export'>[1]
+    const file = await exportCheck(service, c.var.principal, id, format, printPdf)
     return c.body(file.data, 200, {
       'Content-Type': file.contentType,
       'Content-Disposition': attachment(file.fileName),

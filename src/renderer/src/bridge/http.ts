@@ -1,24 +1,15 @@
-import type { z } from 'zod'
 import type { ExportedFile, FactdeskApi, ReportUpdate } from '../../../shared/api'
-import { ApiError } from '../../../shared/errors'
-import { answerError, restOperations } from '../../../shared/rest'
+import { ApiError, remoteServiceRefused } from '../../../shared/errors'
 import {
-  ApiToken,
-  CreatedToken,
-  Credits,
-  Draft,
-  DraftList,
-  DraftSummary,
-  ModelTest,
-  SearchTest,
-  OllamaDetection,
-  Settings,
-  TokenList,
-} from '../../../shared/schemas'
+  answerError,
+  API_BASE,
+  EVENTS_PATH,
+  restOperations,
+  restRequest,
+  type RestRequest,
+} from '../../../shared/rest'
 import { CLOSED, PageEventStream, type EventStream } from './events'
 import { openSession, pageKeyHeader, type Page } from './session'
-
-const API_BASE = '/api/v1'
 
 /// The longest wait before opening a stream that gave up again; the first waits 2 s, each next one twice as long.
 const MAX_REOPEN_MS = 60_000
@@ -57,13 +48,7 @@ export function httpApi(
     }
   }
 
-  async function call<T>(
-    method: 'GET' | 'POST' | 'PATCH',
-    path: string,
-    schema: z.ZodType<T>,
-    body?: unknown,
-    headers?: Record<string, string>,
-  ): Promise<T> {
+  async function call<T>({ method, path, schema, body, headers }: RestRequest<T>): Promise<T> {
     const response = await send(method, path, body, headers)
     const answer: unknown = await response.json().catch(() => null)
     if (!response.ok) throw answerError(response.status, answer, 'Factdesk')
@@ -95,7 +80,7 @@ export function httpApi(
     tell(update)
   }
   const connect = (afterBreak: boolean): void => {
-    const opened = openEvents(`${API_BASE}/events`, () => pageKeyHeader(page))
+    const opened = openEvents(API_BASE + EVENTS_PATH, () => pageKeyHeader(page))
     stream = opened
     let missed = afterBreak
     opened.onmessage = deliver
@@ -146,29 +131,11 @@ export function httpApi(
     }
   }
 
-  const id = (value: string): string => encodeURIComponent(value)
   return {
-    ...restOperations((request) =>
-      call(request.method, request.path, request.schema, request.body, request.headers),
-    ),
-    export: (checkId, format) => file(`/checks/${id(checkId)}/export?format=${format}`),
-    settings: () => call('GET', '/settings', Settings),
-    updateSettings: (patch) => call('PATCH', '/settings', Settings, patch),
-    testModel: (model) => call('POST', '/settings/models/test', ModelTest, model),
-    detectOllama: () => call('GET', '/settings/ollama', OllamaDetection),
+    ...restOperations(call),
+    export: (checkId, query) => file(restRequest('export', checkId, query).path),
     // The page always talks to its own server: a remote service is a setting of the desktop app.
-    testService: () =>
-      Promise.reject(new ApiError('unprocessable', 'A remote service is a setting of the desktop app.')),
-    testSearch: (request) => call('POST', '/settings/search/test', SearchTest, request),
-    listTokens: () => call('GET', '/tokens', TokenList),
-    createToken: (request) => call('POST', '/tokens', CreatedToken, request),
-    revokeToken: (tokenId) => call('POST', `/tokens/${id(tokenId)}/revoke`, ApiToken),
-    grantCredits: (amount) => call('POST', '/credits/grants', Credits, { amount }),
-    listDrafts: () => call('GET', '/drafts', DraftList),
-    createDraft: (request) => call('POST', '/drafts', Draft, request),
-    openDraft: (draftId) => call('POST', `/drafts/${id(draftId)}/open`, Draft),
-    saveDraft: (draftId, request) => call('PATCH', `/drafts/${id(draftId)}`, DraftSummary, request),
-    importFile: (request) => call('POST', '/drafts/import', Draft, request),
+    testService: () => Promise.reject(remoteServiceRefused()),
     // A browser has no dialogs onto the disk: the page uploads files and downloads them instead.
     files: null,
     onOpenedFile: null,

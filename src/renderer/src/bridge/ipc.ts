@@ -1,42 +1,17 @@
-import type { FactdeskApi, FactdeskIpc, IpcResult } from '../../../shared/api'
+import type { FactdeskApi, FactdeskIpc, FactdeskOperations, IpcResult } from '../../../shared/api'
 import { ApiError } from '../../../shared/errors'
+import { OPERATIONS } from '../../../shared/operations'
 
 /// The desktop bridge: each operation through the preload, a failure rejected as the `ApiError` it was; pushed
 /// report updates through the preload's one subscription.
 export function ipcApi(factdesk: FactdeskIpc): FactdeskApi {
+  const operations = OPERATIONS.map((name) => {
+    // Indexing with a union of operations loses the pairing of operation and arguments.
+    const invoke = factdesk[name] as (...args: unknown[]) => Promise<IpcResult<unknown>>
+    return [name, (...args: unknown[]) => unwrap(invoke(...args))]
+  })
   return {
-    me: () => unwrap(factdesk.me()),
-    credits: () => unwrap(factdesk.credits()),
-    estimate: (request) => unwrap(factdesk.estimate(request)),
-    submit: (request, idempotencyKey) => unwrap(factdesk.submit(request, idempotencyKey)),
-    getCheck: (id) => unwrap(factdesk.getCheck(id)),
-    report: (id) => unwrap(factdesk.report(id)),
-    export: (id, format) => unwrap(factdesk.export(id, format)),
-    listChecks: (page) => unwrap(factdesk.listChecks(page)),
-    cancel: (id) => unwrap(factdesk.cancel(id)),
-    patch: (id, edits) => unwrap(factdesk.patch(id, edits)),
-    settings: () => unwrap(factdesk.settings()),
-    updateSettings: (patch) => unwrap(factdesk.updateSettings(patch)),
-    testModel: (model) => unwrap(factdesk.testModel(model)),
-    detectOllama: () => unwrap(factdesk.detectOllama()),
-    testService: (request) => unwrap(factdesk.testService(request)),
-    testSearch: (request) => unwrap(factdesk.testSearch(request)),
-    listTokens: () => unwrap(factdesk.listTokens()),
-    createToken: (request) => unwrap(factdesk.createToken(request)),
-    revokeToken: (id) => unwrap(factdesk.revokeToken(id)),
-    webhookSecret: () => unwrap(factdesk.webhookSecret()),
-    rotateWebhookSecret: () => unwrap(factdesk.rotateWebhookSecret()),
-    grantCredits: (amount) => unwrap(factdesk.grantCredits(amount)),
-    research: (request) => unwrap(factdesk.research(request)),
-    getResearch: (id) => unwrap(factdesk.getResearch(id)),
-    queueCheck: (request) => unwrap(factdesk.queueCheck(request)),
-    listPendingChecks: (waiting) => unwrap(factdesk.listPendingChecks(waiting)),
-    cancelPendingCheck: (id) => unwrap(factdesk.cancelPendingCheck(id)),
-    listDrafts: () => unwrap(factdesk.listDrafts()),
-    createDraft: (request) => unwrap(factdesk.createDraft(request)),
-    openDraft: (id) => unwrap(factdesk.openDraft(id)),
-    saveDraft: (id, request) => unwrap(factdesk.saveDraft(id, request)),
-    importFile: (request) => unwrap(factdesk.importFile(request)),
+    ...(Object.fromEntries(operations) as FactdeskOperations),
     subscribe: (listener) => factdesk.onReport(listener),
     onOpenedFile: (listener, failed) =>
       factdesk.onOpenedFile((opened) =>

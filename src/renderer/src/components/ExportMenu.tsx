@@ -42,7 +42,7 @@ export function ExportMenu(): JSX.Element {
     setOpen(false)
     setBusy(format)
     try {
-      save(await api.export(check.id, format))
+      save(await api.export(check.id, { format }))
     } catch (error) {
       showError(error, 'The export failed: ')
     } finally {

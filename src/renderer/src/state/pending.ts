@@ -52,7 +52,7 @@ export const usePending = create<PendingStore>()((set, get) => {
 
     load: async (api) => {
       try {
-        set({ waiting: (await api.listPendingChecks(true)).data })
+        set({ waiting: (await api.listPendingChecks({ status: 'waiting' })).data })
       } catch (error) {
         // A page without a session says so once, in its session notice.
         if (error instanceof ApiError && error.code === 'unauthorized') return

@@ -24,7 +24,7 @@ export function CreditsTab({ api }: TabProps): JSX.Element {
   const grant = async (event: FormEvent): Promise<void> => {
     event.preventDefault()
     if (!valid) return
-    const answer = await granting.run(() => api.grantCredits(whole))
+    const answer = await granting.run(() => api.grantCredits({ amount: whole }))
     if (answer) {
       setCredits(answer)
       // The toolbar and the status bar show the new balance too.

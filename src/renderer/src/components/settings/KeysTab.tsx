@@ -6,6 +6,7 @@ import type {
   WebhookSecret,
   WebhookSecretRotation,
 } from '../../../../shared/schemas'
+import { API_BASE } from '../../../../shared/rest'
 import { Confirmation } from '../Confirmation'
 import { focusInPlaceOf } from '../focus'
 import { CopyButton, Problem, useRequest, type TabProps } from './common'
@@ -337,7 +338,7 @@ function LocalServerSwitch({ api, settings, onSaved }: TabProps): JSX.Element {
         </>
       ) : (
         <p className="muted">
-          This Factdesk already serves the REST API, at <code>{`${window.location.origin}/api/v1`}</code>; the
+          This Factdesk already serves the REST API, at <code>{window.location.origin + API_BASE}</code>; the
           desktop app can serve it as well, from this setting.
         </p>
       )}

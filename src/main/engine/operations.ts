@@ -1,0 +1,128 @@
+import { remoteServiceRefused } from '../../shared/errors'
+import {
+  OPERATIONS,
+  type FactdeskOperations,
+  type Operation,
+  type OperationArgs,
+  type OperationResult,
+} from '../../shared/operations'
+import type { Report, ServiceTest, ServiceTestRequest } from '../../shared/schemas'
+import type { Engine } from './engine'
+import { exportReport } from './exports'
+import type { PdfPrinter } from './exports/pdf'
+import type { Principal } from './service'
+
+/// The desktop app's choice of service (the shell's `ServiceSwitch`), as the operations of this computer see it.
+export interface ServiceChoice {
+  /// The remote service in use, or null for the embedded engine.
+  current(): { report(id: string): Promise<Report> } | null
+  /// Reads the saved choice again.
+  refresh(): void
+  /// Asks a remote service as entered in the form who its token is.
+  test(principal: Principal, request: ServiceTestRequest): Promise<ServiceTest>
+}
+
+/// What the operations reach: the engine's parts, the PDF printer of exports and, in the desktop app, its
+/// choice of service (a server is the service itself).
+export type OperationParts = Pick<Engine, 'service' | 'research' | 'settings' | 'pending' | 'drafts'> & {
+  printPdf: PdfPrinter
+  services?: ServiceChoice
+}
+
+/// Who calls, and how.
+export interface Caller {
+  principal: Principal
+  /// Told when the answer repeats the first one made with the same key and body.
+  replayed?(): void
+}
+
+type Handlers = {
+  [Op in Operation]: (
+    parts: OperationParts,
+    caller: Caller,
+    ...args: OperationArgs<Op>
+  ) => OperationResult<Op> | Promise<OperationResult<Op>>
+}
+
+/// Each operation as a call on the engine, its arguments already checked.
+const HANDLERS: Handlers = {
+  me: ({ service }, { principal }) => service.me(principal),
+  credits: ({ service }, { principal }) => service.credits(principal),
+  estimate: ({ service }, { principal }, request) => service.estimate(principal, request),
+  submit: async ({ service }, caller, request, idempotencyKey) => {
+    const { check, replayed } = await service.submit(caller.principal, request, idempotencyKey)
+    if (replayed) caller.replayed?.()
+    return check
+  },
+  getCheck: ({ service }, { principal }, id) => service.getCheck(principal, id),
+  report: ({ service }, { principal }, id) => service.report(principal, id),
+  // Exported here from the report of whichever service holds the check, the remote one included.
+  export: async ({ service, services, printPdf }, { principal }, id, { format }) => {
+    const remote = services?.current()
+    return exportReport(remote ? await remote.report(id) : service.report(principal, id), format, printPdf)
+  },
+  listChecks: ({ service }, { principal }, page) =>
+    service.listChecks(principal, page.limit, page.cursor ?? null),
+  cancel: ({ service }, { principal }, id) => service.cancel(principal, id),
+  patch: ({ service }, { principal }, id, edits) => service.patch(principal, id, edits),
+  webhookSecret: ({ service }, { principal }) => service.webhookSecret(principal),
+  rotateWebhookSecret: ({ service }, { principal }) => service.rotateWebhookSecret(principal),
+  research: ({ research }, { principal }, request) => research.create(principal, request),
+  getResearch: ({ research }, { principal }, id) => research.get(principal, id),
+  queueCheck: ({ pending }, caller, request, idempotencyKey) => {
+    const queued = pending.queue(caller.principal, request, idempotencyKey)
+    if (queued.replayed) caller.replayed?.()
+    return queued.pending
+  },
+  listPendingChecks: ({ pending }, { principal }, query) =>
+    pending.list(principal, query.status === 'waiting'),
+  getPendingCheck: ({ pending }, { principal }, id) => pending.get(principal, id),
+  cancelPendingCheck: ({ pending }, { principal }, id) => pending.cancel(principal, id),
+  settings: ({ settings }, { principal }) => settings.view(principal),
+  updateSettings: async ({ settings, services }, { principal }, patch) => {
+    const saved = await settings.update(principal, patch)
+    if (patch.service) services?.refresh()
+    return saved
+  },
+  testModel: ({ settings }, { principal }, model) => settings.probes.testModel(principal, model),
+  detectOllama: ({ settings }, { principal }) => settings.probes.detectOllama(principal),
+  testService: ({ services }, { principal }, request) => {
+    if (!services) throw remoteServiceRefused()
+    return services.test(principal, request)
+  },
+  testSearch: ({ settings }, { principal }, request) => settings.probes.testSearch(principal, request),
+  listTokens: ({ settings }, { principal }) => settings.listTokens(principal),
+  createToken: ({ settings }, { principal }, request) => settings.createToken(principal, request),
+  revokeToken: ({ settings }, { principal }, id) => settings.revokeToken(principal, id),
+  grantCredits: ({ settings }, { principal }, request) => settings.grantCredits(principal, request.amount),
+  listDrafts: ({ drafts }, { principal }) => drafts.list(principal),
+  createDraft: ({ drafts }, { principal }, request) => drafts.create(principal, request),
+  openDraft: ({ drafts }, { principal }, id) => drafts.open(principal, id),
+  saveDraft: ({ drafts }, { principal }, id, request) => drafts.save(principal, id, request),
+  importFile: ({ drafts }, { principal }, request) => drafts.importFile(principal, request),
+}
+
+/// Runs one operation for `caller` with arguments already checked against its declaration.
+export async function runOperation<Op extends Operation>(
+  parts: OperationParts,
+  operation: Op,
+  caller: Caller,
+  args: OperationArgs<Op>,
+): Promise<OperationResult<Op>> {
+  // The table is typed per operation; indexing it with a type parameter loses the pairing with the arguments.
+  const handler = HANDLERS[operation] as (
+    parts: OperationParts,
+    caller: Caller,
+    ...args: unknown[]
+  ) => OperationResult<Op> | Promise<OperationResult<Op>>
+  return handler(parts, caller, ...(args as unknown[]))
+}
+
+/// Every operation on the engine, each made as the principal `principal()` names when it is called.
+export function engineOperations(parts: OperationParts, principal: () => Principal): FactdeskOperations {
+  const operation =
+    (name: Operation) =>
+    (...args: unknown[]) =>
+      runOperation(parts, name, { principal: principal() }, args as OperationArgs<Operation>)
+  return Object.fromEntries(OPERATIONS.map((name) => [name, operation(name)])) as FactdeskOperations
+}
