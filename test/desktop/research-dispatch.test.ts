@@ -9,23 +9,25 @@ import { parseConfig } from '../../src/main/engine/config'
 import { openEngine, type Engine } from '../../src/main/engine/engine'
 import { appPage } from '../../src/main/desktop/appPage'
 import { createDispatch, type Dispatch } from '../../src/main/desktop/dispatch'
+import { startFakeOpenAI, type FakeOpenAI } from '../helpers/fakeOpenAI'
 
 const page = appPage(undefined)
 const APP = `${page.href}#/`
-// Reachable (a check or a research run is accepted only when its models and search can be reached) but never asked: the engine does not
-// run jobs here, so a run stays queued.
-let models: Server
+// Reachable (a check or a research run is accepted only when its models and search can be reached): the models
+// answer only the claim's resolution, asked when research starts on a claim; the engine does not run jobs here, so
+// a run stays queued and search is never asked.
+let models: FakeOpenAI
+let search: Server
 beforeAll(async () => {
-  models = createServer((_, response) => response.writeHead(503).end())
-  await new Promise<void>((resolve) => models.listen(0, '127.0.0.1', resolve))
+  models = await startFakeOpenAI()
+  search = createServer((_, response) => response.writeHead(503).end())
+  await new Promise<void>((resolve) => search.listen(0, '127.0.0.1', resolve))
 })
-afterAll(() => new Promise<void>((resolve) => models.close(() => resolve())))
-const model = (id: string) => ({
-  id,
-  provider: 'openai-compatible',
-  baseURL: `http://127.0.0.1:${(models.address() as AddressInfo).port}/v1`,
-  model: id,
+afterAll(async () => {
+  await models.close()
+  await new Promise<void>((resolve) => search.close(() => resolve()))
 })
+const model = (id: string) => ({ id, provider: 'openai-compatible', baseURL: models.baseURL, model: id })
 
 let dataDir: string
 let engine: Engine
@@ -35,7 +37,7 @@ beforeEach(() => {
   dataDir = mkdtempSync(join(tmpdir(), 'factdesk-ipc-research-'))
   const config = parseConfig({
     models: { panel: [model('panel-a'), model('panel-b')], judge: model('judge') },
-    search: { baseURL: `http://127.0.0.1:${(models.address() as AddressInfo).port}/w/api.php` },
+    search: { baseURL: `http://127.0.0.1:${(search.address() as AddressInfo).port}/w/api.php` },
     web: { allowLocalTargets: true },
     pricing: { research: 600 },
   })
