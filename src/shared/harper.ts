@@ -67,7 +67,7 @@ function withContraction(finding: Finding, word: string): Finding {
 
 function toFinding(lint: Lint, rule: string): Finding {
   // harper.js 2.x reports spans in UTF-16 code units, the unit of JS strings, so they index the text as they
-  // are (test/t1 pins this with emoji, CJK and combining marks before a finding).
+  // are (test/main/engine/tiers/t1 pins this with emoji, CJK and combining marks before a finding).
   const span = lint.span()
   const problem = lint.get_problem_text()
   const finding: Finding = {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { PageEventStream } from '../../src/renderer/src/bridge/events'
-import { startProxy, type Proxy } from '../remote/proxy'
+import { startProxy, type Proxy } from '../main/remote/proxy'
 import { call, startServer, type TestServer } from '../helpers/server'
 
 let server: TestServer | undefined

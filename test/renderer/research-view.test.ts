@@ -56,7 +56,7 @@ describe('the research panel', () => {
   })
 
   it('a finding downgraded for want of sources says that no source could be verified', () => {
-    // As the engine returns it (test/research: "downgraded for want of sources, says so").
+    // As the engine returns it (test/main/engine/research: "downgraded for want of sources, says so").
     const result: Result = {
       verdict: 'unverifiable',
       confidence: 0,

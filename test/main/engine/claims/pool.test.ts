@@ -1,0 +1,67 @@
+import { execFile, execFileSync } from 'node:child_process'
+import { existsSync, readdirSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { promisify } from 'node:util'
+import { describe, expect, it } from 'vitest'
+import { extractClaims } from '../../../../src/main/engine/claims'
+import { ClaimExtractor } from '../../../../src/main/engine/claims/pool'
+import { workerEntry } from '../../../../src/main/engine/workerEntry'
+
+// Claim extraction runs on a pool of worker threads: from source under vitest and tsx, and from the bundle as
+// electron-vite builds it (out/main/claims-worker.js) under plain Node.
+
+const ROOT = fileURLToPath(new URL('../../../..', import.meta.url))
+const WORKER = join(ROOT, 'out', 'main', 'claims-worker.js')
+const CLAIMS = join(ROOT, 'src', 'main', 'engine', 'claims')
+const TEXT =
+  'The Eiffel Tower is 330 metres tall. It was finished in 1889, and Paris is the capital of France. Hello!'
+
+describe('the claim extraction pool', () => {
+  it('finds the claims extractClaims finds, for several texts at once', async () => {
+    const extractor = new ClaimExtractor()
+    try {
+      const texts = [TEXT, `# Heading\n\n${TEXT}`, 'Nothing here.', `${TEXT} `.repeat(50)]
+      const found = await Promise.all(texts.map((text) => extractor.extract(text)))
+      expect(found).toEqual(texts.map((text) => extractClaims(text)))
+      expect(found[0]?.length).toBeGreaterThan(1)
+    } finally {
+      await extractor.close()
+    }
+  })
+
+  it('finds the worker beside its module from source, at the top of out/main when bundled', () => {
+    expect(
+      workerEntry('file:///repo/src/main/engine/claims/pool.ts', './worker.ts', 'claims-worker.js'),
+    ).toEqual({
+      url: new URL('file:///repo/src/main/engine/claims/worker.ts'),
+      fromSource: true,
+    })
+    for (const module of ['file:///app/out/main/index.js', 'file:///app/out/main/chunks/engine-x1.js']) {
+      expect(workerEntry(module, './worker.ts', 'claims-worker.js')).toEqual({
+        url: new URL('file:///app/out/main/claims-worker.js'),
+        fromSource: false,
+      })
+    }
+  })
+
+  it('runs bundled under plain Node', async () => {
+    const sources = [
+      join(ROOT, 'electron.vite.config.ts'),
+      ...readdirSync(CLAIMS).map((name) => join(CLAIMS, name)),
+    ]
+    const built = existsSync(WORKER) ? statSync(WORKER).mtimeMs : 0
+    if (sources.some((file) => statSync(file).mtimeMs > built))
+      execFileSync('npx', ['electron-vite', 'build'], { cwd: ROOT, stdio: 'pipe' })
+    const script = `
+      import { Piscina } from 'piscina'
+      const pool = new Piscina({ filename: ${JSON.stringify(pathToFileURL(WORKER).href)} })
+      console.log(JSON.stringify(await pool.run(${JSON.stringify(TEXT)})))
+      await pool.destroy()`
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: ROOT,
+      timeout: 60_000,
+    })
+    expect(JSON.parse(stdout)).toEqual(extractClaims(TEXT))
+  }, 240_000)
+})

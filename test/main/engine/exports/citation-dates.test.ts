@@ -1,0 +1,45 @@
+import { strFromU8, unzipSync } from 'fflate'
+import { describe, expect, it } from 'vitest'
+import { toDocx } from '../../../../src/main/engine/exports/docx'
+import { toHtml } from '../../../../src/main/engine/exports/html'
+import { toMarkdown } from '../../../../src/main/engine/exports/markdown'
+import type { Report } from '../../../../src/shared/schemas'
+import { fixtureReport } from './fixture'
+
+/// The fixture with its first citation published on 1 May 2024 (the second declares no date).
+function dated(): Report {
+  const base = fixtureReport()
+  const first = base.claims[0]!
+  const t2 = first.consensus.t2!
+  const [published, undated] = t2.citations
+  const citations = [{ ...published!, publishedAt: '2024-05-01T08:00:00.000Z' }, undated!]
+  return {
+    ...base,
+    claims: [
+      { ...first, consensus: { ...first.consensus, t2: { ...t2, citations } } },
+      ...base.claims.slice(1),
+    ],
+  }
+}
+
+describe('exports give each source its dates', () => {
+  const report = dated()
+  const both = 'published 2024-05-01, retrieved 2026-01-01'
+
+  it('in Markdown and HTML: published when the page says, and retrieved', () => {
+    const markdown = toMarkdown(report)
+    expect(markdown).toContain(`(1,083 ft) tall” (${both})`)
+    expect(markdown).toContain('“quoted words” (retrieved 2026-01-01)')
+    const html = toHtml(report)
+    expect(html).toContain(`<small class="dates">(example.org, ${both})</small>`)
+    expect(html).toContain('<small class="dates">(retrieved 2026-01-01)</small>')
+  })
+
+  it("in the Word document's appendix, the comment linking the source", async () => {
+    const files = unzipSync(await toDocx(report))
+    expect(strFromU8(files['word/document.xml']!)).toContain(
+      `(${both}): “The tower is 330 metres (1,083 ft) tall”`,
+    )
+    expect(strFromU8(files['word/comments.xml']!)).toContain('<w:hyperlink ')
+  })
+})

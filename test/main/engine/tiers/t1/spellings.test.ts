@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest'
+import { MAX_SUGGESTIONS, rankSpellings, spellingCandidates } from '../../../../../src/shared/spellings'
+
+describe('spelling suggestions', () => {
+  it('finds the listed words one edit away, else two, never the word itself', () => {
+    const near = spellingCandidates('recieve')
+    expect(near).toContain('receive')
+    expect(near).not.toContain('recieve')
+    // "dont" is in the word list (subtitles misspell it), but is not offered for itself.
+    expect(spellingCandidates('dont')).not.toContain('dont')
+    // Two edits only when nothing is one away: "accomodate" is one from "accommodate".
+    expect(spellingCandidates('acomodate')).toContain('accommodate')
+    expect(spellingCandidates('café')).toEqual([])
+  })
+
+  it('orders by edits, then by how common the word is, keeping Harper’s order among the unknown', () => {
+    // One edit each; "with" is commoner than "which", "which" than "wish".
+    expect(rankSpellings('wich', ['wish', 'which'], ['with'])).toEqual(['with', 'which', 'wish'])
+    // Fewer edits win over frequency.
+    expect(rankSpellings('recieve', ['recipe', 'receive'], ['relieve'])[0]).toBe('receive')
+    expect(rankSpellings('abcq', ['zzzy', 'zzzx'], [])).toEqual(['zzzy', 'zzzx'])
+    expect(rankSpellings('wich', ['wish', 'which'], ['with', 'witch', 'rich'])).toHaveLength(MAX_SUGGESTIONS)
+  })
+
+  it('weighs a split as its two words together, and a left-out apostrophe as half an edit', () => {
+    expect(rankSpellings('alot', ['a lot'], ['plot', 'slot'])[0]).toBe('a lot')
+    expect(rankSpellings('acount', ['a count'], ['account'])[0]).toBe('account')
+    expect(rankSpellings('dont', ['dent', "don't"], ['done'])[0]).toBe("don't")
+    // A contraction is a candidate of its own, as the word list has none.
+    expect(spellingCandidates('im')).toContain("I'm")
+    expect(rankSpellings('im', ['i', 'it', 'in'], spellingCandidates('im'))[0]).toBe("I'm")
+  })
+
+  it('gives added words the capitals of the word they correct', () => {
+    expect(rankSpellings('Recieve', [], ['receive'])).toEqual(['Receive'])
+    expect(rankSpellings('RECIEVE', [], ['receive'])).toEqual(['RECEIVE'])
+  })
+})
