@@ -134,6 +134,8 @@ export function openEngine(options: EngineOptions): Engine {
   })
   const webhooks = new WebhookDeliveries(store, config.webhooks, clock, events, options.webhooks)
   if (options.runJobs) runner.start()
+  // An engine that runs jobs has its tiers ready for the first check (Harper takes seconds to load).
+  if (options.runJobs) for (const tier of tiers.values()) tier.warm?.()
   if (options.runJobs) webhooks.start()
   // Probes follow the configuration in force, which the settings may change at any time, and resolve names
   // as web fetches do.
