@@ -25,7 +25,10 @@ export type Dispatch = (
 ) => Promise<IpcResult<unknown>>
 
 /// The parts of the engine the page's operations reach.
-type EngineParts = Pick<Engine, 'service' | 'research' | 'settings' | 'pending' | 'drafts' | 'localPrincipal'>
+type EngineParts = Pick<
+  Engine,
+  'service' | 'research' | 'settings' | 'pending' | 'drafts' | 'exports' | 'localPrincipal'
+>
 /// Those parts, the switch to a remote service, and the PDF printer of exports.
 type Parts = EngineParts & { services: ServiceSwitch; printPdf: PdfPrinter }
 
@@ -46,9 +49,10 @@ const HANDLERS: Handlers = {
   getCheck: ({ service }, principal, id) => service.getCheck(principal, id),
   report: ({ service }, principal, id) => service.report(principal, id),
   // Exported here from the report of whichever service holds the check, the remote one included.
-  export: async ({ service, services, printPdf }, principal, id, format) => {
+  export: async ({ service, services, printPdf, exports }, principal, id, format) => {
     const remote = services.current()
-    return exportReport(remote ? await remote.report(id) : service.report(principal, id), format, printPdf)
+    const report = remote ? await remote.report(id) : service.report(principal, id)
+    return exportReport(report, format, printPdf, exports.render)
   },
   listChecks: ({ service }, principal, page) =>
     service.listChecks(principal, page.limit, page.cursor ?? null),
@@ -95,6 +99,7 @@ export function engineOperations(
     settings: engine.settings,
     pending: engine.pending,
     drafts: engine.drafts,
+    exports: engine.exports,
     localPrincipal: () => engine.localPrincipal(),
     services,
     printPdf,

@@ -4,6 +4,7 @@ import { systemClock, type Clock } from './clock'
 import { loadConfig } from './config'
 import { DraftService } from './drafts'
 import { ClaimExtractor } from './claims/pool'
+import { ExportPool } from './exports/pool'
 import { EstimateExpiry } from './estimates'
 import { ReportEvents } from './events'
 import { DEFAULT_RUNNER_OPTIONS, JobRunner, type RunnerOptions } from './jobs/runner'
@@ -75,6 +76,8 @@ export interface Engine {
   readonly pending: PendingQueue
   /// Deletes estimates not submitted in time (running in engines that run jobs).
   readonly estimates: EstimateExpiry
+  /// Renders exports (HTML, Markdown, Word) off the event loop.
+  readonly exports: ExportPool
   /// The principal of whoever holds the data folder (the desktop app, `factdesk check`): the default
   /// organization, with write scope.
   localPrincipal(): Principal
@@ -156,6 +159,7 @@ export function openEngine(options: EngineOptions): Engine {
   )
   if (options.runJobs) research.start()
   const claims = new ClaimExtractor()
+  const exports = new ExportPool()
   const service = new Service(
     store,
     config,
@@ -183,6 +187,7 @@ export function openEngine(options: EngineOptions): Engine {
     settings,
     pending,
     estimates,
+    exports,
     drafts: new DraftService(store, clock),
     localPrincipal() {
       if (local) return local
@@ -204,6 +209,7 @@ export function openEngine(options: EngineOptions): Engine {
       await research.close()
       await Promise.all([...tiers.values()].map((tier) => tier.close?.()))
       await claims.close()
+      await exports.close()
       store.close()
       unlock()
     },

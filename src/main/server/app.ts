@@ -53,7 +53,7 @@ export function createApi(engine: Engine, options: AppOptions = {}): OpenAPIHono
   )
   api.route('/', accountRoutes(engine.service))
   api.route('/', checkRoutes(engine.service))
-  api.route('/', exportRoutes(engine.service, options.printPdf ?? chromiumPdf))
+  api.route('/', exportRoutes(engine.service, engine.exports.render, options.printPdf ?? chromiumPdf))
   api.route(
     '/',
     eventRoutes(engine.events, (tokenId) => engine.service.isCurrent(tokenId), options.stopping),

@@ -1,6 +1,6 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
 import { ExportFormat } from '../../../shared/schemas'
-import { EXPORT_TYPES, exportCheck } from '../../engine/exports'
+import { EXPORT_TYPES, exportCheck, type Render } from '../../engine/exports'
 import type { PdfPrinter } from '../../engine/exports/pdf'
 import type { Service } from '../../engine/service'
 import type { ApiEnv } from '../auth'
@@ -43,11 +43,19 @@ function attachment(fileName: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`
 }
 
-/// The export route; `printPdf` prints the HTML export for `format=pdf`.
-export function exportRoutes(service: Service, printPdf: PdfPrinter): OpenAPIHono<ApiEnv> {
+/// The export route; `render` renders the files (the engine's export pool), `printPdf` prints the HTML export
+/// for `format=pdf`.
+export function exportRoutes(service: Service, render: Render, printPdf: PdfPrinter): OpenAPIHono<ApiEnv> {
   return new OpenAPIHono<ApiEnv>().openapi(exportReport, async (c) => {
     const { id } = c.req.valid('param')
-    const file = await exportCheck(service, c.var.principal, id, c.req.valid('query').format, printPdf)
+    const file = await exportCheck(
+      service,
+      c.var.principal,
+      id,
+      c.req.valid('query').format,
+      printPdf,
+      render,
+    )
     return c.body(file.data, 200, {
       'Content-Type': file.contentType,
       'Content-Disposition': attachment(file.fileName),
