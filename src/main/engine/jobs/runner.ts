@@ -2,6 +2,7 @@ import type { Consensus, Evaluation, TextIssue, Tier } from '../../../shared/sch
 import type { Clock } from '../clock'
 import type { ReportEvents } from '../events'
 import type { Store } from '../store'
+import type { CheckRecord } from '../store/checks'
 import type { UnitRecord } from '../store/units'
 import { JUDGE_UNIT, PermanentError, type TierChecker, type UnitOutcome } from '../tiers/tier'
 import { checkView } from '../views'
@@ -41,6 +42,7 @@ export class JobRunner {
   /// recounting for every consensus would make a check's progress events quadratic in its claims.
   private readonly claimsDone = new Map<string, Partial<Record<Tier, number>>>()
   private readonly drained: (() => void)[] = []
+  private readonly checks = new Map<string, CheckRecord>()
   private lastDocument: { id: string; text: string } | null = null
 
   constructor(
@@ -71,6 +73,7 @@ export class JobRunner {
   /// Stops the check's units that are in flight (after a cancel).
   abort(checkId: string): void {
     this.claimsDone.delete(checkId)
+    this.checks.delete(checkId)
     for (const controller of this.controllers.get(checkId) ?? []) controller.abort()
   }
 
@@ -79,8 +82,21 @@ export class JobRunner {
     this.running = false
     this.alarm.clear()
     this.claimsDone.clear()
+    this.checks.clear()
     for (const set of this.controllers.values()) for (const controller of set) controller.abort()
     if (this.inFlight > 0) await new Promise<void>((resolve) => this.drained.push(resolve))
+  }
+
+  /// The check of a unit when it is queued or running, started if it was queued; kept while it runs, so that its
+  /// units do not read it again (a cancel or its end forgets it).
+  private runningCheck(checkId: string): CheckRecord | null {
+    const kept = this.checks.get(checkId)
+    if (kept) return kept
+    const check = this.store.checks.byId(checkId)
+    if (!check || (check.status !== 'queued' && check.status !== 'running')) return null
+    if (this.store.checks.start(check.id, this.now())) this.emitCheck(check.id)
+    this.checks.set(checkId, check)
+    return check
   }
 
   /// A document's text; the last one read is kept, since a check's units follow one another.
@@ -131,12 +147,11 @@ export class JobRunner {
   }
 
   private async run(unit: UnitRecord): Promise<void> {
-    const check = this.store.checks.byId(unit.checkId)
+    const check = this.runningCheck(unit.checkId)
     const claim = this.store.documents.claim(unit.claimId)
     const tier = this.tiers.get(unit.tier)
-    if (!check || !claim || (check.status !== 'queued' && check.status !== 'running')) return
+    if (!check || !claim) return
     if (!tier) return this.giveUp(unit, `The ${unit.tier} tier is not available: it is not configured.`)
-    if (this.store.checks.start(check.id, this.now())) this.emitCheck(check.id)
 
     const controller = new AbortController()
     const mine = this.controllers.get(check.id) ?? new Set()
@@ -162,7 +177,8 @@ export class JobRunner {
           votes: this.store.results.votes(check.id, claim.id, unit.tier),
         })
       else throw new PermanentError(`The ${unit.tier} tier has no judge.`)
-      const recorded = this.store.transaction(() => {
+      // Written with the other units that land in the same turn (a batch of votes): one commit for them all.
+      const recorded = await this.store.batched(() => {
         if (!this.store.units.finish(unit.id)) return false // cancelled meanwhile
         if (outcome.evaluation)
           this.store.results.addEvaluation(
@@ -250,6 +266,8 @@ export class JobRunner {
   /// claim-tiers that reached no consensus refunded. The conditional update lets only one ending win; true when
   /// this call ended it.
   private settle(checkId: string): boolean {
+    // Most units end with others still open: that read needs no write transaction.
+    if (this.store.units.anyOpen(checkId)) return false
     const ended = this.store.transaction(() => {
       if (this.store.units.anyOpen(checkId)) return false
       const check = this.store.checks.byId(checkId)
@@ -278,6 +296,9 @@ export class JobRunner {
     })
     if (ended) {
       this.claimsDone.delete(checkId)
+      this.checks.delete(checkId)
+      // A finished check's text is no longer needed here (a long one is megabytes).
+      this.lastDocument = null
       this.emitCheck(checkId)
     }
     return ended
