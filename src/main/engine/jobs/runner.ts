@@ -36,10 +36,12 @@ export class JobRunner {
   private inFlight = 0
   private running = false
   private pumping = false
+  private pumpQueued = false
   private readonly alarm: Alarm
   private readonly controllers = new Map<string, Set<AbortController>>()
-  /// Claims done per tier of the running checks, counted once from the store and then as each consensus lands:
-  /// recounting for every consensus would make a check's progress events quadratic in its claims.
+  /// Claims done per tier of the running checks, counted once from the store when a check's first unit runs here
+  /// and then as each consensus lands: recounting for every consensus would make a check's progress events
+  /// quadratic in its claims.
   private readonly claimsDone = new Map<string, Partial<Record<Tier, number>>>()
   private readonly drained: (() => void)[] = []
   private readonly checks = new Map<string, CheckRecord>()
@@ -96,6 +98,8 @@ export class JobRunner {
     if (!check || (check.status !== 'queued' && check.status !== 'running')) return null
     if (this.store.checks.start(check.id, this.now())) this.emitCheck(check.id)
     this.checks.set(checkId, check)
+    // Counted before any of its units here land: units that land together are written together.
+    this.claimsDone.set(checkId, this.store.checks.claimsDone(checkId))
     return check
   }
 
@@ -129,7 +133,7 @@ export class JobRunner {
           void this.run(unit).finally(() => {
             this.inFlight--
             if (this.inFlight === 0) this.drained.splice(0).forEach((resolve) => resolve())
-            this.pump()
+            this.pumpSoon()
           })
         }
       }
@@ -137,6 +141,16 @@ export class JobRunner {
     } finally {
       this.pumping = false
     }
+  }
+
+  /// Pumps once the units ending in this turn (a batch's) have all ended: their places are leased together.
+  private pumpSoon(): void {
+    if (this.pumpQueued) return
+    this.pumpQueued = true
+    setImmediate(() => {
+      this.pumpQueued = false
+      this.pump()
+    })
   }
 
   /// Wakes up when the next unit waiting for a retry falls due.
