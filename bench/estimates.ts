@@ -37,6 +37,7 @@ async function meWhileChecking(): Promise<Figure> {
   const server = await startServer(instantEngine)
   try {
     const principal = server.engine.localPrincipal()
+    server.engine.admin.grantCredits(principal.organizationId, RUNS * CHECKED_CLAIMS)
     const samples = await sample(RUNS, async () => {
       const started = performance.now()
       const { check } = await server.engine.service.submit(principal, {
