@@ -45,6 +45,8 @@ export class JobRunner {
   private readonly claimsDone = new Map<string, Partial<Record<Tier, number>>>()
   private readonly drained: (() => void)[] = []
   private readonly checks = new Map<string, CheckRecord>()
+  /// Units of each check whose results are being written or were written and not yet announced.
+  private readonly landing = new Map<string, number>()
   private lastDocument: { id: string; text: string } | null = null
 
   constructor(
@@ -101,6 +103,13 @@ export class JobRunner {
     // Counted before any of its units here land: units that land together are written together.
     this.claimsDone.set(checkId, this.store.checks.claimsDone(checkId))
     return check
+  }
+
+  /// One unit of the check has announced its written result (or has none to announce).
+  private announced(checkId: string): void {
+    const left = (this.landing.get(checkId) ?? 1) - 1
+    if (left > 0) this.landing.set(checkId, left)
+    else this.landing.delete(checkId)
   }
 
   /// A document's text; the last one read is kept, since a check's units follow one another.
@@ -192,7 +201,8 @@ export class JobRunner {
         })
       else throw new PermanentError(`The ${unit.tier} tier has no judge.`)
       // Written with the other units that land in the same turn (a batch of votes): one commit for them all.
-      const recorded = await this.store.batched(() => {
+      this.landing.set(check.id, (this.landing.get(check.id) ?? 0) + 1)
+      const recording = this.store.batched(() => {
         if (!this.store.units.finish(unit.id)) return false // cancelled meanwhile
         if (outcome.evaluation)
           this.store.results.addEvaluation(
@@ -218,7 +228,11 @@ export class JobRunner {
         this.queueJudge(unit)
         return true
       })
-      if (!recorded) return
+      const recorded = await recording.catch((error: unknown) => {
+        this.announced(check.id)
+        throw error
+      })
+      if (!recorded) return this.announced(check.id)
       const landed = (evaluation: Evaluation | null, consensus: Consensus | null, issues: TextIssue[]) =>
         this.events.emit({
           type: 'claim',
@@ -233,8 +247,10 @@ export class JobRunner {
       // A debate's second votes land before the consensus they led to.
       for (const evaluation of outcome.debate ?? []) landed(evaluation, null, [])
       landed(outcome.evaluation ?? null, outcome.consensus, outcome.issues)
-      // A consensus moves the check's progress (claims done per tier): say so, unless that ended the check.
-      const ended = this.settle(check.id)
+      // A consensus moves the check's progress (claims done per tier): say so, unless that ended the check. The
+      // last of the units written together settles the check, once the others have said so.
+      this.announced(check.id)
+      const ended = this.landing.has(check.id) ? false : this.settle(check.id)
       if (outcome.consensus && !ended) this.emitProgress(check.id, unit.tier)
     } catch (error) {
       if (controller.signal.aborted) {
