@@ -8,9 +8,10 @@ import { claimsText } from './report'
 
 const execute = promisify(execFile)
 const FACTDESK = join(import.meta.dirname, '../bin/factdesk.js')
-const RUNS = 3
+const RUNS = 4
 const CLAIMS = 500
 const FIRST_CLAIMS = 4
+const MOMENT_MS = 3000
 const CHECK_TIMEOUT_MS = 120_000
 
 /// `factdesk serve` (the build of `npm run build`) on a new data folder (made by `factdesk token create`, with
@@ -22,6 +23,7 @@ export async function startupBenchmarks(): Promise<Figure[]> {
   const idle: number[] = []
   const checked: number[] = []
   const firstCheck: number[] = []
+  const momentLater: number[] = []
   const startup = await sample(RUNS, async (run) => {
     const dataDir = mkdtempSync(join(tmpdir(), 'factdesk-bench-startup-'))
     const token = (await factdesk(['token', 'create', '--scope', 'write', '--data-dir', dataDir])).trim()
@@ -33,9 +35,12 @@ export async function startupBenchmarks(): Promise<Figure[]> {
       const me = await fetch(`${api}/me`, { headers })
       if (me.status !== 200) throw new Error(`GET /me answered ${me.status}`)
       const elapsed = performance.now() - started
+      // A writer's first check comes a moment after the start (every other run) or at once.
+      const later = run % 2 === 0
+      if (later) await new Promise((resolve) => setTimeout(resolve, MOMENT_MS))
       const checkStarted = performance.now()
       await checkCompleted(api, headers, claimsText(FIRST_CLAIMS), 10)
-      firstCheck.push(performance.now() - checkStarted)
+      ;(later ? momentLater : firstCheck).push(performance.now() - checkStarted)
       await new Promise((resolve) => setTimeout(resolve, 1000))
       idle.push(residentMiB(child))
       if (run > 0) return elapsed
@@ -55,6 +60,15 @@ export async function startupBenchmarks(): Promise<Figure[]> {
         `first t1 check of ${FIRST_CLAIMS} claims, submitted once GET /me answered`,
         'ms',
         firstCheck,
+      ),
+      '≤',
+      1500,
+    ),
+    withTarget(
+      summarise(
+        `first t1 check of ${FIRST_CLAIMS} claims, submitted ${MOMENT_MS / 1000} s after GET /me answered`,
+        'ms',
+        momentLater,
       ),
       '≤',
       1500,
