@@ -24,12 +24,14 @@ export default defineConfig({
       rollupOptions: {
         // The desktop shell and the headless CLI share one engine bundle.
         // t1-worker: the spelling checker's worker thread, started from out/main/t1-worker.js; claims-worker: a
-        // thread of the claim extraction pool (out/main/claims-worker.js).
+        // thread of the claim extraction pool (out/main/claims-worker.js); exports-worker: a thread of the export
+        // pool (out/main/exports-worker.js).
         input: {
           index: resolve('src/main/index.ts'),
           cli: resolve('src/main/cli/index.ts'),
           't1-worker': resolve('src/main/engine/tiers/t1/worker.ts'),
           'claims-worker': resolve('src/main/engine/claims/worker.ts'),
+          'exports-worker': resolve('src/main/engine/exports/worker.ts'),
         },
       },
     },

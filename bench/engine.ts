@@ -5,13 +5,14 @@ import { openEngine } from '../src/main/engine/engine'
 import { hasEnded } from '../src/main/engine/events'
 import { Config } from '../src/shared/config'
 import { startFakeOpenAI } from '../test/helpers/fakeOpenAI'
-import { sample, summarise, type Figure } from './measure'
+import { sample, summarise, withTarget, type Figure } from './measure'
 import { claimsText } from './report'
 
 const CLAIMS = 200
 /// Requests in flight at once to the fake's endpoint (all models share it), and units the runner runs at once.
 const CONCURRENCY = 64
 const RUNS = 2
+const TARGET_LATENCY_MS = 200
 const SETUPS: [latencyMs: number, panel: number][] = [
   [200, 1],
   [200, 3],
@@ -70,13 +71,15 @@ export async function engineBenchmarks(): Promise<Figure[]> {
         }
       })
       const setup = `t2, ${CLAIMS} claims, panel of ${panelSize}, ${latencyMs} ms a request`
+      const ratio = summarise(
+        `${setup}: ÷ ideal ${Math.round(ideal)}/min`,
+        '×',
+        perMinute.map((value) => value / ideal),
+      )
+      // The issue asks t2 to reach 0.9 of its bound at 200 ms a request.
       figures.push(
         summarise(setup, 'claims/min', perMinute),
-        summarise(
-          `${setup}: ÷ ideal ${Math.round(ideal)}/min`,
-          '×',
-          perMinute.map((value) => value / ideal),
-        ),
+        latencyMs === TARGET_LATENCY_MS ? withTarget(ratio, '≥', 0.9) : ratio,
       )
     }
   } finally {

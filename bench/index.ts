@@ -61,6 +61,7 @@ console.table(
     median: `${shown(f.median)} ${f.unit}`,
     spread: f.min === undefined ? `p95 ${shown(f.p95)}` : `${shown(f.min)} – ${shown(f.max)}`,
     runs: f.runs,
+    target: f.target ?? '',
   })),
 )
 const out = resultsDir()

@@ -10,6 +10,8 @@ export interface Figure {
   min?: number
   max?: number
   runs: number
+  /// What the issue asks of the median (e.g. `≥ 200,000 words/s`), when it asks something.
+  target?: string
 }
 
 /// Where benchmarks and evaluations write their JSON: bench/results, or FACTDESK_RESULTS_DIR (tests).
@@ -52,4 +54,9 @@ export async function sample(runs: number, work: (run: number) => Promise<number
   const samples: number[] = []
   for (let i = 0; i < runs; i++) samples.push(await work(i))
   return samples
+}
+
+/// The figure with the target its median must meet: at least or at most `value`, in its unit.
+export function withTarget(figure: Figure, at: '≥' | '≤', value: number): Figure {
+  return { ...figure, target: `${at} ${value.toLocaleString('en')} ${figure.unit}` }
 }

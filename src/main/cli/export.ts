@@ -22,7 +22,7 @@ export async function runExport(
   const principal = org === undefined ? local : engine.admin.ownerIn(local, org)
   const file = await (async () => {
     try {
-      return await exportCheck(engine.service, principal, checkId, format, chromiumPdf)
+      return await exportCheck(engine.service, principal, checkId, format, chromiumPdf, engine.exports.render)
     } catch (error) {
       const owner =
         error instanceof ApiError && error.code === 'not_found' && engine.admin.checkOrganization(checkId)

@@ -17,7 +17,10 @@ export type Dispatch = (
 ) => Promise<IpcResult<unknown>>
 
 /// The parts of the engine the page's operations reach.
-type EngineParts = Pick<Engine, 'service' | 'research' | 'settings' | 'pending' | 'drafts' | 'localPrincipal'>
+type EngineParts = Pick<
+  Engine,
+  'service' | 'research' | 'settings' | 'pending' | 'drafts' | 'exports' | 'localPrincipal'
+>
 
 /// The IPC layer's one entry: only the app's own page is answered, arguments are checked against the shared
 /// contract before the engine (or the remote service chosen in the settings) sees them, and every failure
@@ -30,9 +33,10 @@ export function createDispatch(
 ): Dispatch {
   // The page's operations on the embedded engine, made as the desktop's own principal: what the window reaches
   // unless a remote service is chosen, and always for what belongs to this computer (settings, keys, tokens).
-  const { service, research, settings, pending, drafts } = engine
-  const local = engineOperations({ service, research, settings, pending, drafts, services, printPdf }, () =>
-    engine.localPrincipal(),
+  const { service, research, settings, pending, drafts, exports } = engine
+  const local = engineOperations(
+    { service, research, settings, pending, drafts, exports, services, printPdf },
+    () => engine.localPrincipal(),
   )
   return async (operation, args, senderUrl) => {
     try {

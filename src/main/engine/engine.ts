@@ -5,6 +5,7 @@ import { systemClock, type Clock } from './clock'
 import { loadConfig } from './config'
 import { DraftService } from './drafts'
 import { ClaimExtractor } from './claims/pool'
+import { ExportPool } from './exports/pool'
 import { EstimateExpiry } from './estimates'
 import { ReportEvents } from './events'
 import { ReportCache } from './reports'
@@ -81,6 +82,8 @@ export interface Engine {
   readonly warnings: readonly string[]
   /// Deletes estimates not submitted in time (running in engines that run jobs).
   readonly estimates: EstimateExpiry
+  /// Renders exports (HTML, Markdown, Word) off the event loop.
+  readonly exports: ExportPool
   /// The principal of whoever holds the data folder (the desktop app, `factdesk check`): the default
   /// organization, with write scope.
   localPrincipal(): Principal
@@ -151,6 +154,8 @@ export function openEngine(options: EngineOptions): Engine {
     ...options.runner,
   })
   const webhooks = new WebhookDeliveries(store, config.webhooks, clock, events, options.webhooks)
+  // An engine that runs jobs has its tiers ready for the first check (Harper takes seconds to load).
+  if (options.runJobs) for (const tier of tiers.values()) tier.warm?.()
   if (options.runJobs) webhooks.start()
   // Probes follow the configuration in force, which the settings may change at any time, and resolve names
   // as web fetches do.
@@ -163,6 +168,7 @@ export function openEngine(options: EngineOptions): Engine {
   runner.add(research)
   if (options.runJobs) runner.start()
   const claims = new ClaimExtractor()
+  const exports = new ExportPool()
   const service = new Service(
     store,
     config,
@@ -193,6 +199,7 @@ export function openEngine(options: EngineOptions): Engine {
     pending,
     estimates,
     warnings: calibration.warning ? [calibration.warning] : [],
+    exports,
     drafts: new DraftService(store, clock),
     localPrincipal() {
       if (local) return local
@@ -214,6 +221,7 @@ export function openEngine(options: EngineOptions): Engine {
       await Promise.all([...tiers.values()].map((tier) => tier.close?.()))
       await claims.close()
       reports.close()
+      await exports.close()
       store.close()
       unlock()
     },

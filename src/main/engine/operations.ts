@@ -24,7 +24,10 @@ export interface ServiceChoice {
 
 /// What the operations reach: the engine's parts, the PDF printer of exports and, in the desktop app, its
 /// choice of service (a server is the service itself).
-export type OperationParts = Pick<Engine, 'service' | 'research' | 'settings' | 'pending' | 'drafts'> & {
+export type OperationParts = Pick<
+  Engine,
+  'service' | 'research' | 'settings' | 'pending' | 'drafts' | 'exports'
+> & {
   printPdf: PdfPrinter
   services?: ServiceChoice
 }
@@ -57,9 +60,10 @@ const HANDLERS: Handlers = {
   getCheck: ({ service }, { principal }, id) => service.getCheck(principal, id),
   report: ({ service }, { principal }, id) => service.report(principal, id),
   // Exported here from the report of whichever service holds the check, the remote one included.
-  export: async ({ service, services, printPdf }, { principal }, id, { format }) => {
+  export: async ({ service, services, printPdf, exports }, { principal }, id, { format }) => {
     const remote = services?.current()
-    return exportReport(remote ? await remote.report(id) : service.report(principal, id), format, printPdf)
+    const report = remote ? await remote.report(id) : service.report(principal, id)
+    return exportReport(report, format, printPdf, exports.render)
   },
   listChecks: ({ service }, { principal }, page) =>
     service.listChecks(principal, page.limit, page.cursor ?? null),

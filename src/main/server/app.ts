@@ -49,11 +49,14 @@ export function createApi(engine: Engine, options: AppOptions = {}): OpenAPIHono
     requireJsonBody,
   )
   const printPdf = options.printPdf ?? chromiumPdf
-  const { service, research, settings, pending, drafts } = engine
+  const { service, research, settings, pending, drafts, exports } = engine
   // Reports are served from the engine's serialized, kept-up-to-date copies (conditional and compressed).
   const middleware = { report: [cachedReport(engine.reports)] }
-  api.route('/', operationRoutes({ service, research, settings, pending, drafts, printPdf }, middleware))
-  api.route('/', exportRoutes(service, printPdf))
+  api.route(
+    '/',
+    operationRoutes({ service, research, settings, pending, drafts, exports, printPdf }, middleware),
+  )
+  api.route('/', exportRoutes(service, exports.render, printPdf))
   api.route(
     '/',
     eventRoutes(engine.events, (tokenId) => service.isCurrent(tokenId), options.stopping),

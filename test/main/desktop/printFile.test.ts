@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { exportReport } from '../../../src/main/engine/exports'
+import { exportReport, renderFile } from '../../../src/main/engine/exports'
 import { toHtml } from '../../../src/main/engine/exports/html'
 import { printFromFile } from '../../../src/main/desktop/printFile'
 import { fixtureReport } from '../engine/exports/fixture'
@@ -26,12 +26,16 @@ describe('printing a PDF from a file', () => {
     expect(new TextEncoder().encode(html).length).toBeGreaterThan(2 * 1024 * 1024)
     const folder = join(tempDir(), 'printing')
     let loaded: string | null = null
-    const exported = await exportReport(report, 'pdf', (page) =>
-      printFromFile(page, folder, async (url) => {
-        expect(url.startsWith('file:')).toBe(true)
-        loaded = readFileSync(fileURLToPath(url), 'utf8')
-        return new Uint8Array(new TextEncoder().encode('%PDF-1.7'))
-      }),
+    const exported = await exportReport(
+      report,
+      'pdf',
+      (page) =>
+        printFromFile(page, folder, async (url) => {
+          expect(url.startsWith('file:')).toBe(true)
+          loaded = readFileSync(fileURLToPath(url), 'utf8')
+          return new Uint8Array(new TextEncoder().encode('%PDF-1.7'))
+        }),
+      renderFile,
     )
     expect(loaded).toBe(html)
     expect(new TextDecoder().decode(exported.data)).toBe('%PDF-1.7')

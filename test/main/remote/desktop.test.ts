@@ -3,7 +3,15 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ReportUpdate } from '../../../src/shared/api'
 import type { ConfigInput } from '../../../src/shared/config'
-import { Check, Credits, Estimate, Me, PendingCheck, ServiceTest, Settings } from '../../../src/shared/schemas'
+import {
+  Check,
+  Credits,
+  Estimate,
+  Me,
+  PendingCheck,
+  ServiceTest,
+  Settings,
+} from '../../../src/shared/schemas'
 import { ManualClock } from '../../../src/main/engine/clock'
 import { appPage } from '../../../src/main/desktop/appPage'
 import { createDispatch, type Dispatch } from '../../../src/main/desktop/dispatch'

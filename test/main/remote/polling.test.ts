@@ -6,7 +6,12 @@ import { ResearchEvents } from '../../../src/main/remote/events'
 import { RemoteService } from '../../../src/main/remote/remoteService'
 import { ServiceSwitch } from '../../../src/main/remote/switch'
 import { answer, OTTAWA, RESEARCH_STEPS, researchSteps } from '../contract/suite'
-import { startFakeOpenAI, type Behaviour, type FakeOpenAI, type RecordedRequest } from '../../helpers/fakeOpenAI'
+import {
+  startFakeOpenAI,
+  type Behaviour,
+  type FakeOpenAI,
+  type RecordedRequest,
+} from '../../helpers/fakeOpenAI'
 import { FakeWiki } from '../../helpers/fakeWiki'
 import { call, startServer, waitForEnd, type TestServer } from '../../helpers/server'
 import { GatedTier } from '../../helpers/tiers'

@@ -62,7 +62,14 @@ describe('the OpenAPI document', () => {
   it('passes Redocly CLI’s recommended rules without a warning', async () => {
     const lint = spawn(
       join(BIN, 'redocly'),
-      ['lint', documentFile, '--config', join(import.meta.dirname, '../../../redocly.yaml'), '--format', 'json'],
+      [
+        'lint',
+        documentFile,
+        '--config',
+        join(import.meta.dirname, '../../../redocly.yaml'),
+        '--format',
+        'json',
+      ],
       {
         stdio: ['ignore', 'pipe', 'pipe'],
       },

@@ -70,51 +70,102 @@ const YEAR = /^(?:1[5-9]\d\d|20\d\d)s?$/
 const DIGITS = /^\p{N}/u
 const ORDINAL_NUMBER = /^\p{N}+(?:st|nd|rd|th)$/u
 
+/// What one token says whatever the sentence: the features it adds in `sentenceFeatures`'s order, split where
+/// the features that depend on its neighbour go.
+interface TokenFeatures {
+  lower: string
+  /// Its `w:` feature and its part of a word pair.
+  word: string
+  pairPart: string
+  /// Features before the quantity test, and after it.
+  before: string[]
+  after: string[]
+  isWord: boolean
+  /// A number or a number word (counts, and makes a unit after it a quantity).
+  isNumber: boolean
+  isUnit: boolean
+  isPast: boolean
+  isCapitalised: boolean
+  isAcronym: boolean
+}
+
+// Tokens recur across a document's sentences: each is read once. Cleared when large, as a process may read
+// many documents.
+const tokenCache = new Map<string, TokenFeatures>()
+const TOKEN_CACHE_SIZE = 50_000
+
+function tokenFeatures(token: string): TokenFeatures {
+  let known = tokenCache.get(token)
+  if (known) return known
+  const word = token.toLowerCase()
+  const digits = DIGITS.test(word)
+  const before: string[] = []
+  if (digits) before.push(YEAR.test(word) ? 'has:year' : 'has:number')
+  if (ORDINAL_NUMBER.test(word) || ORDINALS.has(word)) before.push('has:ordinal')
+  if (NUMBER_WORDS.has(word)) before.push('has:number-word')
+  if (word === '%' || word === '$' || word === '€' || word === '£' || word === '¥')
+    before.push('has:money-or-percent')
+  if (MONTHS.has(word)) before.push('has:month')
+  const after: string[] = []
+  if (SUPERLATIVES.has(word) || (word.endsWith('est') && word.length > 5)) after.push('has:superlative')
+  if (COMPARATIVES.has(word)) after.push('has:comparative')
+  if (ATTRIBUTION.has(word)) after.push('has:attribution')
+  if (CAUSAL.has(word)) after.push('has:causal')
+  if (HEDGES.has(word)) after.push('has:hedge')
+  if (FIRST_PERSON_SINGULAR.has(word)) after.push('has:first-person-singular')
+  if (FIRST_PERSON_PLURAL.has(word)) after.push('has:first-person-plural')
+  if (SECOND_PERSON.has(word)) after.push('has:second-person')
+  if (FEELINGS.has(word)) after.push('has:feeling')
+  if (OPINIONS.has(word)) after.push('has:opinion')
+  if (FUTURE.has(word)) after.push('has:future')
+  if (NEGATIONS.has(word) || word.endsWith("n't")) after.push('has:negation')
+  const isPast =
+    PAST_COPULAS.has(word) || IRREGULAR_PAST.has(word) || (word.endsWith('ed') && word.length > 4)
+  if (isPast) after.push('has:past')
+  if (PRESENT_COPULAS.has(word)) after.push('has:present-copula')
+  const pairPart = bigramPart(word)
+  known = {
+    lower: word,
+    word: `w:${pairPart}`,
+    pairPart,
+    before,
+    after,
+    isWord: /\p{L}|\p{N}/u.test(token),
+    isNumber: digits || NUMBER_WORDS.has(word),
+    isUnit: UNITS.has(word),
+    isPast,
+    isCapitalised: /^\p{Lu}/u.test(token) && word !== 'i',
+    isAcronym: /^\p{Lu}{2,}$/u.test(token),
+  }
+  if (tokenCache.size >= TOKEN_CACHE_SIZE) tokenCache.clear()
+  tokenCache.set(token, known)
+  return known
+}
+
 /// The names of the features present in a sentence (each counted once), in a fixed order.
 export function sentenceFeatures(sentence: string): string[] {
   const tokens = sentence.match(WORD) ?? []
   const features = new Set<string>()
-  const lower = tokens.map((token) => token.toLowerCase())
+  const read = tokens.map(tokenFeatures)
+  const lower = read.map((token) => token.lower)
   let wordCount = 0
   let names = 0
   let acronyms = 0
   let numbers = 0
   let pasts = 0
-  for (let i = 0; i < tokens.length; i++) {
-    const token = tokens[i] as string
-    const word = lower[i] as string
-    if (/\p{L}|\p{N}/u.test(token)) wordCount++
-    features.add(`w:${DIGITS.test(word) ? numberShape(word) : word}`)
-    const previous = lower[i - 1]
-    if (previous !== undefined) features.add(`b:${bigramPart(previous)}_${bigramPart(word)}`)
-    if (DIGITS.test(word) || NUMBER_WORDS.has(word)) numbers++
-    if (DIGITS.test(word)) features.add(YEAR.test(word) ? 'has:year' : 'has:number')
-    if (ORDINAL_NUMBER.test(word) || ORDINALS.has(word)) features.add('has:ordinal')
-    if (NUMBER_WORDS.has(word)) features.add('has:number-word')
-    if (word === '%' || word === '$' || word === '€' || word === '£' || word === '¥')
-      features.add('has:money-or-percent')
-    if (MONTHS.has(word)) features.add('has:month')
-    if (UNITS.has(word) && previous !== undefined && (DIGITS.test(previous) || NUMBER_WORDS.has(previous)))
-      features.add('has:quantity')
-    if (SUPERLATIVES.has(word) || (word.endsWith('est') && word.length > 5)) features.add('has:superlative')
-    if (COMPARATIVES.has(word)) features.add('has:comparative')
-    if (ATTRIBUTION.has(word)) features.add('has:attribution')
-    if (CAUSAL.has(word)) features.add('has:causal')
-    if (HEDGES.has(word)) features.add('has:hedge')
-    if (FIRST_PERSON_SINGULAR.has(word)) features.add('has:first-person-singular')
-    if (FIRST_PERSON_PLURAL.has(word)) features.add('has:first-person-plural')
-    if (SECOND_PERSON.has(word)) features.add('has:second-person')
-    if (FEELINGS.has(word)) features.add('has:feeling')
-    if (OPINIONS.has(word)) features.add('has:opinion')
-    if (FUTURE.has(word)) features.add('has:future')
-    if (NEGATIONS.has(word) || word.endsWith("n't")) features.add('has:negation')
-    if (PAST_COPULAS.has(word) || IRREGULAR_PAST.has(word) || (word.endsWith('ed') && word.length > 4)) {
-      features.add('has:past')
-      pasts++
-    }
-    if (PRESENT_COPULAS.has(word)) features.add('has:present-copula')
-    if (i > 0 && /^\p{Lu}/u.test(token) && word !== 'i') names++
-    if (/^\p{Lu}{2,}$/u.test(token)) acronyms++
+  for (let i = 0; i < read.length; i++) {
+    const token = read[i] as TokenFeatures
+    const previous = read[i - 1]
+    if (token.isWord) wordCount++
+    features.add(token.word)
+    if (previous !== undefined) features.add(`b:${previous.pairPart}_${token.pairPart}`)
+    if (token.isNumber) numbers++
+    for (const feature of token.before) features.add(feature)
+    if (token.isUnit && previous?.isNumber) features.add('has:quantity')
+    for (const feature of token.after) features.add(feature)
+    if (token.isPast) pasts++
+    if (i > 0 && token.isCapitalised) names++
+    if (token.isAcronym) acronyms++
   }
   const first = lower[0]
   const last = lower[lower.length - 1]

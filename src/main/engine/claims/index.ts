@@ -48,9 +48,9 @@ export function extractClaims(text: string): ExtractedClaim[] {
     )
     const worthy = clauses.filter((clause) => clause.score >= CHECKWORTHY_THRESHOLD)
     // A compound sentence becomes several claims only when several of its clauses are claims; otherwise
-    // the sentence is judged whole (with any code or URL in it blanked out).
-    const whole = { ...statement, score: scored(prose.view, sentence, register).score }
-    const kept = worthy.length > 1 ? worthy : whole.score >= CHECKWORTHY_THRESHOLD ? [whole] : []
+    // the sentence is judged whole (with any code or URL in it blanked out), whose score is its one clause's
+    // when that clause is the whole sentence (most are: scoring is most of extraction's time).
+    const kept = worthy.length > 1 ? worthy : keptWhole(prose.view, sentence, statement, clauses, register)
     for (const claim of kept) {
       if (wordCount(prose.view, claim) < MIN_WORDS) continue
       claims.push({
@@ -66,6 +66,20 @@ export function extractClaims(text: string): ExtractedClaim[] {
 
 interface ScoredSpan extends Span {
   score: number
+}
+
+/// The statement as one claim scored as its whole sentence, or nothing when that is not check-worthy.
+function keptWhole(
+  view: string,
+  sentence: Span,
+  statement: Span,
+  clauses: readonly ScoredSpan[],
+  register: Register,
+): ScoredSpan[] {
+  const [only] = clauses
+  const same = clauses.length === 1 && only?.start === sentence.start && only.end === sentence.end
+  const score = same ? only.score : scored(view, sentence, register).score
+  return score >= CHECKWORTHY_THRESHOLD ? [{ ...statement, score }] : []
 }
 
 function scored(view: string, span: Span, register: Register): ScoredSpan {

@@ -47,10 +47,15 @@ interface CompiledWords {
 }
 
 /// The character n-grams of a model as a trie over UTF-16 code units, so that a sentence is read without
-/// building a string per n-gram: node 0 is the root; an n-gram's last node holds its feature.
+/// building a string per n-gram: node 0 is the root; an n-gram's last node holds its feature. Its edges are one
+/// open-addressed hash table (parent node and code unit to child), which reads faster than a Map per node.
 interface CompiledCharacters {
   bias: number
-  children: Map<number, number>[]
+  /// Per slot: the parent node + 1 (0 is an empty slot), the code unit, the child node.
+  parents: Int32Array
+  codes: Uint16Array
+  childNodes: Int32Array
+  mask: number
   idf: Float64Array
   weight: Float64Array
   /// Per node: the last sentence that counted it, so that each n-gram counts once.
@@ -102,13 +107,37 @@ function compileCharacters(model: LinearModel): CompiledCharacters {
     idf[node] = nodeIdf
     weight[node] = nodeWeight
   }
-  return {
-    bias: model.bias,
-    children,
-    idf,
-    weight,
-    seen: new Int32Array(children.length),
-    sentences: 0,
+  // At most half full, so that a probe ends soon.
+  let slots = 2
+  while (slots < children.length * 2) slots *= 2
+  const table = {
+    parents: new Int32Array(slots),
+    codes: new Uint16Array(slots),
+    childNodes: new Int32Array(slots),
+    mask: slots - 1,
+  }
+  children.forEach((edges, parent) => {
+    for (const [code, child] of edges) {
+      let slot = slotOf(table.mask, parent, code)
+      while (table.parents[slot] !== 0) slot = (slot + 1) & table.mask
+      table.parents[slot] = parent + 1
+      table.codes[slot] = code
+      table.childNodes[slot] = child
+    }
+  })
+  return { bias: model.bias, ...table, idf, weight, seen: new Int32Array(children.length), sentences: 0 }
+}
+
+function slotOf(mask: number, parent: number, code: number): number {
+  return (Math.imul(parent, 0x9e3779b1) ^ Math.imul(code, 0x85ebca6b)) & mask
+}
+
+/// The child of `node` by `code`, or -1.
+function childOf(model: CompiledCharacters, node: number, code: number): number {
+  for (let slot = slotOf(model.mask, node, code); ; slot = (slot + 1) & model.mask) {
+    const parent = model.parents[slot] as number
+    if (parent === 0) return -1
+    if (parent === node + 1 && model.codes[slot] === code) return model.childNodes[slot] as number
   }
 }
 
@@ -136,8 +165,8 @@ function characterLogit(model: CompiledCharacters, text: string): number {
   for (let start = 0; start + MIN_GRAM <= text.length; start++) {
     let node = 0
     for (let size = 1; size <= MAX_GRAM && start + size <= text.length; size++) {
-      const next = (model.children[node] as Map<number, number>).get(text.charCodeAt(start + size - 1))
-      if (next === undefined) break
+      const next = childOf(model, node, text.charCodeAt(start + size - 1))
+      if (next < 0) break
       node = next
       const idf = model.idf[node] as number
       if (size < MIN_GRAM || idf === 0 || model.seen[node] === stamp) continue

@@ -30,25 +30,41 @@ export function exportFileName(report: Report, format: ExportFormat): string {
   return `${base || report.check.id}-factcheck.${EXPORT_TYPES[format].extension}`
 }
 
-/// A report as a file of the format. Offline: only the PDF needs `printPdf` (a local browser engine).
+/// The formats rendered from the report alone, on the export pool's threads (pool.ts).
+export type RenderedFormat = 'html' | 'md' | 'docx'
+
+/// Renders a report as a file of a format that needs nothing but the report.
+export type Render = (report: Report, format: RenderedFormat) => Promise<Uint8Array<ArrayBuffer>>
+
+/// The file's bytes, here (a thread of the export pool calls this).
+export async function renderFile(report: Report, format: RenderedFormat): Promise<Uint8Array<ArrayBuffer>> {
+  switch (format) {
+    case 'html':
+      return new TextEncoder().encode(toHtml(report))
+    case 'md':
+      return new TextEncoder().encode(toMarkdown(report))
+    case 'docx':
+      return toDocx(report)
+  }
+}
+
+/// A report as a file of the format, rendered by `render` (the engine's export pool). Offline: only the PDF
+/// needs `printPdf` (a local browser engine).
 export async function exportReport(
   report: Report,
   format: ExportFormat,
   printPdf: PdfPrinter,
+  render: Render,
 ): Promise<ExportedFile> {
   const data = await (async (): Promise<Uint8Array<ArrayBuffer>> => {
     switch (format) {
-      case 'html':
-        return new TextEncoder().encode(toHtml(report))
-      case 'md':
-        return new TextEncoder().encode(toMarkdown(report))
-      case 'docx':
-        return toDocx(report)
       case 'pdf':
-        return printPdf(toHtml(report))
+        return printPdf(new TextDecoder().decode(await render(report, 'html')))
       case 'json':
         // The report exactly as `GET /checks/{id}/report` answers it, the document's text included.
         return new TextEncoder().encode(`${JSON.stringify(report, null, 2)}\n`)
+      default:
+        return render(report, format)
     }
   })()
   return { fileName: exportFileName(report, format), contentType: EXPORT_TYPES[format].contentType, data }
@@ -61,4 +77,5 @@ export const exportCheck = (
   checkId: string,
   format: ExportFormat,
   printPdf: PdfPrinter,
-): Promise<ExportedFile> => exportReport(service.report(principal, checkId), format, printPdf)
+  render: Render,
+): Promise<ExportedFile> => exportReport(service.report(principal, checkId), format, printPdf, render)

@@ -2,6 +2,7 @@ import type { Consensus, Evaluation, TextIssue, Tier } from '../../../shared/sch
 import type { Clock } from '../clock'
 import type { ReportEvents } from '../events'
 import type { Store } from '../store'
+import type { CheckRecord } from '../store/checks'
 import type { UnitRecord } from '../store/units'
 import { PermanentError } from '../errors'
 import { JUDGE_UNIT, type TierChecker, type UnitOutcome } from '../tiers/tier'
@@ -64,13 +65,18 @@ export class JobRunner {
   private readonly queues = new Map<JobQueue, number>()
   private running = false
   private pumping = false
+  private pumpQueued = false
   private readonly alarm: Alarm
   private readonly controllers = new Map<string, Set<AbortController>>()
   private readonly jobControllers = new Set<AbortController>()
-  /// Claims done per tier of the running checks, counted once from the store and then as each consensus lands:
-  /// recounting for every consensus would make a check's progress events quadratic in its claims.
+  /// Claims done per tier of the running checks, counted once from the store when a check's first unit runs here
+  /// and then as each consensus lands: recounting for every consensus would make a check's progress events
+  /// quadratic in its claims.
   private readonly claimsDone = new Map<string, Partial<Record<Tier, number>>>()
   private readonly drained: (() => void)[] = []
+  private readonly checks = new Map<string, CheckRecord>()
+  /// Units of each check whose results are being written or were written and not yet announced.
+  private readonly landing = new Map<string, number>()
   private lastDocument: { id: string; text: string } | null = null
 
   constructor(
@@ -112,6 +118,7 @@ export class JobRunner {
   /// Stops the check's units that are in flight (after a cancel).
   abort(checkId: string): void {
     this.claimsDone.delete(checkId)
+    this.checks.delete(checkId)
     for (const controller of this.controllers.get(checkId) ?? []) controller.abort()
   }
 
@@ -120,6 +127,7 @@ export class JobRunner {
     this.running = false
     this.alarm.clear()
     this.claimsDone.clear()
+    this.checks.clear()
     for (const set of this.controllers.values()) for (const controller of set) controller.abort()
     for (const controller of this.jobControllers) controller.abort()
     if (!this.idle()) await new Promise<void>((resolve) => this.drained.push(resolve))
@@ -128,6 +136,27 @@ export class JobRunner {
   /// Nothing in flight: no unit, no job.
   private idle(): boolean {
     return this.inFlight === 0 && [...this.queues.values()].every((count) => count === 0)
+  }
+
+  /// The check of a unit when it is queued or running, started if it was queued; kept while it runs, so that its
+  /// units do not read it again (a cancel or its end forgets it).
+  private runningCheck(checkId: string): CheckRecord | null {
+    const kept = this.checks.get(checkId)
+    if (kept) return kept
+    const check = this.store.checks.byId(checkId)
+    if (!check || (check.status !== 'queued' && check.status !== 'running')) return null
+    if (this.store.checks.start(check.id, this.now())) this.emitCheck(check.id)
+    this.checks.set(checkId, check)
+    // Counted before any of its units here land: units that land together are written together.
+    this.claimsDone.set(checkId, this.store.checks.claimsDone(checkId))
+    return check
+  }
+
+  /// One unit of the check has announced its written result (or has none to announce).
+  private announced(checkId: string): void {
+    const left = (this.landing.get(checkId) ?? 1) - 1
+    if (left > 0) this.landing.set(checkId, left)
+    else this.landing.delete(checkId)
   }
 
   /// A document's text; the last one read is kept, since a check's units follow one another.
@@ -173,11 +202,21 @@ export class JobRunner {
     }
   }
 
-  /// When a piece of work ends: counts it out, tells `stop()` once nothing is in flight, and looks for more.
+  /// When a piece of work ends: counts it out, tells `stop()` once nothing is in flight, and looks for more once
+  /// the work ending in this turn (a batch's units) has all ended: their places are leased together.
   private follow(work: Promise<void>, ended: () => void): void {
     void work.finally(() => {
       ended()
       if (this.idle()) this.drained.splice(0).forEach((resolve) => resolve())
+      this.pumpSoon()
+    })
+  }
+
+  private pumpSoon(): void {
+    if (this.pumpQueued) return
+    this.pumpQueued = true
+    setImmediate(() => {
+      this.pumpQueued = false
       this.pump()
     })
   }
@@ -213,12 +252,11 @@ export class JobRunner {
   }
 
   private async run(unit: UnitRecord): Promise<void> {
-    const check = this.store.checks.byId(unit.checkId)
+    const check = this.runningCheck(unit.checkId)
     const claim = this.store.documents.claim(unit.claimId)
     const tier = this.tiers.get(unit.tier)
-    if (!check || !claim || (check.status !== 'queued' && check.status !== 'running')) return
+    if (!check || !claim) return
     if (!tier) return this.giveUp(unit, `The ${unit.tier} tier is not available: it is not configured.`)
-    if (this.store.checks.start(check.id, this.now())) this.emitCheck(check.id)
 
     const controller = new AbortController()
     const mine = this.controllers.get(check.id) ?? new Set()
@@ -244,7 +282,9 @@ export class JobRunner {
           votes: this.store.results.votes(check.id, claim.id, unit.tier),
         })
       else throw new PermanentError(`The ${unit.tier} tier has no judge.`)
-      const recorded = this.store.transaction(() => {
+      // Written with the other units that land in the same turn (a batch of votes): one commit for them all.
+      this.landing.set(check.id, (this.landing.get(check.id) ?? 0) + 1)
+      const recording = this.store.batched(() => {
         if (!this.store.units.finish(unit.id)) return false // cancelled meanwhile
         if (outcome.evaluation)
           this.store.results.addEvaluation(
@@ -278,7 +318,11 @@ export class JobRunner {
         this.queueJudge(unit)
         return true
       })
-      if (!recorded) return
+      const recorded = await recording.catch((error: unknown) => {
+        this.announced(check.id)
+        throw error
+      })
+      if (!recorded) return this.announced(check.id)
       const landed = (evaluation: Evaluation | null, consensus: Consensus | null, issues: TextIssue[]) =>
         this.events.emit({
           type: 'claim',
@@ -293,8 +337,10 @@ export class JobRunner {
       // A debate's second votes land before the consensus they led to.
       for (const evaluation of outcome.debate ?? []) landed(evaluation, null, [])
       landed(outcome.evaluation ?? null, outcome.consensus, outcome.issues)
-      // A consensus moves the check's progress (claims done per tier): say so, unless that ended the check.
-      const ended = this.settle(check.id)
+      // A consensus moves the check's progress (claims done per tier): say so, unless that ended the check. The
+      // last of the units written together settles the check, once the others have said so.
+      this.announced(check.id)
+      const ended = this.landing.has(check.id) ? false : this.settle(check.id)
       if (outcome.consensus && !ended) this.emitProgress(check.id, unit.tier)
     } catch (error) {
       if (controller.signal.aborted) {
@@ -340,6 +386,8 @@ export class JobRunner {
   /// claim-tiers that reached no consensus refunded. The conditional update lets only one ending win; true when
   /// this call ended it.
   private settle(checkId: string): boolean {
+    // Most units end with others still open: that read needs no write transaction.
+    if (this.store.units.anyOpen(checkId)) return false
     const ended = this.store.transaction(() => {
       if (this.store.units.anyOpen(checkId)) return false
       const check = this.store.checks.byId(checkId)
@@ -368,6 +416,9 @@ export class JobRunner {
     })
     if (ended) {
       this.claimsDone.delete(checkId)
+      this.checks.delete(checkId)
+      // A finished check's text is no longer needed here (a long one is megabytes).
+      this.lastDocument = null
       this.emitCheck(checkId)
     }
     return ended

@@ -90,7 +90,7 @@ export class ModelClient {
         model,
         system: request.system,
         prompt: request.prompt,
-        output: Output.object({ schema: withoutDialect(request.schema), name: request.name }),
+        output: Output.object({ schema: responseSchema(request.schema), name: request.name }),
         // Retries are ours: they honour Retry-After, hold no concurrency slot while waiting and are counted.
         maxRetries: 0,
         abortSignal,
@@ -180,4 +180,17 @@ export function addUsage(...usages: Array<TokenUsage | null>): TokenUsage | null
 function tokenUsage(usage: LanguageModelUsage): TokenUsage | null {
   if (usage.inputTokens === undefined && usage.outputTokens === undefined) return null
   return { inputTokens: usage.inputTokens ?? 0, outputTokens: usage.outputTokens ?? 0 }
+}
+
+// Each zod schema as the SDK's schema, made once: its JSON schema (built on first use and kept) would otherwise
+// be converted again for every request.
+const responseSchemas = new WeakMap<z.ZodType, unknown>()
+
+function responseSchema<T>(schema: z.ZodType<T>): Schema<T> {
+  let made = responseSchemas.get(schema) as Schema<T> | undefined
+  if (!made) {
+    made = withoutDialect(schema)
+    responseSchemas.set(schema, made)
+  }
+  return made
 }

@@ -5,6 +5,26 @@ import { MIGRATIONS } from './migrations'
 /// The SQLite connection (libsql's synchronous API). One per engine.
 export type Db = InstanceType<typeof Database>
 
+/// Statements prepared before are kept: preparing costs more than running most of ours, and a check runs the same
+/// few for each of its units. Bounded, as a few are built per call (lists of ids, chosen columns).
+const STATEMENTS_KEPT = 500
+
+class Connection extends Database {
+  private readonly statements = new Map<string, unknown>()
+
+  override prepare<Parameters extends unknown[] | object = unknown[]>(
+    sql: string,
+  ): Database.Statement<Parameters> {
+    let statement = this.statements.get(sql) as Database.Statement<Parameters> | undefined
+    if (!statement) {
+      if (this.statements.size >= STATEMENTS_KEPT) this.statements.clear()
+      statement = super.prepare<Parameters>(sql)
+      this.statements.set(sql, statement)
+    }
+    return statement
+  }
+}
+
 /// Opens the database file in WAL mode and applies the migrations it has not seen yet.
 export function openDatabase(file: string): Db {
   // The texts, drafts and reports are the writer's own: a new database file is readable by its owner only, and
@@ -14,7 +34,7 @@ export function openDatabase(file: string): Db {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
   }
-  const db = new Database(file)
+  const db = new Connection(file)
   // Lets deleted rows give their space back to the file (`reclaimSpace`): a new file takes it here, before the
   // write-ahead log writes its header; one from before is rebuilt after the migrations.
   db.exec('PRAGMA auto_vacuum = INCREMENTAL')

@@ -35,6 +35,12 @@ export class Store {
   readonly drafts: Drafts
   readonly pendingChecks: PendingChecks
 
+  private readonly batch: {
+    work: () => unknown
+    resolve(result: unknown): void
+    reject(error: unknown): void
+  }[] = []
+
   private constructor(
     private readonly db: Db,
     box: SecretBox,
@@ -49,7 +55,7 @@ export class Store {
     this.results = new Results(db)
     this.idempotencyKeys = new IdempotencyKeys(db)
     this.outbox = new Outbox(db)
-    this.voteCache = new VoteCache(db)
+    this.voteCache = new VoteCache(db, (work) => this.batched(work))
     this.research = new ResearchRuns(db)
     this.settings = new SettingsStore(db)
     this.drafts = new Drafts(db)
@@ -84,6 +90,34 @@ export class Store {
   /// Runs `work` as one write transaction.
   transaction<T>(work: () => T): T {
     return transaction(this.db, work)
+  }
+
+  /// Runs `work` in one write transaction with the other work batched in the same turn of the event loop, so that
+  /// writes that land together (a batch of votes) cost one commit. Each work's writes are all in or all out: when
+  /// one throws, the others are written again, each alone.
+  batched<T>(work: () => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.batch.push({ work, resolve: resolve as (result: unknown) => void, reject })
+      if (this.batch.length === 1) setImmediate(() => this.writeBatch())
+    })
+  }
+
+  private writeBatch(): void {
+    const batch = this.batch.splice(0)
+    let results: unknown[]
+    try {
+      results = this.transaction(() => batch.map(({ work }) => work()))
+    } catch {
+      for (const { work, resolve, reject } of batch) {
+        try {
+          resolve(this.transaction(work))
+        } catch (error) {
+          reject(error)
+        }
+      }
+      return
+    }
+    batch.forEach(({ resolve }, i) => resolve(results[i]))
   }
 
   /// Gives the space of deleted rows back to the file system.

@@ -25,7 +25,10 @@ const claimHash = (text: string): string =>
 /// Panel votes by organization, model and statement (the claim as checked, references resolved): identical
 /// statements within 24 hours cost no model call.
 export class VoteCache {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly batched: (work: () => void) => Promise<void>,
+  ) {}
 
   /// The model's vote on this statement given at or after `since`, or null.
   get(organizationId: string, modelKey: string, statement: string, since: string): CachedVote | null {
@@ -45,8 +48,14 @@ export class VoteCache {
       : null
   }
 
-  /// Keeps a vote a model has just given, replacing an older one for the same statement.
+  /// Keeps a vote a model has just given, replacing an older one for the same statement: written with the other
+  /// writes that land with it (a batch's votes), and not at all if that fails (the model is asked again).
   put(organizationId: string, modelKey: string, statement: string, vote: CachedVote): void {
+    const hash = claimHash(statement)
+    void this.batched(() => this.write(organizationId, modelKey, hash, vote)).catch(() => undefined)
+  }
+
+  private write(organizationId: string, modelKey: string, hash: string, vote: CachedVote): void {
     this.db
       .prepare(
         `INSERT INTO vote_cache (organization_id, model_key, claim_hash, verdict, confidence, rationale, created_at)
@@ -55,15 +64,7 @@ export class VoteCache {
            verdict = excluded.verdict, confidence = excluded.confidence, rationale = excluded.rationale,
            created_at = excluded.created_at`,
       )
-      .run(
-        organizationId,
-        modelKey,
-        claimHash(statement),
-        vote.verdict,
-        vote.confidence,
-        vote.rationale,
-        vote.createdAt,
-      )
+      .run(organizationId, modelKey, hash, vote.verdict, vote.confidence, vote.rationale, vote.createdAt)
   }
 
   /// Forgets votes given before `before`.

@@ -22,6 +22,7 @@ function spellingTier(checker: SpellingChecker, writing: () => Writing): TierChe
     async check({ claim, documentText, signal, now }) {
       return t1Outcome(claim, await checker.check(claim.text, signal, writing()), now(), documentText)
     },
+    warm: () => checker.warm(),
     close: () => checker.close(),
   }
 }

@@ -59,5 +59,7 @@ export interface TierChecker {
   readonly unitTimeoutMs?: number
   /// Units worth having in flight at once (a tier that batches requests wants a whole batch per model).
   readonly concurrency?: number
+  /// Starts, in the background, what the tier's first unit would otherwise wait for (t1's Harper).
+  warm?(): void
   close?(): Promise<void>
 }

@@ -1,7 +1,7 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
 import { OPERATION_TABLE, type OperationArgs } from '../../../shared/operations'
 import { Report } from '../../../shared/schemas'
-import { EXPORT_TYPES, exportCheck } from '../../engine/exports'
+import { EXPORT_TYPES, exportCheck, type Render } from '../../engine/exports'
 import type { PdfPrinter } from '../../engine/exports/pdf'
 import type { Service } from '../../engine/service'
 import type { ApiEnv } from '../auth'
@@ -48,13 +48,14 @@ function attachment(fileName: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`
 }
 
-/// The export route; `printPdf` prints the HTML export for `format=pdf`.
-export function exportRoutes(service: Service, printPdf: PdfPrinter): OpenAPIHono<ApiEnv> {
+/// The export route; `render` renders the files (the engine's export pool), `printPdf` prints the HTML export
+/// for `format=pdf`.
+export function exportRoutes(service: Service, render: Render, printPdf: PdfPrinter): OpenAPIHono<ApiEnv> {
   return new OpenAPIHono<ApiEnv>().openapi(exportReport, async (c) => {
     // Checked against the operation's arguments, `[id, { format }]`.
     const { id } = c.req.valid('param') as { id: OperationArgs<'export'>[0] }
     const { format } = c.req.valid('query') as OperationArgs<'export'>[1]
-    const file = await exportCheck(service, c.var.principal, id, format, printPdf)
+    const file = await exportCheck(service, c.var.principal, id, format, printPdf, render)
     return c.body(file.data, 200, {
       'Content-Type': file.contentType,
       'Content-Disposition': attachment(file.fileName),

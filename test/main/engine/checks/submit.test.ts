@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Check, Report } from '../../../../src/shared/schemas'
 import { GatedTier } from '../../../helpers/tiers'
-import { call, expectEnvelope, startServer, tempDir, waitForEnd, type TestServer } from '../../../helpers/server'
+import {
+  call,
+  expectEnvelope,
+  startServer,
+  tempDir,
+  waitForEnd,
+  type TestServer,
+} from '../../../helpers/server'
 
 const TEXT =
   'The Eiffel Tower is 330 metres tall. Paris is the capital of France. Water boils at 100 degrees Celsius at sea level.'

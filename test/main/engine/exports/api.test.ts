@@ -4,7 +4,14 @@ import { join } from 'node:path'
 import { parseHTML } from 'linkedom'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Report } from '../../../../src/shared/schemas'
-import { call, expectEnvelope, startServer, tempDir, waitForEnd, type TestServer } from '../../../helpers/server'
+import {
+  call,
+  expectEnvelope,
+  startServer,
+  tempDir,
+  waitForEnd,
+  type TestServer,
+} from '../../../helpers/server'
 
 // The real engine and HTTP server, a t1 check (Harper, offline), and every format read back over REST.
 

@@ -1,6 +1,12 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { Report, type Citation, type Claim, type Consensus, type Evaluation } from '../../../../src/shared/schemas'
+import {
+  Report,
+  type Citation,
+  type Claim,
+  type Consensus,
+  type Evaluation,
+} from '../../../../src/shared/schemas'
 
 // A newsroom's article as an editor checks it: about 1,500 words of Markdown (a title with an emoji, a byline
 // and a date, sections, a list, a link, a code span, a quote, a Hebrew sentence), its sentences real ones from

@@ -1,7 +1,7 @@
 import { strFromU8, unzipSync } from 'fflate'
 import { DOMParser, parseHTML } from 'linkedom'
 import { describe, expect, it } from 'vitest'
-import { exportFileName, exportReport } from '../../../../src/main/engine/exports'
+import { exportFileName, exportReport, renderFile } from '../../../../src/main/engine/exports'
 import { toDocx } from '../../../../src/main/engine/exports/docx'
 import { toHtml } from '../../../../src/main/engine/exports/html'
 import { toMarkdown } from '../../../../src/main/engine/exports/markdown'
@@ -365,7 +365,7 @@ describe('DOCX export', () => {
 
 describe('JSON export and file names', () => {
   it('is the report exactly, with the document text', async () => {
-    const file = await exportReport(report, 'json', noPdf)
+    const file = await exportReport(report, 'json', noPdf, renderFile)
     expect(file.contentType).toBe('application/json; charset=utf-8')
     const parsed = Report.parse(JSON.parse(new TextDecoder().decode(file.data)))
     expect(parsed).toEqual(report)

@@ -4,7 +4,14 @@ import type { ConfigInput } from '../../../../src/shared/config'
 import { PendingCheck } from '../../../../src/shared/schemas'
 import { ManualClock } from '../../../../src/main/engine/clock'
 import { startFakeOpenAI, type FakeOpenAI } from '../../../helpers/fakeOpenAI'
-import { call, expectEnvelope, startServer, tempDir, waitForEnd, type TestServer } from '../../../helpers/server'
+import {
+  call,
+  expectEnvelope,
+  startServer,
+  tempDir,
+  waitForEnd,
+  type TestServer,
+} from '../../../helpers/server'
 import { Relay } from './relay'
 
 const TEXT = 'The Eiffel Tower is 330 metres tall. It was completed in 1889 for the World Fair in Paris.'

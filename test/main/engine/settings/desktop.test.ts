@@ -6,7 +6,12 @@ import { Settings } from '../../../../src/shared/schemas'
 import { appPage } from '../../../../src/main/desktop/appPage'
 import { createDispatch, type Dispatch } from '../../../../src/main/desktop/dispatch'
 import { openEngine, type Engine } from '../../../../src/main/engine/engine'
-import { fileSecretBox, NO_KEYCHAIN, refusingSecretBox, type SecretBox } from '../../../../src/main/engine/secrets'
+import {
+  fileSecretBox,
+  NO_KEYCHAIN,
+  refusingSecretBox,
+  type SecretBox,
+} from '../../../../src/main/engine/secrets'
 
 const page = appPage(undefined)
 const APP = `${page.href}#/`

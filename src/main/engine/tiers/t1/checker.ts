@@ -64,6 +64,12 @@ export class SpellingChecker {
     })
   }
 
+  /// Starts the worker, if it is not running, to load Harper in the background: the first check then finds it
+  /// ready. An idle worker keeps no process alive.
+  warm(): void {
+    if (!this.worker) this.start().unref()
+  }
+
   /// Stops the worker; checks still waiting reject. A later check starts a new worker.
   async close(): Promise<void> {
     const worker = this.worker

@@ -11,12 +11,18 @@ import { harperDialect, LINT_CONFIG, lintText } from '../../../../shared/harper'
 import type { Dialect as WritingDialect } from '../../../../shared/schemas'
 import type { CheckReply, CheckRequest } from './protocol'
 
+const WARM_UP = 'The tower was bilt in 1889 and it is 330 metres tall.'
+
 const port = parentPort
 if (!port) throw new Error('the t1 checker must run in a worker thread')
 
 const linter = new LocalLinter({ binary, dialect: Dialect.American })
-// t1 is spelling and grammar: a long claim is not a wrong one.
-const ready = linter.setup().then(() => linter.setLintConfig(LINT_CONFIG))
+// t1 is spelling and grammar: a long claim is not a wrong one. Harper's first lint, and the first with a
+// misspelling, take about a second more than the next: the worker pays that once before it is ready.
+const ready = linter
+  .setup()
+  .then(() => linter.setLintConfig(LINT_CONFIG))
+  .then(() => lintText(linter, WARM_UP))
 const model = `harper.js ${harperVersion()}`
 // The checker sends one request at a time, so the dialect is switched between checks, never during one.
 let dialect: WritingDialect = 'american'

@@ -13,7 +13,7 @@ import { PermanentError } from '../../errors'
 import type { JudgeInput, TierChecker, UnitInput, UnitOutcome } from '../tier'
 import { VoteBatcher } from './batcher'
 import { checkedText, claimData } from './context'
-import { Decision, debateData, judgePrompt, judgeSystem, type Vote } from './prompts'
+import { Decision, debateData, judgePrompt, judgeSystem, type ClaimData, type Vote } from './prompts'
 
 export { checkedText, claimData } from './context'
 export * from './prompts'
@@ -23,6 +23,8 @@ export const VOTE_CACHE_MS = 24 * 60 * 60 * 1000
 
 const MAX_RATIONALE = 2000
 const MAX_REASONING = 4000
+/// Claims whose data is kept for their next units: a few batches' worth.
+const MAX_ITEMS = 1000
 
 /// t2 from the configuration, or null when it lacks a panel or a judge (submitting t2 is then refused with a
 /// message on how to configure both). Keys are read from `keys` when a check needs them; `steps` are all on
@@ -41,6 +43,18 @@ export function modelTier(
   const judge = modelHandle(models.judge, 'models.judge', keys)
   const batcher = new VoteBatcher(client, models.batchSize ?? 1, models.batchWindowMs)
   let prunedAt = 0
+  // A claim's data, found once for its panel units and its judge (segmenting its context is not cheap).
+  const items = new Map<string, ClaimData>()
+  const itemOf = ({ documentText, claim }: UnitInput): ClaimData => {
+    const key = `${claim.id}\n${checkedText(claim)}`
+    let item = items.get(key)
+    if (!item) {
+      if (items.size >= MAX_ITEMS) items.clear()
+      item = claimData(documentText, claim)
+      items.set(key, item)
+    }
+    return item
+  }
 
   return {
     tier: 't2',
@@ -72,7 +86,7 @@ export function modelTier(
         }
         return voteOutcome(input.model, vote, now, true, { inputTokens: 0, outputTokens: 0 })
       }
-      const item = claimData(input.documentText, input.claim)
+      const item = itemOf(input)
       const today = todayOf(now, steps)
       const { vote, usage } = await batcher.vote(handle, input.checkId, item, input.signal, today)
       const at = input.now()
@@ -89,7 +103,7 @@ export function modelTier(
       const first = input.votes.filter((vote) => vote.round === 1)
       if (steps.panelDecides && unanimous(first))
         return { consensus: panelConsensus(first, input.now()), consensusUsage: null, issues: [] }
-      const item = claimData(input.documentText, input.claim)
+      const item = itemOf(input)
       const today = todayOf(input.now(), steps)
       // A panelist's second vote, after reading the others' (a model no longer configured keeps its first).
       const voteAgain = async (own: Evaluation, others: Evaluation[]): Promise<Evaluation | null> => {

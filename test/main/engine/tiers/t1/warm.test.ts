@@ -1,0 +1,43 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { openEngine, type Engine } from '../../../../../src/main/engine/engine'
+import { hasEnded } from '../../../../../src/main/engine/events'
+import { startWorker } from '../../../../../src/main/engine/tiers/t1/workerEntry'
+import { tempDir } from '../../../../helpers/server'
+
+// The real worker, counted: the engine must start it when it opens, and the first check must use that one.
+vi.mock('../../../../../src/main/engine/tiers/t1/workerEntry', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../../../../src/main/engine/tiers/t1/workerEntry')>()
+  return { ...actual, startWorker: vi.fn(actual.startWorker) }
+})
+
+let engine: Engine | undefined
+afterEach(async () => {
+  await engine?.close()
+  engine = undefined
+  vi.mocked(startWorker).mockClear()
+})
+
+describe('t1 warm at once', () => {
+  it('starts the spelling worker when an engine that runs jobs opens, and checks the first claims on it', async () => {
+    engine = openEngine({ dataDir: tempDir(), runJobs: true })
+    expect(startWorker).toHaveBeenCalledTimes(1)
+
+    const principal = engine.localPrincipal()
+    const { check } = await engine.service.submit(principal, {
+      text: 'The tower was bilt in 1889. It is 330 metres tall. Paris has 2 million people. The river is 777 km long.',
+      tiers: ['t1'],
+    })
+    if (!hasEnded(engine.service.getCheck(principal, check.id))) await engine.events.ended(check.id)
+    const report = engine.service.report(principal, check.id)
+    expect(report.check.status).toBe('completed')
+    expect(
+      report.claims.some((claim) => claim.issues.some((issue) => issue.suggestions.includes('built'))),
+    ).toBe(true)
+    expect(startWorker).toHaveBeenCalledTimes(1)
+  }, 60_000)
+
+  it('starts no worker in an engine that runs no jobs', () => {
+    engine = openEngine({ dataDir: tempDir(), runJobs: false })
+    expect(startWorker).not.toHaveBeenCalled()
+  })
+})
