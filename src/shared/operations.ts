@@ -68,6 +68,9 @@ export interface RestRoute {
   file?: true
   /// Served from copies kept up to date: `ETag` and 304 for `If-None-Match`, compressed for `Accept-Encoding`.
   cached?: true
+  /// Not repeated by a client after a failure that may have been taken (charged or changed on acceptance), only
+  /// after a 429, which says it was not.
+  once?: true
   /// Offered by every Factdesk service, so sent to the remote service when the desktop app uses one (the others
   /// belong to this computer and stay with the embedded engine).
   onService?: true
@@ -270,6 +273,7 @@ export const OPERATION_TABLE = {
       path: '/webhook-secret/rotate',
       status: 200,
       answer: 'The new secret',
+      once: true,
       onService: true,
     },
   },
@@ -288,6 +292,7 @@ export const OPERATION_TABLE = {
         ...unacceptable,
         503: 'Extension: the model or search providers of deep research cannot be reached; nothing charged',
       },
+      once: true,
       onService: true,
     },
   },

@@ -4,6 +4,7 @@ import { z } from 'zod'
 import { ApiError, STATUS_OF } from './errors'
 import {
   isRestOperation,
+  isServiceOperation,
   OPERATION_TABLE,
   OPERATIONS,
   restRouteOf,
@@ -12,6 +13,7 @@ import {
   type OperationArgs,
   type OperationResult,
   type RestOperation,
+  type ServiceOperation,
 } from './operations'
 import { ErrorEnvelope, ErrorCode } from './schemas'
 
@@ -29,6 +31,8 @@ export interface RestRequest<T> {
   schema: z.ZodType<T>
   body?: unknown
   headers?: Record<string, string>
+  /// Repeated only after a 429 (the operation's route is `once`).
+  once?: true
 }
 
 /// An operation as its request: the path's `{…}` segments filled in with the first arguments, then the one
@@ -50,6 +54,7 @@ export function restRequest<Op extends Operation>(
       method,
       path,
       schema,
+      ...(route.once ? { once: true } : {}),
       ...(rest === undefined ? {} : { body: rest }),
       ...(key === undefined ? {} : { headers: { 'Idempotency-Key': key } }),
     }
@@ -93,9 +98,23 @@ export function answerError(status: number, body: unknown, speaker: string): Api
 export function restOperations(
   send: <T>(request: RestRequest<T>) => Promise<T>,
 ): Pick<FactdeskOperations, RestOperation> {
-  const operations = OPERATIONS.filter(isRestOperation).map((name) => [
+  return requests(send, isRestOperation) as Pick<FactdeskOperations, RestOperation>
+}
+
+/// Those every Factdesk service offers, as requests through `send`.
+export function serviceOperations(
+  send: <T>(request: RestRequest<T>) => Promise<T>,
+): Pick<FactdeskOperations, ServiceOperation> {
+  return requests(send, isServiceOperation) as Pick<FactdeskOperations, ServiceOperation>
+}
+
+function requests(
+  send: <T>(request: RestRequest<T>) => Promise<T>,
+  which: (operation: Operation) => operation is RestOperation | ServiceOperation,
+): Partial<FactdeskOperations> {
+  const operations = OPERATIONS.filter(which).map((name) => [
     name,
     (...args: OperationArgs<typeof name>) => send(restRequest(name, ...args)),
   ])
-  return Object.fromEntries(operations) as Pick<FactdeskOperations, RestOperation>
+  return Object.fromEntries(operations) as Partial<FactdeskOperations>
 }

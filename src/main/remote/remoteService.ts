@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { EngineUpdate, FactdeskApi } from '../../shared/api'
 import { ApiError } from '../../shared/errors'
 import type { ServiceOperation } from '../../shared/operations'
-import { answerError, EVENTS_PATH, restRequest, type RestRequest } from '../../shared/rest'
+import { answerError, EVENTS_PATH, restRequest, serviceOperations, type RestRequest } from '../../shared/rest'
 import { remoteServiceUrlProblem, type Check } from '../../shared/schemas'
 import { backoffMs, retryAfterMs } from '../engine/models/retry'
 import { reason } from '../engine/settings/probes'
@@ -30,21 +30,16 @@ export interface RemoteOptions {
 
 const DEFAULTS = { retries: 4, retryDelayMs: 500, requestTimeoutMs: 30_000 }
 
-/// How a request may be repeated: `safe` ones (reads, estimates, edits, cancels, submissions under their
-/// Idempotency-Key) after any failure worth retrying; `refused` ones, which must not happen twice (deep
-/// research, charged on acceptance; a rotation of the webhook secret), only when the service said it did not
-/// take them (429).
-type Repeat = 'safe' | 'refused'
-
-interface Request<T> extends RestRequest<T> {
-  repeat?: Repeat
-}
-
 /// The editor's API over a remote Factdesk service's REST API, with a bearer token that stays in the main
 /// process. Failures come back as the service's `ApiError`s; a submission carries one generated
 /// `Idempotency-Key` through all of its retries, so a retry never makes a second check. Updates come from
 /// polling the reports of the checks it has seen running and the checks it has seen waiting, and the steps of
 /// deep research from the service's `GET /events` when it is a Factdesk service (see `ReportPoller`).
+// The operations that are one request and nothing more are the operation table's requests, set in the
+// constructor; the class writes only those that also follow what they return.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type
+export interface RemoteService extends Pick<RemoteOperations, ServiceOperation> {}
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class RemoteService implements RemoteOperations {
   readonly origin: string
   private readonly base: string
@@ -73,11 +68,9 @@ export class RemoteService implements RemoteOperations {
       },
       remote.poll,
     )
+    for (const [name, request] of Object.entries(serviceOperations((request) => this.call(request))))
+      if (!Object.hasOwn(this, name)) Object.assign(this, { [name]: request })
   }
-
-  me: RemoteOperations['me'] = () => this.call(restRequest('me'))
-  credits: RemoteOperations['credits'] = () => this.call(restRequest('credits'))
-  estimate: RemoteOperations['estimate'] = (request) => this.call(restRequest('estimate', request))
 
   submit: RemoteOperations['submit'] = async (request, idempotencyKey = randomUUID()) =>
     this.seen(await this.call(restRequest('submit', request, idempotencyKey)))
@@ -91,20 +84,13 @@ export class RemoteService implements RemoteOperations {
     return report
   }
 
-  listChecks: RemoteOperations['listChecks'] = (page) => this.call(restRequest('listChecks', page))
   cancel: RemoteOperations['cancel'] = async (id) => this.seen(await this.call(restRequest('cancel', id)))
-  patch: RemoteOperations['patch'] = (id, edits) => this.call(restRequest('patch', id, edits))
-  webhookSecret: RemoteOperations['webhookSecret'] = () => this.call(restRequest('webhookSecret'))
-  rotateWebhookSecret: RemoteOperations['rotateWebhookSecret'] = () =>
-    this.call({ ...restRequest('rotateWebhookSecret'), repeat: 'refused' })
 
   research: RemoteOperations['research'] = async (request) => {
-    const research = await this.call({ ...restRequest('research', request), repeat: 'refused' })
+    const research = await this.call(restRequest('research', request))
     this.poller.watchResearch(research)
     return research
   }
-
-  getResearch: RemoteOperations['getResearch'] = (id) => this.call(restRequest('getResearch', id))
 
   /// Queued on the service, where the providers it could not reach are, under one Idempotency-Key through all
   /// retries (a retry never queues it twice).
@@ -119,11 +105,6 @@ export class RemoteService implements RemoteOperations {
     for (const pending of list.data) this.poller.watchPending(pending)
     return list
   }
-
-  getPendingCheck: RemoteOperations['getPendingCheck'] = (id) => this.call(restRequest('getPendingCheck', id))
-
-  cancelPendingCheck: RemoteOperations['cancelPendingCheck'] = (id) =>
-    this.call(restRequest('cancelPendingCheck', id))
 
   /// Updates of the checks and research runs this service has seen running, by polling their reports.
   subscribe = (listener: (update: EngineUpdate) => void): (() => void) => this.poller.subscribe(listener)
@@ -153,9 +134,11 @@ export class RemoteService implements RemoteOperations {
     return check
   }
 
-  /// One request with the bearer token, repeated after failures worth retrying; the answer is checked against
+  /// One request with the bearer token, repeated after failures worth retrying (reads, estimates, edits, cancels,
+  /// submissions under their Idempotency-Key; a `once` request, charged or changed on acceptance, only after a
+  /// 429, which says the service did not take it); the answer is checked against
   /// its schema, and an error answer becomes the `ApiError` of its envelope.
-  private async call<T>(request: Request<T>): Promise<T> {
+  private async call<T>(request: RestRequest<T>): Promise<T> {
     const { retries, retryDelayMs, requestTimeoutMs } = this.options
     for (let attempt = 0; ; attempt++) {
       let response: Response
@@ -173,7 +156,7 @@ export class RemoteService implements RemoteOperations {
           signal: AbortSignal.timeout(requestTimeoutMs),
         })
       } catch (error) {
-        if (attempt < retries && (request.repeat ?? 'safe') === 'safe') {
+        if (attempt < retries && !request.once) {
           await sleep(backoffMs(attempt, retryDelayMs))
           continue
         }
@@ -182,8 +165,7 @@ export class RemoteService implements RemoteOperations {
           `The remote service at ${this.origin} cannot be reached (${reason(error)}).`,
         )
       }
-      const retryable =
-        response.status === 429 || (response.status >= 500 && (request.repeat ?? 'safe') === 'safe')
+      const retryable = response.status === 429 || (response.status >= 500 && !request.once)
       if (retryable && attempt < retries) {
         await response.body?.cancel()
         const asked = retryAfterMs(Object.fromEntries(response.headers))
