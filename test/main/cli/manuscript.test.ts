@@ -1,9 +1,9 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { Report } from '../../src/shared/schemas'
-import { factdesk } from '../helpers/cli'
-import { tempDir } from '../helpers/server'
+import { Report } from '../../../src/shared/schemas'
+import { factdesk } from '../../helpers/cli'
+import { tempDir } from '../../helpers/server'
 
 const TEXT = [
   '# The tower',
