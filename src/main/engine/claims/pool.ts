@@ -16,6 +16,13 @@ export class ClaimExtractor {
     return this.pool.run(text)
   }
 
+  /// Starts a thread and loads the extractor in the background, so that the first text is not kept waiting for
+  /// them (an engine that runs jobs warms it when it opens, as it does t1).
+  warm(): void {
+    // Nothing to report: a close meanwhile rejects it, and a real text would meet the same failure.
+    this.extract('').catch(() => undefined)
+  }
+
   /// Stops the threads; texts in flight reject.
   async close(): Promise<void> {
     const pool = this.pool

@@ -122,18 +122,24 @@ export async function resolveClaims(
   }
 }
 
-/// One request in flight: the claims it resolves, and the units waiting for it (it is aborted when the last
-/// of them leaves).
-interface Batch {
-  done: Promise<Map<string, ClaimRecord>>
+/// Requests started together for one document's claims: the units waiting for any of them, and what aborts
+/// them all when the last of those units is aborted (its check cancelled, the engine stopping).
+interface Group {
   controller: AbortController
   waiting: number
 }
 
-/// Resolves claims for the model tiers. The first unit of a claim that needs it starts a request for that
-/// claim and the next unresolved claims of its document (up to the batch size); the others wait for it. The
-/// result is stored with the claim, so that every tier, every unit and a restarted engine check the same
-/// statement.
+/// One request in flight: the claims it resolves, and the group it was started with.
+interface Batch {
+  done: Promise<Map<string, ClaimRecord>>
+  group: Group
+}
+
+/// Resolves claims for the model tiers. The first unit of a document's claim that needs it starts resolving
+/// every unresolved claim of the document at once, in requests of up to the batch size (its own claim and the
+/// next ones first), so that no claim waits behind another's request; the other units wait for theirs. The
+/// resolver's client bounds how many requests are in flight. The result is stored with the claim, so that every
+/// tier, every unit and a restarted engine check the same statement.
 export class StatementResolver {
   private readonly batches = new Map<string, Batch>()
 
@@ -158,15 +164,18 @@ export class StatementResolver {
       if (stored && stored.statement !== null) return stored
       batch = this.start(input)
     }
-    batch.waiting++
+    const { group } = batch
+    group.waiting++
     try {
       return (await untilAborted(batch.done, input.signal)).get(input.claim.id) ?? input.claim
     } finally {
-      if (--batch.waiting === 0) batch.controller.abort(input.signal.reason)
+      // Units of the group not yet running will want the other requests: only an abort stops them.
+      if (--group.waiting === 0 && input.signal.aborted) group.controller.abort(input.signal.reason)
     }
   }
 
-  /// Starts resolving the unit's claim with the document's next unresolved claims (then earlier ones).
+  /// Starts resolving the document's unresolved claims: the unit's claim with the next ones, then the rest in
+  /// order (earlier ones last), a request per batch, all at once.
   private start(input: UnitInput): Batch {
     const all = this.documents.claims(input.claim.documentId)
     const at = Math.max(
@@ -175,18 +184,22 @@ export class StatementResolver {
     )
     const open = (claim: ClaimRecord) =>
       claim.id !== input.claim.id && claim.statement === null && !this.batches.has(claim.id)
-    const claims = [input.claim, ...all.slice(at + 1).filter(open), ...all.slice(0, at).filter(open)].slice(
-      0,
-      this.batchSize,
-    )
-    const controller = new AbortController()
+    const claims = [input.claim, ...all.slice(at + 1).filter(open), ...all.slice(0, at).filter(open)]
+    const group = { controller: new AbortController(), waiting: 0 }
+    for (let first = 0; first < claims.length; first += this.batchSize)
+      this.request(input, claims.slice(first, first + this.batchSize), group)
+    return this.batches.get(input.claim.id) as Batch
+  }
+
+  /// One request resolving `claims`, each claim's result stored as it lands.
+  private request(input: UnitInput, claims: readonly ClaimRecord[], group: Group): void {
     const done = resolveClaims(
       this.client,
       this.handle,
       input.documentText,
       claims,
       input.now().slice(0, 10),
-      controller.signal,
+      group.controller.signal,
     )
       .then((resolutions) => {
         const resolved = new Map<string, ClaimRecord>()
@@ -199,11 +212,10 @@ export class StatementResolver {
         return resolved
       })
       .finally(() => claims.forEach((claim) => this.batches.delete(claim.id)))
-    // Nobody may be waiting when it ends (its units were cancelled).
+    // Nobody may be waiting when it ends (its units were cancelled, or have not run yet).
     done.catch(() => undefined)
-    const batch = { done, controller, waiting: 0 }
+    const batch = { done, group }
     for (const claim of claims) this.batches.set(claim.id, batch)
-    return batch
   }
 }
 
