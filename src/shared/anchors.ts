@@ -23,7 +23,7 @@ export interface Placement {
 }
 
 /// Characters of context kept on each side of a quote.
-export const ANCHOR_CONTEXT = 32
+const ANCHOR_CONTEXT = 32
 /// The least similarity (1 − edit distance / quote length) a fuzzy match needs to count as the claim.
 export const FUZZY_THRESHOLD = 0.75
 

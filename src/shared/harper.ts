@@ -22,7 +22,7 @@ export const harperDialect = (dialect: WritingDialect): Dialect => DIALECTS[dial
 
 /// Turns Harper's lints, grouped by rule, into findings ordered by position, freeing the WebAssembly objects
 /// (a long-lived worker would otherwise hold them until the garbage collector notices).
-export function toFindings(groups: Record<string, Lint[]>): Finding[] {
+function toFindings(groups: Record<string, Lint[]>): Finding[] {
   const findings = Object.entries(groups).flatMap(([rule, lints]) =>
     lints.map((lint) => toFinding(lint, rule)),
   )

@@ -5,7 +5,7 @@
 /// Kinds of characters of the text.
 export const PROSE = 0
 /// Markup that may sit inside a claim (emphasis, link brackets, inline tags) but never at its ends.
-export const SOFT_SYNTAX = 1
+const SOFT_SYNTAX = 1
 /// Markup and code that a claim never contains: it cuts a sentence into pieces.
 export const HARD_SYNTAX = 2
 

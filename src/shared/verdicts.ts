@@ -48,7 +48,7 @@ export const DETAIL_WORDS: Record<VerdictDetail, string> = {
 }
 
 /// How a verdict that no verified source bears on is shown: the models' own judgement.
-export const UNSOURCED = 'Unsourced: the models’ judgement'
+const UNSOURCED = 'Unsourced: the models’ judgement'
 
 /// What stands behind a model tier's verdict, in words, in place of the judge's self-reported confidence
 /// (which says little about being right): whether a source bears on it and how many distinct sites, who

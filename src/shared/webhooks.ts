@@ -18,7 +18,7 @@ export interface WebhookEvent {
 }
 
 /// How far the signed timestamp may be from the receiver's clock, in seconds.
-export const WEBHOOK_TOLERANCE_SECONDS = 300
+const WEBHOOK_TOLERANCE_SECONDS = 300
 
 const encoder = new TextEncoder()
 

@@ -5,7 +5,7 @@ import { extname, isAbsolute, join, relative, sep } from 'node:path'
 /// checklist), so the page has a real origin for its CSP's 'self', its module scripts, its worker and the fetch
 /// of its WebAssembly, where file:// would have the opaque origin "null".
 export const APP_SCHEME = 'app'
-export const APP_HOST = 'factdesk'
+const APP_HOST = 'factdesk'
 export const APP_PAGE = `${APP_SCHEME}://${APP_HOST}/index.html`
 
 /// The scheme's privileges: a standard scheme (origins, relative URLs), secure like https, and fetch for the

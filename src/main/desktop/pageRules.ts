@@ -15,7 +15,7 @@ export function linkForBrowser(url: string, page: URL): string | null {
 }
 
 /// The one permission the app's page is granted: writing to the clipboard (the Copy buttons).
-export const COPY_PERMISSION = 'clipboard-sanitized-write'
+const COPY_PERMISSION = 'clipboard-sanitized-write'
 
 /// Whether a frame gets `permission`: copying, when its document (`url`) is the app's own page and it asks from
 /// the page's origin (`origin`, where Electron gives one: a frame of another origin inside it is refused); nothing

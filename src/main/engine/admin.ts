@@ -15,7 +15,7 @@ import type { LedgerKind } from './store/ledger'
 import type { TokenRecord } from './store/tokens'
 
 /// Starting balance of the organization created on first open.
-export const DEFAULT_ORGANIZATION_CREDITS = 1000
+const DEFAULT_ORGANIZATION_CREDITS = 1000
 
 /// How long a browser session of `factdesk web` lasts; then the link the server prints opens a new one.
 export const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000

@@ -22,7 +22,7 @@ export interface PendingOptions {
 }
 
 /// 5 s after the first attempt, doubling up to 5 minutes.
-export const DEFAULT_PENDING_OPTIONS: PendingOptions = {
+const DEFAULT_PENDING_OPTIONS: PendingOptions = {
   retryDelayMs: (attempts) => Math.min(5_000 * 2 ** Math.max(0, attempts - 1), 300_000),
 }
 
@@ -37,7 +37,7 @@ const BATCH = 16
 const HOLD_AFTER_FAILURE_MS = 5_000
 
 /// The public shape of a pending check.
-export function pendingView(record: PendingRecord): PendingCheck {
+function pendingView(record: PendingRecord): PendingCheck {
   return {
     id: record.id,
     status: record.status,

@@ -27,7 +27,7 @@ export interface ReachabilityOptions {
   resolveHost: HostResolver
 }
 
-export const DEFAULT_REACHABILITY_OPTIONS: ReachabilityOptions = {
+const DEFAULT_REACHABILITY_OPTIONS: ReachabilityOptions = {
   timeoutMs: 3_000,
   cacheMs: 5_000,
   resolveHost: lookupHost,
@@ -54,7 +54,7 @@ export interface Unreachable {
 type Failure = Pick<Unreachable, 'reason' | 'misconfigured'>
 
 /// The endpoints `tiers` need under `config` (deep research needs what t3 needs).
-export function endpointsFor(config: Config, tiers: readonly Tier[]): Endpoint[] {
+function endpointsFor(config: Config, tiers: readonly Tier[]): Endpoint[] {
   const endpoints: Endpoint[] = []
   if (tiers.includes('t2') || tiers.includes('t3')) {
     for (const model of everyModel(config.models)) {

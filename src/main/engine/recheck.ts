@@ -6,7 +6,7 @@ import type { ClaimRecord } from './store/documents'
 
 /// Characters of context either side of a claim that must be unchanged for a re-check to keep its verdicts: an
 /// edit to the neighbouring words can change what the claim means ("not", "in 1990", a name).
-export const CONTEXT_CHARS = 32
+const CONTEXT_CHARS = 32
 
 /// A claim of a re-check whose verdicts an earlier check already holds, in the tiers it holds them for.
 export interface CarriedClaim {

@@ -54,7 +54,7 @@ export interface Principal {
 }
 
 /// How long a rotated-out webhook secret keeps signing.
-export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000
+const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000
 
 const TOKEN_SHAPE = /^fdk_[A-Za-z0-9_-]{43}$/
 

@@ -265,7 +265,7 @@ const researchEnded = (research: Research): boolean =>
 
 /// What changed from one reading of a report to the next, as the engine pushes it: each new vote, each new
 /// consensus (t1's with the claim's findings), then the check if it changed.
-export function reportUpdates(before: Report | null, after: Report): EngineUpdate[] {
+function reportUpdates(before: Report | null, after: Report): EngineUpdate[] {
   const updates: EngineUpdate[] = []
   const earlier = new Map(before?.claims.map((claim) => [claim.claimId, claim]))
   const checkId = after.check.id

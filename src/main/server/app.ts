@@ -32,7 +32,7 @@ export interface AppOptions {
 
 /// The REST API of the specification, declared once with zod: the same declarations validate requests,
 /// type the handlers and generate the OpenAPI document.
-export function createApi(engine: Engine, options: AppOptions = {}): OpenAPIHono<ApiEnv> {
+function createApi(engine: Engine, options: AppOptions = {}): OpenAPIHono<ApiEnv> {
   const api = new OpenAPIHono<ApiEnv>({
     defaultHook: (result) => {
       if (!result.success)

@@ -183,7 +183,7 @@ const TIME = new Intl.DateTimeFormat('en-GB', {
 })
 
 /// A timestamp as a reader reads it, the same on every machine: "22 Nov 2026, 09:31 UTC".
-export const readableTime = (iso: string): string => `${TIME.format(new Date(iso))} UTC`
+const readableTime = (iso: string): string => `${TIME.format(new Date(iso))} UTC`
 
 /// Whether a URL may become a link in an export: http and https only (never `javascript:` or `data:`).
 export function isWebUrl(url: string): boolean {

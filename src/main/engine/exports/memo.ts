@@ -72,7 +72,7 @@ export const placeWords = (place: Place | null): string =>
     : `${place.heading === null ? 'before the first heading' : `under “${place.heading}”`}, paragraph ${place.paragraph}`
 
 /// The words of a block's runs, as one line.
-export const plainText = (inlines: readonly Inline[]): string =>
+const plainText = (inlines: readonly Inline[]): string =>
   inlines
     .map((inline) => ('text' in inline ? inline.text : ''))
     .join('')
@@ -81,7 +81,7 @@ export const plainText = (inlines: readonly Inline[]): string =>
 
 /// Whether a text is written right to left: its first letter is of a right-to-left script (Hebrew, Arabic,
 /// Syriac, Thaana, N'Ko and their presentation forms).
-export const isRightToLeft = (text: string): boolean =>
+const isRightToLeft = (text: string): boolean =>
   /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/u.test(/\p{L}/u.exec(text)?.[0] ?? '')
 
 function claimPlaces(article: readonly Block[]): Map<number, Place> {

@@ -3,7 +3,7 @@ import { withoutAddresses } from '../addresses'
 
 /// The longest wait a Retry-After header may impose, and the cap of exponential backoff.
 export const MAX_RETRY_AFTER_MS = 60_000
-export const MAX_BACKOFF_MS = 30_000
+const MAX_BACKOFF_MS = 30_000
 
 /// The wait a response asks for through `retry-after-ms` (OpenAI) or `Retry-After` (seconds or an HTTP date),
 /// or null when it asks for none. Header names are lower case, as the AI SDK records them.

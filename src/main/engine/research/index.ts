@@ -68,7 +68,7 @@ export interface ResearchState {
 }
 
 /// The public shape of a run.
-export function researchView(record: ResearchRecord): Research {
+function researchView(record: ResearchRecord): Research {
   return {
     id: record.id,
     status: record.status,

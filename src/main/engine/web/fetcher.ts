@@ -24,7 +24,7 @@ export interface FetchOptions {
   userAgent: string
 }
 
-export const DEFAULT_FETCH_OPTIONS: FetchOptions = {
+const DEFAULT_FETCH_OPTIONS: FetchOptions = {
   allowLocalTargets: false,
   resolveHost: lookupHost,
   maxRedirects: 3,

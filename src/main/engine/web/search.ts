@@ -21,7 +21,7 @@ type SearchSettings = Config['search']
 type ProviderName = SearchSettings['provider']
 
 /// Spaces requests to one provider at least `intervalMs` apart (its rate limit), in call order.
-export class RateLimiter {
+class RateLimiter {
   private next = 0
   constructor(private readonly intervalMs: number) {}
 

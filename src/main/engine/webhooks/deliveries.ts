@@ -19,7 +19,7 @@ export interface DeliveryOptions {
   timeoutMs: number
 }
 
-export const DEFAULT_DELIVERY_OPTIONS: DeliveryOptions = { resolveHost: lookupHost, timeoutMs: 10_000 }
+const DEFAULT_DELIVERY_OPTIONS: DeliveryOptions = { resolveHost: lookupHost, timeoutMs: 10_000 }
 
 /// Attempts started together at most, per pass over the due events.
 const BATCH = 16

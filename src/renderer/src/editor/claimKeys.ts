@@ -3,7 +3,7 @@ import { EditorView, keymap } from '@codemirror/view'
 import { claimAt, claimField, claimRange, claimRanges } from './claims'
 
 /// Moves the selection to the next (or previous) claim after (before) the cursor.
-export function moveToClaim(view: EditorView, direction: 1 | -1): boolean {
+function moveToClaim(view: EditorView, direction: 1 | -1): boolean {
   const ranges = [...claimRanges(view.state.field(claimField)).values()].sort((a, b) => a.from - b.from)
   if (ranges.length === 0) return false
   const head = view.state.selection.main

@@ -4,7 +4,7 @@ import type { Citation } from '../../../../shared/schemas'
 import { Confirmation } from '../Confirmation'
 
 /// The host name of a source's URL, or the URL itself when it is not one.
-export function domainOf(url: string): string {
+function domainOf(url: string): string {
   try {
     return new URL(url).hostname
   } catch {

@@ -73,7 +73,7 @@ export const movedKeyText = (what: 'key' | 'token'): string =>
   `The saved ${what} stays with the address it was saved for: enter this address's ${what}, or saving forgets it.`
 
 /// Copies `text` to the clipboard; says whether it could.
-export async function copyText(text: string): Promise<boolean> {
+async function copyText(text: string): Promise<boolean> {
   try {
     await navigator.clipboard.writeText(text)
     return true
