@@ -30,6 +30,22 @@ test('at 320 px the side panel goes under the text, both of a usable size', asyn
   expect(problems).toEqual([])
 })
 
+// A click that lands while the bar above the toolbar wraps anew misses its button: an untitled draft taking its
+// first words as its name, once saved, must not move the toolbar.
+test('at 320 px the toolbar stays in place when the draft takes its first words as its name', async ({
+  page,
+  server,
+}) => {
+  await page.setViewportSize({ width: 320, height: 720 })
+  await writeInEditor(page, server, 'The Eiffel Tower is 330 metres tall. It was completed in 1889.')
+  const toolbar = page.getByRole('toolbar', { name: 'Fact-checking' })
+  const documentBar = page.getByRole('navigation', { name: 'Document' })
+  const before = await toolbar.boundingBox()
+  await expect(documentBar).toContainText('The Eiffel Tower')
+  await expect(page.getByRole('status', { name: 'Draft' })).toHaveText('Draft saved')
+  expect(await toolbar.boundingBox()).toEqual(before)
+})
+
 test('at 320 px the export menu fits in the window, and the status bar says its words whole', async ({
   page,
   server,
