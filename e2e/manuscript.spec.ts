@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import { manuscriptParts } from '../src/shared/manuscript'
 import { Report } from '../src/shared/schemas'
 import { fileURLToPath } from 'node:url'
 import { expect, fetchAsPage, pageProblems, test, writeInEditor } from './webServer'
@@ -124,11 +125,15 @@ test.describe('a manuscript on a service that takes less than the default', () =
         ).toBe(true)
     }
 
-    // History lists it once, with all its claims.
+    // History lists it once, with all its claims and parts.
     await toolbar.getByRole('button', { name: 'History' }).click()
     const history = page.getByRole('complementary', { name: 'Check history' })
     await expect(history.locator('.history-entry')).toHaveCount(1)
-    await expect(history.locator('.history-entry')).toContainText(`${claimCount.toLocaleString('en')} claims`)
+    const parts = manuscriptParts(text, 20_000).length
+    expect(parts).toBeGreaterThan(2)
+    await expect(history.locator('.history-entry')).toContainText(
+      `${claimCount.toLocaleString('en')} claims · in ${parts} parts`,
+    )
     await expect(history.locator('.history-entry')).toContainText('completed')
 
     // Its export is one report of the whole text.
