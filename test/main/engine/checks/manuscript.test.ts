@@ -145,6 +145,15 @@ describe('a manuscript checked in parts', () => {
     expect((await history()).data).toHaveLength(2)
   })
 
+  it('cannot be cancelled once every part has completed, as a check of one text', async () => {
+    const before = await balance()
+    const cancel = await call(server, 'POST', `/checks/${BOOK}/cancel`)
+    expect(cancel.status).toBe(422)
+    expectEnvelope(cancel.json, 'unprocessable')
+    expect(await balance()).toBe(before)
+    expect((await call(server, 'GET', `/checks/${BOOK}`)).json.status).toBe('completed')
+  })
+
   it('is renamed as one', async () => {
     const renamed = await call(server, 'PATCH', `/checks/${BOOK}`, { body: { name: 'The long book' } })
     expect(renamed.status).toBe(200)
