@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs'
+import { manuscriptParts } from '../src/shared/manuscript'
+import { Report } from '../src/shared/schemas'
 import { fileURLToPath } from 'node:url'
 import { expect, fetchAsPage, pageProblems, test, writeInEditor } from './webServer'
 
@@ -81,4 +83,70 @@ test('a 100,000-word manuscript is estimated and checked in parts, as one, on th
   const history = page.getByRole('complementary', { name: 'History' })
   await expect(history.locator('.history-entry')).toHaveCount(1)
   expect(problems).toEqual([])
+})
+
+test.describe('a manuscript on a service that takes less than the default', () => {
+  test.skip(({ desktop }) => desktop, 'exports are downloads in the browser only (see export.spec.ts)')
+  // Parts of at most 20,000 characters, as the service says (GET /me), not the 200,000 it takes by default.
+  test.use({ models: { latencyMs: 0, config: { limits: { maxTextChars: 20_000 } } } })
+
+  test('is one check in History after a reload, with its verdicts on the right words, and exports as one', async ({
+    page,
+    server,
+  }) => {
+    const problems = pageProblems(page)
+    const { text, sentences } = manuscript(8_000)
+    expect(text.length).toBeGreaterThan(40_000)
+    await writeInEditor(page, server, text)
+    const toolbar = page.getByRole('toolbar', { name: 'Fact-checking' })
+    await toolbar.getByRole('button', { name: 'Estimate' }).click()
+    const estimate = page.getByRole('complementary', { name: 'Estimate' })
+    await expect(estimate.locator('.estimate-lead')).toContainText(/claims found/, { timeout: 60_000 })
+    const lead = (await estimate.locator('.estimate-lead').textContent()) ?? ''
+    const claimCount = Number(/([\d,]+) claims found/.exec(lead)?.[1]?.replaceAll(',', ''))
+    await toolbar.getByRole('button', { name: 'Check', exact: true }).click()
+    const status = page.getByRole('status', { name: 'Check status' })
+    await expect(status).toContainText('completed', { timeout: 120_000 })
+
+    // Reopened, the draft shows the manuscript's check: every part's verdicts on the words of its sentences.
+    await page.reload()
+    await expect(status).toContainText('completed')
+    const scroller = page.locator('.cm-scroller')
+    for (const share of [0, 0.5, 0.99]) {
+      await scroller.evaluate((element, at) => {
+        element.scrollTop = at * element.scrollHeight
+      }, share)
+      const claims = page.locator('.cm-content .fd-claim')
+      await expect(claims.first()).toBeVisible()
+      for (const claim of await claims.allTextContents())
+        expect(
+          sentences.some((sentence) => sentence.includes(claim)),
+          claim,
+        ).toBe(true)
+    }
+
+    // History lists it once, with all its claims and parts.
+    await toolbar.getByRole('button', { name: 'History' }).click()
+    const history = page.getByRole('complementary', { name: 'Check history' })
+    await expect(history.locator('.history-entry')).toHaveCount(1)
+    const parts = manuscriptParts(text, 20_000).length
+    expect(parts).toBeGreaterThan(2)
+    await expect(history.locator('.history-entry')).toContainText(
+      `${claimCount.toLocaleString('en')} claims · in ${parts} parts`,
+    )
+    await expect(history.locator('.history-entry')).toContainText('completed')
+
+    // Its export is one report of the whole text.
+    await toolbar.getByRole('button', { name: 'Export' }).click()
+    const menu = page.getByRole('menu', { name: 'Export the report as' })
+    const [json] = await Promise.all([
+      page.waitForEvent('download'),
+      menu.getByRole('menuitem', { name: /JSON/ }).click(),
+    ])
+    const report = Report.parse(JSON.parse(readFileSync(await json.path(), 'utf8')))
+    expect(report.text).toBe(text)
+    expect(report.claims).toHaveLength(claimCount)
+    for (const claim of report.claims) expect(text.slice(claim.charStart, claim.charEnd)).toBe(claim.text)
+    expect(problems).toEqual([])
+  })
 })

@@ -6,7 +6,7 @@ export const formatted = (count: number): string => numbers.format(count)
 /// A number with its noun, in the reader's number format: "1 word", "1,000 credits".
 export function counted(
   count: number,
-  noun: 'word' | 'character' | 'credit' | 'claim' | 'more credit' | 'source' | 'distinct source',
+  noun: 'word' | 'character' | 'credit' | 'claim' | 'part' | 'more credit' | 'source' | 'distinct source',
 ): string {
   return `${formatted(count)} ${count === 1 ? noun : `${noun}s`}`
 }

@@ -77,19 +77,13 @@ function sum<K extends string>(counts: readonly Partial<Record<K, number>>[]): P
   return total
 }
 
-/// The name of part `n` of `count` (in history), after the manuscript's.
-export const partName = (name: string | null | undefined, n: number, count: number): string =>
-  [name, `part ${n} of ${count}`].filter(Boolean).join(' · ')
+/// A new manuscript's id (`CheckManuscript`): its parts' checks name it, and it is its check's id.
+export const newManuscriptId = (): string => `mns_${crypto.randomUUID()}`
 
-/// The check of a manuscript of `parts` parts, `id`, named `name`: the checks of its parts submitted so far
-/// (at least one) as one. It has ended once every part's has; then it failed if one failed, else it was
-/// cancelled if one was.
-export function combinedCheck(
-  id: string,
-  name: string | null,
-  checks: readonly Check[],
-  parts: number,
-): Check {
+/// The check of the manuscript `id` of `parts` parts: the checks of its parts submitted so far (at least one,
+/// in order) as one, named as they are. It has ended once every part's has; then it failed if one failed, else
+/// it was cancelled if one was.
+export function combinedCheck(id: string, checks: readonly Check[], parts: number): Check {
   const first = checks[0] as Check
   const ended = checks.length === parts && checks.every((check) => ENDED.has(check.status))
   const status = ended
@@ -106,7 +100,6 @@ export function combinedCheck(
     ...first,
     id,
     status,
-    name,
     documentId: id,
     claimCount: total((check) => check.claimCount),
     credits: {
@@ -117,6 +110,7 @@ export function combinedCheck(
     updatedAt: latest(checks.map((check) => check.updatedAt)) ?? first.updatedAt,
     completedAt: ended ? latest(checks.map((check) => check.completedAt)) : null,
     error: checks.find((check) => check.error)?.error ?? null,
+    manuscript: { id, parts },
   }
 }
 
@@ -135,21 +129,21 @@ export function shiftedClaim<T extends EstimatedClaim | Claim>(claim: T, by: num
     : moved
 }
 
-/// The report of a manuscript whose check is `check`: the reports of its parts (from `parts`, in order) as one,
-/// on the offsets of the whole text.
-export function combinedReport(
-  check: Check,
-  reports: readonly Report[],
-  parts: readonly ManuscriptPart[],
-): Report {
+/// The report of a manuscript whose check is `check`: the reports of its parts (in order, from its start) as
+/// one, on the offsets of the whole text.
+export function combinedReport(check: Check, reports: readonly Report[]): Report {
   const total = (count: (report: Report) => number): number =>
     reports.reduce((all, report) => all + count(report), 0)
+  let from = 0
+  const claims = reports.flatMap((report) => {
+    const shifted = report.claims.map((claim) => shiftedClaim(claim, from))
+    from += report.text.length
+    return shifted
+  })
   return {
     check,
     text: reports.map((report) => report.text).join(''),
-    claims: reports.flatMap((report, index) =>
-      report.claims.map((claim) => shiftedClaim(claim, parts[index]?.from ?? 0)),
-    ),
+    claims,
     summary: {
       claimCount: total((report) => report.summary.claimCount),
       done: sum(reports.map((report) => report.summary.done)),

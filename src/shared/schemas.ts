@@ -205,6 +205,20 @@ export const WebhookDelivery = z
   .meta({ id: 'WebhookDelivery' })
 export type WebhookDelivery = z.infer<typeof WebhookDelivery>
 
+/// A manuscript's id, made by its client (`mns_` and a random part): the id of the manuscript's check too.
+export const MANUSCRIPT_ID = /^mns_[A-Za-z0-9_-]{1,100}$/
+
+/// Extension: the manuscript a check is one part of (a text longer than `limits.maxTextChars`, checked in parts).
+/// A part's check has its `part`, 1 to `parts`; the manuscript's own check (its `id`, combining them) has none.
+export const CheckManuscript = z
+  .object({
+    id: z.string().regex(MANUSCRIPT_ID),
+    part: z.int().min(1).optional(),
+    parts: z.int().min(2).max(1000),
+  })
+  .meta({ id: 'CheckManuscript' })
+export type CheckManuscript = z.infer<typeof CheckManuscript>
+
 export const Check = z
   .object({
     id: z.string(),
@@ -224,6 +238,8 @@ export const Check = z
     error: z.object({ code: z.string(), message: z.string() }).nullable(),
     /// Null when the check has no `callbackUrl`.
     webhook: WebhookDelivery.nullable(),
+    /// Extension: only on the checks of a manuscript checked in parts.
+    manuscript: CheckManuscript.optional(),
   })
   .meta({ id: 'Check' })
 export type Check = z.infer<typeof Check>
@@ -346,7 +362,15 @@ export const TokenInfo = z
   .meta({ id: 'TokenInfo' })
 export type TokenInfo = z.infer<typeof TokenInfo>
 
-export const Me = z.object({ organization: Organization, token: TokenInfo }).meta({ id: 'Me' })
+export const Me = z
+  .object({
+    organization: Organization,
+    token: TokenInfo,
+    /// Extension: the longest text one check takes; a client checks a longer one in parts (absent from a service
+    /// that does not say: 200,000).
+    limits: z.object({ maxTextChars: z.int() }).optional(),
+  })
+  .meta({ id: 'Me' })
 export type Me = z.infer<typeof Me>
 
 export const WebhookSecret = z
@@ -414,10 +438,22 @@ export const CreateCheckRequest = z
     sourceUrl: storedText.nullable().optional(),
     callbackUrl: storedText.nullable().optional(),
     previousCheckId: previousCheckIdField,
+    manuscript: z
+      .strictObject({
+        id: CheckManuscript.shape.id,
+        part: z.int().min(1),
+        parts: CheckManuscript.shape.parts,
+      })
+      .optional()
+      .meta({ description: 'Extension: this check is part `part` of `parts` of the manuscript `id`' }),
   })
   .refine((body) => (body.documentId === undefined) !== (body.text === undefined), {
     message: 'give exactly one of documentId or text',
     path: ['documentId'],
+  })
+  .refine((body) => !body.manuscript || body.manuscript.part <= body.manuscript.parts, {
+    message: 'a part of a manuscript is numbered from 1 to its parts',
+    path: ['manuscript', 'part'],
   })
   .meta({ id: 'CreateCheckRequest', oneOf: [{ required: ['text'] }, { required: ['documentId'] }] })
 export type CreateCheckRequest = z.infer<typeof CreateCheckRequest>

@@ -44,13 +44,14 @@ function restApi(failing: Set<string>): { api: FactdeskApi; keys: string[] } {
 const balance = async (): Promise<number> => (await call(server, 'GET', '/credits')).json.balance
 
 describe('a manuscript longer than one check may be', () => {
-  it('is estimated once, checked in parts under one key prefix, and a retry charges no part twice', async () => {
+  it('is estimated once at the service’s limit, checked in parts under one key prefix, and a retry charges no part twice', async () => {
     expect(
       (await call(server, 'POST', '/checks/estimate', { body: { text: TEXT, tiers: ['t1'] } })).status,
     ).toBe(422)
     const failing = new Set<string>()
     const { api: rest, keys } = restApi(failing)
-    const api = withManuscripts(rest, LIMIT)
+    // The limit is the service's own (GET /me), far below the 200,000 characters a service takes by default.
+    const api = withManuscripts(rest)
     const before = await balance()
 
     const estimate = await api.estimate({ text: TEXT, tiers: ['t1'] })
@@ -78,19 +79,52 @@ describe('a manuscript longer than one check may be', () => {
       ...Array.from({ length: parts - 3 }, (_, n) => `${first.documentId}-part-${n + 4}`),
     ])
 
-    // One check in history, named as asked; its report on the words of the whole text.
-    const checks = (await call(server, 'GET', '/checks?limit=100')).json.data
-    expect(checks).toHaveLength(parts)
-    expect(checks.map((each: { name: string }) => each.name)).toContain(`The book · part 3 of ${parts}`)
-    for (const part of checks) await waitForEnd(server, part.id, 90_000)
-    const history = await api.listChecks({ limit: 100 })
-    expect(history.data).toHaveLength(1)
-    expect(history.data[0]).toMatchObject({ id: check.id, status: 'completed', name: 'The book' })
+    // One check in the service's history, named as asked; its report on the words of the whole text.
+    expect(check.manuscript).toEqual({ id: check.id, parts })
+    await waitForEnd(server, check.id, 90_000)
+    const history = (await call(server, 'GET', '/checks?limit=100')).json.data
+    expect(history).toHaveLength(1)
+    expect(history[0]).toMatchObject({ id: check.id, status: 'completed', name: 'The book' })
     const report = await api.report(check.id)
     expect(report.text).toBe(TEXT)
     expect(report.claims).toHaveLength(first.claimCount)
     for (const claim of report.claims) expect(TEXT.slice(claim.charStart, claim.charEnd)).toBe(claim.text)
     const issues = report.claims.flatMap((claim) => claim.issues)
     expect(issues.map((issue) => TEXT.slice(issue.charStart, issue.charEnd))).toContain('yaer')
+
+    // Checked again since then, as the page does: every claim of every part kept, nothing to pay.
+    const again = await api.estimate({ text: TEXT, tiers: ['t1'], previousCheckId: check.id })
+    expect(again.claimCount).toBe(first.claimCount)
+    expect(again.claims.every((claim) => claim.carriedFrom === check.id)).toBe(true)
+    expect(again.credits.total).toBe(0)
+    const recheck = await api.submit({ ...request, documentId: again.documentId, previousCheckId: check.id })
+    expect(recheck.credits.charged).toBe(0)
+    const kept = await api.report((await waitForEnd(server, recheck.id, 90_000)).id)
+    expect(kept.claims.every((claim) => claim.carriedFrom !== null && claim.consensus.t1)).toBe(true)
+  }, 120_000)
+
+  it('waits to be checked later part by part, and is checked as one', async () => {
+    const { api: rest, keys } = restApi(new Set())
+    const api = withManuscripts(rest)
+    const estimate = await api.estimate({ text: TEXT, tiers: ['t1'] })
+    const queued = await api.queueCheck(
+      { documentId: estimate.documentId, tiers: ['t1'], name: 'Later' },
+      'later',
+    )
+    expect(queued.label).toBe('Later')
+    const parts = keys.length
+    expect(keys).toEqual(Array.from({ length: parts }, (_, n) => `later-part-${n + 1}`))
+    // Submitted by the engine as its providers answer, each part as a part of the manuscript.
+    const check = await waitForEnd(server, estimate.documentId, 90_000)
+    expect(check).toMatchObject({
+      status: 'completed',
+      name: 'Later',
+      claimCount: estimate.claimCount,
+      manuscript: { id: estimate.documentId, parts },
+    })
+    const history = (await call(server, 'GET', '/checks?limit=100')).json.data
+    expect(history[0]).toMatchObject({ id: estimate.documentId, name: 'Later' })
+    expect(history.filter((each: { name: string }) => each.name === 'Later')).toHaveLength(1)
+    expect((await api.report(check.id)).text).toBe(TEXT)
   }, 120_000)
 })

@@ -1,13 +1,13 @@
 import { counted, formatted } from '../../shared/counted'
-import { combinedCheck, combinedReport, manuscriptParts, partName } from '../../shared/manuscript'
+import { manuscriptParts, newManuscriptId } from '../../shared/manuscript'
 import type { Estimate, Report, Tier } from '../../shared/schemas'
 import type { Engine } from '../engine/engine'
 import { hasEnded } from '../engine/events'
 
 /// Estimates, submits and runs a check of `text` in this process, resolving with its final report. With
 /// `previousCheckId`, the claims unchanged since that check keep their verdicts and cost nothing. A text longer
-/// than one check may be is checked in parts (`manuscriptParts`), each its own check named "part n of N",
-/// estimated and reported as one; a re-check of a manuscript keeps nothing.
+/// than one check may be is checked in parts (`manuscriptParts`), each its own check of one manuscript
+/// (`CheckManuscript`), estimated and reported as one.
 export async function runCheck(
   engine: Engine,
   text: string,
@@ -17,7 +17,7 @@ export async function runCheck(
 ): Promise<Report> {
   const principal = engine.localPrincipal()
   const parts = manuscriptParts(text, engine.config.limits.maxTextChars)
-  const since = parts.length === 1 ? previousCheckId : null
+  const manuscriptId = parts.length === 1 ? null : newManuscriptId()
   // Ctrl+C (or a SIGTERM) cancels the checks, which refunds them, rather than leaving them charged and running;
   // one that comes while they are being submitted cancels each as soon as it exists. Listening starts before
   // anything is printed, so no signal finds the process without its listener; a second one ends it at once.
@@ -44,7 +44,7 @@ export async function runCheck(
         await engine.service.estimate(principal, {
           text: text.slice(part.from, part.to),
           tiers,
-          previousCheckId: since,
+          previousCheckId,
         }),
       )
     const total = (count: (estimate: Estimate) => number): number =>
@@ -56,7 +56,7 @@ export async function runCheck(
         total((estimate) => estimate.claimCount),
         'claim',
       )}${inParts}` +
-        `${since === null ? '' : ` (${kept} unchanged, kept)`}, ` +
+        `${previousCheckId === null ? '' : ` (${kept} unchanged, kept)`}, ` +
         `${counted(
           total((estimate) => estimate.credits.total),
           'credit',
@@ -67,19 +67,18 @@ export async function runCheck(
       const { check } = await engine.service.submit(principal, {
         documentId: estimate.documentId,
         tiers,
-        name: parts.length === 1 ? name : partName(name, index + 1, parts.length),
-        previousCheckId: since,
+        name,
+        previousCheckId,
+        ...(manuscriptId === null
+          ? {}
+          : { manuscript: { id: manuscriptId, part: index + 1, parts: parts.length } }),
       })
       checkIds.push(check.id)
       if (interrupted) cancel(check.id)
     }
     for (const id of checkIds)
       if (!hasEnded(engine.service.getCheck(principal, id))) await engine.events.ended(id)
-    const reports = checkIds.map((id) => engine.service.report(principal, id))
-    if (parts.length === 1) return reports[0] as Report
-    // A manuscript's checks as one, under their ids together.
-    const checks = reports.map((report) => report.check)
-    return combinedReport(combinedCheck(checkIds.join('+'), name, checks, parts.length), reports, parts)
+    return engine.service.report(principal, manuscriptId ?? (checkIds[0] as string))
   } finally {
     process.off('SIGINT', onSignal)
     process.off('SIGTERM', onSignal)

@@ -240,13 +240,21 @@ export class DraftService {
 
   private anchorsOf(principal: Principal, checkId: string): DraftAnchor[] {
     const check = this.store.checks.get(principal.organizationId, checkId)
+    // A manuscript's parts, one after another in its text.
+    const checks = check ? [check] : this.store.checks.ofManuscript(principal.organizationId, checkId)
     // The desktop app may check on a remote service (its settings): the page then anchors from that report.
-    if (!check && principal.owner) return []
-    if (!check) throw new ApiError('not_found', `There is no check ${checkId}.`)
-    const text = this.store.documents.text(check.documentId)
-    return this.store.documents
-      .claims(check.documentId)
-      .map((claim) => ({ claimId: claim.id, ...anchorOf(text, claim.charStart, claim.charEnd) }))
+    if (checks.length === 0 && principal.owner) return []
+    if (checks.length === 0) throw new ApiError('not_found', `There is no check ${checkId}.`)
+    let from = 0
+    return checks.flatMap((part) => {
+      const text = this.store.documents.text(part.documentId)
+      const anchors = this.store.documents.claims(part.documentId).map((claim) => {
+        const anchor = anchorOf(text, claim.charStart, claim.charEnd)
+        return { claimId: claim.id, ...anchor, start: anchor.start + from, end: anchor.end + from }
+      })
+      from += text.length
+      return anchors
+    })
   }
 
   private insert(

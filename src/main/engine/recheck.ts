@@ -10,11 +10,13 @@ const CONTEXT_CHARS = 32
 
 /// A claim of a re-check whose verdicts an earlier check already holds, in the tiers it holds them for.
 export interface CarriedClaim {
+  previousCheckId: string
   previousClaim: ClaimRecord
   tiers: Tier[]
 }
 
-/// What a re-check keeps from an earlier check: the earlier check and the kept claims by their new claim id.
+/// What a re-check keeps from an earlier check (a manuscript's: from any of its parts): the earlier check as
+/// asked for and the kept claims by their new claim id.
 export interface Carried {
   previousCheckId: string
   claims: Map<string, CarriedClaim>
@@ -28,15 +30,18 @@ const fingerprint = (text: string, claim: ClaimRecord): string =>
     text.slice(claim.charEnd, claim.charEnd + CONTEXT_CHARS),
   ].join('\u0000')
 
-/// The organization's completed check `previousCheckId`. Any other id, another organization's included, is
-/// refused with the same answer, so the reply reveals nothing about which checks exist.
+/// The organization's completed check `previousCheckId`, or the parts of its manuscript `previousCheckId` whose
+/// parts have all completed. Any other id, another organization's included, is refused with the same answer, so
+/// the reply reveals nothing about which checks exist.
 export function requirePreviousCheck(
   store: Store,
   organizationId: string,
   previousCheckId: string,
-): CheckRecord {
-  const previous = store.checks.get(organizationId, previousCheckId)
-  if (previous?.status !== 'completed') {
+): CheckRecord[] {
+  const check = store.checks.get(organizationId, previousCheckId)
+  const previous = check ? [check] : store.checks.ofManuscript(organizationId, previousCheckId)
+  const whole = previous.length === (previous[0]?.manuscript?.parts ?? 1)
+  if (!whole || previous.some((each) => each.status !== 'completed')) {
     throw new ApiError(
       'unprocessable',
       `previousCheckId ${previousCheckId} is not a completed check of this organization.`,
@@ -46,31 +51,33 @@ export function requirePreviousCheck(
   return previous
 }
 
-/// The claims of `claims` (found in `text`) that the check `previous` already decided in some of `tiers`.
+/// The claims of `claims` (found in `text`) that the checks `previous` (of `previousCheckId`) already decided in
+/// some of `tiers`.
 export function carriedClaims(
   store: Store,
-  previous: CheckRecord,
+  previousCheckId: string,
+  previous: readonly CheckRecord[],
   text: string,
   claims: readonly ClaimRecord[],
   tiers: readonly Tier[],
 ): Carried {
-  const previousText = store.documents.text(previous.documentId)
-  const byFingerprint = new Map(
-    store.documents
-      .claims(previous.documentId)
-      .map((claim) => [fingerprint(previousText, claim), claim] as const),
-  )
+  const byFingerprint = new Map<string, { previousCheckId: string; previousClaim: ClaimRecord }>()
   const decided = new Map<string, Tier[]>()
-  for (const { claimId, tier } of store.results.decided(previous.id)) {
-    if (tiers.includes(tier)) decided.set(claimId, [...(decided.get(claimId) ?? []), tier])
+  for (const check of previous) {
+    const previousText = store.documents.text(check.documentId)
+    for (const claim of store.documents.claims(check.documentId))
+      byFingerprint.set(fingerprint(previousText, claim), { previousCheckId: check.id, previousClaim: claim })
+    for (const { claimId, tier } of store.results.decided(check.id)) {
+      if (tiers.includes(tier)) decided.set(claimId, [...(decided.get(claimId) ?? []), tier])
+    }
   }
   const carried = new Map<string, CarriedClaim>()
   for (const claim of claims) {
-    const previousClaim = byFingerprint.get(fingerprint(text, claim))
-    const kept = previousClaim && decided.get(previousClaim.id)
-    if (previousClaim && kept) carried.set(claim.id, { previousClaim, tiers: kept })
+    const found = byFingerprint.get(fingerprint(text, claim))
+    const kept = found && decided.get(found.previousClaim.id)
+    if (found && kept) carried.set(claim.id, { ...found, tiers: kept })
   }
-  return { previousCheckId: previous.id, claims: carried }
+  return { previousCheckId, claims: carried }
 }
 
 /// The claims to check in each tier once the carried ones are set aside.

@@ -1,8 +1,9 @@
-import { randomBytes } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import { promisify } from 'node:util'
 import { brotliCompress, constants, gzip } from 'node:zlib'
 import { ApiError } from '../../shared/errors'
-import type { Claim } from '../../shared/schemas'
+import { combinedCheck, combinedReport } from '../../shared/manuscript'
+import { MANUSCRIPT_ID, type Claim, type Report } from '../../shared/schemas'
 import type { ReportEvents } from './events'
 import type { Principal } from './service'
 import type { Store } from './store'
@@ -269,6 +270,7 @@ export class ReportCache {
 
   /// The organization's check `checkId`'s report as it stands, serialized.
   async report(principal: Principal, checkId: string): Promise<ReportBytes> {
+    if (MANUSCRIPT_ID.test(checkId)) return this.manuscriptReport(principal, checkId)
     // A kept report knows its organization: a read of a kept report asks the store nothing.
     let report = this.reports.get(checkId)
     const record = report ? report.record : this.store.checks.get(principal.organizationId, checkId)
@@ -293,6 +295,25 @@ export class ReportCache {
     const bytes = await report.bytes()
     this.trim()
     return bytes
+  }
+
+  /// The report of the organization's manuscript `id`: its parts' reports, each kept as a check's, as one. Its
+  /// tag is made of theirs, so it changes whenever one of them does.
+  private async manuscriptReport(principal: Principal, id: string): Promise<ReportBytes> {
+    const parts = this.store.checks.ofManuscript(principal.organizationId, id)
+    if (parts.length === 0) throw new ApiError('not_found', `There is no check ${id}.`)
+    const kept = await Promise.all(parts.map((part) => this.report(principal, part.id)))
+    const reports = kept.map((bytes) => JSON.parse(bytes.json.toString()) as Report)
+    const check = combinedCheck(
+      id,
+      reports.map((report) => report.check),
+      parts[0]?.manuscript?.parts ?? parts.length,
+    )
+    const tag = createHash('sha256')
+      .update(kept.map((bytes) => bytes.etag(null)).join())
+      .digest('base64url')
+    const json = Buffer.from(JSON.stringify(combinedReport(check, reports)))
+    return new ReportBytes(tag, json, () => undefined)
   }
 
   /// The bytes held, all reports together.

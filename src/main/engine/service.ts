@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto'
 import type { Config } from '../../shared/config'
 import { ApiError } from '../../shared/errors'
+import { combinedCheck, combinedReport } from '../../shared/manuscript'
 import { quote } from '../../shared/pricing'
 import {
+  MANUSCRIPT_ID,
   TIERS,
   type Check,
   type CheckList,
@@ -171,6 +173,7 @@ export class Service {
     return {
       organization,
       token: { id: token.id, name: token.name, scope: token.scope, createdAt: token.createdAt },
+      limits: { maxTextChars: this.config.limits.maxTextChars },
     }
   }
 
@@ -336,21 +339,23 @@ export class Service {
       updatedAt: now,
       completedAt: null,
       error: null,
+      ...(request.manuscript ? { manuscript: request.manuscript } : {}),
     }
     const replayed = this.store.transaction(() => {
       // Checked again inside the write transaction: the first of concurrent repeats wins.
       const raced = replay()
       if (raced) return raced
+      if (request.manuscript) this.requireNewPart(principal, request.manuscript, tiers)
       if (fresh) this.store.documents.insert(document, claims)
       else if (!this.store.documents.keep(document.id)) throw estimateExpired(document.id)
       this.store.checks.insert(record)
       chargeOrRefuse(this.store.ledger, principal.organizationId, price.total, record.id, now, 'This check')
       for (const claim of claims) {
         const kept = carried?.claims.get(claim.id)
-        if (!carried || !kept) continue
+        if (!kept) continue
         this.store.results.carry(
           {
-            checkId: carried.previousCheckId,
+            checkId: kept.previousCheckId,
             claimId: kept.previousClaim.id,
             charStart: kept.previousClaim.charStart,
           },
@@ -378,12 +383,61 @@ export class Service {
     return { check: this.getCheck(principal, record.id), replayed: false }
   }
 
+  /// A check, or a manuscript's: its parts' as one.
   getCheck(principal: Principal, id: string): Check {
-    return checkView(this.store, this.findCheck(principal, id))
+    const parts = this.manuscriptParts(principal, id)
+    return parts ? this.manuscriptCheck(id, parts) : checkView(this.store, this.findCheck(principal, id))
   }
 
+  /// A check's report, or a manuscript's: its parts' as one, on the offsets of its whole text.
   report(principal: Principal, id: string): Report {
-    return reportView(this.store, this.findCheck(principal, id))
+    const parts = this.manuscriptParts(principal, id)
+    if (!parts) return reportView(this.store, this.findCheck(principal, id))
+    return combinedReport(
+      this.manuscriptCheck(id, parts),
+      parts.map((part) => reportView(this.store, part)),
+    )
+  }
+
+  /// The checks of the organization's manuscript `id`, by part; null for an id of no manuscript's shape.
+  private manuscriptParts(principal: Principal, id: string): CheckRecord[] | null {
+    if (!MANUSCRIPT_ID.test(id)) return null
+    const parts = this.store.checks.ofManuscript(principal.organizationId, id)
+    if (parts.length === 0) throw new ApiError('not_found', `There is no check ${id}.`)
+    return parts
+  }
+
+  private manuscriptCheck(id: string, parts: readonly CheckRecord[]): Check {
+    const first = parts[0] as CheckRecord
+    return combinedCheck(
+      id,
+      parts.map((part) => checkView(this.store, part)),
+      first.manuscript?.parts ?? parts.length,
+    )
+  }
+
+  /// Refuses a part of a manuscript that its earlier parts do not fit: another count of parts or other tiers,
+  /// or a part already submitted.
+  private requireNewPart(
+    principal: Principal,
+    manuscript: NonNullable<CreateCheckRequest['manuscript']>,
+    tiers: readonly Tier[],
+  ): void {
+    const earlier = this.store.checks.ofManuscript(principal.organizationId, manuscript.id)
+    const misfit = earlier.find(
+      (check) =>
+        check.manuscript?.parts !== manuscript.parts ||
+        check.manuscript.part === manuscript.part ||
+        check.tiers.join() !== tiers.join(),
+    )
+    if (misfit) {
+      throw new ApiError(
+        'unprocessable',
+        `Part ${manuscript.part} of ${manuscript.parts} does not fit manuscript ${manuscript.id}: it has part ` +
+          `${misfit.manuscript?.part} of ${misfit.manuscript?.parts} for ${misfit.tiers.join(', ')} already.`,
+        [{ field: 'manuscript', message: 'does not fit the parts submitted before' }],
+      )
+    }
   }
 
   /// The organization’s checks, newest first, a page of `limit` at a time (its range checked where the request
@@ -396,8 +450,12 @@ export class Service {
       ])
     }
     const page = this.store.checks.list(principal.organizationId, limit + 1, after)
-    const data = page.slice(0, limit).map((record) => checkView(this.store, record))
-    const last = data.at(-1)
+    const shown = page.slice(0, limit)
+    // A manuscript once, where its first part stands.
+    const data = shown.map((record) =>
+      record.manuscript ? this.getCheck(principal, record.manuscript.id) : checkView(this.store, record),
+    )
+    const last = shown.at(-1)
     return {
       data,
       nextCursor: page.length > limit && last ? Buffer.from(last.id).toString('base64url') : null,
@@ -407,6 +465,13 @@ export class Service {
   /// Stops a check and refunds all of it, once. A cancelled check stays cancelled; an ended one cannot be.
   cancel(principal: Principal, id: string): Check {
     requireWrite(principal)
+    const parts = this.manuscriptParts(principal, id)
+    if (parts) {
+      // A manuscript's parts still going; one whose parts have all ended is answered as a check that has.
+      const going = parts.filter((part) => part.status === 'queued' || part.status === 'running')
+      for (const part of going.length > 0 ? going : parts.slice(-1)) this.cancel(principal, part.id)
+      return this.getCheck(principal, id)
+    }
     const cancelled = this.store.transaction(() => {
       const check = this.findCheck(principal, id)
       if (check.status === 'cancelled') return false
@@ -435,6 +500,11 @@ export class Service {
     requireWrite(principal)
     requireStorableText({ name: edits.name, author: edits.author, sourceUrl: edits.sourceUrl })
     requireSourceUrl(edits.sourceUrl)
+    const parts = this.manuscriptParts(principal, id)
+    if (parts) {
+      for (const part of parts) this.patch(principal, part.id, edits)
+      return this.getCheck(principal, id)
+    }
     this.findCheck(principal, id)
     this.store.checks.edit(id, edits, this.now())
     const check = this.getCheck(principal, id)
@@ -481,7 +551,7 @@ export class Service {
   ): Carried | null {
     if (!previousCheckId) return null
     const previous = requirePreviousCheck(this.store, principal.organizationId, previousCheckId)
-    return carriedClaims(this.store, previous, document.text, claims, document.tiers)
+    return carriedClaims(this.store, previousCheckId, previous, document.text, claims, document.tiers)
   }
 
   /// A new document of `text` and its claims; `expiresAt` for an estimate, null for a submission.

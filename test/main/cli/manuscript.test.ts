@@ -15,7 +15,7 @@ const TEXT = [
 ].join('\n\n')
 
 describe('factdesk check FILE of a manuscript longer than one check may be', () => {
-  it('checks it in parts, estimated and reported as one on the offsets of the whole file', async () => {
+  it('checks it in parts, estimated and reported as one on the offsets of the whole file, and again since then', async () => {
     const dir = tempDir()
     const file = join(dir, 'book.md')
     const config = join(dir, 'config.json')
@@ -28,9 +28,27 @@ describe('factdesk check FILE of a manuscript longer than one check may be', () 
     expect(report.text).toBe(TEXT)
     expect(report.check).toMatchObject({ status: 'completed', name: 'book.md', claimCount: 5 })
     expect(report.check.credits.charged).toBe(5)
-    expect(report.check.id.split('+')).toHaveLength(3)
+    expect(report.check.manuscript).toEqual({ id: report.check.id, parts: 3 })
     for (const claim of report.claims) expect(TEXT.slice(claim.charStart, claim.charEnd)).toBe(claim.text)
     const issues = report.claims.flatMap((claim) => claim.issues)
     expect(issues.map((issue) => TEXT.slice(issue.charStart, issue.charEnd))).toContain('yaer')
+
+    // Checked again since the manuscript's check: every claim of every part kept, nothing charged.
+    const again = await factdesk([
+      'check',
+      file,
+      '--since',
+      report.check.id,
+      '--json',
+      '--config',
+      config,
+      '--data-dir',
+      join(dir, 'data'),
+    ])
+    expect(again.stderr).toMatch(/^5 claims in 3 parts \(5 unchanged, kept\), 0 credits \(balance 995\)$/m)
+    expect(again.code).toBe(0)
+    const kept = Report.parse(JSON.parse(again.stdout))
+    expect(kept.text).toBe(TEXT)
+    expect(kept.claims.every((claim) => claim.carriedFrom !== null)).toBe(true)
   }, 60_000)
 })

@@ -59,6 +59,15 @@ describe('GET /api/v1/openapi.json', () => {
     expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' })
   })
 
+  it('describes manuscripts: the part a check is, the part a submission is, and the limit of one check', async () => {
+    const { schemas } = (await (await fetch(`${server.api}/openapi.json`)).json()).components
+    expect(schemas.CheckManuscript.required).toEqual(['id', 'parts'])
+    expect(schemas.Check.properties.manuscript).toEqual({ $ref: '#/components/schemas/CheckManuscript' })
+    expect(schemas.Check.required).not.toContain('manuscript')
+    expect(schemas.CreateCheckRequest.properties.manuscript.required).toEqual(['id', 'part', 'parts'])
+    expect(schemas.Me.properties.limits.properties.maxTextChars.type).toBe('integer')
+  })
+
   it('is a valid OpenAPI 3.1 document', async () => {
     const doc = await (await fetch(`${server.api}/openapi.json`)).json()
     const result = await validate(doc)

@@ -1,12 +1,13 @@
-import type { Check, CheckStatus, Tier } from '../../../shared/schemas'
+import type { Check, CheckManuscript, CheckStatus, Tier } from '../../../shared/schemas'
 import type { Db } from './database'
 
 /// A check as stored; `progress` is derived from its consensus rows when read, `webhook` from the outbox.
 /// `unitPrices` are the prices per claim it was charged at, so that a partial refund pays back exactly what
-/// was charged.
-export type CheckRecord = Omit<Check, 'progress' | 'webhook'> & {
+/// was charged. A part of a manuscript has its `manuscript`, with its `part`.
+export type CheckRecord = Omit<Check, 'progress' | 'webhook' | 'manuscript'> & {
   organizationId: string
   unitPrices: Partial<Record<Tier, number>>
+  manuscript?: Required<CheckManuscript>
 }
 
 interface Row {
@@ -28,6 +29,9 @@ interface Row {
   completed_at: string | null
   error_code: string | null
   error_message: string | null
+  manuscript_id: string | null
+  manuscript_part: number | null
+  manuscript_parts: number | null
 }
 
 const toRecord = (row: Row): CheckRecord => ({
@@ -47,6 +51,15 @@ const toRecord = (row: Row): CheckRecord => ({
   updatedAt: row.updated_at,
   completedAt: row.completed_at,
   error: row.error_code ? { code: row.error_code, message: row.error_message ?? '' } : null,
+  ...(row.manuscript_id === null
+    ? {}
+    : {
+        manuscript: {
+          id: row.manuscript_id,
+          part: Number(row.manuscript_part),
+          parts: Number(row.manuscript_parts),
+        },
+      }),
 })
 
 /// The fields PATCH may change.
@@ -70,8 +83,9 @@ export class Checks {
     this.db
       .prepare(
         `INSERT INTO checks (id, organization_id, document_id, status, name, author, source_url, callback_url, tiers,
-           unit_prices, claim_count, charged, refunded, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           unit_prices, claim_count, charged, refunded, created_at, updated_at, manuscript_id, manuscript_part,
+           manuscript_parts)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         check.id,
@@ -89,6 +103,9 @@ export class Checks {
         check.credits.refunded,
         check.createdAt,
         check.updatedAt,
+        check.manuscript?.id ?? null,
+        check.manuscript?.part ?? null,
+        check.manuscript?.parts ?? null,
       )
   }
 
@@ -106,16 +123,29 @@ export class Checks {
     return row ? toRecord(row) : null
   }
 
-  /// Newest first, `limit` of them, after the check `before` (exclusive) when given.
+  /// The checks of the organization's manuscript `manuscriptId`, by part.
+  ofManuscript(organizationId: string, manuscriptId: string): CheckRecord[] {
+    const rows = this.db
+      .prepare(
+        'SELECT * FROM checks WHERE organization_id = ? AND manuscript_id = ? ORDER BY manuscript_part, id',
+      )
+      .all(organizationId, manuscriptId) as Row[]
+    return rows.map(toRecord)
+  }
+
+  /// Newest first, `limit` of them, after the check `before` (exclusive) when given; of a manuscript's parts
+  /// only the first submitted, where the manuscript stands in the list.
   list(organizationId: string, limit: number, before: string | null): CheckRecord[] {
-    const rows = before
-      ? this.db
-          .prepare('SELECT * FROM checks WHERE organization_id = ? AND id < ? ORDER BY id DESC LIMIT ?')
-          .all(organizationId, before, limit)
-      : this.db
-          .prepare('SELECT * FROM checks WHERE organization_id = ? ORDER BY id DESC LIMIT ?')
-          .all(organizationId, limit)
-    return (rows as Row[]).map(toRecord)
+    const rows = this.db
+      .prepare(
+        `SELECT * FROM checks WHERE organization_id = ? AND id < ?
+           AND (manuscript_id IS NULL OR id = (SELECT MIN(part.id) FROM checks part
+             WHERE part.organization_id = checks.organization_id AND part.manuscript_id = checks.manuscript_id))
+         ORDER BY id DESC LIMIT ?`,
+      )
+      // Every check id sorts before '~'.
+      .all(organizationId, before ?? '~', limit) as Row[]
+    return rows.map(toRecord)
   }
 
   /// Consensus entries per tier: the check's `progress.claimsDone`.

@@ -389,4 +389,12 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE consensus ADD COLUMN calibrated_confidence REAL;
   `,
+  // A manuscript checked in parts: the manuscript each part's check belongs to, which part it is and of how many
+  // (all null for a check of a whole text), found by the manuscript's id.
+  `
+  ALTER TABLE checks ADD COLUMN manuscript_id TEXT;
+  ALTER TABLE checks ADD COLUMN manuscript_part INTEGER;
+  ALTER TABLE checks ADD COLUMN manuscript_parts INTEGER;
+  CREATE INDEX checks_by_manuscript ON checks (organization_id, manuscript_id) WHERE manuscript_id IS NOT NULL;
+  `,
 ]

@@ -27,6 +27,7 @@ export function HistoryEntry({ check }: { check: Check }): JSX.Element {
       </div>
       <div className="muted">
         {check.tiers.join(' + ')} · {counted(check.claimCount, 'claim')} ·{' '}
+        {check.manuscript && `in ${counted(check.manuscript.parts, 'part')} · `}
         {new Date(check.createdAt).toLocaleString()}
       </div>
       <div className="muted">
