@@ -27,6 +27,11 @@ afterEach(async () => {
   receivers = []
 })
 
+/// That `decides` answers `expected` for every address, naming the one it answers otherwise.
+function expectEach(decides: (address: string) => boolean, expected: boolean, addresses: string[]): void {
+  for (const address of addresses) expect(decides(address), address).toBe(expected)
+}
+
 /// A resolver whose answers the test sets, like a DNS server under an attacker's control.
 /// 'stall' never answers.
 function fakeDns(answers: Record<string, string[] | 'stall'>) {
@@ -288,7 +293,7 @@ describe('callbackUrl at delivery', () => {
 
 describe('address classes', () => {
   it('refuses every non-public address, in every spelling', () => {
-    for (const address of [
+    expectEach(isRefusedAddress, true, [
       '10.1.2.3',
       '172.31.255.255',
       '192.168.0.1',
@@ -316,10 +321,8 @@ describe('address classes', () => {
       '2001:db8::1',
       '[fd00::1]',
       'not-an-address',
-    ]) {
-      expect(isRefusedAddress(address), address).toBe(true)
-    }
-    for (const address of [
+    ])
+    expectEach(isRefusedAddress, false, [
       '93.184.216.34',
       '8.8.8.8',
       '172.32.0.1',
@@ -327,9 +330,7 @@ describe('address classes', () => {
       '2a00:1450:4001:80b::200e',
       '::ffff:93.184.216.34',
       '64:ff9b::5db8:d822',
-    ]) {
-      expect(isRefusedAddress(address), address).toBe(false)
-    }
+    ])
   })
 
   it('refuses every special range ipaddr.js knows, an IPv4 one also inside IPv6, at both ends', () => {
@@ -367,34 +368,33 @@ describe('address classes', () => {
     }
     expect(ranges).toBeGreaterThan(30)
     // Ranges the hand-written lists missed.
-    for (const address of [
+    expectEach(isRefusedAddress, true, [
       '2001:0:4136:e378:8000:63bf:3fff:fdd2',
       '192.0.2.1',
       '198.51.100.7',
       '203.0.113.9',
       '100.64.0.1',
       '100.127.255.254',
-    ]) {
-      expect(isRefusedAddress(address), address).toBe(true)
-    }
-    for (const address of [
+    ])
+    expectEach(isRefusedAddress, false, [
       '2002:808:808::1',
       '64:ff9b::8.8.8.8',
       '::ffff:808:808',
       '100.128.0.1',
       '2001:4860::8888',
-    ]) {
-      expect(isRefusedAddress(address), address).toBe(false)
-    }
+    ])
   })
 
   it('knows loopback', () => {
-    for (const address of ['127.0.0.1', '127.1.2.3', '::1', '[::1]', '::ffff:127.0.0.1', '::ffff:7f00:1']) {
-      expect(isLoopbackAddress(address), address).toBe(true)
-    }
-    for (const address of ['10.0.0.1', '::', '::2', '128.0.0.1', 'fe80::1']) {
-      expect(isLoopbackAddress(address), address).toBe(false)
-    }
+    expectEach(isLoopbackAddress, true, [
+      '127.0.0.1',
+      '127.1.2.3',
+      '::1',
+      '[::1]',
+      '::ffff:127.0.0.1',
+      '::ffff:7f00:1',
+    ])
+    expectEach(isLoopbackAddress, false, ['10.0.0.1', '::', '::2', '128.0.0.1', 'fe80::1'])
   })
 
   it('hides every address in an error text, however written, but the one given as the host', () => {
