@@ -7,14 +7,13 @@ import {
   withoutAddresses,
 } from '../../../../src/main/engine/addresses'
 import { GatedTier } from '../../../helpers/tiers'
-import { call, expectEnvelope } from '../../../helpers/server'
+import { call, expectEnvelope, THREE_CLAIMS } from '../../../helpers/server'
 import {
   advance,
   endAndDeliver,
   startReceiver,
   startWebhookServer,
   submitWithCallback,
-  TEXT,
   type Receiver,
   type WebhookServer,
 } from './helpers'
@@ -49,7 +48,9 @@ function fakeDns(answers: Record<string, string[] | 'stall'>) {
 /// Submits with `callbackUrl` and expects 422 with `message`, nothing charged; returns the response body.
 async function expectRefused(target: WebhookServer, callbackUrl: string, message: RegExp): Promise<unknown> {
   const before = (await call(target, 'GET', '/credits')).json.balance
-  const res = await call(target, 'POST', '/checks', { body: { text: TEXT, tiers: ['t1'], callbackUrl } })
+  const res = await call(target, 'POST', '/checks', {
+    body: { text: THREE_CLAIMS, tiers: ['t1'], callbackUrl },
+  })
   expect(res.status, callbackUrl).toBe(422)
   const error = expectEnvelope(res.json, 'unprocessable')
   expect(error.message, callbackUrl).toMatch(message)
@@ -114,7 +115,7 @@ describe('callbackUrl at submission', () => {
     expect(dns.asked).toContain('private.example.test')
 
     const accepted = await call(server, 'POST', '/checks', {
-      body: { text: TEXT, tiers: ['t1'], callbackUrl: 'https://public.example.test/hook' },
+      body: { text: THREE_CLAIMS, tiers: ['t1'], callbackUrl: 'https://public.example.test/hook' },
     })
     expect(accepted.status).toBe(202)
     expect(accepted.json.callbackUrl).toBe('https://public.example.test/hook')
@@ -141,7 +142,7 @@ describe('callbackUrl at submission', () => {
       'http://[::1]:9/',
     ]) {
       const res = await call(server, 'POST', '/checks', {
-        body: { text: TEXT, tiers: ['t1'], callbackUrl: url },
+        body: { text: THREE_CLAIMS, tiers: ['t1'], callbackUrl: url },
       })
       expect(res.status, url).toBe(202)
       await call(server, 'POST', `/checks/${res.json.id}/cancel`)
