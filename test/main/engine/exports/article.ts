@@ -7,7 +7,7 @@ import {
   type Consensus,
   type Evaluation,
 } from '../../../../src/shared/schemas'
-import { decision, evaluation } from '../../../helpers/resources'
+import { checkResource, decision, evaluation } from '../../../helpers/resources'
 
 // A newsroom's article as an editor checks it: about 1,500 words of Markdown (a title with an emoji, a byline
 // and a date, sections, a list, a link, a code span, a quote, a Hebrew sentence), its sentences real ones from
@@ -153,13 +153,11 @@ export function articleReport(): { report: Report; expected: ArticleExpectations
   withFinding.consensus.t1.decidedBy = null
 
   const report = Report.parse({
-    check: {
+    check: checkResource({
       id: 'chk_article',
       status: 'completed',
       name: 'climate-review.md',
       author: 'Dana Reporter',
-      sourceUrl: null,
-      callbackUrl: null,
       tiers: ['t1', 't2', 't3'],
       documentId: 'doc_article',
       claimCount: claims.length,
@@ -168,9 +166,7 @@ export function articleReport(): { report: Report; expected: ArticleExpectations
       createdAt: submitted,
       updatedAt: decided,
       completedAt: decided,
-      error: null,
-      webhook: null,
-    },
+    }),
     text,
     claims,
     summary: {

@@ -1,5 +1,5 @@
 import { Report, type Claim, type Consensus, type Evaluation } from '../../../../src/shared/schemas'
-import { decision, evaluation } from '../../../helpers/resources'
+import { checkResource, decision, evaluation } from '../../../helpers/resources'
 
 /// Markup that must stay text in every export: a script, an event handler and a link that runs script.
 export const INJECTED = '<script>alert(1)</script><img src=x onerror="alert(2)">'
@@ -110,13 +110,11 @@ export function fixtureReport(): Report {
     claim('clm_4', 'Berlin is the capital of Germany.', { evaluations: [], consensus: {}, issues: [] }, null),
   ]
   return Report.parse({
-    check: {
+    check: checkResource({
       id: 'chk_fixture',
       status: 'completed',
       name: 'landmarks.md',
       author: `Ann <b>Author</b>`,
-      sourceUrl: null,
-      callbackUrl: null,
       tiers: ['t1', 't2'],
       documentId: 'doc_fixture',
       claimCount: claims.length,
@@ -125,9 +123,7 @@ export function fixtureReport(): Report {
       createdAt: at,
       updatedAt: at,
       completedAt: at,
-      error: null,
-      webhook: null,
-    },
+    }),
     text,
     claims,
     summary: {
