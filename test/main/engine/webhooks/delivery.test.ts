@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import Database from 'libsql'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { Check } from '../../../../src/shared/schemas'
 import { verifyWebhook } from '../../../../src/shared/webhooks'
 import { GatedTier } from '../../../helpers/tiers'
@@ -16,13 +16,11 @@ import {
   type Receiver,
   type WebhookServer,
 } from './helpers'
+import { closeAfterEach } from '../../../helpers/teardown'
 
 let server: WebhookServer
 let receiver: Receiver
-afterEach(async () => {
-  await server?.close()
-  await receiver?.close()
-})
+closeAfterEach(() => [server, receiver])
 
 const SIGNATURE = /^t=(\d+),v1=([0-9a-f]{64})$/
 

@@ -1,14 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { startFakeOpenAI, type FakeOpenAI } from '../../../../helpers/fakeOpenAI'
 import { call, startServer, type TestServer, THREE_CLAIMS } from '../../../../helpers/server'
 import { judged, report, startT2Server, submitT2, t2Config } from './setup'
+import { closeAfterEach } from '../../../../helpers/teardown'
 
 let fake: FakeOpenAI
 let server: TestServer
-afterEach(async () => {
-  await server.close()
-  await fake.close()
-})
+closeAfterEach(() => [server, fake])
 
 describe('cancelling a t2 check', () => {
   it('aborts the model requests in flight: the server sees each connection close', async () => {

@@ -1,15 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { ReportEvent } from '../../../../../src/main/engine/events'
 import { startFakeOpenAI, type FakeOpenAI } from '../../../../helpers/fakeOpenAI'
 import { call, type TestServer, THREE_CLAIMS, waitForEnd } from '../../../../helpers/server'
 import { judged, panelRequests, report, startT2Server, submitT2, t2Config, tokensOf } from './setup'
+import { closeAfterEach } from '../../../../helpers/teardown'
 
 let fake: FakeOpenAI
 let server: TestServer
-afterEach(async () => {
-  await server.close()
-  await fake.close()
-})
+closeAfterEach(() => [server, fake])
 
 /// Two panelists say refuted, one says supported; the judge decides refuted and suggests a correction.
 const split = () => ({
