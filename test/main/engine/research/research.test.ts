@@ -16,16 +16,9 @@ import { FakeSearch } from '../../../helpers/fakeSearch'
 import { FakeWiki } from '../../../helpers/fakeWiki'
 import { call, expectEnvelope, waitForEnd, type TestServer } from '../../../helpers/server'
 import { t2Config } from '../tiers/t2/setup'
+import { CLAIM, OTTAWA, serveCapitalArticles, TORONTO } from './capital'
 import { data, openEvents, schemaName, startResearchServer, waitForResearch } from './setup'
 
-const CLAIM = 'Ottawa is the capital of Canada.'
-const OTTAWA = [
-  'Ottawa is the capital city of Canada. It is located in the southern portion of the province of Ontario.',
-  'Ottawa was chosen as the capital by Queen Victoria in 1857.',
-]
-const TORONTO = [
-  'Toronto is the largest city in Canada and was the capital of the Province of Canada for several periods.',
-]
 const SERVED = normaliseSpace([...OTTAWA, ...TORONTO].join(' '))
 
 let fake: FakeOpenAI | undefined
@@ -113,9 +106,7 @@ async function setUp(
   clock?: Clock,
 ) {
   wiki ??= await new FakeWiki().start()
-  wiki.article('Ottawa', OTTAWA)
-  wiki.article('Toronto', TORONTO)
-  wiki.search = (query) => (query.includes('Toronto') ? [{ title: 'Toronto' }] : [{ title: 'Ottawa' }])
+  serveCapitalArticles(wiki)
   fake ??= await startFakeOpenAI({ '*': { answer } })
   server = await startResearchServer(
     { ...t2Config(fake, ['a', 'b']), search: { baseURL: wiki.apiUrl }, web: { allowLocalTargets: true } },
