@@ -6,6 +6,7 @@ import {
   isRefusedAddress,
   withoutAddresses,
 } from '../../../../src/main/engine/addresses'
+import type { EngineOptions } from '../../../../src/main/engine/engine'
 import { GatedTier } from '../../../helpers/tiers'
 import { call, expectEnvelope, THREE_CLAIMS } from '../../../helpers/server'
 import {
@@ -174,16 +175,22 @@ describe('callbackUrl at delivery', () => {
     return endAndDeliver(server, submitted.id)
   }
 
-  it('a DNS answer that turns private after submission is refused before connecting, and the retry re-checks it', async () => {
+  /// A check submitted while `localhost` resolves to the receiver, and its webhook tried once after the name's
+  /// answer turned to `later`; `webhooks`: delivery options besides the fake resolver.
+  async function deliveredOnceTurned(later: string[] | 'stall', webhooks: EngineOptions['webhooks'] = {}) {
     const receiver = await startReceiver()
     receivers.push(receiver)
     const dns = fakeDns({ localhost: ['127.0.0.1'] })
     const tier = new GatedTier(false)
-    server = await startWebhookServer({ tier, webhooks: { resolveHost: dns.resolveHost } })
+    server = await startWebhookServer({ tier, webhooks: { resolveHost: dns.resolveHost, ...webhooks } })
     const submitted = await submitWithCallback(server, `http://localhost:${receiver.port}/hook`)
-    dns.answers.localhost = ['10.0.0.5']
+    dns.answers.localhost = later
     tier.releaseAll()
-    const check = await endAndDeliver(server, submitted.id)
+    return { check: await endAndDeliver(server, submitted.id), receiver, dns }
+  }
+
+  it('a DNS answer that turns private after submission is refused before connecting, and the retry re-checks it', async () => {
+    const { check, receiver, dns } = await deliveredOnceTurned(['10.0.0.5'])
     expect(receiver.requests).toEqual([])
     expect(check.webhook).toMatchObject({
       status: 'pending',
@@ -243,18 +250,7 @@ describe('callbackUrl at delivery', () => {
   })
 
   it('a resolver that does not answer within the attempt timeout fails the attempt', async () => {
-    const receiver = await startReceiver()
-    receivers.push(receiver)
-    const dns = fakeDns({ localhost: ['127.0.0.1'] })
-    const tier = new GatedTier(false)
-    server = await startWebhookServer({
-      tier,
-      webhooks: { resolveHost: dns.resolveHost, timeoutMs: 200 },
-    })
-    const submitted = await submitWithCallback(server, `http://localhost:${receiver.port}/hook`)
-    dns.answers.localhost = 'stall'
-    tier.releaseAll()
-    const check = await endAndDeliver(server, submitted.id)
+    const { check, receiver } = await deliveredOnceTurned('stall', { timeoutMs: 200 })
     expect(receiver.requests).toEqual([])
     expect(check.webhook).toMatchObject({
       status: 'pending',
