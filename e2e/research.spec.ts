@@ -1,6 +1,6 @@
 import type { RecordedRequest } from '../test/helpers/fakeOpenAI'
 import { DATA_CLOSE, DATA_OPEN } from '../src/main/engine/tiers/t2/prompts'
-import { CLAIM, serveCapitalArticles } from '../test/main/engine/research/capital'
+import { CAPITAL_PLAN, CLAIM, serveCapitalArticles } from '../test/main/engine/research/capital'
 import { expect, expectFocusKept, outputFile as output, pageProblems, test, writeInEditor } from './webServer'
 
 // Bold as writers mark a paragraph's subject: the claim starts after the opening ** (a claim never starts with a
@@ -23,11 +23,7 @@ function researcher(request: RecordedRequest): unknown {
     case 'relevant_passages':
       return { passages: ['P1'] }
     case 'research_plan':
-      return {
-        subQuestions: ['Which city is the capital of Canada?'],
-        supportQueries: ['Ottawa capital'],
-        contradictionQueries: ['Toronto capital'],
-      }
+      return CAPITAL_PLAN
     case 'argument_map': {
       const passages = dataOf(request).passages ?? []
       const find = (start: string): string => passages.find((p) => p.text.startsWith(start))?.id ?? 'P1'

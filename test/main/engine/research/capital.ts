@@ -12,6 +12,14 @@ export const TORONTO = [
   'Toronto is the largest city in Canada and was the capital of the Province of Canada for several periods.',
 ]
 
+/// The plan a model answers deep research's first step with: one query that finds Ottawa's article, one that
+/// finds Toronto's.
+export const CAPITAL_PLAN = {
+  subQuestions: ['Which city is the capital of Canada?'],
+  supportQueries: ['Ottawa capital'],
+  contradictionQueries: ['Toronto capital'],
+}
+
 /// Serves both articles from `wiki`: a query naming Toronto finds Toronto's, any other Ottawa's.
 export function serveCapitalArticles(wiki: FakeWiki): void {
   wiki.article('Ottawa', OTTAWA)

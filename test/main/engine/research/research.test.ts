@@ -16,7 +16,7 @@ import { FakeSearch } from '../../../helpers/fakeSearch'
 import { FakeWiki } from '../../../helpers/fakeWiki'
 import { call, expectEnvelope, waitForEnd, type TestServer } from '../../../helpers/server'
 import { t2Config } from '../tiers/t2/setup'
-import { CLAIM, OTTAWA, serveCapitalArticles, TORONTO } from './capital'
+import { CAPITAL_PLAN, CLAIM, OTTAWA, serveCapitalArticles, TORONTO } from './capital'
 import { data, openEvents, schemaName, startResearchServer, waitForResearch } from './setup'
 
 const SERVED = normaliseSpace([...OTTAWA, ...TORONTO].join(' '))
@@ -42,11 +42,7 @@ function researcher(request: RecordedRequest): unknown {
       return { passages: passages.filter((p) => /Queen Victoria/.test(p.text)).map((p) => p.id) }
     }
     case 'research_plan':
-      return {
-        subQuestions: ['Which city is the capital of Canada?'],
-        supportQueries: ['Ottawa capital'],
-        contradictionQueries: ['Toronto capital'],
-      }
+      return CAPITAL_PLAN
     case 'argument_map': {
       const passages: Array<{ id: string; text: string }> = input.passages
       const find = (start: string) => passages.find((p) => p.text.startsWith(start))
