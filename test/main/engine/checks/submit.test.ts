@@ -147,51 +147,27 @@ describe('POST /checks', () => {
   })
 
   it('refuses bad submissions', async () => {
+    const text = THREE_CLAIMS
     const cases: [unknown, number, string, RegExp?][] = [
       [{ tiers: ['t1'] }, 400, 'bad_request', /documentId/],
-      [{ text: THREE_CLAIMS, documentId: 'doc_x', tiers: ['t1'] }, 400, 'bad_request'],
-      [{ text: THREE_CLAIMS }, 400, 'bad_request'],
+      [{ text, documentId: 'doc_x', tiers: ['t1'] }, 400, 'bad_request'],
+      [{ text }, 400, 'bad_request'],
       [{ documentId: 'doc_unknown', tiers: ['t1'] }, 404, 'not_found'],
       [{ text: '', tiers: ['t1'] }, 422, 'unprocessable'],
-      [{ text: THREE_CLAIMS, tiers: ['t2'] }, 422, 'unprocessable', /models.*config file/],
+      [{ text, tiers: ['t2'] }, 422, 'unprocessable', /models.*config file/],
+      [{ text, tiers: ['t1'], sourceUrl: 'ftp://example.com/a' }, 422, 'unprocessable', /sourceUrl/],
+      [{ text, tiers: ['t1'], callbackUrl: 'http://example.com/hook' }, 422, 'unprocessable', /https/],
+      [{ text, tiers: ['t1'], callbackUrl: 'https://10.0.0.8/hook' }, 422, 'unprocessable', /public/],
+      [{ text, tiers: ['t1'], callbackUrl: 'https://127.0.0.1/hook' }, 422, 'unprocessable', /public/],
       [
-        { text: THREE_CLAIMS, tiers: ['t1'], sourceUrl: 'ftp://example.com/a' },
-        422,
-        'unprocessable',
-        /sourceUrl/,
-      ],
-      [
-        { text: THREE_CLAIMS, tiers: ['t1'], callbackUrl: 'http://example.com/hook' },
-        422,
-        'unprocessable',
-        /https/,
-      ],
-      [
-        { text: THREE_CLAIMS, tiers: ['t1'], callbackUrl: 'https://10.0.0.8/hook' },
+        { text, tiers: ['t1'], callbackUrl: 'https://[::ffff:10.0.0.5]/hook' },
         422,
         'unprocessable',
         /public/,
       ],
+      [{ text, tiers: ['t1'], callbackUrl: 'https://[fd00::1]/hook' }, 422, 'unprocessable', /public/],
       [
-        { text: THREE_CLAIMS, tiers: ['t1'], callbackUrl: 'https://127.0.0.1/hook' },
-        422,
-        'unprocessable',
-        /public/,
-      ],
-      [
-        { text: THREE_CLAIMS, tiers: ['t1'], callbackUrl: 'https://[::ffff:10.0.0.5]/hook' },
-        422,
-        'unprocessable',
-        /public/,
-      ],
-      [
-        { text: THREE_CLAIMS, tiers: ['t1'], callbackUrl: 'https://[fd00::1]/hook' },
-        422,
-        'unprocessable',
-        /public/,
-      ],
-      [
-        { text: THREE_CLAIMS, tiers: ['t1'], callbackUrl: 'https://user:pw@example.com/hook' },
+        { text, tiers: ['t1'], callbackUrl: 'https://user:pw@example.com/hook' },
         422,
         'unprocessable',
         /credentials/,
