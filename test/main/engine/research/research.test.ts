@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { Research } from '../../../../src/shared/schemas'
 import type { ReportUpdate } from '../../../../src/shared/api'
 import { ManualClock, type Clock } from '../../../../src/main/engine/clock'
@@ -18,18 +18,17 @@ import { call, expectEnvelope, waitForEnd, type TestServer } from '../../../help
 import { t2Config } from '../tiers/t2/setup'
 import { CAPITAL_PLAN, CLAIM, OTTAWA, serveCapitalArticles, TORONTO } from './capital'
 import { data, openEvents, schemaName, startResearchServer, waitForResearch } from './setup'
+import { closeAfterEach } from '../../../helpers/teardown'
 
 const SERVED = normaliseSpace([...OTTAWA, ...TORONTO].join(' '))
 
 let fake: FakeOpenAI | undefined
 let server: (TestServer & { dataDir: string }) | undefined
 let wiki: FakeWiki | undefined
-afterEach(async () => {
-  await server?.close()
-  await fake?.close()
-  await wiki?.close()
-  server = fake = wiki = undefined
-})
+closeAfterEach(
+  () => [server, fake, wiki],
+  () => (server = fake = wiki = undefined),
+)
 
 /// A model that answers every research step from the data it is given: as evidence it chooses the passage on
 /// Queen Victoria; its map cites one real sentence per argument and one invented quote (which must be
