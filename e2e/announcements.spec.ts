@@ -1,5 +1,5 @@
 import type { Locator } from '@playwright/test'
-import { expect, noticeAlert, openEditor, pageProblems, test } from './webServer'
+import { expect, noticeAlert, openEditor, openFreshEditor, pageProblems, test } from './webServer'
 
 /// Whether `region` is still the element `before` was: its text changed in place, not a new element.
 const sameElement = async (region: Locator, before: unknown): Promise<boolean> =>
@@ -12,8 +12,7 @@ test('the notice and the estimate are said in live regions that were there befor
   server,
 }) => {
   const problems = pageProblems(page)
-  await openEditor(page, server)
-  await expect(page.getByRole('contentinfo')).toContainText('1,000 credits')
+  await openFreshEditor(page, server)
   const toolbar = page.getByRole('toolbar', { name: 'Fact-checking' })
   const notice = page.locator('.notice-region[role="status"]')
   const alert = noticeAlert(page)

@@ -3,6 +3,7 @@ import { PAGE_KEY_HEADER, PAGE_KEY_ITEM } from '../src/shared/browserSession'
 import { Relay } from '../test/main/engine/pending/relay'
 import {
   asWebServer,
+  estimateAndCheck,
   expect,
   noticeAlert,
   outputFile as screenshot,
@@ -19,18 +20,13 @@ const ARTICLE = [
   'Gustave Eiffel’s company designed and built the tower. Around seven million people visit it every yaer.',
 ].join('\n')
 
-/// Text of the claim marks in the editor, in order.
 /// Turns on t2 (with t1), estimates, checks, and waits for the check to complete.
 async function checkWithPanel(page: Page): Promise<void> {
-  const toolbar = page.getByRole('toolbar', { name: 'Fact-checking' })
-  await toolbar.getByRole('button', { name: /t2/ }).click()
-  await toolbar.getByRole('button', { name: 'Estimate' }).click()
-  await toolbar.getByRole('button', { name: 'Check', exact: true }).click()
-  await expect(page.getByRole('status', { name: 'Check status' })).toContainText('completed', {
-    timeout: 30_000,
-  })
+  await page.getByRole('toolbar', { name: 'Fact-checking' }).getByRole('button', { name: /t2/ }).click()
+  await estimateAndCheck(page)
 }
 
+/// Text of the claim marks in the editor, in order.
 const claimTexts = (page: Page): Promise<string[]> =>
   page.locator('.cm-content .fd-claim').evaluateAll((marks) => marks.map((mark) => mark.textContent ?? ''))
 

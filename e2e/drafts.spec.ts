@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { PAGE_KEY_ITEM } from '../src/shared/browserSession'
 import {
+  estimateAndCheck,
   expect,
   fetchAsPage,
   openEditor,
@@ -165,12 +166,7 @@ test.describe('drafts', () => {
     server,
   }) => {
     await writeInEditor(page, server, ARTICLE)
-    const toolbar = page.getByRole('toolbar', { name: 'Fact-checking' })
-    await toolbar.getByRole('button', { name: 'Estimate' }).click()
-    await toolbar.getByRole('button', { name: 'Check', exact: true }).click()
-    await expect(page.getByRole('status', { name: 'Check status' })).toContainText('completed', {
-      timeout: 30_000,
-    })
+    await estimateAndCheck(page)
     await expect(page.getByRole('status', { name: 'Draft' })).toHaveText('Draft saved')
 
     // Another client of the same server (in the desktop app: the engine, called past the editor) rewrites the

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { parseHTML } from 'linkedom'
-import { expect, openEditor, pageProblems, test } from './webServer'
+import { estimateAndCheck, expect, openFreshEditor, pageProblems, test } from './webServer'
 
 const ARTICLE = [
   '# Bridges <script>alert(1)</script>',
@@ -22,8 +22,7 @@ test('exports the checked text from the toolbar menu as HTML and Markdown downlo
   server,
 }) => {
   const problems = pageProblems(page)
-  await openEditor(page, server)
-  await expect(page.getByRole('contentinfo')).toContainText('1,000 credits')
+  await openFreshEditor(page, server)
   const toolbar = page.getByRole('toolbar', { name: 'Fact-checking' })
   const exportButton = toolbar.getByRole('button', { name: 'Export' })
   // Nothing to export before a check.
@@ -31,12 +30,7 @@ test('exports the checked text from the toolbar menu as HTML and Markdown downlo
 
   await page.getByRole('textbox', { name: 'Document' }).click()
   await page.keyboard.insertText(ARTICLE)
-  await toolbar.getByRole('button', { name: 'Estimate' }).click()
-  await expect(page.getByRole('complementary', { name: 'Estimate' })).toContainText(/\d+ claims? found/)
-  await toolbar.getByRole('button', { name: 'Check', exact: true }).click()
-  await expect(page.getByRole('status', { name: 'Check status' })).toContainText('completed', {
-    timeout: 30_000,
-  })
+  await estimateAndCheck(page)
   const claims = await page
     .locator('.cm-content .fd-claim')
     .evaluateAll((marks) => marks.map((mark) => mark.textContent ?? ''))

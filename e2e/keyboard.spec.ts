@@ -1,9 +1,8 @@
-import { expect, openEditor, pageProblems, test } from './webServer'
+import { expect, openFreshEditor, pageProblems, test } from './webServer'
 
 test('the toolbar is one tab stop whose buttons the arrow keys walk', async ({ page, server }) => {
   const problems = pageProblems(page)
-  await openEditor(page, server)
-  await expect(page.getByRole('contentinfo')).toContainText('1,000 credits')
+  await openFreshEditor(page, server)
   const toolbar = page.getByRole('toolbar', { name: 'Fact-checking' })
   const button = (name: string | RegExp) => toolbar.getByRole('button', { name, exact: true })
   const editor = page.getByRole('textbox', { name: 'Document' })

@@ -1,18 +1,11 @@
 import type { RecordedRequest } from '../test/helpers/fakeOpenAI'
 import { DATA_CLOSE, DATA_OPEN } from '../src/main/engine/tiers/t2/prompts'
+import { CAPITAL_PLAN, CLAIM, serveCapitalArticles } from '../test/main/engine/research/capital'
 import { expect, expectFocusKept, outputFile as output, pageProblems, test, writeInEditor } from './webServer'
 
 // Bold as writers mark a paragraph's subject: the claim starts after the opening ** (a claim never starts with a
 // mark), and the side panel shows it without the closing one.
 const ARTICLE = '**Ottawa** is the capital of Canada. It sits on the Ottawa River.'
-const CLAIM = 'Ottawa is the capital of Canada.'
-const OTTAWA = [
-  'Ottawa is the capital city of Canada. It is located in the southern portion of the province of Ontario.',
-  'Ottawa was chosen as the capital by Queen Victoria in 1857.',
-]
-const TORONTO = [
-  'Toronto is the largest city in Canada and was the capital of the Province of Canada for several periods.',
-]
 
 /// The JSON a request carries between its data markers.
 function dataOf(request: RecordedRequest): {
@@ -30,11 +23,7 @@ function researcher(request: RecordedRequest): unknown {
     case 'relevant_passages':
       return { passages: ['P1'] }
     case 'research_plan':
-      return {
-        subQuestions: ['Which city is the capital of Canada?'],
-        supportQueries: ['Ottawa capital'],
-        contradictionQueries: ['Toronto capital'],
-      }
+      return CAPITAL_PLAN
     case 'argument_map': {
       const passages = dataOf(request).passages ?? []
       const find = (start: string): string => passages.find((p) => p.text.startsWith(start))?.id ?? 'P1'
@@ -96,11 +85,7 @@ test.describe('deep research', () => {
     models: {
       latencyMs: 400,
       answer: researcher,
-      wiki: (wiki) => {
-        wiki.article('Ottawa', OTTAWA)
-        wiki.article('Toronto', TORONTO)
-        wiki.search = (query) => (query.includes('Toronto') ? [{ title: 'Toronto' }] : [{ title: 'Ottawa' }])
-      },
+      wiki: serveCapitalArticles,
     },
   })
 

@@ -5,6 +5,7 @@ import {
   expect,
   expectFocusKept,
   openEditor,
+  openFreshEditor,
   outputFile as screenshot,
   pageProblems,
   test,
@@ -20,8 +21,7 @@ test.afterAll(() => fake.close())
 
 test('adds a model and tests its connection; the saved key is never shown', async ({ page, server }) => {
   const problems = pageProblems(page)
-  await openEditor(page, server)
-  await expect(page.getByRole('contentinfo')).toContainText('1,000 credits')
+  await openFreshEditor(page, server)
   await page.keyboard.press('Control+Comma')
   const dialog = page.getByRole('dialog', { name: 'Settings' })
   await expect(dialog).toBeVisible()
@@ -230,8 +230,7 @@ test.describe('a desktop without a keychain', () => {
   test.skip(({ desktop }) => desktop, 'stands in for the engine’s answer on the HTTP route of factdesk web')
 
   test('Settings say so by the key fields before a key is typed', async ({ page, server }) => {
-    await openEditor(page, server)
-    await expect(page.getByRole('contentinfo')).toContainText('1,000 credits')
+    await openFreshEditor(page, server)
     const dialog = page.getByRole('dialog', { name: 'Settings' })
     const refused = 'This computer has no keychain Factdesk can keep keys in.'
 
@@ -258,8 +257,7 @@ test.describe('a desktop without a keychain', () => {
   })
 
   test('the Service tab says by the token field that a token cannot be kept', async ({ page, server }) => {
-    await openEditor(page, server)
-    await expect(page.getByRole('contentinfo')).toContainText('1,000 credits')
+    await openFreshEditor(page, server)
     const dialog = page.getByRole('dialog', { name: 'Settings' })
     const refused = 'This computer has no keychain Factdesk can keep the token in.'
     // The desktop app's engine, which offers a remote service, on a desktop without a keychain.

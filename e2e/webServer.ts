@@ -157,12 +157,28 @@ export async function openEditor(page: Page, server: Factdesk): Promise<void> {
   await expect(page.getByRole('textbox', { name: 'Document' })).toBeVisible()
 }
 
-/// Opens the editor on a fresh Factdesk (its 1,000 credits loaded) and writes `text` into the document.
-export async function writeInEditor(page: Page, server: Factdesk, text: string): Promise<void> {
+/// Opens the editor on a fresh Factdesk and waits until its 1,000 credits are loaded.
+export async function openFreshEditor(page: Page, server: Factdesk): Promise<void> {
   await openEditor(page, server)
   await expect(page.getByRole('contentinfo')).toContainText('1,000 credits')
+}
+
+/// Opens the editor on a fresh Factdesk (its 1,000 credits loaded) and writes `text` into the document.
+export async function writeInEditor(page: Page, server: Factdesk, text: string): Promise<void> {
+  await openFreshEditor(page, server)
   await page.getByRole('textbox', { name: 'Document' }).click()
   await page.keyboard.insertText(text)
+}
+
+/// Estimates the document with the tiers that are on, checks it, and waits until the check has completed.
+export async function estimateAndCheck(page: Page): Promise<void> {
+  const toolbar = page.getByRole('toolbar', { name: 'Fact-checking' })
+  await toolbar.getByRole('button', { name: 'Estimate' }).click()
+  await expect(page.getByRole('complementary', { name: 'Estimate' })).toContainText(/\d+ claims? found/)
+  await toolbar.getByRole('button', { name: 'Check', exact: true }).click()
+  await expect(page.getByRole('status', { name: 'Check status' })).toContainText('completed', {
+    timeout: 30_000,
+  })
 }
 
 /// What goes wrong in the page while a test runs, for it to expect none: its uncaught errors, and with

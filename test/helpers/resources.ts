@@ -1,20 +1,37 @@
-// Resources as the API returns them, for tests of what the page and the desktop shell do with them.
-import type { Check, Evaluation, Report, Research } from '../../src/shared/schemas'
+// Resources as the API returns them, for tests of what the page, the desktop shell and the exports do with them.
+import type { Check, Consensus, Evaluation, Report, Research } from '../../src/shared/schemas'
+
+/// A first-round vote: no citations, usage or detail, not cached, unless given.
+export const evaluation = (
+  vote: Pick<Evaluation, 'tier' | 'model' | 'verdict' | 'confidence' | 'rationale' | 'createdAt'> &
+    Partial<Evaluation>,
+): Evaluation => ({ citations: [], cached: false, usage: null, round: 1, detail: null, ...vote })
+
+/// A tier's decision: unanimous, with no citations, correction, detail, sources or calibration, unless given.
+export const decision = (
+  decided: Pick<Consensus, 'verdict' | 'confidence' | 'reasoning' | 'decidedAt' | 'decidedBy'> &
+    Partial<Consensus>,
+): Consensus => ({
+  agreement: 1,
+  citations: [],
+  correction: null,
+  detail: null,
+  sourced: false,
+  sources: 0,
+  calibratedConfidence: null,
+  ...decided,
+})
 
 /// A t2 panel vote of `model`: supported, 90% confident.
-export const panelVote = (model: string): Evaluation => ({
-  tier: 't2',
-  model,
-  verdict: 'supported',
-  confidence: 0.9,
-  rationale: 'Known.',
-  citations: [],
-  createdAt: '2026-01-01T00:00:00.000Z',
-  cached: false,
-  usage: null,
-  round: 1,
-  detail: null,
-})
+export const panelVote = (model: string): Evaluation =>
+  evaluation({
+    tier: 't2',
+    model,
+    verdict: 'supported',
+    confidence: 0.9,
+    rationale: 'Known.',
+    createdAt: '2026-01-01T00:00:00.000Z',
+  })
 
 /// A running deep-research run on a text, with `over` changed.
 export const researchRun = (over: Partial<Research> = {}): Research => ({

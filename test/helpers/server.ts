@@ -13,6 +13,10 @@ import { listen, type Listening } from '../../src/main/server/listen'
 /// A fresh data folder under the system's temporary directory.
 export const tempDir = (): string => mkdtempSync(join(tmpdir(), 'factdesk-test-'))
 
+/// A text of three claims (a height, a capital, a boiling point), for tests that check a few.
+export const THREE_CLAIMS =
+  'The Eiffel Tower is 330 metres tall. Paris is the capital of France. Water boils at 100 degrees Celsius at sea level.'
+
 export interface TestServer {
   engine: Engine
   /// The engine's data folder.

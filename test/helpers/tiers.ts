@@ -1,3 +1,4 @@
+import { t1Outcome } from '../../src/main/engine/tiers/t1/outcome'
 import type { TierChecker, UnitInput, UnitOutcome } from '../../src/main/engine/tiers/tier'
 
 /// A t1 tier for lifecycle tests: decides `clean` for every claim, but only once `release()` is called for it
@@ -36,36 +37,7 @@ export class GatedTier implements TierChecker {
       })
     }
     if (this.failFor(claim.text)) throw new Error(`the checker choked on "${claim.text.slice(0, 20)}"`)
-    const at = now()
-    return {
-      evaluation: {
-        tier: 't1',
-        model: 'gate',
-        verdict: 'clean',
-        confidence: 1,
-        rationale: 'ok',
-        citations: [],
-        createdAt: at,
-        cached: false,
-        usage: null,
-        round: 1,
-        detail: null,
-      },
-      consensus: {
-        verdict: 'clean',
-        confidence: 1,
-        agreement: 1,
-        reasoning: 'ok',
-        citations: [],
-        correction: null,
-        decidedAt: at,
-        detail: null,
-        sourced: false,
-        sources: 0,
-        decidedBy: null,
-        calibratedConfidence: null,
-      },
-      issues: [],
-    }
+    // What t1 records for a claim without findings.
+    return t1Outcome(claim, { model: 'gate', findings: [] }, now(), claim.text)
   }
 }

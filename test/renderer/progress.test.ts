@@ -8,7 +8,7 @@ import {
   stageOf,
   type ClaimProgress,
 } from '../../src/renderer/src/state/progress'
-import { panelVote } from '../helpers/resources'
+import { decision, panelVote } from '../helpers/resources'
 
 const update = (
   evaluation: Evaluation | null,
@@ -20,20 +20,13 @@ const update = (
   tier: 't2',
   evaluation,
   consensus: verdict
-    ? {
+    ? decision({
         verdict,
         confidence: 0.8,
-        agreement: 1,
         reasoning: 'No.',
-        citations: [],
-        correction: null,
         decidedAt: '2026-01-01T00:00:00.000Z',
-        detail: null,
-        sourced: false,
-        sources: 0,
         decidedBy: 'judge',
-        calibratedConfidence: null,
-      }
+      })
     : null,
   issues: [],
 })

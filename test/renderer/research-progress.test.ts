@@ -11,7 +11,7 @@ import {
   type ResearchRun,
 } from '../../src/renderer/src/state/research'
 import { useChecks } from '../../src/renderer/src/state/checks'
-import { panelVote, researchRun } from '../helpers/resources'
+import { decision, panelVote, researchRun } from '../helpers/resources'
 
 const vote = (model: string): Extract<ReportUpdate, { type: 'claim' }> => ({
   type: 'claim',
@@ -58,20 +58,14 @@ describe("a claim badge's stages with the panel's size", () => {
     const decided = applyUpdate(all, {
       ...vote('panel-a'),
       evaluation: null,
-      consensus: {
+      consensus: decision({
         verdict: 'misleading',
         confidence: 0.7,
-        agreement: 1,
         reasoning: 'Partly.',
-        citations: [],
-        correction: null,
         decidedAt: '2026-01-01T00:00:01.000Z',
         detail: 'partly_true',
-        sourced: false,
-        sources: 0,
         decidedBy: 'judge',
-        calibratedConfidence: null,
-      },
+      }),
     })
     expect(stageOf(decided, RUNNING, { t2: 1 })).toBe('misleading')
     // The badge's title says what stands behind it: t2 is the models' unsourced judgement.

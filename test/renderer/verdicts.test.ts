@@ -1,23 +1,19 @@
 // What stands behind a verdict, as the claim panel, the badges' titles and the exports say it
 // (src/shared/verdicts.ts): agreement and sources, or the calibrated confidence when a map gave one.
 import { describe, expect, it } from 'vitest'
-import type { Consensus } from '../../src/shared/schemas'
 import { verdictBasis, verdictNote } from '../../src/shared/verdicts'
+import { decision } from '../helpers/resources'
 
-const decided: Consensus = {
+const decided = decision({
   verdict: 'supported',
   confidence: 0.95,
   agreement: 0.67,
   reasoning: 'Both sources say so.',
-  citations: [],
-  correction: null,
   decidedAt: '2026-01-01T00:00:00.000Z',
-  detail: null,
   sourced: true,
   sources: 2,
   decidedBy: 'judge',
-  calibratedConfidence: null,
-}
+})
 
 describe('verdictBasis', () => {
   it('without a calibration map: the sources, who decided and the agreement; never the judge’s confidence', () => {

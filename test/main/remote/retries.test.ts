@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { ApiError } from '../../../src/shared/errors'
 import { RemoteService } from '../../../src/main/remote/remoteService'
 import type { ConfigInput } from '../../../src/shared/config'
@@ -6,18 +6,17 @@ import { startFakeOpenAI, type FakeOpenAI } from '../../helpers/fakeOpenAI'
 import { t2Config } from '../engine/tiers/t2/setup'
 import { startServer, type TestServer } from '../../helpers/server'
 import { startProxy, type Proxy, type SeenRequest } from './proxy'
+import { closeAfterEach } from '../../helpers/teardown'
 
 const TEXT = 'The Eiffel Tower is 330 metres tall.'
 
 let server: TestServer | undefined
 let proxy: Proxy | undefined
 let models: FakeOpenAI | undefined
-afterEach(async () => {
-  await proxy?.close()
-  await server?.close()
-  await models?.close()
-  server = proxy = models = undefined
-})
+closeAfterEach(
+  () => [proxy, server, models],
+  () => (server = proxy = models = undefined),
+)
 
 async function setUp(
   config?: ConfigInput,

@@ -1,9 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { GatedTier } from '../../../helpers/tiers'
-import { call, expectEnvelope, startServer, waitForEnd, type TestServer } from '../../../helpers/server'
+import {
+  call,
+  expectEnvelope,
+  startServer,
+  type TestServer,
+  THREE_CLAIMS,
+  waitForEnd,
+} from '../../../helpers/server'
 
-const TEXT =
-  'The Eiffel Tower is 330 metres tall. Paris is the capital of France. Water boils at 100 degrees Celsius at sea level.'
 let server: TestServer
 afterEach(() => server.close())
 
@@ -14,7 +19,8 @@ describe('POST /checks/{id}/cancel', () => {
   it('stops in-flight work through the AbortSignal, refunds the whole charge once, and is a no-op after', async () => {
     const tier = new GatedTier(false)
     server = await startServer({ tiers: new Map([['t1', tier]]) })
-    const check = (await call(server, 'POST', '/checks', { body: { text: TEXT, tiers: ['t1'] } })).json
+    const check = (await call(server, 'POST', '/checks', { body: { text: THREE_CLAIMS, tiers: ['t1'] } }))
+      .json
     await expect.poll(() => tier.started.length).toBeGreaterThan(0)
     expect((await call(server, 'GET', `/checks/${check.id}`)).json.status).toBe('running')
 
@@ -46,7 +52,8 @@ describe('POST /checks/{id}/cancel', () => {
 
   it('on a completed check: 422, and no refund', async () => {
     server = await startServer({ tiers: new Map([['t1', new GatedTier(true)]]) })
-    const check = (await call(server, 'POST', '/checks', { body: { text: TEXT, tiers: ['t1'] } })).json
+    const check = (await call(server, 'POST', '/checks', { body: { text: THREE_CLAIMS, tiers: ['t1'] } }))
+      .json
     expect((await waitForEnd(server, check.id)).status).toBe('completed')
     const res = await call(server, 'POST', `/checks/${check.id}/cancel`)
     expect(res.status).toBe(422)
@@ -60,7 +67,8 @@ describe('POST /checks/{id}/cancel', () => {
     const outcomes = new Set<string>()
     for (let round = 0; round < 12; round++) {
       const startedBefore = tier.started.length
-      const check = (await call(server, 'POST', '/checks', { body: { text: TEXT, tiers: ['t1'] } })).json
+      const check = (await call(server, 'POST', '/checks', { body: { text: THREE_CLAIMS, tiers: ['t1'] } }))
+        .json
       await expect.poll(() => tier.started.length).toBeGreaterThan(startedBefore)
       // Let the work finish and cancel at the same moment; stagger the cancel across rounds.
       const cancel = new Promise((resolve) => setTimeout(resolve, round % 4)).then(() =>
@@ -91,7 +99,8 @@ describe('POST /checks/{id}/cancel', () => {
 
   it('unknown checks and those of other organizations are 404', async () => {
     server = await startServer({ tiers: new Map([['t1', new GatedTier(false)]]) })
-    const check = (await call(server, 'POST', '/checks', { body: { text: TEXT, tiers: ['t1'] } })).json
+    const check = (await call(server, 'POST', '/checks', { body: { text: THREE_CLAIMS, tiers: ['t1'] } }))
+      .json
     const other = server.engine.admin.createOrganization('B', 100)
     const token = server.engine.admin.createToken('write', other.id, null).value
     for (const [method, path] of [
@@ -120,7 +129,8 @@ describe('a failing tier', () => {
       tiers: new Map([['t1', tier]]),
       runner: { maxAttempts: 3, retryDelayMs: () => 10 },
     })
-    const check = (await call(server, 'POST', '/checks', { body: { text: TEXT, tiers: ['t1'] } })).json
+    const check = (await call(server, 'POST', '/checks', { body: { text: THREE_CLAIMS, tiers: ['t1'] } }))
+      .json
     const end = await waitForEnd(server, check.id)
     expect(end.status).toBe('failed')
     expect(end.error).toEqual({

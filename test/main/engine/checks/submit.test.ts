@@ -6,12 +6,10 @@ import {
   expectEnvelope,
   startServer,
   tempDir,
-  waitForEnd,
   type TestServer,
+  THREE_CLAIMS,
+  waitForEnd,
 } from '../../../helpers/server'
-
-const TEXT =
-  'The Eiffel Tower is 330 metres tall. Paris is the capital of France. Water boils at 100 degrees Celsius at sea level.'
 
 let server: TestServer
 const tier = new GatedTier(true)
@@ -25,8 +23,9 @@ const balance = async (token = server.write, on: TestServer = server) =>
 
 describe('POST /checks', () => {
   it('with an estimate’s documentId: reuses its claims and charges exactly the quoted total', async () => {
-    const estimate = (await call(server, 'POST', '/checks/estimate', { body: { text: TEXT, tiers: ['t1'] } }))
-      .json
+    const estimate = (
+      await call(server, 'POST', '/checks/estimate', { body: { text: THREE_CLAIMS, tiers: ['t1'] } })
+    ).json
     const before = await balance()
     const res = await call(server, 'POST', '/checks', {
       body: { documentId: estimate.documentId, tiers: ['t1'], name: 'Landmarks' },
@@ -50,7 +49,7 @@ describe('POST /checks', () => {
     expect(done.progress.claimsDone).toEqual({ t1: estimate.claimCount })
     expect(done.completedAt).not.toBeNull()
     const report = Report.parse((await call(server, 'GET', `/checks/${check.id}/report`)).json)
-    expect(report.text).toBe(TEXT)
+    expect(report.text).toBe(THREE_CLAIMS)
     expect(
       report.claims.map(({ claimId, text, charStart, charEnd, carriedFrom }) => ({
         claimId,
@@ -78,7 +77,7 @@ describe('POST /checks', () => {
     const tiers = new Map([['t1' as const, new GatedTier(true)]])
     const quoting = await startServer({ dataDir, tiers, config: { pricing: { t1: 2 } } })
     const estimate = (
-      await call(quoting, 'POST', '/checks/estimate', { body: { text: TEXT, tiers: ['t1'] } })
+      await call(quoting, 'POST', '/checks/estimate', { body: { text: THREE_CLAIMS, tiers: ['t1'] } })
     ).json
     expect(estimate.credits.total).toBe(estimate.claimCount * 2)
     await quoting.close()
@@ -96,7 +95,7 @@ describe('POST /checks', () => {
       // A text is priced at today's prices.
       const fresh = await call(charging, 'POST', '/checks/estimate', {
         token: charging.write,
-        body: { text: TEXT, tiers: ['t1'] },
+        body: { text: THREE_CLAIMS, tiers: ['t1'] },
       })
       expect(fresh.json.credits.total).toBe(estimate.claimCount * 5)
     } finally {
@@ -106,7 +105,7 @@ describe('POST /checks', () => {
 
   it('the tiers must be those of the estimate', async () => {
     const estimate = (
-      await call(server, 'POST', '/checks/estimate', { body: { text: TEXT, tiers: ['t1', 't2'] } })
+      await call(server, 'POST', '/checks/estimate', { body: { text: THREE_CLAIMS, tiers: ['t1', 't2'] } })
     ).json
     const res = await call(server, 'POST', '/checks', {
       body: { documentId: estimate.documentId, tiers: ['t1'] },
@@ -116,9 +115,10 @@ describe('POST /checks', () => {
   })
 
   it('with text: priced as the estimate would price it', async () => {
-    const quoted = (await call(server, 'POST', '/checks/estimate', { body: { text: TEXT, tiers: ['t1'] } }))
-      .json.credits.total
-    const res = await call(server, 'POST', '/checks', { body: { text: TEXT, tiers: ['t1'] } })
+    const quoted = (
+      await call(server, 'POST', '/checks/estimate', { body: { text: THREE_CLAIMS, tiers: ['t1'] } })
+    ).json.credits.total
+    const res = await call(server, 'POST', '/checks', { body: { text: THREE_CLAIMS, tiers: ['t1'] } })
     expect(res.status).toBe(202)
     expect(res.json.credits.charged).toBe(quoted)
     await waitForEnd(server, res.json.id)
@@ -127,7 +127,7 @@ describe('POST /checks', () => {
   it('402 when the balance is too small, and nothing is created', async () => {
     const org = server.engine.admin.createOrganization('Almost broke', 2)
     const token = server.engine.admin.createToken('write', org.id, null).value
-    const res = await call(server, 'POST', '/checks', { token, body: { text: TEXT, tiers: ['t1'] } })
+    const res = await call(server, 'POST', '/checks', { token, body: { text: THREE_CLAIMS, tiers: ['t1'] } })
     expect(res.status).toBe(402)
     expect(expectEnvelope(res.json, 'insufficient_credits').message).toMatch(
       /costs 3 credits; the balance is 2/,
@@ -147,26 +147,27 @@ describe('POST /checks', () => {
   })
 
   it('refuses bad submissions', async () => {
+    const text = THREE_CLAIMS
     const cases: [unknown, number, string, RegExp?][] = [
       [{ tiers: ['t1'] }, 400, 'bad_request', /documentId/],
-      [{ text: TEXT, documentId: 'doc_x', tiers: ['t1'] }, 400, 'bad_request'],
-      [{ text: TEXT }, 400, 'bad_request'],
+      [{ text, documentId: 'doc_x', tiers: ['t1'] }, 400, 'bad_request'],
+      [{ text }, 400, 'bad_request'],
       [{ documentId: 'doc_unknown', tiers: ['t1'] }, 404, 'not_found'],
       [{ text: '', tiers: ['t1'] }, 422, 'unprocessable'],
-      [{ text: TEXT, tiers: ['t2'] }, 422, 'unprocessable', /models.*config file/],
-      [{ text: TEXT, tiers: ['t1'], sourceUrl: 'ftp://example.com/a' }, 422, 'unprocessable', /sourceUrl/],
-      [{ text: TEXT, tiers: ['t1'], callbackUrl: 'http://example.com/hook' }, 422, 'unprocessable', /https/],
-      [{ text: TEXT, tiers: ['t1'], callbackUrl: 'https://10.0.0.8/hook' }, 422, 'unprocessable', /public/],
-      [{ text: TEXT, tiers: ['t1'], callbackUrl: 'https://127.0.0.1/hook' }, 422, 'unprocessable', /public/],
+      [{ text, tiers: ['t2'] }, 422, 'unprocessable', /models.*config file/],
+      [{ text, tiers: ['t1'], sourceUrl: 'ftp://example.com/a' }, 422, 'unprocessable', /sourceUrl/],
+      [{ text, tiers: ['t1'], callbackUrl: 'http://example.com/hook' }, 422, 'unprocessable', /https/],
+      [{ text, tiers: ['t1'], callbackUrl: 'https://10.0.0.8/hook' }, 422, 'unprocessable', /public/],
+      [{ text, tiers: ['t1'], callbackUrl: 'https://127.0.0.1/hook' }, 422, 'unprocessable', /public/],
       [
-        { text: TEXT, tiers: ['t1'], callbackUrl: 'https://[::ffff:10.0.0.5]/hook' },
+        { text, tiers: ['t1'], callbackUrl: 'https://[::ffff:10.0.0.5]/hook' },
         422,
         'unprocessable',
         /public/,
       ],
-      [{ text: TEXT, tiers: ['t1'], callbackUrl: 'https://[fd00::1]/hook' }, 422, 'unprocessable', /public/],
+      [{ text, tiers: ['t1'], callbackUrl: 'https://[fd00::1]/hook' }, 422, 'unprocessable', /public/],
       [
-        { text: TEXT, tiers: ['t1'], callbackUrl: 'https://user:pw@example.com/hook' },
+        { text, tiers: ['t1'], callbackUrl: 'https://user:pw@example.com/hook' },
         422,
         'unprocessable',
         /credentials/,
@@ -191,7 +192,7 @@ describe('POST /checks', () => {
   it('every change is on the engine’s event stream as it happens', async () => {
     const events: any[] = []
     const stop = server.engine.events.subscribe((event) => events.push(event))
-    const res = await call(server, 'POST', '/checks', { body: { text: TEXT, tiers: ['t1'] } })
+    const res = await call(server, 'POST', '/checks', { body: { text: THREE_CLAIMS, tiers: ['t1'] } })
     await waitForEnd(server, res.json.id)
     stop()
     const mine = events.filter((e) => (e.type === 'check' ? e.check.id : e.checkId) === res.json.id)

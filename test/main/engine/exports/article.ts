@@ -7,6 +7,7 @@ import {
   type Consensus,
   type Evaluation,
 } from '../../../../src/shared/schemas'
+import { checkResource, decision, evaluation } from '../../../helpers/resources'
 
 // A newsroom's article as an editor checks it: about 1,500 words of Markdown (a title with an emoji, a byline
 // and a date, sections, a list, a link, a code span, a quote, a Hebrew sentence), its sentences real ones from
@@ -152,13 +153,11 @@ export function articleReport(): { report: Report; expected: ArticleExpectations
   withFinding.consensus.t1.decidedBy = null
 
   const report = Report.parse({
-    check: {
+    check: checkResource({
       id: 'chk_article',
       status: 'completed',
       name: 'climate-review.md',
       author: 'Dana Reporter',
-      sourceUrl: null,
-      callbackUrl: null,
       tiers: ['t1', 't2', 't3'],
       documentId: 'doc_article',
       claimCount: claims.length,
@@ -167,9 +166,7 @@ export function articleReport(): { report: Report; expected: ArticleExpectations
       createdAt: submitted,
       updatedAt: decided,
       completedAt: decided,
-      error: null,
-      webhook: null,
-    },
+    }),
     text,
     claims,
     summary: {
@@ -201,21 +198,16 @@ function consensus(
   reasoning: string,
   extra: Partial<Consensus> = {},
 ): Consensus {
-  return {
+  return decision({
     verdict,
     confidence: 0.9,
-    agreement: 1,
     reasoning,
-    citations: [],
-    correction: null,
     decidedAt: decided,
-    detail: null,
+    decidedBy: 'judge',
     sourced: true,
     sources: 2,
-    decidedBy: 'judge',
-    calibratedConfidence: null,
     ...extra,
-  }
+  })
 }
 
 const citation = (claim: string, site: string, stance: Citation['stance']): Citation => ({
@@ -235,24 +227,15 @@ const citation = (claim: string, site: string, stance: Citation['stance']): Cita
 // The panels' models, listed out of order: the exports sort them.
 const MODELS = ['panel-c', 'panel-a', 'panel-b']
 
-const vote = (
-  tier: 't2' | 't3',
-  model: string,
-  verdict: Evaluation['verdict'],
-  claim: string,
-): Evaluation => ({
-  tier,
-  model,
-  verdict,
-  confidence: 0.85,
-  rationale: `${model} read "${claim.split(' ').slice(0, 6).join(' ')}" against the record and found it ${verdict}.`,
-  citations: [],
-  createdAt: decided,
-  cached: false,
-  usage: null,
-  round: 1,
-  detail: null,
-})
+const vote = (tier: 't2' | 't3', model: string, verdict: Evaluation['verdict'], claim: string): Evaluation =>
+  evaluation({
+    tier,
+    model,
+    verdict,
+    confidence: 0.85,
+    rationale: `${model} read "${claim.split(' ').slice(0, 6).join(' ')}" against the record and found it ${verdict}.`,
+    createdAt: decided,
+  })
 
 /// A supported claim: a clean t1, three t2 and three t3 votes, a t3 consensus with two sources.
 function judged(claimId: string, text: string, charStart: number, charEnd: number): Claim {

@@ -1,43 +1,19 @@
 import { Report, type Claim, type Consensus, type Evaluation } from '../../../../src/shared/schemas'
+import { checkResource, decision, evaluation } from '../../../helpers/resources'
 
 /// Markup that must stay text in every export: a script, an event handler and a link that runs script.
 export const INJECTED = '<script>alert(1)</script><img src=x onerror="alert(2)">'
 
 const at = '2026-01-01T00:00:00.000Z'
 
-const vote = (model: string, verdict: Evaluation['verdict'], rationale: string): Evaluation => ({
-  tier: 't2',
-  model,
-  verdict,
-  confidence: 0.8,
-  rationale,
-  citations: [],
-  createdAt: at,
-  cached: false,
-  usage: null,
-  round: 1,
-  detail: null,
-})
+const vote = (model: string, verdict: Evaluation['verdict'], rationale: string): Evaluation =>
+  evaluation({ tier: 't2', model, verdict, confidence: 0.8, rationale, createdAt: at })
 
 const consensus = (
   verdict: Consensus['verdict'],
   reasoning: string,
   extra: Partial<Consensus> = {},
-): Consensus => ({
-  verdict,
-  confidence: 0.9,
-  agreement: 1,
-  reasoning,
-  citations: [],
-  correction: null,
-  decidedAt: at,
-  detail: null,
-  sourced: false,
-  sources: 0,
-  decidedBy: 'judge',
-  calibratedConfidence: null,
-  ...extra,
-})
+): Consensus => decision({ verdict, confidence: 0.9, reasoning, decidedAt: at, decidedBy: 'judge', ...extra })
 
 /// A report of a t1 + t2 check over a text with an emoji before its claims (UTF-16 offsets), markup in the
 /// document, the rationales and a citation, and one claim the panel never decided.
@@ -134,13 +110,11 @@ export function fixtureReport(): Report {
     claim('clm_4', 'Berlin is the capital of Germany.', { evaluations: [], consensus: {}, issues: [] }, null),
   ]
   return Report.parse({
-    check: {
+    check: checkResource({
       id: 'chk_fixture',
       status: 'completed',
       name: 'landmarks.md',
       author: `Ann <b>Author</b>`,
-      sourceUrl: null,
-      callbackUrl: null,
       tiers: ['t1', 't2'],
       documentId: 'doc_fixture',
       claimCount: claims.length,
@@ -149,9 +123,7 @@ export function fixtureReport(): Report {
       createdAt: at,
       updatedAt: at,
       completedAt: at,
-      error: null,
-      webhook: null,
-    },
+    }),
     text,
     claims,
     summary: {

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { Research } from '../../../../src/shared/schemas'
 import type { ReportUpdate } from '../../../../src/shared/api'
 import { ManualClock, type Clock } from '../../../../src/main/engine/clock'
@@ -16,27 +16,19 @@ import { FakeSearch } from '../../../helpers/fakeSearch'
 import { FakeWiki } from '../../../helpers/fakeWiki'
 import { call, expectEnvelope, waitForEnd, type TestServer } from '../../../helpers/server'
 import { t2Config } from '../tiers/t2/setup'
+import { CAPITAL_PLAN, CLAIM, OTTAWA, serveCapitalArticles, TORONTO } from './capital'
 import { data, openEvents, schemaName, startResearchServer, waitForResearch } from './setup'
+import { closeAfterEach } from '../../../helpers/teardown'
 
-const CLAIM = 'Ottawa is the capital of Canada.'
-const OTTAWA = [
-  'Ottawa is the capital city of Canada. It is located in the southern portion of the province of Ontario.',
-  'Ottawa was chosen as the capital by Queen Victoria in 1857.',
-]
-const TORONTO = [
-  'Toronto is the largest city in Canada and was the capital of the Province of Canada for several periods.',
-]
 const SERVED = normaliseSpace([...OTTAWA, ...TORONTO].join(' '))
 
 let fake: FakeOpenAI | undefined
 let server: (TestServer & { dataDir: string }) | undefined
 let wiki: FakeWiki | undefined
-afterEach(async () => {
-  await server?.close()
-  await fake?.close()
-  await wiki?.close()
-  server = fake = wiki = undefined
-})
+closeAfterEach(
+  () => [server, fake, wiki],
+  () => (server = fake = wiki = undefined),
+)
 
 /// A model that answers every research step from the data it is given: as evidence it chooses the passage on
 /// Queen Victoria; its map cites one real sentence per argument and one invented quote (which must be
@@ -49,11 +41,7 @@ function researcher(request: RecordedRequest): unknown {
       return { passages: passages.filter((p) => /Queen Victoria/.test(p.text)).map((p) => p.id) }
     }
     case 'research_plan':
-      return {
-        subQuestions: ['Which city is the capital of Canada?'],
-        supportQueries: ['Ottawa capital'],
-        contradictionQueries: ['Toronto capital'],
-      }
+      return CAPITAL_PLAN
     case 'argument_map': {
       const passages: Array<{ id: string; text: string }> = input.passages
       const find = (start: string) => passages.find((p) => p.text.startsWith(start))
@@ -113,9 +101,7 @@ async function setUp(
   clock?: Clock,
 ) {
   wiki ??= await new FakeWiki().start()
-  wiki.article('Ottawa', OTTAWA)
-  wiki.article('Toronto', TORONTO)
-  wiki.search = (query) => (query.includes('Toronto') ? [{ title: 'Toronto' }] : [{ title: 'Ottawa' }])
+  serveCapitalArticles(wiki)
   fake ??= await startFakeOpenAI({ '*': { answer } })
   server = await startResearchServer(
     { ...t2Config(fake, ['a', 'b']), search: { baseURL: wiki.apiUrl }, web: { allowLocalTargets: true } },

@@ -1,10 +1,10 @@
 import { join } from 'node:path'
 import Database from 'libsql'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { Check } from '../../../../src/shared/schemas'
 import { verifyWebhook } from '../../../../src/shared/webhooks'
 import { GatedTier } from '../../../helpers/tiers'
-import { call, waitForEnd } from '../../../helpers/server'
+import { call, THREE_CLAIMS, waitForEnd } from '../../../helpers/server'
 import {
   advance,
   currentSecret,
@@ -12,18 +12,15 @@ import {
   startReceiver,
   startWebhookServer,
   submitWithCallback,
-  TEXT,
   unixSeconds,
   type Receiver,
   type WebhookServer,
 } from './helpers'
+import { closeAfterEach } from '../../../helpers/teardown'
 
 let server: WebhookServer
 let receiver: Receiver
-afterEach(async () => {
-  await server?.close()
-  await receiver?.close()
-})
+closeAfterEach(() => [server, receiver])
 
 const SIGNATURE = /^t=(\d+),v1=([0-9a-f]{64})$/
 
@@ -343,7 +340,7 @@ describe('webhook deliveries', () => {
   it('a check without a callbackUrl has no webhook and writes no event', async () => {
     receiver = await startReceiver()
     server = await startWebhookServer()
-    const res = await call(server, 'POST', '/checks', { body: { text: TEXT, tiers: ['t1'] } })
+    const res = await call(server, 'POST', '/checks', { body: { text: THREE_CLAIMS, tiers: ['t1'] } })
     expect(res.json.webhook).toBeNull()
     const check = await endAndDeliver(server, res.json.id)
     expect(check.webhook).toBeNull()

@@ -5,10 +5,14 @@ import { ManualClock } from '../../../../src/main/engine/clock'
 import type { EngineOptions } from '../../../../src/main/engine/engine'
 import { Store } from '../../../../src/main/engine/store'
 import { GatedTier } from '../../../helpers/tiers'
-import { call, startServer, tempDir, waitForEnd, type TestServer } from '../../../helpers/server'
-
-export const TEXT =
-  'The Eiffel Tower is 330 metres tall. Paris is the capital of France. Water boils at 100 degrees Celsius at sea level.'
+import {
+  call,
+  startServer,
+  tempDir,
+  THREE_CLAIMS,
+  waitForEnd,
+  type TestServer,
+} from '../../../helpers/server'
 
 /// A request as the receiver got it: the raw body exactly as sent, and the headers.
 export interface Received {
@@ -135,9 +139,11 @@ export async function startWebhookServer(
   }
 }
 
-/// Submits a check of TEXT in t1 with a callbackUrl; returns the check as the API answered it.
+/// Submits a check of THREE_CLAIMS in t1 with a callbackUrl; returns the check as the API answered it.
 export async function submitWithCallback(server: TestServer, callbackUrl: string): Promise<any> {
-  const res = await call(server, 'POST', '/checks', { body: { text: TEXT, tiers: ['t1'], callbackUrl } })
+  const res = await call(server, 'POST', '/checks', {
+    body: { text: THREE_CLAIMS, tiers: ['t1'], callbackUrl },
+  })
   if (res.status !== 202) throw new Error(`submit answered ${res.status}: ${JSON.stringify(res.json)}`)
   return res.json
 }

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { systemClock } from '../../../../src/main/engine/clock'
 import { verifyWebhook } from '../../../../src/shared/webhooks'
 import { call, tempDir } from '../../../helpers/server'
@@ -12,14 +12,14 @@ import {
   type Receiver,
   type WebhookServer,
 } from './helpers'
+import { closeAfterEach } from '../../../helpers/teardown'
 
 let server: WebhookServer | undefined
 let receiver: Receiver
-afterEach(async () => {
-  await server?.close()
-  server = undefined
-  await receiver?.close()
-})
+closeAfterEach(
+  () => [server, receiver],
+  () => (server = undefined),
+)
 
 describe('deliveries across a restart', () => {
   it('a restart in the middle of the retry schedule continues it on schedule, with the same event, and never repeats an acknowledged one', async () => {

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { verifyWebhook } from '../../../../src/shared/webhooks'
 import { call } from '../../../helpers/server'
 import {
@@ -12,13 +12,11 @@ import {
   type Receiver,
   type WebhookServer,
 } from './helpers'
+import { closeAfterEach } from '../../../helpers/teardown'
 
 let server: WebhookServer
 let receiver: Receiver
-afterEach(async () => {
-  await server?.close()
-  await receiver?.close()
-})
+closeAfterEach(() => [server, receiver])
 
 const DAY = 24 * 60 * 60 * 1000
 const hmac = (secret: string, t: string, body: string) =>

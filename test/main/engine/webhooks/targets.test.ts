@@ -6,15 +6,15 @@ import {
   isRefusedAddress,
   withoutAddresses,
 } from '../../../../src/main/engine/addresses'
+import type { EngineOptions } from '../../../../src/main/engine/engine'
 import { GatedTier } from '../../../helpers/tiers'
-import { call, expectEnvelope } from '../../../helpers/server'
+import { call, expectEnvelope, THREE_CLAIMS } from '../../../helpers/server'
 import {
   advance,
   endAndDeliver,
   startReceiver,
   startWebhookServer,
   submitWithCallback,
-  TEXT,
   type Receiver,
   type WebhookServer,
 } from './helpers'
@@ -26,6 +26,11 @@ afterEach(async () => {
   await Promise.all(receivers.map((r) => r.close()))
   receivers = []
 })
+
+/// That `decides` answers `expected` for every address, naming the one it answers otherwise.
+function expectEach(decides: (address: string) => boolean, expected: boolean, addresses: string[]): void {
+  for (const address of addresses) expect(decides(address), address).toBe(expected)
+}
 
 /// A resolver whose answers the test sets, like a DNS server under an attacker's control.
 /// 'stall' never answers.
@@ -44,7 +49,9 @@ function fakeDns(answers: Record<string, string[] | 'stall'>) {
 /// Submits with `callbackUrl` and expects 422 with `message`, nothing charged; returns the response body.
 async function expectRefused(target: WebhookServer, callbackUrl: string, message: RegExp): Promise<unknown> {
   const before = (await call(target, 'GET', '/credits')).json.balance
-  const res = await call(target, 'POST', '/checks', { body: { text: TEXT, tiers: ['t1'], callbackUrl } })
+  const res = await call(target, 'POST', '/checks', {
+    body: { text: THREE_CLAIMS, tiers: ['t1'], callbackUrl },
+  })
   expect(res.status, callbackUrl).toBe(422)
   const error = expectEnvelope(res.json, 'unprocessable')
   expect(error.message, callbackUrl).toMatch(message)
@@ -109,7 +116,7 @@ describe('callbackUrl at submission', () => {
     expect(dns.asked).toContain('private.example.test')
 
     const accepted = await call(server, 'POST', '/checks', {
-      body: { text: TEXT, tiers: ['t1'], callbackUrl: 'https://public.example.test/hook' },
+      body: { text: THREE_CLAIMS, tiers: ['t1'], callbackUrl: 'https://public.example.test/hook' },
     })
     expect(accepted.status).toBe(202)
     expect(accepted.json.callbackUrl).toBe('https://public.example.test/hook')
@@ -136,7 +143,7 @@ describe('callbackUrl at submission', () => {
       'http://[::1]:9/',
     ]) {
       const res = await call(server, 'POST', '/checks', {
-        body: { text: TEXT, tiers: ['t1'], callbackUrl: url },
+        body: { text: THREE_CLAIMS, tiers: ['t1'], callbackUrl: url },
       })
       expect(res.status, url).toBe(202)
       await call(server, 'POST', `/checks/${res.json.id}/cancel`)
@@ -168,16 +175,22 @@ describe('callbackUrl at delivery', () => {
     return endAndDeliver(server, submitted.id)
   }
 
-  it('a DNS answer that turns private after submission is refused before connecting, and the retry re-checks it', async () => {
+  /// A check submitted while `localhost` resolves to the receiver, and its webhook tried once after the name's
+  /// answer turned to `later`; `webhooks`: delivery options besides the fake resolver.
+  async function deliveredOnceTurned(later: string[] | 'stall', webhooks: EngineOptions['webhooks'] = {}) {
     const receiver = await startReceiver()
     receivers.push(receiver)
     const dns = fakeDns({ localhost: ['127.0.0.1'] })
     const tier = new GatedTier(false)
-    server = await startWebhookServer({ tier, webhooks: { resolveHost: dns.resolveHost } })
+    server = await startWebhookServer({ tier, webhooks: { resolveHost: dns.resolveHost, ...webhooks } })
     const submitted = await submitWithCallback(server, `http://localhost:${receiver.port}/hook`)
-    dns.answers.localhost = ['10.0.0.5']
+    dns.answers.localhost = later
     tier.releaseAll()
-    const check = await endAndDeliver(server, submitted.id)
+    return { check: await endAndDeliver(server, submitted.id), receiver, dns }
+  }
+
+  it('a DNS answer that turns private after submission is refused before connecting, and the retry re-checks it', async () => {
+    const { check, receiver, dns } = await deliveredOnceTurned(['10.0.0.5'])
     expect(receiver.requests).toEqual([])
     expect(check.webhook).toMatchObject({
       status: 'pending',
@@ -237,18 +250,7 @@ describe('callbackUrl at delivery', () => {
   })
 
   it('a resolver that does not answer within the attempt timeout fails the attempt', async () => {
-    const receiver = await startReceiver()
-    receivers.push(receiver)
-    const dns = fakeDns({ localhost: ['127.0.0.1'] })
-    const tier = new GatedTier(false)
-    server = await startWebhookServer({
-      tier,
-      webhooks: { resolveHost: dns.resolveHost, timeoutMs: 200 },
-    })
-    const submitted = await submitWithCallback(server, `http://localhost:${receiver.port}/hook`)
-    dns.answers.localhost = 'stall'
-    tier.releaseAll()
-    const check = await endAndDeliver(server, submitted.id)
+    const { check, receiver } = await deliveredOnceTurned('stall', { timeoutMs: 200 })
     expect(receiver.requests).toEqual([])
     expect(check.webhook).toMatchObject({
       status: 'pending',
@@ -288,7 +290,7 @@ describe('callbackUrl at delivery', () => {
 
 describe('address classes', () => {
   it('refuses every non-public address, in every spelling', () => {
-    for (const address of [
+    expectEach(isRefusedAddress, true, [
       '10.1.2.3',
       '172.31.255.255',
       '192.168.0.1',
@@ -316,10 +318,8 @@ describe('address classes', () => {
       '2001:db8::1',
       '[fd00::1]',
       'not-an-address',
-    ]) {
-      expect(isRefusedAddress(address), address).toBe(true)
-    }
-    for (const address of [
+    ])
+    expectEach(isRefusedAddress, false, [
       '93.184.216.34',
       '8.8.8.8',
       '172.32.0.1',
@@ -327,9 +327,7 @@ describe('address classes', () => {
       '2a00:1450:4001:80b::200e',
       '::ffff:93.184.216.34',
       '64:ff9b::5db8:d822',
-    ]) {
-      expect(isRefusedAddress(address), address).toBe(false)
-    }
+    ])
   })
 
   it('refuses every special range ipaddr.js knows, an IPv4 one also inside IPv6, at both ends', () => {
@@ -367,34 +365,33 @@ describe('address classes', () => {
     }
     expect(ranges).toBeGreaterThan(30)
     // Ranges the hand-written lists missed.
-    for (const address of [
+    expectEach(isRefusedAddress, true, [
       '2001:0:4136:e378:8000:63bf:3fff:fdd2',
       '192.0.2.1',
       '198.51.100.7',
       '203.0.113.9',
       '100.64.0.1',
       '100.127.255.254',
-    ]) {
-      expect(isRefusedAddress(address), address).toBe(true)
-    }
-    for (const address of [
+    ])
+    expectEach(isRefusedAddress, false, [
       '2002:808:808::1',
       '64:ff9b::8.8.8.8',
       '::ffff:808:808',
       '100.128.0.1',
       '2001:4860::8888',
-    ]) {
-      expect(isRefusedAddress(address), address).toBe(false)
-    }
+    ])
   })
 
   it('knows loopback', () => {
-    for (const address of ['127.0.0.1', '127.1.2.3', '::1', '[::1]', '::ffff:127.0.0.1', '::ffff:7f00:1']) {
-      expect(isLoopbackAddress(address), address).toBe(true)
-    }
-    for (const address of ['10.0.0.1', '::', '::2', '128.0.0.1', 'fe80::1']) {
-      expect(isLoopbackAddress(address), address).toBe(false)
-    }
+    expectEach(isLoopbackAddress, true, [
+      '127.0.0.1',
+      '127.1.2.3',
+      '::1',
+      '[::1]',
+      '::ffff:127.0.0.1',
+      '::ffff:7f00:1',
+    ])
+    expectEach(isLoopbackAddress, false, ['10.0.0.1', '::', '::2', '128.0.0.1', 'fe80::1'])
   })
 
   it('hides every address in an error text, however written, but the one given as the host', () => {

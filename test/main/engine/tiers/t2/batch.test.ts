@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   claimsToResolve,
   startFakeOpenAI,
@@ -7,15 +7,13 @@ import {
 } from '../../../../helpers/fakeOpenAI'
 import { waitForEnd, type TestServer } from '../../../../helpers/server'
 import { panelRequests, report, startT2Server, submitT2, t2Config, tokensOf } from './setup'
+import { closeAfterEach } from '../../../../helpers/teardown'
 
 const CRATES = Array.from({ length: 8 }, (_, i) => `Crate ${i + 1} weighs ${i + 10} kilograms.`).join(' ')
 
 let fake: FakeOpenAI
 let server: TestServer
-afterEach(async () => {
-  await server.close()
-  await fake.close()
-})
+closeAfterEach(() => [server, fake])
 
 /// The claims a panel request carried, in order.
 const claimsOf = (request: RecordedRequest): string[] => {

@@ -1,18 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { Clock } from '../../../../../src/main/engine/clock'
 import { startFakeOpenAI, type FakeOpenAI } from '../../../../helpers/fakeOpenAI'
 import { Report } from '../../../../../src/shared/schemas'
 import { call, startServer, type TestServer } from '../../../../helpers/server'
 import { judged, panelRequests, resolverRequests, t2Config, tokensOf } from './setup'
+import { closeAfterEach } from '../../../../helpers/teardown'
 
 const TEXT = 'The Eiffel Tower is 330 metres tall. Paris is the capital of France.'
 
 let fake: FakeOpenAI
 let server: TestServer
-afterEach(async () => {
-  await server.close()
-  await fake.close()
-})
+closeAfterEach(() => [server, fake])
 
 /// Real time, moved forward at will.
 class ShiftedClock implements Clock {

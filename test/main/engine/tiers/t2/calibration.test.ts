@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { Config } from '../../../../../src/shared/config'
 import {
   calibrated,
@@ -16,17 +16,17 @@ import { factdesk } from '../../../../helpers/cli'
 import { startFakeOpenAI, type FakeOpenAI } from '../../../../helpers/fakeOpenAI'
 import { startServer, tempDir, waitForEnd, type TestServer } from '../../../../helpers/server'
 import { judged, report, submitT2, t2Config } from './setup'
+import { closeAfterEach } from '../../../../helpers/teardown'
 
 const dir = mkdtempSync(join(tmpdir(), 'factdesk-calibration-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 let fake: FakeOpenAI | undefined
 let server: TestServer | undefined
-afterEach(async () => {
-  await server?.close()
-  await fake?.close()
-  server = fake = undefined
-})
+closeAfterEach(
+  () => [server, fake],
+  () => (server = fake = undefined),
+)
 
 /// Verdicts given with 0.5 or more were right 60% of the time, those with 0.8 or more 90%.
 const MAP = {

@@ -1,23 +1,18 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { startFakeOpenAI, type FakeOpenAI } from '../../../../helpers/fakeOpenAI'
-import { call, startServer, type TestServer } from '../../../../helpers/server'
+import { call, startServer, type TestServer, THREE_CLAIMS } from '../../../../helpers/server'
 import { judged, report, startT2Server, submitT2, t2Config } from './setup'
-
-const TEXT =
-  'The Eiffel Tower is 330 metres tall. Paris is the capital of France. Water boils at 100 degrees Celsius at sea level.'
+import { closeAfterEach } from '../../../../helpers/teardown'
 
 let fake: FakeOpenAI
 let server: TestServer
-afterEach(async () => {
-  await server.close()
-  await fake.close()
-})
+closeAfterEach(() => [server, fake])
 
 describe('cancelling a t2 check', () => {
   it('aborts the model requests in flight: the server sees each connection close', async () => {
     fake = await startFakeOpenAI({ 'model-a': {}, 'model-resolver': {}, '*': { latencyMs: 5000 } })
     server = await startT2Server(t2Config(fake, ['a', 'b', 'c'], { requestTimeoutMs: 8000 }))
-    const check = await submitT2(server, TEXT)
+    const check = await submitT2(server, THREE_CLAIMS)
     // model-a answers at once; the others' requests hang in the fake.
     await expect
       .poll(() => fake.requests.filter((r) => r.outcome === 'pending').length)

@@ -1,18 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { ReportEvent } from '../../../../../src/main/engine/events'
 import { startFakeOpenAI, type FakeOpenAI } from '../../../../helpers/fakeOpenAI'
-import { call, waitForEnd, type TestServer } from '../../../../helpers/server'
+import { call, type TestServer, THREE_CLAIMS, waitForEnd } from '../../../../helpers/server'
 import { judged, panelRequests, report, startT2Server, submitT2, t2Config, tokensOf } from './setup'
-
-const TEXT =
-  'The Eiffel Tower is 330 metres tall. Paris is the capital of France. Water boils at 100 degrees Celsius at sea level.'
+import { closeAfterEach } from '../../../../helpers/teardown'
 
 let fake: FakeOpenAI
 let server: TestServer
-afterEach(async () => {
-  await server.close()
-  await fake.close()
-})
+closeAfterEach(() => [server, fake])
 
 /// Two panelists say refuted, one says supported; the judge decides refuted and suggests a correction.
 const split = () => ({
@@ -29,9 +24,11 @@ describe('t2 with a three-model panel', () => {
     const events: ReportEvent[] = []
     server.engine.events.subscribe((event) => events.push(event))
 
-    const estimate = await call(server, 'POST', '/checks/estimate', { body: { text: TEXT, tiers: ['t2'] } })
+    const estimate = await call(server, 'POST', '/checks/estimate', {
+      body: { text: THREE_CLAIMS, tiers: ['t2'] },
+    })
     expect(estimate.status).toBe(200)
-    const check = await submitT2(server, TEXT)
+    const check = await submitT2(server, THREE_CLAIMS)
     expect(check.credits.charged).toBe(estimate.json.credits.total)
     const end = await waitForEnd(server, check.id)
     expect(end.status).toBe('completed')
@@ -146,7 +143,7 @@ describe('t2 with a three-model panel', () => {
   it('reaches a consensus from the other two when one panel model keeps failing', async () => {
     fake = await startFakeOpenAI({ ...split(), 'model-c': { alwaysFail: { status: 500 } } })
     server = await startT2Server(t2Config(fake, ['a', 'b', 'c'], { maxRetries: 1 }))
-    const check = await submitT2(server, TEXT)
+    const check = await submitT2(server, THREE_CLAIMS)
     const end = await waitForEnd(server, check.id)
     expect(end).toMatchObject({ status: 'completed', error: null, credits: { refunded: 0 } })
     const result = await report(server, check.id)

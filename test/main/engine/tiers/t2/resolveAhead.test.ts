@@ -1,14 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { claimsToResolve, startFakeOpenAI, type FakeOpenAI } from '../../../../helpers/fakeOpenAI'
 import { call, startServer, waitForEnd, type TestServer } from '../../../../helpers/server'
 import { panelRequests, report, resolverRequests, submitT2, t2Config } from './setup'
+import { closeAfterEach } from '../../../../helpers/teardown'
 
 let fake: FakeOpenAI
 let server: TestServer
-afterEach(async () => {
-  await server?.close()
-  await fake?.close()
-})
+closeAfterEach(() => [server, fake])
 
 /// Twenty claims: three resolver requests (8, 8 and 4 claims).
 const TEXT = Array.from({ length: 20 }, (_, i) => `Crate ${i + 1} weighs ${i + 10} kilograms.`).join(' ')

@@ -1,17 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { startFakeOpenAI, type FakeOpenAI } from '../../../../helpers/fakeOpenAI'
 import { waitForEnd, type TestServer } from '../../../../helpers/server'
 import { report, startT2Server, submitT2, t2Config } from './setup'
+import { closeAfterEach } from '../../../../helpers/teardown'
 
 const ONE = 'The Eiffel Tower is 330 metres tall.'
 const TEXT = `${ONE} Paris is the capital of France. Water boils at 100 degrees Celsius at sea level.`
 
 let fake: FakeOpenAI
 let server: TestServer
-afterEach(async () => {
-  await server.close()
-  await fake.close()
-})
+closeAfterEach(() => [server, fake])
 
 const gaps = (model: string) => {
   const times = fake.of(model).map((r) => r.receivedAt)

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { Report, Verdict } from '../../../../../src/shared/schemas'
 import { passageFor, resolvedAt } from '../../../../../src/main/engine/tiers/resolve'
 import { partsVerdict } from '../../../../../src/main/engine/tiers/resolve/parts'
@@ -11,13 +11,11 @@ import {
 } from '../../../../helpers/fakeOpenAI'
 import { startServer, waitForEnd, type TestServer } from '../../../../helpers/server'
 import { judged, panelRequests, report, resolverRequests, startT2Server, submitT2, t2Config } from './setup'
+import { closeAfterEach } from '../../../../helpers/teardown'
 
 let fake: FakeOpenAI
 let server: TestServer
-afterEach(async () => {
-  await server?.close()
-  await fake?.close()
-})
+closeAfterEach(() => [server, fake])
 
 /// A resolver that replaces a leading "It" with the subject of the nearest sentence before the claim that
 /// starts with "The …" (its capitalised words).

@@ -1,19 +1,17 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { ManualClock } from '../../../../../src/main/engine/clock'
 import type { ReportEvent } from '../../../../../src/main/engine/events'
 import { DATA_OPEN } from '../../../../../src/main/engine/tiers/t2'
 import { startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../../../../helpers/fakeOpenAI'
 import { startServer, waitForEnd, type TestServer } from '../../../../helpers/server'
 import { judged, panelRequests, report, startT2Server, submitT2, t2Config } from './setup'
+import { closeAfterEach } from '../../../../helpers/teardown'
 
 const CLAIM = 'The Eiffel Tower is 330 metres tall.'
 
 let fake: FakeOpenAI
 let server: TestServer
-afterEach(async () => {
-  await server.close()
-  await fake.close()
-})
+closeAfterEach(() => [server, fake])
 
 /// The data block of a request's user message.
 const dataOf = (request: RecordedRequest): any => {

@@ -1,10 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { ConfigInput } from '../../../../../src/shared/config'
 import { startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../../../../helpers/fakeOpenAI'
 import { FakeWiki } from '../../../../helpers/fakeWiki'
 import { call, waitForEnd, type TestServer } from '../../../../helpers/server'
 import { data, schemaName } from '../../research/setup'
 import { report, startT2Server, t2Config } from '../t2/setup'
+import { closeAfterEach } from '../../../../helpers/teardown'
 
 const CLAIM = 'Ottawa is the capital of Canada.'
 const OTTAWA = ['Ottawa is the capital city of Canada. It lies in the province of Ontario.']
@@ -12,12 +13,10 @@ const OTTAWA = ['Ottawa is the capital city of Canada. It lies in the province o
 let fake: FakeOpenAI | undefined
 let server: TestServer | undefined
 let wiki: FakeWiki | undefined
-afterEach(async () => {
-  await server?.close()
-  await fake?.close()
-  await wiki?.close()
-  server = fake = wiki = undefined
-})
+closeAfterEach(
+  () => [server, fake, wiki],
+  () => (server = fake = wiki = undefined),
+)
 
 interface Script {
   /// The ids of the results to read, from the results so far.

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { ConfigInput } from '../../../../../src/shared/config'
 import { DATA_CLOSE, DATA_OPEN } from '../../../../../src/main/engine/tiers/t2/prompts'
 import { chosenPassages } from '../../../../../src/main/engine/tiers/t3'
@@ -7,6 +7,7 @@ import { startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../../..
 import { FakeWiki } from '../../../../helpers/fakeWiki'
 import { call, waitForEnd, type TestServer } from '../../../../helpers/server'
 import { report, startT2Server, t2Config } from '../t2/setup'
+import { closeAfterEach } from '../../../../helpers/teardown'
 
 const TEXT = 'Ottawa is the capital of Canada.'
 const OTTAWA_QUOTE = 'Ottawa is the capital city of Canada.'
@@ -21,11 +22,7 @@ const INJECTION =
 let fake: FakeOpenAI
 let server: TestServer
 let wiki: FakeWiki
-afterEach(async () => {
-  await server?.close()
-  await fake?.close()
-  await wiki?.close()
-})
+closeAfterEach(() => [server, fake, wiki])
 
 /// The JSON inside the request's data block.
 function data(request: RecordedRequest): any {
