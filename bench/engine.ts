@@ -56,7 +56,6 @@ export async function engineBenchmarks(): Promise<Figure[]> {
             },
           }),
           runJobs: true,
-          runner: { concurrency: CONCURRENCY },
         })
         try {
           const principal = engine.localPrincipal()

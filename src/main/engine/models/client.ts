@@ -72,11 +72,11 @@ export class UnusableAnswerError extends ModelError {
 /// Calls models through the AI SDK with per-provider concurrency limits, a timeout per request, retries with
 /// backoff and jitter on 429 and 5xx (honouring Retry-After), cancellation and token accounting.
 export class ModelClient {
-  private readonly limiters: Limiters
-
-  constructor(readonly settings: ModelSettings = DEFAULT_MODEL_SETTINGS) {
-    this.limiters = new Limiters(settings.concurrencyPerProvider)
-  }
+  /// `limiters`: by default the process's, shared with every client of the same concurrency.
+  constructor(
+    readonly settings: ModelSettings = DEFAULT_MODEL_SETTINGS,
+    private readonly limiters = Limiters.shared(settings.concurrencyPerProvider),
+  ) {}
 
   /// The longest one call may take with every retry, for the job runner's unit timeout.
   worstCaseMs(): number {
