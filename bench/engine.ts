@@ -6,7 +6,7 @@ import { hasEnded } from '../src/main/engine/events'
 import { RESOLVE_BATCH } from '../src/main/engine/tiers/resolve'
 import { Config } from '../src/shared/config'
 import { startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../test/helpers/fakeOpenAI'
-import { sample, summarise, withTarget, type Figure } from './measure'
+import { summarise, withTarget, type Figure } from './measure'
 import { claimsText } from './report'
 
 const CLAIMS = 200
