@@ -35,8 +35,9 @@ const SETUPS: [latencyMs: number, panel: number][] = [
 /// schedule can reach against that bound: requests take exactly the latency, so they go in waves, the first
 /// of which can only resolve claims; that takes 1 + ⌈(votes + judges) ÷ CONCURRENCY⌉ latencies.
 ///
-/// Runs with source maps off, as the built engine does: tsx turns them on, and the HTTP client's stack traces
-/// then cost more than the engine's own work.
+/// The engine sizes its runner itself (t2 asks for twice its providers' request slots). Runs with source maps
+/// off, as the built engine does: tsx turns them on, and the HTTP client's internal stack traces then cost
+/// about 3% of the run.
 export async function engineBenchmarks(): Promise<Figure[]> {
   const fake = await startFakeOpenAI()
   const figures: Figure[] = []
