@@ -7,6 +7,7 @@ import {
   type RecordedRequest,
 } from '../../../../helpers/fakeOpenAI'
 import { call, startServer, waitForEnd, type TestServer } from '../../../../helpers/server'
+import { startOwnerServer } from '../../settings/session'
 import { panelRequests, report, resolverRequests, submitT2, t2Config } from './setup'
 
 let fake: FakeOpenAI
@@ -83,6 +84,24 @@ describe('t2 requests in flight', () => {
     release()
     expect((await waitForEnd(server, check.id)).status).toBe('completed')
     expect(mostAtOnce(fake.requests)).toBe(LIMIT)
+  })
+
+  it('models saved in the settings after the engine started get as many units as their provider takes requests', async () => {
+    let release = () => {}
+    const gate = new Promise<void>((resolve) => (release = resolve))
+    fake = await startFakeOpenAI({ '*': { hold: (request) => (isVote(request) ? gate : undefined) } })
+    // Started without t2: the runner then had no tier asking for more than its default.
+    const owner = await startOwnerServer({ config: { models: { concurrencyPerProvider: LIMIT } } })
+    server = owner
+    const { models } = t2Config(fake, ['a'])
+    const saved = await owner.owner('PATCH', '/settings', {
+      models: { panel: models?.panel, judge: models?.judge },
+    })
+    expect(saved.status).toBe(200)
+    const check = await submitT2(server, TEXT)
+    await expect.poll(() => pending(panelRequests(fake)).length).toBe(LIMIT)
+    release()
+    expect((await waitForEnd(server, check.id)).status).toBe('completed')
   })
 
   it('a restart with units in flight resumes the check: each claim voted on and charged once', async () => {
