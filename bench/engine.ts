@@ -5,12 +5,13 @@ import { openEngine } from '../src/main/engine/engine'
 import { hasEnded } from '../src/main/engine/events'
 import { RESOLVE_BATCH } from '../src/main/engine/tiers/resolve'
 import { Config } from '../src/shared/config'
-import { startFakeOpenAI } from '../test/helpers/fakeOpenAI'
-import { sample, summarise, withTarget, type Figure } from './measure'
+import { startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../test/helpers/fakeOpenAI'
+import { summarise, withTarget, type Figure } from './measure'
 import { claimsText } from './report'
 
 const CLAIMS = 200
-/// Requests in flight at once to the fake's endpoint (all models share it), and units the runner runs at once.
+/// `models.concurrencyPerProvider`: requests in flight at once to one provider endpoint. Every model here (panel,
+/// judge, and so the resolver) is served by the one fake endpoint, so it bounds all their requests together.
 const CONCURRENCY = 64
 const RUNS = 2
 const TARGET_LATENCY_MS = 200
@@ -22,74 +23,123 @@ const SETUPS: [latencyMs: number, panel: number][] = [
 ]
 
 /// A 200-claim t2 check against the fake model server answering each request after a fixed latency, with a
-/// panel of 1 and of 3 models: claims per minute, and that over the ideal bound, where every one of the
-/// `CONCURRENCY` request slots is always busy: CONCURRENCY ÷ latency requests per second, and each claim needs
-/// one request per panel model and one for its judge, and its share of a resolver request (RESOLVE_BATCH claims
-/// each). The resolver's requests are counted because the engine must make them: no claim may be voted on before
-/// it is resolved (its statement is what is checked), so they are work of the check like its votes. Counting them
-/// lowers the bound by 6% with a panel of 1 and 3% with a panel of 3; it does not count the one request's wait
-/// before the first vote, nor the judges an agreeing panel saves.
+/// panel of 1 and of 3 models, on an engine that has started its t1 and extraction threads (a 4-claim t1
+/// check runs first): claims per minute, and that over the ideal bound.
+///
+/// The ideal bound keeps every one of the provider's `CONCURRENCY` request slots busy all the time:
+/// CONCURRENCY ÷ latency requests per second, divided by the requests the check cannot do without: each claim's
+/// vote by each panel model, its judge where the judge decided (a panel of one always; an agreeing panel of
+/// three decides alone, and the fake's panel always agrees), and the resolver's requests (one per RESOLVE_BATCH
+/// claims), since no claim may be voted on before it is resolved into its statement. The bench checks that the
+/// fake never saw more than CONCURRENCY requests at once (the bound assumes it), and prints the best any
+/// schedule can reach against that bound: requests take exactly the latency, so they go in waves, the first
+/// of which can only resolve claims; that takes 1 + ⌈(votes + judges) ÷ CONCURRENCY⌉ latencies.
+///
+/// The engine sizes its runner itself (t2 asks for twice its providers' request slots). Runs with source maps
+/// off, as the built engine does: tsx turns them on, and the HTTP client's internal stack traces then cost
+/// about 3% of the run.
 export async function engineBenchmarks(): Promise<Figure[]> {
   const fake = await startFakeOpenAI()
   const figures: Figure[] = []
+  const sourceMaps = process.sourceMapsEnabled
+  process.setSourceMapsEnabled(false)
   try {
     for (const [latencyMs, panelSize] of SETUPS) {
       fake.behave('*', { latencyMs })
-      const requests = CLAIMS * (panelSize + 1) + Math.ceil(CLAIMS / RESOLVE_BATCH)
-      const ideal = (CONCURRENCY / (latencyMs / 1000) / (requests / CLAIMS)) * 60
-      const perMinute = await sample(RUNS, async (run) => {
-        const dataDir = mkdtempSync(join(tmpdir(), 'factdesk-bench-engine-'))
-        const model = (id: string) => ({
-          id,
-          provider: 'openai-compatible' as const,
-          baseURL: fake.baseURL,
-          // A model name per run: no vote is served from the cache of an earlier run.
-          model: `${id}-${latencyMs}-${run}`,
-        })
-        const engine = openEngine({
-          dataDir,
-          config: Config.parse({
-            models: {
-              panel: Array.from({ length: panelSize }, (_, i) => model(`panel-${i + 1}`)),
-              judge: model('judge'),
-              concurrencyPerProvider: CONCURRENCY,
-            },
-          }),
-          runJobs: true,
-          runner: { concurrency: CONCURRENCY },
-        })
-        try {
-          const principal = engine.localPrincipal()
-          engine.admin.grantCredits(principal.organizationId, 10_000)
-          const started = performance.now()
-          const { check } = await engine.service.submit(principal, {
-            text: claimsText(CLAIMS),
-            tiers: ['t2'],
-          })
-          if (!hasEnded(engine.service.getCheck(principal, check.id))) await engine.events.ended(check.id)
-          const minutes = (performance.now() - started) / 60_000
-          const report = engine.service.report(principal, check.id)
-          if (report.check.status !== 'completed') throw new Error(`bench check ${report.check.status}`)
-          return report.claims.length / minutes
-        } finally {
-          await engine.close()
-          rmSync(dataDir, { recursive: true, force: true })
-        }
-      })
+      const runs: { perMinute: number; ideal: number; best: number }[] = []
+      for (let run = 0; run < RUNS; run++) runs.push(await engineRun(fake, latencyMs, panelSize, run))
       const setup = `t2, ${CLAIMS} claims, panel of ${panelSize}, ${latencyMs} ms a request`
+      const [{ ideal, best }] = runs as [(typeof runs)[number]]
       const ratio = summarise(
-        `${setup}: ÷ ideal ${Math.round(ideal)}/min`,
+        `${setup}: ÷ ideal ${Math.round(ideal)}/min (best schedule ${best.toFixed(2)}×)`,
         '×',
-        perMinute.map((value) => value / ideal),
+        runs.map((each) => each.perMinute / each.ideal),
       )
       // The issue asks t2 to reach 0.9 of its bound at 200 ms a request.
       figures.push(
-        summarise(setup, 'claims/min', perMinute),
+        summarise(
+          setup,
+          'claims/min',
+          runs.map((each) => each.perMinute),
+        ),
         latencyMs === TARGET_LATENCY_MS ? withTarget(ratio, '≥', 0.9) : ratio,
       )
     }
   } finally {
+    process.setSourceMapsEnabled(sourceMaps)
     await fake.close()
   }
   return figures
+}
+
+/// One timed check on a fresh engine: its claims per minute, its ideal bound (claims per minute) and the share
+/// of that bound the best schedule reaches.
+async function engineRun(
+  fake: FakeOpenAI,
+  latencyMs: number,
+  panelSize: number,
+  run: number,
+): Promise<{ perMinute: number; ideal: number; best: number }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'factdesk-bench-engine-'))
+  const model = (id: string) => ({
+    id,
+    provider: 'openai-compatible' as const,
+    baseURL: fake.baseURL,
+    // A model name per run: no vote is served from the cache of an earlier run.
+    model: `${id}-${latencyMs}-${run}`,
+  })
+  const engine = openEngine({
+    dataDir,
+    config: Config.parse({
+      models: {
+        panel: Array.from({ length: panelSize }, (_, i) => model(`panel-${i + 1}`)),
+        judge: model('judge'),
+        concurrencyPerProvider: CONCURRENCY,
+      },
+    }),
+    runJobs: true,
+  })
+  try {
+    const principal = engine.localPrincipal()
+    engine.admin.grantCredits(principal.organizationId, 10_000)
+    const checked = async (text: string, tiers: ('t1' | 't2')[]) => {
+      const { check } = await engine.service.submit(principal, { text, tiers })
+      if (!hasEnded(engine.service.getCheck(principal, check.id))) await engine.events.ended(check.id)
+      const report = engine.service.report(principal, check.id)
+      if (report.check.status !== 'completed') throw new Error(`bench check ${report.check.status}`)
+      return report
+    }
+    await checked(claimsText(4), ['t1'])
+    const before = fake.requests.length
+    const started = performance.now()
+    const report = await checked(claimsText(CLAIMS), ['t2'])
+    const minutes = (performance.now() - started) / 60_000
+    const peak = mostAtOnce(fake.requests.slice(before))
+    if (peak > CONCURRENCY) throw new Error(`${peak} requests at once, over the limit of ${CONCURRENCY}`)
+    const claims = report.claims.length
+    const judges = report.claims.filter((claim) => claim.consensus.t2?.decidedBy === 'judge').length
+    const resolving = Math.ceil(claims / RESOLVE_BATCH)
+    const requests = claims * panelSize + judges + resolving
+    const ideal = (CONCURRENCY / (latencyMs / 1000) / requests) * claims * 60
+    const waves = 1 + Math.ceil((requests - resolving) / CONCURRENCY)
+    return { perMinute: claims / minutes, ideal, best: requests / CONCURRENCY / waves }
+  } finally {
+    await engine.close()
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+/// The most requests the fake was answering at one time.
+function mostAtOnce(requests: readonly RecordedRequest[]): number {
+  const changes = requests
+    .flatMap((request) => [
+      { at: request.receivedAt, by: 1 },
+      { at: request.endedAt ?? Infinity, by: -1 },
+    ])
+    // An ending at the same moment as a start comes first: the slot was free again.
+    .sort((a, b) => a.at - b.at || a.by - b.by)
+  let now = 0
+  let most = 0
+  for (const change of changes) most = Math.max(most, (now += change.by))
+  return most
 }

@@ -144,15 +144,7 @@ export function openEngine(options: EngineOptions): Engine {
       options.verdictSteps,
       calibrated(config),
     )
-  const runner = new JobRunner(store, tiers, events, clock, {
-    ...DEFAULT_RUNNER_OPTIONS,
-    // A tier that batches model requests needs a batch's worth of units in flight.
-    concurrency: Math.max(
-      DEFAULT_RUNNER_OPTIONS.concurrency,
-      ...[...tiers.values()].map((t) => t.concurrency ?? 0),
-    ),
-    ...options.runner,
-  })
+  const runner = new JobRunner(store, tiers, events, clock, { ...DEFAULT_RUNNER_OPTIONS, ...options.runner })
   const webhooks = new WebhookDeliveries(store, config.webhooks, clock, events, options.webhooks)
   // An engine that runs jobs has its tiers ready for the first check (Harper takes seconds to load).
   if (options.runJobs) for (const tier of tiers.values()) tier.warm?.()

@@ -11,8 +11,9 @@ import { Alarm } from '../alarm'
 import { queueCheckEvent } from '../webhooks/event'
 
 export interface RunnerOptions {
-  /// Units worked on at once.
-  concurrency: number
+  /// Units worked on at once; null: as many as the tiers in use ask for (t2 wants twice its providers' request
+  /// slots), and at least four. Read as work is leased, so that models configured later count.
+  concurrency: number | null
   /// How long one attempt at a unit may take before it is aborted and retried.
   unitTimeoutMs: number
   /// Attempts per unit before it fails.
@@ -23,13 +24,15 @@ export interface RunnerOptions {
 
 /// Exponential backoff with jitter: about 1 s, 2 s, 4 s … capped at a minute.
 export const DEFAULT_RUNNER_OPTIONS: RunnerOptions = {
-  concurrency: 4,
+  concurrency: null,
   unitTimeoutMs: 60_000,
   maxAttempts: 3,
   retryDelayMs: (attempt) => Math.min(60_000, 1000 * 2 ** (attempt - 1)) * (0.75 + Math.random() / 2),
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString()
+/// Units worked on at once when no tier asks for more.
+const MIN_CONCURRENCY = 4
 
 /// Durable work of another kind than the checks' units (deep research runs), kept in its own table of the same
 /// database: the runner leases it beside the units, retries a failed attempt with the same backoff, gives it
@@ -170,17 +173,26 @@ export class JobRunner {
     return this.clock.now().toISOString()
   }
 
+  /// Units worked on at once now.
+  private concurrency(): number {
+    return (
+      this.options.concurrency ??
+      Math.max(MIN_CONCURRENCY, ...[...this.tiers.values()].map((tier) => tier.concurrency ?? 0))
+    )
+  }
+
   private pump(): void {
     if (!this.running || this.pumping) return
     this.pumping = true
     try {
-      while (this.inFlight < this.options.concurrency) {
+      const concurrency = this.concurrency()
+      while (this.inFlight < concurrency) {
         const now = this.clock.now().getTime()
         const units = this.store.transaction(() =>
           this.store.units.lease(
             iso(now),
             iso(now + this.options.unitTimeoutMs),
-            this.options.concurrency - this.inFlight,
+            concurrency - this.inFlight,
           ),
         )
         if (units.length === 0) break
@@ -225,7 +237,7 @@ export class JobRunner {
   private scheduleNext(): void {
     if (!this.running) return this.alarm.set(null)
     const due = [
-      this.inFlight < this.options.concurrency ? this.store.units.nextDue() : null,
+      this.inFlight < this.concurrency() ? this.store.units.nextDue() : null,
       ...[...this.queues].map(([queue, count]) => (count < queue.concurrency ? queue.nextDue() : null)),
     ].filter((at): at is string => at !== null)
     this.alarm.set(due.length > 0 ? due.reduce((a, b) => (a < b ? a : b)) : null)

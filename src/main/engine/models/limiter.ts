@@ -48,6 +48,14 @@ export class Limiter {
 
 /// One limiter per provider endpoint.
 export class Limiters {
+  /// The limiters of this process for `limit`: a provider counts every request made to it, whether the
+  /// resolver's, a panel model's, the judge's or deep research's, so their clients share one limit per endpoint.
+  static shared(limit: number): Limiters {
+    let limiters = sharedLimiters.get(limit)
+    if (!limiters) sharedLimiters.set(limit, (limiters = new Limiters(limit)))
+    return limiters
+  }
+
   private readonly byKey = new Map<string, Limiter>()
 
   constructor(private readonly limit: number) {}
@@ -58,3 +66,5 @@ export class Limiters {
     return limiter
   }
 }
+
+const sharedLimiters = new Map<number, Limiters>()

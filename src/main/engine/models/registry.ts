@@ -8,6 +8,9 @@ import type { ModelConfig } from '../../../shared/config'
 import { apiKeys, type ApiKeys } from '../keys'
 import { PermanentError } from '../errors'
 
+/// A provider's model as the engine calls it (every provider package makes models of this version).
+export type LanguageModelV3 = Extract<LanguageModel, { specificationVersion: 'v3' }>
+
 /// A configured model, ready to be called: its provider instance is made on first use, so that a missing key is
 /// reported when a check needs the model (as the unit's error), never as a crash at start.
 export interface ModelHandle {
@@ -21,7 +24,7 @@ export interface ModelHandle {
   readonly cacheKey: string
   /// The API key, saved in the app or named by the config; the client redacts it from every message.
   apiKey(): string | undefined
-  languageModel(): LanguageModel
+  languageModel(): LanguageModelV3
 }
 
 /// Where each provider's requests go when the config gives no baseURL.
@@ -41,7 +44,7 @@ export const modelEndpoint = (config: ModelConfig): string =>
 export function modelHandle(config: ModelConfig, where: string, keys: ApiKeys = apiKeys()): ModelHandle {
   const endpoint = modelEndpoint(config)
   const providerKey = `${config.provider} ${endpoint}`
-  let model: LanguageModel | null = null
+  let model: LanguageModelV3 | null = null
 
   const apiKey = (): string | undefined => {
     const value = keys.model(config.id, config.apiKeyEnv)
@@ -67,7 +70,7 @@ export function modelHandle(config: ModelConfig, where: string, keys: ApiKeys = 
   }
 }
 
-function create(config: ModelConfig, apiKey: string | undefined, where: string): LanguageModel {
+function create(config: ModelConfig, apiKey: string | undefined, where: string): LanguageModelV3 {
   const baseURL = config.baseURL
   switch (config.provider) {
     case 'openai':

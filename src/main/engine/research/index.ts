@@ -18,7 +18,7 @@ import { chargeOrRefuse } from '../credits'
 import type { Reachability } from '../reachability'
 import type { ResearchRecord } from '../store/research'
 import { checkedText, claimData } from '../tiers/t2/context'
-import { resolveClaims } from '../tiers/resolve'
+import { passageFor, resolveClaims } from '../tiers/resolve'
 import { ALL_STEPS, todayOf } from '../tiers/steps'
 import type { ClaimRecord } from '../store/documents'
 import {
@@ -219,8 +219,8 @@ export class DeepResearch implements JobQueue {
     const [resolution] = await resolveClaims(
       client,
       resolver,
-      documentText,
       [claim],
+      passageFor(documentText, [claim]),
       now.slice(0, 10),
       signal,
     ).catch((error: unknown) => {

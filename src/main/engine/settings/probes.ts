@@ -9,7 +9,7 @@ import type {
   SearchTestRequest,
 } from '../../../shared/schemas'
 import { apiKeys, type ApiKeys, type Env } from '../keys'
-import { ModelClient, modelHandle } from '../models'
+import { Limiters, ModelClient, modelHandle } from '../models'
 import { requireOwner, type Principal } from '../service'
 import { Web } from '../web'
 import { modelConfig } from './saved'
@@ -57,12 +57,16 @@ export class ConnectionProbes {
     const config = modelConfig(input)
     const saved = everyModel(this.settings.effective().models).find((model) => model.id === config.id)
     const keys = this.testKeys(input.apiKey, saved !== undefined && sameAddress(saved, config))
-    const client = new ModelClient({
-      requestTimeoutMs: TEST_TIMEOUT_MS,
-      maxRetries: 0,
-      retryDelayMs: 1000,
-      concurrencyPerProvider: 1,
-    })
+    const client = new ModelClient(
+      {
+        requestTimeoutMs: TEST_TIMEOUT_MS,
+        maxRetries: 0,
+        retryDelayMs: 1000,
+        concurrencyPerProvider: 1,
+      },
+      // A test is not held up behind the checks' requests to the same provider.
+      new Limiters(1),
+    )
     const started = performance.now()
     try {
       await client.generate(modelHandle(config, 'Settings > Models', keys), {

@@ -1,5 +1,5 @@
 import type { Tier, TokenUsage } from '../../../shared/schemas'
-import type { Db } from './database'
+import { transaction, type Db } from './database'
 
 /// A text as estimated or submitted, with the tiers it was quoted for.
 export interface DocumentRecord {
@@ -220,6 +220,17 @@ export class Documents {
 
   /// Records what a claim is checked as. The first resolution stands: every unit of the claim checks the same
   /// statement, whichever process resolved it. False when the claim was resolved already.
+  /// Stores the resolutions of claims resolved together in one transaction, and gives each claim as stored
+  /// (another process may have resolved it first).
+  resolveAll(resolved: ReadonlyArray<{ claim: ClaimRecord; resolution: Resolution }>): ClaimRecord[] {
+    return transaction(this.db, () =>
+      resolved.map(({ claim, resolution }) => {
+        this.resolve(claim.id, resolution)
+        return this.claim(claim.id) ?? { ...claim, statement: resolution.statement, parts: resolution.parts }
+      }),
+    )
+  }
+
   resolve(claimId: string, resolution: Resolution): boolean {
     const changed = this.db
       .prepare(

@@ -36,13 +36,27 @@ export function documentTitle(text: string): string | null {
   return /^ {0,3}#{1,6}[ \t]+(.+?)[ \t#]*$/m.exec(text)?.[1]?.trim() ?? null
 }
 
+/// A sentence of a document and where it ends.
+export interface Sentence {
+  end: number
+  text: string
+}
+
+/// The document's sentences: segmented once for all the requests that resolve its claims together.
+export function sentencesOf(text: string): Sentence[] {
+  return [...segmenter.segment(text)]
+    .map((part) => ({ end: part.index + part.segment.length, text: part.segment.trim() }))
+    .filter((sentence) => sentence.text !== '')
+}
+
 /// What the resolver reads of `text` for `claims`: each claim's sentence with three before it and one after it,
 /// every sentence once however many claims it is context for (claims of a batch are mostly neighbours), and a
 /// claim's words only where they are not its whole sentence.
-export function passageFor(text: string, claims: readonly ClaimRecord[]): Passage {
-  const all = [...segmenter.segment(text)]
-    .map((part) => ({ start: part.index, end: part.index + part.segment.length, text: part.segment.trim() }))
-    .filter((sentence) => sentence.text !== '')
+export function passageFor(
+  text: string,
+  claims: readonly ClaimRecord[],
+  all: readonly Sentence[] = sentencesOf(text),
+): Passage {
   const at = (claim: ClaimRecord) =>
     Math.max(
       0,
@@ -87,7 +101,7 @@ function resolution(claim: ClaimRecord, answer: Resolved | undefined): Omit<Reso
 /// Times an answer that does not follow the schema is asked for again before the claims are checked as written.
 const UNUSABLE_RETRIES = 1
 
-/// Resolves `claims` of the document `text` in one request to `handle`. A failure that will not mend (the
+/// Resolves `claims` in one request to `handle`, from what `passage` gives of their document. A failure that will not mend (the
 /// provider refuses the request, or its answer keeps not following the schema) resolves each claim as its own
 /// words, so that the check goes on with what it can check; a passing one (a lost connection, a 5xx, a
 /// timeout) is thrown, so that the unit waiting for it is tried again later and nothing is checked on the bare
@@ -95,16 +109,17 @@ const UNUSABLE_RETRIES = 1
 export async function resolveClaims(
   client: ModelClient,
   handle: ModelHandle,
-  text: string,
   claims: readonly ClaimRecord[],
+  passage: Passage,
   today: string,
   signal: AbortSignal,
 ): Promise<Resolution[]> {
+  const prompt = resolvePrompt(passage)
   for (let retry = 0; ; retry++) {
     try {
       const { object, usage } = await client.generate(handle, {
         system: resolveSystem(today),
-        prompt: resolvePrompt(passageFor(text, claims)),
+        prompt,
         schema: Resolutions,
         name: 'statements',
         signal,
@@ -186,30 +201,32 @@ export class StatementResolver {
       claim.id !== input.claim.id && claim.statement === null && !this.batches.has(claim.id)
     const claims = [input.claim, ...all.slice(at + 1).filter(open), ...all.slice(0, at).filter(open)]
     const group = { controller: new AbortController(), waiting: 0 }
+    const sentences = sentencesOf(input.documentText)
     for (let first = 0; first < claims.length; first += this.batchSize)
-      this.request(input, claims.slice(first, first + this.batchSize), group)
+      this.request(input, claims.slice(first, first + this.batchSize), sentences, group)
     return this.batches.get(input.claim.id) as Batch
   }
 
-  /// One request resolving `claims`, each claim's result stored as it lands.
-  private request(input: UnitInput, claims: readonly ClaimRecord[], group: Group): void {
+  /// One request resolving `claims`, their results stored together as they land.
+  private request(
+    input: UnitInput,
+    claims: readonly ClaimRecord[],
+    sentences: readonly Sentence[],
+    group: Group,
+  ): void {
     const done = resolveClaims(
       this.client,
       this.handle,
-      input.documentText,
       claims,
+      passageFor(input.documentText, claims, sentences),
       input.now().slice(0, 10),
       group.controller.signal,
     )
       .then((resolutions) => {
-        const resolved = new Map<string, ClaimRecord>()
-        claims.forEach((claim, index) => {
-          const { statement, parts, usage } = resolutions[index] as Resolution
-          this.documents.resolve(claim.id, { statement, parts, usage })
-          // The stored one: another process may have resolved the claim first.
-          resolved.set(claim.id, this.documents.claim(claim.id) ?? { ...claim, statement, parts })
-        })
-        return resolved
+        const stored = this.documents.resolveAll(
+          claims.map((claim, index) => ({ claim, resolution: resolutions[index] as Resolution })),
+        )
+        return new Map(stored.map((claim) => [claim.id, claim]))
       })
       .finally(() => claims.forEach((claim) => this.batches.delete(claim.id)))
     // Nobody may be waiting when it ends (its units were cancelled, or have not run yet).

@@ -41,6 +41,7 @@ export function modelTier(
     models.panel.map((config, index) => [config.id, modelHandle(config, `models.panel[${index}]`, keys)]),
   )
   const judge = modelHandle(models.judge, 'models.judge', keys)
+  const providers = new Set([...panel.values(), judge].map((handle) => handle.providerKey))
   const batcher = new VoteBatcher(client, models.batchSize ?? 1, models.batchWindowMs)
   let prunedAt = 0
   // A claim's data, found once for its panel units and its judge (segmenting its context is not cheap).
@@ -61,8 +62,11 @@ export function modelTier(
     models: () => [...panel.keys()],
     // One attempt may include every retry of its request; the runner's default would cut them short.
     unitTimeoutMs: client.worstCaseMs() + 30_000,
-    // Batches fill only if a batch's worth of each model's units run at once.
-    concurrency: batcher.batchSize > 1 ? batcher.batchSize * panel.size : undefined,
+    // Every request slot of its providers busy, and as many units again ready to take a slot the moment one
+    // frees: a unit also spends time before its request (its claim's statement, the prompt) and after it (the
+    // write), holding a runner slot. Batches fill only if a batch's worth of each model's units run at once.
+    concurrency:
+      batcher.batchSize * Math.max(panel.size, 2 * client.settings.concurrencyPerProvider * providers.size),
 
     async check(input: UnitInput): Promise<UnitOutcome> {
       const handle = panel.get(input.model)
