@@ -79,7 +79,7 @@ export class VoteBatcher {
     today: string | null,
   ): Promise<VoteAnswer> {
     const { object, usage } = await this.client.generate(handle, {
-      system: panelSystem(today),
+      system: panelSystem(today, [item]),
       prompt: votePrompt(item),
       schema: Vote,
       name: 'vote',
@@ -113,7 +113,10 @@ export class VoteBatcher {
     }
     this.client
       .generate(queue.handle, {
-        system: panelSystem(queue.today),
+        system: panelSystem(
+          queue.today,
+          members.map((member) => member.item),
+        ),
         prompt: batchPrompt(members.map((member) => member.item)),
         schema: batchSchema(members.length),
         name: 'votes',

@@ -123,7 +123,7 @@ export function modelTier(
       const debate = steps.debate && split(first) ? await debateRound(first, voteAgain, input.signal) : []
       const votes = finalVotes(first, debate)
       const { object, usage } = await client.generate(judge, {
-        system: judgeSystem(today),
+        system: judgeSystem(today, item),
         prompt: judgePrompt(item, votes),
         schema: Decision,
         name: 'decision',
