@@ -154,17 +154,39 @@ export class ModelClient {
   }
 }
 
-/// `schema` as the response format's JSON schema without its `$schema` member: no provider reads the dialect's
-/// address, and every request would pay for it (about 20 tokens).
-function withoutDialect<T>(schema: z.ZodType<T>): Schema<T> {
+/// `schema` as the response format's JSON schema in as few tokens as say the same (every request pays for them):
+/// without its `$schema` member (no provider reads the dialect's address), its nullable members compact.
+function compactSchema<T>(schema: z.ZodType<T>): Schema<T> {
   const converted = zodSchema(schema)
   return jsonSchema<T>(
     async () => {
       const { $schema: _dialect, ...rest } = await converted.jsonSchema
-      return rest
+      return compactNullables(rest) as typeof rest
     },
     { validate: converted.validate },
   )
+}
+
+/// A JSON schema with each `anyOf` of one typed schema and null written as that schema with null among its
+/// types (and its enum's values), as zod already writes a nullable string: the same answers, in about ten
+/// tokens fewer per nullable enum.
+export function compactNullables(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(compactNullables)
+  if (typeof node !== 'object' || node === null) return node
+  const compact = Object.fromEntries(
+    Object.entries(node).map(([key, value]) => [key, compactNullables(value)]),
+  ) as Record<string, unknown>
+  const { anyOf, ...others } = compact
+  if (!Array.isArray(anyOf) || anyOf.length !== 2) return compact
+  const typed = anyOf.find((option) => option?.type !== 'null') as Record<string, unknown> | undefined
+  const nullable = anyOf.some((option) => option?.type === 'null' && Object.keys(option).length === 1)
+  if (!typed || !nullable || typeof typed.type !== 'string' || 'anyOf' in typed) return compact
+  return {
+    ...others,
+    ...typed,
+    type: [typed.type, 'null'],
+    ...(Array.isArray(typed.enum) ? { enum: [...typed.enum, null] } : {}),
+  }
 }
 
 /// The tokens of several calls together; null when none of them reported any.
@@ -189,7 +211,7 @@ const responseSchemas = new WeakMap<z.ZodType, unknown>()
 function responseSchema<T>(schema: z.ZodType<T>): Schema<T> {
   let made = responseSchemas.get(schema) as Schema<T> | undefined
   if (!made) {
-    made = withoutDialect(schema)
+    made = compactSchema(schema)
     responseSchemas.set(schema, made)
   }
   return made

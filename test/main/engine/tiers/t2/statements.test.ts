@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Report, Verdict } from '../../../../../src/shared/schemas'
 import { passageFor, resolvedAt } from '../../../../../src/main/engine/tiers/resolve'
+import { DATA_OPEN } from '../../../../../src/main/engine/tiers/t2'
 import { partsVerdict } from '../../../../../src/main/engine/tiers/resolve/parts'
 import {
   claimsToResolve,
@@ -32,6 +33,12 @@ const resolveIt = ({ claim, before }: ClaimToResolve) => {
 /// The data block of a panel model's request for one claim.
 const voteData = (request: RecordedRequest): { claim: string; asWritten?: string } =>
   JSON.parse(request.user.split('\n')[2]!)
+
+/// The data block of any request to the panel or the judge (a debate round's instructions take two lines).
+const dataOf = (request: RecordedRequest): any => {
+  const lines = request.user.split('\n')
+  return JSON.parse(lines[lines.indexOf(DATA_OPEN) + 1]!)
+}
 
 /// A panelist that knows one fact: the Brooklyn Bridge was completed in 1883, the Eiffel Tower in 1889.
 const historian = (request: RecordedRequest) => {
@@ -154,6 +161,38 @@ describe('claims checked as self-contained statements', () => {
     expect(claimOf(again, bare).evaluations.map((e) => e.cached)).toEqual([true, true])
   })
 
+  it('sends the panel and the judge a resolved statement without the sentences around it: the resolver read them', async () => {
+    fake = await startFakeOpenAI({
+      'model-a': { overrides: { verdict: 'refuted' } },
+      'model-resolver': { resolve: resolveIt },
+    })
+    // A split panel: votes, a debate round and the judge are all asked.
+    server = await startT2Server(t2Config(fake, ['a', 'b']))
+    const result = await run(
+      'The Brooklyn Bridge spans the East River. It was completed in 1889. It is long.',
+    )
+    expect(claimOf(result, 'It was completed in 1889.').statement).toBe(
+      'The Brooklyn Bridge was completed in 1889.',
+    )
+    const asked = [...panelRequests(fake), ...judged(fake)]
+    expect(asked.filter((r) => dataOf(r).otherVotes).length).toBeGreaterThan(0)
+    expect(judged(fake).length).toBeGreaterThan(0)
+    for (const request of asked) {
+      const data = dataOf(request)
+      expect(data).not.toHaveProperty('sentenceBefore')
+      expect(data).not.toHaveProperty('sentenceAfter')
+      expect(request.system).not.toContain('sentences around it')
+      // The writer's words beside a statement that changed them, and the rule that says which is judged.
+      if (data.claim === 'The Brooklyn Bridge was completed in 1889.') {
+        expect(data.asWritten).toBe('It was completed in 1889.')
+        expect(request.system).toContain('Judge only "claim"; "asWritten" the writer’s words.')
+      } else {
+        expect(data).not.toHaveProperty('asWritten')
+        expect(request.system).not.toContain('Judge only')
+      }
+    }
+  })
+
   it('resolves the claims of a check in batches, with today’s date and the document’s context, by the judge unless a resolver is configured', async () => {
     fake = await startFakeOpenAI()
     const config = t2Config(fake, ['a'])
@@ -214,6 +253,14 @@ describe('claims checked as self-contained statements', () => {
         .map((r) => voteData(r).claim)
         .sort(),
     ).toEqual(result.claims.map((c) => c.text).sort())
+    // Unresolved, the claim's words come with the sentences around them, and the panel is told what they are.
+    const it = panelRequests(fake).find((r) => voteData(r).claim === 'It was completed in 1889.')!
+    expect(voteData(it)).toEqual({
+      claim: 'It was completed in 1889.',
+      sentenceBefore: 'The Eiffel Tower stands in Paris.',
+      sentenceAfter: '',
+    })
+    expect(it.system).toContain('Judge only "claim"; the sentences around it are context.')
   })
 
   it('tries again later when the resolver fails for now (503): nothing is checked on the bare words meanwhile', async () => {
