@@ -5,13 +5,14 @@ import { isRewrite, UNVERIFIED } from '../../../../shared/corrections'
 import type { Consensus, Evaluation } from '../../../../shared/schemas'
 import { ModelClient, modelHandle, modelSettings, type ModelHandle } from '../../models'
 import { apiKeys, type ApiKeys } from '../../keys'
+import type { ClaimRecord } from '../../store/documents'
 import type { VoteCache } from '../../store/voteCache'
 import { consistentDetail } from '../../../../shared/verdicts'
 import { agreement, debateRound, finalVotes, panelConsensus, split, unanimous } from '../panel'
 import { ALL_STEPS, todayOf, type VerdictSteps } from '../steps'
 import { PermanentError } from '../../errors'
 import type { JudgeInput, TierChecker, UnitInput, UnitOutcome } from '../tier'
-import { VoteBatcher } from './batcher'
+import { VoteBatcher, type VoteAnswer } from './batcher'
 import { checkedText, claimData } from './context'
 import { Decision, debateData, judgePrompt, judgeSystem, type ClaimData, type Vote } from './prompts'
 
@@ -56,26 +57,33 @@ export function modelTier(
     return item
   }
 
-  return {
-    tier: 't2',
-    models: () => [...panel.keys()],
-    // One attempt may include every retry of its request; the runner's default would cut them short.
-    unitTimeoutMs: client.worstCaseMs() + 30_000,
-    // Batches fill only if a batch's worth of each model's units run at once.
-    concurrency: batcher.batchSize > 1 ? batcher.batchSize * panel.size : undefined,
-
-    async check(input: UnitInput): Promise<UnitOutcome> {
-      const handle = panel.get(input.model)
-      if (!handle) throw new PermanentError(`The panel model "${input.model}" is no longer configured.`)
-      const now = input.now()
-      const since = new Date(Date.parse(now) - VOTE_CACHE_MS).toISOString()
-      // Expired votes are forgotten, at most once an hour.
-      if (Date.parse(now) - prunedAt > 60 * 60 * 1000) {
-        cache.prune(since)
-        prunedAt = Date.parse(now)
-      }
-      // Keyed by the statement: the same words about another subject are another claim.
-      const hit = cache.get(input.organizationId, handle.cacheKey, checkedText(input.claim), since)
+  /// A panel model's votes on a unit's claims (a claim's parts), cached ones reused, the others asked at once.
+  async function checkAll(input: UnitInput, claims: readonly ClaimRecord[]): Promise<UnitOutcome[]> {
+    const handle = panel.get(input.model)
+    if (!handle) throw new PermanentError(`The panel model "${input.model}" is no longer configured.`)
+    const now = input.now()
+    const since = new Date(Date.parse(now) - VOTE_CACHE_MS).toISOString()
+    // Expired votes are forgotten, at most once an hour.
+    if (Date.parse(now) - prunedAt > 60 * 60 * 1000) {
+      cache.prune(since)
+      prunedAt = Date.parse(now)
+    }
+    // Keyed by the statement: the same words about another subject are another claim.
+    const hits = claims.map((claim) =>
+      cache.get(input.organizationId, handle.cacheKey, checkedText(claim), since),
+    )
+    const asked = claims.filter((_, index) => !hits[index])
+    const answers = await batcher.votes(
+      handle,
+      input.checkId,
+      asked.map((claim) => itemOf({ ...input, claim })),
+      input.signal,
+      todayOf(now, steps),
+    )
+    const at = input.now()
+    let next = 0
+    return claims.map((claim, index) => {
+      const hit = hits[index]
       if (hit) {
         // The cache keeps no detail: a cached vote's misleading or unverifiable is of no stated kind.
         const vote = {
@@ -86,18 +94,31 @@ export function modelTier(
         }
         return voteOutcome(input.model, vote, now, true, { inputTokens: 0, outputTokens: 0 })
       }
-      const item = itemOf(input)
-      const today = todayOf(now, steps)
-      const { vote, usage } = await batcher.vote(handle, input.checkId, item, input.signal, today)
-      const at = input.now()
+      const { vote, usage } = answers[next++] as VoteAnswer
       const rationale = vote.rationale.trim().slice(0, MAX_RATIONALE)
-      cache.put(input.organizationId, handle.cacheKey, checkedText(input.claim), {
+      cache.put(input.organizationId, handle.cacheKey, checkedText(claim), {
         ...vote,
         rationale,
         createdAt: at,
       })
       return voteOutcome(input.model, { ...vote, rationale }, at, false, usage)
+    })
+  }
+
+  return {
+    tier: 't2',
+    models: () => [...panel.keys()],
+    // One attempt may include every retry of its request; the runner's default would cut them short.
+    unitTimeoutMs: client.worstCaseMs() + 30_000,
+    // Batches fill only if a batch's worth of each model's units run at once.
+    concurrency: batcher.batchSize > 1 ? batcher.batchSize * panel.size : undefined,
+
+    async check(input: UnitInput): Promise<UnitOutcome> {
+      const [outcome] = await checkAll(input, [input.claim])
+      return outcome as UnitOutcome
     },
+
+    checkAll,
 
     async judge(input: JudgeInput): Promise<UnitOutcome> {
       const first = input.votes.filter((vote) => vote.round === 1)

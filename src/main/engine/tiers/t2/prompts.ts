@@ -176,11 +176,18 @@ export function votePrompt(question: Question): string {
 /// The request for several claims' votes at once, or (all debate rounds) their second votes: the instructions
 /// and the schema are shared between the claims.
 export function batchPrompt(questions: readonly Question[]): string {
-  const claims = questions.map((question, index) => ({ key: batchKey(index), ...question }))
+  // A claim's parts share the writer's words: they are sent once, beside them.
+  const written = questions[0]?.asWritten
+  const shared = written !== undefined && questions.every((question) => question.asWritten === written)
+  const claims = questions.map(({ asWritten, ...question }, index) => ({
+    key: batchKey(index),
+    ...question,
+    ...(asWritten === undefined || shared ? {} : { asWritten }),
+  }))
   const ask = questions.some(isDebate)
     ? `${DEBATE_RULE}\nVote again on each of these ${questions.length} claims on its own`
     : `Fact-check each of these ${questions.length} claims on its own`
-  return `${ask}, and answer with one vote under each claim's key.\n${dataBlock({ claims })}`
+  return `${ask}, and answer with one vote under each claim's key.\n${dataBlock(shared ? { asWritten: written, claims } : { claims })}`
 }
 
 /// The request for the judge: the claim and the panel's votes, anonymised.

@@ -322,12 +322,17 @@ describe('claims checked as self-contained statements', () => {
       'The Brooklyn Bridge was designed by Gustave Eiffel.',
     ]
     const engineer = (request: RecordedRequest) => {
-      const { claim } = voteData(request)
-      const wrong = /Gustave Eiffel/.test(claim)
-      const verdict = wrong ? 'refuted' : 'supported'
-      return request.model === 'model-judge'
-        ? { reasoning: `Judged “${claim}”.`, correction: null, confidence: 0.8, detail: null, verdict }
-        : { rationale: `On “${claim}”.`, confidence: wrong ? 0.7 : 0.9, detail: null, verdict }
+      const judge = (claim: string) => {
+        const wrong = /Gustave Eiffel/.test(claim)
+        const verdict = wrong ? 'refuted' : 'supported'
+        return request.model === 'model-judge'
+          ? { reasoning: `Judged “${claim}”.`, correction: null, confidence: 0.8, detail: null, verdict }
+          : { rationale: `On “${claim}”.`, confidence: wrong ? 0.7 : 0.9, detail: null, verdict }
+      }
+      // Several claims in one request: a vote under each one's key.
+      const { claim, claims } = dataOf(request)
+      if (claims) return Object.fromEntries(claims.map((c: any) => [c.key, judge(c.claim)]))
+      return judge(claim)
     }
     fake = await startFakeOpenAI({
       'model-a': { answer: engineer },
@@ -355,10 +360,30 @@ describe('claims checked as self-contained statements', () => {
       /^Part 2 of 2 \(“The Brooklyn Bridge was designed by Gustave Eiffel\.”\) is refuted: Judged/,
     )
     expect(consensus.correction).toBeNull()
-    // Each panel model voted on each part; its vote on the claim is the aggregate.
-    const asked = panelRequests(fake).map((r) => `${r.model}: ${voteData(r).claim}`)
-    for (const part of parts) expect(asked).toContain(`model-a: ${part}`)
-    expect(asked.some((line) => line.endsWith(claimText))).toBe(false)
+    // Each panel model voted on the parts in one request, a vote under each part's key, reasons first; its
+    // vote on the claim is the aggregate.
+    const onParts = panelRequests(fake).filter((r) => dataOf(r).claims)
+    expect(onParts.map((r) => r.model)).toEqual(['model-a'])
+    // The writer's words once, beside the parts.
+    expect(dataOf(onParts[0]!)).toEqual({
+      asWritten: claimText,
+      claims: [
+        { key: 'claim_1', claim: parts[0] },
+        { key: 'claim_2', claim: parts[1] },
+      ],
+    })
+    const schema = onParts[0]!.body.response_format.json_schema.schema
+    expect(Object.keys(schema.properties)).toEqual(['claim_1', 'claim_2'])
+    for (const key of ['claim_1', 'claim_2'])
+      expect(Object.keys(schema.properties[key].properties)).toEqual([
+        'rationale',
+        'confidence',
+        'detail',
+        'verdict',
+      ])
+    // The other claim alone; no vote asked on the multi-fact claim's own words.
+    expect(panelRequests(fake)).toHaveLength(2)
+    expect(panelRequests(fake).map((r) => dataOf(r).claim)).not.toContain(claimText)
     for (const vote of claim.evaluations) {
       expect(vote).toMatchObject({ verdict: 'misleading', confidence: 0.7 })
       expect(vote.rationale).toContain(
