@@ -155,13 +155,17 @@ export class ModelClient {
 }
 
 /// `schema` as the response format's JSON schema in as few tokens as say the same (every request pays for them):
-/// without its `$schema` member (no provider reads the dialect's address), its nullable members compact.
+/// without its `$schema` member (no provider reads the dialect's address), a member schema used more than once
+/// (a batch's votes) defined once and referred to, its nullable members compact.
 function compactSchema<T>(schema: z.ZodType<T>): Schema<T> {
-  const converted = zodSchema(schema)
+  const converted = zodSchema(schema, { useReferences: true })
   return jsonSchema<T>(
     async () => {
-      const { $schema: _dialect, ...rest } = await converted.jsonSchema
-      return compactNullables(rest) as typeof rest
+      const { $schema: _dialect, definitions, ...rest } = await converted.jsonSchema
+      // Defined under `$defs`, as OpenAI documents references (`#/$defs/…` is a pointer in any draft).
+      return compactJsonSchema(
+        definitions === undefined ? rest : { ...rest, $defs: definitions },
+      ) as typeof rest
     },
     { validate: converted.validate },
   )
@@ -169,12 +173,17 @@ function compactSchema<T>(schema: z.ZodType<T>): Schema<T> {
 
 /// A JSON schema with each `anyOf` of one typed schema and null written as that schema with null among its
 /// types (and its enum's values), as zod already writes a nullable string: the same answers, in about ten
-/// tokens fewer per nullable enum.
-export function compactNullables(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(compactNullables)
+/// tokens fewer per nullable enum. References to `definitions` point into `$defs`.
+export function compactJsonSchema(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(compactJsonSchema)
   if (typeof node !== 'object' || node === null) return node
   const compact = Object.fromEntries(
-    Object.entries(node).map(([key, value]) => [key, compactNullables(value)]),
+    Object.entries(node).map(([key, value]) => [
+      key,
+      key === '$ref' && typeof value === 'string'
+        ? value.replace(/^#\/definitions\//, '#/$defs/')
+        : compactJsonSchema(value),
+    ]),
   ) as Record<string, unknown>
   const { anyOf, ...others } = compact
   if (!Array.isArray(anyOf) || anyOf.length !== 2) return compact

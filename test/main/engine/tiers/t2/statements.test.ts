@@ -374,13 +374,8 @@ describe('claims checked as self-contained statements', () => {
     })
     const schema = onParts[0]!.body.response_format.json_schema.schema
     expect(Object.keys(schema.properties)).toEqual(['claim_1', 'claim_2'])
-    for (const key of ['claim_1', 'claim_2'])
-      expect(Object.keys(schema.properties[key].properties)).toEqual([
-        'rationale',
-        'confidence',
-        'detail',
-        'verdict',
-      ])
+    const [vote] = Object.values<any>(schema.$defs)
+    expect(Object.keys(vote.properties)).toEqual(['rationale', 'confidence', 'detail', 'verdict'])
     // The other claim alone; no vote asked on the multi-fact claim's own words.
     expect(panelRequests(fake)).toHaveLength(2)
     expect(panelRequests(fake).map((r) => dataOf(r).claim)).not.toContain(claimText)
