@@ -398,4 +398,36 @@ describe('claims checked as self-contained statements', () => {
     // The summary counts the claim once, by its aggregate.
     expect(result.summary.verdicts).toEqual({ misleading: 1, supported: 1 })
   })
+
+  it('asks a panelist only about the parts it has no cached vote on', async () => {
+    const opened = 'The Brooklyn Bridge opened in 1883.'
+    const partsOf: Record<string, string[]> = {
+      'The Brooklyn Bridge opened in 1883 and is 1834 metres long.': [
+        opened,
+        'The Brooklyn Bridge is 1834 metres long.',
+      ],
+      'The Brooklyn Bridge opened in 1883 and has two towers.': [
+        opened,
+        'The Brooklyn Bridge has two towers.',
+      ],
+    }
+    fake = await startFakeOpenAI({
+      'model-resolver': { resolve: ({ claim }) => ({ statement: claim, parts: partsOf[claim] ?? null }) },
+    })
+    server = await startT2Server(t2Config(fake, ['a']))
+    const [first, second] = Object.keys(partsOf) as [string, string]
+    await run(first)
+    // The same claim again: both parts' votes come from the cache, and the panelist is not asked.
+    const asked = panelRequests(fake).length
+    expect(claimOf(await run(first), first).evaluations.map((e) => e.cached)).toEqual([true])
+    expect(panelRequests(fake)).toHaveLength(asked)
+    // A claim that shares one part: only the other is asked, alone.
+    const result = await run(second)
+    const [request, ...more] = panelRequests(fake).slice(asked)
+    expect(more).toHaveLength(0)
+    expect(request!.body.response_format.json_schema.name).toBe('vote')
+    expect(dataOf(request!).claim).toBe('The Brooklyn Bridge has two towers.')
+    const parts = claimOf(result, second).parts!.map((part) => part.statement)
+    expect(parts).toEqual(partsOf[second])
+  })
 })
