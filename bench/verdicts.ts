@@ -9,6 +9,9 @@
 //   requests: what the shared prompts cost now, and the steps' own cost beside it.
 // - "after": today's engine as shipped, the resolver's requests included (its share shown apart).
 // - "after without the debate": what the agreeing panel alone saves, and what the debate round costs.
+// - t2 "after, in two parts": as shipped, with a resolver that splits each claim into its two facts (its
+//   opening year, its trains a week), as a capable one would; each panelist votes on both parts in one
+//   request. (The other rows' resolver repeats each claim as it is, in one part.)
 import { execFileSync, execFile } from 'node:child_process'
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -20,7 +23,12 @@ import { ALL_STEPS, type VerdictSteps } from '../src/main/engine/tiers/steps'
 import { DATA_CLOSE, DATA_OPEN } from '../src/main/engine/tiers/t2/prompts'
 import { Config } from '../src/shared/config'
 import type { Tier } from '../src/shared/schemas'
-import { fromSchema, startFakeOpenAI, type RecordedRequest } from '../test/helpers/fakeOpenAI'
+import {
+  fromSchema,
+  startFakeOpenAI,
+  type ClaimToResolve,
+  type RecordedRequest,
+} from '../test/helpers/fakeOpenAI'
 import { FakeWiki } from '../test/helpers/fakeWiki'
 import type { Figure } from './measure'
 
@@ -124,9 +132,17 @@ export function answer(request: RecordedRequest): unknown {
   return about(data.claim, schema)
 }
 
+/// How a resolver that knows what the bench's claims say splits each into its two facts.
+export function inTwoParts({ claim }: ClaimToResolve): { statement: string; parts: string[] | null } {
+  const facts = /^(.+) was opened in (\d+) and (carried .+)$/.exec(claim)
+  if (!facts) return { statement: claim, parts: null }
+  const [, subject, year, carried] = facts
+  return { statement: claim, parts: [`${subject} was opened in ${year}.`, `${subject} ${carried}`] }
+}
+
 export interface VerdictFigure {
   tier: 't2' | 't3'
-  when: 'before #22' | 'steps off' | 'after' | 'after without the debate'
+  when: 'before #22' | 'steps off' | 'after' | 'after without the debate' | 'after, in two parts'
   /// Claims per panel request (the config's models.batchSize).
   batchSize: number
   tokensPerClaim: number
@@ -156,7 +172,8 @@ const round = (n: number) => Math.round(n * 10) / 10
 type Measured = Pick<VerdictFigure, 'tokensPerClaim' | 'requestsPerClaim' | 'resolverTokensPerClaim'>
 
 /// One check of the article in `tier` on a fresh engine opened by `open`: its tokens and requests per claim, as
-/// the fake server counted them; without the resolver's requests unless `withResolver`.
+/// the fake server counted them; without the resolver's requests unless `withResolver`; each claim split into
+/// its two facts when `inParts`.
 export async function measureWith(
   tier: Tier,
   open: OpenBenchEngine,
@@ -164,8 +181,9 @@ export async function measureWith(
   ended: (check: { status: string }) => boolean,
   withResolver: boolean,
   batchSize: number,
+  inParts = false,
 ): Promise<Measured> {
-  const fake = await startFakeOpenAI({ '*': { answer } })
+  const fake = await startFakeOpenAI({ '*': { answer, ...(inParts ? { resolve: inTwoParts } : {}) } })
   const wiki = await new FakeWiki().start()
   for (const [title, paragraphs] of Object.entries(PAGES)) wiki.article(title, paragraphs)
   wiki.search = () =>
@@ -218,7 +236,13 @@ export async function measureWith(
 }
 
 /// Today's engine with `steps`.
-const today = (tier: Tier, steps: Readonly<VerdictSteps>, withResolver: boolean, batchSize = 1) =>
+const today = (
+  tier: Tier,
+  steps: Readonly<VerdictSteps>,
+  withResolver: boolean,
+  batchSize = 1,
+  inParts = false,
+) =>
   measureWith(
     tier,
     (options) => openEngine({ ...options, config: options.config as Config, verdictSteps: steps }),
@@ -226,6 +250,7 @@ const today = (tier: Tier, steps: Readonly<VerdictSteps>, withResolver: boolean,
     hasEnded as (check: { status: string }) => boolean,
     withResolver,
     batchSize,
+    inParts,
   )
 
 /// The engine of PRE_ISSUE_22, checked out into a temporary folder (with this checkout's node_modules) and run
@@ -265,8 +290,8 @@ async function beforeIssue22(tier: 't2' | 't3', batchSize = 1): Promise<Measured
   }
 }
 
-/// t2 and t3: before #22, with the steps off, after, and after without the debate, at batch size 1; t2 before
-/// and after at batch size 8 too (votes, and debate rounds, batched).
+/// t2 and t3: before #22, with the steps off, after, and after without the debate, at batch size 1; t2 after
+/// with each claim in two parts, and before and after at batch size 8 too (votes, and debate rounds, batched).
 export async function verdictBenchmarks(): Promise<VerdictFigure[]> {
   const figures: VerdictFigure[] = []
   for (const tier of ['t2', 't3'] as const) {
@@ -281,6 +306,7 @@ export async function verdictBenchmarks(): Promise<VerdictFigure[]> {
     figures.push(row('after', await today(tier, ALL_STEPS, true)))
     figures.push(row('after without the debate', await today(tier, { ...ALL_STEPS, debate: false }, true)))
     if (tier === 't2') {
+      figures.push(row('after, in two parts', await today(tier, ALL_STEPS, true, 1, true)))
       figures.push(row('before #22', await beforeIssue22(tier, 8), 8))
       figures.push(row('after', await today(tier, ALL_STEPS, true, 8), 8))
     }

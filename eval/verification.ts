@@ -337,13 +337,13 @@ function withEvidence(models: Config['models'], judgeModel: ModelConfig, steps: 
   const panel = models.panel.map((model, i) => modelHandle(model, `models.panel[${i}]`, keys))
   const judge = modelHandle(judgeModel, 'models.judge', keys)
   return async (item) => {
-    const data = { claim: item.claim, sentenceBefore: '', sentenceAfter: '', evidence: item.evidence ?? [] }
+    const data = { claim: item.claim, evidence: item.evidence ?? [] }
     const signal = new AbortController().signal
     const now = new Date().toISOString()
     const answers = await Promise.allSettled(
       panel.map((handle) =>
         client.generate(handle, {
-          system: panelSystem(todayOf(now, steps)),
+          system: panelSystem(todayOf(now, steps), [data]),
           prompt: votePrompt(data),
           schema: Vote,
           name: 'vote',
@@ -372,7 +372,7 @@ function withEvidence(models: Config['models'], judgeModel: ModelConfig, steps: 
     if (votes.length === 0) return null
     const decided = await client
       .generate(judge, {
-        system: judgeSystem(todayOf(now, steps)),
+        system: judgeSystem(todayOf(now, steps), data),
         prompt: judgePrompt(data, votes),
         schema: Decision,
         name: 'decision',

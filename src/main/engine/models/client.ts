@@ -151,6 +151,33 @@ export class ModelClient {
   }
 }
 
+/// A JSON schema with each `anyOf` of one typed schema and null written as that schema with null among its
+/// types (and its enum's values), as zod already writes a nullable string: the same answers, in about ten
+/// tokens fewer per nullable enum. References to `definitions` point into `$defs`.
+export function compactJsonSchema(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(compactJsonSchema)
+  if (typeof node !== 'object' || node === null) return node
+  const compact = Object.fromEntries(
+    Object.entries(node).map(([key, value]) => [
+      key,
+      key === '$ref' && typeof value === 'string'
+        ? value.replace(/^#\/definitions\//, '#/$defs/')
+        : compactJsonSchema(value),
+    ]),
+  ) as Record<string, unknown>
+  const { anyOf, ...others } = compact
+  if (!Array.isArray(anyOf) || anyOf.length !== 2) return compact
+  const typed = anyOf.find((option) => option?.type !== 'null') as Record<string, unknown> | undefined
+  const nullable = anyOf.some((option) => option?.type === 'null' && Object.keys(option).length === 1)
+  if (!typed || !nullable || typeof typed.type !== 'string' || 'anyOf' in typed) return compact
+  return {
+    ...others,
+    ...typed,
+    type: [typed.type, 'null'],
+    ...(Array.isArray(typed.enum) ? { enum: [...typed.enum, null] } : {}),
+  }
+}
+
 /// The tokens of several calls together; null when none of them reported any.
 export function addUsage(...usages: Array<TokenUsage | null>): TokenUsage | null {
   const known = usages.filter((usage) => usage !== null)
@@ -188,14 +215,19 @@ function tokenUsage(usage: Answer['usage']): TokenUsage | null {
   return { inputTokens: input ?? 0, outputTokens: output ?? 0 }
 }
 
-// Each zod schema's JSON schema for the response format, made once, without its `$schema` member: no provider
-// reads the dialect's address, and every request would pay for it (about 20 tokens).
+// Each zod schema's JSON schema for the response format, made once, in as few tokens as say the same (every
+// request pays for them): without its `$schema` member (no provider reads the dialect's address), a member schema
+// used more than once (a batch's votes) defined once and referred to, its nullable members compact.
 const responseSchemas = new WeakMap<z.ZodType, Promise<JSONSchema7>>()
 
 function responseSchema(schema: z.ZodType): Promise<JSONSchema7> {
   let made = responseSchemas.get(schema)
   if (!made) {
-    made = Promise.resolve(zodSchema(schema).jsonSchema).then(({ $schema: _dialect, ...rest }) => rest)
+    made = Promise.resolve(zodSchema(schema, { useReferences: true }).jsonSchema).then(
+      ({ $schema: _dialect, definitions, ...rest }) =>
+        // Defined under `$defs`, as OpenAI documents references (`#/$defs/…` is a pointer in any draft).
+        compactJsonSchema(definitions === undefined ? rest : { ...rest, $defs: definitions }) as JSONSchema7,
+    )
     responseSchemas.set(schema, made)
   }
   return made

@@ -17,7 +17,7 @@ import type { Store } from '../store'
 import { chargeOrRefuse } from '../credits'
 import type { Reachability } from '../reachability'
 import type { ResearchRecord } from '../store/research'
-import { checkedText, claimData } from '../tiers/t2/context'
+import { checkedText, claimContext } from '../tiers/t2/context'
 import { passageFor, resolveClaims } from '../tiers/resolve'
 import { ALL_STEPS, todayOf } from '../tiers/steps'
 import type { ClaimRecord } from '../store/documents'
@@ -182,8 +182,8 @@ export class DeepResearch implements JobQueue {
       // A claim is researched as the statement its checks judge, resolved now if no check has yet.
       const claim = await this.resolved(found.claim, found.documentText)
       text = checkedText(claim)
-      const item = claimData(found.documentText, claim)
-      context = [item.sentenceBefore, item.sentenceAfter].filter(Boolean).join(' … ')
+      const around = claimContext(found.documentText, claim)
+      context = [around.sentenceBefore, around.sentenceAfter].filter(Boolean).join(' … ')
       claimId = claim.id
     }
     const now = this.clock.now().toISOString()

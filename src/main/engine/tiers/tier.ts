@@ -52,6 +52,9 @@ export interface TierChecker {
   /// The models each claim is checked by: one unit per claim and model.
   models(): string[]
   check(input: UnitInput): Promise<UnitOutcome>
+  /// Checks several claims for the unit's model at once (a claim's parts), in fewer requests than one each: an
+  /// outcome per claim, in order. A tier without it checks each on its own.
+  checkAll?(input: UnitInput, claims: readonly ClaimRecord[]): Promise<UnitOutcome[]>
   /// Tiers with a panel: writes the consensus from the votes. Once every panel unit of a claim has ended and
   /// at least one voted, the runner queues one judge unit (model JUDGE_UNIT) for it.
   judge?(input: JudgeInput): Promise<UnitOutcome>

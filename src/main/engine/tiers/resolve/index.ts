@@ -24,6 +24,8 @@ export * from './prompts'
 /// Claims resolved in one request: enough to share the instructions, few enough for a small model to keep up.
 export const RESOLVE_BATCH = 8
 const MAX_STATEMENT = 2000
+/// Claims the resolver failed on remembered at once.
+const MAX_FAILED = 10_000
 /// Sentences of context before and after a claim's own, and the most of one sentence that is sent.
 const BEFORE = 3
 const AFTER = 1
@@ -101,11 +103,14 @@ function resolution(claim: ClaimRecord, answer: Resolved | undefined): Omit<Reso
 /// Times an answer that does not follow the schema is asked for again before the claims are checked as written.
 const UNUSABLE_RETRIES = 1
 
-/// Resolves `claims` in one request to `handle`, from what `passage` gives of their document. A failure that will not mend (the
-/// provider refuses the request, or its answer keeps not following the schema) resolves each claim as its own
-/// words, so that the check goes on with what it can check; a passing one (a lost connection, a 5xx, a
-/// timeout) is thrown, so that the unit waiting for it is tried again later and nothing is checked on the bare
-/// words meanwhile.
+/// A claim's resolution, and whether the resolver failed on it (its statement is then the claim's words).
+export type ClaimResolution = Resolution & { failed: boolean }
+
+/// Resolves `claims` in one request to `handle`, from what `passage` gives of their document. A failure that will
+/// not mend (the provider refuses the request, or its answer keeps not following the schema) resolves each claim
+/// as its own words, marked failed, so that the check goes on with what it can check; a passing one (a lost
+/// connection, a 5xx, a timeout) is thrown, so that the unit waiting for it is tried again later and nothing is
+/// checked on the bare words meanwhile.
 export async function resolveClaims(
   client: ModelClient,
   handle: ModelHandle,
@@ -113,7 +118,7 @@ export async function resolveClaims(
   passage: Passage,
   today: string,
   signal: AbortSignal,
-): Promise<Resolution[]> {
+): Promise<ClaimResolution[]> {
   const prompt = resolvePrompt(passage)
   for (let retry = 0; ; retry++) {
     try {
@@ -127,12 +132,13 @@ export async function resolveClaims(
       return claims.map((claim, index) => ({
         ...resolution(claim, resolvedAt(object, index, claims.length)),
         usage: share(usage, index, claims.length),
+        failed: false,
       }))
     } catch (error) {
       if (signal.aborted) throw error
       if (error instanceof UnusableAnswerError && retry < UNUSABLE_RETRIES) continue
       if (!(error instanceof PermanentError || error instanceof UnusableAnswerError)) throw error
-      return claims.map((claim) => ({ statement: claim.text, parts: null, usage: null }))
+      return claims.map((claim) => ({ statement: claim.text, parts: null, usage: null, failed: true }))
     }
   }
 }
@@ -157,6 +163,9 @@ interface Batch {
 /// tier, every unit and a restarted engine check the same statement.
 export class StatementResolver {
   private readonly batches = new Map<string, Batch>()
+  /// Claims the resolver failed on in this process: checked unresolved, their words with the sentences around
+  /// them (after a restart, as stored: their words alone).
+  private readonly failed = new Set<string>()
 
   constructor(
     private readonly client: ModelClient,
@@ -170,8 +179,13 @@ export class StatementResolver {
     return this.client.worstCaseMs()
   }
 
-  /// The unit's claim as it is checked.
+  /// The unit's claim as it is checked: resolved, or unresolved (statement null) when the resolver failed on it.
   async resolve(input: UnitInput): Promise<ClaimRecord> {
+    const claim = await this.resolved(input)
+    return this.failed.has(claim.id) ? { ...claim, statement: null } : claim
+  }
+
+  private async resolved(input: UnitInput): Promise<ClaimRecord> {
     if (input.claim.statement !== null) return input.claim
     let batch = this.batches.get(input.claim.id)
     if (!batch) {
@@ -207,6 +221,13 @@ export class StatementResolver {
     return this.batches.get(input.claim.id) as Batch
   }
 
+  /// Marks a claim the resolver failed on (the set is bounded: failures are few, and forgetting one only costs
+  /// its context).
+  private remember(claimId: string): void {
+    if (this.failed.size >= MAX_FAILED) this.failed.clear()
+    this.failed.add(claimId)
+  }
+
   /// One request resolving `claims`, their results stored together as they land.
   private request(
     input: UnitInput,
@@ -224,8 +245,11 @@ export class StatementResolver {
     )
       .then((resolutions) => {
         const stored = this.documents.resolveAll(
-          claims.map((claim, index) => ({ claim, resolution: resolutions[index] as Resolution })),
+          claims.map((claim, index) => ({ claim, resolution: resolutions[index] as ClaimResolution })),
         )
+        resolutions.forEach((resolution, index) => {
+          if (resolution.failed) this.remember((claims[index] as ClaimRecord).id)
+        })
         return new Map(stored.map((claim) => [claim.id, claim]))
       })
       .finally(() => claims.forEach((claim) => this.batches.delete(claim.id)))

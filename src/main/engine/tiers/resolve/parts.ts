@@ -129,7 +129,9 @@ export function resolvedTier(inner: TierChecker, resolver: StatementResolver): T
       const claim = await resolver.resolve(input)
       if (!claim.parts) return inner.check({ ...input, claim })
       const parts = partClaims(claim)
-      const outcomes = await Promise.all(parts.map((part) => inner.check({ ...input, claim: part })))
+      const outcomes = inner.checkAll
+        ? await inner.checkAll(input, parts)
+        : await Promise.all(parts.map((part) => inner.check({ ...input, claim: part })))
       const votes = outcomes.flatMap((outcome) => (outcome.evaluation ? [outcome.evaluation] : []))
       return {
         evaluation: claimEvaluation(claim.parts, votes),

@@ -72,6 +72,21 @@ export class VoteBatcher {
     })
   }
 
+  /// Votes on several claims of one unit (a claim's parts), one per item in order: with a batch size above 1
+  /// each joins the batches as a claim does; else all of them in one request, which shares the instructions
+  /// between them.
+  votes(
+    handle: ModelHandle,
+    scope: string,
+    items: readonly Question[],
+    signal: AbortSignal,
+    today: string | null,
+  ): Promise<VoteAnswer[]> {
+    if (this.batchSize > 1)
+      return Promise.all(items.map((item) => this.vote(handle, scope, item, signal, today)))
+    return this.ask(handle, items, signal, today)
+  }
+
   private async single(
     handle: ModelHandle,
     item: Question,
@@ -79,7 +94,7 @@ export class VoteBatcher {
     today: string | null,
   ): Promise<VoteAnswer> {
     const { object, usage } = await this.client.generate(handle, {
-      system: panelSystem(today),
+      system: panelSystem(today, [item]),
       prompt: votePrompt(item),
       schema: Vote,
       name: 'vote',
@@ -88,18 +103,37 @@ export class VoteBatcher {
     return { vote: object, usage }
   }
 
+  /// One request for the votes on `items`, one per item in order, each with its share of the tokens.
+  private async ask(
+    handle: ModelHandle,
+    items: readonly Question[],
+    signal: AbortSignal,
+    today: string | null,
+  ): Promise<VoteAnswer[]> {
+    const [only] = items
+    if (!only) return []
+    if (items.length === 1) return [await this.single(handle, only, signal, today)]
+    const { object, usage } = await this.client.generate(handle, {
+      system: panelSystem(today, items),
+      prompt: batchPrompt(items),
+      schema: batchSchema(items.length),
+      name: 'votes',
+      signal,
+    })
+    return items.map((_, index) => {
+      const vote = object[batchKey(index)]
+      if (!vote) throw new Error(`${handle.config.id} left out ${batchKey(index)} of a batch`)
+      return { vote, usage: share(usage, index, items.length) }
+    })
+  }
+
   private flush(key: string): void {
     const queue = this.queues.get(key)
     if (!queue) return
     this.queues.delete(key)
     if (queue.timer) clearTimeout(queue.timer)
     const members = queue.members.filter((member) => !member.signal.aborted)
-    const [only] = members
-    if (!only) return
-    if (members.length === 1) {
-      this.single(queue.handle, only.item, only.signal, queue.today).then(only.resolve, only.reject)
-      return
-    }
+    if (members.length === 0) return
     const controller = new AbortController()
     let present = members.length
     for (const member of members) {
@@ -111,23 +145,15 @@ export class VoteBatcher {
         { once: true },
       )
     }
-    this.client
-      .generate(queue.handle, {
-        system: panelSystem(queue.today),
-        prompt: batchPrompt(members.map((member) => member.item)),
-        schema: batchSchema(members.length),
-        name: 'votes',
-        signal: controller.signal,
-      })
-      .then(
-        ({ object, usage }) =>
-          members.forEach((member, index) => {
-            const vote = object[batchKey(index)]
-            if (vote) member.resolve({ vote, usage: share(usage, index, members.length) })
-            else member.reject(new Error(`${queue.handle.config.id} left out ${batchKey(index)} of a batch`))
-          }),
-        (error: unknown) => members.forEach((member) => member.reject(error)),
-      )
+    this.ask(
+      queue.handle,
+      members.map((member) => member.item),
+      controller.signal,
+      queue.today,
+    ).then(
+      (answers) => members.forEach((member, index) => member.resolve(answers[index] as VoteAnswer)),
+      (error: unknown) => members.forEach((member) => member.reject(error)),
+    )
   }
 }
 

@@ -5,13 +5,14 @@ import { isRewrite, UNVERIFIED } from '../../../../shared/corrections'
 import type { Consensus, Evaluation } from '../../../../shared/schemas'
 import { ModelClient, modelHandle, modelSettings, type ModelHandle } from '../../models'
 import { apiKeys, type ApiKeys } from '../../keys'
+import type { ClaimRecord } from '../../store/documents'
 import type { VoteCache } from '../../store/voteCache'
 import { consistentDetail } from '../../../../shared/verdicts'
 import { agreement, debateRound, finalVotes, panelConsensus, split, unanimous } from '../panel'
 import { ALL_STEPS, todayOf, type VerdictSteps } from '../steps'
 import { PermanentError } from '../../errors'
 import type { JudgeInput, TierChecker, UnitInput, UnitOutcome } from '../tier'
-import { VoteBatcher } from './batcher'
+import { VoteBatcher, type VoteAnswer } from './batcher'
 import { checkedText, claimData } from './context'
 import { Decision, debateData, judgePrompt, judgeSystem, type ClaimData, type Vote } from './prompts'
 
@@ -57,6 +58,54 @@ export function modelTier(
     return item
   }
 
+  /// A panel model's votes on a unit's claims (a claim's parts), cached ones reused, the others asked at once.
+  async function checkAll(input: UnitInput, claims: readonly ClaimRecord[]): Promise<UnitOutcome[]> {
+    const handle = panel.get(input.model)
+    if (!handle) throw new PermanentError(`The panel model "${input.model}" is no longer configured.`)
+    const now = input.now()
+    const since = new Date(Date.parse(now) - VOTE_CACHE_MS).toISOString()
+    // Expired votes are forgotten, at most once an hour.
+    if (Date.parse(now) - prunedAt > 60 * 60 * 1000) {
+      cache.prune(since)
+      prunedAt = Date.parse(now)
+    }
+    // Keyed by the statement: the same words about another subject are another claim.
+    const hits = claims.map((claim) =>
+      cache.get(input.organizationId, handle.cacheKey, checkedText(claim), since),
+    )
+    const asked = claims.filter((_, index) => !hits[index])
+    const answers = await batcher.votes(
+      handle,
+      input.checkId,
+      asked.map((claim) => itemOf({ ...input, claim })),
+      input.signal,
+      todayOf(now, steps),
+    )
+    const at = input.now()
+    let next = 0
+    return claims.map((claim, index) => {
+      const hit = hits[index]
+      if (hit) {
+        // The cache keeps no detail: a cached vote's misleading or unverifiable is of no stated kind.
+        const vote = {
+          verdict: hit.verdict,
+          detail: null,
+          confidence: hit.confidence,
+          rationale: hit.rationale,
+        }
+        return voteOutcome(input.model, vote, now, true, { inputTokens: 0, outputTokens: 0 })
+      }
+      const { vote, usage } = answers[next++] as VoteAnswer
+      const rationale = vote.rationale.trim().slice(0, MAX_RATIONALE)
+      cache.put(input.organizationId, handle.cacheKey, checkedText(claim), {
+        ...vote,
+        rationale,
+        createdAt: at,
+      })
+      return voteOutcome(input.model, { ...vote, rationale }, at, false, usage)
+    })
+  }
+
   return {
     tier: 't2',
     models: () => [...panel.keys()],
@@ -69,39 +118,11 @@ export function modelTier(
       batcher.batchSize * Math.max(panel.size, 2 * client.settings.concurrencyPerProvider * providers.size),
 
     async check(input: UnitInput): Promise<UnitOutcome> {
-      const handle = panel.get(input.model)
-      if (!handle) throw new PermanentError(`The panel model "${input.model}" is no longer configured.`)
-      const now = input.now()
-      const since = new Date(Date.parse(now) - VOTE_CACHE_MS).toISOString()
-      // Expired votes are forgotten, at most once an hour.
-      if (Date.parse(now) - prunedAt > 60 * 60 * 1000) {
-        cache.prune(since)
-        prunedAt = Date.parse(now)
-      }
-      // Keyed by the statement: the same words about another subject are another claim.
-      const hit = cache.get(input.organizationId, handle.cacheKey, checkedText(input.claim), since)
-      if (hit) {
-        // The cache keeps no detail: a cached vote's misleading or unverifiable is of no stated kind.
-        const vote = {
-          verdict: hit.verdict,
-          detail: null,
-          confidence: hit.confidence,
-          rationale: hit.rationale,
-        }
-        return voteOutcome(input.model, vote, now, true, { inputTokens: 0, outputTokens: 0 })
-      }
-      const item = itemOf(input)
-      const today = todayOf(now, steps)
-      const { vote, usage } = await batcher.vote(handle, input.checkId, item, input.signal, today)
-      const at = input.now()
-      const rationale = vote.rationale.trim().slice(0, MAX_RATIONALE)
-      cache.put(input.organizationId, handle.cacheKey, checkedText(input.claim), {
-        ...vote,
-        rationale,
-        createdAt: at,
-      })
-      return voteOutcome(input.model, { ...vote, rationale }, at, false, usage)
+      const [outcome] = await checkAll(input, [input.claim])
+      return outcome as UnitOutcome
     },
+
+    checkAll,
 
     async judge(input: JudgeInput): Promise<UnitOutcome> {
       const first = input.votes.filter((vote) => vote.round === 1)
@@ -127,7 +148,7 @@ export function modelTier(
       const debate = steps.debate && split(first) ? await debateRound(first, voteAgain, input.signal) : []
       const votes = finalVotes(first, debate)
       const { object, usage } = await client.generate(judge, {
-        system: judgeSystem(today),
+        system: judgeSystem(today, item),
         prompt: judgePrompt(item, votes),
         schema: Decision,
         name: 'decision',

@@ -265,7 +265,7 @@ export function webTier(
       const { passages } = await evidenceFor(input)
       const item = claimData(input.documentText, input.claim)
       const { object, usage } = await client.generate(handle, {
-        system: webPanelSystem(todayOf(input.now(), steps)),
+        system: webPanelSystem(todayOf(input.now(), steps), item),
         prompt: webVotePrompt(item, passageData(passages)),
         schema: WebVote,
         name: 'web_vote',
@@ -309,7 +309,7 @@ export function webTier(
         const handle = panel.get(own.model)
         if (!handle) return null
         const { object, usage } = await client.generate(handle, {
-          system: webPanelSystem(today),
+          system: webPanelSystem(today, item),
           prompt: webDebatePrompt(item, passageData(passages), own, others),
           schema: WebVote,
           name: 'web_vote',
@@ -321,7 +321,7 @@ export function webTier(
       const debate = steps.debate && split(first) ? await debateRound(first, voteAgain, input.signal) : []
       const votes = finalVotes(first, debate)
       const { object, usage } = await client.generate(judge, {
-        system: webJudgeSystem(today),
+        system: webJudgeSystem(today, item),
         prompt: webJudgePrompt(item, passageData(passages), votes),
         schema: WebDecision,
         name: 'web_decision',

@@ -45,12 +45,13 @@ describe('batching t2 votes', () => {
     for (const model of ['model-a', 'model-b']) {
       const requests = fake.of(model)
       expect(requests.map((r) => claimsOf(r).length)).toEqual([4, 4])
-      expect(Object.keys(requests[0]!.body.response_format.json_schema.schema.properties)).toEqual([
-        'claim_1',
-        'claim_2',
-        'claim_3',
-        'claim_4',
-      ])
+      const schema = requests[0]!.body.response_format.json_schema.schema
+      expect(Object.keys(schema.properties)).toEqual(['claim_1', 'claim_2', 'claim_3', 'claim_4'])
+      // The vote's schema is defined once and referred to under each key, not repeated per claim.
+      const [name, vote] = Object.entries<any>(schema.$defs)[0]!
+      expect(Object.keys(vote.properties)).toEqual(['rationale', 'confidence', 'detail', 'verdict'])
+      for (const key of Object.keys(schema.properties))
+        expect(schema.properties[key]).toEqual({ $ref: `#/$defs/${name}` })
       expect(requests.flatMap(claimsOf).sort()).toEqual(
         (await report(server, check.id)).claims.map((c) => c.text).sort(),
       )

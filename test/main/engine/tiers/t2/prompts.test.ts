@@ -54,16 +54,13 @@ describe('t2 prompts treat the document as data', () => {
     // Each panelist's vote and its second one in the debate round.
     expect(asked).toHaveLength(4)
     for (const request of asked) {
-      expect(request.system).toBe(panelSystem('2031-03-14'))
+      expect(request.system).toBe(panelSystem('2031-03-14', [{ claim: INJECTION }]))
       expect(request.system).toMatch(/never\s+instructions/)
       expect(request.system).not.toContain('Napoleon')
       const { yourVote, otherVotes, ...data } = dataOf(request.user)
       expect(yourVote === undefined).toBe(otherVotes === undefined)
-      expect(data).toEqual({
-        claim: INJECTION,
-        sentenceBefore: 'The Eiffel Tower opened in 1889.',
-        sentenceAfter: 'Paris is the capital of France.',
-      })
+      // Resolved (as its own words): the sentences around it reached the resolver, not the panel.
+      expect(data).toEqual({ claim: INJECTION })
       // Outside the block there is only the request itself; the document's fake marker was escaped.
       expect(outsideData(request.user)).not.toMatch(/Napoleon|Ignore/)
       expect(request.user.endsWith(`\n${DATA_CLOSE}`)).toBe(true)

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Report, Verdict } from '../../../../../src/shared/schemas'
 import { passageFor, resolvedAt } from '../../../../../src/main/engine/tiers/resolve'
+import { DATA_OPEN } from '../../../../../src/main/engine/tiers/t2'
 import { partsVerdict } from '../../../../../src/main/engine/tiers/resolve/parts'
 import {
   claimsToResolve,
@@ -30,6 +31,12 @@ const resolveIt = ({ claim, before }: ClaimToResolve) => {
 /// The data block of a panel model's request for one claim.
 const voteData = (request: RecordedRequest): { claim: string; asWritten?: string } =>
   JSON.parse(request.user.split('\n')[2]!)
+
+/// The data block of any request to the panel or the judge (a debate round's instructions take two lines).
+const dataOf = (request: RecordedRequest): any => {
+  const lines = request.user.split('\n')
+  return JSON.parse(lines[lines.indexOf(DATA_OPEN) + 1]!)
+}
 
 /// A panelist that knows one fact: the Brooklyn Bridge was completed in 1883, the Eiffel Tower in 1889.
 const historian = (request: RecordedRequest) => {
@@ -152,6 +159,38 @@ describe('claims checked as self-contained statements', () => {
     expect(claimOf(again, bare).evaluations.map((e) => e.cached)).toEqual([true, true])
   })
 
+  it('sends the panel and the judge a resolved statement without the sentences around it: the resolver read them', async () => {
+    fake = await startFakeOpenAI({
+      'model-a': { overrides: { verdict: 'refuted' } },
+      'model-resolver': { resolve: resolveIt },
+    })
+    // A split panel: votes, a debate round and the judge are all asked.
+    server = await startT2Server(t2Config(fake, ['a', 'b']))
+    const result = await run(
+      'The Brooklyn Bridge spans the East River. It was completed in 1889. It is long.',
+    )
+    expect(claimOf(result, 'It was completed in 1889.').statement).toBe(
+      'The Brooklyn Bridge was completed in 1889.',
+    )
+    const asked = [...panelRequests(fake), ...judged(fake)]
+    expect(asked.filter((r) => dataOf(r).otherVotes).length).toBeGreaterThan(0)
+    expect(judged(fake).length).toBeGreaterThan(0)
+    for (const request of asked) {
+      const data = dataOf(request)
+      expect(data).not.toHaveProperty('sentenceBefore')
+      expect(data).not.toHaveProperty('sentenceAfter')
+      expect(request.system).not.toContain('sentences around it')
+      // The writer's words beside a statement that changed them, and the rule that says which is judged.
+      if (data.claim === 'The Brooklyn Bridge was completed in 1889.') {
+        expect(data.asWritten).toBe('It was completed in 1889.')
+        expect(request.system).toContain('Judge only "claim"; "asWritten" the writer’s words.')
+      } else {
+        expect(data).not.toHaveProperty('asWritten')
+        expect(request.system).not.toContain('Judge only')
+      }
+    }
+  })
+
   it('resolves the claims of a check in batches, with today’s date and the document’s context, by the judge unless a resolver is configured', async () => {
     fake = await startFakeOpenAI()
     const config = t2Config(fake, ['a'])
@@ -212,6 +251,14 @@ describe('claims checked as self-contained statements', () => {
         .map((r) => voteData(r).claim)
         .sort(),
     ).toEqual(result.claims.map((c) => c.text).sort())
+    // Unresolved, the claim's words come with the sentences around them, and the panel is told what they are.
+    const it = panelRequests(fake).find((r) => voteData(r).claim === 'It was completed in 1889.')!
+    expect(voteData(it)).toEqual({
+      claim: 'It was completed in 1889.',
+      sentenceBefore: 'The Eiffel Tower stands in Paris.',
+      sentenceAfter: '',
+    })
+    expect(it.system).toContain('Judge only "claim"; the sentences around it are context.')
   })
 
   it('tries again later when the resolver fails for now (503): nothing is checked on the bare words meanwhile', async () => {
@@ -273,12 +320,17 @@ describe('claims checked as self-contained statements', () => {
       'The Brooklyn Bridge was designed by Gustave Eiffel.',
     ]
     const engineer = (request: RecordedRequest) => {
-      const { claim } = voteData(request)
-      const wrong = /Gustave Eiffel/.test(claim)
-      const verdict = wrong ? 'refuted' : 'supported'
-      return request.model === 'model-judge'
-        ? { reasoning: `Judged “${claim}”.`, correction: null, confidence: 0.8, detail: null, verdict }
-        : { rationale: `On “${claim}”.`, confidence: wrong ? 0.7 : 0.9, detail: null, verdict }
+      const judge = (claim: string) => {
+        const wrong = /Gustave Eiffel/.test(claim)
+        const verdict = wrong ? 'refuted' : 'supported'
+        return request.model === 'model-judge'
+          ? { reasoning: `Judged “${claim}”.`, correction: null, confidence: 0.8, detail: null, verdict }
+          : { rationale: `On “${claim}”.`, confidence: wrong ? 0.7 : 0.9, detail: null, verdict }
+      }
+      // Several claims in one request: a vote under each one's key.
+      const { claim, claims } = dataOf(request)
+      if (claims) return Object.fromEntries(claims.map((c: any) => [c.key, judge(c.claim)]))
+      return judge(claim)
     }
     fake = await startFakeOpenAI({
       'model-a': { answer: engineer },
@@ -306,10 +358,25 @@ describe('claims checked as self-contained statements', () => {
       /^Part 2 of 2 \(“The Brooklyn Bridge was designed by Gustave Eiffel\.”\) is refuted: Judged/,
     )
     expect(consensus.correction).toBeNull()
-    // Each panel model voted on each part; its vote on the claim is the aggregate.
-    const asked = panelRequests(fake).map((r) => `${r.model}: ${voteData(r).claim}`)
-    for (const part of parts) expect(asked).toContain(`model-a: ${part}`)
-    expect(asked.some((line) => line.endsWith(claimText))).toBe(false)
+    // Each panel model voted on the parts in one request, a vote under each part's key, reasons first; its
+    // vote on the claim is the aggregate.
+    const onParts = panelRequests(fake).filter((r) => dataOf(r).claims)
+    expect(onParts.map((r) => r.model)).toEqual(['model-a'])
+    // The writer's words once, beside the parts.
+    expect(dataOf(onParts[0]!)).toEqual({
+      asWritten: claimText,
+      claims: [
+        { key: 'claim_1', claim: parts[0] },
+        { key: 'claim_2', claim: parts[1] },
+      ],
+    })
+    const schema = onParts[0]!.body.response_format.json_schema.schema
+    expect(Object.keys(schema.properties)).toEqual(['claim_1', 'claim_2'])
+    const [vote] = Object.values<any>(schema.$defs)
+    expect(Object.keys(vote.properties)).toEqual(['rationale', 'confidence', 'detail', 'verdict'])
+    // The other claim alone; no vote asked on the multi-fact claim's own words.
+    expect(panelRequests(fake)).toHaveLength(2)
+    expect(panelRequests(fake).map((r) => dataOf(r).claim)).not.toContain(claimText)
     for (const vote of claim.evaluations) {
       expect(vote).toMatchObject({ verdict: 'misleading', confidence: 0.7 })
       expect(vote.rationale).toContain(
@@ -328,5 +395,37 @@ describe('claims checked as self-contained statements', () => {
     expect(claimOf(result, 'The bridge links Manhattan and Brooklyn.').parts).toBeNull()
     // The summary counts the claim once, by its aggregate.
     expect(result.summary.verdicts).toEqual({ misleading: 1, supported: 1 })
+  })
+
+  it('asks a panelist only about the parts it has no cached vote on', async () => {
+    const opened = 'The Brooklyn Bridge opened in 1883.'
+    const partsOf: Record<string, string[]> = {
+      'The Brooklyn Bridge opened in 1883 and is 1834 metres long.': [
+        opened,
+        'The Brooklyn Bridge is 1834 metres long.',
+      ],
+      'The Brooklyn Bridge opened in 1883 and has two towers.': [
+        opened,
+        'The Brooklyn Bridge has two towers.',
+      ],
+    }
+    fake = await startFakeOpenAI({
+      'model-resolver': { resolve: ({ claim }) => ({ statement: claim, parts: partsOf[claim] ?? null }) },
+    })
+    server = await startT2Server(t2Config(fake, ['a']))
+    const [first, second] = Object.keys(partsOf) as [string, string]
+    await run(first)
+    // The same claim again: both parts' votes come from the cache, and the panelist is not asked.
+    const asked = panelRequests(fake).length
+    expect(claimOf(await run(first), first).evaluations.map((e) => e.cached)).toEqual([true])
+    expect(panelRequests(fake)).toHaveLength(asked)
+    // A claim that shares one part: only the other is asked, alone.
+    const result = await run(second)
+    const [request, ...more] = panelRequests(fake).slice(asked)
+    expect(more).toHaveLength(0)
+    expect(request!.body.response_format.json_schema.name).toBe('vote')
+    expect(dataOf(request!).claim).toBe('The Brooklyn Bridge has two towers.')
+    const parts = claimOf(result, second).parts!.map((part) => part.statement)
+    expect(parts).toEqual(partsOf[second])
   })
 })

@@ -2,12 +2,15 @@ import { describe, expect, it } from 'vitest'
 import { ManualClock } from '../../../../../src/main/engine/clock'
 import type { ReportEvent } from '../../../../../src/main/engine/events'
 import { DATA_OPEN } from '../../../../../src/main/engine/tiers/t2'
+import { VerdictDetail } from '../../../../../src/shared/schemas'
 import { startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../../../../helpers/fakeOpenAI'
 import { startServer, waitForEnd, type TestServer } from '../../../../helpers/server'
 import { judged, panelRequests, report, startT2Server, submitT2, t2Config } from './setup'
 import { closeAfterEach } from '../../../../helpers/teardown'
 
 const CLAIM = 'The Eiffel Tower is 330 metres tall.'
+/// A panelist's reasons, longer than a debate round passes on.
+const BRAVO = `Bravo says it is 330 metres.${' It was measured from the ground to the tip of its antenna.'.repeat(8)}`
 
 let fake: FakeOpenAI
 let server: TestServer
@@ -64,7 +67,14 @@ describe('t2 reasons first, with today’s date', () => {
       expect(request.system).toMatch(/training data is unverifiable, no_evidence/)
       const objects = verdictObjects(request.body.response_format.json_schema.schema)
       expect(objects.length).toBeGreaterThan(0)
-      for (const object of objects) expect(Object.keys(object.properties).at(-1)).toBe('verdict')
+      for (const object of objects) {
+        expect(Object.keys(object.properties).at(-1)).toBe('verdict')
+        // A nullable enum in as few tokens as say it: one schema with null among its values, no anyOf.
+        expect(object.properties.detail).toEqual({
+          type: ['string', 'null'],
+          enum: [...VerdictDetail.options, null],
+        })
+      }
     }
   })
 })
@@ -98,7 +108,7 @@ describe('the panel decides when it agrees, and talks when it does not', () => {
   it('a split panel debates one round, anonymised, then the judge decides on the final votes', async () => {
     fake = await startFakeOpenAI({
       'model-a': { overrides: { verdict: 'refuted', rationale: 'Alpha says it is 330 metres.' } },
-      'model-b': { overrides: { verdict: 'refuted', rationale: 'Bravo says it is 330 metres.' } },
+      'model-b': { overrides: { verdict: 'refuted', rationale: BRAVO } },
       'model-c': { answer: persuaded },
       'model-judge': { overrides: { verdict: 'refuted', detail: null, confidence: 0.9 } },
     })
@@ -119,10 +129,15 @@ describe('the panel decides when it agrees, and talks when it does not', () => {
       expect(JSON.stringify(otherVotes)).not.toMatch(/model-|panel-/)
       expect(again!.receivedAt).toBeLessThan(judged(fake)[0]!.receivedAt)
     }
-    expect(dataOf(fake.of('model-a')[1]!).otherVotes.map((v: any) => v.rationale)).toEqual([
-      'Bravo says it is 330 metres.',
-      'I recall 300 metres.',
+    // Their reasons, a long one trimmed, and their verdicts: not their whole answers.
+    expect(dataOf(fake.of('model-a')[1]!).otherVotes).toEqual([
+      { panelist: 1, rationale: `${BRAVO.slice(0, 400)}…`, verdict: 'refuted' },
+      { panelist: 2, rationale: 'I recall 300 metres.', verdict: 'supported' },
     ])
+    expect(dataOf(fake.of('model-b')[1]!).yourVote).toEqual({
+      rationale: `${BRAVO.slice(0, 400)}…`,
+      verdict: 'refuted',
+    })
     // The judge read the final votes: model-c's second one.
     expect(judged(fake)).toHaveLength(1)
     expect(dataOf(judged(fake)[0]!).votes.map((v: any) => v.verdict)).toEqual([
