@@ -75,10 +75,9 @@ export class ReportBytes {
   }
 }
 
-/// A claim of a report as it is kept: its JSON and what the summary counts of it.
-/// A claim as a report keeps it: what the counts read of it, not its whole view, so that a large report holds
-/// few objects (a kept consensus, with its reasoning and citations, made each garbage collection of a
-/// 10,000-claim report's assembly copy megabytes and hold the event loop for ~10 ms).
+/// A claim of a report as it is kept: its JSON and what the summary counts of it, not its whole view (its
+/// consensus's reasoning and citations were objects every garbage collection during a large report's assembly
+/// had to trace).
 interface KeptClaim extends Decided {
   json: Buffer
   tokens: { input: number; output: number }
