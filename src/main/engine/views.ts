@@ -100,8 +100,17 @@ export function claimView(claim: ClaimRecord, results: CheckResults): Claim {
 export const panelOf = (store: Store, record: CheckRecord): Report['panel'] =>
   store.units.panelSizes(record.id, JUDGE_UNIT)
 
-/// What a report's counts read of a claim.
-type Decided = Pick<Claim, 'consensus'>
+/// What a report's counts read of a claim: its verdict in each tier.
+export interface Decided {
+  consensus: Partial<Record<Tier, { verdict: string }>>
+}
+
+/// The part of `claim` a report's counts read, without the rest of its consensus.
+export const decided = (claim: Decided): Decided => ({
+  consensus: Object.fromEntries(
+    Object.entries(claim.consensus).map(([tier, entry]) => [tier, { verdict: entry.verdict }]),
+  ),
+})
 
 /// A report's counts of claims decided per tier and of verdicts, kept as claims come, go and change.
 export class ReportTally {

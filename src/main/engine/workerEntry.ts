@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os'
+import type { ResourceLimits } from 'node:worker_threads'
 import { Piscina } from 'piscina'
 
 /// Where a worker thread's code is, seen from the module that starts it (`moduleUrl`): `source` beside it when
@@ -16,12 +17,13 @@ export function workerEntry(
 
 /// A pool of worker threads running the default export of `source` (`bundled` once built), started on first
 /// use: one thread per core but one, which is left to the event loop (at least one thread). An idle thread
-/// ends after `idleMs`.
+/// ends after `idleMs`; `resourceLimits` bound each thread's JavaScript heap.
 export function workerPool<Task, Result>(
   moduleUrl: string,
   source: string,
   bundled: string,
   idleMs: number,
+  resourceLimits?: ResourceLimits,
 ): Piscina<Task, Result> {
   const { url, fromSource } = workerEntry(moduleUrl, source, bundled)
   return new Piscina({
@@ -29,6 +31,7 @@ export function workerPool<Task, Result>(
     minThreads: 0,
     maxThreads: Math.max(1, availableParallelism() - 1),
     idleTimeout: idleMs,
+    ...(resourceLimits ? { resourceLimits } : {}),
     // From source (vitest, tsx) each thread loads the TypeScript entry through tsx's loader: the pool's own
     // thread entry is JavaScript, so the loader applies to what it imports.
     ...(fromSource ? { execArgv: ['--import', import.meta.resolve('tsx')] } : {}),

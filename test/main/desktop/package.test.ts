@@ -135,17 +135,14 @@ describe.runIf(process.platform === 'linux')('the packaged app', () => {
 
   it("unpacks Harper's WebAssembly, which the t1 worker thread reads with fs, from beside harper.js", () => {
     expect(packed('out/main/t1-worker.js')).toBe(true)
-    expect(text('out/main/t1-worker.js')).toMatch(/from ["']harper\.js\/binary["']/)
-    const binaryModule = resolveInArchive('harper.js/binary')
+    expect(text('out/main/t1-worker.js')).toMatch(/from ["']harper\.js\/slimBinary["']/)
+    const binaryModule = resolveInArchive('harper.js/slimBinary')
     const wasm = /new URL\(["']([\w.-]+\.wasm)["'], import\.meta\.url\)/.exec(text(binaryModule))?.[1] ?? ''
-    expect(wasm).toBe('harper_wasm_bg.wasm')
-    const folder = posix.dirname(binaryModule)
-    // The full binary, and the slim one harper.js loads first for its default glue.
-    for (const file of [wasm, 'harper_wasm_slim_bg.wasm']) {
-      expect(unpacked(posix.join(folder, file)), file).toBe(true)
-      const copy = readFileSync(join(`${archive}.unpacked`, folder, file))
-      expect(copy.equals(readFileSync(join(ROOT, folder, file))), file).toBe(true)
-    }
+    expect(wasm).toBe('harper_wasm_slim_bg.wasm')
+    const file = posix.join(posix.dirname(binaryModule), wasm)
+    expect(unpacked(file)).toBe(true)
+    const copy = readFileSync(join(`${archive}.unpacked`, file))
+    expect(copy.equals(readFileSync(join(ROOT, file)))).toBe(true)
   })
 
   it("unpacks libsql's native module, which the system loads from a real file", () => {

@@ -1,6 +1,5 @@
 import { extname } from 'node:path'
 import { ApiError } from '../../../shared/errors'
-import { docxToMarkdown } from './docx'
 
 /// The kinds of file Factdesk opens: Markdown and plain text as they are, Word documents imported as Markdown.
 export type FileKind = 'markdown' | 'text' | 'docx'
@@ -64,6 +63,8 @@ export async function textOfAnyFile(name: string, bytes: Buffer): Promise<string
 /// holds them), or a Word document converted to Markdown.
 export async function textOfFile(name: string, bytes: Buffer): Promise<string> {
   if (kindOf(name) === 'docx') {
+    // Loaded on the first Word document: mammoth is megabytes of heap an engine that never opens one would hold.
+    const { docxToMarkdown } = await import('./docx')
     return docxToMarkdown(bytes).catch((error: unknown) => {
       if (error instanceof ApiError) throw new ApiError(error.code, `"${name}": ${error.message}`)
       throw new ApiError('unprocessable', `"${name}" could not be read as a Word document.`)

@@ -6,7 +6,7 @@ import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import { extractClaims } from '../../../../src/main/engine/claims'
 import { ClaimExtractor } from '../../../../src/main/engine/claims/pool'
-import { workerEntry } from '../../../../src/main/engine/workerEntry'
+import { workerEntry, workerPool } from '../../../../src/main/engine/workerEntry'
 
 // Claim extraction runs on a pool of worker threads: from source under vitest and tsx, and from the bundle as
 // electron-vite builds it (out/main/claims-worker.js) under plain Node.
@@ -27,6 +27,22 @@ describe('the claim extraction pool', () => {
       expect(found[0]?.length).toBeGreaterThan(1)
     } finally {
       await extractor.close()
+    }
+  })
+
+  it("bounds each thread's heap as it is told", async () => {
+    const pool = workerPool<string, unknown>(
+      new URL('../../../../src/main/engine/claims/pool.ts', import.meta.url).href,
+      './worker.ts',
+      'claims-worker.js',
+      1000,
+      { maxYoungGenerationSizeMb: 8 },
+    )
+    try {
+      await pool.run(TEXT)
+      expect(pool.threads.map((thread) => thread.resourceLimits?.maxYoungGenerationSizeMb)).toEqual([8])
+    } finally {
+      await pool.destroy()
     }
   })
 

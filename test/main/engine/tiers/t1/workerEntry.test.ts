@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { workerEntry } from '../../../../../src/main/engine/tiers/t1/workerEntry'
+import { startWorker, workerEntry } from '../../../../../src/main/engine/tiers/t1/workerEntry'
 
 describe('workerEntry', () => {
   it('runs worker.ts beside the module from source', () => {
@@ -15,5 +15,14 @@ describe('workerEntry', () => {
         url: new URL('file:///app/out/main/t1-worker.js'),
         fromSource: false,
       })
+  })
+
+  it("starts the worker with a small JavaScript heap: Harper's data is WebAssembly memory", async () => {
+    const worker = startWorker()
+    try {
+      expect(worker.resourceLimits).toMatchObject({ maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 64 })
+    } finally {
+      await worker.terminate()
+    }
   })
 })
