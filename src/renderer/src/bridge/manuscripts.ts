@@ -152,7 +152,12 @@ export function withManuscripts(api: FactdeskApi): FactdeskApi {
     const first = (await api.report(checkId)).claims[0]
     if (!first) return null
     for (const again of [false, true]) {
-      if (again || !wholeReports.has(id)) wholeReports.set(id, api.report(id))
+      if (again || !wholeReports.has(id)) {
+        const reading = api.report(id)
+        wholeReports.set(id, reading)
+        // Read again next time after a failure.
+        reading.catch(() => wholeReports.get(id) === reading && wholeReports.delete(id))
+      }
       const same = (await wholeReports.get(id))?.claims.find((claim) => claim.claimId === first.claimId)
       if (same) return { id, from: same.charStart - first.charStart }
     }
@@ -173,18 +178,21 @@ export function withManuscripts(api: FactdeskApi): FactdeskApi {
     if (check?.manuscript?.part === undefined) return undefined
     const manuscript = heard(check)
     if (!manuscript && !placed.has(check.id)) {
-      const at = place(check.id, check.manuscript.id)
-      // Not placed (the report unreadable for now): its claims land when the manuscript's report is read.
-      placed.set(
-        check.id,
-        at.catch(() => null),
-      )
+      // Not placed (a report unreadable for now): its claims pass as they are, to land when the manuscript's
+      // report is read, until its next update tries again.
+      const at = place(check.id, check.manuscript.id).catch(() => {
+        placed.delete(check.id)
+        return null
+      })
+      placed.set(check.id, at)
     }
     if (!manuscript && !startedOrEnded(check)) return null
     const whole = manuscript ? Promise.resolve(combined(manuscript)) : api.getCheck(check.manuscript.id)
-    return whole.then((each): ReportUpdate =>
-      update.type === 'pending' ? { ...update, check: each } : { type: 'check', check: each },
-    )
+    return whole.then((each): ReportUpdate => {
+      // An ended manuscript's claims have all landed.
+      if (ENDED.has(each.status)) wholeReports.delete(each.id)
+      return update.type === 'pending' ? { ...update, check: each } : { type: 'check', check: each }
+    })
   }
 }
 
