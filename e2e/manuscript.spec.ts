@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { manuscriptParts } from '../src/shared/manuscript'
-import { Report } from '../src/shared/schemas'
+import { Report, type PendingCheckList } from '../src/shared/schemas'
 import { fileURLToPath } from 'node:url'
-import { expect, fetchAsPage, pageProblems, test, writeInEditor } from './webServer'
+import { expect, fetchAsPage, noticeAlert, pageProblems, test, writeInEditor } from './webServer'
 
 const DATA = fileURLToPath(
   new URL('../../shared/data/checkworthiness/claimbuster-train.jsonl', import.meta.url),
@@ -83,6 +83,43 @@ test('a 100,000-word manuscript is estimated and checked in parts, as one, on th
   const history = page.getByRole('complementary', { name: 'History' })
   await expect(history.locator('.history-entry')).toHaveCount(1)
   expect(problems).toEqual([])
+})
+
+test.describe('a manuscript checked later, on a service that takes less than the default', () => {
+  test.use({ models: { latencyMs: 0, offline: true, config: { limits: { maxTextChars: 20_000 } } } })
+
+  test('waits to be checked once, in its parts, and is cancelled at once', async ({ page, server }) => {
+    const problems = pageProblems(page)
+    const { text } = manuscript(6_000)
+    const parts = manuscriptParts(text, 20_000).length
+    expect(parts).toBeGreaterThan(1)
+    await writeInEditor(page, server, text)
+    await fetchAsPage(page, '/api/v1/credits/grants', { method: 'POST', body: { amount: 100_000 } })
+    const toolbar = page.getByRole('toolbar', { name: 'Fact-checking' })
+    await toolbar.getByRole('button', { name: /t2/ }).click()
+    await toolbar.getByRole('button', { name: 'Estimate' }).click()
+    await expect(
+      page.getByRole('complementary', { name: 'Estimate' }).locator('.estimate-lead'),
+    ).toContainText(/claims found/, { timeout: 60_000 })
+    await toolbar.getByRole('button', { name: 'Check', exact: true }).click()
+    await expect(noticeAlert(page)).toContainText('cannot be reached')
+    await page.getByRole('button', { name: 'Check when online' }).click()
+
+    const waiting = toolbar.getByRole('button', { name: 'Waiting to check (1)' })
+    await expect(waiting).toBeVisible()
+    await waiting.click()
+    const list = page.getByRole('list', { name: 'Waiting to check' })
+    await expect(list.getByRole('listitem')).toHaveCount(1)
+    await expect(list).toContainText(`in ${parts} parts`)
+    await list.getByRole('button', { name: /^Cancel the check of/ }).click()
+    await expect(page.locator('.notice')).toContainText('will not run')
+    await expect(toolbar.getByRole('button', { name: /Waiting to check/ })).toHaveCount(0)
+    const queued = await fetchAsPage<PendingCheckList>(page, '/api/v1/pending-checks')
+    expect(queued.data).toEqual([
+      expect.objectContaining({ status: 'cancelled', manuscript: expect.objectContaining({ parts }) }),
+    ])
+    expect(problems).toEqual([])
+  })
 })
 
 test.describe('a manuscript on a service that takes less than the default', () => {

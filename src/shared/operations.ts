@@ -96,7 +96,7 @@ const id = (what: string) => z.string().min(1).max(200).meta({ description: what
 const checkId = id('A check id, `chk_…`')
 /// A draft's id, also an argument of the desktop's file operations.
 export const draftId = id('A draft id, `drf_…`')
-const pendingId = id('A pending check id, `pnd_…`')
+const pendingId = id("A pending check id, `pnd_…`, or a manuscript's, `mns_…` (its parts as one)")
 
 /// A page of the organization's checks: at most `limit`, after `cursor` (the previous page's `nextCursor`).
 const CheckPage = z

@@ -737,6 +737,9 @@ export const PendingCheck = z
     error: z.object({ code: z.string(), message: z.string() }).nullable(),
     createdAt: timestamp,
     updatedAt: timestamp,
+    /// Extension: a manuscript queued in parts is one pending check, its `id` the manuscript's id, its state
+    /// its parts' (waiting while one waits); cancelling it cancels them all.
+    manuscript: CheckManuscript.optional(),
   })
   .meta({ id: 'PendingCheck' })
 export type PendingCheck = z.infer<typeof PendingCheck>

@@ -3,6 +3,8 @@ import { prose } from '../../bench/prose'
 import type { FactdeskApi } from '../../src/shared/api'
 import { answerError, restOperations, type RestRequest } from '../../src/shared/rest'
 import { withManuscripts } from '../../src/renderer/src/bridge/manuscripts'
+import { toUpdate } from '../../src/main/engine/events'
+import type { ReportUpdate } from '../../src/shared/api'
 import { call, startServer, waitForEnd, type TestServer } from '../helpers/server'
 
 const LIMIT = 2500
@@ -111,9 +113,11 @@ describe('a manuscript longer than one check may be', () => {
       { documentId: estimate.documentId, tiers: ['t1'], name: 'Later' },
       'later',
     )
-    expect(queued.label).toBe('Later')
+    // One pending check for all its parts, as the list of waiting checks shows it.
+    expect(queued).toMatchObject({ id: estimate.documentId, label: 'Later' })
     const parts = keys.length
     expect(keys).toEqual(Array.from({ length: parts }, (_, n) => `later-part-${n + 1}`))
+    expect(queued.manuscript).toEqual({ id: estimate.documentId, parts })
     // Submitted by the engine as its providers answer, each part as a part of the manuscript.
     const check = await waitForEnd(server, estimate.documentId, 90_000)
     expect(check).toMatchObject({
@@ -126,5 +130,37 @@ describe('a manuscript longer than one check may be', () => {
     expect(history[0]).toMatchObject({ id: estimate.documentId, name: 'Later' })
     expect(history.filter((each: { name: string }) => each.name === 'Later')).toHaveLength(1)
     expect((await api.report(check.id)).text).toBe(TEXT)
+  }, 120_000)
+
+  it('shows its claims as they land on a page that did not estimate it (reopened while it runs)', async () => {
+    const { api: estimating } = restApi(new Set())
+    const api = withManuscripts(estimating)
+    // Another page of the same organization, with the engine's pushed updates.
+    const { api: rest } = restApi(new Set())
+    const heard: ReportUpdate[] = []
+    const reopened = withManuscripts({
+      ...rest,
+      subscribe: (listener) => server.engine.events.subscribe((event) => listener(toUpdate(event))),
+    })
+    const stop = reopened.subscribe((update) => heard.push(update))
+    try {
+      const estimate = await api.estimate({ text: TEXT, tiers: ['t1'] })
+      const check = await api.submit({ documentId: estimate.documentId, tiers: ['t1'], name: 'Elsewhere' })
+      await waitForEnd(server, check.id, 90_000)
+      const report = await api.report(check.id)
+      const claims = () => heard.filter((update) => update.type === 'claim')
+      // Every claim's verdict lands on the manuscript's check, its findings on the words of the whole text.
+      await expect
+        .poll(() => new Set(claims().map((update) => update.claimId)).size, { timeout: 30_000 })
+        .toBe(report.claims.length)
+      expect(claims().every((update) => update.checkId === check.id)).toBe(true)
+      const issues = claims().flatMap((update) => update.issues)
+      expect(issues.map((issue) => TEXT.slice(issue.charStart, issue.charEnd))).toContain('yaer')
+      const ranges = (all: { charStart: number; charEnd: number }[]) =>
+        [...new Set(all.map((issue) => `${issue.charStart}-${issue.charEnd}`))].sort()
+      expect(ranges(issues)).toEqual(ranges(report.claims.flatMap((claim) => claim.issues)))
+    } finally {
+      stop()
+    }
   }, 120_000)
 })

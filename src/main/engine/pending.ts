@@ -1,5 +1,11 @@
 import { ApiError } from '../../shared/errors'
-import type { Check, CreateCheckRequest, PendingCheck, PendingCheckList } from '../../shared/schemas'
+import {
+  MANUSCRIPT_ID,
+  type Check,
+  type CreateCheckRequest,
+  type PendingCheck,
+  type PendingCheckList,
+} from '../../shared/schemas'
 import type { Clock } from './clock'
 import { Alarm } from './alarm'
 import { hasEnded, type ReportEvents } from './events'
@@ -52,6 +58,34 @@ function pendingView(record: PendingRecord): PendingCheck {
     error: record.error,
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,
+  }
+}
+
+/// The public shape of the pending parts of the manuscript `id` (at least one, in order): one pending check,
+/// waiting while a part waits, else failed if one failed, cancelled if one was, and else submitted; once a part
+/// is submitted its check is the manuscript's.
+function manuscriptView(id: string, parts: readonly PendingRecord[]): PendingCheck {
+  const first = parts[0] as PendingRecord
+  const waiting = parts.filter((part) => part.status === 'waiting')
+  const status =
+    waiting.length > 0
+      ? 'waiting'
+      : ((['failed', 'cancelled'] as const).find((each) => parts.some((part) => part.status === each)) ??
+        'submitted')
+  const dates = (pick: (part: PendingRecord) => string | null): string[] =>
+    parts.flatMap((part) => pick(part) ?? []).sort()
+  return {
+    ...pendingView(first),
+    id,
+    status,
+    documentId: id,
+    attempts: Math.max(...parts.map((part) => part.attempts)),
+    nextAttemptAt: dates((part) => (part.status === 'waiting' ? part.nextAttemptAt : null))[0] ?? null,
+    lastError: waiting.find((part) => part.lastError)?.lastError ?? null,
+    checkId: parts.some((part) => part.checkId !== null) ? id : null,
+    error: parts.find((part) => part.error)?.error ?? null,
+    updatedAt: dates((part) => part.updatedAt).at(-1) ?? first.updatedAt,
+    manuscript: { id, parts: first.request.manuscript?.parts ?? parts.length },
   }
 }
 
@@ -123,7 +157,7 @@ export class PendingQueue {
       if (requestHash(earlier.request) !== requestHash(request)) {
         throw new ApiError('unprocessable', 'This Idempotency-Key was used with a different request body.')
       }
-      return { pending: pendingView(earlier), replayed: true }
+      return { pending: this.view(earlier), replayed: true }
     }
     const pending = this.get(principal, id)
     this.emit(principal.organizationId, pending, null)
@@ -131,35 +165,43 @@ export class PendingQueue {
     return { pending, replayed: false }
   }
 
-  /// The organization's pending checks, newest first; only the waiting ones when `waiting`.
+  /// The organization's pending checks, newest first, a manuscript's parts as one; only the waiting ones when
+  /// `waiting`.
   list(principal: Principal, waiting = false): PendingCheckList {
     const records = this.store.pendingChecks.list(
       principal.organizationId,
       LIST_LIMIT,
       waiting ? 'waiting' : null,
     )
-    return { data: records.map(pendingView) }
+    return { data: records.map((record) => this.view(record)) }
   }
 
+  /// A pending check; a manuscript's (by its id or a part's) as one.
   get(principal: Principal, id: string): PendingCheck {
-    return pendingView(this.find(principal, id))
+    return this.view(this.find(principal, id))
   }
 
-  /// Cancels a check that still waits; a cancelled one stays cancelled. One that has started is the check's to
-  /// cancel (422), one that failed has nothing to cancel (422).
+  /// Cancels a check that still waits, a manuscript's parts all at once; a cancelled one stays cancelled. One
+  /// that has started (a part of it, for a manuscript) is the check's to cancel (422), one that failed has
+  /// nothing to cancel (422).
   cancel(principal: Principal, id: string): PendingCheck {
     requireWrite(principal)
-    this.find(principal, id)
-    const cancelled = this.store.pendingChecks.cancel(id, this.clock.now().toISOString())
-    const record = this.find(principal, id)
-    if (record.status === 'submitted') {
+    const found = this.find(principal, id)
+    const at = this.clock.now().toISOString()
+    const cancelled = this.store.transaction(() => {
+      const records = this.recordsOf(found)
+      if (records.some((record) => record.status === 'submitted')) return false
+      return records.filter((record) => this.store.pendingChecks.cancel(record.id, at)).length > 0
+    })
+    const pending = this.view(this.find(principal, id))
+    if (pending.checkId !== null) {
       throw new ApiError(
         'unprocessable',
-        `This check has already started as ${record.checkId}: cancel that check instead.`,
+        `This check has already started as ${pending.checkId}: cancel that check instead.`,
       )
     }
-    if (record.status === 'failed') throw new ApiError('unprocessable', 'This check has already failed.')
-    const pending = pendingView(record)
+    if (pending.status === 'failed' && !cancelled)
+      throw new ApiError('unprocessable', 'This check has already failed.')
     if (cancelled) this.emit(principal.organizationId, pending, null)
     return pending
   }
@@ -281,15 +323,32 @@ export class PendingQueue {
 
   private emitRecord(organizationId: string, id: string): void {
     const record = this.store.pendingChecks.get(organizationId, id)
-    if (record) this.emit(organizationId, pendingView(record), null)
+    if (record) this.emit(organizationId, this.view(record), null)
   }
 
   private emit(organizationId: string, pending: PendingCheck, check: Check | null): void {
     this.events.emit({ type: 'pending', organizationId, pending, check })
   }
 
+  /// The public shape of the pending check `record` is, or is a part of.
+  private view(record: PendingRecord): PendingCheck {
+    const manuscript = record.request.manuscript?.id
+    return manuscript === undefined ? pendingView(record) : manuscriptView(manuscript, this.recordsOf(record))
+  }
+
+  /// As they are now: `record`, or the parts of the manuscript it is a part of.
+  private recordsOf(record: PendingRecord): PendingRecord[] {
+    const manuscript = record.request.manuscript?.id
+    if (manuscript !== undefined)
+      return this.store.pendingChecks.ofManuscript(record.organizationId, manuscript)
+    return [this.store.pendingChecks.get(record.organizationId, record.id) ?? record]
+  }
+
+  /// The pending check `id`; for a manuscript's id, its first part.
   private find(principal: Principal, id: string): PendingRecord {
-    const record = this.store.pendingChecks.get(principal.organizationId, id)
+    const record = MANUSCRIPT_ID.test(id)
+      ? this.store.pendingChecks.ofManuscript(principal.organizationId, id)[0]
+      : this.store.pendingChecks.get(principal.organizationId, id)
     if (!record) throw new ApiError('not_found', `There is no pending check ${id}.`)
     return record
   }

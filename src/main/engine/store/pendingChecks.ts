@@ -55,6 +55,9 @@ const toRecord = (row: Row): PendingRecord => ({
   updatedAt: row.updated_at,
 })
 
+/// The manuscript a pending check is a part of, in SQL.
+const MANUSCRIPT = `json_extract(pending_checks.request, '$.manuscript.id')`
+
 /// The durable queue of checks waiting for their providers. Every change of state is a conditional update of a
 /// waiting row, so a cancel and a submission never both win.
 export class PendingChecks {
@@ -101,14 +104,31 @@ export class PendingChecks {
     return row ? toRecord(row) : null
   }
 
-  /// The organization's pending checks, newest first; only those in `status` when given.
+  /// The organization's pending checks, newest first; only those in `status` when given. Of a manuscript's parts
+  /// only the first queued, where the manuscript stands in the list, when any of its parts is in `status`.
   list(organizationId: string, limit: number, status: PendingRecord['status'] | null): PendingRecord[] {
     const rows = this.db
       .prepare(
-        `SELECT * FROM pending_checks WHERE organization_id = ? AND (? IS NULL OR status = ?)
+        `SELECT * FROM pending_checks WHERE organization_id = ?
+           AND (${MANUSCRIPT} IS NULL
+             AND (? IS NULL OR status = ?)
+             OR id = (SELECT MIN(part.id) FROM pending_checks part
+               WHERE part.organization_id = pending_checks.organization_id
+                 AND json_extract(part.request, '$.manuscript.id') = ${MANUSCRIPT})
+             AND (? IS NULL OR EXISTS (SELECT 1 FROM pending_checks part
+               WHERE part.organization_id = pending_checks.organization_id
+                 AND json_extract(part.request, '$.manuscript.id') = ${MANUSCRIPT} AND part.status = ?)))
          ORDER BY id DESC LIMIT ?`,
       )
-      .all(organizationId, status, status, limit) as Row[]
+      .all(organizationId, status, status, status, status, limit) as Row[]
+    return rows.map(toRecord)
+  }
+
+  /// The organization's pending parts of the manuscript `manuscriptId`, in the order they were queued.
+  ofManuscript(organizationId: string, manuscriptId: string): PendingRecord[] {
+    const rows = this.db
+      .prepare(`SELECT * FROM pending_checks WHERE organization_id = ? AND ${MANUSCRIPT} = ? ORDER BY id`)
+      .all(organizationId, manuscriptId) as Row[]
     return rows.map(toRecord)
   }
 

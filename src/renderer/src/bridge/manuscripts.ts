@@ -6,7 +6,7 @@ import {
   newManuscriptId,
   shiftedClaim,
 } from '../../../shared/manuscript'
-import type { Check, CreateCheckRequest, Estimate } from '../../../shared/schemas'
+import type { Check, CreateCheckRequest, Estimate, Report } from '../../../shared/schemas'
 
 /// One part of a manuscript as estimated, and once submitted its check as last heard.
 interface Part {
@@ -36,6 +36,11 @@ export function withManuscripts(api: FactdeskApi): FactdeskApi {
   const manuscripts = new Map<string, Manuscript>()
   // The part of a manuscript estimated here that each check is, once heard of.
   const partOf = new Map<string, { manuscript: Manuscript; part: Part }>()
+
+  // Where each part of a manuscript estimated elsewhere (before a reload, say) starts in the whole text, by its
+  // check's id, once heard of; and the reports of such manuscripts, that it is found in.
+  const placed = new Map<string, Promise<Place | null>>()
+  const wholeReports = new Map<string, Promise<Report>>()
 
   const combined = (manuscript: Manuscript): Check =>
     combinedCheck(
@@ -125,10 +130,11 @@ export function withManuscripts(api: FactdeskApi): FactdeskApi {
     queueCheck: async (request, idempotencyKey) => {
       const manuscript = request.documentId === undefined ? undefined : manuscripts.get(request.documentId)
       if (!manuscript) return api.queueCheck(request, idempotencyKey)
-      const queued = []
+      // Each part queued answers for the manuscript so far (`PendingCheck.manuscript`): the last, for all.
+      let queued = null
       for (const [part, key] of partRequests(manuscript, request, idempotencyKey))
-        queued.push(await api.queueCheck(part, key))
-      return queued[0] as (typeof queued)[number]
+        queued = await api.queueCheck(part, key)
+      return queued as NonNullable<typeof queued>
     },
 
     subscribe: (listener) =>
@@ -139,34 +145,74 @@ export function withManuscripts(api: FactdeskApi): FactdeskApi {
       }),
   }
 
+  /// Where the part checked by `checkId` of the manuscript `id` estimated elsewhere starts: a claim of its report
+  /// found in the manuscript's report (whose claims keep their ids), read again when the part came after it.
+  /// Null for a part without claims, which has no updates of claims.
+  async function place(checkId: string, id: string): Promise<Place | null> {
+    const first = (await api.report(checkId)).claims[0]
+    if (!first) return null
+    for (const again of [false, true]) {
+      if (again || !wholeReports.has(id)) {
+        const reading = api.report(id)
+        wholeReports.set(id, reading)
+        // Read again next time after a failure.
+        reading.catch(() => wholeReports.get(id) === reading && wholeReports.delete(id))
+      }
+      const same = (await wholeReports.get(id))?.claims.find((claim) => claim.claimId === first.claimId)
+      if (same) return { id, from: same.charStart - first.charStart }
+    }
+    return null
+  }
+
   /// `update` as its manuscript's, for a check of a part: from the parts heard of, for a manuscript estimated
-  /// here; else (after a reload, say) as the service answers for the manuscript, when a part starts or ends,
-  /// its progress between left out (null). Undefined for an update of no part.
+  /// here; else (after a reload, say) its claims placed as its report says, and its check as the service
+  /// answers for the manuscript when a part starts or ends, its progress between left out (null). Undefined
+  /// for an update of no part.
   function asManuscripts(update: ReportUpdate): Promise<ReportUpdate> | null | undefined {
     if (update.type === 'claim') {
       const found = partOf.get(update.checkId)
-      if (!found) return undefined
-      const { manuscript, part } = found
-      return Promise.resolve({
-        ...update,
-        checkId: manuscript.id,
-        issues: update.issues.map((issue) => ({
-          ...issue,
-          charStart: issue.charStart + part.from,
-          charEnd: issue.charEnd + part.from,
-        })),
-      })
+      if (found) return Promise.resolve(onWhole(update, { id: found.manuscript.id, from: found.part.from }))
+      return placed.get(update.checkId)?.then((at) => (at ? onWhole(update, at) : update))
     }
     const check = update.type === 'check' || update.type === 'pending' ? update.check : null
     if (check?.manuscript?.part === undefined) return undefined
     const manuscript = heard(check)
+    if (!manuscript && !placed.has(check.id)) {
+      // Not placed (a report unreadable for now): its claims pass as they are, to land when the manuscript's
+      // report is read, until its next update tries again.
+      const at = place(check.id, check.manuscript.id).catch(() => {
+        placed.delete(check.id)
+        return null
+      })
+      placed.set(check.id, at)
+    }
     if (!manuscript && !startedOrEnded(check)) return null
     const whole = manuscript ? Promise.resolve(combined(manuscript)) : api.getCheck(check.manuscript.id)
-    return whole.then((each): ReportUpdate =>
-      update.type === 'pending' ? { ...update, check: each } : { type: 'check', check: each },
-    )
+    return whole.then((each): ReportUpdate => {
+      // An ended manuscript's claims have all landed.
+      if (ENDED.has(each.status)) wholeReports.delete(each.id)
+      return update.type === 'pending' ? { ...update, check: each } : { type: 'check', check: each }
+    })
   }
 }
+
+/// Where a part of a manuscript starts in its whole text.
+interface Place {
+  /// The manuscript's id.
+  id: string
+  from: number
+}
+
+/// A part's claim update `update` as its manuscript's, on the offsets of the whole text.
+const onWhole = (update: Extract<ReportUpdate, { type: 'claim' }>, at: Place): ReportUpdate => ({
+  ...update,
+  checkId: at.id,
+  issues: update.issues.map((issue) => ({
+    ...issue,
+    charStart: issue.charStart + at.from,
+    charEnd: issue.charEnd + at.from,
+  })),
+})
 
 /// Whether `check` has just started or ended: the updates of a part of a manuscript worth asking about.
 const startedOrEnded = (check: Check): boolean =>

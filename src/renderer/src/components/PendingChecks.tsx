@@ -2,7 +2,7 @@ import type { JSX } from 'react'
 import { usePending } from '../state/pending'
 import { useDesk } from './useDesk'
 
-/// "Waiting to check (n)": the checks queued to run when online, each with its tiers, why it waits and Cancel.
+/// "Waiting to check (n)": the checks queued to run when online, each (a manuscript once, with its parts) with its tiers, why it waits and Cancel.
 export function PendingChecks(): JSX.Element | null {
   const { api } = useDesk()
   const waiting = usePending((store) => store.waiting)
@@ -26,6 +26,9 @@ export function PendingChecks(): JSX.Element | null {
           {waiting.map((pending) => (
             <li key={pending.id}>
               <span className="pending-label">{pending.label}</span>
+              {pending.manuscript && (
+                <span className="pending-parts">in {pending.manuscript.parts} parts</span>
+              )}
               <span className="pending-tiers">{pending.tiers.join(', ')}</span>
               {pending.lastError && (
                 <span className="pending-why" title={pending.lastError}>

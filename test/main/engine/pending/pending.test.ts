@@ -295,6 +295,50 @@ describe('check when online', () => {
     expect(expectEnvelope(late.json, 'unprocessable').message).toContain(started.checkId ?? '')
   })
 
+  it('lists a manuscript queued in parts once, and cancels all its parts at once', async () => {
+    const clock = new ManualClock(new Date())
+    const server = await start({ clock })
+    const single = await queue(server, { text: TEXT, tiers: ['t2'], name: 'single' })
+    const id = 'mns_waiting-book'
+    const parts = [
+      '# One\n\nParis is in France. ',
+      '# Two\n\nRome is in Italy. ',
+      '# Three\n\nOslo is in Norway.',
+    ]
+    const queued: PendingCheck[] = []
+    for (const [index, text] of parts.entries()) {
+      const manuscript = { id, part: index + 1, parts: parts.length }
+      queued.push(await queue(server, { text, tiers: ['t2'], name: 'Book', manuscript }))
+    }
+    // Each part queued answers for the manuscript so far.
+    expect(queued.map((each) => each.id)).toEqual([id, id, id])
+
+    const listed = (await call(server, 'GET', '/pending-checks?status=waiting')).json.data as PendingCheck[]
+    expect(listed.map((each) => PendingCheck.parse(each))).toHaveLength(2)
+    expect(listed.map((each) => [each.id, each.label, each.manuscript])).toEqual([
+      [id, 'Book', { id, parts: 3 }],
+      [single.id, 'single', undefined],
+    ])
+    expect(listed[0]).toMatchObject({ status: 'waiting', checkId: null, documentId: id })
+    expect(await pending(server, id)).toEqual(listed[0])
+
+    const res = await call(server, 'POST', `/pending-checks/${id}/cancel`)
+    expect(res.status).toBe(200)
+    expect(res.json).toMatchObject({ id, status: 'cancelled', manuscript: { id, parts: 3 } })
+    expect((await call(server, 'GET', '/pending-checks?status=waiting')).json.data).toHaveLength(1)
+    expect(
+      (await call(server, 'GET', '/pending-checks')).json.data.map((each: PendingCheck) => each.id),
+    ).toEqual([id, single.id])
+
+    // No part runs once the providers answer; the single check does.
+    await models.open(fake.baseURL)
+    clock.advance(10 * 60_000)
+    await server.engine.pending.runDue()
+    expect((await pending(server, id)).status).toBe('cancelled')
+    const started = await pending(server, single.id)
+    expect((await checks(server)).map((check) => check.id)).toEqual([started.checkId])
+  })
+
   it('ends a queued check as failed, with the reason, when its submission is refused for good', async () => {
     const clock = new ManualClock(new Date())
     const server = await start({ clock })
