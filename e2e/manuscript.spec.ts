@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import type { Page } from '@playwright/test'
 import { manuscriptParts } from '../src/shared/manuscript'
 import { Report, type PendingCheckList } from '../src/shared/schemas'
 import { fileURLToPath } from 'node:url'
@@ -26,6 +27,25 @@ function manuscript(words: number): { text: string; sentences: string[] } {
     count += paragraph.split(/\s+/).length
   }
   return { text: paragraphs.join('\n\n'), sentences }
+}
+
+/// Scrolls to each share of the text in `shares` and expects the claims shown there checked, each on the words
+/// of one of `sentences`.
+async function expectClaimsOnSentences(page: Page, sentences: string[], shares: number[]): Promise<void> {
+  const scroller = page.locator('.cm-scroller')
+  for (const share of shares) {
+    await scroller.evaluate((element, at) => {
+      element.scrollTop = at * element.scrollHeight
+    }, share)
+    const claims = page.locator('.cm-content .fd-claim')
+    await expect(claims.first()).toBeVisible()
+    await expect(page.locator('.cm-content .fd-claim.fd-stage-estimated')).toHaveCount(0)
+    for (const claim of await claims.allTextContents())
+      expect(
+        sentences.some((sentence) => sentence.includes(claim)),
+        claim,
+      ).toBe(true)
+  }
 }
 
 test('a 100,000-word manuscript is estimated and checked in parts, as one, on the right words', async ({
@@ -63,20 +83,7 @@ test('a 100,000-word manuscript is estimated and checked in parts, as one, on th
   )
 
   // Samples through the whole text: every claim shown is checked, and lies on the words of one sentence.
-  const scroller = page.locator('.cm-scroller')
-  for (const share of [0, 0.2, 0.45, 0.7, 0.99]) {
-    await scroller.evaluate((element, at) => {
-      element.scrollTop = at * element.scrollHeight
-    }, share)
-    const claims = page.locator('.cm-content .fd-claim')
-    await expect(claims.first()).toBeVisible()
-    await expect(page.locator('.cm-content .fd-claim.fd-stage-estimated')).toHaveCount(0)
-    for (const claim of await claims.allTextContents())
-      expect(
-        sentences.some((sentence) => sentence.includes(claim)),
-        claim,
-      ).toBe(true)
-  }
+  await expectClaimsOnSentences(page, sentences, [0, 0.2, 0.45, 0.7, 0.99])
 
   // History shows the manuscript once.
   await toolbar.getByRole('button', { name: 'History' }).click()
@@ -148,19 +155,7 @@ test.describe('a manuscript on a service that takes less than the default', () =
     // Reopened, the draft shows the manuscript's check: every part's verdicts on the words of its sentences.
     await page.reload()
     await expect(status).toContainText('completed')
-    const scroller = page.locator('.cm-scroller')
-    for (const share of [0, 0.5, 0.99]) {
-      await scroller.evaluate((element, at) => {
-        element.scrollTop = at * element.scrollHeight
-      }, share)
-      const claims = page.locator('.cm-content .fd-claim')
-      await expect(claims.first()).toBeVisible()
-      for (const claim of await claims.allTextContents())
-        expect(
-          sentences.some((sentence) => sentence.includes(claim)),
-          claim,
-        ).toBe(true)
-    }
+    await expectClaimsOnSentences(page, sentences, [0, 0.5, 0.99])
 
     // History lists it once, with all its claims and parts.
     await toolbar.getByRole('button', { name: 'History' }).click()
