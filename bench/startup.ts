@@ -14,11 +14,11 @@ const FIRST_CLAIMS = 4
 const MOMENT_MS = 3000
 const CHECK_TIMEOUT_MS = 120_000
 
-/// `factdesk serve` (the build of `npm run build`) on a new data folder (made by `factdesk token create`, with
-/// the token the requests use): the time from starting the process to the engine answering `GET /api/v1/me`,
-/// then of a first t1 check of four claims submitted at once, and the process's resident memory idle (a second
-/// after that check) and, in the first run only (it takes a while), after a 500-claim t1 check (Harper's worker
-/// included).
+/// `factdesk serve` (the build of `npm run build`, started as a shell starts the command: through its `#!` line)
+/// on a new data folder (made by `factdesk token create`, with the token the requests use): the time from
+/// starting the process to the engine answering `GET /api/v1/me`, then of a first t1 check of four claims
+/// submitted at once, and the process's resident memory idle (a second after that check) and, in the first run
+/// only (it takes a while), after a 500-claim t1 check (Harper's worker included).
 export async function startupBenchmarks(): Promise<Figure[]> {
   const idle: number[] = []
   const checked: number[] = []
@@ -28,7 +28,7 @@ export async function startupBenchmarks(): Promise<Figure[]> {
     const dataDir = mkdtempSync(join(tmpdir(), 'factdesk-bench-startup-'))
     const token = (await factdesk(['token', 'create', '--scope', 'write', '--data-dir', dataDir])).trim()
     const started = performance.now()
-    const child = spawn(process.execPath, [FACTDESK, 'serve', '--port', '0', '--data-dir', dataDir])
+    const child = spawn(FACTDESK, ['serve', '--port', '0', '--data-dir', dataDir])
     try {
       const api = /listening on (\S+)/.exec(await firstLine(child))?.[1] ?? ''
       const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }
@@ -105,7 +105,7 @@ async function checkCompleted(
 }
 
 async function factdesk(args: string[]): Promise<string> {
-  return (await execute(process.execPath, [FACTDESK, ...args])).stdout
+  return (await execute(FACTDESK, args)).stdout
 }
 
 function firstLine(child: ChildProcess): Promise<string> {

@@ -1,5 +1,8 @@
-#!/usr/bin/env node
-// The `factdesk` command: runs the built CLI (npm run build writes it).
+#!/usr/bin/env -S node --max-semi-space-size=2
+// The `factdesk` command: runs the built CLI (npm run build writes it). V8 sizes the young generation only when
+// Node starts (v8.setFlagsFromString comes too late), so the line above caps it: V8's default let `serve`'s grow to
+// tens of MB in its first checks and keep them resident, for no faster answers (README, Memory). npm's command shims
+// pass the flag on Windows too; `node bin/factdesk.js` runs without it.
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 

@@ -103,19 +103,20 @@ async function runServer(args: string[], withEditor: boolean): Promise<void> {
     await engine.close()
     throw listenFailure(error, host, port)
   }
-  console.log(
-    oneTimeToken
-      ? `open ${server.origin}/#token=${oneTimeToken}`
-      : `listening on ${server.origin}${API_BASE}`,
-  )
   const stop = (): void => {
     void server
       .close()
       .then(() => engine.close())
       .then(() => process.exit(0))
   }
+  // Before the ready line: whoever reads it may stop the server at once.
   process.once('SIGTERM', stop)
   process.once('SIGINT', stop)
+  console.log(
+    oneTimeToken
+      ? `open ${server.origin}/#token=${oneTimeToken}`
+      : `listening on ${server.origin}${API_BASE}`,
+  )
 }
 
 /// Why the server could not listen, in words: a port in use or an address this computer does not have.

@@ -1,9 +1,6 @@
 import type { ExportedFile } from '../../../shared/api'
 import type { ExportFormat, Report } from '../../../shared/schemas'
 import type { Principal, Service } from '../service'
-import { toDocx } from './docx'
-import { toHtml } from './html'
-import { toMarkdown } from './markdown'
 import type { PdfPrinter } from './pdf'
 
 /// Each format's file name extension and media type.
@@ -30,23 +27,11 @@ export function exportFileName(report: Report, format: ExportFormat): string {
   return `${base || report.check.id}-factcheck.${EXPORT_TYPES[format].extension}`
 }
 
-/// The formats rendered from the report alone, on the export pool's threads (pool.ts).
+/// The formats rendered from the report alone, on the export pool's threads (pool.ts, render.ts).
 export type RenderedFormat = 'html' | 'md' | 'docx'
 
 /// Renders a report as a file of a format that needs nothing but the report.
 export type Render = (report: Report, format: RenderedFormat) => Promise<Uint8Array<ArrayBuffer>>
-
-/// The file's bytes, here (a thread of the export pool calls this).
-export async function renderFile(report: Report, format: RenderedFormat): Promise<Uint8Array<ArrayBuffer>> {
-  switch (format) {
-    case 'html':
-      return new TextEncoder().encode(toHtml(report))
-    case 'md':
-      return new TextEncoder().encode(toMarkdown(report))
-    case 'docx':
-      return toDocx(report)
-  }
-}
 
 /// A report as a file of the format, rendered by `render` (the engine's export pool). Offline: only the PDF
 /// needs `printPdf` (a local browser engine).

@@ -1,6 +1,6 @@
 // A thread of the export pool (exports/pool.ts): rendering a large report is CPU work kept off the event loop
 // that answers requests.
-import { renderFile } from '.'
+import { renderFile } from './render'
 import type { RenderTask } from './pool'
 
 export default function render({ report, format }: RenderTask): Promise<Uint8Array<ArrayBuffer>> {

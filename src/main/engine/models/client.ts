@@ -116,7 +116,7 @@ export class ModelClient {
     request: (model: LanguageModelV3, abortSignal: AbortSignal) => Promise<R>,
   ): Promise<R> {
     const who = `${handle.config.id} (${handle.config.provider} ${handle.config.model})`
-    const model = handle.languageModel()
+    const model = await handle.languageModel()
     // A provider may echo the key in an error, in any case; it never reaches a check's error or a log.
     const key = handle.apiKey()
     const redact = (message: string): string =>

@@ -1,9 +1,4 @@
-import { createAnthropic } from '@ai-sdk/anthropic'
-import { createGoogleGenerativeAI } from '@ai-sdk/google'
-import { createOpenAI } from '@ai-sdk/openai'
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
 import type { LanguageModel } from 'ai'
-import { createOllama } from 'ollama-ai-provider-v2'
 import type { ModelConfig } from '../../../shared/config'
 import { apiKeys, type ApiKeys } from '../keys'
 import { PermanentError } from '../errors'
@@ -24,7 +19,7 @@ export interface ModelHandle {
   readonly cacheKey: string
   /// The API key, saved in the app or named by the config; the client redacts it from every message.
   apiKey(): string | undefined
-  languageModel(): LanguageModelV3
+  languageModel(): Promise<LanguageModelV3>
 }
 
 /// Where each provider's requests go when the config gives no baseURL.
@@ -63,28 +58,42 @@ export function modelHandle(config: ModelConfig, where: string, keys: ApiKeys = 
     providerKey,
     cacheKey: `${providerKey} ${config.model}`,
     apiKey,
-    languageModel() {
-      model ??= create(config, apiKey(), where)
+    async languageModel() {
+      model ??= await create(config, apiKey(), where)
       return model
     },
   }
 }
 
-function create(config: ModelConfig, apiKey: string | undefined, where: string): LanguageModelV3 {
+/// The provider's package is loaded on its first model: the five are megabytes of heap that an engine running
+/// t1 only, or one provider, would hold.
+async function create(
+  config: ModelConfig,
+  apiKey: string | undefined,
+  where: string,
+): Promise<LanguageModelV3> {
   const baseURL = config.baseURL
   switch (config.provider) {
-    case 'openai':
+    case 'openai': {
+      const { createOpenAI } = await import('@ai-sdk/openai')
       return createOpenAI({ apiKey, baseURL })(config.model)
-    case 'anthropic':
+    }
+    case 'anthropic': {
+      const { createAnthropic } = await import('@ai-sdk/anthropic')
       return createAnthropic({ apiKey, baseURL })(config.model)
-    case 'google':
+    }
+    case 'google': {
+      const { createGoogleGenerativeAI } = await import('@ai-sdk/google')
       return createGoogleGenerativeAI({ apiKey, baseURL })(config.model)
-    case 'ollama':
+    }
+    case 'ollama': {
+      const { createOllama } = await import('ollama-ai-provider-v2')
       return createOllama({
         baseURL,
         headers: apiKey ? { Authorization: `Bearer ${apiKey}` } : undefined,
       })(config.model)
-    case 'openai-compatible':
+    }
+    case 'openai-compatible': {
       if (!baseURL) {
         throw new PermanentError(
           `The model "${config.id}" (${where}) is openai-compatible and needs a baseURL, e.g. http://127.0.0.1:11434/v1.`,
@@ -92,6 +101,7 @@ function create(config: ModelConfig, apiKey: string | undefined, where: string):
       }
       // Structured output through `response_format: json_schema`; no tool calling, so any server that honours
       // it (Ollama, LM Studio, vLLM, llama.cpp) works. Usage is asked for in streams too.
+      const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible')
       return createOpenAICompatible({
         name: config.id,
         baseURL,
@@ -99,5 +109,6 @@ function create(config: ModelConfig, apiKey: string | undefined, where: string):
         supportsStructuredOutputs: true,
         includeUsage: true,
       })(config.model)
+    }
   }
 }

@@ -4,16 +4,14 @@ import type { Config } from '../../../shared/config'
 import type { ApiKeys } from '../keys'
 import { Limiters } from '../models/limiter'
 import { FetchRefused, SafeFetcher, type FetchOptions } from './fetcher'
-import { splitPassages, type Passage } from './passages'
+import { normaliseSpace, splitPassages, type Passage } from './passages'
 import { rankPassages } from './rank'
-import { normaliseSpace, readableText } from './readable'
 import { ApiSearch, type SearchProvider, type SearchResult } from './search'
 
 export * from './dates'
 export * from './fetcher'
 export * from './passages'
 export * from './rank'
-export * from './readable'
 export * from './search'
 
 /// A fetched page: its readable text and passages (offsets into `text`), when it was read and the publication
@@ -112,6 +110,9 @@ export class Web {
     } finally {
       release()
     }
+    // Loaded on the first page read: Readability and linkedom are megabytes of heap an engine that only runs
+    // t1 and t2 would hold.
+    const { readableText } = await import('./readable')
     const { title, text, publishedAt } = readableText(fetched.body, fetched.contentType, fetched.url)
     return {
       url,

@@ -5,6 +5,11 @@ export interface Passage {
   end: number
 }
 
+/// Collapses runs of whitespace to one space and trims: the form quotes are compared in.
+export function normaliseSpace(text: string): string {
+  return text.replace(/\s+/g, ' ').trim()
+}
+
 const SENTENCE_END = /[.!?]["')\]]?\s+(?=["'([]?[A-Z0-9])/g
 
 /// Splits a page's text into passages with their offsets: each paragraph (blocks are separated by blank

@@ -1,6 +1,7 @@
 import { Readability } from '@mozilla/readability'
 import { parseDocument, type HtmlElement } from '../dom'
 import { publishedAt } from './dates'
+import { normaliseSpace } from './passages'
 
 /// A page's readable text: its title, its main content as blocks joined by blank lines, and the publication
 /// date it declares (ISO UTC), if any.
@@ -11,11 +12,6 @@ export interface ReadableText {
 }
 
 const BLOCKS = 'h1, h2, h3, h4, h5, h6, p, li, blockquote, pre, td, th, dt, dd, figcaption'
-
-/// Collapses runs of whitespace to one space and trims: the form quotes are compared in.
-export function normaliseSpace(text: string): string {
-  return text.replace(/\s+/g, ' ').trim()
-}
 
 /// The blocks of `root` as text, one per block element that holds no other block (so nothing is repeated);
 /// the whole root's text when it has none.

@@ -1,10 +1,11 @@
 import { strFromU8, unzipSync } from 'fflate'
 import { DOMParser, parseHTML } from 'linkedom'
 import { describe, expect, it } from 'vitest'
-import { exportFileName, exportReport, renderFile } from '../../../../src/main/engine/exports'
+import { exportFileName, exportReport } from '../../../../src/main/engine/exports'
 import { toDocx } from '../../../../src/main/engine/exports/docx'
 import { toHtml } from '../../../../src/main/engine/exports/html'
 import { toMarkdown } from '../../../../src/main/engine/exports/markdown'
+import { renderFile } from '../../../../src/main/engine/exports/render'
 import { Report } from '../../../../src/shared/schemas'
 import { EXPECTED_VERDICTS, fixtureReport, INJECTED } from './fixture'
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { isoDate, readableText } from '../../../../src/main/engine/web'
+import { isoDate } from '../../../../src/main/engine/web'
+import { readableText } from '../../../../src/main/engine/web/readable'
 
 const BODY =
   '<p>The bridge opened to traffic in 1883 after fourteen years of construction on the East River.</p>'

@@ -4,11 +4,11 @@ import {
   ApiSearch,
   pageUrl,
   quoteOccursIn,
-  readableText,
   SafeFetcher,
   splitPassages,
   Web,
 } from '../../../../src/main/engine/web'
+import { readableText } from '../../../../src/main/engine/web/readable'
 import { FakeWiki } from '../../../helpers/fakeWiki'
 
 let wiki: FakeWiki

@@ -37,7 +37,7 @@ describe('model providers', () => {
     })
   })
 
-  it('openai, anthropic and google models are made from the config with the key from the environment', () => {
+  it('openai, anthropic and google models are made from the config with the key from the environment', async () => {
     const env = { KEY: 'k-123' }
     for (const provider of ['openai', 'anthropic', 'google'] as const) {
       const handle = modelHandle(
@@ -45,16 +45,16 @@ describe('model providers', () => {
         'models.judge',
         apiKeys(null, env),
       )
-      const model = handle.languageModel()
+      const model = await handle.languageModel()
       expect(typeof model === 'object' && model.modelId).toBe('some-model')
       expect(handle.providerKey).toMatch(/^\w+ https:\/\//)
     }
   })
 
-  it('an openai-compatible model without a baseURL is a configuration error, reported when used', () => {
+  it('an openai-compatible model without a baseURL is a configuration error, reported when used', async () => {
     const handle = modelHandle({ id: 'x', provider: 'openai-compatible', model: 'm' }, 'models.panel[0]')
-    expect(() => handle.languageModel()).toThrow(PermanentError)
-    expect(() => handle.languageModel()).toThrow(
+    await expect(handle.languageModel()).rejects.toThrow(PermanentError)
+    await expect(handle.languageModel()).rejects.toThrow(
       /"x" \(models\.panel\[0\]\) is openai-compatible and needs a baseURL/,
     )
   })
