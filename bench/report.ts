@@ -126,20 +126,21 @@ export async function checkedClaims(engine: Engine, claims: number, tiers: Tier[
 /// Issue 26: a report's assembly never holds the event loop for more than a few milliseconds.
 const HELD_MS = 5
 
-/// Runs `work`: how long it took, and the longest the event loop was held meanwhile: the most CPU time the
-/// process spent between two turns of a ticker that asks for every turn (CPU time, not wall time, so that other
-/// programs on a busy machine do not count).
+/// Runs `work`: how long it took, and the longest the event loop was held meanwhile: the most time between two
+/// turns of a ticker that asks for every turn, as the lesser of the wall time and the process's CPU time, each
+/// more than the event loop's thread spent (on a busy machine wall time counts other programs; CPU time counts
+/// the worker threads and the garbage collector's helpers that run beside the event loop).
 async function heldWhile(work: () => Promise<unknown>): Promise<{ total: number; held: number }> {
   const cpuMs = () => {
     const { user, system } = process.cpuUsage()
     return (user + system) / 1000
   }
   let held = 0
-  let last = cpuMs()
+  let last = { cpu: cpuMs(), wall: performance.now() }
   let ticking = true
   const tick = () => {
-    const now = cpuMs()
-    held = Math.max(held, now - last)
+    const now = { cpu: cpuMs(), wall: performance.now() }
+    held = Math.max(held, Math.min(now.cpu - last.cpu, now.wall - last.wall))
     last = now
     if (ticking) setImmediate(tick)
   }
@@ -148,7 +149,7 @@ async function heldWhile(work: () => Promise<unknown>): Promise<{ total: number;
   await work()
   const total = performance.now() - started
   ticking = false
-  held = Math.max(held, cpuMs() - last)
+  held = Math.max(held, Math.min(cpuMs() - last.cpu, performance.now() - last.wall))
   return { total, held }
 }
 
@@ -201,7 +202,7 @@ export async function reportBenchmarks(): Promise<Figure[]> {
         built.map((b) => b.total),
       ),
       summarise(
-        `report cache, ${claims.toLocaleString('en')} claims: longest hold of the event loop meanwhile, CPU time (target ≤ ${HELD_MS} ms)`,
+        `report cache, ${claims.toLocaleString('en')} claims: longest hold of the event loop meanwhile, least of wall and CPU time (target ≤ ${HELD_MS} ms)`,
         'ms',
         built.map((b) => b.held),
       ),
