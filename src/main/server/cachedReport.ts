@@ -25,7 +25,7 @@ export function cachedReport(reports: ReportCache): MiddlewareHandler<ApiEnv> {
 }
 
 /// The coding `Accept-Encoding` prefers, brotli before gzip when it ranks them the same; null for none.
-export function preferredCoding(accept: string | undefined): Coding | null {
+function preferredCoding(accept: string | undefined): Coding | null {
   let best: { coding: Coding; q: number } | null = null
   for (const item of (accept ?? '').split(',')) {
     const [name = '', ...params] = item.trim().toLowerCase().split(';')

@@ -154,7 +154,7 @@ export class ModelClient {
 /// A JSON schema with each `anyOf` of one typed schema and null written as that schema with null among its
 /// types (and its enum's values), as zod already writes a nullable string: the same answers, in about ten
 /// tokens fewer per nullable enum. References to `definitions` point into `$defs`.
-export function compactJsonSchema(node: unknown): unknown {
+function compactJsonSchema(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(compactJsonSchema)
   if (typeof node !== 'object' || node === null) return node
   const compact = Object.fromEntries(

@@ -23,10 +23,7 @@ export function agreement(verdict: Evaluation['verdict'], votes: readonly Evalua
 }
 
 /// The detail most of the votes give that fits `verdict` (the first such among equals), or null.
-export function commonDetail(
-  verdict: Evaluation['verdict'],
-  votes: readonly Evaluation[],
-): VerdictDetail | null {
+function commonDetail(verdict: Evaluation['verdict'], votes: readonly Evaluation[]): VerdictDetail | null {
   const counts = new Map<VerdictDetail, number>()
   for (const vote of votes) {
     const detail = consistentDetail(verdict, vote.detail)

@@ -34,7 +34,7 @@ const MAX_SENTENCE = 600
 const segmenter = new Intl.Segmenter(undefined, { granularity: 'sentence' })
 
 /// The document's title: its first Markdown heading, if it has one.
-export function documentTitle(text: string): string | null {
+function documentTitle(text: string): string | null {
   return /^ {0,3}#{1,6}[ \t]+(.+?)[ \t#]*$/m.exec(text)?.[1]?.trim() ?? null
 }
 
@@ -45,7 +45,7 @@ export interface Sentence {
 }
 
 /// The document's sentences: segmented once for all the requests that resolve its claims together.
-export function sentencesOf(text: string): Sentence[] {
+function sentencesOf(text: string): Sentence[] {
   return [...segmenter.segment(text)]
     .map((part) => ({ end: part.index + part.segment.length, text: part.segment.trim() }))
     .filter((sentence) => sentence.text !== '')

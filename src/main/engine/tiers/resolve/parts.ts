@@ -27,7 +27,7 @@ export function partsVerdict(verdicts: readonly Verdict[]): { verdict: Verdict; 
 }
 
 /// The parts of a claim as claims of their own, told apart by their ids (`clm_…#2`).
-export const partClaims = (claim: ClaimRecord): ClaimRecord[] =>
+const partClaims = (claim: ClaimRecord): ClaimRecord[] =>
   (claim.parts ?? []).map((statement, index) => ({
     ...claim,
     id: `${claim.id}#${index + 1}`,
@@ -65,11 +65,7 @@ function claimEvaluation(parts: readonly string[], votes: readonly Evaluation[])
 /// `partly_true`), its reasoning naming the part it rests on first; sourced when every part is, decided by the
 /// panel when every part was. A part's correction rewrites that part, not the writer's sentence, so the claim
 /// offers none.
-export function claimConsensus(
-  parts: readonly string[],
-  decided: readonly Consensus[],
-  at: string,
-): Consensus {
+function claimConsensus(parts: readonly string[], decided: readonly Consensus[], at: string): Consensus {
   const { verdict, deciding } = partsVerdict(decided.map((entry) => entry.verdict as Verdict))
   const base = decided[deciding] as Consensus
   const citations = citationsOf(decided)

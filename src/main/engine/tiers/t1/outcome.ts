@@ -16,7 +16,7 @@ const SENTENCE_CAPITALIZATION = 'SentenceCapitalization'
 /// a sentence's end (. ! ? and any closing quotes or brackets) just before it. A claim cut from the middle of
 /// a sentence (a clause of a longer one) does not, and t1, which checks the claim alone, must not ask for its
 /// first word in capitals.
-export function startsSentence(text: string, at: number): boolean {
+function startsSentence(text: string, at: number): boolean {
   const before = text.slice(text.lastIndexOf('\n', at - 1) + 1, at)
   return /^[\s#>*+-]*(?:\d+[.)]\s*)?$/.test(before) || /[.!?]["'”’)\]]*\s*$/.test(before)
 }

@@ -20,7 +20,7 @@ export { checkedText, claimData } from './context'
 export * from './prompts'
 
 /// How long a panel model's vote on a statement is reused.
-export const VOTE_CACHE_MS = 24 * 60 * 60 * 1000
+const VOTE_CACHE_MS = 24 * 60 * 60 * 1000
 
 const MAX_RATIONALE = 2000
 const MAX_REASONING = 4000

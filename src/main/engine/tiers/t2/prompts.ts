@@ -84,7 +84,7 @@ export function claimRule(items: readonly ClaimData[]): string[] {
 const answerRule = (reasons: string): string => `Reasons first: ${reasons}.`
 
 /// Today's date, and what it means for models that know only their training data.
-export function dateRule(today: string | null): string[] {
+function dateRule(today: string | null): string[] {
   if (today === null) return []
   return [
     `Today is ${today}: judge "now" by it; what may have changed since your training data is unverifiable, ` +

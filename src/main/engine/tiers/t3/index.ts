@@ -155,7 +155,7 @@ function ungrounded(decided: Consensus, citations: readonly Citation[]): string 
 /// The consensus with its citations (stances judged): a verdict its citations do not bear out becomes
 /// unverifiable for want of evidence, its agreement then the share of `votes` that said so. Sourced, and its
 /// sources counted, only by the citations that support or refute the claim.
-export function groundedConsensus(
+function groundedConsensus(
   decided: Consensus,
   citations: Citation[],
   votes: readonly Evaluation[],
@@ -182,7 +182,7 @@ export const citedSites = (citations: readonly Citation[]): number =>
 
 /// Whether a panel that agrees also rests on common ground: every vote cites a verified quote, and one page is
 /// cited by every vote. Only then does it decide without the judge.
-export function sharesACitation(votes: readonly Evaluation[]): boolean {
+function sharesACitation(votes: readonly Evaluation[]): boolean {
   const [first, ...others] = votes
   return (
     first !== undefined &&

@@ -27,7 +27,7 @@ export const SearchStep = z.object({
 })
 export type SearchStep = z.infer<typeof SearchStep>
 
-export function searchSystem(today: string | null): string {
+function searchSystem(today: string | null): string {
   return [
     'You research a claim on the web for a fact-checking panel, from the search results so far (title, ' +
       'site, snippet). JSON: "reasoning" (at most two sentences: what they show, what is missing), "read" ' +
@@ -41,7 +41,7 @@ export function searchSystem(today: string | null): string {
 
 /// The request after each search: the statement (self-contained, so no context), the queries so far and
 /// the results' titles, sites and snippets.
-export function searchPrompt(
+function searchPrompt(
   item: Pick<ClaimData, 'claim'>,
   queries: readonly string[],
   results: readonly SearchResult[],
@@ -104,7 +104,7 @@ export async function searchUntilAnswered(
 
 /// The results a model names by id ("R2", "r2", "2" or "[R2]"), in its order and each once; unknown ids are
 /// ignored.
-export function pickedResults(results: readonly SearchResult[], ids: readonly string[]): SearchResult[] {
+function pickedResults(results: readonly SearchResult[], ids: readonly string[]): SearchResult[] {
   const picked: SearchResult[] = []
   for (const id of ids) {
     const result = results[Number(/^\s*\[?\s*R?\s*(\d+)\s*\]?\s*$/i.exec(id)?.[1] ?? NaN) - 1]

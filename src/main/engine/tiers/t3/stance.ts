@@ -33,7 +33,7 @@ export const Stances = z.object({
   ),
 })
 
-export function stanceSystem(today: string | null): string {
+function stanceSystem(today: string | null): string {
   return [
     'You check the sources a fact-checker cited: judge each quote on its own words and date, not on what you ' +
       'know. JSON: one entry per quote, its id as "quote", "reasoning" (one sentence: what it says about the ' +
@@ -44,7 +44,7 @@ export function stanceSystem(today: string | null): string {
   ].join('\n')
 }
 
-export const stancePrompt = (statement: string, citations: readonly Citation[]): string =>
+const stancePrompt = (statement: string, citations: readonly Citation[]): string =>
   `Judge how each of "quotes" bears on "claim".\n${dataBlock({
     claim: statement,
     quotes: citations.map((citation, index) => ({
@@ -56,7 +56,7 @@ export const stancePrompt = (statement: string, citations: readonly Citation[]):
   })}`
 
 /// MiniCheck's own prompt (bespoke-minicheck is trained on exactly this form).
-export const minicheckPrompt = (statement: string, quote: string): string =>
+const minicheckPrompt = (statement: string, quote: string): string =>
   `Document: ${quote}\nClaim: ${statement}`
 
 /// The citations with their stance toward `statement`, and the tokens the verifier spent (none for none).
@@ -102,5 +102,4 @@ export async function judgeStances(
 
 /// MiniCheck's answer: "Yes" (the document supports the claim) or anything else, which says only that it
 /// does not.
-export const minicheckStance = (answer: string): Stance =>
-  /^\W*yes\b/i.test(answer) ? 'supports' : 'neutral'
+const minicheckStance = (answer: string): Stance => (/^\W*yes\b/i.test(answer) ? 'supports' : 'neutral')
