@@ -299,6 +299,8 @@ describe('check when online', () => {
     const clock = new ManualClock(new Date())
     const server = await start({ clock })
     const single = await queue(server, { text: TEXT, tiers: ['t2'], name: 'single' })
+    // Queued later, the manuscript lists first (newest first; ids made in the same millisecond have no order).
+    clock.advance(1000)
     const id = 'mns_waiting-book'
     const parts = [
       '# One\n\nParis is in France. ',
