@@ -9,6 +9,7 @@ import type { Tier } from '../src/shared/schemas'
 import type { TierChecker } from '../src/main/engine/tiers/tier'
 import { ReportCache } from '../src/main/engine/reports'
 import { Store } from '../src/main/engine/store'
+import { decision, evaluation } from '../test/helpers/resources'
 import { sample, summarise, timeIt, type Figure } from './measure'
 
 /// A tier that decides at once, so the benchmark fills a real store through the real runner.
@@ -16,33 +17,22 @@ export const instant: TierChecker = {
   tier: 't1',
   models: () => [''],
   check: async ({ now }) => ({
-    evaluation: {
+    evaluation: evaluation({
       tier: 't1',
       model: 'bench',
       verdict: 'issues',
       confidence: 1,
       rationale: 'one finding',
-      citations: [],
       createdAt: now(),
-      cached: false,
-      usage: null,
-      round: 1,
-      detail: null,
-    },
-    consensus: {
+    }),
+    consensus: decision({
       verdict: 'issues',
       confidence: 1,
-      agreement: 1,
       reasoning: 'one finding',
-      citations: [],
       correction: 'x',
       decidedAt: now(),
-      detail: null,
-      sourced: false,
-      sources: 0,
       decidedBy: null,
-      calibratedConfidence: null,
-    },
+    }),
     issues: [
       {
         charStart: 0,
@@ -63,37 +53,26 @@ export const instantPanel: TierChecker = {
   tier: 't2',
   models: () => ['panel-a', 'panel-b', 'panel-c'],
   check: async ({ model, now }) => ({
-    evaluation: {
+    evaluation: evaluation({
       tier: 't2',
       model,
       verdict: 'supported',
       confidence: 0.9,
       rationale: REASON,
-      citations: [],
       createdAt: now(),
-      cached: false,
       usage: { inputTokens: 900, outputTokens: 120 },
-      round: 1,
-      detail: null,
-    },
+    }),
     consensus: null,
     issues: [],
   }),
   judge: async ({ now }) => ({
-    consensus: {
+    consensus: decision({
       verdict: 'supported',
       confidence: 0.9,
-      agreement: 1,
       reasoning: REASON,
-      citations: [],
-      correction: null,
       decidedAt: now(),
-      detail: null,
-      sourced: false,
-      sources: 0,
       decidedBy: null,
-      calibratedConfidence: null,
-    },
+    }),
     consensusUsage: { inputTokens: 1500, outputTokens: 150 },
     issues: [],
   }),
