@@ -160,7 +160,6 @@ export function openEngine(options: EngineOptions): Engine {
   runner.add(research)
   if (options.runJobs) runner.start()
   const claims = new ClaimExtractor()
-  if (options.runJobs) claims.warm()
   const exports = new ExportPool()
   const service = new Service(
     store,

@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest'
 import { tempDir } from '../../helpers/server'
 
 // The `factdesk` command as a shell starts it: bin/factdesk.js through its `#!` line, which gives Node the flag
-// that caps the main thread's young generation (V8 takes it only at start). Linux: the flag is read back from
-// /proc.
+// that caps the main thread's young generation (V8 takes it only at start) and glibc its trim threshold. Linux:
+// both are read back from /proc.
 
 const ROOT = join(import.meta.dirname, '../../..')
 const BIN = join(ROOT, 'bin', 'factdesk.js')
@@ -36,7 +36,7 @@ describe.runIf(process.platform === 'linux')('the factdesk command', () => {
     expect((await command(['token', 'create', '--scope', 'nope', '--data-dir', dir])).code).toBe(2)
   }, 120_000)
 
-  it('is Node itself with the young generation capped: serves, and stops cleanly on SIGTERM', async () => {
+  it('is Node itself with the young generation and the trim threshold set: serves, and stops cleanly on SIGTERM', async () => {
     const dir = tempDir()
     const child = spawn(BIN, ['serve', '--port', '0', '--data-dir', dir])
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
@@ -53,6 +53,9 @@ describe.runIf(process.platform === 'linux')('the factdesk command', () => {
     const commandLine = readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0')
     expect(commandLine).toContain('--max-semi-space-size=2')
     expect(commandLine).toContain('serve')
+    expect(readFileSync(`/proc/${child.pid}/environ`, 'utf8').split('\0')).toContain(
+      'MALLOC_TRIM_THRESHOLD_=131072',
+    )
     child.kill('SIGTERM')
     expect(await exited).toBe(0)
     expect(existsSync(join(dir, 'engine.lock'))).toBe(false)

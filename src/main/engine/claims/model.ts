@@ -46,16 +46,20 @@ interface CompiledWords {
   features: Map<string, [number, number]>
 }
 
-/// The character n-grams of a model as a trie over UTF-16 code units, so that a sentence is read without
-/// building a string per n-gram: node 0 is the root; an n-gram's last node holds its feature. Its edges are one
-/// open-addressed hash table (parent node and code unit to child), which reads faster than a Map per node.
-interface CompiledCharacters {
-  bias: number
+/// The edges of a trie over UTF-16 code units, as one open-addressed hash table (parent node and code unit to
+/// child), which reads faster than a Map per node. Node 0 is the root.
+interface Edges {
   /// Per slot: the parent node + 1 (0 is an empty slot), the code unit, the child node.
   parents: Int32Array
   codes: Uint16Array
   childNodes: Int32Array
   mask: number
+}
+
+/// The character n-grams of a model as a trie, so that a sentence is read without building a string per
+/// n-gram: an n-gram's last node holds its feature.
+interface CompiledCharacters extends Edges {
+  bias: number
   idf: Float64Array
   weight: Float64Array
   /// Per node: the last sentence that counted it, so that each n-gram counts once.
@@ -83,49 +87,61 @@ function compile(model: WorthinessModel): Compiled {
   return compiled
 }
 
+// The trie is built straight into its hash table, doubled as it fills: a Map per node (tens of thousands) made
+// about 16 MB of garbage on a thread's first text, which grew its heap for good (and took twice as long).
 function compileCharacters(model: LinearModel): CompiledCharacters {
-  const children: Map<number, number>[] = [new Map()]
-  const entries: [number, number, number][] = []
+  let edges = emptyEdges(2)
+  let nodes = 1
+  // Per n-gram: its last node, its idf and its weight.
+  const grams: number[] = []
   for (const [name, [idf, weight]] of Object.entries(model.features)) {
-    const gram = name.slice(2)
     let node = 0
-    for (let i = 0; i < gram.length; i++) {
-      const code = gram.charCodeAt(i)
-      let next = (children[node] as Map<number, number>).get(code)
-      if (next === undefined) {
-        next = children.length
-        children.push(new Map())
-        ;(children[node] as Map<number, number>).set(code, next)
+    for (let i = 2; i < name.length; i++) {
+      const code = name.charCodeAt(i)
+      let next = childOf(edges, node, code)
+      if (next < 0) {
+        next = nodes++
+        // At most half full, so that a probe ends soon.
+        if (edges.parents.length < nodes * 2) edges = doubled(edges)
+        addEdge(edges, node, code, next)
       }
       node = next
     }
-    entries.push([node, idf, weight])
+    grams.push(node, idf, weight)
   }
-  const idf = new Float64Array(children.length)
-  const weight = new Float64Array(children.length)
-  for (const [node, nodeIdf, nodeWeight] of entries) {
-    idf[node] = nodeIdf
-    weight[node] = nodeWeight
+  const idf = new Float64Array(nodes)
+  const weight = new Float64Array(nodes)
+  for (let i = 0; i < grams.length; i += 3) {
+    idf[grams[i] as number] = grams[i + 1] as number
+    weight[grams[i] as number] = grams[i + 2] as number
   }
-  // At most half full, so that a probe ends soon.
-  let slots = 2
-  while (slots < children.length * 2) slots *= 2
-  const table = {
+  return { bias: model.bias, ...edges, idf, weight, seen: new Int32Array(nodes), sentences: 0 }
+}
+
+function emptyEdges(slots: number): Edges {
+  return {
     parents: new Int32Array(slots),
     codes: new Uint16Array(slots),
     childNodes: new Int32Array(slots),
     mask: slots - 1,
   }
-  children.forEach((edges, parent) => {
-    for (const [code, child] of edges) {
-      let slot = slotOf(table.mask, parent, code)
-      while (table.parents[slot] !== 0) slot = (slot + 1) & table.mask
-      table.parents[slot] = parent + 1
-      table.codes[slot] = code
-      table.childNodes[slot] = child
-    }
+}
+
+function doubled(edges: Edges): Edges {
+  const wider = emptyEdges(edges.parents.length * 2)
+  edges.parents.forEach((parent, slot) => {
+    if (parent !== 0)
+      addEdge(wider, parent - 1, edges.codes[slot] as number, edges.childNodes[slot] as number)
   })
-  return { bias: model.bias, ...table, idf, weight, seen: new Int32Array(children.length), sentences: 0 }
+  return wider
+}
+
+function addEdge(edges: Edges, parent: number, code: number, child: number): void {
+  let slot = slotOf(edges.mask, parent, code)
+  while (edges.parents[slot] !== 0) slot = (slot + 1) & edges.mask
+  edges.parents[slot] = parent + 1
+  edges.codes[slot] = code
+  edges.childNodes[slot] = child
 }
 
 function slotOf(mask: number, parent: number, code: number): number {
@@ -133,11 +149,11 @@ function slotOf(mask: number, parent: number, code: number): number {
 }
 
 /// The child of `node` by `code`, or -1.
-function childOf(model: CompiledCharacters, node: number, code: number): number {
-  for (let slot = slotOf(model.mask, node, code); ; slot = (slot + 1) & model.mask) {
-    const parent = model.parents[slot] as number
+function childOf(edges: Edges, node: number, code: number): number {
+  for (let slot = slotOf(edges.mask, node, code); ; slot = (slot + 1) & edges.mask) {
+    const parent = edges.parents[slot] as number
     if (parent === 0) return -1
-    if (parent === node + 1 && model.codes[slot] === code) return model.childNodes[slot] as number
+    if (parent === node + 1 && edges.codes[slot] === code) return edges.childNodes[slot] as number
   }
 }
 

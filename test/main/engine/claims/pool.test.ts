@@ -3,6 +3,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
+import type { Worker } from 'node:worker_threads'
 import { describe, expect, it } from 'vitest'
 import { extractClaims } from '../../../../src/main/engine/claims'
 import { ClaimExtractor } from '../../../../src/main/engine/claims/pool'
@@ -26,6 +27,25 @@ describe('the claim extraction pool', () => {
       expect(found).toEqual(texts.map((text) => extractClaims(text)))
       expect(found[0]?.length).toBeGreaterThan(1)
     } finally {
+      await extractor.close()
+    }
+  })
+
+  it('starts a thread on the first text, not before, and ends it when idle; the next text starts another', async () => {
+    const started: Worker[] = []
+    const onWorker = (worker: Worker): void => void started.push(worker)
+    process.on('worker', onWorker)
+    const extractor = new ClaimExtractor()
+    try {
+      expect(started).toHaveLength(0)
+      expect(await extractor.extract(TEXT)).toEqual(extractClaims(TEXT))
+      expect(started).toHaveLength(1)
+      // An idle thread ends by itself, giving its memory back, without the extractor being closed.
+      await new Promise((resolve) => started[0]?.once('exit', resolve))
+      expect(await extractor.extract(TEXT)).toEqual(extractClaims(TEXT))
+      expect(started).toHaveLength(2)
+    } finally {
+      process.off('worker', onWorker)
       await extractor.close()
     }
   })

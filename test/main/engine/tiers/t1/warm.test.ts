@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { openEngine, type Engine } from '../../../../../src/main/engine/engine'
 import { hasEnded } from '../../../../../src/main/engine/events'
 import { startWorker } from '../../../../../src/main/engine/tiers/t1/workerEntry'
+import { workerPool } from '../../../../../src/main/engine/workerEntry'
 import { tempDir } from '../../../../helpers/server'
 
 // The real worker, counted: the engine must start it when it opens, and the first check must use that one.
@@ -9,12 +10,18 @@ vi.mock('../../../../../src/main/engine/tiers/t1/workerEntry', async (importOrig
   const actual = await importOriginal<typeof import('../../../../../src/main/engine/tiers/t1/workerEntry')>()
   return { ...actual, startWorker: vi.fn(actual.startWorker) }
 })
+// The real pools, counted: only t1 is started at open; an idle extraction thread would hold 25–35 MiB.
+vi.mock('../../../../../src/main/engine/workerEntry', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../../../../src/main/engine/workerEntry')>()
+  return { ...actual, workerPool: vi.fn(actual.workerPool) }
+})
 
 let engine: Engine | undefined
 afterEach(async () => {
   await engine?.close()
   engine = undefined
   vi.mocked(startWorker).mockClear()
+  vi.mocked(workerPool).mockClear()
 })
 
 describe('t1 warm at once', () => {
@@ -35,6 +42,11 @@ describe('t1 warm at once', () => {
     ).toBe(true)
     expect(startWorker).toHaveBeenCalledTimes(1)
   }, 60_000)
+
+  it('starts no thread pool when it opens: claim extraction starts its threads on the first text', () => {
+    engine = openEngine({ dataDir: tempDir(), runJobs: true })
+    expect(workerPool).not.toHaveBeenCalled()
+  })
 
   it('starts no worker in an engine that runs no jobs', () => {
     engine = openEngine({ dataDir: tempDir(), runJobs: false })
