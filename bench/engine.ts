@@ -26,8 +26,9 @@ const SETUPS: [latencyMs: number, panel: number][] = [
 ]
 
 /// A 200-claim t2 check against the fake model server answering each request after a fixed latency, with a
-/// panel of 1 and of 3 models, on an engine that has started its t1 and extraction threads (a 4-claim t1
-/// check runs first): claims per minute, and that over the ideal bound.
+/// panel of 1 and of 3 models, on an engine whose t1 thread is warm (a 4-claim t1 check runs first; the
+/// extraction thread it started has ended by then, as after any second of quiet, so the timed check pays for
+/// starting one): claims per minute, and that over the ideal bound.
 ///
 /// The ideal bound keeps every one of the provider's `CONCURRENCY` request slots busy all the time:
 /// CONCURRENCY ÷ latency requests per second, divided by the requests the check cannot do without: each claim's
