@@ -129,6 +129,18 @@ describe('GET /checks/{id}/report, served from the report cache', () => {
     expect((await call(server, 'GET', `/checks/${id}/report`, { token: stranger })).status).toBe(404)
   })
 
+  it('sends a long text exactly: escaped a slice at a time, no surrogate pair cut in two', async () => {
+    server = await startServer({ tiers: new Map([['t1', new GatedTier(true)]]) })
+    // After an odd number of characters, every even offset (where a slice of the text's escaping may end) falls
+    // inside a pair; the quotes, backslash, tab and newline are escaped in JSON.
+    const opening = 'Crate 1 weighs 12 kilograms. "Quoted", back\\slash,\ttab.\n'
+    const text = `${opening.length % 2 === 0 ? ' ' : ''}${opening}${'😀'.repeat(60_000)} The depot opened in 1998.`
+    const id = await completedT1Check(server, { text })
+    const report = await rawReport(server, id)
+    expect(report.body.toString()).toBe(freshReport(server, id))
+    expect(JSON.parse(report.body.toString()).text).toBe(text)
+  })
+
   it('follows a terminal check’s webhook delivery: each attempt recorded gives a new ETag and body', async () => {
     receiver = await startReceiver()
     receiver.replies = [{ status: 500 }]
