@@ -27,7 +27,8 @@ export function cachedReport(reports: ReportCache): MiddlewareHandler<ApiEnv> {
 
 /// Sends a kept report's bytes as they are, or with none `304 Not Modified`. Served by @hono/node-server, they
 /// are written to Node's response at once, without a Response and its Headers made and read back for every
-/// request (a few microseconds each; see the README's API figures).
+/// request (a few microseconds each); headers set on the context before would not be sent (none are on this
+/// route).
 function send(
   c: Context<ApiEnv>,
   headers: Record<string, string>,
