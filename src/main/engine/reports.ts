@@ -16,12 +16,28 @@ export type Coding = 'gzip' | 'br'
 
 /// How many bytes of serialized reports are kept by default.
 export const REPORT_CACHE_BYTES = 64 * 2 ** 20
-/// The longest stretch a report's assembly holds the event loop before it lets other work in.
-const SLICE_MS = 2
+/// The longest stretch a report's assembly holds the event loop before it lets other work in: short, as a
+/// garbage collection may fall into any stretch and lengthen it.
+const SLICE_MS = 1
 /// Claims read per query while a report is assembled.
 const PAGE = 16
-/// Pieces copied between looks at the clock while a report is put together.
+/// Claims copied between looks at the clock while a report is put together.
 const COPIES_PER_LOOK = 256
+/// Characters of the text escaped at once while a report is assembled.
+const TEXT_SLICE = 65_536
+
+/// One piece of work done in stretches of at most about SLICE_MS, between which the event loop answers whatever
+/// waits.
+class Stretches {
+  private started = performance.now()
+
+  /// Ends the stretch once it has lasted SLICE_MS; `force` ends it anyway.
+  async pause(force = false): Promise<void> {
+    if (!force && performance.now() - this.started < SLICE_MS) return
+    await new Promise((resolve) => setImmediate(resolve))
+    this.started = performance.now()
+  }
+}
 
 const gzipped = promisify(gzip)
 const brotli = promisify(brotliCompress)
@@ -86,7 +102,26 @@ interface KeptClaim extends Decided {
 }
 
 const NO_TOKENS = { input: 0, output: 0 }
-const COMMA = Buffer.from(',')
+const COMMA = ','.charCodeAt(0)
+const QUOTE = Buffer.from('"')
+
+/// `text` as a JSON string, escaped a slice at a time: a long text's escaping in one piece would hold the
+/// event loop for milliseconds.
+async function jsonString(text: string, stretches: Stretches): Promise<Buffer<ArrayBuffer>> {
+  const parts = [QUOTE]
+  let at = 0
+  while (at < text.length) {
+    let end = Math.min(text.length, at + TEXT_SLICE)
+    // A surrogate pair cut in two would be escaped as two lone halves.
+    const last = text.charCodeAt(end - 1)
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end -= 1
+    parts.push(Buffer.from(JSON.stringify(text.slice(at, end)).slice(1, -1)))
+    at = end
+    await stretches.pause()
+  }
+  parts.push(QUOTE)
+  return Buffer.concat(parts)
+}
 
 /// A check's report kept up to date: each claim serialized on its own and serialized again only when something
 /// lands on it, the summary counted as claims change, the whole put together once per version that is read.
@@ -160,54 +195,53 @@ class KeptReport {
     return this.current
   }
 
-  /// Puts the report together as it is now: its pieces are taken at once, then copied into one buffer a few
-  /// milliseconds at a time (a 10,000-claim report is 20,000 pieces and megabytes).
+  /// Puts the report together as it is now: its claims are taken at once (what lands meanwhile makes the next
+  /// version), then copied into one buffer a stretch at a time (a 10,000-claim report is megabytes): nothing here
+  /// goes over all claims at once.
   private async serialize(): Promise<ReportBytes> {
     const record = this.store.checks.byId(this.record.id) ?? this.record
     const check = checkView(this.store, record, this.tally.done)
     const summary = this.tally.summary(this.claims.length, this.tokens)
-    const pieces: Buffer[] = [
-      Buffer.from(`{"check":${JSON.stringify(check)},"text":`),
-      this.text,
-      Buffer.from(',"claims":['),
-    ]
-    this.claims.forEach((claim, i) => {
-      if (i > 0) pieces.push(COMMA)
-      pieces.push(claim.json)
-    })
-    pieces.push(Buffer.from(`],"summary":${JSON.stringify(summary)},"panel":${this.panel}}`))
-    const json = Buffer.allocUnsafe(pieces.reduce((sum, piece) => sum + piece.length, 0))
-    let offset = 0
-    let started = performance.now()
-    for (const [i, piece] of pieces.entries()) {
-      offset += piece.copy(json, offset)
-      if (i % COPIES_PER_LOOK === 0 && performance.now() - started > SLICE_MS) {
-        await new Promise((resolve) => setImmediate(resolve))
-        started = performance.now()
-      }
+    const claims = this.claims.slice()
+    const head = Buffer.from(`{"check":${JSON.stringify(check)},"text":`)
+    const middle = Buffer.from(',"claims":[')
+    const tail = Buffer.from(`],"summary":${JSON.stringify(summary)},"panel":${this.panel}}`)
+    const commas = Math.max(claims.length - 1, 0)
+    const json = Buffer.allocUnsafe(
+      head.length + this.text.length + middle.length + this.claimBytes + commas + tail.length,
+    )
+    let offset = head.copy(json)
+    offset += this.text.copy(json, offset)
+    offset += middle.copy(json, offset)
+    const stretches = new Stretches()
+    for (const [i, claim] of claims.entries()) {
+      if (i > 0) json[offset++] = COMMA
+      offset += claim.json.copy(json, offset)
+      if (i % COPIES_PER_LOOK === 0) await stretches.pause()
     }
+    tail.copy(json, offset)
     return new ReportBytes(this.nextTag(), json, this.grew)
   }
 
-  /// Reads the claims in, a page at a time, letting the event loop answer other requests every few
-  /// milliseconds: whatever the check's size, no stretch of it is long.
+  /// Reads the text and the claims in, a slice and a page at a time, letting the event loop answer other
+  /// requests every millisecond or so: whatever the check's size, no stretch of it is long.
   private async assemble(): Promise<void> {
-    this.text = Buffer.from(JSON.stringify(this.store.documents.text(this.record.documentId)))
+    const stretches = new Stretches()
+    // The read that asked for the report has held this turn already.
+    await stretches.pause(true)
+    this.text = await jsonString(this.store.documents.text(this.record.documentId), stretches)
     this.panel = JSON.stringify(panelOf(this.store, this.record))
     let after: ClaimRecord | null = null
     for (;;) {
-      const started = performance.now()
-      while (performance.now() - started < SLICE_MS) {
-        const page = this.store.documents.claimsAfter(this.record.documentId, after, PAGE)
-        this.keep(page)
-        after = page.at(-1) ?? after
-        if (page.length < PAGE) {
-          this.complete = true
-          return
-        }
-      }
-      await new Promise((resolve) => setImmediate(resolve))
+      await stretches.pause()
       if (this.dropped) throw new Error('The report cache was closed.')
+      const page = this.store.documents.claimsAfter(this.record.documentId, after, PAGE)
+      this.keep(page)
+      after = page.at(-1) ?? after
+      if (page.length < PAGE) {
+        this.complete = true
+        return
+      }
     }
   }
 

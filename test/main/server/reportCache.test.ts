@@ -1,4 +1,4 @@
-import { request } from 'node:http'
+import { Agent, request, type IncomingHttpHeaders } from 'node:http'
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { afterEach, describe, expect, it } from 'vitest'
 import { hasEnded } from '../../../src/main/engine/events'
@@ -127,6 +127,79 @@ describe('GET /checks/{id}/report, served from the report cache', () => {
     const other = server.engine.admin.createOrganization('Other', 0)
     const stranger = server.engine.admin.createToken('read', other.id, 'stranger').value
     expect((await call(server, 'GET', `/checks/${id}/report`, { token: stranger })).status).toBe(404)
+  })
+
+  it('writes the kept bytes with their length, over one kept-alive connection: plain, compressed, HEAD and 304', async () => {
+    server = await startServer({ tiers: new Map([['t1', new GatedTier(true)]]) })
+    const s = server
+    const id = await completedT1Check(s)
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+    const exchange = (method: 'GET' | 'HEAD', headers: Record<string, string> = {}) =>
+      new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer; reused: boolean }>(
+        (resolve, reject) => {
+          const sending = request(
+            `${s.api}/checks/${id}/report`,
+            { method, agent, headers: { ...headers, Authorization: `Bearer ${s.read}` } },
+            (response) => {
+              const chunks: Buffer[] = []
+              response.on('data', (chunk: Buffer) => chunks.push(chunk))
+              response.on('end', () =>
+                resolve({
+                  status: response.statusCode ?? 0,
+                  headers: response.headers,
+                  body: Buffer.concat(chunks),
+                  reused: sending.reusedSocket,
+                }),
+              )
+              response.on('error', reject)
+            },
+          )
+          sending.on('error', reject)
+          sending.end()
+        },
+      )
+    try {
+      const plain = await exchange('GET')
+      expect(plain.status).toBe(200)
+      expect(plain.body.toString()).toBe(freshReport(s, id))
+      expect(plain.headers).toMatchObject({
+        'content-type': 'application/json',
+        'content-length': String(plain.body.length),
+        'cache-control': 'private, no-cache',
+        vary: 'Accept-Encoding',
+      })
+      expect(plain.headers['transfer-encoding']).toBeUndefined()
+      const gzip = await exchange('GET', { 'Accept-Encoding': 'gzip' })
+      expect(gzip.headers['content-length']).toBe(String(gzip.body.length))
+      expect(gunzipSync(gzip.body).toString()).toBe(plain.body.toString())
+      const head = await exchange('HEAD')
+      expect(head.status).toBe(200)
+      expect(head.body.length).toBe(0)
+      expect(head.headers.etag).toBe(plain.headers.etag)
+      expect(head.headers['content-length']).toBe(plain.headers['content-length'])
+      const unchanged = await exchange('GET', { 'If-None-Match': plain.headers.etag as string })
+      expect(unchanged.status).toBe(304)
+      expect(unchanged.body.length).toBe(0)
+      expect(unchanged.headers.etag).toBe(plain.headers.etag)
+      const again = await exchange('GET')
+      expect(again.body.equals(plain.body)).toBe(true)
+      // Each answer ended where its length said: the connection carried every one of them.
+      expect([gzip, head, unchanged, again].every((answer) => answer.reused)).toBe(true)
+    } finally {
+      agent.destroy()
+    }
+  })
+
+  it('sends a long text exactly: escaped a slice at a time, no surrogate pair cut in two', async () => {
+    server = await startServer({ tiers: new Map([['t1', new GatedTier(true)]]) })
+    // After an odd number of characters, every even offset (where a slice of the text's escaping may end) falls
+    // inside a pair; the quotes, backslash, tab and newline are escaped in JSON.
+    const opening = 'Crate 1 weighs 12 kilograms. "Quoted", back\\slash,\ttab.\n'
+    const text = `${opening.length % 2 === 0 ? ' ' : ''}${opening}${'😀'.repeat(60_000)} The depot opened in 1998.`
+    const id = await completedT1Check(server, { text })
+    const report = await rawReport(server, id)
+    expect(report.body.toString()).toBe(freshReport(server, id))
+    expect(JSON.parse(report.body.toString()).text).toBe(text)
   })
 
   it('follows a terminal check’s webhook delivery: each attempt recorded gives a new ETag and body', async () => {
