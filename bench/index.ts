@@ -1,5 +1,8 @@
 // `npm run bench [-- NAME…]`: runs every benchmark (or the named ones), prints one table and writes
-// bench/results/latest.json with the machine, the Node and Chromium versions, the date and every figure.
+// bench/results/latest.json with the machine, the Node and Chromium versions, the date and every figure. npm runs
+// it with the young generation `factdesk serve` has (bin/factdesk.js), so that the engine measured here
+// collects its garbage as the served one does (V8's default semi-space made each scavenge of a report's
+// assembly a few times longer).
 import { execFile } from 'node:child_process'
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { cpus, totalmem } from 'node:os'

@@ -48,7 +48,7 @@ function parsed(report: string): LoadResult {
     return Number(found[1])
   }
   const latency = (percent: number): number => {
-    const found = new RegExp(`^\\s*${percent}%\\s+([\\d.]+)(us|ms|s|m)$`, 'm').exec(report)
+    const found = new RegExp(`^\\s*${percent}%\\s+([\\d.]+)(us|ms|s|m)\\s*$`, 'm').exec(report)
     if (!found) throw new Error(`wrk's report has no ${percent}% latency:\n${report}`)
     return Number(found[1]) * (UNITS_MS[found[2] ?? ''] ?? NaN)
   }
