@@ -31,7 +31,17 @@ export async function wrkLoad(wrk: string, request: LoadRequest): Promise<LoadRe
       `wrk.method = ${JSON.stringify(request.method)}\n` +
         (request.body === undefined ? '' : `wrk.body = ${JSON.stringify(JSON.stringify(request.body))}\n`),
     )
-    const args = ['-t1', `-c${request.connections}`, `-d${request.seconds}s`, '--latency', '-s', script]
+    // wrk counts an answer slower than 2 s as failed by default; bench/load.ts waits for every answer.
+    const args = [
+      '-t1',
+      `-c${request.connections}`,
+      `-d${request.seconds}s`,
+      '--timeout',
+      '30s',
+      '--latency',
+      '-s',
+      script,
+    ]
     for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}: ${value}`)
     const { stdout } = await run(wrk, [...args, request.url], { timeout: (request.seconds + 30) * 1000 })
     return parsed(stdout)
