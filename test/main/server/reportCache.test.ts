@@ -35,16 +35,18 @@ const TEXT = 'Crate 1 weighs 12 kilograms. Crate 2 weighs 31 kilograms. The depo
 const freshReport = (s: TestServer, checkId: string): string =>
   JSON.stringify(s.engine.service.report(s.engine.localPrincipal(), checkId))
 
-/// `GET /checks/{id}/report` with `headers`, its body as the bytes sent (never decoded).
+/// `GET /checks/{id}/report` with `headers` (or HEAD, over `agent`'s connections), its body as the bytes sent
+/// (never decoded), and whether its connection had carried an answer before.
 function rawReport(
   s: TestServer,
   checkId: string,
   headers: Record<string, string> = {},
-): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+  { method = 'GET', agent }: { method?: 'GET' | 'HEAD'; agent?: Agent } = {},
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer; reused: boolean }> {
   return new Promise((resolve, reject) => {
     const sending = request(
       `${s.api}/checks/${checkId}/report`,
-      { headers: { ...headers, Authorization: `Bearer ${s.read}` } },
+      { method, agent, headers: { ...headers, Authorization: `Bearer ${s.read}` } },
       (response) => {
         const chunks: Buffer[] = []
         response.on('data', (chunk: Buffer) => chunks.push(chunk))
@@ -53,6 +55,7 @@ function rawReport(
             status: response.statusCode ?? 0,
             headers: response.headers,
             body: Buffer.concat(chunks),
+            reused: sending.reusedSocket,
           }),
         )
         response.on('error', reject)
@@ -135,29 +138,7 @@ describe('GET /checks/{id}/report, served from the report cache', () => {
     const id = await completedT1Check(s)
     const agent = new Agent({ keepAlive: true, maxSockets: 1 })
     const exchange = (method: 'GET' | 'HEAD', headers: Record<string, string> = {}) =>
-      new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer; reused: boolean }>(
-        (resolve, reject) => {
-          const sending = request(
-            `${s.api}/checks/${id}/report`,
-            { method, agent, headers: { ...headers, Authorization: `Bearer ${s.read}` } },
-            (response) => {
-              const chunks: Buffer[] = []
-              response.on('data', (chunk: Buffer) => chunks.push(chunk))
-              response.on('end', () =>
-                resolve({
-                  status: response.statusCode ?? 0,
-                  headers: response.headers,
-                  body: Buffer.concat(chunks),
-                  reused: sending.reusedSocket,
-                }),
-              )
-              response.on('error', reject)
-            },
-          )
-          sending.on('error', reject)
-          sending.end()
-        },
-      )
+      rawReport(s, id, headers, { method, agent })
     try {
       const plain = await exchange('GET')
       expect(plain.status).toBe(200)
