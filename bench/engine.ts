@@ -5,7 +5,7 @@ import { openEngine } from '../src/main/engine/engine'
 import { hasEnded } from '../src/main/engine/events'
 import { RESOLVE_BATCH } from '../src/main/engine/tiers/resolve'
 import { Config } from '../src/shared/config'
-import { startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../test/helpers/fakeOpenAI'
+import { mostAtOnce, startFakeOpenAI, type FakeOpenAI } from '../test/helpers/fakeOpenAI'
 import { summarise, withTarget, type Figure } from './measure'
 import { claimsText } from './report'
 
@@ -132,19 +132,4 @@ async function engineRun(
     await engine.close()
     rmSync(dataDir, { recursive: true, force: true })
   }
-}
-
-/// The most requests the fake was answering at one time.
-function mostAtOnce(requests: readonly RecordedRequest[]): number {
-  const changes = requests
-    .flatMap((request) => [
-      { at: request.receivedAt, by: 1 },
-      { at: request.endedAt ?? Infinity, by: -1 },
-    ])
-    // An ending at the same moment as a start comes first: the slot was free again.
-    .sort((a, b) => a.at - b.at || a.by - b.by)
-  let now = 0
-  let most = 0
-  for (const change of changes) most = Math.max(most, (now += change.by))
-  return most
 }

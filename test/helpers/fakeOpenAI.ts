@@ -280,6 +280,21 @@ function answerFor(record: RecordedRequest, behaviour: Behaviour): string {
   return 'This is the fake model.'
 }
 
+/// The most requests the fake was answering at one time.
+export function mostAtOnce(requests: readonly RecordedRequest[]): number {
+  const changes = requests
+    .flatMap((request) => [
+      { at: request.receivedAt, by: 1 },
+      { at: request.endedAt ?? Infinity, by: -1 },
+    ])
+    // An ending at the same moment as a start comes first: the slot was free again.
+    .sort((a, b) => a.at - b.at || a.by - b.by)
+  let now = 0
+  let most = 0
+  for (const change of changes) most = Math.max(most, (now += change.by))
+  return most
+}
+
 /// The claims of a request to resolve claims into statements (its schema asks for a list of `statements`),
 /// read from the data block of its user message; null for any other request.
 export function claimsToResolve(record: RecordedRequest): (ClaimToResolve & { key: string })[] | null {

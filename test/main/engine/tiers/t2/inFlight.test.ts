@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
   claimsToResolve,
+  mostAtOnce,
   startFakeOpenAI,
   type FakeOpenAI,
   type RecordedRequest,
@@ -24,20 +25,6 @@ const TEXT = Array.from({ length: 20 }, (_, i) => `Crate ${i + 1} weighs ${i + 1
 const LIMIT = 6
 
 const pending = (requests: readonly RecordedRequest[]) => requests.filter((r) => r.outcome === 'pending')
-
-/// The most requests the fake was answering at one time.
-function mostAtOnce(requests: readonly RecordedRequest[]): number {
-  const changes = requests
-    .flatMap((r) => [
-      { at: r.receivedAt, by: 1 },
-      { at: r.endedAt ?? Infinity, by: -1 },
-    ])
-    .sort((a, b) => a.at - b.at || a.by - b.by)
-  let now = 0
-  let most = 0
-  for (const change of changes) most = Math.max(most, (now += change.by))
-  return most
-}
 
 /// The fake holding the requests `held` picks until `release()`, and an engine whose runner is sized by t2.
 async function holding(held: (request: RecordedRequest) => boolean) {
