@@ -42,7 +42,10 @@ const editorText = (page: Page): Promise<string> =>
 const listDrafts = (page: Page, server: Factdesk) =>
   server.desktop
     ? viaPreload(page, 'listDrafts')
-    : fetchAsPage<{ data: { id: string; lastCheckId: string | null }[] }>(page, '/api/v1/drafts')
+    : fetchAsPage<{ data: { id: string; lastCheckId: string | null; preview: string }[] }>(
+        page,
+        '/api/v1/drafts',
+      )
 
 /// Forgets the page's own copy of the text (everything it keeps in its storage but its session key), so that a
 /// reload shows what the store holds.
@@ -197,6 +200,46 @@ test.describe('drafts', () => {
       'It was completed in 1889 for the World Fair in Paris.',
     )
     await page.screenshot({ path: screenshot('drafts.png') })
+  })
+
+  test('a check of the history opens in a new draft with its verdicts, the draft it came from kept as it is', async ({
+    page,
+    server,
+  }) => {
+    await writeInEditor(page, server, ARTICLE)
+    await estimateAndCheck(page)
+    const saved = page.getByRole('status', { name: 'Draft' })
+    await expect(saved).toHaveText('Draft saved')
+    // The writer rewrites the draft since: its check no longer matches the text.
+    const document = page.getByRole('textbox', { name: 'Document' })
+    await document.press('ControlOrMeta+a')
+    await page.keyboard.insertText('Something else entirely.')
+    await expect(saved).toHaveText('Draft saved')
+    const checkId = (await listDrafts(page, server)).data[0]?.lastCheckId
+
+    await page
+      .getByRole('toolbar', { name: 'Fact-checking' })
+      .getByRole('button', { name: 'History' })
+      .click()
+    await page
+      .getByRole('complementary', { name: 'Check history' })
+      .getByRole('button', { name: 'Open in a new draft' })
+      .click()
+    await expect.poll(() => editorText(page)).toBe(ARTICLE)
+    const claims = page.locator('.cm-content .fd-claim')
+    await expect(claims).toHaveCount(3)
+    await expect(claims.filter({ hasText: 'Paris is the capital of France.' })).toHaveClass(/fd-stage-clean/)
+    await expect(page.locator('.cm-content .fd-claim.fd-stale')).toHaveCount(0)
+    await expect(page.getByRole('status', { name: 'Check status' })).toContainText('completed')
+    // Undo does not reach back into the draft shown before.
+    await document.press('ControlOrMeta+z')
+    expect(await editorText(page)).toBe(ARTICLE)
+    // A new draft tied to that check, and the rewritten one still there, unchanged.
+    const drafts = (await listDrafts(page, server)).data
+    expect(drafts).toHaveLength(2)
+    expect(drafts[0]?.lastCheckId).toBe(checkId)
+    expect(drafts[1]?.lastCheckId).toBe(checkId)
+    expect(drafts.map((draft) => draft.preview)).toEqual(['The tower', 'Something else entirely.'])
   })
 
   test('opens a Markdown file from the page and lists recent drafts', async ({ page, server }) => {

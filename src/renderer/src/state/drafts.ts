@@ -12,6 +12,7 @@ import {
 } from '../../../shared/schemas'
 import { loading } from '../editor/autosave'
 import { clearClaims, setClaims, type ClaimMark } from '../editor/claims'
+import { dropHistory, newHistory } from '../editor/keymaps'
 import { useChecks } from './checks'
 import { describeError, showError, useNotices } from './notices'
 import type { Desk } from './desk'
@@ -51,6 +52,9 @@ export interface DraftsStore {
   open(api: FactdeskApi, id: string): Promise<void>
   /// A new, empty draft.
   create(api: FactdeskApi): Promise<void>
+  /// A new draft of a check's text (a manuscript's whole text), its verdicts on it: a check of the history opened
+  /// as the writer left it, whatever became of the draft it was made from.
+  openCheck(api: FactdeskApi, checkId: string): Promise<void>
   /// Lists the recent drafts again.
   loadRecent(api: FactdeskApi): Promise<void>
   /// A file from disk through the desktop's Open dialog.
@@ -207,13 +211,13 @@ export const useDrafts = create<DraftsStore>()((set, get) => {
         openClaim: null,
         panel: null,
       })
+      const replaced = text !== view.state.doc.toString()
       view.dispatch({
-        ...(text === view.state.doc.toString()
-          ? {}
-          : { changes: { from: 0, to: view.state.doc.length, insert: text } }),
-        effects: clearClaims.of(null),
+        ...(replaced ? { changes: { from: 0, to: view.state.doc.length, insert: text } } : {}),
+        effects: replaced ? [clearClaims.of(null), dropHistory()] : clearClaims.of(null),
         annotations: [loading.of(true), Transaction.addToHistory.of(false)],
       })
+      if (replaced) view.dispatch({ effects: newHistory() })
     }
     const unsaved = view.state.doc.toString() !== draft.text
     set({
@@ -389,6 +393,18 @@ export const useDrafts = create<DraftsStore>()((set, get) => {
     create: async (api) => {
       try {
         await get().show(api, await api.createDraft({}))
+      } catch (error) {
+        showError(error)
+      }
+    },
+
+    openCheck: async (api, checkId) => {
+      try {
+        const report = await api.report(checkId)
+        const title = report.check.name?.trim().slice(0, 200)
+        const { id } = await api.createDraft({ text: report.text, ...(title ? { title } : {}) })
+        await api.saveDraft(id, { lastCheckId: report.check.id })
+        await get().open(api, id)
       } catch (error) {
         showError(error)
       }

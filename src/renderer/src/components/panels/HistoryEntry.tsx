@@ -2,10 +2,12 @@ import { useEffect, useRef, useState, type JSX } from 'react'
 import { counted, formatted } from '../../../../shared/counted'
 import type { Check } from '../../../../shared/schemas'
 import { useChecks } from '../../state/checks'
+import { useDrafts } from '../../state/drafts'
 import { useDesk } from '../useDesk'
 import { focusLost } from '../focus'
 
-/// One check of the history: what it checked and cost, its details (editable), and Cancel while it runs.
+/// One check of the history: what it checked and cost, its details (editable), Open (its text and verdicts in a new
+/// draft), and Cancel while it runs.
 export function HistoryEntry({ check }: { check: Check }): JSX.Element {
   const { api } = useDesk()
   const [editing, setEditing] = useState(false)
@@ -102,6 +104,13 @@ export function HistoryEntry({ check }: { check: Check }): JSX.Element {
             }}
           >
             Edit details
+          </button>
+          <button
+            type="button"
+            className="button quiet"
+            onClick={() => void useDrafts.getState().openCheck(api, check.id)}
+          >
+            Open in a new draft
           </button>
           {running && (
             <button
