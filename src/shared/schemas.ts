@@ -114,6 +114,21 @@ export const Evaluation = z
   .meta({ id: 'Evaluation' })
 export type Evaluation = z.infer<typeof Evaluation>
 
+/// A step of a model tier that could not be done as designed and what was done instead, so that a verdict says
+/// what it stands on: the claim checked as its own words with the sentences around it (the resolver failed, or
+/// its statement dropped what the claim says), the evidence chosen by its words (the model named no passage it
+/// was shown), a search step's top results read (the model named none), the quotes not judged for their stance.
+export const Fallback = z
+  .enum([
+    'statement_unresolved',
+    'statement_rejected',
+    'evidence_ranked_by_words',
+    'search_top_results',
+    'quotes_not_stance_checked',
+  ])
+  .meta({ id: 'Fallback' })
+export type Fallback = z.infer<typeof Fallback>
+
 export const Consensus = z
   .object({
     verdict: z.union([Verdict, SpellingVerdict]),
@@ -129,11 +144,14 @@ export const Consensus = z
     sourced: z.boolean(),
     /// The number of distinct sites the consensus cites.
     sources: z.int().nonnegative(),
-    /// Who decided: the judge, or a unanimous panel without it; null for t1.
-    decidedBy: z.enum(['judge', 'panel']).nullable(),
+    /// Who decided: the judge, a unanimous panel without it, or a clear majority of the panel after its debate;
+    /// null for t1.
+    decidedBy: z.enum(['judge', 'panel', 'majority']).nullable(),
     /// How often a verdict given with this confidence was right, by the calibration map fitted for these models
     /// (`npm run eval -- verification --calibrate`); null without one, and for t1.
     calibratedConfidence: unit.nullable(),
+    /// The steps that fell back on the way to this verdict (empty when every step was done as designed).
+    fallbacks: z.array(Fallback),
   })
   .meta({ id: 'Consensus' })
 export type Consensus = z.infer<typeof Consensus>

@@ -1,6 +1,6 @@
 import { counted } from './counted'
 import { withoutInlineMarks } from './markdown'
-import type { Claim, Consensus, Evaluation, Tier, VerdictDetail } from './schemas'
+import type { Claim, Consensus, Evaluation, Fallback, Tier, VerdictDetail } from './schemas'
 
 /// What a claim was checked as, when that is not its own words ("It was completed in 1889." checked as "The
 /// Brooklyn Bridge was completed in 1889."); null when it was checked as written or is not resolved yet.
@@ -47,6 +47,23 @@ export const DETAIL_WORDS: Record<VerdictDetail, string> = {
   no_evidence: 'no evidence found',
 }
 
+/// Who decided a model tier's verdict, in words.
+const DECIDERS: Record<NonNullable<Consensus['decidedBy']>, string> = {
+  panel: 'agreeing panel',
+  majority: 'panel’s majority',
+  judge: 'judge',
+}
+
+/// Each fallback in words, as the report and the claim panel say it beside the verdict.
+export const FALLBACK_WORDS: Record<Fallback, string> = {
+  statement_unresolved: 'checked as written, with the sentences around it (no statement could be made)',
+  statement_rejected:
+    'checked as written, with the sentences around it (the rewritten statement dropped what the claim says)',
+  evidence_ranked_by_words: 'evidence chosen by its words (the model named no passage)',
+  search_top_results: 'top search results read (the model named none)',
+  quotes_not_stance_checked: 'quotes not stance-checked',
+}
+
 /// How a verdict that no verified source bears on is shown: the models' own judgement.
 const UNSOURCED = 'Unsourced: the models’ judgement'
 
@@ -62,7 +79,7 @@ export function verdictBasis(
   const { calibratedConfidence } = consensus
   return [
     consensus.sourced ? counted(consensus.sources, 'distinct source') : UNSOURCED,
-    `decided by the ${consensus.decidedBy === 'panel' ? 'agreeing panel' : 'judge'}`,
+    `decided by the ${DECIDERS[consensus.decidedBy]}`,
     calibratedConfidence === null
       ? `agreement ${Math.round(consensus.agreement * 100)}%`
       : `calibrated confidence ${Math.round(calibratedConfidence * 100)}%`,

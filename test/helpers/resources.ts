@@ -19,6 +19,7 @@ export const decision = (
   sourced: false,
   sources: 0,
   calibratedConfidence: null,
+  fallbacks: [],
   ...decided,
 })
 

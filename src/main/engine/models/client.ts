@@ -36,12 +36,17 @@ export interface StructuredRequest<T> {
   name: string
   /// Cancels waiting, the request in flight (its connection is closed) and any backoff.
   signal: AbortSignal
+  /// What is wrong with an answer that follows the schema (a reference to nothing it was shown, a rewrite that
+  /// says something else), in a sentence the model is told when it is asked again; null when it can be used.
+  check?: (object: T) => string | null
 }
 
 export interface StructuredAnswer<T> {
   object: T
-  /// Tokens the successful request used, when the provider said.
+  /// Tokens the requests used (an answer asked again: both), when the provider said.
   usage: TokenUsage | null
+  /// What `check` still found wrong after the model was asked again once: the caller falls back; else null.
+  problem: string | null
 }
 
 /// A request that kept failing in a way worth retrying; the job runner may try the unit again later.
@@ -76,25 +81,38 @@ export class ModelClient {
     return (maxRetries + 1) * requestTimeoutMs + maxRetries * 60_000
   }
 
+  /// A structured answer, checked: one that is not JSON or does not follow the schema after repair (code
+  /// fences, an enum in another case, a confidence in percent), or that `check` finds wrong, is asked for again
+  /// once, the model told what was wrong. A second answer that does not follow the schema fails the call
+  /// (`UnusableAnswerError`); one that `check` still finds wrong is returned with its `problem`, for the caller's
+  /// fallback.
   async generate<T>(handle: ModelHandle, request: StructuredRequest<T>): Promise<StructuredAnswer<T>> {
     const schema = await responseSchema(request.schema)
-    return this.call(handle, request.signal, async (model, abortSignal) => {
-      const answer = await ask(model, {
-        prompt: [{ role: 'system', content: request.system }, userMessage(request.prompt)],
-        responseFormat: { type: 'json', schema, name: request.name },
-        abortSignal,
-      })
-      let value: unknown
-      try {
-        value = JSON.parse(answer.text)
-      } catch {
-        throw new Error(`the answer is not JSON: ${answer.text.slice(0, 200)}`)
+    const asked: CallOptions['prompt'] = [
+      { role: 'system', content: request.system },
+      userMessage(request.prompt),
+    ]
+    let usage: TokenUsage | null = null
+    for (let attempt = 0; ; attempt++) {
+      const answer = await this.call(handle, request.signal, (model, abortSignal) =>
+        ask(model, {
+          prompt: asked,
+          responseFormat: { type: 'json', schema, name: request.name },
+          abortSignal,
+        }),
+      )
+      usage = addUsage(usage, answer.usage)
+      const read = readAnswer(answer.text, request.schema, schema)
+      const problem = 'problem' in read ? read.problem : request.check?.(read.object)
+      if (!problem && 'object' in read) return { object: read.object, usage, problem: null }
+      const wrong = problem ?? 'it cannot be used'
+      if (attempt === 0) {
+        asked.push(assistantMessage(answer.text.slice(0, MAX_ECHOED)), userMessage(askAgain(wrong)))
+        continue
       }
-      const parsed = request.schema.safeParse(value)
-      if (!parsed.success)
-        throw new Error(`the answer does not follow the schema: ${z.prettifyError(parsed.error)}`)
-      return { object: parsed.data, usage: answer.usage }
-    })
+      if ('object' in read) return { object: read.object, usage, problem: wrong }
+      throw new UnusableAnswerError(redactedFrom(handle, `${who(handle)}: ${wrong}`))
+    }
   }
 
   /// A plain-text request (no system prompt, no response format), for models trained on one fixed prompt
@@ -115,14 +133,7 @@ export class ModelClient {
     signal: AbortSignal,
     request: (model: LanguageModelV3, abortSignal: AbortSignal) => Promise<R>,
   ): Promise<R> {
-    const who = `${handle.config.id} (${handle.config.provider} ${handle.config.model})`
     const model = await handle.languageModel()
-    // A provider may echo the key in an error, in any case; it never reaches a check's error or a log.
-    const key = handle.apiKey()
-    const redact = (message: string): string =>
-      key
-        ? message.replace(new RegExp(key.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&'), 'gi'), '[redacted]')
-        : message
     const limiter = this.limiters.for(handle.providerKey)
     for (let retry = 0; ; retry++) {
       const release = await limiter.acquire(signal)
@@ -133,7 +144,7 @@ export class ModelClient {
       } catch (error) {
         if (signal.aborted) throw signal.reason as Error
         const failure = classify(error, timeout.aborted, this.settings.requestTimeoutMs)
-        const message = redact(`${who}: ${failure.message}`)
+        const message = redactedFrom(handle, `${who(handle)}: ${failure.message}`)
         if (failure.kind === 'permanent') throw new PermanentError(message)
         if (failure.kind === 'other') throw new UnusableAnswerError(message)
         if (retry >= this.settings.maxRetries)
@@ -188,6 +199,94 @@ export function addUsage(...usages: Array<TokenUsage | null>): TokenUsage | null
   }
 }
 
+/// The model a message is about, as errors name it.
+const who = (handle: ModelHandle): string =>
+  `${handle.config.id} (${handle.config.provider} ${handle.config.model})`
+
+/// `message` without the handle's key: a provider may echo the key in an error, in any case; it never reaches a
+/// check's error or a log.
+function redactedFrom(handle: ModelHandle, message: string): string {
+  const key = handle.apiKey()
+  return key
+    ? message.replace(new RegExp(key.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&'), 'gi'), '[redacted]')
+    : message
+}
+
+/// Characters of an unusable answer sent back with the request to answer again.
+const MAX_ECHOED = 4000
+
+/// The request to answer again, saying what was wrong with the answer.
+const askAgain = (problem: string): string =>
+  `Your answer could not be used: ${problem}. Answer again, with the JSON the response format describes.`
+
+/// A model's text read as an answer of `schema`: the JSON it holds (inside code fences or after words, as small
+/// models write it), repaired where its meaning is plain (`jsonSchema` says how), and checked by zod; or the
+/// problem with it, in words a model can act on.
+function readAnswer<T>(
+  text: string,
+  schema: z.ZodType<T>,
+  jsonSchema: JSONSchema7,
+): { object: T } | { problem: string } {
+  const json = jsonIn(text)
+  if (json === undefined) return { problem: `it is not JSON (${JSON.stringify(text.slice(0, 120))})` }
+  const parsed = schema.safeParse(repaired(json, jsonSchema, jsonSchema))
+  if (!parsed.success)
+    return { problem: `it does not follow the schema: ${z.prettifyError(parsed.error).slice(0, 500)}` }
+  return { object: parsed.data }
+}
+
+/// The JSON value in a model's text: the whole text, else the text inside a code fence, else from its first
+/// brace to its last; undefined when none of these parse.
+function jsonIn(text: string): unknown {
+  const fenced = /```(?:json)?\s*([\s\S]*?)```/i.exec(text)?.[1]
+  const braced = text.slice(text.indexOf('{'), text.lastIndexOf('}') + 1)
+  for (const candidate of [text, fenced, braced]) {
+    if (!candidate?.trim()) continue
+    try {
+      return JSON.parse(candidate) as unknown
+    } catch {
+      // The next reading.
+    }
+  }
+  return undefined
+}
+
+/// `value` with the slips whose meaning is plain mended as `schema` (a node of `root`) asks: an enum's value in
+/// another case or with spaces ("Supported ", "not checkable"), a number written as a string, a share of 0–1
+/// given in percent (80 for 0.8), the string "null" for null. Anything else is left for zod to refuse.
+function repaired(value: unknown, schema: JSONSchema7 | boolean | undefined, root: JSONSchema7): unknown {
+  if (typeof schema !== 'object') return value
+  if (schema.$ref) {
+    const target = schema.$ref
+      .replace(/^#\//, '')
+      .split('/')
+      .reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], root)
+    return repaired(value, target as JSONSchema7, root)
+  }
+  const types = new Set([schema.type ?? []].flat())
+  if (value === 'null' && types.has('null')) return null
+  if (Array.isArray(value))
+    return value.map((item) => repaired(item, schema.items as JSONSchema7 | undefined, root))
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(
+      Object.entries(value).map(([key, member]) => [key, repaired(member, schema.properties?.[key], root)]),
+    )
+  if (typeof value === 'string' && schema.enum && !schema.enum.includes(value)) {
+    const plain = (text: unknown) =>
+      String(text)
+        .trim()
+        .toLowerCase()
+        .replace(/[\s-]+/g, '_')
+    return schema.enum.find((option) => typeof option === 'string' && plain(option) === plain(value)) ?? value
+  }
+  if (typeof value === 'string' && (types.has('number') || types.has('integer')) && value.trim() !== '') {
+    const number = Number(value.trim().replace(/%$/, ''))
+    if (Number.isFinite(number)) return repaired(number, schema, root)
+  }
+  if (typeof value === 'number' && schema.maximum === 1 && value > 1 && value <= 100) return value / 100
+  return value
+}
+
 type CallOptions = Parameters<LanguageModelV3['doGenerate']>[0]
 type Answer = Awaited<ReturnType<LanguageModelV3['doGenerate']>>
 
@@ -205,6 +304,11 @@ async function ask(
 
 const userMessage = (text: string): CallOptions['prompt'][number] => ({
   role: 'user',
+  content: [{ type: 'text', text }],
+})
+
+const assistantMessage = (text: string): CallOptions['prompt'][number] => ({
+  role: 'assistant',
   content: [{ type: 'text', text }],
 })
 

@@ -397,4 +397,8 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE checks ADD COLUMN manuscript_parts INTEGER;
   CREATE INDEX checks_by_manuscript ON checks (organization_id, manuscript_id) WHERE manuscript_id IS NOT NULL;
   `,
+  // The steps of a model tier's verdict that fell back (a JSON list of Fallback; empty for verdicts before it).
+  `
+  ALTER TABLE consensus ADD COLUMN fallbacks TEXT NOT NULL DEFAULT '[]';
+  `,
 ]

@@ -1,4 +1,12 @@
-import type { Citation, Consensus, Evaluation, TextIssue, Tier, TokenUsage } from '../../../shared/schemas'
+import type {
+  Citation,
+  Consensus,
+  Evaluation,
+  Fallback,
+  TextIssue,
+  Tier,
+  TokenUsage,
+} from '../../../shared/schemas'
 import { withStances } from '../../../shared/citations'
 import type { Db } from './database'
 
@@ -64,6 +72,7 @@ interface ConsensusRow {
   sources: number
   decided_by: Consensus['decidedBy']
   calibrated_confidence: number | null
+  fallbacks: string
   parts: string | null
   carried_from: string | null
 }
@@ -151,8 +160,8 @@ export class Results {
     this.db
       .prepare(
         `INSERT INTO consensus (check_id, claim_id, tier, verdict, confidence, agreement, reasoning, citations, correction, decided_at,
-           detail, sourced, sources, decided_by, calibrated_confidence, input_tokens, output_tokens, parts)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           detail, sourced, sources, decided_by, calibrated_confidence, fallbacks, input_tokens, output_tokens, parts)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         checkId,
@@ -170,6 +179,7 @@ export class Results {
         consensus.sources,
         consensus.decidedBy,
         consensus.calibratedConfidence,
+        JSON.stringify(consensus.fallbacks),
         usage?.inputTokens ?? null,
         usage?.outputTokens ?? null,
         parts === null ? null : JSON.stringify(parts),
@@ -317,10 +327,11 @@ export class Results {
     this.db
       .prepare(
         `INSERT INTO consensus (check_id, claim_id, tier, verdict, confidence, agreement, reasoning, citations,
-           correction, decided_at, detail, sourced, sources, decided_by, calibrated_confidence, input_tokens,
-           output_tokens, parts, carried_from)
+           correction, decided_at, detail, sourced, sources, decided_by, calibrated_confidence, fallbacks,
+           input_tokens, output_tokens, parts, carried_from)
          SELECT ?, ?, tier, verdict, confidence, agreement, reasoning, citations, correction, decided_at, detail,
-           sourced, sources, decided_by, calibrated_confidence, input_tokens, output_tokens, parts, check_id
+           sourced, sources, decided_by, calibrated_confidence, fallbacks, input_tokens, output_tokens, parts,
+           check_id
          FROM consensus WHERE check_id = ? AND claim_id = ? AND tier IN (SELECT value FROM json_each(?))`,
       )
       .run(to.checkId, to.claimId, from.checkId, from.claimId, tierList)
@@ -379,7 +390,7 @@ export class Results {
     const consensus = this.db
       .prepare(
         `SELECT claim_id, tier, verdict, confidence, agreement, reasoning, citations, correction, decided_at, detail,
-           sourced, sources, decided_by, calibrated_confidence, parts, carried_from
+           sourced, sources, decided_by, calibrated_confidence, fallbacks, parts, carried_from
          FROM consensus WHERE check_id = ?${only.sql} ORDER BY claim_id, tier`,
       )
       .all(...params) as ConsensusRow[]
@@ -398,11 +409,16 @@ export class Results {
         sources: row.sources,
         decidedBy: row.decided_by,
         calibratedConfidence: row.calibrated_confidence,
+        fallbacks: JSON.parse(row.fallbacks) as Fallback[],
       }
       results.consensus.set(row.claim_id, entry)
       if (row.parts !== null) {
         const parts = results.partConsensus.get(row.claim_id) ?? {}
-        parts[row.tier] = JSON.parse(row.parts) as Consensus[]
+        // A part decided before verdicts named their fallbacks has none.
+        parts[row.tier] = (JSON.parse(row.parts) as Consensus[]).map((part) => ({
+          ...part,
+          fallbacks: part.fallbacks ?? [],
+        }))
         results.partConsensus.set(row.claim_id, parts)
       }
       if (row.carried_from !== null) results.carriedFrom.set(row.claim_id, row.carried_from)

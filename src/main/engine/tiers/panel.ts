@@ -57,6 +57,7 @@ export function panelConsensus(votes: readonly Evaluation[], at: string): Consen
     sources: 0,
     decidedBy: 'panel',
     calibratedConfidence: null,
+    fallbacks: [],
   }
 }
 

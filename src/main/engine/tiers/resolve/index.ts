@@ -100,17 +100,14 @@ function resolution(claim: ClaimRecord, answer: Resolved | undefined): Omit<Reso
   return { statement, parts: parts.length >= 2 ? parts : null }
 }
 
-/// Times an answer that does not follow the schema is asked for again before the claims are checked as written.
-const UNUSABLE_RETRIES = 1
-
 /// A claim's resolution, and whether the resolver failed on it (its statement is then the claim's words).
 export type ClaimResolution = Resolution & { failed: boolean }
 
 /// Resolves `claims` in one request to `handle`, from what `passage` gives of their document. A failure that will
-/// not mend (the provider refuses the request, or its answer keeps not following the schema) resolves each claim
-/// as its own words, marked failed, so that the check goes on with what it can check; a passing one (a lost
-/// connection, a 5xx, a timeout) is thrown, so that the unit waiting for it is tried again later and nothing is
-/// checked on the bare words meanwhile.
+/// not mend (the provider refuses the request, or its answer still does not follow the schema when asked again)
+/// resolves each claim as its own words, marked failed, so that the check goes on with what it can check; a
+/// passing one (a lost connection, a 5xx, a timeout) is thrown, so that the unit waiting for it is tried again
+/// later and nothing is checked on the bare words meanwhile.
 export async function resolveClaims(
   client: ModelClient,
   handle: ModelHandle,
@@ -119,27 +116,23 @@ export async function resolveClaims(
   today: string,
   signal: AbortSignal,
 ): Promise<ClaimResolution[]> {
-  const prompt = resolvePrompt(passage)
-  for (let retry = 0; ; retry++) {
-    try {
-      const { object, usage } = await client.generate(handle, {
-        system: resolveSystem(today),
-        prompt,
-        schema: Resolutions,
-        name: 'statements',
-        signal,
-      })
-      return claims.map((claim, index) => ({
-        ...resolution(claim, resolvedAt(object, index, claims.length)),
-        usage: share(usage, index, claims.length),
-        failed: false,
-      }))
-    } catch (error) {
-      if (signal.aborted) throw error
-      if (error instanceof UnusableAnswerError && retry < UNUSABLE_RETRIES) continue
-      if (!(error instanceof PermanentError || error instanceof UnusableAnswerError)) throw error
-      return claims.map((claim) => ({ statement: claim.text, parts: null, usage: null, failed: true }))
-    }
+  try {
+    const { object, usage } = await client.generate(handle, {
+      system: resolveSystem(today),
+      prompt: resolvePrompt(passage),
+      schema: Resolutions,
+      name: 'statements',
+      signal,
+    })
+    return claims.map((claim, index) => ({
+      ...resolution(claim, resolvedAt(object, index, claims.length)),
+      usage: share(usage, index, claims.length),
+      failed: false,
+    }))
+  } catch (error) {
+    if (signal.aborted) throw error
+    if (!(error instanceof PermanentError || error instanceof UnusableAnswerError)) throw error
+    return claims.map((claim) => ({ statement: claim.text, parts: null, usage: null, failed: true }))
   }
 }
 

@@ -72,6 +72,7 @@ export function t1Outcome(
       sources: 0,
       decidedBy: null,
       calibratedConfidence: null,
+      fallbacks: [],
     },
   }
 }

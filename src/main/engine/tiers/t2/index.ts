@@ -206,5 +206,6 @@ export function consensus(
     sources: 0,
     decidedBy: 'judge',
     calibratedConfidence: null,
+    fallbacks: [],
   }
 }
