@@ -8,6 +8,8 @@ export interface FakeResult {
   title: string
   url: string
   snippet?: string
+  /// When the page was published (ISO), sent in the provider's own member and form.
+  published?: string
 }
 
 /// One request a fake search API received, in arrival order.
@@ -132,13 +134,26 @@ export class FakeSearch {
         type: 'search',
         web: {
           type: 'search',
-          results: results.map((r) => ({ title: r.title, url: r.url, description: r.snippet ?? '' })),
+          results: results.map((r) => ({
+            title: r.title,
+            url: r.url,
+            description: r.snippet ?? '',
+            // Brave's page_age is ISO without a zone; its age is for people ("May 1, 2024", "2 days ago").
+            ...(r.published ? { page_age: r.published.replace(/Z$/, ''), age: '2 days ago' } : {}),
+          })),
         },
       })
     } else if (logged.provider === 'tavily') {
       json(200, {
         query: logged.query,
-        results: results.map((r) => ({ title: r.title, url: r.url, content: r.snippet ?? '', score: 0.9 })),
+        results: results.map((r) => ({
+          title: r.title,
+          url: r.url,
+          content: r.snippet ?? '',
+          score: 0.9,
+          // An HTTP date, as Tavily writes it.
+          ...(r.published ? { published_date: new Date(r.published).toUTCString() } : {}),
+        })),
       })
     } else {
       json(200, {
@@ -148,6 +163,7 @@ export class FakeSearch {
           url: r.url,
           content: r.snippet ?? '',
           engine: 'fake',
+          publishedDate: r.published ?? null,
         })),
       })
     }

@@ -4,13 +4,14 @@ import type { Config } from '../../../shared/config'
 import type { ApiKeys } from '../keys'
 import { Limiters } from '../models/limiter'
 import { FetchRefused, SafeFetcher, type FetchOptions } from './fetcher'
-import { normaliseSpace, splitPassages, type Passage } from './passages'
+import { splitPassages, type Passage } from './passages'
 import { rankPassages } from './rank'
 import { ApiSearch, type SearchProvider, type SearchResult } from './search'
 
 export * from './dates'
 export * from './fetcher'
 export * from './passages'
+export * from './quotes'
 export * from './rank'
 export * from './search'
 
@@ -46,13 +47,6 @@ export interface WebOptions {
   /// Another search provider than the configured one (tests).
   provider?: SearchProvider
   now?: () => Date
-}
-
-/// True when `quote` occurs in `text` once both have their whitespace runs collapsed (and the quote is not
-/// trivially short): the check every citation passes before it is stored.
-export function quoteOccursIn(quote: string, text: string): boolean {
-  const needle = normaliseSpace(quote)
-  return needle.length >= 12 && normaliseSpace(text).includes(needle)
 }
 
 /// Sources kept in memory at most.

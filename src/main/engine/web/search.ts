@@ -2,13 +2,16 @@ import type { Config } from '../../../shared/config'
 import { apiKeys, type ApiKeys } from '../keys'
 import { backoffMs, MAX_RETRY_AFTER_MS, retryAfterMs } from '../models/retry'
 import { PermanentError } from '../errors'
+import { resultDate } from './dates'
 import { FetchRefused, SafeFetcher, type FetchInit } from './fetcher'
 
-/// One search hit: a page to read.
+/// One search hit: a page to read, with the date its provider gives for it (its publication, or a wiki page's
+/// last edit) as an ISO timestamp, null when it gives none.
 export interface SearchResult {
   url: string
   title: string
   snippet: string
+  date: string | null
 }
 
 /// A web search service behind one interface: the MediaWiki action API, Brave Search, Tavily or SearXNG.
@@ -90,13 +93,19 @@ function records(value: unknown, key: string): Array<Record<string, unknown>> {
 
 const text = (value: unknown): string => (typeof value === 'string' ? stripTags(value) : '')
 
-/// Hits with a title and an http(s) URL; anything else is dropped.
-function hits(list: Array<Record<string, unknown>>, snippet: string): SearchResult[] {
+/// Hits with a title and an http(s) URL, their snippet and date read from the provider's members of those
+/// names; anything else is dropped.
+function hits(list: Array<Record<string, unknown>>, snippet: string, date: string): SearchResult[] {
   return list
     .filter(
       (hit) => typeof hit.url === 'string' && /^https?:\/\//i.test(hit.url) && typeof hit.title === 'string',
     )
-    .map((hit) => ({ url: hit.url as string, title: text(hit.title), snippet: text(hit[snippet]) }))
+    .map((hit) => ({
+      url: hit.url as string,
+      title: text(hit.title),
+      snippet: text(hit[snippet]),
+      date: resultDate(hit[date]),
+    }))
 }
 
 const withQuery = (base: string, params: Record<string, string>): string => {
@@ -119,7 +128,7 @@ const PROVIDERS: Record<ProviderName, ProviderSpec> = {
         list: 'search',
         srsearch: query,
         srlimit: String(Math.min(limit, 20)),
-        srprop: 'snippet',
+        srprop: 'snippet|timestamp',
       }),
     }),
     results: (answer, baseURL) =>
@@ -130,6 +139,7 @@ const PROVIDERS: Record<ProviderName, ProviderSpec> = {
           url: typeof hit.url === 'string' ? hit.url : pageUrl(baseURL, hit.title as string),
           title: hit.title as string,
           snippet: text(hit.snippet),
+          date: resultDate(hit.timestamp),
         })),
   },
   /// Brave Search's web search API: `GET ?q=…&count=…` with the key in `X-Subscription-Token`.
@@ -142,7 +152,8 @@ const PROVIDERS: Record<ProviderName, ProviderSpec> = {
       url: withQuery(baseURL, { q: query, count: String(Math.min(limit, 20)) }),
       headers: { 'x-subscription-token': key },
     }),
-    results: (answer) => hits(records((answer as { web?: unknown } | null)?.web, 'results'), 'description'),
+    results: (answer) =>
+      hits(records((answer as { web?: unknown } | null)?.web, 'results'), 'description', 'page_age'),
   },
   /// Tavily's search API: `POST {query, max_results}` with the key as a bearer token.
   tavily: {
@@ -155,7 +166,7 @@ const PROVIDERS: Record<ProviderName, ProviderSpec> = {
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
       body: JSON.stringify({ query, max_results: Math.min(limit, 20) }),
     }),
-    results: (answer) => hits(records(answer, 'results'), 'content'),
+    results: (answer) => hits(records(answer, 'results'), 'content', 'published_date'),
   },
   /// A SearXNG instance: `GET {baseURL}/search?q=…&format=json` (the instance must allow the json format).
   searxng: {
@@ -168,7 +179,7 @@ const PROVIDERS: Record<ProviderName, ProviderSpec> = {
         format: 'json',
       }),
     }),
-    results: (answer) => hits(records(answer, 'results'), 'content'),
+    results: (answer) => hits(records(answer, 'results'), 'content', 'publishedDate'),
   },
 }
 
