@@ -1,16 +1,18 @@
-// t3: live web research. For each claim: a search loop (search.ts) in which the judge model reads results'
-// snippets and picks the pages worth reading or asks for another search; the picked pages are fetched and their
-// passages ranked by their words, then the judge keeps those that bear on the claim; each panel model votes on
+// t3: live web research. For each claim: a search loop (search.ts) in which the judge model writes the query,
+// reads results' snippets and picks the pages worth reading or asks for another search; the picked pages are
+// fetched and their passages ranked by their words, then the judge keeps those that bear on the claim (none kept:
+// the loop searches again while it may); each panel model votes on
 // the claim and the kept passages, citing the passages it relied on. A panel that agrees and cites a common page
 // decides; a split one debates one round, then the judge writes the consensus with citations. Every quote is
 // checked against the fetched text of its URL, then judged for its stance toward the claim (stance.ts), before
 // it is stored.
 import type { Config } from '../../../../shared/config'
-import type { Citation, Consensus, Evaluation, TokenUsage } from '../../../../shared/schemas'
+import type { Citation, Consensus, Evaluation, Fallback, TokenUsage } from '../../../../shared/schemas'
 import { apiKeys, type ApiKeys } from '../../keys'
 import { addUsage, ModelClient, modelHandle, modelSettings, type ModelHandle } from '../../models'
 import type { ClaimRecord } from '../../store/documents'
-import { normaliseSpace, quoteOccursIn, rankedPassages, Web, type RankedPassage } from '../../web'
+import { normaliseSpace, quoteOnPage, rankedPassages, Web, type RankedPassage } from '../../web'
+import { referredIndex, referredIndices, unreadReferences } from '../references'
 import { claimData } from '../t2/context'
 import { consensus } from '../t2'
 import { PermanentError } from '../../errors'
@@ -33,7 +35,7 @@ import {
   type CitedPassage,
   type PassageData,
 } from './prompts'
-import { searchUntilAnswered } from './search'
+import { searchUntilAnswered, unlessUnusable } from './search'
 import { judgeStances, verifierFor, type Verifier } from './stance'
 
 export * from './prompts'
@@ -49,12 +51,13 @@ const PASSAGES = 8
 const CANDIDATES = 16
 const REMEMBERED = 500
 
-/// What was found for one claim: the ranked passages the panel and the judge see, and the tokens the judge
-/// spent finding them (reading search results and its choice of evidence).
+/// What was found for one claim: the ranked passages the panel and the judge see, the tokens the judge spent
+/// finding them (reading search results and its choice of evidence), and the steps of it that fell back.
 export interface ClaimEvidence {
   queries: string[]
   passages: RankedPassage[]
   usage: TokenUsage | null
+  fallbacks: Fallback[]
 }
 
 /// The models' view of the passages: ids P1…, their page's site and title, its dates as days, their text.
@@ -69,25 +72,12 @@ export const passageData = (passages: readonly RankedPassage[]): PassageData[] =
     text: passage.text,
   }))
 
-/// The index of the passage a model names by its id ("P3", "p3", "3" or "[P3]" → 2), or NaN.
-const passageIndex = (id: string): number =>
-  Number(/^\s*\[?\s*P?\s*(\d+)\s*\]?\s*$/i.exec(id)?.[1] ?? NaN) - 1
-
-/// The indices of the passages among `count` that a model named: in its order and each once (ids of no
-/// passage are ignored).
-export function chosenPassages(count: number, chosen: readonly string[]): number[] {
-  const order: number[] = []
-  for (const id of chosen) {
-    const index = passageIndex(id)
-    if (Number.isInteger(index) && index >= 0 && index < count && !order.includes(index)) order.push(index)
-  }
-  return order
-}
-
-/// Of passages ranked by their words, those the model names as bearing on the claim, most decisive first:
-/// lexical ranking finds candidates that share the claim's words, the model tells the ones about the same
-/// thing from those about something else. The others are left out, never used to pad the evidence. One call;
-/// none for fewer than two passages (a single one is kept).
+/// Of passages ranked by their words, those the model names as bearing on the claim (by id or by their words,
+/// however it writes them), most decisive first: lexical ranking finds candidates that share the claim's words,
+/// the model tells the ones about the same thing from those about something else. The others are left out,
+/// never used to pad the evidence; naming none says none bears on the claim. One call, asked again once when
+/// it names only what is none of them; after that (or with no usable answer) the passages keep their ranking
+/// by words (`evidence_ranked_by_words`). No call for fewer than two passages (a single one is kept).
 export async function relevantPassages(
   client: ModelClient,
   handle: ModelHandle,
@@ -95,48 +85,65 @@ export async function relevantPassages(
   passages: ReadonlyArray<{ id: string; text: string }>,
   signal: AbortSignal,
   today: string | null,
-): Promise<{ order: number[]; usage: TokenUsage | null }> {
-  if (passages.length < 2) return { order: passages.map((_, index) => index), usage: null }
-  const { object, usage } = await client.generate(handle, {
-    system: relevanceSystem(today),
-    prompt: relevancePrompt(item, passages),
-    schema: RelevantPassages,
-    name: 'relevant_passages',
-    signal,
-  })
-  return { order: chosenPassages(passages.length, object.passages), usage }
+): Promise<{ order: number[]; usage: TokenUsage | null; fallbacks: Fallback[] }> {
+  const ranked = passages.map((_, index) => index)
+  if (passages.length < 2) return { order: ranked, usage: null, fallbacks: [] }
+  const texts = passages.map((passage) => passage.text)
+  const answer = await unlessUnusable(
+    client.generate(handle, {
+      system: relevanceSystem(today),
+      prompt: relevancePrompt(item, passages),
+      schema: RelevantPassages,
+      name: 'relevant_passages',
+      signal,
+      check: ({ passages: named }) =>
+        named.length > 0 && referredIndices(named, texts).length === 0
+          ? unreadReferences('passages', 'P', passages.length)
+          : null,
+    }),
+  )
+  if (answer?.problem !== null)
+    return { order: ranked, usage: answer?.usage ?? null, fallbacks: ['evidence_ranked_by_words'] }
+  return { order: referredIndices(answer.object.passages, texts), usage: answer.usage, fallbacks: [] }
 }
 
-/// The model's citations that hold: the passage exists and its quote occurs (whitespace-normalised) in the
-/// fetched text of the passage's URL. The others are dropped; duplicates once.
+/// The model's citations that hold: the quote is on the fetched page of the passage it names (however it names
+/// it) or, naming none or another, of a passage that holds it, through typography (`quoteOnPage`); the citation
+/// keeps the page's own words. The others are dropped; duplicates once.
 export async function verifiedCitations(
   web: Web,
   passages: readonly RankedPassage[],
   cited: readonly CitedPassage[],
   signal?: AbortSignal,
 ): Promise<Citation[]> {
+  const texts = passages.map((passage) => passage.text)
   const out: Citation[] = []
   for (const citation of cited) {
-    const passage = passages[passageIndex(citation.passage)]
-    const quote = normaliseSpace(citation.quote)
-    if (!passage || quote.length > MAX_QUOTE) continue
-    let text: string
-    try {
-      text = (await web.source(passage.url, signal)).text
-    } catch {
-      continue
+    if (normaliseSpace(citation.quote).length > MAX_QUOTE) continue
+    const named = passages[referredIndex(citation.passage, texts) ?? -1]
+    const holding = passages.find((passage) => quoteOnPage(citation.quote, passage.text) !== null)
+    for (const passage of new Set([named, holding])) {
+      if (!passage) continue
+      let text: string
+      try {
+        text = (await web.source(passage.url, signal)).text
+      } catch {
+        continue
+      }
+      const quote = quoteOnPage(citation.quote, text)
+      if (quote === null) continue
+      if (!out.some((c) => c.url === passage.url && c.quote === quote))
+        out.push({
+          url: passage.url,
+          title: passage.title,
+          quote,
+          retrievedAt: passage.retrievedAt,
+          // A deep research run saved before pages' dates were read has passages without one.
+          publishedAt: passage.publishedAt ?? null,
+          stance: null,
+        })
+      break
     }
-    if (!quoteOccursIn(quote, text)) continue
-    if (out.some((c) => c.url === passage.url && c.quote === quote)) continue
-    out.push({
-      url: passage.url,
-      title: passage.title,
-      quote,
-      retrievedAt: passage.retrievedAt,
-      // A deep research run saved before pages' dates were read has passages without one.
-      publishedAt: passage.publishedAt ?? null,
-      stance: null,
-    })
   }
   return out
 }
@@ -175,6 +182,12 @@ function groundedConsensus(
     reasoning: `${decided.reasoning} (Unverifiable: ${why}.)`.slice(0, MAX_REASONING),
   }
 }
+
+/// `decided` naming the fallbacks of the research it rests on too.
+const fellBack = (decided: Consensus, fallbacks: readonly Fallback[]): Consensus => ({
+  ...decided,
+  fallbacks: [...new Set([...decided.fallbacks, ...fallbacks])],
+})
 
 /// The number of distinct sites (host names) among the citations.
 export const citedSites = (citations: readonly Citation[]): number =>
@@ -223,7 +236,7 @@ export function webTier(
   }
 
   /// Searches until the judge has the results worth reading, reads only those pages, and keeps the passages
-  /// it says bear on the claim.
+  /// it says bear on the claim; searches again while none does and searches are left.
   async function research(
     claim: ClaimRecord,
     documentText: string,
@@ -231,23 +244,32 @@ export function webTier(
     today: string | null,
   ): Promise<ClaimEvidence> {
     const item = claimData(documentText, claim)
-    // The statement: the same words about another subject are another search.
-    const searchFor = item.claim
-    const searched = await searchUntilAnswered(client, judge, web, item, searchFor, {
+    let passages: RankedPassage[] = []
+    let usage: TokenUsage | null = null
+    const fallbacks: Fallback[] = []
+    // The statement: the same words about another subject are another search, and other passages.
+    const searched = await searchUntilAnswered(client, judge, web, item, item.claim, {
       maxSearches: config.research.maxSearches,
       today,
       signal,
+      evidence: async (chosen) => {
+        const { sources } = await web.read(
+          chosen.map((result) => result.url),
+          signal,
+        )
+        const candidates = rankedPassages(item.claim, sources).slice(0, CANDIDATES)
+        const kept = await relevantPassages(client, judge, item, passageData(candidates), signal, today)
+        usage = addUsage(usage, kept.usage)
+        fallbacks.push(...kept.fallbacks)
+        passages = kept.order.slice(0, PASSAGES).map((index) => candidates[index] as RankedPassage)
+        return passages.length > 0
+      },
     })
-    const { sources } = await web.read(
-      searched.chosen.map((result) => result.url),
-      signal,
-    )
-    const candidates = rankedPassages(searchFor, sources).slice(0, CANDIDATES)
-    const chosen = await relevantPassages(client, judge, item, passageData(candidates), signal, today)
     return {
       queries: searched.queries,
-      passages: chosen.order.slice(0, PASSAGES).map((index) => candidates[index] as RankedPassage),
-      usage: addUsage(searched.usage, chosen.usage),
+      passages,
+      usage: addUsage(searched.usage, usage),
+      fallbacks: [...new Set([...searched.fallbacks, ...fallbacks])],
     }
   }
 
@@ -282,13 +304,13 @@ export function webTier(
     async judge(input: JudgeInput): Promise<UnitOutcome> {
       // The research's tokens count once, with the consensus (research done again after a restart is spent
       // again, and counted; what a run before the restart spent is not known).
-      const { passages, usage: researchUsage } = await evidenceFor(input)
+      const { passages, usage: researchUsage, fallbacks } = await evidenceFor(input)
       const first = input.votes.filter((vote) => vote.round === 1)
       const item = claimData(input.documentText, input.claim)
       const today = todayOf(input.now(), steps)
       if (steps.panelDecides && unanimous(first) && sharesACitation(first)) {
         evidence.delete(`${input.checkId}:${input.claim.id}`)
-        const decided = panelConsensus(first, input.now())
+        const decided = fellBack(panelConsensus(first, input.now()), fallbacks)
         const judged = await judgeStances(
           client,
           verifier,
@@ -339,7 +361,7 @@ export function webTier(
         input.signal,
       )
       evidence.delete(`${input.checkId}:${input.claim.id}`)
-      const decided = consensus(object, votes, input.now(), input.claim.text)
+      const decided = fellBack(consensus(object, votes, input.now(), input.claim.text), fallbacks)
       return {
         consensus: groundedConsensus(decided, withStances(verified, judged.citations), votes),
         consensusUsage: addUsage(usage, researchUsage, judged.usage),

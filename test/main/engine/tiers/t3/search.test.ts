@@ -21,14 +21,15 @@ closeAfterEach(
 interface Script {
   /// The ids of the results to read, from the results so far.
   read?: (results: Array<{ id: string; title: string }>) => string[]
-  /// The next query, from the queries so far (null: enough).
+  /// The next query, from the queries so far (null: enough); the first is the claim's words unless told.
   next?: (queries: string[]) => string | null
   verdict?: string
   /// The stance the verifier gives every quote.
   stance?: string
 }
 
-/// A fake model playing every t3 role by `script`: it reads all results and asks for nothing more unless told,
+/// A fake model playing every t3 role by `script`: it searches the claim's words first, reads all results and
+/// asks for nothing more unless told,
 /// chooses every passage, votes and decides `verdict` citing the first sentence of the Ottawa passage.
 function scripted(script: Script = {}) {
   return (request: RecordedRequest): unknown => {
@@ -38,7 +39,7 @@ function scripted(script: Script = {}) {
         return {
           reasoning: 'What the results show.',
           read: (script.read ?? ((results) => results.map((r) => r.id)))(input.results),
-          nextQuery: script.next?.(input.queries) ?? null,
+          nextQuery: script.next?.(input.queries) ?? (input.queries.length === 0 ? input.claim : null),
         }
       case 'relevant_passages':
         return { passages: input.passages.map((p: { id: string }) => p.id) }
@@ -95,30 +96,35 @@ const searchSteps = () => fake!.requests.filter((r) => schemaName(r) === 'search
 const fetchedPages = () => wiki!.requests.filter((r) => !r.startsWith('/w/api.php'))
 
 describe('t3 searches until the question is answered', () => {
-  it('searches again when the first results do not answer the claim, then reads what it picked', async () => {
+  it('searches the query the model writes, again when the first results do not answer the claim, then reads what it picked', async () => {
+    const queries = ['Canada largest city capital', 'capital city of Canada']
     await setUp(
       scripted({
         read: (results) => results.filter((r) => r.title === 'Ottawa').map((r) => r.id),
-        next: (queries) => (queries.length === 1 ? 'capital city of Canada' : null),
+        next: (asked) => queries[asked.length] ?? null,
       }),
       (w) => {
         w.article('Ottawa', OTTAWA)
         w.article('Toronto', ['Toronto is the largest city in Canada.'])
-        w.search = (query) => (query === CLAIM ? [{ title: 'Toronto' }] : [{ title: 'Ottawa' }])
+        w.search = (query) => (query === queries[0] ? [{ title: 'Toronto' }] : [{ title: 'Ottawa' }])
       },
     )
     const claim = await checkT3()
-    expect(claim.consensus.t3).toMatchObject({ verdict: 'supported', sourced: true, sources: 1 })
-    // The claim was searched first; the model, reading only snippets, asked for the second query.
-    expect(searches().map((r) => new URL(r, 'http://x').searchParams.get('srsearch'))).toEqual([
-      CLAIM,
-      'capital city of Canada',
-    ])
+    expect(claim.consensus.t3).toMatchObject({
+      verdict: 'supported',
+      sourced: true,
+      sources: 1,
+      fallbacks: [],
+    })
+    // The model wrote the first query (not the claim's words), then, reading only snippets, asked for the second.
+    expect(searches().map((r) => new URL(r, 'http://x').searchParams.get('srsearch'))).toEqual(queries)
     const steps = searchSteps()
-    expect(steps).toHaveLength(2)
-    expect(data(steps[0]!).results.map((r: any) => r.title)).toEqual(['Toronto'])
-    expect(data(steps[1]!)).toMatchObject({
-      queries: [CLAIM, 'capital city of Canada'],
+    expect(steps).toHaveLength(3)
+    expect(data(steps[0]!)).toEqual({ claim: CLAIM, queries: [], searchesLeft: 3, results: [] })
+    expect(steps[0]!.user).toMatch(/^Write the first query/)
+    expect(data(steps[1]!).results.map((r: any) => r.title)).toEqual(['Toronto'])
+    expect(data(steps[2]!)).toMatchObject({
+      queries,
       searchesLeft: 1,
       results: [
         { id: 'R1', title: 'Toronto' },
@@ -143,8 +149,9 @@ describe('t3 searches until the question is answered', () => {
     await checkT3()
     expect(searches()).toHaveLength(2)
     const steps = searchSteps()
-    expect(steps).toHaveLength(2)
-    expect(data(steps[1]!)).toMatchObject({ queries: [CLAIM, 'query 2'], searchesLeft: 0 })
+    // The first query, the second, then the pick with no search left.
+    expect(steps).toHaveLength(3)
+    expect(data(steps[2]!)).toMatchObject({ queries: ['query 1', 'query 2'], searchesLeft: 0 })
   })
 
   it('fetches only the pages the model chose to read, of all the results', async () => {
@@ -161,7 +168,7 @@ describe('t3 searches until the question is answered', () => {
     await checkT3()
     // The search loop reads the statement (no context), each result's title, site and a snippet of at most 240
     // characters.
-    const [step] = searchSteps()
+    const [, step] = searchSteps()
     expect(Object.keys(data(step!))).toEqual(['claim', 'queries', 'searchesLeft', 'results'])
     expect(data(step!).results).toHaveLength(4)
     for (const result of data(step!).results) {
@@ -240,7 +247,10 @@ describe('t3 grounds its verdict on quotes that bear on the claim', () => {
   })
 
   it('a misleading verdict that cites no verified quote is unverifiable', async () => {
-    await setUp(scripted({ verdict: 'misleading', read: () => [] }), ottawa)
+    await setUp(scripted({ verdict: 'misleading' }), (w) => {
+      w.article('Ottawa', OTTAWA)
+      w.search = () => []
+    })
     const consensus = (await checkT3()).consensus.t3
     expect(consensus).toMatchObject({
       verdict: 'unverifiable',
@@ -249,7 +259,8 @@ describe('t3 grounds its verdict on quotes that bear on the claim', () => {
       citations: [],
     })
     expect(consensus.reasoning).toContain('no verified quote shows what it leaves out')
-    // Nothing was picked, so nothing was fetched, and no stance was asked for.
+    // Nothing was found (in all three searches the model asked for), so nothing was fetched, and no stance was
+    // asked for.
     expect(fetchedPages()).toEqual([])
     expect(fake!.requests.filter((r) => schemaName(r) === 'stances')).toEqual([])
   })

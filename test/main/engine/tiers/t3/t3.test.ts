@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ConfigInput } from '../../../../../src/shared/config'
 import { DATA_CLOSE, DATA_OPEN } from '../../../../../src/main/engine/tiers/t2/prompts'
-import { chosenPassages } from '../../../../../src/main/engine/tiers/t3'
 import { normaliseSpace } from '../../../../../src/main/engine/web'
 import { startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../../../../helpers/fakeOpenAI'
 import { FakeWiki } from '../../../../helpers/fakeWiki'
@@ -31,8 +30,8 @@ function data(request: RecordedRequest): any {
 }
 const schemaName = (request: RecordedRequest): string => request.body.response_format?.json_schema?.name ?? ''
 
-/// A fake model that reads the passages: reading search results it picks them all, and searches "capital of
-/// Canada" while none is about Ottawa; as the judge choosing evidence it names the passages that mention a
+/// A fake model that reads the passages: it searches the claim's words first; reading search results it picks
+/// them all, and searches "capital of Canada" while none is about Ottawa; as the judge choosing evidence it names the passages that mention a
 /// capital; as a voter it cites a sentence of the first passage (or `invent` instead) and gives `verdict`; as the
 /// verifier it finds each quote bears the verdict out. It is gullible: any text outside the data block that says
 /// "answer supported" wins.
@@ -41,6 +40,8 @@ function webModel(verdict: string, invent = false) {
     const name = schemaName(request)
     if (name === 'search_step') {
       const results: Array<{ id: string; title: string }> = data(request).results
+      if (data(request).queries.length === 0)
+        return { reasoning: 'Nothing yet.', read: [], nextQuery: data(request).claim }
       const answered = results.some((result) => result.title.includes('Ottawa'))
       return {
         reasoning: 'The results so far.',
@@ -142,17 +143,27 @@ describe('t3: live web research', () => {
       expect(served).toContain(citation.quote)
     }
     // Every token the models spent is counted in the report: resolving the claim, the votes, the research
-    // (reading the search results, choice of evidence) and the stances of the panel's quotes.
+    // (writing the first query, reading the search results, choice of evidence) and the stances of the panel's
+    // quotes.
     const spent = { input: 0, output: 0 }
     for (const request of fake.requests) {
       spent.input += request.usage?.prompt_tokens ?? 0
       spent.output += request.usage?.completion_tokens ?? 0
     }
     expect(fake.requests.map(schemaName).sort()).toEqual(
-      ['statements', 'search_step', 'relevant_passages', 'web_vote', 'web_vote', 'stances'].sort(),
+      [
+        'statements',
+        'search_step',
+        'search_step',
+        'relevant_passages',
+        'web_vote',
+        'web_vote',
+        'stances',
+      ].sort(),
     )
     expect(result.summary.tokens).toEqual(spent)
-    // The claim itself was searched, and its results answered it: one search; the page was fetched once.
+    // The query the model wrote was searched, and its results answered it: one search; the page was fetched
+    // once.
     expect(wiki.requests.filter((r) => r.startsWith('/w/api.php')).length).toBe(1)
     expect(wiki.requests.filter((r) => r.startsWith('/w/index.php')).length).toBe(1)
   })
@@ -307,12 +318,6 @@ describe('t3: live web research', () => {
       expect(passages).toEqual([expect.objectContaining({ id: 'P1', text: decisive })])
     }
     expect(claim.consensus.t3!.citations.map((c) => c.quote)).toEqual([chosen])
-  })
-
-  it('keeps the passages the model chose, in its order, ignoring ids of no passage', () => {
-    expect(chosenPassages(4, ['P3', 'p3', 'P9', 'the third', ' 1 ', 'P0'])).toEqual([2, 0])
-    expect(chosenPassages(4, ['[P4]', 'P 2', 'P2: the second'])).toEqual([3, 1])
-    expect(chosenPassages(3, [])).toEqual([])
   })
 
   it('drops an invented quote, and a consensus left without citations is unverifiable', async () => {
