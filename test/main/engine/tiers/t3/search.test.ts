@@ -182,6 +182,168 @@ describe('t3 searches until the question is answered', () => {
   })
 })
 
+/// Requests asked again (the client tells the model what was wrong), and those asked with `name`.
+const askedAgain = (name: string) =>
+  fake!.requests.filter((r) => schemaName(r) === name && r.user.includes('Your answer could not be used'))
+/// `answer`, but `slip` for requests named `name` (`again`: the request was asked again).
+const slipping =
+  (name: string, slip: (request: RecordedRequest, again: boolean) => unknown, answer = scripted()) =>
+  (request: RecordedRequest): unknown =>
+    schemaName(request) === name
+      ? slip(request, request.user.includes('Your answer could not be used'))
+      : answer(request)
+
+describe('t3 falls back, and says so, where the model names nothing it was shown', () => {
+  const ottawa = (w: FakeWiki) => {
+    w.article('Ottawa', OTTAWA)
+    w.search = () => [{ title: 'Ottawa', snippet: 'Ottawa is the capital city of Canada.' }]
+  }
+  const searchStep = scripted()
+
+  it('a search step naming no result is asked again, saying what was wrong, and a good answer is used', async () => {
+    await setUp(
+      slipping('search_step', (request, again) => {
+        const step = searchStep(request) as { read: string[] }
+        return data(request).queries.length === 0 || again ? step : { ...step, read: ['the first one'] }
+      }),
+      ottawa,
+    )
+    const consensus = (await checkT3()).consensus.t3
+    expect(consensus).toMatchObject({ verdict: 'supported', sourced: true, fallbacks: [] })
+    const [again, ...more] = askedAgain('search_step')
+    expect(more).toEqual([])
+    expect(again!.user).toContain('none of the results you named is one of those shown')
+    expect(again!.user).toContain('R1 to R1')
+  })
+
+  it('a search step naming no result twice reads the top results: the verdict stands, and says so', async () => {
+    await setUp(
+      slipping('search_step', (request) => {
+        const step = searchStep(request) as { read: string[] }
+        return data(request).queries.length === 0 ? step : { ...step, read: [] }
+      }),
+      ottawa,
+    )
+    const consensus = (await checkT3()).consensus.t3
+    expect(consensus).toMatchObject({
+      verdict: 'supported',
+      sourced: true,
+      fallbacks: ['search_top_results'],
+    })
+    expect(askedAgain('search_step')[0]!.user).toContain('name the results worth reading in "read" (R1)')
+    expect(fetchedPages()).toEqual(['/w/index.php?title=Ottawa'])
+  })
+
+  it('a model that writes no first query is asked again, then the claim is searched as it is checked', async () => {
+    await setUp(
+      slipping('search_step', (request) => ({
+        ...(searchStep(request) as object),
+        nextQuery: data(request).queries.length === 0 ? '  ' : null,
+      })),
+      ottawa,
+    )
+    expect((await checkT3()).consensus.t3).toMatchObject({ verdict: 'supported', fallbacks: [] })
+    expect(askedAgain('search_step')[0]!.user).toContain('write the first search query in "nextQuery"')
+    expect(searches().map((r) => new URL(r, 'http://x').searchParams.get('srsearch'))).toEqual([CLAIM])
+  })
+
+  const twoParagraphs = (w: FakeWiki) => {
+    w.article('Ottawa', [...OTTAWA, 'The city had a population of 1,017,449 in the 2021 census.'])
+    w.search = () => [{ title: 'Ottawa' }]
+  }
+
+  it('an evidence choice naming no passage is asked again; named by their words, the passages are read', async () => {
+    await setUp(
+      slipping('relevant_passages', (request, again) => ({
+        passages: again ? ['ottawa is the capital city of canada', 'P7'] : ['P7', 'the best one'],
+      })),
+      twoParagraphs,
+    )
+    const consensus = (await checkT3()).consensus.t3
+    expect(consensus).toMatchObject({ verdict: 'supported', fallbacks: [] })
+    expect(askedAgain('relevant_passages')[0]!.user).toContain(
+      'none of the passages you named is one of those shown: name them by their ids, P1 to P2',
+    )
+    // Only the passage it named by its words reached the panel.
+    for (const vote of fake!.requests.filter((r) => schemaName(r) === 'web_vote'))
+      expect(data(vote).passages.map((p: { text: string }) => p.text)).toEqual([OTTAWA[0]])
+  })
+
+  it.each([
+    ['names nothing valid twice', () => ({ passages: ['P9'] })],
+    ['never answers in the schema', () => 'The passages that bear on it are the first two.'],
+  ])('an evidence choice that %s falls back to the ranking by words, and says so', async (_, slip) => {
+    await setUp(slipping('relevant_passages', slip), twoParagraphs)
+    const consensus = (await checkT3()).consensus.t3
+    expect(consensus).toMatchObject({
+      verdict: 'supported',
+      sourced: true,
+      fallbacks: ['evidence_ranked_by_words'],
+    })
+    expect(fake!.requests.filter((r) => schemaName(r) === 'relevant_passages')).toHaveLength(2)
+    // Both passages, in their ranking by the claim's words, reached the panel.
+    for (const vote of fake!.requests.filter((r) => schemaName(r) === 'web_vote'))
+      expect(data(vote).passages).toHaveLength(2)
+  })
+
+  it('searches again when the pages it picked hold nothing that bears on the claim', async () => {
+    await setUp(
+      slipping(
+        'relevant_passages',
+        (request) => ({
+          passages: data(request)
+            .passages.filter((p: { text: string }) => p.text.startsWith('Ottawa'))
+            .map((p: { id: string }) => p.id),
+        }),
+        // It reads every result not read in vain, and searches again once told the pages held nothing.
+        slipping('search_step', (request) => {
+          const { queries, results, readWithoutEvidence: vain = [] } = data(request)
+          return {
+            reasoning: 'What the results show.',
+            read: results
+              .filter((r: { id: string }) => !vain.includes(r.id))
+              .map((r: { id: string }) => r.id),
+            nextQuery:
+              queries.length === 0 ? 'Canada cities' : vain.length > 0 ? 'capital city of Canada' : null,
+          }
+        }),
+      ),
+      (w) => {
+        w.article('Ottawa', OTTAWA)
+        w.article('Toronto', ['Toronto is the largest city in Canada.', 'Its tower is 553 metres tall.'])
+        w.search = (query) => (query === 'Canada cities' ? [{ title: 'Toronto' }] : [{ title: 'Ottawa' }])
+      },
+    )
+    const consensus = (await checkT3()).consensus.t3
+    expect(consensus).toMatchObject({ verdict: 'supported', sourced: true, fallbacks: [] })
+    expect(searches().map((r) => new URL(r, 'http://x').searchParams.get('srsearch'))).toEqual([
+      'Canada cities',
+      'capital city of Canada',
+    ])
+    // The model was told which result it read in vain, and asked for the next search.
+    const steps = searchSteps()
+    expect(steps).toHaveLength(4)
+    expect(data(steps[2]!)).toMatchObject({ readWithoutEvidence: ['R1'], searchesLeft: 2 })
+    // Toronto's two passages were judged (none kept); Ottawa's one is kept without asking.
+    expect(fake!.requests.filter((r) => schemaName(r) === 'relevant_passages')).toHaveLength(1)
+    expect(fetchedPages()).toEqual(['/w/index.php?title=Toronto', '/w/index.php?title=Ottawa'])
+  })
+})
+
+describe('snippets carry their dates', () => {
+  it('the date the search gives a result reaches the search loop as a day', async () => {
+    await setUp(scripted(), (w) => {
+      w.article('Ottawa', OTTAWA)
+      w.search = () => [{ title: 'Ottawa', timestamp: '2024-03-02T10:00:00Z' }, { title: 'Toronto' }]
+    })
+    await checkT3()
+    const results = data(searchSteps()[1]!).results
+    expect(results[0]).toMatchObject({ title: 'Ottawa', date: '2024-03-02' })
+    // A result without a date has none.
+    expect(Object.keys(results[1])).toEqual(['id', 'title', 'site', 'snippet'])
+  })
+})
+
 describe('t3 grounds its verdict on quotes that bear on the claim', () => {
   const ottawa = (w: FakeWiki) => {
     w.article('Ottawa', OTTAWA)
