@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { Config } from '../../../../../src/shared/config'
+import { verifiedCitations } from '../../../../../src/main/engine/tiers/t3'
+import { rankedPassages, Web } from '../../../../../src/main/engine/web'
 import { startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../../../../helpers/fakeOpenAI'
 import { FakeWiki } from '../../../../helpers/fakeWiki'
 import { call, waitForEnd, type TestServer } from '../../../../helpers/server'
@@ -222,5 +225,52 @@ describe('t3 with the slips small models make', () => {
         citations.map(({ url, quote, stance }) => ({ page: new URL(url).search, quote, stance }))
       expect(cited(slipped.citations)).toEqual(cited(consensus.citations))
     }
+  })
+})
+
+describe('a citation as a model writes it', () => {
+  const EIFFEL = 'The Eiffel Tower was completed in 1889 for the World’s Fair.'
+  const BRIDGE = 'The Brooklyn Bridge opened on May 24, 1883, linking Manhattan and Brooklyn.'
+
+  /// The fake wiki's two pages as ranked passages, P1 the tower's and P2 the bridge's, and the web reading them.
+  async function passagesRead() {
+    wiki = await new FakeWiki().start()
+    wiki.article('Eiffel Tower', [EIFFEL])
+    wiki.article('Brooklyn Bridge', [BRIDGE])
+    const web = new Web(Config.parse({ search: { baseURL: wiki.apiUrl }, web: { allowLocalTargets: true } }))
+    const { sources } = await web.read([wiki.pageUrl('Eiffel Tower'), wiki.pageUrl('Brooklyn Bridge')])
+    return { web, passages: sources.flatMap((source) => rankedPassages('', [source])) }
+  }
+
+  it('is verified on the page of the passage it names, however named, keeping the page’s words', async () => {
+    const { web, passages } = await passagesRead()
+    const cited = await verifiedCitations(web, passages, [
+      { passage: 'Passage 1', quote: "The Eiffel Tower was completed in 1889 for the World's Fair" },
+      {
+        passage: 'the Brooklyn Bridge opened on May 24',
+        quote: '“The Brooklyn Bridge  opened on May 24, 1883”',
+      },
+      // The wrong id: the quote is found on the page of the passage that holds it.
+      { passage: 'P2', quote: 'completed in 1889 for the World’s Fair.' },
+      // Another passage's id for the same quote again: once.
+      { passage: 'P1.', quote: EIFFEL },
+    ])
+    expect(cited.map(({ url, quote }) => ({ url, quote }))).toEqual([
+      { url: wiki!.pageUrl('Eiffel Tower'), quote: EIFFEL },
+      { url: wiki!.pageUrl('Brooklyn Bridge'), quote: 'The Brooklyn Bridge opened on May 24, 1883' },
+      { url: wiki!.pageUrl('Eiffel Tower'), quote: 'completed in 1889 for the World’s Fair.' },
+    ])
+  })
+
+  it('is refused when its words are not on any page read', async () => {
+    const { web, passages } = await passagesRead()
+    expect(
+      await verifiedCitations(web, passages, [
+        { passage: 'P1', quote: 'The Eiffel Tower was completed in 1899 for the World’s Fair.' },
+        { passage: 'P2', quote: 'The Brooklyn Bridge opened … 1883.' },
+        { passage: 'P3', quote: 'The Eiffel Tower was completed in 1890.' },
+        { passage: 'P1', quote: 'The Eiffel Tower was finished in 1889 for the World’s Fair.' },
+      ]),
+    ).toEqual([])
   })
 })

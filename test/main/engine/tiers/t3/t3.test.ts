@@ -162,6 +162,12 @@ describe('t3: live web research', () => {
       ].sort(),
     )
     expect(result.summary.tokens).toEqual(spent)
+    // Every id a model writes is described in the schema it is sent (some servers show descriptions to it).
+    const schemaOf = (name: string) =>
+      fake.requests.find((r) => schemaName(r) === name)!.body.response_format.json_schema.schema
+    expect(schemaOf('search_step').properties.read.items.description).toMatch(/R1/)
+    expect(schemaOf('relevant_passages').properties.passages.items.description).toMatch(/P1/)
+    expect(JSON.stringify(schemaOf('web_vote').properties.citations)).toMatch(/"description":"[^"]*P1/)
     // The query the model wrote was searched, and its results answered it: one search; the page was fetched
     // once.
     expect(wiki.requests.filter((r) => r.startsWith('/w/api.php')).length).toBe(1)
