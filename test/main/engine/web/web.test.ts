@@ -192,7 +192,7 @@ describe('MediaWiki search and the web', () => {
       provider: {
         name: 'fixed',
         search: async () => [
-          { title: 'L', url: `http://127.0.0.1:${port}/w/index.php?title=Ottawa`, snippet: '' },
+          { title: 'L', url: `http://127.0.0.1:${port}/w/index.php?title=Ottawa`, snippet: '', date: null },
         ],
       },
     })
