@@ -196,6 +196,7 @@ async function checked(answer: (request: RecordedRequest) => unknown) {
 }
 
 describe('t3 with the slips small models make', () => {
+  // Two checks of four claims each, end to end: longer than one check on a busy machine.
   it('gives the verdicts, quotes and sources exact answers give', async () => {
     const { outcome: exactly } = await checked(exact)
     expect(Object.values(exactly).map((c) => c.verdict)).toEqual([
@@ -225,7 +226,7 @@ describe('t3 with the slips small models make', () => {
         citations.map(({ url, quote, stance }) => ({ page: new URL(url).search, quote, stance }))
       expect(cited(slipped.citations)).toEqual(cited(consensus.citations))
     }
-  })
+  }, 60_000)
 })
 
 describe('a citation as a model writes it', () => {
