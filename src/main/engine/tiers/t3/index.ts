@@ -1,11 +1,12 @@
 // t3: live web research. For each claim: a search loop (search.ts) in which the judge model writes the query,
 // reads results' snippets and picks the pages worth reading or asks for another search; the picked pages are
 // fetched and their passages ranked by their words, then the judge keeps those that bear on the claim (none kept:
-// the loop searches again while it may); each panel model votes on
-// the claim and the kept passages, citing the passages it relied on. A panel that agrees and cites a common page
-// decides; a split one debates one round, then the judge writes the consensus with citations. Every quote is
-// checked against the fetched text of its URL, then judged for its stance toward the claim (stance.ts), before
-// it is stored.
+// the loop searches again while it may); each panel model votes on the claim and the kept passages, citing the
+// passages it relied on. A panel that agrees and cites a common page decides; a split one debates one round,
+// then the judge writes the consensus with citations. Every quote is checked against the fetched text of its
+// URL, then judged for its stance toward the claim (stance.ts), before it is stored. A reference to a passage
+// is read however the model writes it (../references.ts); where none can be read, the step falls back and the
+// consensus names the fallback.
 import type { Config } from '../../../../shared/config'
 import type { Citation, Consensus, Evaluation, Fallback, TokenUsage } from '../../../../shared/schemas'
 import { apiKeys, type ApiKeys } from '../../keys'
@@ -247,8 +248,7 @@ export function webTier(
     let passages: RankedPassage[] = []
     let usage: TokenUsage | null = null
     const fallbacks: Fallback[] = []
-    // The statement: the same words about another subject are another search, and other passages.
-    const searched = await searchUntilAnswered(client, judge, web, item, item.claim, {
+    const searched = await searchUntilAnswered(client, judge, web, item, {
       maxSearches: config.research.maxSearches,
       today,
       signal,
@@ -257,6 +257,7 @@ export function webTier(
           chosen.map((result) => result.url),
           signal,
         )
+        // Ranked by the statement's words: the claim's words may be about another subject.
         const candidates = rankedPassages(item.claim, sources).slice(0, CANDIDATES)
         const kept = await relevantPassages(client, judge, item, passageData(candidates), signal, today)
         usage = addUsage(usage, kept.usage)
@@ -276,10 +277,10 @@ export function webTier(
   return {
     tier: 't3',
     models: () => [...panel.keys()],
-    // The reading of each search's results, searches, fetches, the choice of evidence, the vote or decision and
-    // the stances, each with its retries.
+    // The first query, the reading of each search's results, searches, fetches, a choice of evidence after each
+    // search, the vote or decision and the stances, each with its retries.
     unitTimeoutMs:
-      (config.research.maxSearches + 3) * client.worstCaseMs() + 10 * web.fetcher.options.timeoutMs,
+      (2 * config.research.maxSearches + 4) * client.worstCaseMs() + 10 * web.fetcher.options.timeoutMs,
 
     async check(input: UnitInput): Promise<UnitOutcome> {
       const handle = panel.get(input.model)

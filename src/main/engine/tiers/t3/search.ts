@@ -96,13 +96,12 @@ export const unlessUnusable = <T>(answer: Promise<T>): Promise<T | null> =>
 /// and says whether they hold anything that bears on the claim. While they do not and searches are left, the
 /// model, told which results it read in vain, searches again (or picks others). One model request per step
 /// (two when an answer is asked for again). A step that names nothing it can be read as meaning, asked again,
-/// falls back: the first query is `searchFor` (the claim as it is checked), a pick the top results not yet read.
+/// falls back: the first query is the claim's statement, a pick the top results not yet read.
 export async function searchUntilAnswered(
   client: ModelClient,
   handle: ModelHandle,
   web: Web,
   item: Pick<ClaimData, 'claim'>,
-  searchFor: string,
   options: {
     maxSearches: number
     today: string | null
@@ -124,13 +123,14 @@ export async function searchUntilAnswered(
   for (;;) {
     const searchesLeft = options.maxSearches - queries.length
     const unread = results.filter((result) => !read.has(result))
-    const titles = results.map((result) => `${result.title} ${result.snippet}`)
+    // What the model was shown of each result: a reference by its words is to these.
+    const shown = results.map((result) => `${result.title} ${result.snippet}`)
     const newQuery = (step: SearchStep): string => {
       const query = normaliseSpace(step.nextQuery ?? '').slice(0, MAX_QUERY)
       return searchesLeft > 0 && !queries.includes(query) ? query : ''
     }
     const picks = (step: SearchStep): SearchResult[] =>
-      referredIndices(step.read, titles)
+      referredIndices(step.read, shown)
         .map((index) => results[index] as SearchResult)
         .filter((result) => !read.has(result))
         .slice(0, PAGES)
@@ -138,7 +138,7 @@ export async function searchUntilAnswered(
     const check = (step: SearchStep): string | null => {
       if (newQuery(step) || picks(step).length > 0) return null
       if (queries.length === 0) return 'write the first search query in "nextQuery"'
-      if (step.read.length > 0 && referredIndices(step.read, titles).length === 0)
+      if (results.length > 0 && step.read.length > 0 && referredIndices(step.read, shown).length === 0)
         return unreadReferences('results', 'R', results.length)
       const query = 'a query not searched yet in "nextQuery"'
       const ids = unread.map((result) => resultId(results.indexOf(result))).join(', ')
@@ -166,7 +166,7 @@ export async function searchUntilAnswered(
       continue
     }
     if (queries.length === 0) {
-      await search(normaliseSpace(searchFor).slice(0, MAX_QUERY))
+      await search(normaliseSpace(item.claim).slice(0, MAX_QUERY))
       continue
     }
     let chosen = step ? picks(step) : []
