@@ -88,7 +88,11 @@ function vote(input: { passages: Array<{ id: string; text: string }> }, verdict:
   return { verdict, detail: null, confidence: 0.9, citations }
 }
 
-async function setUp(answer: (request: RecordedRequest) => unknown, models: ConfigInput['models'] = {}) {
+/// The engine and its fakes: a panel of three, and `models` over t2Config's (given the fake model server).
+async function setUp(
+  answer: (request: RecordedRequest) => unknown,
+  models: (fake: FakeOpenAI) => ConfigInput['models'] = () => ({}),
+) {
   wiki = await new FakeWiki().start()
   wiki.article('Capitals', PAGE)
   wiki.search = () => [{ title: 'Capitals' }]
@@ -96,7 +100,7 @@ async function setUp(answer: (request: RecordedRequest) => unknown, models: Conf
   const base = t2Config(fake, ['a', 'b', 'c'])
   server = await startT2Server({
     ...base,
-    models: { ...base.models, ...models },
+    models: { ...base.models, ...models(fake) },
     search: { baseURL: wiki.apiUrl },
     web: { allowLocalTargets: true },
   })
@@ -176,7 +180,7 @@ describe('t3: a jury, not one judge', () => {
         { judge: () => 'On balance I would say the claim holds.' },
       ),
       // Every split goes to the judge.
-      { majority: 1 },
+      () => ({ majority: 1 }),
     )
     const claim = await checkT3()
     expect(asked('web_decision')).toHaveLength(2)
@@ -262,6 +266,28 @@ describe('t3: no verdict flipped by a failed stance check', () => {
       for (const evaluation of claim.evaluations) expect(evaluation.citations[0].stance).toBeNull()
     },
   )
+
+  it('a verifier of its own (models.verifier) judges the stances, not the judge', async () => {
+    const jurors = {
+      'model-a': { verdict: 'supported', quote: OTTAWA },
+      'model-b': { verdict: 'supported', quote: OTTAWA },
+      'model-c': { verdict: 'supported', quote: OTTAWA },
+    }
+    await setUp(jury(jurors), (fake) => ({
+      verifier: {
+        id: 'verifier',
+        provider: 'openai-compatible',
+        baseURL: fake.baseURL,
+        model: 'model-verifier',
+      },
+    }))
+    const claim = await checkT3()
+    expect(asked('stances').map((r) => r.model)).toEqual(['model-verifier'])
+    expect(claim.consensus.t3).toMatchObject({
+      verdict: 'supported',
+      citations: [expect.objectContaining({ quote: OTTAWA, stance: 'supports' })],
+    })
+  })
 
   it('quotes that support the claim beside quotes that contradict it make it misleading, both shown', async () => {
     await setUp(
