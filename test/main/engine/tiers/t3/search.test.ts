@@ -264,9 +264,13 @@ describe('t3 falls back, and says so, where the model names nothing it was shown
     expect(askedAgain('relevant_passages')[0]!.user).toContain(
       'none of the passages you named is one of those shown: name them by their ids, P1 to P2',
     )
-    // Only the passage it named by its words reached the panel.
+    // The passage it named by its words reached the panel first, the other (the best by words it left out)
+    // beside it.
     for (const vote of fake!.requests.filter((r) => schemaName(r) === 'web_vote'))
-      expect(data(vote).passages.map((p: { text: string }) => p.text)).toEqual([OTTAWA[0]])
+      expect(data(vote).passages.map((p: { text: string }) => p.text)).toEqual([
+        OTTAWA[0],
+        'The city had a population of 1,017,449 in the 2021 census.',
+      ])
   })
 
   it.each([
