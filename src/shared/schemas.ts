@@ -205,6 +205,9 @@ export const WebhookDelivery = z
   .meta({ id: 'WebhookDelivery' })
 export type WebhookDelivery = z.infer<typeof WebhookDelivery>
 
+/// A check's id as the engine makes it (`chk_` and base32 of its time and random bits).
+export const CHECK_ID = /^chk_[0-9a-z]{1,64}$/
+
 /// A manuscript's id, made by its client (`mns_` and a random part): the id of the manuscript's check too.
 export const MANUSCRIPT_ID = /^mns_[A-Za-z0-9_-]{1,100}$/
 
@@ -824,7 +827,11 @@ export const SaveDraftRequest = z
   .strictObject({
     text: z.string().max(MAX_DRAFT_CHARS).optional(),
     title: draftTitle.optional(),
-    lastCheckId: z.string().min(1).max(200).nullable().optional(),
+    lastCheckId: z
+      .string()
+      .refine((id) => CHECK_ID.test(id) || MANUSCRIPT_ID.test(id), 'must be a check id, `chk_…` or `mns_…`')
+      .nullable()
+      .optional(),
     savedToFile: z.literal(true).optional(),
   })
   .meta({ id: 'SaveDraftRequest' })

@@ -4,6 +4,7 @@ import { ApiError } from '../../shared/errors'
 import { combinedCheck, combinedReport } from '../../shared/manuscript'
 import { quote } from '../../shared/pricing'
 import {
+  CHECK_ID,
   MANUSCRIPT_ID,
   TIERS,
   type Check,
@@ -444,7 +445,7 @@ export class Service {
   /// came in: `CheckPage`).
   listChecks(principal: Principal, limit = 20, cursor: string | null = null): CheckList {
     const after = cursor === null ? null : Buffer.from(cursor, 'base64url').toString()
-    if (after !== null && !/^chk_[0-9a-z]+$/.test(after)) {
+    if (after !== null && !CHECK_ID.test(after)) {
       throw new ApiError('bad_request', 'cursor is not one this API gave out.', [
         { field: 'cursor', message: 'invalid' },
       ])
