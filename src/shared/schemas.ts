@@ -365,13 +365,31 @@ export const TokenInfo = z
   .meta({ id: 'TokenInfo' })
 export type TokenInfo = z.infer<typeof TokenInfo>
 
+/// The organization's limits, as the config file's `limits` names them (each but the first absent from a service
+/// that does not say).
+export const MeLimits = z
+  .object({
+    maxTextChars: z.int(),
+    estimatesPerMinute: z.int().optional(),
+    estimateHours: z.number().optional(),
+    keptEstimates: z.int().optional(),
+    drafts: z.int().optional(),
+    draftBytes: z.int().optional(),
+    draftsPerMinute: z.int().optional(),
+    pendingChecks: z.int().optional(),
+    importBytes: z.int().optional(),
+    importsAtOnce: z.int().optional(),
+  })
+  .meta({ id: 'Limits' })
+export type MeLimits = z.infer<typeof MeLimits>
+
 export const Me = z
   .object({
     organization: Organization,
     token: TokenInfo,
-    /// Extension: the longest text one check takes; a client checks a longer one in parts (absent from a service
-    /// that does not say: 200,000).
-    limits: z.object({ maxTextChars: z.int() }).optional(),
+    /// Extension: the longest text one check takes (a client checks a longer one in parts; absent from a service
+    /// that does not say: 200,000), and the limits on free work (api-decisions.md; `limits` of the config file).
+    limits: MeLimits.optional(),
   })
   .meta({ id: 'Me' })
 export type Me = z.infer<typeof Me>
@@ -402,6 +420,7 @@ export const ErrorCode = z.enum([
   'providers_unreachable',
   'misdirected_request',
   'request_header_fields_too_large',
+  'payload_too_large',
 ])
 export type ErrorCode = z.infer<typeof ErrorCode>
 
