@@ -1,7 +1,10 @@
 import type { ErrorCode, ErrorEnvelope, FieldError } from './schemas'
 
 /// The HTTP status of each error code (api-decisions.md, "Errors").
-export const STATUS_OF: Record<ErrorCode, 400 | 401 | 402 | 403 | 404 | 413 | 421 | 422 | 429 | 431 | 500 | 503> = {
+export const STATUS_OF: Record<
+  ErrorCode,
+  400 | 401 | 402 | 403 | 404 | 413 | 421 | 422 | 429 | 431 | 500 | 503
+> = {
   bad_request: 400,
   unauthorized: 401,
   insufficient_credits: 402,

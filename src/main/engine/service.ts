@@ -232,7 +232,11 @@ export class Service {
     const carried = this.carried(principal, request.previousCheckId, document, claims)
     this.store.transaction(() => {
       this.store.documents.insert(document, claims)
-      this.store.documents.expireOldest(principal.organizationId, this.config.limits.keptEstimates, this.now())
+      this.store.documents.expireOldest(
+        principal.organizationId,
+        this.config.limits.keptEstimates,
+        this.now(),
+      )
     })
     const credits = this.price(document, claims.length, carried)
     const balance = this.store.ledger.balance(principal.organizationId)
