@@ -177,7 +177,7 @@ export const Config = z.strictObject({
         .number()
         .int()
         .positive()
-        .default(512 * 1024 * 1024),
+        .default(128 * 1024 * 1024),
       /// New drafts (made, imported or opened from a file) an organization may make in a minute.
       draftsPerMinute: z.number().int().positive().default(60),
       /// Checks an organization may have waiting to run when online at once.
