@@ -395,7 +395,7 @@ export class Service {
     if (!request.previousCheckId && balance < cheapest) {
       throw new ApiError(
         'insufficient_credits',
-        `A check of ${tiers.join(', ')} costs at least ${cheapest} ${cheapest === 1 ? 'credit' : 'credits'} (one claim); the balance is ${balance}.`,
+        `A check of ${tiers.join(', ')} costs at least one claim's price: one claim costs ${cheapest} ${cheapest === 1 ? 'credit' : 'credits'}; the balance is ${balance}.`,
       )
     }
     this.extractions.require(principal.organizationId, 'estimates and checks of a text')

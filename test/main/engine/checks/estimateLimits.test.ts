@@ -101,7 +101,7 @@ describe('claim extraction of a check', () => {
       expect(refused.status).toBe(402)
       // The price of one claim, not of the text's claims: it was refused before they were found.
       expect(expectEnvelope(refused.json, 'insufficient_credits').message).toBe(
-        'A check of t1 costs at least 1 credit (one claim); the balance is 0.',
+        "A check of t1 costs at least one claim's price: one claim costs 1 credit; the balance is 0.",
       )
       const queued = await call(server, 'POST', '/pending-checks', {
         token,
