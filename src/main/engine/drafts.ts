@@ -142,7 +142,9 @@ export class DraftService {
   async importFile(principal: Principal, request: ImportFileRequest): Promise<Draft> {
     requireWrite(principal)
     const bytes = Buffer.from(request.content, 'base64')
-    if (bytes.length > this.limits.importBytes) {
+    // A limit of the API, which reads the file whole into memory from any client; the desktop app's own page
+    // hands it over in the app (up to MAX_FILE_BYTES, a Word document with its pictures).
+    if (!principal.owner && bytes.length > this.limits.importBytes) {
       throw quotaReached(
         'importBytes',
         `"${request.name}" is ${megabytes(bytes.length)}; a file to import can be at most ${megabytes(this.limits.importBytes)}`,
