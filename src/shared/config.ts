@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { DEFAULT_PRICES } from './pricing'
-import { ModelProvider } from './schemas'
+import { MAX_FILE_BYTES, ModelProvider } from './schemas'
 
 /// The engine's configuration file (api-decisions.md, "Headless server and configuration"). Every member is
 /// optional; secrets are never in the file, only the name of the environment variable that holds them.
@@ -161,10 +161,13 @@ export const Config = z.strictObject({
         .default([]),
     })
     .prefault({}),
+  /// Free work has limits (api-decisions.md, "Limits on free work"): each organization's, with defaults a single
+  /// writer never meets. A store quota refused is 413 `payload_too_large`, a rate 429 `rate_limited`.
   limits: z
     .strictObject({
       maxTextChars: z.number().int().positive().default(200_000),
-      /// Estimates an organization may ask for in a minute; more are refused (429) until the minute has passed.
+      /// Claim extractions an organization may ask for in a minute: estimates, and checks and pending checks of a
+      /// text; more are refused (429) until the minute has passed.
       estimatesPerMinute: z.number().int().positive().default(60),
       /// How long an estimate may wait to be submitted before its stored text and claims are deleted.
       estimateHours: z
@@ -172,6 +175,29 @@ export const Config = z.strictObject({
         .positive()
         .max(24 * 365)
         .default(24),
+      /// Estimates an organization keeps unsubmitted: past it, a new one expires the oldest.
+      keptEstimates: z.number().int().positive().default(100),
+      /// Drafts an organization keeps.
+      drafts: z.number().int().positive().default(5_000),
+      /// The size of all an organization's drafts' texts together, in bytes of UTF-8.
+      draftBytes: z
+        .number()
+        .int()
+        .positive()
+        .default(128 * 1024 * 1024),
+      /// New drafts (made, imported or opened from a file) an organization may make in a minute.
+      draftsPerMinute: z.number().int().positive().default(60),
+      /// Checks an organization may have waiting to run when online at once.
+      pendingChecks: z.number().int().positive().default(200),
+      /// The largest file `POST /drafts/import` takes, in bytes.
+      importBytes: z
+        .number()
+        .int()
+        .positive()
+        .max(MAX_FILE_BYTES)
+        .default(8 * 1024 * 1024),
+      /// Imports an organization may have in flight at once.
+      importsAtOnce: z.number().int().positive().max(100).default(2),
     })
     .prefault({}),
 })

@@ -225,6 +225,9 @@ export const WebhookDelivery = z
   .meta({ id: 'WebhookDelivery' })
 export type WebhookDelivery = z.infer<typeof WebhookDelivery>
 
+/// A check's id as the engine makes it (`chk_` and base32 of its time and random bits).
+export const CHECK_ID = /^chk_[0-9a-z]{1,64}$/
+
 /// A manuscript's id, made by its client (`mns_` and a random part): the id of the manuscript's check too.
 export const MANUSCRIPT_ID = /^mns_[A-Za-z0-9_-]{1,100}$/
 
@@ -382,13 +385,31 @@ export const TokenInfo = z
   .meta({ id: 'TokenInfo' })
 export type TokenInfo = z.infer<typeof TokenInfo>
 
+/// The organization's limits, as the config file's `limits` names them (each but the first absent from a service
+/// that does not say).
+export const MeLimits = z
+  .object({
+    maxTextChars: z.int(),
+    estimatesPerMinute: z.int().optional(),
+    estimateHours: z.number().optional(),
+    keptEstimates: z.int().optional(),
+    drafts: z.int().optional(),
+    draftBytes: z.int().optional(),
+    draftsPerMinute: z.int().optional(),
+    pendingChecks: z.int().optional(),
+    importBytes: z.int().optional(),
+    importsAtOnce: z.int().optional(),
+  })
+  .meta({ id: 'Limits' })
+export type MeLimits = z.infer<typeof MeLimits>
+
 export const Me = z
   .object({
     organization: Organization,
     token: TokenInfo,
-    /// Extension: the longest text one check takes; a client checks a longer one in parts (absent from a service
-    /// that does not say: 200,000).
-    limits: z.object({ maxTextChars: z.int() }).optional(),
+    /// Extension: the longest text one check takes (a client checks a longer one in parts; absent from a service
+    /// that does not say: 200,000), and the limits on free work (api-decisions.md; `limits` of the config file).
+    limits: MeLimits.optional(),
   })
   .meta({ id: 'Me' })
 export type Me = z.infer<typeof Me>
@@ -419,6 +440,7 @@ export const ErrorCode = z.enum([
   'providers_unreachable',
   'misdirected_request',
   'request_header_fields_too_large',
+  'payload_too_large',
 ])
 export type ErrorCode = z.infer<typeof ErrorCode>
 
@@ -844,7 +866,11 @@ export const SaveDraftRequest = z
   .strictObject({
     text: z.string().max(MAX_DRAFT_CHARS).optional(),
     title: draftTitle.optional(),
-    lastCheckId: z.string().min(1).max(200).nullable().optional(),
+    lastCheckId: z
+      .string()
+      .refine((id) => CHECK_ID.test(id) || MANUSCRIPT_ID.test(id), 'must be a check id, `chk_…` or `mns_…`')
+      .nullable()
+      .optional(),
     savedToFile: z.literal(true).optional(),
   })
   .meta({ id: 'SaveDraftRequest' })

@@ -172,7 +172,15 @@ export function openEngine(options: EngineOptions): Engine {
     options.webhooks?.resolveHost,
     reachability,
   )
-  const pending = new PendingQueue(store, service, reachability, clock, events, options.pending)
+  const pending = new PendingQueue(
+    store,
+    service,
+    reachability,
+    clock,
+    events,
+    config.limits.pendingChecks,
+    options.pending,
+  )
   if (options.runJobs) pending.start()
   const estimates = new EstimateExpiry(store, clock)
   if (options.runJobs) estimates.start()
@@ -192,7 +200,7 @@ export function openEngine(options: EngineOptions): Engine {
     estimates,
     warnings: calibration.warning ? [calibration.warning] : [],
     exports,
-    drafts: new DraftService(store, clock),
+    drafts: new DraftService(store, clock, config.limits),
     localPrincipal() {
       if (local) return local
       const organization = admin.defaultOrganization()

@@ -65,7 +65,9 @@ describe('GET /api/v1/openapi.json', () => {
     expect(schemas.Check.properties.manuscript).toEqual({ $ref: '#/components/schemas/CheckManuscript' })
     expect(schemas.Check.required).not.toContain('manuscript')
     expect(schemas.CreateCheckRequest.properties.manuscript.required).toEqual(['id', 'part', 'parts'])
-    expect(schemas.Me.properties.limits.properties.maxTextChars.type).toBe('integer')
+    expect(schemas.Me.properties.limits).toEqual({ $ref: '#/components/schemas/Limits' })
+    expect(schemas.Limits.properties.maxTextChars.type).toBe('integer')
+    expect(schemas.Limits.properties.draftBytes.type).toBe('integer')
   })
 
   it('is a valid OpenAPI 3.1 document', async () => {
