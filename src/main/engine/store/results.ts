@@ -32,12 +32,13 @@ export type PanelVote = Evaluation & { parts: Evaluation[] | null }
 const EVALUATION_COLUMNS =
   'claim_id, tier, model, round, verdict, detail, confidence, rationale, citations, created_at, cached, input_tokens, output_tokens'
 
-/// Citations as stored: those written before pages' dates and stances were kept lack both.
+/// Citations as stored: those written before pages' dates, stances and source policies were kept lack them.
 const toCitations = (json: string): Citation[] =>
   (JSON.parse(json) as Citation[]).map((citation) => ({
     ...citation,
     publishedAt: citation.publishedAt ?? null,
     stance: citation.stance ?? null,
+    preferred: citation.preferred ?? false,
   }))
 
 const toEvaluation = (row: EvaluationRow): Evaluation => ({

@@ -18,7 +18,14 @@ import {
   type ModelHandle,
 } from '../../models'
 import type { ClaimRecord } from '../../store/documents'
-import { normaliseSpace, quoteOccursIn, rankedPassages, Web, type RankedPassage } from '../../web'
+import {
+  normaliseSpace,
+  quoteOccursIn,
+  rankedPassages,
+  Web,
+  withheldNoted,
+  type RankedPassage,
+} from '../../web'
 import { claimData } from '../t2/context'
 import { consensus } from '../t2'
 import { PermanentError } from '../../errors'
@@ -69,11 +76,13 @@ const CANDIDATES = 16
 const REMEMBERED = 500
 
 /// What was found for one claim: the ranked passages the panel and the judge see, and the tokens the judge
-/// spent finding them (reading search results and its choice of evidence).
+/// spent finding them (reading search results and its choice of evidence). `web` is the web under the check's
+/// source policy: the one quotes are checked against, and what the policy kept out of the searches.
 export interface ClaimEvidence {
   queries: string[]
   passages: RankedPassage[]
   usage: TokenUsage | null
+  web: Web
 }
 
 /// The models' view of the passages: ids P1…, their page's site and title, its dates as days, their text.
@@ -155,6 +164,7 @@ export async function verifiedCitations(
       // A deep research run saved before pages' dates were read has passages without one.
       publishedAt: passage.publishedAt ?? null,
       stance: null,
+      preferred: web.prefers(passage.url),
     })
   }
   return out
@@ -263,7 +273,13 @@ export function webTier(
     const key = `${input.checkId}:${input.claim.id}`
     const known = evidence.get(key)
     if (known) return known
-    const found = research(input.claim, input.documentText, input.signal, todayOf(input.now(), steps))
+    const found = research(
+      input.claim,
+      input.documentText,
+      web.forOrganization(input.organizationId, input.checkId),
+      input.signal,
+      todayOf(input.now(), steps),
+    )
     evidence.set(key, found)
     found.catch(() => evidence.delete(key))
     while (evidence.size > REMEMBERED) evidence.delete(evidence.keys().next().value as string)
@@ -275,6 +291,7 @@ export function webTier(
   async function research(
     claim: ClaimRecord,
     documentText: string,
+    web: Web,
     signal: AbortSignal,
     today: string | null,
   ): Promise<ClaimEvidence> {
@@ -301,6 +318,7 @@ export function webTier(
       queries: searched.queries,
       passages: order.map((index) => candidates[index] as RankedPassage),
       usage: addUsage(searched.usage, chosen.usage),
+      web,
     }
   }
 
@@ -315,7 +333,7 @@ export function webTier(
     async check(input: UnitInput): Promise<UnitOutcome> {
       const handle = panel.get(input.model)
       if (!handle) throw new PermanentError(`The panel model "${input.model}" is no longer configured.`)
-      const { passages } = await evidenceFor(input)
+      const { passages, web: underPolicy } = await evidenceFor(input)
       const item = claimData(input.documentText, input.claim)
       const { object, usage } = await client.generate(handle, {
         system: webPanelSystem(todayOf(input.now(), steps), item),
@@ -324,7 +342,7 @@ export function webTier(
         name: 'web_vote',
         signal: input.signal,
       })
-      const citations = await verifiedCitations(web, passages, object.citations, input.signal)
+      const citations = await verifiedCitations(underPolicy, passages, object.citations, input.signal)
       return {
         evaluation: webVote(input.model, object, citations, input.now(), usage, 1),
         consensus: null,
@@ -335,7 +353,7 @@ export function webTier(
     async judge(input: JudgeInput): Promise<UnitOutcome> {
       // The research's tokens count once, with the consensus (research done again after a restart is spent
       // again, and counted; what a run before the restart spent is not known).
-      const { passages, usage: researchUsage } = await evidenceFor(input)
+      const { passages, usage: researchUsage, web: underPolicy } = await evidenceFor(input)
       const first = input.votes.filter((vote) => vote.round === 1)
       const item = claimData(input.documentText, input.claim)
       const today = todayOf(input.now(), steps)
@@ -351,7 +369,7 @@ export function webTier(
         const judged = await judgeStances(
           client,
           verifier,
-          web,
+          underPolicy,
           item.claim,
           distinctCitations(cited),
           today,
@@ -359,7 +377,10 @@ export function webTier(
         )
         evidence.delete(`${input.checkId}:${input.claim.id}`)
         return {
-          consensus: groundedConsensus(decided, withStances(own, judged.citations), judged.citations, votes),
+          consensus: withheldNoted(
+            groundedConsensus(decided, withStances(own, judged.citations), judged.citations, votes),
+            underPolicy.withheld,
+          ),
           consensusUsage: addUsage(usage, researchUsage, judged.usage),
           debate: debate.map((vote) => ({
             ...vote,
@@ -387,7 +408,7 @@ export function webTier(
           name: 'web_vote',
           signal: input.signal,
         })
-        const citations = await verifiedCitations(web, passages, object.citations, input.signal)
+        const citations = await verifiedCitations(underPolicy, passages, object.citations, input.signal)
         return webVote(own.model, object, citations, input.now(), usage, 2)
       }
       const disagreed = split(first)
@@ -412,7 +433,7 @@ export function webTier(
         return grounded(fallback, quotesOf(votes, fallback), votes, debate, null)
       }
       const { object, usage } = decision
-      const verified = await verifiedCitations(web, passages, object.citations, input.signal)
+      const verified = await verifiedCitations(underPolicy, passages, object.citations, input.signal)
       const decided = consensus(object, votes, input.now(), input.claim.text)
       return grounded(decided, verified, votes, debate, usage)
     },
