@@ -50,7 +50,7 @@ export function SourcesForm({ api, settings, onSaved }: TabProps): JSX.Element {
   return (
     <form className="settings-section settings-form" onSubmit={(event) => void submit(event)}>
       <h3>Source policy</h3>
-      <p className="muted">One site a line, such as reuters.com; a site covers its subdomains.</p>
+      <p className="muted field-note">One site a line, such as reuters.com; a site covers its subdomains.</p>
       {LISTS.map(({ list, label, note }) => (
         <Fragment key={list}>
           <label htmlFor={`${field}-${list}`}>{label}</label>
