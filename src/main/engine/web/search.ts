@@ -114,7 +114,7 @@ const MAX_QUERY_CHARS = 400
 /// A query with search operators for the sites (`site:` and `-site:`, as Brave Search and the engines behind
 /// SearXNG read them): those of a list that would make it longer than MAX_QUERY_CHARS are left to the filter on
 /// the results.
-export function withSiteOperators(query: string, sites: SiteFilters): string {
+function withSiteOperators(query: string, sites: SiteFilters): string {
   const only = sites.only.map((site) => `site:${site}`).join(' OR ')
   const never = sites.never.map((site) => `-site:${site}`).join(' ')
   let written = query
