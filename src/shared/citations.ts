@@ -25,6 +25,14 @@ export const stanceWords = (stance: Citation['stance']): string | null =>
         ? 'does not settle the claim'
         : null
 
+/// A citation as stored: one written before pages' dates, stances and source policies were kept lacks them.
+export const storedCitation = (citation: Citation): Citation => ({
+  ...citation,
+  publishedAt: citation.publishedAt ?? null,
+  stance: citation.stance ?? null,
+  preferred: citation.preferred ?? false,
+})
+
 /// `citations` with the stances judged for them (`judged`, matched by URL and quote); those not judged keep
 /// theirs.
 export const withStances = (citations: readonly Citation[], judged: readonly Citation[]): Citation[] =>

@@ -29,7 +29,7 @@ import {
   verifierFor,
   type Verifier,
 } from '../tiers/t3'
-import { distinctCitations, withStances } from '../../../shared/citations'
+import { distinctCitations, storedCitation, withStances } from '../../../shared/citations'
 import { requireCheckableText, requireStorableText } from '../validation'
 import {
   addWithheld,
@@ -85,8 +85,7 @@ function researchView(record: ResearchRecord): Research {
     claimId: record.claimId,
     text: record.text,
     credits: { charged: record.charged, refunded: record.refunded },
-    result:
-      record.status === 'completed' && record.result ? (JSON.parse(record.result) as ResearchResult) : null,
+    result: record.status === 'completed' && record.result ? storedResult(record.result) : null,
     error:
       record.status === 'failed'
         ? { code: record.errorCode ?? 'failed', message: record.errorMessage ?? '' }
@@ -94,6 +93,19 @@ function researchView(record: ResearchRecord): Research {
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,
     completedAt: record.completedAt,
+  }
+}
+
+/// A finding as saved; its quotes saved before source policies lack `preferred`.
+function storedResult(json: string): ResearchResult {
+  const result = JSON.parse(json) as ResearchResult
+  return {
+    ...result,
+    sources: result.sources.map(storedCitation),
+    argumentMap: {
+      ...result.argumentMap,
+      nodes: result.argumentMap.nodes.map((node) => ({ ...node, sources: node.sources.map(storedCitation) })),
+    },
   }
 }
 
