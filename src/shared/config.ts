@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { DEFAULT_PRICES } from './pricing'
-import { MAX_FILE_BYTES, ModelProvider } from './schemas'
+import { MAX_FILE_BYTES, ModelProvider, SourcePolicyInput } from './schemas'
 
 /// The engine's configuration file (api-decisions.md, "Headless server and configuration"). Every member is
 /// optional; secrets are never in the file, only the name of the environment variable that holds them.
@@ -126,6 +126,12 @@ export const Config = z.strictObject({
       maxSearches: z.number().int().min(1).max(10).default(3),
     })
     .prefault({}),
+  /// The source policy of every organization that saved none of its own in Settings.
+  sources: SourcePolicyInput.transform((policy) => ({
+    prefer: policy.prefer ?? [],
+    only: policy.only ?? [],
+    never: policy.never ?? [],
+  })).prefault({}),
   web: z
     .strictObject({
       allowLocalTargets: z.boolean().default(false),

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { siteName } from './sources'
 
 /// The contract: every resource of the service as a zod schema. The REST server validates and documents
 /// with these, the IPC layer validates with them, and the renderer types itself from them.
@@ -76,9 +77,37 @@ export const Citation = z
     publishedAt: timestamp.nullable(),
     /// How the quote bears on the claim; null where it was not judged (a citation stored before stances).
     stance: Stance.nullable(),
+    /// The page is on a site the organization's source policy prefers (a trusted source), as it stood when the
+    /// citation was stored.
+    preferred: z.boolean(),
   })
   .meta({ id: 'Citation' })
 export type Citation = z.infer<typeof Citation>
+
+/// Where t3 and deep research may look (api-decisions, "Source policy"): sites to rank first, the only sites to
+/// search and cite (none: every site), sites never to search or cite. A site covers its subdomains; `never`
+/// wins over the other two.
+export const SourcePolicy = z
+  .object({ prefer: z.array(z.string()), only: z.array(z.string()), never: z.array(z.string()) })
+  .meta({ id: 'SourcePolicy' })
+export type SourcePolicy = z.infer<typeof SourcePolicy>
+
+/// A site as the configuration file or Settings names it (see `siteName`), written as the policy keeps it.
+const sites = z
+  .array(
+    z
+      .string()
+      .max(300)
+      .refine((site) => siteName(site) !== null, 'must be a domain such as "example.org", or an IP address')
+      .overwrite((site) => siteName(site) ?? site),
+  )
+  .max(1000)
+  .overwrite((list) => [...new Set(list)])
+
+/// A source policy as written: each list optional (absent: empty, or in a Settings patch, unchanged).
+export const SourcePolicyInput = z
+  .strictObject({ prefer: sites.optional(), only: sites.optional(), never: sites.optional() })
+  .meta({ id: 'SourcePolicyInput' })
 
 /// Which kind of `misleading` (partly true, or true but missing context that changes its meaning) or of
 /// `unverifiable` (not checkable: opinion, prediction, private; or checkable but no evidence found) a verdict is.
@@ -290,6 +319,9 @@ export const Report = z
       description: 'Extension: models voting on each claim per tier with a panel (t2, t3)',
       example: { t2: 3 },
     }),
+    /// Extension: the source policy the check's t3 followed, as it stood when the check was submitted; null for
+    /// a check without t3.
+    sources: SourcePolicy.nullable(),
   })
   .meta({ id: 'Report' })
 export type Report = z.infer<typeof Report>
@@ -639,6 +671,8 @@ export const Settings = z
       key: SavedKey,
     }),
     writing: z.object({ dialect: Dialect, dictionary: z.array(z.string()) }),
+    /// The organization's source policy: saved in Settings, else the configuration file's `sources`.
+    sources: SourcePolicy,
     localServer: LocalServer,
     service: ServiceSettings,
     /// Why keys entered here are not kept (a desktop without a keychain), in words; null where they are.
@@ -677,6 +711,8 @@ export const SettingsPatch = z
         dictionary: z.array(storedText.trim().min(1).max(100)).max(10_000).optional(),
       })
       .optional(),
+    /// The organization's source policy: each list given replaces the one in force.
+    sources: SourcePolicyInput.optional(),
     localServer: z
       .strictObject({ enabled: z.boolean().optional(), port: z.int().min(1024).max(65535).optional() })
       .optional(),

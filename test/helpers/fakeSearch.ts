@@ -21,6 +21,9 @@ export interface SearchRequest {
   limit: number | null
   /// The key as sent (Brave's header, Tavily's bearer token); null when none came.
   key: string | null
+  /// Tavily's `include_domains` and `exclude_domains`; null when not sent (and for the others).
+  includeDomains: string[] | null
+  excludeDomains: string[] | null
 }
 
 /// An answer forced on the next request instead of results: an HTTP status (with a Retry-After), or a
@@ -86,11 +89,15 @@ export class FakeSearch {
         query: url.searchParams.get('q') ?? '',
         limit: Number(url.searchParams.get('count')),
         key: typeof token === 'string' ? token : null,
+        includeDomains: null,
+        excludeDomains: null,
       }
     } else if (url.pathname === '/search' && request.method === 'POST') {
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as {
         query?: string
         max_results?: number
+        include_domains?: string[]
+        exclude_domains?: string[]
       }
       const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')
       logged = {
@@ -99,6 +106,8 @@ export class FakeSearch {
         query: body.query ?? '',
         limit: body.max_results ?? null,
         key: bearer?.[1] ?? null,
+        includeDomains: body.include_domains ?? null,
+        excludeDomains: body.exclude_domains ?? null,
       }
     } else if (url.pathname === '/searxng/search' && request.method === 'GET') {
       logged = {
@@ -107,6 +116,8 @@ export class FakeSearch {
         query: url.searchParams.get('q') ?? '',
         limit: null,
         key: null,
+        includeDomains: null,
+        excludeDomains: null,
       }
       if (url.searchParams.get('format') !== 'json') {
         this.requests.push(logged)

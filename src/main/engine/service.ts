@@ -18,6 +18,7 @@ import {
   type Quote,
   type Report,
   type Scope,
+  type SourcePolicy,
   type Tier,
   type WebhookSecret,
   type WebhookSecretRotation,
@@ -120,6 +121,8 @@ export class Service {
     private readonly claims: Pick<ClaimExtractor, 'extract'>,
     private readonly resolveHost: HostResolver = lookupHost,
     private readonly reachability: Pick<Reachability, 'require'> | null = null,
+    /// An organization's source policy (Settings), which a check with t3 keeps from its submission.
+    private readonly sourcePolicy: (organizationId: string) => SourcePolicy = () => config.sources,
   ) {
     this.extractions = new PerMinuteLimit(clock, config.limits.estimatesPerMinute, 'estimatesPerMinute')
   }
@@ -342,6 +345,7 @@ export class Service {
       completedAt: null,
       error: null,
       ...(request.manuscript ? { manuscript: request.manuscript } : {}),
+      sourcePolicy: tiers.includes('t3') ? this.sourcePolicy(principal.organizationId) : null,
     }
     const replayed = this.store.transaction(() => {
       // Checked again inside the write transaction: the first of concurrent repeats wins.

@@ -70,6 +70,19 @@ describe('GET /api/v1/openapi.json', () => {
     expect(schemas.Limits.properties.draftBytes.type).toBe('integer')
   })
 
+  it('describes the source policy where settings and reports carry it, and the trusted mark of a citation', async () => {
+    const { schemas } = (await (await fetch(`${server.api}/openapi.json`)).json()).components
+    expect(schemas.SourcePolicy.required).toEqual(['prefer', 'only', 'never'])
+    expect(schemas.Settings.properties.sources).toEqual({ $ref: '#/components/schemas/SourcePolicy' })
+    expect(schemas.SettingsPatch.properties.sources).toEqual({
+      $ref: '#/components/schemas/SourcePolicyInput',
+    })
+    expect(schemas.SourcePolicyInput.additionalProperties).toBe(false)
+    expect(schemas.Report.required).toContain('sources')
+    expect(schemas.Citation.properties.preferred.type).toBe('boolean')
+    expect(schemas.Citation.required).toContain('preferred')
+  })
+
   it('is a valid OpenAPI 3.1 document', async () => {
     const doc = await (await fetch(`${server.api}/openapi.json`)).json()
     const result = await validate(doc)

@@ -401,4 +401,9 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE consensus ADD COLUMN fallbacks TEXT NOT NULL DEFAULT '[]';
   `,
+  // The source policy a check's t3 follows, as it stood when the check was submitted (JSON; null for a check
+  // without t3, or one submitted before source policies).
+  `
+  ALTER TABLE checks ADD COLUMN source_policy TEXT;
+  `,
 ]

@@ -78,6 +78,8 @@ describe.each(PROVIDERS)('%s', (provider) => {
         query: 'capital of Canada',
         limit: provider === 'searxng' ? null : 3,
         key: provider === 'searxng' ? null : 'test-key',
+        includeDomains: null,
+        excludeDomains: null,
       },
     ])
     const { passages } = await w.research(CLAIM, ['Ottawa'], { pagesPerQuery: 1 })

@@ -20,7 +20,7 @@ import {
   type ModelHandle,
 } from '../../models'
 import type { ClaimRecord } from '../../store/documents'
-import { normaliseSpace, quoteOnPage, rankedPassages, Web, type RankedPassage } from '../../web'
+import { normaliseSpace, quoteOnPage, rankedPassages, Web, withheldNoted, type RankedPassage } from '../../web'
 import { referredIndex, referredIndices, unreadReferences } from '../references'
 import { claimData } from '../t2/context'
 import { consensus } from '../t2'
@@ -72,12 +72,15 @@ const CANDIDATES = 16
 const REMEMBERED = 500
 
 /// What was found for one claim: the ranked passages the panel and the judge see, the tokens the judge spent
-/// finding them (reading search results and its choice of evidence), and the steps of it that fell back.
+/// finding them (reading search results and its choice of evidence), and the steps of it that fell back. `web` is
+/// the web under the check's source policy: the one quotes are checked against, and what the policy kept out of
+/// the searches.
 export interface ClaimEvidence {
   queries: string[]
   passages: RankedPassage[]
   usage: TokenUsage | null
   fallbacks: Fallback[]
+  web: Web
 }
 
 /// The models' view of the passages: ids P1…, their page's site and title, its dates as days, their text.
@@ -161,6 +164,7 @@ export async function verifiedCitations(
           // A deep research run saved before pages' dates were read has passages without one.
           publishedAt: passage.publishedAt ?? null,
           stance: null,
+          preferred: web.prefers(passage.url),
         })
       break
     }
@@ -277,7 +281,13 @@ export function webTier(
     const key = `${input.checkId}:${input.claim.id}`
     const known = evidence.get(key)
     if (known) return known
-    const found = research(input.claim, input.documentText, input.signal, todayOf(input.now(), steps))
+    const found = research(
+      input.claim,
+      input.documentText,
+      web.forOrganization(input.organizationId, input.checkId),
+      input.signal,
+      todayOf(input.now(), steps),
+    )
     evidence.set(key, found)
     found.catch(() => evidence.delete(key))
     while (evidence.size > REMEMBERED) evidence.delete(evidence.keys().next().value as string)
@@ -289,6 +299,7 @@ export function webTier(
   async function research(
     claim: ClaimRecord,
     documentText: string,
+    web: Web,
     signal: AbortSignal,
     today: string | null,
   ): Promise<ClaimEvidence> {
@@ -325,6 +336,7 @@ export function webTier(
       passages,
       usage: addUsage(searched.usage, usage),
       fallbacks: [...new Set([...searched.fallbacks, ...fallbacks])],
+      web,
     }
   }
 
@@ -339,7 +351,7 @@ export function webTier(
     async check(input: UnitInput): Promise<UnitOutcome> {
       const handle = panel.get(input.model)
       if (!handle) throw new PermanentError(`The panel model "${input.model}" is no longer configured.`)
-      const { passages } = await evidenceFor(input)
+      const { passages, web: underPolicy } = await evidenceFor(input)
       const item = claimData(input.documentText, input.claim)
       const { object, usage } = await client.generate(handle, {
         system: webPanelSystem(todayOf(input.now(), steps), item),
@@ -348,7 +360,7 @@ export function webTier(
         name: 'web_vote',
         signal: input.signal,
       })
-      const citations = await verifiedCitations(web, passages, object.citations, input.signal)
+      const citations = await verifiedCitations(underPolicy, passages, object.citations, input.signal)
       return {
         evaluation: webVote(input.model, object, citations, input.now(), usage, 1),
         consensus: null,
@@ -359,7 +371,7 @@ export function webTier(
     async judge(input: JudgeInput): Promise<UnitOutcome> {
       // The research's tokens count once, with the consensus (research done again after a restart is spent
       // again, and counted; what a run before the restart spent is not known).
-      const { passages, usage: researchUsage, fallbacks } = await evidenceFor(input)
+      const { passages, usage: researchUsage, fallbacks, web: underPolicy } = await evidenceFor(input)
       const first = input.votes.filter((vote) => vote.round === 1)
       const item = claimData(input.documentText, input.claim)
       const today = todayOf(input.now(), steps)
@@ -375,7 +387,7 @@ export function webTier(
         const judged = await judgeStances(
           client,
           verifier,
-          web,
+          underPolicy,
           item.claim,
           distinctCitations(cited),
           today,
@@ -383,11 +395,14 @@ export function webTier(
         )
         evidence.delete(`${input.checkId}:${input.claim.id}`)
         return {
-          consensus: groundedConsensus(
-            fellBack(decided, fallbacks),
-            withStances(own, judged.citations),
-            judged.citations,
-            votes,
+          consensus: withheldNoted(
+            groundedConsensus(
+              fellBack(decided, fallbacks),
+              withStances(own, judged.citations),
+              judged.citations,
+              votes,
+            ),
+            underPolicy.withheld,
           ),
           consensusUsage: addUsage(usage, researchUsage, judged.usage),
           debate: debate.map((vote) => ({
@@ -416,7 +431,7 @@ export function webTier(
           name: 'web_vote',
           signal: input.signal,
         })
-        const citations = await verifiedCitations(web, passages, object.citations, input.signal)
+        const citations = await verifiedCitations(underPolicy, passages, object.citations, input.signal)
         return webVote(own.model, object, citations, input.now(), usage, 2)
       }
       const disagreed = split(first)
@@ -441,7 +456,7 @@ export function webTier(
         return grounded(fallback, quotesOf(votes, fallback), votes, debate, null)
       }
       const { object, usage } = decision
-      const verified = await verifiedCitations(web, passages, object.citations, input.signal)
+      const verified = await verifiedCitations(underPolicy, passages, object.citations, input.signal)
       const decided = consensus(object, votes, input.now(), input.claim.text)
       return grounded(decided, verified, votes, debate, usage)
     },

@@ -135,6 +135,7 @@ describe('t3: live web research', () => {
         retrievedAt: expect.any(String) as string,
         publishedAt: null,
         stance: 'supports',
+        preferred: false,
       },
     ])
     // The panel agreed and cited the same page: it decided without the judge.
