@@ -580,6 +580,7 @@ export class Service {
       charEnd: claim.charEnd,
       statement: null,
       parts: null,
+      statementState: null,
     }))
     return { document, claims }
   }
