@@ -95,17 +95,20 @@ function wordsOf(text: string): Word[] {
   return found
 }
 
-/// The numbers of `text` as compared, "twenty five" read as 25.
-function numbersOf(found: readonly Word[]): string[] {
-  const numbers: string[] = []
-  found.forEach(({ word }, index) => {
+/// The numbers of `text`, as compared and as written, "twenty five" read as 25.
+function numbersOf(found: readonly Word[]): Array<{ value: string; written: string }> {
+  const numbers: Array<{ value: string; written: string }> = []
+  found.forEach(({ word, written }, index) => {
     const value = numberOf(word)
     if (value === null) return
-    const tens = Number(numbers.at(-1))
-    const previous = found[index - 1]?.word
-    if (previous && NUMBER_WORDS[previous] === tens && tens >= 20 && tens % 10 === 0 && Number(value) < 10)
-      numbers[numbers.length - 1] = String(tens + Number(value))
-    else numbers.push(value)
+    const tens = NUMBER_WORDS[found[index - 1]?.word ?? '']
+    const last = numbers.at(-1)
+    if (last && tens !== undefined && tens >= 20 && tens % 10 === 0 && Number(value) < 10)
+      numbers[numbers.length - 1] = {
+        value: String(tens + Number(value)),
+        written: `${last.written} ${written}`,
+      }
+    else numbers.push({ value, written })
   })
   return numbers
 }
@@ -124,10 +127,12 @@ export function dropped(claim: string, statement: string): string | null {
   const said = wordsOf(RELATIVE_TIMES.reduce((text, time) => text.replace(time, ' '), claim))
   const kept = wordsOf(statement)
   const keptWords = new Set(kept.map(({ word }) => word))
-  const keptNumbers = new Set(numbersOf(kept))
+  const keptNumbers = new Set(numbersOf(kept).map(({ value }) => value))
   const missing = [
     ...new Set([
-      ...numbersOf(said).filter((number) => !keptNumbers.has(number)),
+      ...numbersOf(said)
+        .filter(({ value }) => !keptNumbers.has(value))
+        .map(({ written }) => written),
       ...said.filter((word) => isName(word) && !keptWords.has(word.word)).map(({ written }) => written),
     ]),
   ]
