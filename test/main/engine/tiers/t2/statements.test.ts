@@ -110,6 +110,7 @@ describe('the resolver’s answer', () => {
       claim,
       explanation: 'none',
       statement,
+      unresolved: null,
       parts: null,
     })
     const keyed = { statements: [entry('claim_2', 'Second.'), entry('claim_1', 'First.')] }
