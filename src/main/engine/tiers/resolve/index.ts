@@ -116,11 +116,8 @@ const wordsIn = (text: string): string =>
     .replace(/[^\p{L}\p{N}']+/gu, ' ')
     .trim()} `
 
-/// The words `statement` still leans on without saying what they are: the subject pronoun code finds, or the
-/// words the model says it could not resolve (when they are still in the statement); null when none.
-function unresolvedWords(statement: string, unresolved: string | null): string | null {
-  const subject = unresolvedSubject(statement)
-  if (subject) return subject
+/// The words the model says it could not resolve, when they are still in `statement`; null when it names none.
+function namedUnresolved(statement: string, unresolved: string | null): string | null {
   const named = wordsIn(unresolved ?? '')
   if (named.trim() === '' || NOTHING.has(named.trim())) return null
   return wordsIn(statement).includes(named) ? named.trim() : null
@@ -130,30 +127,32 @@ function unresolvedWords(statement: string, unresolved: string | null): string |
 /// is asked again (null when nothing is):
 /// - no statement: the claim is `unresolved`;
 /// - one that drops what the claim says: `rejected`;
-/// - one that still leans on a pronoun: `unclear` (the model is asked again only when it did not say so);
+/// - one whose subject is still a pronoun, or that the model says leans on words it could not resolve:
+///   `unclear` (the model is asked again about a pronoun it did not name: the document may say what it is);
 /// - else `resolved`, with its parts when there are at least two distinct ones, each free of such a pronoun
 ///   (else the statement is checked whole).
+/// A claim not checked as its statement keeps its own words as its statement: that is what the report shows.
 function reviewed(
   claim: ClaimRecord,
   answer: Resolved | undefined,
 ): { resolution: Omit<Resolution, 'usage'>; problem: string | null } {
-  const unresolved = { statement: claim.text, parts: null }
+  const asWritten = { statement: claim.text, parts: null }
   const statement = normaliseSpace(answer?.statement ?? '').slice(0, MAX_STATEMENT)
   if (!answer || statement === '')
     return {
-      resolution: { ...unresolved, state: 'unresolved' },
+      resolution: { ...asWritten, state: 'unresolved' },
       problem: answer ? 'the statement is empty' : 'it has no entry',
     }
   const drops = dropped(claim.text, statement)
-  if (drops) return { resolution: { ...unresolved, state: 'rejected' }, problem: drops }
-  const leaning = unresolvedWords(statement, answer.unresolved)
-  if (leaning)
+  if (drops) return { resolution: { ...asWritten, state: 'rejected' }, problem: drops }
+  const subject = unresolvedSubject(statement)
+  const named = namedUnresolved(statement, answer.unresolved)
+  if (subject || named)
     return {
-      resolution: { statement, parts: null, state: 'unclear' },
-      problem:
-        unresolvedSubject(statement) && answer.unresolved === null
-          ? `the statement still says “${leaning}”: say what it is from the document, or give “${leaning}” as "unresolved"`
-          : null,
+      resolution: { ...asWritten, state: 'unclear' },
+      problem: named
+        ? null
+        : `the statement still says “${subject}”: say what it is from the document, or give “${subject}” as "unresolved"`,
     }
   const parts = [...new Set((answer.parts ?? []).map((part) => normaliseSpace(part).slice(0, MAX_STATEMENT)))]
     .filter(Boolean)
@@ -170,7 +169,7 @@ function answerProblem(claims: readonly ClaimRecord[], answer: Resolutions): str
   })
   if (problems.length === 0) return null
   return (
-    `some statements do not say what their claims say (${problems.join('; ')}); each statement must say all ` +
+    `some statements cannot be used (${problems.join('; ')}); each statement must say all ` +
     'its claim says, in its words, with only its references resolved'
   )
 }

@@ -615,6 +615,7 @@ describe('statements checked against their claims', () => {
     expect(resolverRequests(fake)[1]!.user).toContain('claim_1: the statement still says “It”')
 
     const unclear = claimOf(result, bare)
+    expect(unclear.statement).toBe(bare)
     expect(unclear.evaluations).toEqual([])
     expect(unclear.consensus.t2).toMatchObject({
       verdict: 'unverifiable',
