@@ -166,9 +166,20 @@ const VERBS = new Set(
     'remained became becomes means meant shows showed makes made leads led causes caused'
   ).split(' '),
 )
-/// What follows an "it" that refers to nothing ("It is true that …", "It was estimated that …", "It rained").
-const EXPLETIVE =
-  /^it (?:(?:is|was|has been|had been|will be|would be|seems|seemed|appears|appeared|remains|remained) (?:not )?(?:true|false|clear|unclear|likely|unlikely|possible|impossible|known|estimated|believed|said|reported|thought|expected|claimed|rumou?red|important|necessary|difficult|easy|hard|common|rare|raining|snowing) (?:that|to|whether|if)\b|(?:rains|rained|snows|snowed)\b)/u
+/// What follows an "it" that refers to nothing ("It is true that …", "It was estimated that …", "It seems that …",
+/// "It takes ten minutes to …", "It rained").
+const EXPLETIVE = new RegExp(
+  '^it (?:' +
+    [
+      String.raw`(?:is|was|has been|had been|will be|would be|seems|seemed|appears|appeared|remains|remained) (?:not )?(?:true|false|clear|unclear|likely|unlikely|possible|impossible|known|estimated|believed|said|reported|thought|expected|claimed|rumou?red|important|necessary|difficult|easy|hard|common|rare) (?:that|to|whether|if)\b`,
+      String.raw`(?:seems|seemed|appears|appeared) (?:that|as if|as though)\b`,
+      String.raw`(?:is|was) (?:raining|snowing)\b`,
+      String.raw`(?:rains|rained|snows|snowed)\b`,
+      String.raw`(?:takes|took|will take|would take|costs|cost) .*\bto\b`,
+    ].join('|') +
+    ')',
+  'u',
+)
 /// Words that open an introductory phrase before the subject ("In 1889, it …").
 const OPENERS = new Set(
   'in on at by after before during since until from then later afterwards today yesterday now'.split(' '),

@@ -113,7 +113,8 @@ function debateOnParts(
 }
 
 /// The fallback a claim's statement makes each verdict on it name: the claim was checked as its words with the
-/// sentences around them because the resolver failed on it, or because its statement dropped what it says.
+/// sentences around them because the resolver failed on it, or because its statement dropped what it says. A
+/// claim with no resolver names none: nothing failed (and t2 and t3 always have one, the judge by default).
 const STATEMENT_FALLBACKS: Partial<Record<StatementState, Fallback>> = {
   unresolved: 'statement_unresolved',
   rejected: 'statement_rejected',

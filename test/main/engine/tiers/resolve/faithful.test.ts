@@ -53,6 +53,7 @@ describe('a statement whose subject is still a pronoun', () => {
     expect(unresolvedSubject('In 1889, it was completed.')).toBe('it')
     expect(unresolvedSubject('They opened the bridge in 1883.')).toBe('They')
     expect(unresolvedSubject('This was the tallest tower in the world.')).toBe('This')
+    expect(unresolvedSubject('It seems to be the tallest tower.')).toBe('It')
   })
 
   it('is not: a named subject, a demonstrative before its noun, an "it" that refers to nothing', () => {
@@ -63,6 +64,9 @@ describe('a statement whose subject is still a pronoun', () => {
       'It is true that the bridge is long.',
       'It was estimated that 20 workers died.',
       'It rained on the opening day.',
+      'It was raining when the bridge opened.',
+      'It seems that the bridge opened in 1883.',
+      'It takes ten minutes to cross the bridge.',
       '',
     ])
       expect(unresolvedSubject(statement), statement).toBeNull()
