@@ -31,12 +31,12 @@ export interface ClaimRecord {
 
 /// How a claim's statement came to be, which says what is checked:
 /// - `resolved`: the resolver's statement, checked alone;
-/// - `unresolved`: the resolver failed on it (refused, or never answered usefully): the claim's words are
-///   checked with the sentences around them;
+/// - `unresolved`: the resolver failed on it (refused, never answered usefully, or kept a pronoun the document
+///   may say the meaning of): the claim's words are checked with the sentences around them;
 /// - `rejected`: the resolver's statement dropped what the claim says (a number, a name, most of its words) or
 ///   said something else: the claim's words are checked with the sentences around them;
-/// - `unclear`: the statement still leans on a word the document never explains ("It" with nothing before it
-///   saying what): no model is asked, the claim is not checkable.
+/// - `unclear`: the statement still leans on a word the document never explains ("It" opening the text, or words
+///   the resolver says it could not resolve): no model is asked, the claim is not checkable.
 export type StatementState = 'resolved' | 'unresolved' | 'rejected' | 'unclear'
 
 /// A claim resolved into what is checked, with the resolver's tokens for it (a batched request's share).

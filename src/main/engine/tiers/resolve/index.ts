@@ -123,18 +123,29 @@ function namedUnresolved(statement: string, unresolved: string | null): string |
   return wordsIn(statement).includes(named) ? named.trim() : null
 }
 
+/// Whether the `index`th claim of `passage` opens its document (no title, no words before it): nothing the
+/// resolver read could say what a pronoun in it refers to.
+function opensDocument(passage: Passage, index: number): boolean {
+  const at = passage.claims[index]
+  if (passage.title !== null || at?.sentence !== 1) return false
+  return at.claim === undefined || (passage.sentences[0] ?? '').startsWith(at.claim.trim())
+}
+
 /// A model's resolution of `claim` as it is stored, and what is wrong with it in words the model is told when it
 /// is asked again (null when nothing is):
 /// - no statement: the claim is `unresolved`;
 /// - one that drops what the claim says: `rejected`;
-/// - one whose subject is still a pronoun, or that the model says leans on words it could not resolve:
-///   `unclear` (the model is asked again about a pronoun it did not name: the document may say what it is);
+/// - one that the model says leans on words it could not resolve, or whose subject is still a pronoun while
+///   nothing before the claim (`opening` the document) could say what it is: `unclear`;
+/// - one whose subject is still a pronoun the document may resolve: asked again, then `unresolved` (its words
+///   checked with the sentences around them, where the panel can read what it is);
 /// - else `resolved`, with its parts when there are at least two distinct ones, each free of such a pronoun
 ///   (else the statement is checked whole).
 /// A claim not checked as its statement keeps its own words as its statement: that is what the report shows.
 function reviewed(
   claim: ClaimRecord,
   answer: Resolved | undefined,
+  opening: boolean,
 ): { resolution: Omit<Resolution, 'usage'>; problem: string | null } {
   const asWritten = { statement: claim.text, parts: null }
   const statement = normaliseSpace(answer?.statement ?? '').slice(0, MAX_STATEMENT)
@@ -146,13 +157,12 @@ function reviewed(
   const drops = dropped(claim.text, statement)
   if (drops) return { resolution: { ...asWritten, state: 'rejected' }, problem: drops }
   const subject = unresolvedSubject(statement)
-  const named = namedUnresolved(statement, answer.unresolved)
-  if (subject || named)
+  if (namedUnresolved(statement, answer.unresolved) || (subject && opening))
+    return { resolution: { ...asWritten, state: 'unclear' }, problem: null }
+  if (subject)
     return {
-      resolution: { ...asWritten, state: 'unclear' },
-      problem: named
-        ? null
-        : `the statement still says “${subject}”: say what it is from the document, or give “${subject}” as "unresolved"`,
+      resolution: { ...asWritten, state: 'unresolved' },
+      problem: `the statement still says “${subject}”: say what it is from the document, or give “${subject}” as "unresolved"`,
     }
   const parts = [...new Set((answer.parts ?? []).map((part) => normaliseSpace(part).slice(0, MAX_STATEMENT)))]
     .filter(Boolean)
@@ -162,9 +172,13 @@ function reviewed(
 }
 
 /// What is wrong with the resolver's answer for `claims`, claim by claim, or null when nothing is.
-function answerProblem(claims: readonly ClaimRecord[], answer: Resolutions): string | null {
+function answerProblem(claims: readonly ClaimRecord[], passage: Passage, answer: Resolutions): string | null {
   const problems = claims.flatMap((claim, index) => {
-    const { problem } = reviewed(claim, resolvedAt(answer, index, claims.length))
+    const { problem } = reviewed(
+      claim,
+      resolvedAt(answer, index, claims.length),
+      opensDocument(passage, index),
+    )
     return problem ? [`${resolveKey(index)}: ${problem}`] : []
   })
   if (problems.length === 0) return null
@@ -176,7 +190,7 @@ function answerProblem(claims: readonly ClaimRecord[], answer: Resolutions): str
 
 /// Resolves `claims` in one request to `handle`, from what `passage` gives of their document, each statement
 /// checked against its claim (one that drops what the claim says, or still says "It" unasked, is asked for again
-/// once, then rejected). A failure that will not mend (the provider refuses the request, or its answer still does
+/// once, then not taken). A failure that will not mend (the provider refuses the request, or its answer still does
 /// not follow the schema when asked again) leaves each claim unresolved, to be checked as its words with the
 /// sentences around them; a passing one (a lost connection, a 5xx, a timeout) is thrown, so that the unit
 /// waiting for it is tried again later and nothing is checked on the bare words meanwhile.
@@ -195,10 +209,10 @@ export async function resolveClaims(
       schema: Resolutions,
       name: 'statements',
       signal,
-      check: (answer) => answerProblem(claims, answer),
+      check: (answer) => answerProblem(claims, passage, answer),
     })
     return claims.map((claim, index) => ({
-      ...reviewed(claim, resolvedAt(object, index, claims.length)).resolution,
+      ...reviewed(claim, resolvedAt(object, index, claims.length), opensDocument(passage, index)).resolution,
       usage: share(usage, index, claims.length),
     }))
   } catch (error) {

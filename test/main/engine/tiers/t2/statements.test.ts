@@ -601,7 +601,7 @@ describe('statements checked against their claims', () => {
       'model-resolver': {
         resolve: ({ claim }) =>
           // The model says what it could not resolve for one claim, not for the first (the code finds that
-          // one), and writes "none" for the rest.
+          // one: it opens the text), and writes "none" for the rest.
           claim.startsWith('The company')
             ? { statement: claim, unresolved: 'The company' }
             : { statement: claim, unresolved: claim === bare ? null : 'none' },
@@ -610,9 +610,8 @@ describe('statements checked against their claims', () => {
     server = await startT2Server(t2Config(fake, ['a', 'b']))
     const text = `${bare} The company raised its prices by 12% in 2025. Paris is the capital of France.`
     const result = await run(text)
-    // Asked again once about the pronoun it did not name.
-    expect(resolverRequests(fake)).toHaveLength(2)
-    expect(resolverRequests(fake)[1]!.user).toContain('claim_1: the statement still says “It”')
+    // Nothing before the text's first sentence could say what "It" is: the model is not asked again.
+    expect(resolverRequests(fake)).toHaveLength(1)
 
     const unclear = claimOf(result, bare)
     expect(unclear.statement).toBe(bare)
@@ -636,5 +635,22 @@ describe('statements checked against their claims', () => {
     expect(asked).toContain('Paris is the capital of France.')
     expect(claimOf(result, 'Paris is the capital of France.').evaluations).toHaveLength(2)
     expect(result.summary.verdicts).toMatchObject({ unverifiable: 2 })
+  })
+
+  it('asks again about a pronoun the document names but the statement kept, then checks the claim as written with its context', async () => {
+    // The resolver repeats every claim as written, "It" included.
+    fake = await startFakeOpenAI()
+    server = await startT2Server(t2Config(fake, ['a']))
+    const result = await run(EIFFEL)
+    expect(resolverRequests(fake)).toHaveLength(2)
+    expect(resolverRequests(fake)[1]!.user).toContain('claim_2: the statement still says “It”')
+    const claim = claimOf(result, bare)
+    expect(claim.consensus.t2).toMatchObject({ detail: null, fallbacks: ['statement_unresolved'] })
+    expect(claim.evaluations).toHaveLength(1)
+    expect(panelRequests(fake).map(voteData)).toContainEqual({
+      claim: bare,
+      sentenceBefore: 'The Eiffel Tower stands in Paris.',
+      sentenceAfter: '',
+    })
   })
 })
