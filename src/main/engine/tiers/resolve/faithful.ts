@@ -25,7 +25,7 @@ const FUNCTION_WORDS = new Set(
 const NEGATIONS = /^(?:not|no|never|neither|nor|none|nobody|nothing|nowhere|without|cannot|.+n't)$/
 
 /// Numbers written as words, read as the digits a statement may write them with ("five" for "5").
-const NUMBER_WORDS: Record<string, number> = Object.fromEntries([
+const NUMBER_WORDS = new Map<string, number>([
   ...'zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty'
     .split(' ')
     .map((word, value) => [word, value] as const),
@@ -65,7 +65,8 @@ const stem = (word: string): string =>
 /// A number as it is compared: without thousands separators or an ordinal's letters ("1,889" and "1889th" are
 /// 1889; "1880s" is 1880).
 const numberOf = (word: string): string | null => {
-  if (word in NUMBER_WORDS) return String(NUMBER_WORDS[word])
+  const spelled = NUMBER_WORDS.get(word)
+  if (spelled !== undefined) return String(spelled)
   const digits = /^(\d[\d,.' ]*?)(?:st|nd|rd|th|s)?$/u.exec(word)?.[1]
   if (digits === undefined) return null
   return /^\d{1,3}(?:[,' ]\d{3})+(?:\.\d+)?$/u.test(digits) ? digits.replace(/[,' ]/gu, '') : digits
@@ -101,7 +102,7 @@ function numbersOf(found: readonly Word[]): Array<{ value: string; written: stri
   found.forEach(({ word, written }, index) => {
     const value = numberOf(word)
     if (value === null) return
-    const tens = NUMBER_WORDS[found[index - 1]?.word ?? '']
+    const tens = NUMBER_WORDS.get(found[index - 1]?.word ?? '')
     const last = numbers.at(-1)
     if (last && tens !== undefined && tens >= 20 && tens % 10 === 0 && Number(value) < 10)
       numbers[numbers.length - 1] = {
