@@ -13,6 +13,7 @@ import { claimBenchmarks } from './claims'
 import { editorBenchmarks } from './editorRun'
 import { engineBenchmarks } from './engine'
 import { estimateBenchmarks } from './estimates'
+import { limitBenchmarks } from './limits'
 import { resultsDir, type Figure } from './measure'
 import { reportBenchmarks } from './report'
 import { startupBenchmarks } from './startup'
@@ -29,6 +30,7 @@ const BENCHMARKS: Record<string, () => Promise<Figure[]>> = {
   engine: engineBenchmarks,
   api: apiBenchmarks,
   estimates: estimateBenchmarks,
+  limits: limitBenchmarks,
   startup: startupBenchmarks,
   editor: editorBenchmarks,
 }

@@ -90,16 +90,18 @@ interface RequestData {
   claims?: Array<{ key: string; claim: string }>
   passages?: Array<{ id: string; text: string }>
   quotes?: Array<{ id: string }>
+  /// The search loop's queries so far.
+  queries?: string[]
 }
 const dataOf = (request: RecordedRequest): RequestData => {
   const start = request.user.indexOf(`${DATA_OPEN}\n`) + DATA_OPEN.length + 1
   return JSON.parse(request.user.slice(start, request.user.lastIndexOf(`\n${DATA_CLOSE}`))) as RequestData
 }
 
-/// Every model answers what its response format asks for, as a capable model would on these claims: it reads
-/// the first search result and searches no more, names the passage that holds the quote as the evidence, says
-/// each quote supports the claim, and votes citing the quote; `model-c` dissents on every fifth claim (and
-/// keeps its vote in the debate). The same answers whatever the prompts say.
+/// Every model answers what its response format asks for, as a capable model would on these claims: it
+/// searches the claim's words, reads the first search result and searches no more, names the passage that
+/// holds the quote as the evidence, says each quote supports the claim, and votes citing the quote; `model-c`
+/// dissents on every fifth claim (and keeps its vote in the debate). The same answers whatever the prompts say.
 export function answer(request: RecordedRequest): unknown {
   const schema = request.body.response_format.json_schema.schema
   const data = dataOf(request)
@@ -113,7 +115,8 @@ export function answer(request: RecordedRequest): unknown {
         verdict: dissents ? 'refuted' : 'supported',
         citations: [{ passage: 'P1', quote: QUOTE }],
         read: ['R1'],
-        nextQuery: null,
+        // The first query is the claim's words, as t3 searched before the model wrote it.
+        nextQuery: data.queries?.length === 0 ? (claim ?? null) : null,
         passages: (data.passages ?? []).filter((passage) => passage.text.includes(QUOTE)).map(({ id }) => id),
         stances: (data.quotes ?? []).map(({ id }) => ({
           quote: id,

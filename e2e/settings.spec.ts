@@ -224,6 +224,34 @@ test.describe('search', () => {
     await expect(result).toBeEmpty()
     expect(problems).toEqual([])
   })
+
+  test("edits the organization's source policy, one site a line, as the server writes it", async ({
+    page,
+    server,
+  }) => {
+    const problems = pageProblems(page)
+    await openEditor(page, server)
+    await page.keyboard.press('Control+Comma')
+    const dialog = page.getByRole('dialog', { name: 'Settings' })
+    await dialog.getByRole('tab', { name: 'Search' }).click()
+    await dialog.getByLabel('Preferred sites').fill('https://Reuters.com/\napnews.com')
+    await dialog.getByLabel('Never these sites').fill('farm.example')
+    await dialog.getByRole('button', { name: 'Save source policy' }).click()
+    await expect(dialog.getByText('Saved.')).toBeVisible()
+    await expect(dialog.getByLabel('Preferred sites')).toHaveValue('reuters.com\napnews.com')
+    await page.screenshot({ path: screenshot('settings-sources.png') })
+    expect((await savedSettings(page, server)).sources).toEqual({
+      prefer: ['reuters.com', 'apnews.com'],
+      only: [],
+      never: ['farm.example'],
+    })
+    // A path names part of a site, which a policy cannot keep apart: refused, naming the line.
+    await dialog.getByLabel('Only these sites').fill('example.com/news')
+    await dialog.getByRole('button', { name: 'Save source policy' }).click()
+    await expect(dialog.getByRole('alert')).toContainText('(sources.only.0)')
+    expect((await savedSettings(page, server)).sources.only).toEqual([])
+    expect(problems).toEqual([])
+  })
 })
 
 test.describe('a desktop without a keychain', () => {

@@ -6,6 +6,15 @@ export const citationDates = (citation: Pick<Citation, 'publishedAt' | 'retrieve
   (citation.publishedAt ? `published ${citation.publishedAt.slice(0, 10)}, ` : '') +
   `retrieved ${citation.retrievedAt.slice(0, 10)}`
 
+/// How the claim panel and the exports mark a citation on a site the source policy prefers.
+export const PREFERRED_SOURCE = 'preferred source'
+
+/// What a reader weighs a citation by, in a few words: "preferred source, published 2024-05-01, retrieved
+/// 2026-11-25" (a preferred source is on a site the organization's source policy trusts).
+export const citationFacts = (
+  citation: Pick<Citation, 'preferred' | 'publishedAt' | 'retrievedAt'>,
+): string => (citation.preferred ? `${PREFERRED_SOURCE}, ` : '') + citationDates(citation)
+
 /// How a citation bears on its claim, in words; null where its stance was not judged.
 export const stanceWords = (stance: Citation['stance']): string | null =>
   stance === 'supports'
@@ -15,6 +24,14 @@ export const stanceWords = (stance: Citation['stance']): string | null =>
       : stance === 'neutral'
         ? 'does not settle the claim'
         : null
+
+/// A citation as stored: one written before pages' dates, stances and source policies were kept lacks them.
+export const storedCitation = (citation: Citation): Citation => ({
+  ...citation,
+  publishedAt: citation.publishedAt ?? null,
+  stance: citation.stance ?? null,
+  preferred: citation.preferred ?? false,
+})
 
 /// `citations` with the stances judged for them (`judged`, matched by URL and quote); those not judged keep
 /// theirs.

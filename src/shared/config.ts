@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { DEFAULT_PRICES } from './pricing'
-import { ModelProvider } from './schemas'
+import { MAX_FILE_BYTES, ModelProvider, SourcePolicyInput } from './schemas'
 
 /// The engine's configuration file (api-decisions.md, "Headless server and configuration"). Every member is
 /// optional; secrets are never in the file, only the name of the environment variable that holds them.
@@ -79,6 +79,13 @@ export const Config = z.strictObject({
       judge: ModelConfig.nullable().default(null),
       /// Judges the stance of t3's verified quotes; absent means the judge.
       verifier: VerifierConfig.nullable().default(null),
+      /// The share of a split panel's final votes (after its debate) that decides without the judge: more than
+      /// half; 1 leaves every split to the judge.
+      majority: z
+        .number()
+        .gt(0.5)
+        .max(1)
+        .default(2 / 3),
       /// Rewrites claims as self-contained statements before they are checked; absent means the judge.
       resolver: ModelConfig.nullable().default(null),
       // How models are called; absent members take the defaults of src/main/engine/models (README).
@@ -119,6 +126,12 @@ export const Config = z.strictObject({
       maxSearches: z.number().int().min(1).max(10).default(3),
     })
     .prefault({}),
+  /// The source policy of every organization that saved none of its own in Settings.
+  sources: SourcePolicyInput.transform((policy) => ({
+    prefer: policy.prefer ?? [],
+    only: policy.only ?? [],
+    never: policy.never ?? [],
+  })).prefault({}),
   web: z
     .strictObject({
       allowLocalTargets: z.boolean().default(false),
@@ -154,10 +167,13 @@ export const Config = z.strictObject({
         .default([]),
     })
     .prefault({}),
+  /// Free work has limits (api-decisions.md, "Limits on free work"): each organization's, with defaults a single
+  /// writer never meets. A store quota refused is 413 `payload_too_large`, a rate 429 `rate_limited`.
   limits: z
     .strictObject({
       maxTextChars: z.number().int().positive().default(200_000),
-      /// Estimates an organization may ask for in a minute; more are refused (429) until the minute has passed.
+      /// Claim extractions an organization may ask for in a minute: estimates, and checks and pending checks of a
+      /// text; more are refused (429) until the minute has passed.
       estimatesPerMinute: z.number().int().positive().default(60),
       /// How long an estimate may wait to be submitted before its stored text and claims are deleted.
       estimateHours: z
@@ -165,6 +181,29 @@ export const Config = z.strictObject({
         .positive()
         .max(24 * 365)
         .default(24),
+      /// Estimates an organization keeps unsubmitted: past it, a new one expires the oldest.
+      keptEstimates: z.number().int().positive().default(100),
+      /// Drafts an organization keeps.
+      drafts: z.number().int().positive().default(5_000),
+      /// The size of all an organization's drafts' texts together, in bytes of UTF-8.
+      draftBytes: z
+        .number()
+        .int()
+        .positive()
+        .default(128 * 1024 * 1024),
+      /// New drafts (made, imported or opened from a file) an organization may make in a minute.
+      draftsPerMinute: z.number().int().positive().default(60),
+      /// Checks an organization may have waiting to run when online at once.
+      pendingChecks: z.number().int().positive().default(200),
+      /// The largest file `POST /drafts/import` takes, in bytes.
+      importBytes: z
+        .number()
+        .int()
+        .positive()
+        .max(MAX_FILE_BYTES)
+        .default(8 * 1024 * 1024),
+      /// Imports an organization may have in flight at once.
+      importsAtOnce: z.number().int().positive().max(100).default(2),
     })
     .prefault({}),
 })

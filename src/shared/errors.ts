@@ -1,7 +1,10 @@
 import type { ErrorCode, ErrorEnvelope, FieldError } from './schemas'
 
 /// The HTTP status of each error code (api-decisions.md, "Errors").
-export const STATUS_OF: Record<ErrorCode, 400 | 401 | 402 | 403 | 404 | 421 | 422 | 429 | 431 | 500 | 503> = {
+export const STATUS_OF: Record<
+  ErrorCode,
+  400 | 401 | 402 | 403 | 404 | 413 | 421 | 422 | 429 | 431 | 500 | 503
+> = {
   bad_request: 400,
   unauthorized: 401,
   insufficient_credits: 402,
@@ -17,6 +20,8 @@ export const STATUS_OF: Record<ErrorCode, 400 | 401 | 402 | 403 | 404 | 421 | 42
   misdirected_request: 421,
   /// Request headers over Node's limit (16 KB).
   request_header_fields_too_large: 431,
+  /// A request body, or what it would add to the organization's store, over a limit (`limits.…`).
+  payload_too_large: 413,
 }
 
 /// A failure the caller can act on. The engine throws it; the server, the IPC layer and the renderer's

@@ -155,5 +155,6 @@ export function combinedReport(check: Check, reports: readonly Report[]): Report
       },
     },
     panel: reports[0]?.panel ?? {},
+    sources: reports[0]?.sources ?? null,
   }
 }

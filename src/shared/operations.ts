@@ -47,7 +47,7 @@ import {
 export type Access = 'read' | 'write' | 'owner'
 
 /// The error answers an operation gives beyond those every route gives (400, 401, 404, 500; 403 for `write`).
-type ExtraErrors = Partial<Record<402 | 403 | 422 | 429 | 503, string>>
+type ExtraErrors = Partial<Record<402 | 403 | 413 | 422 | 429 | 503, string>>
 
 /// An operation's REST route. Its arguments are the path's `{…}` segments in order, then at most one object:
 /// the query of a GET, the JSON body otherwise.
@@ -115,6 +115,16 @@ const idempotencyKey = z.string().optional()
 
 const unacceptable = { 422: 'Well-formed but not acceptable' }
 const uncovered = { 402: 'The balance does not cover the price' }
+/// Reading a text for claims is free, so limited (api-decisions.md, "Limits on free work").
+const extractions = {
+  429: 'More estimates and checks of a text in a minute than `limits.estimatesPerMinute`; `Retry-After` says when to retry',
+}
+/// What drafts may hold in all.
+const draftRoom = { 413: 'The organization’s drafts would pass `limits.drafts` or `limits.draftBytes`' }
+const newDrafts = {
+  ...draftRoom,
+  429: 'More new drafts in a minute than `limits.draftsPerMinute`; `Retry-After` says when to retry',
+}
 const settingsTags = ['Settings (extension)']
 const draftTags = ['Drafts (extension)']
 
@@ -149,10 +159,7 @@ export const OPERATION_TABLE = {
       path: '/checks/estimate',
       status: 200,
       answer: 'The claims, the price and whether the balance covers it',
-      errors: {
-        ...unacceptable,
-        429: 'More estimates in a minute than `limits.estimatesPerMinute`; `Retry-After` says when to retry',
-      },
+      errors: { ...unacceptable, ...extractions },
       onService: true,
     },
   },
@@ -170,6 +177,7 @@ export const OPERATION_TABLE = {
       errors: {
         ...uncovered,
         ...unacceptable,
+        ...extractions,
         503: 'Extension: the model or search providers of t2/t3 cannot be reached; nothing charged',
       },
       idempotent: true,
@@ -324,7 +332,12 @@ export const OPERATION_TABLE = {
         'submits it with this `Idempotency-Key` (one is made up without it) when a probe of its providers ' +
         'succeeds, retrying with backoff; a repeat with the same key and body answers the first. Charged only ' +
         'when submitted.',
-      errors: unacceptable,
+      errors: {
+        402: 'The balance does not cover one claim of these tiers',
+        413: 'As many checks wait already as `limits.pendingChecks`',
+        ...unacceptable,
+        ...extractions,
+      },
       idempotent: true,
       onService: true,
     },
@@ -500,7 +513,14 @@ export const OPERATION_TABLE = {
     result: Draft,
     access: 'write',
     summary: 'A new draft',
-    rest: { method: 'post', path: '/drafts', status: 201, answer: 'The draft', tags: draftTags },
+    rest: {
+      method: 'post',
+      path: '/drafts',
+      status: 201,
+      answer: 'The draft',
+      errors: newDrafts,
+      tags: draftTags,
+    },
   },
   openDraft: {
     args: z.tuple([draftId]),
@@ -520,6 +540,7 @@ export const OPERATION_TABLE = {
       path: '/drafts/{id}',
       status: 200,
       answer: 'The draft as saved, without its text',
+      errors: draftRoom,
       tags: draftTags,
     },
   },
@@ -534,7 +555,14 @@ export const OPERATION_TABLE = {
       path: '/drafts/import',
       status: 201,
       answer: 'The draft holding the file',
-      errors: { 422: 'Not a Markdown, text or Word file, or not readable as one' },
+      errors: {
+        ...newDrafts,
+        413: 'A file over `limits.importBytes`, or drafts past `limits.drafts` or `limits.draftBytes`',
+        422: 'Not a Markdown, text or Word file, or not readable as one',
+        429:
+          'More new drafts in a minute than `limits.draftsPerMinute`, or more imports at once than ' +
+          '`limits.importsAtOnce`; `Retry-After` says when to retry',
+      },
       tags: draftTags,
     },
   },

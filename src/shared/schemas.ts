@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { siteName } from './sources'
 
 /// The contract: every resource of the service as a zod schema. The REST server validates and documents
 /// with these, the IPC layer validates with them, and the renderer types itself from them.
@@ -76,9 +77,37 @@ export const Citation = z
     publishedAt: timestamp.nullable(),
     /// How the quote bears on the claim; null where it was not judged (a citation stored before stances).
     stance: Stance.nullable(),
+    /// The page is on a site the organization's source policy prefers (a trusted source), as it stood when the
+    /// citation was stored.
+    preferred: z.boolean(),
   })
   .meta({ id: 'Citation' })
 export type Citation = z.infer<typeof Citation>
+
+/// Where t3 and deep research may look (api-decisions, "Source policy"): sites to rank first, the only sites to
+/// search and cite (none: every site), sites never to search or cite. A site covers its subdomains; `never`
+/// wins over the other two.
+export const SourcePolicy = z
+  .object({ prefer: z.array(z.string()), only: z.array(z.string()), never: z.array(z.string()) })
+  .meta({ id: 'SourcePolicy' })
+export type SourcePolicy = z.infer<typeof SourcePolicy>
+
+/// A site as the configuration file or Settings names it (see `siteName`), written as the policy keeps it.
+const sites = z
+  .array(
+    z
+      .string()
+      .max(300)
+      .refine((site) => siteName(site) !== null, 'must be a domain such as "example.org", or an IP address')
+      .overwrite((site) => siteName(site) ?? site),
+  )
+  .max(1000)
+  .overwrite((list) => [...new Set(list)])
+
+/// A source policy as written: each list optional (absent: empty, or in a Settings patch, unchanged).
+export const SourcePolicyInput = z
+  .strictObject({ prefer: sites.optional(), only: sites.optional(), never: sites.optional() })
+  .meta({ id: 'SourcePolicyInput' })
 
 /// Which kind of `misleading` (partly true, or true but missing context that changes its meaning) or of
 /// `unverifiable` (not checkable: opinion, prediction, private; or checkable but no evidence found) a verdict is.
@@ -117,7 +146,8 @@ export type Evaluation = z.infer<typeof Evaluation>
 /// A step of a model tier that could not be done as designed and what was done instead, so that a verdict says
 /// what it stands on: the claim checked as its own words with the sentences around it (the resolver failed, or
 /// its statement dropped what the claim says), the evidence chosen by its words (the model named no passage it
-/// was shown), a search step's top results read (the model named none), the quotes not judged for their stance.
+/// was shown), a search step's top results read (the model named none), the quotes not judged for their stance,
+/// the panel's majority deciding where the judge's answer could not be used.
 export const Fallback = z
   .enum([
     'statement_unresolved',
@@ -125,6 +155,7 @@ export const Fallback = z
     'evidence_ranked_by_words',
     'search_top_results',
     'quotes_not_stance_checked',
+    'judge_unusable',
   ])
   .meta({ id: 'Fallback' })
 export type Fallback = z.infer<typeof Fallback>
@@ -223,6 +254,9 @@ export const WebhookDelivery = z
   .meta({ id: 'WebhookDelivery' })
 export type WebhookDelivery = z.infer<typeof WebhookDelivery>
 
+/// A check's id as the engine makes it (`chk_` and base32 of its time and random bits).
+export const CHECK_ID = /^chk_[0-9a-z]{1,64}$/
+
 /// A manuscript's id, made by its client (`mns_` and a random part): the id of the manuscript's check too.
 export const MANUSCRIPT_ID = /^mns_[A-Za-z0-9_-]{1,100}$/
 
@@ -285,6 +319,9 @@ export const Report = z
       description: 'Extension: models voting on each claim per tier with a panel (t2, t3)',
       example: { t2: 3 },
     }),
+    /// Extension: the source policy the check's t3 followed, as it stood when the check was submitted; null for
+    /// a check without t3.
+    sources: SourcePolicy.nullable(),
   })
   .meta({ id: 'Report' })
 export type Report = z.infer<typeof Report>
@@ -380,13 +417,31 @@ export const TokenInfo = z
   .meta({ id: 'TokenInfo' })
 export type TokenInfo = z.infer<typeof TokenInfo>
 
+/// The organization's limits, as the config file's `limits` names them (each but the first absent from a service
+/// that does not say).
+export const MeLimits = z
+  .object({
+    maxTextChars: z.int(),
+    estimatesPerMinute: z.int().optional(),
+    estimateHours: z.number().optional(),
+    keptEstimates: z.int().optional(),
+    drafts: z.int().optional(),
+    draftBytes: z.int().optional(),
+    draftsPerMinute: z.int().optional(),
+    pendingChecks: z.int().optional(),
+    importBytes: z.int().optional(),
+    importsAtOnce: z.int().optional(),
+  })
+  .meta({ id: 'Limits' })
+export type MeLimits = z.infer<typeof MeLimits>
+
 export const Me = z
   .object({
     organization: Organization,
     token: TokenInfo,
-    /// Extension: the longest text one check takes; a client checks a longer one in parts (absent from a service
-    /// that does not say: 200,000).
-    limits: z.object({ maxTextChars: z.int() }).optional(),
+    /// Extension: the longest text one check takes (a client checks a longer one in parts; absent from a service
+    /// that does not say: 200,000), and the limits on free work (api-decisions.md; `limits` of the config file).
+    limits: MeLimits.optional(),
   })
   .meta({ id: 'Me' })
 export type Me = z.infer<typeof Me>
@@ -417,6 +472,7 @@ export const ErrorCode = z.enum([
   'providers_unreachable',
   'misdirected_request',
   'request_header_fields_too_large',
+  'payload_too_large',
 ])
 export type ErrorCode = z.infer<typeof ErrorCode>
 
@@ -615,6 +671,8 @@ export const Settings = z
       key: SavedKey,
     }),
     writing: z.object({ dialect: Dialect, dictionary: z.array(z.string()) }),
+    /// The organization's source policy: saved in Settings, else the configuration file's `sources`.
+    sources: SourcePolicy,
     localServer: LocalServer,
     service: ServiceSettings,
     /// Why keys entered here are not kept (a desktop without a keychain), in words; null where they are.
@@ -653,6 +711,8 @@ export const SettingsPatch = z
         dictionary: z.array(storedText.trim().min(1).max(100)).max(10_000).optional(),
       })
       .optional(),
+    /// The organization's source policy: each list given replaces the one in force.
+    sources: SourcePolicyInput.optional(),
     localServer: z
       .strictObject({ enabled: z.boolean().optional(), port: z.int().min(1024).max(65535).optional() })
       .optional(),
@@ -842,7 +902,11 @@ export const SaveDraftRequest = z
   .strictObject({
     text: z.string().max(MAX_DRAFT_CHARS).optional(),
     title: draftTitle.optional(),
-    lastCheckId: z.string().min(1).max(200).nullable().optional(),
+    lastCheckId: z
+      .string()
+      .refine((id) => CHECK_ID.test(id) || MANUSCRIPT_ID.test(id), 'must be a check id, `chk_…` or `mns_…`')
+      .nullable()
+      .optional(),
     savedToFile: z.literal(true).optional(),
   })
   .meta({ id: 'SaveDraftRequest' })

@@ -8,6 +8,8 @@ export interface FakeResult {
   title: string
   url: string
   snippet?: string
+  /// When the page was published (ISO), sent in the provider's own member and form.
+  published?: string
 }
 
 /// One request a fake search API received, in arrival order.
@@ -19,6 +21,9 @@ export interface SearchRequest {
   limit: number | null
   /// The key as sent (Brave's header, Tavily's bearer token); null when none came.
   key: string | null
+  /// Tavily's `include_domains` and `exclude_domains`; null when not sent (and for the others).
+  includeDomains: string[] | null
+  excludeDomains: string[] | null
 }
 
 /// An answer forced on the next request instead of results: an HTTP status (with a Retry-After), or a
@@ -84,11 +89,15 @@ export class FakeSearch {
         query: url.searchParams.get('q') ?? '',
         limit: Number(url.searchParams.get('count')),
         key: typeof token === 'string' ? token : null,
+        includeDomains: null,
+        excludeDomains: null,
       }
     } else if (url.pathname === '/search' && request.method === 'POST') {
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as {
         query?: string
         max_results?: number
+        include_domains?: string[]
+        exclude_domains?: string[]
       }
       const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')
       logged = {
@@ -97,6 +106,8 @@ export class FakeSearch {
         query: body.query ?? '',
         limit: body.max_results ?? null,
         key: bearer?.[1] ?? null,
+        includeDomains: body.include_domains ?? null,
+        excludeDomains: body.exclude_domains ?? null,
       }
     } else if (url.pathname === '/searxng/search' && request.method === 'GET') {
       logged = {
@@ -105,6 +116,8 @@ export class FakeSearch {
         query: url.searchParams.get('q') ?? '',
         limit: null,
         key: null,
+        includeDomains: null,
+        excludeDomains: null,
       }
       if (url.searchParams.get('format') !== 'json') {
         this.requests.push(logged)
@@ -132,13 +145,26 @@ export class FakeSearch {
         type: 'search',
         web: {
           type: 'search',
-          results: results.map((r) => ({ title: r.title, url: r.url, description: r.snippet ?? '' })),
+          results: results.map((r) => ({
+            title: r.title,
+            url: r.url,
+            description: r.snippet ?? '',
+            // Brave's page_age is ISO without a zone; its age is for people ("May 1, 2024", "2 days ago").
+            ...(r.published ? { page_age: r.published.replace(/Z$/, ''), age: '2 days ago' } : {}),
+          })),
         },
       })
     } else if (logged.provider === 'tavily') {
       json(200, {
         query: logged.query,
-        results: results.map((r) => ({ title: r.title, url: r.url, content: r.snippet ?? '', score: 0.9 })),
+        results: results.map((r) => ({
+          title: r.title,
+          url: r.url,
+          content: r.snippet ?? '',
+          score: 0.9,
+          // An HTTP date, as Tavily writes it.
+          ...(r.published ? { published_date: new Date(r.published).toUTCString() } : {}),
+        })),
       })
     } else {
       json(200, {
@@ -148,6 +174,7 @@ export class FakeSearch {
           url: r.url,
           content: r.snippet ?? '',
           engine: 'fake',
+          publishedDate: r.published ?? null,
         })),
       })
     }

@@ -15,6 +15,8 @@ export interface FakeHit {
   title: string
   snippet?: string
   url?: string
+  /// The page's last edit (ISO), as MediaWiki's `timestamp`.
+  timestamp?: string
 }
 
 /// A fake MediaWiki on real HTTP at 127.0.0.1: `GET /w/api.php?action=query&list=search&srsearch=…` answers

@@ -77,4 +77,5 @@ export const reportResource = (check: Check): Report => ({
   claims: [],
   summary: { claimCount: 0, done: {}, verdicts: {}, tokens: { input: 0, output: 0 } },
   panel: {},
+  sources: null,
 })

@@ -44,6 +44,7 @@ export async function startServer(
     runner?: EngineOptions['runner']
     webhooks?: EngineOptions['webhooks']
     reachability?: EngineOptions['reachability']
+    web?: EngineOptions['web']
     ollamaOrigin?: string
   } = {},
 ): Promise<TestServer> {
@@ -58,6 +59,7 @@ export async function startServer(
     runner: options.runner,
     webhooks: options.webhooks,
     reachability: options.reachability,
+    web: options.web,
     ollamaOrigin: options.ollamaOrigin,
     runJobs: true,
   })

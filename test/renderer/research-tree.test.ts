@@ -15,6 +15,7 @@ const source = (quote: string) => ({
   retrievedAt: '2026-01-01T00:00:00.000Z',
   publishedAt: null,
   stance: 'supports' as const,
+  preferred: false,
 })
 
 // As the engine builds it: arguments point at the claim, evidence at its argument; the dissent comes first

@@ -19,6 +19,7 @@ const source = (quote: string, stance: Citation['stance']): Citation => ({
   retrievedAt: '2026-01-01T00:00:00.000Z',
   publishedAt: null,
   stance,
+  preferred: false,
 })
 const PAST = 'Toronto was the capital of the Province of Canada for several periods.'
 const NOW = 'Ottawa is the capital city of Canada.'

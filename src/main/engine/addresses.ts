@@ -33,11 +33,14 @@ function carriedIpv4(address: ipaddr.IPv6): ipaddr.IPv4 | null {
 const asIpv4 = (address: ipaddr.IPv4 | ipaddr.IPv6): ipaddr.IPv4 | null =>
   address instanceof ipaddr.IPv4 ? address : carriedIpv4(address)
 
-/// True for 127.0.0.0/8 and ::1 (also written IPv4-mapped).
+/// True for loopback and nothing else: 127.0.0.0/8, ::1 and ::ffff:127.0.0.0/104 (IPv4-mapped, which the socket
+/// reaches as IPv4). Loopback carried in another IPv6 form (6to4, NAT64, IPv4-translated) leaves this computer
+/// through a gateway, if it goes anywhere: it is refused like any other non-public address.
 export function isLoopbackAddress(address: string): boolean {
   const ip = parsed(address)
   if (!ip) return false
-  return (asIpv4(ip) ?? ip).range() === 'loopback'
+  const ipv4 = ip instanceof ipaddr.IPv6 && ip.range() === 'ipv4Mapped' ? ip.toIPv4Address() : ip
+  return ipv4.range() === 'loopback'
 }
 
 /// True for any address outbound requests (webhooks, web fetches) may not reach: any but ipaddr.js's `unicast`

@@ -19,11 +19,16 @@ import {
 } from '../../shared/schemas'
 import { conventionsOf, EDITOR_CONVENTIONS, fileText, kindOf, textOfFile } from './files/formats'
 import { writeFileAtomic } from './files/write'
+import type { Config } from '../../shared/config'
 import type { Clock } from './clock'
 import { newId } from './ids'
+import { PerMinuteLimit, quotaReached } from './rateLimit'
 import { requireWrite, type Principal } from './service'
 import type { Store } from './store'
 import type { DraftChanges, DraftRecord } from './store/drafts'
+
+/// A size in words: `1.5 MB`.
+const megabytes = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`
 
 /// How many drafts the recent list shows.
 const RECENT_LIMIT = 30
@@ -82,10 +87,18 @@ const viewOf = (draft: DraftRecord): Draft => ({
 /// again, even in a text changed since). Files by path are the desktop's alone: paths come from its dialogs,
 /// never from the API.
 export class DraftService {
+  private readonly newDrafts: PerMinuteLimit
+
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
-  ) {}
+    private readonly limits: Pick<
+      Config['limits'],
+      'drafts' | 'draftBytes' | 'draftsPerMinute' | 'importBytes'
+    >,
+  ) {
+    this.newDrafts = new PerMinuteLimit(clock, limits.draftsPerMinute, 'draftsPerMinute')
+  }
 
   /// The most recently opened drafts first.
   list(principal: Principal): DraftList {
@@ -128,10 +141,16 @@ export class DraftService {
   /// A file the page read: Markdown and text as they are, a Word document as Markdown; a new draft holds it.
   async importFile(principal: Principal, request: ImportFileRequest): Promise<Draft> {
     requireWrite(principal)
-    const text = requireDraftText(
-      request.name,
-      await textOfFile(request.name, Buffer.from(request.content, 'base64')),
-    )
+    const bytes = Buffer.from(request.content, 'base64')
+    // A limit of the API, which reads the file whole into memory from any client; the desktop app's own page
+    // hands it over in the app (up to MAX_FILE_BYTES, a Word document with its pictures).
+    if (!principal.owner && bytes.length > this.limits.importBytes) {
+      throw quotaReached(
+        'importBytes',
+        `"${request.name}" is ${megabytes(bytes.length)}; a file to import can be at most ${megabytes(this.limits.importBytes)}`,
+      )
+    }
+    const text = requireDraftText(request.name, await textOfFile(request.name, bytes))
     // A Word document is imported, not opened: it is saved (downloaded) as Markdown under its own name.
     const docx = kindOf(request.name) === 'docx'
     const title = docx ? `${basename(request.name, extname(request.name))}.md` : request.name
@@ -186,6 +205,7 @@ export class DraftService {
       const current = this.find(principal, draft.id)
       if (keep) return viewOf(this.change(current, { openedAt: this.now() }))
       const now = this.now()
+      this.requireRoom(principal.organizationId, current.text, null)
       this.store.drafts.insert({
         ...current,
         id: newId('drf', this.clock.now()),
@@ -264,6 +284,8 @@ export class DraftService {
     filePath: string | null,
     fileDigest: string | null,
   ): DraftRecord {
+    this.newDrafts.require(principal.organizationId, 'new drafts')
+    this.requireRoom(principal.organizationId, text, null)
     const now = this.now()
     const draft: DraftRecord = {
       id: newId('drf', this.clock.now()),
@@ -283,9 +305,30 @@ export class DraftService {
   }
 
   private change(draft: DraftRecord, changes: Omit<DraftChanges, 'updatedAt'>): DraftRecord {
+    if (changes.text !== undefined) this.requireRoom(draft.organizationId, changes.text, draft)
     const updatedAt = this.now()
     this.store.drafts.update(draft.id, { ...changes, updatedAt })
     return { ...draft, ...changes, updatedAt }
+  }
+
+  /// Refuses a new draft of `text` (or `text` replacing the text of `replaced`) that would take the organization
+  /// past `limits.drafts` or `limits.draftBytes`; a text no longer than the one it replaces always fits.
+  private requireRoom(organizationId: string, text: string, replaced: DraftRecord | null): void {
+    const usage = this.store.drafts.usage(organizationId)
+    if (!replaced && usage.drafts >= this.limits.drafts) {
+      throw quotaReached(
+        'drafts',
+        `This organization keeps ${usage.drafts.toLocaleString('en')} drafts, the most it may`,
+      )
+    }
+    const added = Buffer.byteLength(text) - (replaced ? Buffer.byteLength(replaced.text) : 0)
+    if (added > 0 && usage.bytes + added > this.limits.draftBytes) {
+      throw quotaReached(
+        'draftBytes',
+        `This organization's drafts hold ${megabytes(usage.bytes)}; this text would take them past the ` +
+          `${megabytes(this.limits.draftBytes)} they may hold`,
+      )
+    }
   }
 
   private find(principal: Principal, id: string): DraftRecord {

@@ -118,13 +118,20 @@ export function openEngine(options: EngineOptions): Engine {
   const events = new ReportEvents()
   // The store as closures see it (narrowed: opened above).
   const openStore = store
+  // A check's t3 follows the source policy it was submitted under; deep research, its organization's now.
+  const webOptions: WebOptions = {
+    sourcePolicy: ({ organizationId, checkId }) =>
+      (checkId === undefined ? null : openStore.checks.byId(checkId)?.sourcePolicy) ??
+      settings.sourcePolicy(organizationId),
+    ...options.web,
+  }
   const settings = new AppSettings(store, admin, fileConfig, clock, {
     box: options.secretBox ?? fileSecretBox(options.dataDir),
     ollamaOrigin: options.ollamaOrigin,
     resolveHost: options.web?.fetch?.resolveHost,
     // Injected tiers (tests) stay as they are.
     onConfigChanged: (next) => {
-      const nextWeb = new Web(next, options.web, settings.keys)
+      const nextWeb = new Web(next, webOptions, settings.keys)
       if (!options.tiers)
         setModelTiers(tiers, next, openStore, nextWeb, settings.keys, options.verdictSteps, calibrated(next))
       research.reconfigure(next.models, nextWeb, settings.keys)
@@ -132,7 +139,7 @@ export function openEngine(options: EngineOptions): Engine {
   })
   // The configuration file overlaid by the models and search provider saved in the app.
   const config = settings.effective()
-  const web = new Web(config, options.web, settings.keys)
+  const web = new Web(config, webOptions, settings.keys)
   const tiers =
     options.tiers ??
     createTiers(
@@ -171,8 +178,17 @@ export function openEngine(options: EngineOptions): Engine {
     claims,
     options.webhooks?.resolveHost,
     reachability,
+    (organizationId) => settings.sourcePolicy(organizationId),
   )
-  const pending = new PendingQueue(store, service, reachability, clock, events, options.pending)
+  const pending = new PendingQueue(
+    store,
+    service,
+    reachability,
+    clock,
+    events,
+    config.limits.pendingChecks,
+    options.pending,
+  )
   if (options.runJobs) pending.start()
   const estimates = new EstimateExpiry(store, clock)
   if (options.runJobs) estimates.start()
@@ -192,7 +208,7 @@ export function openEngine(options: EngineOptions): Engine {
     estimates,
     warnings: calibration.warning ? [calibration.warning] : [],
     exports,
-    drafts: new DraftService(store, clock),
+    drafts: new DraftService(store, clock, config.limits),
     localPrincipal() {
       if (local) return local
       const organization = admin.defaultOrganization()

@@ -14,6 +14,7 @@ import { unreachableError, type Reachability } from './reachability'
 import { estimateExpired, requestHash, requireWrite, type Principal, type Service } from './service'
 import type { Store } from './store'
 import type { PendingRecord } from './store/pendingChecks'
+import { quotaReached } from './rateLimit'
 import { requireIdempotencyKey } from './validation'
 
 // "Check when online": checks whose model or search providers could not be reached wait in the store, each with
@@ -111,6 +112,8 @@ export class PendingQueue {
     private readonly reachability: Pick<Reachability, 'unreachable'>,
     private readonly clock: Clock,
     private readonly events: ReportEvents,
+    /// Checks an organization may have waiting at once (`limits.pendingChecks`).
+    private readonly waitingLimit: number,
     options: Partial<PendingOptions> = {},
   ) {
     this.options = { ...DEFAULT_PENDING_OPTIONS, ...options }
@@ -118,7 +121,8 @@ export class PendingQueue {
   }
 
   /// Queues `request` to be submitted as the principal's token once its providers answer. It is refused now
-  /// for whatever a submission would be refused for regardless of the network (scope, tiers, URLs, text). A
+  /// for whatever a submission would be refused for regardless of the network (scope, tiers, URLs, text, a
+  /// balance that covers no claim, the minute's extractions), and past `limits.pendingChecks` waiting. A
   /// repeat with the same `idempotencyKey` and request answers the first (`replayed`); without one, a key is
   /// made up. The key is the one the check is submitted with.
   queue(
@@ -126,9 +130,20 @@ export class PendingQueue {
     request: CreateCheckRequest,
     idempotencyKey?: string,
   ): { pending: PendingCheck; replayed: boolean } {
-    this.service.requireSubmittable(principal, request)
+    const tiers = this.service.requireSubmittable(principal, request)
     if (idempotencyKey !== undefined) requireIdempotencyKey(idempotencyKey)
     const key = idempotencyKey ?? newSecret('pending-', 18)
+    // A repeat answers the first below without counting against a limit.
+    if (!this.store.pendingChecks.byKey(principal.organizationId, key)) {
+      if (this.store.pendingChecks.waiting(principal.organizationId) >= this.waitingLimit) {
+        throw quotaReached(
+          'pendingChecks',
+          `This organization has ${this.waitingLimit} checks waiting to run when online, the most it may: ` +
+            'cancel one or wait until they run',
+        )
+      }
+      if (request.documentId === undefined) this.service.requireExtraction(principal, request, tiers)
+    }
     const now = this.clock.now()
     const text =
       request.documentId === undefined
@@ -282,10 +297,10 @@ export class PendingQueue {
     try {
       ;({ check } = await this.service.submit(principal, record.request, record.idempotencyKey))
     } catch (error) {
+      // The minute's extractions used up is as passing as a provider that is down.
       if (
         error instanceof ApiError &&
-        error.code !== 'providers_unreachable' &&
-        error.code !== 'internal_error'
+        !['providers_unreachable', 'rate_limited', 'internal_error'].includes(error.code)
       ) {
         this.end(record, attempt, { code: error.code, message: error.message })
       } else if (error instanceof ApiError) {

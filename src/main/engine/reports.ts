@@ -205,7 +205,10 @@ class KeptReport {
     const claims = this.claims.slice()
     const head = Buffer.from(`{"check":${JSON.stringify(check)},"text":`)
     const middle = Buffer.from(',"claims":[')
-    const tail = Buffer.from(`],"summary":${JSON.stringify(summary)},"panel":${this.panel}}`)
+    const sources = JSON.stringify(this.record.sourcePolicy ?? null)
+    const tail = Buffer.from(
+      `],"summary":${JSON.stringify(summary)},"panel":${this.panel},"sources":${sources}}`,
+    )
     const commas = Math.max(claims.length - 1, 0)
     const json = Buffer.allocUnsafe(
       head.length + this.text.length + middle.length + this.claimBytes + commas + tail.length,

@@ -4,6 +4,7 @@ import { ApiError } from '../../shared/errors'
 import { combinedCheck, combinedReport } from '../../shared/manuscript'
 import { quote } from '../../shared/pricing'
 import {
+  CHECK_ID,
   MANUSCRIPT_ID,
   TIERS,
   type Check,
@@ -17,6 +18,7 @@ import {
   type Quote,
   type Report,
   type Scope,
+  type SourcePolicy,
   type Tier,
   type WebhookSecret,
   type WebhookSecretRotation,
@@ -106,7 +108,8 @@ const HOUR_MS = 3_600_000
 /// The operations of the API, with organization and scope checks. The REST server, the IPC layer and the
 /// CLI all call this one object; it knows nothing of HTTP.
 export class Service {
-  private readonly estimates: PerMinuteLimit
+  /// Claim extractions per organization: estimates, and checks of a text, which extract before they charge.
+  private readonly extractions: PerMinuteLimit
 
   constructor(
     private readonly store: Store,
@@ -118,8 +121,10 @@ export class Service {
     private readonly claims: Pick<ClaimExtractor, 'extract'>,
     private readonly resolveHost: HostResolver = lookupHost,
     private readonly reachability: Pick<Reachability, 'require'> | null = null,
+    /// An organization's source policy (Settings), which a check with t3 keeps from its submission.
+    private readonly sourcePolicy: (organizationId: string) => SourcePolicy = () => config.sources,
   ) {
-    this.estimates = new PerMinuteLimit(clock, config.limits.estimatesPerMinute)
+    this.extractions = new PerMinuteLimit(clock, config.limits.estimatesPerMinute, 'estimatesPerMinute')
   }
 
   /// Turns a bearer token's value into a principal, or refuses it: unknown, malformed and revoked tokens
@@ -173,7 +178,7 @@ export class Service {
     return {
       organization,
       token: { id: token.id, name: token.name, scope: token.scope, createdAt: token.createdAt },
-      limits: { maxTextChars: this.config.limits.maxTextChars },
+      limits: { ...this.config.limits },
     }
   }
 
@@ -211,22 +216,14 @@ export class Service {
   }
 
   /// Finds the claims of a text and quotes them; caches both under a new documentId until it is submitted or
-  /// expires (`limits.estimateHours`). Charges nothing, but an organization gets `limits.estimatesPerMinute`.
+  /// expires (`limits.estimateHours`). Charges nothing, but an organization gets `limits.estimatesPerMinute`, and
+  /// keeps `limits.keptEstimates` unsubmitted (a new one expires the oldest).
   /// With a `previousCheckId`, the claims that check already decided are kept and left out of the quote.
   async estimate(principal: Principal, request: EstimateRequest): Promise<Estimate> {
     requireWrite(principal)
     requireStorableText({ text: request.text })
     requireCheckableText(request.text, this.config.limits.maxTextChars)
-    const wait = this.estimates.take(principal.organizationId)
-    if (wait !== null) {
-      const limit = this.config.limits.estimatesPerMinute
-      throw new ApiError(
-        'rate_limited',
-        `This organization asked for more than ${limit} estimates in a minute; try again in ${wait} s.`,
-        null,
-        wait,
-      )
-    }
+    this.extractions.require(principal.organizationId, 'estimates')
     const tiers = canonicalTiers(request.tiers)
     const expiresAt = new Date(this.clock.now().getTime() + this.config.limits.estimateHours * HOUR_MS)
     const { document, claims } = await this.newDocument(
@@ -236,7 +233,14 @@ export class Service {
       expiresAt.toISOString(),
     )
     const carried = this.carried(principal, request.previousCheckId, document, claims)
-    this.store.transaction(() => this.store.documents.insert(document, claims))
+    this.store.transaction(() => {
+      this.store.documents.insert(document, claims)
+      this.store.documents.expireOldest(
+        principal.organizationId,
+        this.config.limits.keptEstimates,
+        this.now(),
+      )
+    })
     const credits = this.price(document, claims.length, carried)
     const balance = this.store.ledger.balance(principal.organizationId)
     return {
@@ -299,6 +303,7 @@ export class Service {
     }
     const earlier = replay()
     if (earlier) return earlier
+    if (request.documentId === undefined) this.requireExtraction(principal, request, tiers)
     await this.reachability?.require(tiers)
     if (request.callbackUrl) {
       await requireCallbackTarget(
@@ -340,6 +345,7 @@ export class Service {
       completedAt: null,
       error: null,
       ...(request.manuscript ? { manuscript: request.manuscript } : {}),
+      sourcePolicy: tiers.includes('t3') ? this.sourcePolicy(principal.organizationId) : null,
     }
     const replayed = this.store.transaction(() => {
       // Checked again inside the write transaction: the first of concurrent repeats wins.
@@ -381,6 +387,22 @@ export class Service {
     this.events.emit({ type: 'check', organizationId: principal.organizationId, check })
     this.jobs.submitted(record.id)
     return { check: this.getCheck(principal, record.id), replayed: false }
+  }
+
+  /// Refuses to extract the claims of a check's text for free: an organization whose balance cannot cover one
+  /// claim is refused (402) before any work (unless a re-check may carry every claim at no cost), and extractions
+  /// count against `limits.estimatesPerMinute` with the estimates. Checks queued to run when online are refused
+  /// the same way when they are queued.
+  requireExtraction(principal: Principal, request: CreateCheckRequest, tiers: readonly Tier[]): void {
+    const cheapest = quote(1, tiers, this.config.pricing).total
+    const balance = this.store.ledger.balance(principal.organizationId)
+    if (!request.previousCheckId && balance < cheapest) {
+      throw new ApiError(
+        'insufficient_credits',
+        `A check of ${tiers.join(', ')} costs at least one claim's price: one claim costs ${cheapest} ${cheapest === 1 ? 'credit' : 'credits'}; the balance is ${balance}.`,
+      )
+    }
+    this.extractions.require(principal.organizationId, 'estimates and checks of a text')
   }
 
   /// A check, or a manuscript's: its parts' as one.
@@ -444,7 +466,7 @@ export class Service {
   /// came in: `CheckPage`).
   listChecks(principal: Principal, limit = 20, cursor: string | null = null): CheckList {
     const after = cursor === null ? null : Buffer.from(cursor, 'base64url').toString()
-    if (after !== null && !/^chk_[0-9a-z]+$/.test(after)) {
+    if (after !== null && !CHECK_ID.test(after)) {
       throw new ApiError('bad_request', 'cursor is not one this API gave out.', [
         { field: 'cursor', message: 'invalid' },
       ])

@@ -39,7 +39,7 @@ export function checkView(
   record: CheckRecord,
   done: Partial<Record<Tier, number>> = store.checks.claimsDone(record.id),
 ): Check {
-  const { organizationId: _organization, unitPrices: _prices, ...check } = record
+  const { organizationId: _organization, unitPrices: _prices, sourcePolicy: _policy, ...check } = record
   return {
     ...check,
     progress: { claimsDone: Object.fromEntries(record.tiers.map((tier) => [tier, done[tier] ?? 0])) },
@@ -66,6 +66,7 @@ export function reportView(store: Store, record: CheckRecord): Report {
       claims,
       summary: tally.summary(claims.length, tokens),
       panel: panelOf(store, record),
+      sources: record.sourcePolicy ?? null,
     }
   })
 }

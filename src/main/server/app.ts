@@ -3,10 +3,12 @@ import { Hono, type MiddlewareHandler } from 'hono'
 import { ApiError } from '../../shared/errors'
 import { OPERATION_TABLE } from '../../shared/operations'
 import { API_BASE, OPENAPI_PATH } from '../../shared/rest'
-import { MAX_DRAFT_CHARS, MAX_FILE_BYTES } from '../../shared/schemas'
+import { MAX_DRAFT_CHARS } from '../../shared/schemas'
 import type { Engine } from '../engine/engine'
 import { chromiumPdf, type PdfPrinter } from '../engine/exports/pdf'
+import { AtOnceLimit } from '../engine/rateLimit'
 import { authenticate, type ApiEnv } from './auth'
+import { jsonText } from './body'
 import { cachedReport } from './cachedReport'
 import { errorResponse, limitBody, notJson, validationError } from './errors'
 import { describeApi, openApiDocument } from './openapi'
@@ -18,8 +20,8 @@ import { operationRoutes } from './routes/operations'
 /// draft's MAX_DRAFT_CHARS), each character escaped in JSON in at most 6 bytes (`\u001f`), and for the rest of
 /// the request. Longer texts are then refused in words, by their length.
 const bodyBytes = (maxTextChars: number): number => 6 * Math.max(maxTextChars, MAX_DRAFT_CHARS) + 64 * 1024
-/// `POST /drafts/import` carries a whole file, in base64.
-const FILE_BODY_BYTES = 4 * Math.ceil(MAX_FILE_BYTES / 3) + 64 * 1024
+/// `POST /drafts/import` carries a whole file of at most `importBytes`, in base64.
+const fileBodyBytes = (importBytes: number): number => 4 * Math.ceil(importBytes / 3) + 64 * 1024
 
 export interface AppOptions {
   /// Browser mode: also accept the session cookie of the page that `mountWeb` serves.
@@ -40,12 +42,19 @@ function createApi(engine: Engine, options: AppOptions = {}): OpenAPIHono<ApiEnv
     },
   })
   api.use('*', authenticate(engine.service, options.acceptSessionCookie ?? false))
-  const textBody = limitBody(bodyBytes(engine.config.limits.maxTextChars))
-  const fileBody = limitBody(FILE_BODY_BYTES)
+  const { limits } = engine.config
+  // A file is held in memory while it is read and converted: so many at once per organization, before reading.
+  const imports = new AtOnceLimit(limits.importsAtOnce, 'importsAtOnce')
+  const importPath = OPERATION_TABLE.importFile.rest.path
+  api.use(importPath, (c, next) => imports.run(c.var.principal.organizationId, 'imports', next))
+  const textBody = limitBody(bodyBytes(limits.maxTextChars))
+  const fileBody = limitBody(
+    fileBodyBytes(limits.importBytes),
+    `a file to import can be at most ${(limits.importBytes / 1024 / 1024).toFixed(1)} MB (limits.importBytes)`,
+  )
   api.use(
     '*',
-    (c, next) =>
-      (c.req.path === API_BASE + OPERATION_TABLE.importFile.rest.path ? fileBody : textBody)(c, next),
+    (c, next) => (c.req.path === API_BASE + importPath ? fileBody : textBody)(c, next),
     requireJsonBody,
   )
   const printPdf = options.printPdf ?? chromiumPdf
@@ -79,8 +88,8 @@ export function createApp(engine: Engine, options: AppOptions = {}): Hono {
   return app
 }
 
-/// A body, wherever one is sent, must be JSON: parsed once here (Hono caches it for the route's validator). A
-/// GET's or HEAD's body means nothing (no route reads one) and is left alone.
+/// A body, wherever one is sent, must be JSON (`jsonText`): checked once here, and its text kept for the route's
+/// validator. A GET's or HEAD's body means nothing (no route reads one) and is left alone.
 const requireJsonBody: MiddlewareHandler = async (c, next) => {
   const length = c.req.header('Content-Length')
   const read = c.req.method !== 'GET' && c.req.method !== 'HEAD'
@@ -88,9 +97,10 @@ const requireJsonBody: MiddlewareHandler = async (c, next) => {
     if (!/^application\/([\w.-]+\+)?json\b/i.test(c.req.header('Content-Type') ?? '')) {
       throw notJson()
     }
-    await c.req.json().catch(() => {
-      throw new ApiError('bad_request', 'The request body is not valid JSON.')
-    })
+    const text = jsonText(new Uint8Array(await c.req.arrayBuffer()))
+    // What Hono's validator reads the body from (a promise of each kind, whatever its type says); the bytes need
+    // not be kept beside it.
+    c.req.bodyCache = { text: Promise.resolve(text) } as unknown as typeof c.req.bodyCache
   }
   await next()
 }

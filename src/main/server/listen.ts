@@ -3,7 +3,7 @@ import type { AddressInfo, Socket } from 'node:net'
 import { getRequestListener } from '@hono/node-server'
 import type { Hono } from 'hono'
 import { ApiError } from '../../shared/errors'
-import { hostCheck } from './hosts'
+import { hostCheck, type HostVerdict } from './hosts'
 
 /// How long a stop waits for the answers in flight before it cuts their connections.
 const CLOSE_GRACE_MS = 10_000
@@ -27,9 +27,18 @@ export function listen(
   allowedHosts: readonly string[],
 ): Promise<Listening> {
   const stopping = new AbortController()
-  const answer = getRequestListener(makeApp(stopping.signal).fetch)
+  // What @hono/node-server refuses itself (a request it cannot turn into a URL) gets the envelope too.
+  const answer = getRequestListener(makeApp(stopping.signal).fetch, {
+    errorHandler: (error) => {
+      const refusal =
+        error instanceof Error && error.name === 'RequestError'
+          ? new ApiError('bad_request', 'The request is not valid HTTP.')
+          : new ApiError('internal_error', 'Something went wrong on our side.')
+      return Response.json(refusal.toEnvelope(), { status: refusal.status })
+    },
+  })
   // Known once the server listens (port 0), which is before it takes a request.
-  let answers: (host: string | undefined) => boolean = () => false
+  let answers: (host: string | undefined) => HostVerdict = () => 'misdirected'
   const answering = new Set<ServerResponse>()
   // Idle keep-alive connections, and ones a browser opened ahead and never used, would hold the close open: once
   // no answer is in flight, every connection left is closed.
@@ -41,13 +50,10 @@ export function listen(
       answering.delete(response)
       settle()
     })
-    // Before the app, which reads the URL from the Host header.
-    if (answers(request.headers.host)) return void answer(request, response)
+    // Before the app, which reads the URL from the Host header or the request target.
+    const refusal = refusalOf(request.url ?? '', request.headers.host, answers)
+    if (!refusal) return void answer(request, response)
     request.resume()
-    const refusal = new ApiError(
-      'misdirected_request',
-      'This server does not answer to that host name: add it to server.allowedHosts in the configuration.',
-    )
     const body = JSON.stringify(refusal.toEnvelope())
     response.writeHead(refusal.status, {
       'Content-Type': 'application/json',
@@ -80,10 +86,40 @@ export function listen(
   })
 }
 
+/// Why a request may not reach the app, or null when it may. Its target is a path (origin form) or an absolute
+/// URL (absolute form, as sent to a proxy), whose host then stands for the `Host` header (RFC 9112, 3.2.2) and is
+/// judged the same way; anything else (`*`, a bare authority) and a backslash in the path, which URL parsers read
+/// as a slash, are refused.
+function refusalOf(
+  target: string,
+  host: string | undefined,
+  answers: (host: string | undefined) => HostVerdict,
+): ApiError | null {
+  const absolute = /^https?:\/\/([^/?#]*)/.exec(target)
+  const path = absolute ? target.slice(absolute[0].length) : target
+  if ((!absolute && !target.startsWith('/')) || /^[^?]*\\/.test(path)) {
+    return new ApiError('bad_request', 'The request target must be a path such as /api/v1/me.')
+  }
+  switch (answers(absolute ? absolute[1] : host)) {
+    case 'answered':
+      return null
+    case 'malformed':
+      return new ApiError('bad_request', 'The Host is not a host name or address with a port.')
+    case 'misdirected':
+      return new ApiError(
+        'misdirected_request',
+        'This server does not answer to that host name: add it to server.allowedHosts in the configuration.',
+      )
+  }
+}
+
 /// A request Node cannot read gets the error envelope, as every other refusal, instead of Node's bare status
-/// line: headers over its limit are 431, anything else (a request cut off or not HTTP) 400.
+/// line: headers over its limit are 431, anything else (a request cut off or not HTTP) 400. Also on a connection
+/// kept alive after earlier answers, unless an answer has begun on it (the refusal would land inside it).
 function answerUnreadable(error: NodeJS.ErrnoException, socket: Socket): void {
-  if (socket.writable && socket.bytesWritten === 0) {
+  // Node's own test (the response it is writing on the socket), as its default answer makes it.
+  const answering = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage
+  if (socket.writable && !answering?.headersSent) {
     const refusal =
       error.code === 'HPE_HEADER_OVERFLOW'
         ? new ApiError(

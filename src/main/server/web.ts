@@ -9,6 +9,7 @@ import { ApiError } from '../../shared/errors'
 import { SESSION_LIFETIME_MS } from '../engine/admin'
 import type { Engine } from '../engine/engine'
 import { SESSION_COOKIE } from './auth'
+import { jsonText } from './body'
 import { limitBody, validationError } from './errors'
 
 const SessionRequest = z.strictObject({ token: z.string() })
@@ -25,7 +26,7 @@ export function mountWeb(app: Hono, engine: Engine, rendererDir: string): string
   let unused: Buffer | null = digest(oneTimeToken)
 
   app.post('/auth/session', limitBody(SESSION_BODY_BYTES), async (c) => {
-    const body = SessionRequest.safeParse(await c.req.json().catch(() => null))
+    const body = SessionRequest.safeParse(JSON.parse(jsonText(new Uint8Array(await c.req.arrayBuffer()))))
     if (!body.success) throw validationError(body.error, 'request body')
     const offered = digest(body.data.token)
     if (!unused || !timingSafeEqual(offered, unused)) {

@@ -295,8 +295,9 @@ export function contractSuite(name: string, open: (config: ConfigInput) => Promi
       }
       expect(research.status).toBe('completed')
       expect(research.result).toMatchObject({ verdict: 'supported', confidence: 0.85 })
+      // The model's quote stops short of the sentence's end; the citation keeps the page's words, full stop included.
       expect(research.result?.sources.map((source) => source.quote)).toEqual([
-        'Ottawa is the capital city of Canada',
+        'Ottawa is the capital city of Canada.',
       ])
       await expectRefused(subject.ops.getResearch('rsc_nope'), 'not_found')
       const progress = (): ReportUpdate[] =>

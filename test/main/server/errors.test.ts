@@ -106,13 +106,15 @@ describe('the error envelope', () => {
     expect(res.json.name).toBe('Ottawa')
   })
 
-  it('an over-large body is 422 unprocessable', async () => {
+  it('an over-large body is 413 payload_too_large', async () => {
     // Room for the longest draft (1,000,000 characters) at 6 bytes each, and a little more.
     const res = await call(server, 'POST', '/webhook-secret/rotate', {
       rawBody: JSON.stringify({ text: 'x'.repeat(7 * 1024 * 1024) }),
     })
-    expect(res.status).toBe(422)
-    expect(expectEnvelope(res.json, 'unprocessable').message).toBe('The request body is larger than 6 MB.')
+    expect(res.status).toBe(413)
+    expect(expectEnvelope(res.json, 'payload_too_large').message).toBe(
+      'The request body is larger than 6 MB.',
+    )
   })
 
   it('a body holding a text over the configured limit is refused by its length, in words', async () => {
@@ -128,6 +130,69 @@ describe('the error envelope', () => {
       )
     } finally {
       await roomy.close()
+    }
+  })
+
+  it('names at most 20 unknown members, however many a body holds', async () => {
+    const members = Object.fromEntries(Array.from({ length: 900 }, (_, i) => [`unknown${i}`, 1]))
+    const res = await call(server, 'POST', '/checks/estimate', {
+      body: { text: 'Ottawa is the capital city of Canada.', tiers: ['t1'], ...members },
+    })
+    expect(res.status).toBe(400)
+    const error = expectEnvelope(res.json, 'bad_request')
+    expect(error.details).toHaveLength(20)
+    expect((error.details as { field: string }[])[0]?.field).toBe('unknown0')
+    expect(error.message).toMatch(/and 880 more problems\)\.$/)
+    expect(JSON.stringify(res.json).length).toBeLessThan(4000)
+  })
+
+  it('a body of too many members, or nested too deep, is 400 before it is parsed', async () => {
+    const many = `{${Array.from({ length: 200_000 }, (_, i) => `"k${i}":1`).join(',')}}`
+    const manyRes = await call(server, 'POST', '/checks/estimate', { rawBody: many })
+    expect(manyRes.status).toBe(400)
+    expect(expectEnvelope(manyRes.json, 'bad_request').message).toBe(
+      'The request body holds more than 1,000 members.',
+    )
+    expect(JSON.stringify(manyRes.json).length).toBeLessThan(500)
+    for (const rawBody of ['['.repeat(33) + ']'.repeat(33), '['.repeat(1_000_000) + ']'.repeat(1_000_000)]) {
+      const res = await call(server, 'POST', '/drafts/import', { rawBody })
+      expect(res.status).toBe(400)
+      expect(expectEnvelope(res.json, 'bad_request').message).toBe(
+        'The request body nests deeper than 32 levels.',
+      )
+    }
+    // Brackets, braces and colons inside strings are text, escaped quotes included.
+    const res = await call(server, 'POST', '/checks/estimate', {
+      body: { text: `Ottawa is the capital city of Canada. ${'[{":\\'.repeat(5000)}`, tiers: ['t1'] },
+    })
+    expect(res.status).toBe(200)
+  })
+
+  it('a body that is not valid UTF-8 is 400 naming the byte offset, never read as U+FFFD', async () => {
+    const head = Buffer.from('{"text":"Ottawa is the capital ', 'utf8')
+    const cases: [Buffer, number][] = [
+      [Buffer.from([0xff]), head.length],
+      [Buffer.from([0xc3, 0x28]), head.length],
+      [Buffer.from([0xed, 0xa0, 0x80]), head.length], // a surrogate, encoded
+      [Buffer.from([0xc0, 0xaf]), head.length], // an overlong slash
+      [Buffer.from('é€', 'utf8'), -1],
+    ]
+    for (const [bad, offset] of cases) {
+      const body = Buffer.concat([head, bad, Buffer.from(' city of Canada.","tiers":["t1"]}')])
+      const res = await fetch(`${server.api}/checks/estimate`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${server.write}`, 'Content-Type': 'application/json' },
+        body,
+      })
+      if (offset === -1) {
+        expect(res.status).toBe(200)
+        expect((await res.json()).claims[0].text).toContain('capital é€ city')
+        continue
+      }
+      expect(res.status, bad.toString('hex')).toBe(400)
+      expect(expectEnvelope(await res.json(), 'bad_request').message).toBe(
+        `The request body is not valid UTF-8: the character at byte ${offset} is not.`,
+      )
     }
   })
 

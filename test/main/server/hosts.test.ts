@@ -80,7 +80,16 @@ describe('the Host a server answers', () => {
       'localhost',
       `localhost.attacker.example:${port}`,
       `factdesk.example.org.attacker.example`,
-      `127.0.0.1:${port}@attacker.example`,
+      // Spellings of an answered host that are not its own: upper case, short and numeric forms, a trailing dot.
+      `LOCALHOST:${port}`,
+      `Localhost:${port}`,
+      `127.1:${port}`,
+      `2130706433:${port}`,
+      `0x7f000001:${port}`,
+      `127.0.0.1.:${port}`,
+      `localhost.:${port}`,
+      'FACTDESK.EXAMPLE.ORG',
+      'factdesk.example.org.',
     ]
     for (const host of forged) {
       for (const path of ['/api/v1/me', '/api/v1/openapi.json', '/', '/index.html', '/missing']) {
@@ -91,6 +100,62 @@ describe('the Host a server answers', () => {
         expectEnvelope(answer.json, 'misdirected_request')
       }
     }
+  })
+
+  it('refuses a Host that is not a host and port as 400 bad_request, with the envelope', async () => {
+    for (const host of [
+      `127.0.0.1:${port}@attacker.example`,
+      `127.0.0.1:0${port}`,
+      'local host',
+      `[::1:${port}`,
+      `127.0.0.1:${port}:1`,
+      'localhost/x',
+    ]) {
+      const answer = await getWithHost(server.origin, '/api/v1/openapi.json', host)
+      expect(answer.status, host).toBe(400)
+      expect(expectEnvelope(answer.json, 'bad_request').message, host).toMatch(/Host/)
+    }
+  })
+
+  it('judges a request target in absolute form by its host, as the Host header', async () => {
+    const exchange = (target: string, host: string) =>
+      rawExchange(server.origin, `GET ${target} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`)
+    const forged = await exchange('http://attacker.example/api/v1/openapi.json', `127.0.0.1:${port}`)
+    expect(forged).toMatch(/^HTTP\/1\.1 421 /)
+    expectEnvelope(JSON.parse(forged.split('\r\n\r\n')[1] ?? ''), 'misdirected_request')
+    for (const target of [
+      `http://LOCALHOST:${port}/api/v1/openapi.json`,
+      `http://127.1:${port}/api/v1/openapi.json`,
+    ]) {
+      expect(await exchange(target, `127.0.0.1:${port}`), target).toMatch(/^HTTP\/1\.1 421 /)
+    }
+    const withUser = await exchange(`http://user@127.0.0.1:${port}/api/v1/openapi.json`, `127.0.0.1:${port}`)
+    expect(withUser).toMatch(/^HTTP\/1\.1 400 /)
+    // The target's own host answered: the Host header is not what is judged.
+    const own = await exchange(`http://127.0.0.1:${port}/api/v1/openapi.json`, 'attacker.example')
+    expect(own).toMatch(/^HTTP\/1\.1 200 /)
+  })
+
+  it('refuses targets that are not a path, and a backslash in the path, as 400 with the envelope', async () => {
+    for (const [method, target] of [
+      ['GET', '/api/v1\\me'],
+      ['GET', '/api\\v1/openapi.json'],
+      ['OPTIONS', '*'],
+      ['GET', 'api/v1/me'],
+      ['GET', 'HTTP://127.0.0.1/api/v1/me'],
+    ] as const) {
+      const answer = await rawExchange(
+        server.origin,
+        `${method} ${target} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`,
+      )
+      const [head = '', body = ''] = answer.split('\r\n\r\n')
+      expect(head, target).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/)
+      expect(head, target).toMatch(/\r\nContent-Type: application\/json\r\n/)
+      expectEnvelope(JSON.parse(body), 'bad_request')
+    }
+    // A backslash in the query is only a character.
+    const query = await getWithHost(server.origin, '/api/v1/openapi.json?a=\\', `127.0.0.1:${port}`)
+    expect(query.status).toBe(200)
   })
 
   it('refuses a request without a Host', async () => {
@@ -130,13 +195,14 @@ describe('the Host a server answers', () => {
 
   it('on every address of this computer when listening on all of them, IPv6 in brackets', () => {
     const any = hostCheck('0.0.0.0', 8787, [])
-    expect(any('127.0.0.1:8787')).toBe(true)
-    expect(any('[::1]:8787')).toBe(true)
-    expect(any('attacker.example:8787')).toBe(false)
+    expect(any('127.0.0.1:8787')).toBe('answered')
+    expect(any('[::1]:8787')).toBe('answered')
+    expect(any('attacker.example:8787')).toBe('misdirected')
     const six = hostCheck('::1', 80, [])
-    expect(six('[::1]')).toBe(true)
-    expect(six('[::1]:80')).toBe(true)
-    expect(six('[::2]:80')).toBe(false)
+    expect(six('[::1]')).toBe('answered')
+    expect(six('[::1]:80')).toBe('answered')
+    expect(six('[::2]:80')).toBe('misdirected')
+    expect(six('[0:0:0:0:0:0:0:1]:80')).toBe('misdirected')
   })
 })
 
@@ -151,6 +217,40 @@ describe('a request Node cannot read', () => {
     expect(head).toMatch(/\r\nContent-Type: application\/json\r\n/)
     expect(head).toMatch(/\r\nConnection: close(\r\n|$)/)
     expect(expectEnvelope(JSON.parse(body), 'request_header_fields_too_large').message).toContain('16 KB')
+  })
+
+  it('with headers over 16 KB on a connection kept alive after an answer is 431 with the envelope too', async () => {
+    const { hostname } = new URL(server.origin)
+    const answers: string[] = []
+    await new Promise<void>((resolve, reject) => {
+      const socket = connect(Number(port), hostname, () =>
+        socket.write(`GET /api/v1/openapi.json HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`),
+      )
+      let answer = ''
+      socket.setEncoding('utf8')
+      socket.on('data', (chunk: string) => {
+        answer += chunk
+        const [head = '', body = ''] = answer.split('\r\n\r\n')
+        const length = Number(/\r\ncontent-length: (\d+)/i.exec(head)?.[1] ?? -1)
+        if (answers.length === 0 && Buffer.byteLength(body) === length) {
+          answers.push(answer)
+          answer = ''
+          socket.write(
+            `GET /api/v1/openapi.json HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nX-Padding: ${'a'.repeat(20_000)}\r\n\r\n`,
+          )
+        }
+      })
+      socket.on('close', () => {
+        answers.push(answer)
+        resolve()
+      })
+      socket.on('error', reject)
+    })
+    expect(answers[0]).toMatch(/^HTTP\/1\.1 200 OK\r\n/)
+    const [head = '', body = ''] = (answers[1] ?? '').split('\r\n\r\n')
+    expect(head).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/)
+    expect(head).toMatch(/\r\nConnection: close(\r\n|$)/)
+    expectEnvelope(JSON.parse(body), 'request_header_fields_too_large')
   })
 
   it('that is not HTTP is 400 with the error envelope', async () => {

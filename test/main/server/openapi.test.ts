@@ -65,7 +65,22 @@ describe('GET /api/v1/openapi.json', () => {
     expect(schemas.Check.properties.manuscript).toEqual({ $ref: '#/components/schemas/CheckManuscript' })
     expect(schemas.Check.required).not.toContain('manuscript')
     expect(schemas.CreateCheckRequest.properties.manuscript.required).toEqual(['id', 'part', 'parts'])
-    expect(schemas.Me.properties.limits.properties.maxTextChars.type).toBe('integer')
+    expect(schemas.Me.properties.limits).toEqual({ $ref: '#/components/schemas/Limits' })
+    expect(schemas.Limits.properties.maxTextChars.type).toBe('integer')
+    expect(schemas.Limits.properties.draftBytes.type).toBe('integer')
+  })
+
+  it('describes the source policy where settings and reports carry it, and the trusted mark of a citation', async () => {
+    const { schemas } = (await (await fetch(`${server.api}/openapi.json`)).json()).components
+    expect(schemas.SourcePolicy.required).toEqual(['prefer', 'only', 'never'])
+    expect(schemas.Settings.properties.sources).toEqual({ $ref: '#/components/schemas/SourcePolicy' })
+    expect(schemas.SettingsPatch.properties.sources).toEqual({
+      $ref: '#/components/schemas/SourcePolicyInput',
+    })
+    expect(schemas.SourcePolicyInput.additionalProperties).toBe(false)
+    expect(schemas.Report.required).toContain('sources')
+    expect(schemas.Citation.properties.preferred.type).toBe('boolean')
+    expect(schemas.Citation.required).toContain('preferred')
   })
 
   it('is a valid OpenAPI 3.1 document', async () => {

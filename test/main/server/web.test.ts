@@ -191,8 +191,8 @@ describe('browser mode', () => {
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ token: 'x'.repeat(2000) }),
     })
-    expect(res.status).toBe(422)
-    expectEnvelope(await res.json(), 'unprocessable')
+    expect(res.status).toBe(413)
+    expectEnvelope(await res.json(), 'payload_too_large')
   })
 
   it('a malformed exchange is 400 bad_request', async () => {

@@ -1,5 +1,6 @@
 import { isRewrite } from '../../../shared/corrections'
 import type { Claim, Consensus, Evaluation, Report, Tier } from '../../../shared/schemas'
+import { policyWords } from '../../../shared/sources'
 import { DETAIL_WORDS, headlineConsensus, headlineTier, verdictBasis } from '../../../shared/verdicts'
 
 /// What an exported report says of a claim: its headline verdict, why there is none, or `disputed` when the
@@ -157,7 +158,8 @@ export function reasonLine(claim: AnnotatedClaim): string {
   return chars.length <= 160 ? sentence : `${chars.slice(0, 159).join('').trimEnd()}…`
 }
 
-/// The check's facts for the summary: what was checked, by whom, when and at what cost.
+/// The check's facts for the summary: what was checked, by whom, when, at what cost, and the source policy its
+/// web research followed.
 export function checkFacts(report: Report): [string, string][] {
   const { check } = report
   const facts: [string, string | null][] = [
@@ -169,6 +171,7 @@ export function checkFacts(report: Report): [string, string][] {
     ['Submitted', readableTime(check.createdAt)],
     ['Completed', check.completedAt && readableTime(check.completedAt)],
     ['Credits', `${check.credits.charged} charged, ${check.credits.refunded} refunded`],
+    ['Sources', report.sources && policyWords(report.sources)],
   ]
   return facts.filter((fact): fact is [string, string] => fact[1] !== null)
 }

@@ -20,7 +20,7 @@ import {
   type ICommentOptions,
   type ParagraphChild,
 } from 'docx'
-import { citationDates, stanceWords } from '../../../shared/citations'
+import { citationFacts, stanceWords } from '../../../shared/citations'
 import { correctionParts, correctionWords } from '../../../shared/corrections'
 import type { Citation, Report } from '../../../shared/schemas'
 import { checkedAs } from '../../../shared/verdicts'
@@ -335,7 +335,7 @@ function appendix({ claims }: Memo): Paragraph[] {
             children: [
               sourceLink(citation),
               small(
-                ` (${citationDates(citation)})${citation.quote ? `: “${citation.quote}”` : ''}` +
+                ` (${citationFacts(citation)})${citation.quote ? `: “${citation.quote}”` : ''}` +
                   (stanceWords(citation.stance) ? `, ${stanceWords(citation.stance)}` : ''),
               ),
             ],

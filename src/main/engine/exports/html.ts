@@ -1,4 +1,4 @@
-import { citationDates, stanceWords } from '../../../shared/citations'
+import { citationFacts, stanceWords } from '../../../shared/citations'
 import { correctionWords } from '../../../shared/corrections'
 import type { Citation, Evaluation, Report } from '../../../shared/schemas'
 import { checkedAs } from '../../../shared/verdicts'
@@ -262,7 +262,7 @@ function source(citation: Citation): string {
   const quote = citation.quote
     ? ` <q>${escapeHtml(citation.quote)}</q>${stance ? ` <small class="stance">${stance}</small>` : ''}`
     : ''
-  return `<span class="source">${link} <small class="dates">(${where}${escapeHtml(citationDates(citation))})</small>${quote}</span>`
+  return `<span class="source">${link} <small class="dates">(${where}${escapeHtml(citationFacts(citation))})</small>${quote}</span>`
 }
 
 /// What the details add to a claim's note, as HTML pieces (none: the claim has no details): the rest of the

@@ -1,4 +1,4 @@
-import { citationDates, stanceWords } from '../../../shared/citations'
+import { citationFacts, stanceWords } from '../../../shared/citations'
 import { counted } from '../../../shared/counted'
 import { markdownLines, PROSE, proseView } from '../../../shared/markdown'
 import type { Report } from '../../../shared/schemas'
@@ -117,7 +117,7 @@ function footnote(claim: AnnotatedClaim): string {
     const title = escapeMarkdown(citation.title || citation.url)
     const link = isWebUrl(citation.url) ? `[${title}](<${linkTarget(citation.url)}>)` : title
     lines.push(
-      `Source: ${link}${citation.quote ? `: “${escapeMarkdown(citation.quote)}”` : ''} (${citationDates(citation)})` +
+      `Source: ${link}${citation.quote ? `: “${escapeMarkdown(citation.quote)}”` : ''} (${citationFacts(citation)})` +
         (stanceWords(citation.stance) ? `, ${stanceWords(citation.stance)}` : ''),
     )
   }

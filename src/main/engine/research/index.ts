@@ -29,9 +29,17 @@ import {
   verifierFor,
   type Verifier,
 } from '../tiers/t3'
-import { distinctCitations, withStances } from '../../../shared/citations'
+import { distinctCitations, storedCitation, withStances } from '../../../shared/citations'
 import { requireCheckableText, requireStorableText } from '../validation'
-import { normaliseSpace, type RankedPassage, type Web } from '../web'
+import {
+  addWithheld,
+  nothingWithheld,
+  normaliseSpace,
+  withheldWords,
+  type RankedPassage,
+  type Web,
+  type Withheld,
+} from '../web'
 import {
   findingSystem,
   Finding,
@@ -63,6 +71,8 @@ export interface ResearchState {
   sourcesRead?: number
   /// The pages read so far (each counted once in `sourcesRead`, however many searches found it).
   pagesRead?: string[]
+  /// What the organization's source policy kept out of the searches so far.
+  withheld?: Withheld
   map?: ArgumentMap
   votes?: Vote[]
 }
@@ -75,8 +85,7 @@ function researchView(record: ResearchRecord): Research {
     claimId: record.claimId,
     text: record.text,
     credits: { charged: record.charged, refunded: record.refunded },
-    result:
-      record.status === 'completed' && record.result ? (JSON.parse(record.result) as ResearchResult) : null,
+    result: record.status === 'completed' && record.result ? storedResult(record.result) : null,
     error:
       record.status === 'failed'
         ? { code: record.errorCode ?? 'failed', message: record.errorMessage ?? '' }
@@ -84,6 +93,19 @@ function researchView(record: ResearchRecord): Research {
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,
     completedAt: record.completedAt,
+  }
+}
+
+/// A finding as saved; its quotes saved before source policies lack `preferred`.
+function storedResult(json: string): ResearchResult {
+  const result = JSON.parse(json) as ResearchResult
+  return {
+    ...result,
+    sources: result.sources.map(storedCitation),
+    argumentMap: {
+      ...result.argumentMap,
+      nodes: result.argumentMap.nodes.map((node) => ({ ...node, sources: node.sources.map(storedCitation) })),
+    },
   }
 }
 
@@ -314,6 +336,7 @@ export class DeepResearch implements JobQueue {
     if (!client || !judge) throw new Error('Deep research needs a panel and a judge in the configuration.')
     const claim = record.text
     const today = todayOf(this.now(), ALL_STEPS)
+    const web = this.web.forOrganization(record.organizationId)
 
     if (!state.plan) {
       const { object } = await client.generate(judge, {
@@ -341,7 +364,9 @@ export class DeepResearch implements JobQueue {
     // most on the claim (none that do not).
     const search = async (queries: string[]): Promise<RankedPassage[]> => {
       if (queries.length === 0) return []
-      const found = await this.web.research(claim, queries, { pagesPerQuery: 3, limit: 12, signal })
+      const searching = web.within(web.policy)
+      const found = await searching.research(claim, queries, { pagesPerQuery: 3, limit: 12, signal })
+      state.withheld = addWithheld(state.withheld ?? nothingWithheld(), searching.withheld)
       const item = { claim, context: record.context }
       const { order } = await relevantPassages(
         client,
@@ -380,9 +405,9 @@ export class DeepResearch implements JobQueue {
         name: 'argument_map',
         signal,
       })
-      const map = await this.buildMap(claim, object, passages, signal)
+      const map = await this.buildMap(web, claim, object, passages, signal)
       if (!validMap(map)) throw new Error('The argument map had no proof or dissent.')
-      state.map = await this.judgedMap(claim, map, today, signal)
+      state.map = await this.judgedMap(web, claim, map, today, signal)
       this.save(record, state, 'map')
     }
     const map = state.map
@@ -437,6 +462,7 @@ export class DeepResearch implements JobQueue {
     // The judge's confidence and summary were about a verdict the sources do not bear out: the finding says
     // what happened instead, as sure as the panel was that it is unverifiable.
     const read = state.sourcesRead ?? 0
+    const withheld = withheldWords(state.withheld ?? nothingWithheld())
     const why =
       read === 0
         ? 'no page could be read'
@@ -447,6 +473,7 @@ export class DeepResearch implements JobQueue {
       confidence: votes.filter((vote) => vote.verdict === 'unverifiable').length / Math.max(1, votes.length),
       summary:
         `No source could be verified for this claim: ${why}, so it is unverifiable. ` +
+        (withheld ? `${withheld} ` : '') +
         `(The judge leaned ${finding.verdict}, on the models' own knowledge.)`,
       votes,
       argumentMap: map,
@@ -454,8 +481,10 @@ export class DeepResearch implements JobQueue {
     }
   }
 
-  /// The map with each quote's stance toward the claim, every quote of it judged in one request.
+  /// The map with each quote's stance toward the claim, every quote of it judged in one request (read in its
+  /// page through `web`, the web under the source policy).
   private async judgedMap(
+    web: Web,
     claim: string,
     map: ArgumentMap,
     today: string | null,
@@ -465,7 +494,7 @@ export class DeepResearch implements JobQueue {
     const verifier = this.verifier
     if (!client || !verifier) throw new Error('Deep research needs a judge in the configuration.')
     const quotes = distinctCitations(map.nodes.flatMap((node) => node.sources))
-    const { citations } = await judgeStances(client, verifier, claim, quotes, today, signal)
+    const { citations } = await judgeStances(client, verifier, web, claim, quotes, today, signal)
     return {
       ...map,
       nodes: map.nodes.map((node) => ({ ...node, sources: withStances(node.sources, citations) })),
@@ -474,8 +503,9 @@ export class DeepResearch implements JobQueue {
 
   /// The map from the model's draft: the claim as root, each argument a proof (supports the claim) or a
   /// dissent (attacks it), and each verified quote an evidence node that supports its argument. Quotes that
-  /// are not in their source are dropped.
+  /// are not in their source, or on a site the source policy of `web` excludes, are dropped.
   private async buildMap(
+    web: Web,
     claim: string,
     draft: MapDraft,
     passages: readonly RankedPassage[],
@@ -489,7 +519,7 @@ export class DeepResearch implements JobQueue {
       const text = normaliseSpace(argument.text).slice(0, 1000)
       if (!text) continue
       const id = `a${++argumentCount}`
-      const citations = await verifiedCitations(this.web, passages, argument.citations, signal)
+      const citations = await verifiedCitations(web, passages, argument.citations, signal)
       nodes.push({ id, kind: argument.kind, text, sources: citations })
       edges.push({ from: id, to: 'claim', relation: argument.kind === 'proof' ? 'supports' : 'attacks' })
       for (const citation of citations) {

@@ -11,6 +11,7 @@ import {
   type Settings,
   type SettingsModel,
   type SettingsPatch,
+  SourcePolicy,
   type TokenList,
 } from '../../../shared/schemas'
 import { lookupHost, resolveTarget, TargetRefused, type HostResolver } from '../addresses'
@@ -78,6 +79,12 @@ export class AppSettings {
     }
   }
 
+  /// The organization's source policy, which its t3 checks and deep research follow: saved in Settings, else
+  /// the configuration file's `sources`.
+  sourcePolicy(organizationId: string): SourcePolicy {
+    return this.saved.part(sourcesPart(organizationId), SourcePolicy) ?? this.base.sources
+  }
+
   /// The writer's English and dictionary, which the editor's live check and t1 follow.
   writing(): Settings['writing'] {
     return this.saved.part('writing', SavedWriting) ?? { dialect: 'american', dictionary: [] }
@@ -98,6 +105,7 @@ export class AppSettings {
         key: this.saved.keyView(SEARCH_KEY),
       },
       writing: this.writing(),
+      sources: this.sourcePolicy(principal.organizationId),
       localServer: this.switches.localServerView(),
       service: this.switches.serviceView(),
       keysRefused: this.options.box.refusal?.keys ?? null,
@@ -163,6 +171,10 @@ export class AppSettings {
         }
         const dictionary = [...new Set(writing.dictionary ?? [])].sort((a, b) => a.localeCompare(b))
         this.saved.put('writing', { dialect: writing.dialect, dictionary }, at)
+      }
+      if (patch.sources) {
+        const policy = { ...this.sourcePolicy(principal.organizationId), ...patch.sources }
+        this.saved.put(sourcesPart(principal.organizationId), policy, at)
       }
       if (patch.localServer) this.switches.saveLocalServer(patch.localServer, at)
       if (patch.service) this.switches.saveService(patch.service, at)
@@ -259,6 +271,9 @@ export class AppSettings {
     }
   }
 }
+
+/// The name of the saved part that holds an organization's source policy: each organization has its own.
+const sourcesPart = (organizationId: string): string => `sources:${organizationId}`
 
 const tokenView = (token: TokenRecord): ApiToken => ({
   id: token.id,

@@ -11,7 +11,7 @@ import type {
 import { apiKeys, type ApiKeys, type Env } from '../keys'
 import { Limiters, ModelClient, modelHandle } from '../models'
 import { requireOwner, type Principal } from '../service'
-import { Web } from '../web'
+import { NO_POLICY, Web } from '../web'
 import { modelConfig } from './saved'
 
 /// What the probes read of the settings: the configuration in force, its keys, and the rules on what the
@@ -94,7 +94,8 @@ export class ConnectionProbes {
     const keys = this.testKeys(input.apiKey, sameAddress(config.search, input))
     const search = { ...config.search, provider: input.provider, baseURL: input.baseURL }
     if (input.apiKeyEnv !== undefined) search.apiKeyEnv = input.apiKeyEnv ?? undefined
-    const web = new Web({ search, web: config.web }, {}, keys)
+    // The provider as it answers: no source policy between it and the test.
+    const web = new Web({ search, web: config.web, sources: NO_POLICY }, {}, keys)
     const started = performance.now()
     try {
       const found = await web.search(SEARCH_TEST_QUERY, 3, AbortSignal.timeout(TEST_TIMEOUT_MS))

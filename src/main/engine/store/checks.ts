@@ -1,13 +1,15 @@
-import type { Check, CheckManuscript, CheckStatus, Tier } from '../../../shared/schemas'
+import type { Check, CheckManuscript, CheckStatus, SourcePolicy, Tier } from '../../../shared/schemas'
 import type { Db } from './database'
 
 /// A check as stored; `progress` is derived from its consensus rows when read, `webhook` from the outbox.
 /// `unitPrices` are the prices per claim it was charged at, so that a partial refund pays back exactly what
-/// was charged. A part of a manuscript has its `manuscript`, with its `part`.
+/// was charged. A part of a manuscript has its `manuscript`, with its `part`. A check with t3 keeps the source
+/// policy it follows (`sourcePolicy`, as it stood when the check was submitted).
 export type CheckRecord = Omit<Check, 'progress' | 'webhook' | 'manuscript'> & {
   organizationId: string
   unitPrices: Partial<Record<Tier, number>>
   manuscript?: Required<CheckManuscript>
+  sourcePolicy?: SourcePolicy | null
 }
 
 interface Row {
@@ -32,6 +34,7 @@ interface Row {
   manuscript_id: string | null
   manuscript_part: number | null
   manuscript_parts: number | null
+  source_policy: string | null
 }
 
 const toRecord = (row: Row): CheckRecord => ({
@@ -51,6 +54,7 @@ const toRecord = (row: Row): CheckRecord => ({
   updatedAt: row.updated_at,
   completedAt: row.completed_at,
   error: row.error_code ? { code: row.error_code, message: row.error_message ?? '' } : null,
+  sourcePolicy: row.source_policy === null ? null : (JSON.parse(row.source_policy) as SourcePolicy),
   ...(row.manuscript_id === null
     ? {}
     : {
@@ -84,8 +88,8 @@ export class Checks {
       .prepare(
         `INSERT INTO checks (id, organization_id, document_id, status, name, author, source_url, callback_url, tiers,
            unit_prices, claim_count, charged, refunded, created_at, updated_at, manuscript_id, manuscript_part,
-           manuscript_parts)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           manuscript_parts, source_policy)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         check.id,
@@ -106,6 +110,7 @@ export class Checks {
         check.manuscript?.id ?? null,
         check.manuscript?.part ?? null,
         check.manuscript?.parts ?? null,
+        check.sourcePolicy ? JSON.stringify(check.sourcePolicy) : null,
       )
   }
 

@@ -85,6 +85,12 @@ export const toClaim = (row: ClaimRow): ClaimRecord => ({
   statementState: row.statement_state,
 })
 
+/// An estimate not submitted (alias `d`), unless deep research was asked about one of its claims (the research
+/// refers to it).
+const UNSUBMITTED =
+  'd.expires_at IS NOT NULL AND NOT EXISTS ' +
+  '(SELECT 1 FROM research r JOIN claims c ON c.id = r.claim_id WHERE c.document_id = d.id)'
+
 /// Documents and their extracted claims: an estimate caches them so that the check reuses the same claims.
 export class Documents {
   private readonly resolvedListeners = new Set<(claim: { id: string; documentId: string }) => void>()
@@ -169,11 +175,28 @@ export class Documents {
   /// research refers to one). Answers how many expired.
   expire(now: string, forgetBefore: string): number {
     const due = this.db
-      .prepare(
-        'SELECT id, organization_id FROM documents d WHERE expires_at IS NOT NULL AND expires_at <= ? AND NOT EXISTS ' +
-          '(SELECT 1 FROM research r JOIN claims c ON c.id = r.claim_id WHERE c.document_id = d.id)',
-      )
+      .prepare(`SELECT id, organization_id FROM documents d WHERE ${UNSUBMITTED} AND expires_at <= ?`)
       .all(now) as { id: string; organization_id: string }[]
+    this.expireNow(due, now)
+    this.db.prepare('DELETE FROM expired_documents WHERE expired_at < ?').run(forgetBefore)
+    return due.length
+  }
+
+  /// Expires the organization's unsubmitted estimates but the `kept` newest, as `expire` does: what one
+  /// organization keeps for free is bounded. Answers how many expired.
+  expireOldest(organizationId: string, kept: number, now: string): number {
+    const due = this.db
+      .prepare(
+        `SELECT id, organization_id FROM documents d WHERE ${UNSUBMITTED} AND organization_id = ? ` +
+          'ORDER BY id DESC LIMIT -1 OFFSET ?',
+      )
+      .all(organizationId, kept) as { id: string; organization_id: string }[]
+    this.expireNow(due, now)
+    return due.length
+  }
+
+  /// Deletes estimates with their claims, keeping their ids (see `expire`).
+  private expireNow(due: readonly { id: string; organization_id: string }[], now: string): void {
     const deleteClaims = this.db.prepare('DELETE FROM claims WHERE document_id = ?')
     const deleteDocument = this.db.prepare('DELETE FROM documents WHERE id = ?')
     const remember = this.db.prepare(
@@ -184,8 +207,6 @@ export class Documents {
       deleteDocument.run(id)
       remember.run(id, organization_id, now)
     }
-    this.db.prepare('DELETE FROM expired_documents WHERE expired_at < ?').run(forgetBefore)
-    return due.length
   }
 
   text(id: string): string {

@@ -119,6 +119,17 @@ export class Drafts {
     return rows.map(toDraft)
   }
 
+  /// How many drafts the organization keeps, and the bytes their texts take in the store (octet_length reads
+  /// only the stored length, not the texts).
+  usage(organizationId: string): { drafts: number; bytes: number } {
+    const row = this.db
+      .prepare(
+        'SELECT COUNT(*) AS drafts, COALESCE(SUM(octet_length(text)), 0) AS bytes FROM drafts WHERE organization_id = ?',
+      )
+      .get(organizationId) as { drafts: number; bytes: number }
+    return { drafts: Number(row.drafts), bytes: Number(row.bytes) }
+  }
+
   update(id: string, changes: DraftChanges): void {
     const sets = ['updated_at = ?']
     const values: unknown[] = [changes.updatedAt]

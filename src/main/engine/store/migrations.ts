@@ -401,6 +401,11 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE consensus ADD COLUMN fallbacks TEXT NOT NULL DEFAULT '[]';
   `,
+  // The source policy a check's t3 follows, as it stood when the check was submitted (JSON; null for a check
+  // without t3, or one submitted before source policies).
+  `
+  ALTER TABLE checks ADD COLUMN source_policy TEXT;
+  `,
   // How a claim's statement came to be (a StatementState; null until resolved): a claim the resolver failed on,
   // or whose statement was rejected, is checked as its words with the sentences around them after a restart
   // too. Statements resolved before were taken as they came.

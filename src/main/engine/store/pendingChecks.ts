@@ -104,6 +104,14 @@ export class PendingChecks {
     return row ? toRecord(row) : null
   }
 
+  /// How many of the organization's checks wait.
+  waiting(organizationId: string): number {
+    const row = this.db
+      .prepare("SELECT COUNT(*) AS n FROM pending_checks WHERE organization_id = ? AND status = 'waiting'")
+      .get(organizationId) as { n: number }
+    return Number(row.n)
+  }
+
   /// The organization's pending checks, newest first; only those in `status` when given. Of a manuscript's parts
   /// only the first queued, where the manuscript stands in the list, when any of its parts is in `status`.
   list(organizationId: string, limit: number, status: PendingRecord['status'] | null): PendingRecord[] {

@@ -7,7 +7,7 @@ import type {
   Tier,
   TokenUsage,
 } from '../../../shared/schemas'
-import { withStances } from '../../../shared/citations'
+import { storedCitation, withStances } from '../../../shared/citations'
 import type { Db } from './database'
 
 interface EvaluationRow {
@@ -32,13 +32,7 @@ export type PanelVote = Evaluation & { parts: Evaluation[] | null }
 const EVALUATION_COLUMNS =
   'claim_id, tier, model, round, verdict, detail, confidence, rationale, citations, created_at, cached, input_tokens, output_tokens'
 
-/// Citations as stored: those written before pages' dates and stances were kept lack both.
-const toCitations = (json: string): Citation[] =>
-  (JSON.parse(json) as Citation[]).map((citation) => ({
-    ...citation,
-    publishedAt: citation.publishedAt ?? null,
-    stance: citation.stance ?? null,
-  }))
+const toCitations = (json: string): Citation[] => (JSON.parse(json) as Citation[]).map(storedCitation)
 
 const toEvaluation = (row: EvaluationRow): Evaluation => ({
   tier: row.tier,

@@ -1,7 +1,7 @@
 import type { Db } from './database'
 
-/// The app's settings, one JSON value per part (`models`, `search`, `writing`, `localServer`), and its secrets,
-/// stored only as the secret box sealed them.
+/// The app's settings, one JSON value per part (`models`, `search`, `writing`, `localServer`, and each
+/// organization's `sources:…`), and its secrets, stored only as the secret box sealed them.
 export class SettingsStore {
   constructor(private readonly db: Db) {}
 

@@ -27,6 +27,26 @@ export function isoDate(value: unknown): string | null {
   return year >= 1900 && year <= 2200 ? new Date(at).toISOString() : null
 }
 
+/// A date a search API gives for a result, as an ISO-8601 UTC timestamp: ISO-8601 (Brave's `page_age`,
+/// SearXNG's `publishedDate`, MediaWiki's `timestamp`) or an HTTP date ("Wed, 03 Apr 2024 15:24:14 GMT", as
+/// Tavily writes `published_date`); null for anything else (Brave's "2 days ago" too).
+export function resultDate(value: unknown): string | null {
+  if (typeof value !== 'string') return null
+  const http =
+    /^(?:[A-Za-z]{3},\s*)?(\d{1,2}) ([A-Za-z]{3}) (\d{4})(?: (\d{2}:\d{2}(?::\d{2})?))?(?: (?:GMT|UTC|Z))?$/.exec(
+      value.trim(),
+    )
+  if (!http) return isoDate(value)
+  const [, day, month, year, time] = http
+  const index = MONTHS.indexOf((month as string).toLowerCase())
+  if (index < 0) return null
+  return isoDate(
+    `${year}-${String(index + 1).padStart(2, '0')}-${(day as string).padStart(2, '0')}${time ? `T${time}Z` : ''}`,
+  )
+}
+
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec']
+
 /// `datePublished` of the first JSON-LD item that has one: an item, an array of items, or an `@graph`.
 function jsonLdDate(value: unknown): string | null {
   if (Array.isArray(value)) {

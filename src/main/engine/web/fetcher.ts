@@ -38,7 +38,8 @@ const DEFAULT_FETCH_OPTIONS: FetchOptions = {
 export class FetchRefused extends Error {
   constructor(
     message: string,
-    readonly reason: 'scheme' | 'address' | 'redirects' | 'size' | 'type' | 'status' | 'timeout' | 'network',
+    readonly reason:
+      'scheme' | 'address' | 'redirects' | 'size' | 'type' | 'status' | 'timeout' | 'network' | 'policy',
     readonly answer: { status: number; retryAfter: string | undefined } | null = null,
   ) {
     super(message)

@@ -4,15 +4,27 @@ import type { Config } from '../../../shared/config'
 import type { ApiKeys } from '../keys'
 import { Limiters } from '../models/limiter'
 import { FetchRefused, SafeFetcher, type FetchOptions } from './fetcher'
-import { normaliseSpace, splitPassages, type Passage } from './passages'
+import { splitPassages, type Passage } from './passages'
 import { rankPassages } from './rank'
 import { ApiSearch, type SearchProvider, type SearchResult } from './search'
+import {
+  allows,
+  applyPolicy,
+  nothingWithheld,
+  prefers,
+  siteFilters,
+  type SourcePolicy,
+  type Withheld,
+} from './sourcePolicy'
+import { hasPolicy } from '../../../shared/sources'
 
 export * from './dates'
 export * from './fetcher'
 export * from './passages'
+export * from './quotes'
 export * from './rank'
 export * from './search'
+export * from './sourcePolicy'
 
 /// A fetched page: its readable text and passages (offsets into `text`), when it was read and the publication
 /// date it declares (null when none).
@@ -46,13 +58,9 @@ export interface WebOptions {
   /// Another search provider than the configured one (tests).
   provider?: SearchProvider
   now?: () => Date
-}
-
-/// True when `quote` occurs in `text` once both have their whitespace runs collapsed (and the quote is not
-/// trivially short): the check every citation passes before it is stored.
-export function quoteOccursIn(quote: string, text: string): boolean {
-  const needle = normaliseSpace(quote)
-  return needle.length >= 12 && normaliseSpace(text).includes(needle)
+  /// The source policy of an organization (saved in Settings) or of one of its checks (as it stood when the
+  /// check was submitted); without it, the configuration's `sources` for all.
+  sourcePolicy?: (of: { organizationId: string; checkId?: string }) => SourcePolicy
 }
 
 /// Sources kept in memory at most.
@@ -60,30 +68,71 @@ const MAX_CACHED = 500
 /// Pages fetched at once from one site, so that reading many of its pages in parallel does not hammer it.
 const PER_SITE = 2
 
+/// The web, under a source policy (`within`): its searches keep to the sites the policy allows, its preferred
+/// sites first, and count what it removed (`withheld`); pages of sites it does not allow are not read.
 export class Web {
   readonly fetcher: SafeFetcher
   readonly provider: SearchProvider
+  /// The policy this web follows (the configuration's, until `within` or `forOrganization` gives another).
+  readonly policy: SourcePolicy
+  /// What the policy kept out of this web's searches so far.
+  readonly withheld: Withheld = nothingWithheld()
+  private readonly policyOf: NonNullable<WebOptions['sourcePolicy']>
   private readonly cacheMs: number
   private readonly now: () => Date
   private readonly cache = new Map<string, { source: Promise<Source>; at: number }>()
   private readonly sites = new Limiters(PER_SITE)
 
   /// `keys` holds the search provider's API key (the app's store, then the environment).
-  constructor(config: Pick<Config, 'search' | 'web'>, options: WebOptions = {}, keys?: ApiKeys) {
+  constructor(config: Pick<Config, 'search' | 'web' | 'sources'>, options: WebOptions = {}, keys?: ApiKeys) {
     this.fetcher = new SafeFetcher({ allowLocalTargets: config.web.allowLocalTargets, ...options.fetch })
     // The search endpoint follows the same address rules as pages (api-decisions: `web.allowLocalTargets`
     // admits loopback "for searches and page fetches").
     this.provider = options.provider ?? new ApiSearch(config.search, this.fetcher, keys)
     this.cacheMs = config.web.sourceCacheSeconds * 1000
     this.now = options.now ?? (() => new Date())
+    this.policy = config.sources
+    this.policyOf = options.sourcePolicy ?? (() => config.sources)
   }
 
-  search(query: string, limit: number, signal?: AbortSignal): Promise<SearchResult[]> {
-    return this.provider.search(query, { limit, signal })
+  /// This web under `policy`, counting what it withholds from nothing: the search provider, the fetcher and
+  /// the pages read are shared.
+  within(policy: SourcePolicy): Web {
+    return Object.assign(Object.create(Web.prototype) as Web, this, { policy, withheld: nothingWithheld() })
   }
 
-  /// The source at `url`, from the cache while it is fresh; a failed fetch is not cached.
+  /// This web under the source policy of an organization, or of one of its checks.
+  forOrganization(organizationId: string, checkId?: string): Web {
+    return this.within(this.policyOf({ organizationId, checkId }))
+  }
+
+  /// Whether the page is on a site the policy prefers: a trusted source.
+  prefers(url: string): boolean {
+    return prefers(this.policy, url)
+  }
+
+  /// The search's results the policy allows, its preferred sites first. The provider filters by site where it
+  /// can and is asked for twice as many results, of which the policy may remove some.
+  async search(query: string, limit: number, signal?: AbortSignal): Promise<SearchResult[]> {
+    if (!hasPolicy(this.policy)) return this.provider.search(query, { limit, signal })
+    const results = await this.provider.search(query, {
+      limit: limit * 2,
+      signal,
+      sites: siteFilters(this.policy),
+    })
+    const { kept, removed } = applyPolicy(this.policy, results)
+    this.withheld.searches++
+    this.withheld.removed += removed
+    if (results.length > 0 && kept.length === 0) this.withheld.emptied++
+    return kept.slice(0, limit)
+  }
+
+  /// The source at `url`, from the cache while it is fresh; a failed fetch is not cached. A page of a site the
+  /// policy does not allow is refused, however it was found.
   source(url: string, signal?: AbortSignal): Promise<Source> {
+    if (!allows(this.policy, url)) {
+      return Promise.reject(new FetchRefused(`${url} is on a site the source policy excludes`, 'policy'))
+    }
     const at = this.now().getTime()
     const hit = this.cache.get(url)
     if (hit && at - hit.at < this.cacheMs) return hit.source

@@ -2,19 +2,31 @@ import type { Config } from '../../../shared/config'
 import { apiKeys, type ApiKeys } from '../keys'
 import { backoffMs, MAX_RETRY_AFTER_MS, retryAfterMs } from '../models/retry'
 import { PermanentError } from '../errors'
+import { resultDate } from './dates'
 import { FetchRefused, SafeFetcher, type FetchInit } from './fetcher'
+import type { SiteFilters } from './sourcePolicy'
 
-/// One search hit: a page to read.
+/// One search hit: a page to read, with the date its provider gives for it (its publication, or a wiki page's
+/// last edit) as an ISO timestamp, null when it gives none.
 export interface SearchResult {
   url: string
   title: string
   snippet: string
+  date: string | null
+}
+
+/// How one search is made: `sites` asks the provider to keep to some sites and leave out others, where it can
+/// filter by site (its results are filtered again whatever it did).
+export interface SearchOptions {
+  limit: number
+  signal?: AbortSignal
+  sites?: SiteFilters
 }
 
 /// A web search service behind one interface: the MediaWiki action API, Brave Search, Tavily or SearXNG.
 export interface SearchProvider {
   readonly name: string
-  search(query: string, options: { limit: number; signal?: AbortSignal }): Promise<SearchResult[]>
+  search(query: string, options: SearchOptions): Promise<SearchResult[]>
 }
 
 type SearchSettings = Config['search']
@@ -78,7 +90,7 @@ interface ProviderSpec {
   requestsPerSecond: number
   /// The environment variable read for the key when `search.apiKeyEnv` names none; null: no key needed.
   keyEnv: string | null
-  request(baseURL: string, query: string, limit: number, key: string): ApiRequest
+  request(baseURL: string, query: string, limit: number, key: string, sites: SiteFilters): ApiRequest
   results(answer: unknown, baseURL: string): SearchResult[]
 }
 
@@ -90,14 +102,38 @@ function records(value: unknown, key: string): Array<Record<string, unknown>> {
 
 const text = (value: unknown): string => (typeof value === 'string' ? stripTags(value) : '')
 
-/// Hits with a title and an http(s) URL; anything else is dropped.
-function hits(list: Array<Record<string, unknown>>, snippet: string): SearchResult[] {
+/// Hits with a title and an http(s) URL, their snippet and date read from the provider's members of those
+/// names; anything else is dropped.
+function hits(list: Array<Record<string, unknown>>, snippet: string, date: string): SearchResult[] {
   return list
     .filter(
       (hit) => typeof hit.url === 'string' && /^https?:\/\//i.test(hit.url) && typeof hit.title === 'string',
     )
-    .map((hit) => ({ url: hit.url as string, title: text(hit.title), snippet: text(hit[snippet]) }))
+    .map((hit) => ({
+      url: hit.url as string,
+      title: text(hit.title),
+      snippet: text(hit[snippet]),
+      date: resultDate(hit[date]),
+    }))
 }
+
+/// The longest query Brave Search takes; the site operators stop short of it.
+const MAX_QUERY_CHARS = 400
+
+/// A query with search operators for the sites (`site:` and `-site:`, as Brave Search and the engines behind
+/// SearXNG read them): those of a list that would make it longer than MAX_QUERY_CHARS are left to the filter on
+/// the results.
+function withSiteOperators(query: string, sites: SiteFilters): string {
+  const only = sites.only.map((site) => `site:${site}`).join(' OR ')
+  const never = sites.never.map((site) => `-site:${site}`).join(' ')
+  let written = query
+  for (const operators of [only, never])
+    if (operators && written.length + 1 + operators.length <= MAX_QUERY_CHARS) written += ` ${operators}`
+  return written
+}
+
+/// Sites Tavily takes at most in `include_domains` and in `exclude_domains`.
+const TAVILY_SITES = { only: 300, never: 150 }
 
 const withQuery = (base: string, params: Record<string, string>): string => {
   const url = new URL(base)
@@ -119,7 +155,7 @@ const PROVIDERS: Record<ProviderName, ProviderSpec> = {
         list: 'search',
         srsearch: query,
         srlimit: String(Math.min(limit, 20)),
-        srprop: 'snippet',
+        srprop: 'snippet|timestamp',
       }),
     }),
     results: (answer, baseURL) =>
@@ -130,6 +166,7 @@ const PROVIDERS: Record<ProviderName, ProviderSpec> = {
           url: typeof hit.url === 'string' ? hit.url : pageUrl(baseURL, hit.title as string),
           title: hit.title as string,
           snippet: text(hit.snippet),
+          date: resultDate(hit.timestamp),
         })),
   },
   /// Brave Search's web search API: `GET ?q=…&count=…` with the key in `X-Subscription-Token`.
@@ -138,39 +175,53 @@ const PROVIDERS: Record<ProviderName, ProviderSpec> = {
     // The free plan allows one request a second.
     requestsPerSecond: 1,
     keyEnv: 'BRAVE_API_KEY',
-    request: (baseURL, query, limit, key) => ({
-      url: withQuery(baseURL, { q: query, count: String(Math.min(limit, 20)) }),
+    request: (baseURL, query, limit, key, sites) => ({
+      url: withQuery(baseURL, { q: withSiteOperators(query, sites), count: String(Math.min(limit, 20)) }),
       headers: { 'x-subscription-token': key },
     }),
-    results: (answer) => hits(records((answer as { web?: unknown } | null)?.web, 'results'), 'description'),
+    results: (answer) =>
+      hits(records((answer as { web?: unknown } | null)?.web, 'results'), 'description', 'page_age'),
   },
-  /// Tavily's search API: `POST {query, max_results}` with the key as a bearer token.
+  /// Tavily's search API: `POST {query, max_results}` with the key as a bearer token, and the sites to keep
+  /// to or leave out as `include_domains` and `exclude_domains` (lists longer than Tavily takes are left to the
+  /// filter on the results).
   tavily: {
     label: 'Tavily',
     requestsPerSecond: 2,
     keyEnv: 'TAVILY_API_KEY',
-    request: (baseURL, query, limit, key) => ({
+    request: (baseURL, query, limit, key, sites) => ({
       url: baseURL,
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ query, max_results: Math.min(limit, 20) }),
+      body: JSON.stringify({
+        query,
+        max_results: Math.min(limit, 20),
+        ...(sites.only.length > 0 && sites.only.length <= TAVILY_SITES.only
+          ? { include_domains: sites.only }
+          : {}),
+        ...(sites.never.length > 0 && sites.never.length <= TAVILY_SITES.never
+          ? { exclude_domains: sites.never }
+          : {}),
+      }),
     }),
-    results: (answer) => hits(records(answer, 'results'), 'content'),
+    results: (answer) => hits(records(answer, 'results'), 'content', 'published_date'),
   },
   /// A SearXNG instance: `GET {baseURL}/search?q=…&format=json` (the instance must allow the json format).
   searxng: {
     label: 'SearXNG',
     requestsPerSecond: 2,
     keyEnv: null,
-    request: (baseURL, query) => ({
+    request: (baseURL, query, _limit, _key, sites) => ({
       url: withQuery(new URL('search', baseURL.endsWith('/') ? baseURL : `${baseURL}/`).href, {
-        q: query,
+        q: withSiteOperators(query, sites),
         format: 'json',
       }),
     }),
-    results: (answer) => hits(records(answer, 'results'), 'content'),
+    results: (answer) => hits(records(answer, 'results'), 'content', 'publishedDate'),
   },
 }
+
+const ANY_SITE: SiteFilters = { only: [], never: [] }
 
 /// Retries of a search the provider answered with 429, each after its Retry-After (or a backoff).
 const RATE_LIMIT_RETRIES = 2
@@ -194,12 +245,9 @@ export class ApiSearch implements SearchProvider {
     this.limiter = new RateLimiter(1000 / (settings.requestsPerSecond ?? this.spec.requestsPerSecond))
   }
 
-  async search(
-    query: string,
-    { limit, signal }: { limit: number; signal?: AbortSignal },
-  ): Promise<SearchResult[]> {
+  async search(query: string, { limit, signal, sites = ANY_SITE }: SearchOptions): Promise<SearchResult[]> {
     const { label } = this.spec
-    const request = this.spec.request(this.settings.baseURL, query, Math.max(1, limit), this.key())
+    const request = this.spec.request(this.settings.baseURL, query, Math.max(1, limit), this.key(), sites)
     for (let retry = 0; ; retry++) {
       await this.limiter.wait(signal)
       try {

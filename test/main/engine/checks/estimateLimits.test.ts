@@ -45,7 +45,103 @@ describe('estimates per minute', () => {
   })
 })
 
+describe('claim extraction of a check', () => {
+  it('counts against limits.estimatesPerMinute with the estimates; a documentId or a repeat extracts nothing', async () => {
+    const clock = new ManualClock()
+    server = await startServer({
+      clock,
+      config: { limits: { estimatesPerMinute: 3 } },
+      tiers: new Map([['t1', new GatedTier(false)]]),
+    })
+    const estimated = (await estimate(server)).json
+    const key = { 'Idempotency-Key': 'first' }
+    const first = await call(server, 'POST', '/checks', {
+      body: { text: TEXT, tiers: ['t1'] },
+      headers: key,
+    })
+    expect(first.status).toBe(202)
+    expect((await call(server, 'POST', '/checks', { body: { text: TEXT, tiers: ['t1'] } })).status).toBe(202)
+
+    const refused = await call(server, 'POST', '/checks', { body: { text: TEXT, tiers: ['t1'] } })
+    expect(refused.status).toBe(429)
+    expect(refused.headers.get('retry-after')).toBe('60')
+    expect(expectEnvelope(refused.json, 'rate_limited').message).toMatch(
+      /more than 3 estimates and checks of a text in a minute \(limits\.estimatesPerMinute\)/,
+    )
+    expect((await estimate(server)).status).toBe(429)
+    const queued = await call(server, 'POST', '/pending-checks', { body: { text: TEXT, tiers: ['t1'] } })
+    expect(queued.status).toBe(429)
+
+    const replay = await call(server, 'POST', '/checks', {
+      body: { text: TEXT, tiers: ['t1'] },
+      headers: key,
+    })
+    expect(replay.status).toBe(202)
+    expect(replay.json.id).toBe(first.json.id)
+    const ofEstimate = await call(server, 'POST', '/checks', {
+      body: { documentId: estimated.documentId, tiers: ['t1'] },
+    })
+    expect(ofEstimate.status).toBe(202)
+
+    clock.advance(MINUTE_MS)
+    expect((await call(server, 'POST', '/checks', { body: { text: TEXT, tiers: ['t1'] } })).status).toBe(202)
+  })
+
+  it('an organization whose balance covers no claim is refused (402) before its text is read for claims', async () => {
+    const clock = new ManualClock()
+    server = await startServer({ clock, config: { limits: { estimatesPerMinute: 2 } } })
+    const broke = server.engine.admin.createOrganization('Broke', 0)
+    const token = server.engine.admin.createToken('write', broke.id, 'broke').value
+    const long = `${TEXT} `.repeat(2000)
+    for (let i = 0; i < 5; i++) {
+      const refused = await call(server, 'POST', '/checks', {
+        token,
+        body: { text: long, tiers: ['t1'] },
+      })
+      expect(refused.status).toBe(402)
+      // The price of one claim, not of the text's claims: it was refused before they were found.
+      expect(expectEnvelope(refused.json, 'insufficient_credits').message).toBe(
+        "A check of t1 costs at least one claim's price: one claim costs 1 credit; the balance is 0.",
+      )
+      const queued = await call(server, 'POST', '/pending-checks', {
+        token,
+        body: { text: long, tiers: ['t1'] },
+      })
+      expect(queued.status).toBe(402)
+    }
+    expect((await call(server, 'GET', '/pending-checks', { token })).json.data).toEqual([])
+    // Refusals took none of the minute's extractions.
+    expect((await estimate(server, token)).status).toBe(200)
+    expect((await estimate(server, token)).status).toBe(200)
+  })
+})
+
 describe('estimates never submitted', () => {
+  it('an organization keeps limits.keptEstimates of them: a new one expires the oldest', async () => {
+    server = await startServer({ config: { limits: { keptEstimates: 3 } } })
+    const made = []
+    for (let i = 0; i < 5; i++) made.push((await estimate(server)).json.documentId as string)
+    for (const [at, documentId] of made.entries()) {
+      const res = await call(server, 'POST', '/checks', { body: { documentId, tiers: ['t1'] } })
+      if (at < 2) {
+        expect(res.status, documentId).toBe(422)
+        expect(expectEnvelope(res.json, 'unprocessable').message).toMatch(/expired/)
+      } else {
+        expect(res.status, documentId).toBe(202)
+      }
+    }
+    // Submitted ones are no longer estimates: three new ones are kept beside them.
+    for (let i = 0; i < 3; i++) made.push((await estimate(server)).json.documentId as string)
+    const store = Store.open(server.dataDir)
+    try {
+      for (const documentId of made.slice(2)) {
+        expect(store.documents.get(server.organizationId, documentId), documentId).not.toBeNull()
+      }
+    } finally {
+      store.close()
+    }
+  })
+
   it('expire after limits.estimateHours: their claims are deleted, and submitting them is 422', async () => {
     const clock = new ManualClock()
     server = await startServer({

@@ -163,6 +163,16 @@ describe('drafts over REST', () => {
     const unknown = await call(server, 'PATCH', `/drafts/${draft.id}`, { body: { lastCheckId: 'chk_nope' } })
     expect(unknown.status).toBe(404)
     expectEnvelope(unknown.json, 'not_found')
+
+    // Not a check id at all (U+0000 would be stored and read back cut): refused by its shape, the draft unchanged.
+    for (const lastCheckId of ['chk_\u0000', 'chk_', 'drf_abc', 'chk_ABC', 'x'.repeat(300), '']) {
+      const res = await call(server, 'PATCH', `/drafts/${draft.id}`, { body: { lastCheckId } })
+      expect(res.status, lastCheckId).toBe(400)
+      expect(expectEnvelope(res.json, 'bad_request').details).toEqual([
+        { field: 'lastCheckId', message: expect.stringMatching(/check id/) },
+      ])
+    }
+    expect((await call(server, 'POST', `/drafts/${draft.id}/open`)).json.lastCheckId).toBe(check.id)
   })
 
   it('keeps drafts across a restart of the server on the same data folder', async () => {

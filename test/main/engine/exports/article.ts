@@ -176,6 +176,7 @@ export function articleReport(): { report: Report; expected: ArticleExpectations
       tokens: { input: 0, output: 0 },
     },
     panel: { t2: 3, t3: 3 },
+    sources: null,
   })
   return {
     report,
@@ -222,6 +223,7 @@ const citation = (claim: string, site: string, stance: Citation['stance']): Cita
   retrievedAt: decided,
   publishedAt: '2024-05-01T00:00:00.000Z',
   stance,
+  preferred: false,
 })
 
 // The panels' models, listed out of order: the exports sort them.

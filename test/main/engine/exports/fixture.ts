@@ -58,6 +58,7 @@ export function fixtureReport(): Report {
               retrievedAt: at,
               publishedAt: null,
               stance: 'supports',
+              preferred: false,
             },
             {
               url: 'javascript:alert(3)',
@@ -66,6 +67,7 @@ export function fixtureReport(): Report {
               retrievedAt: at,
               publishedAt: null,
               stance: 'supports',
+              preferred: false,
             },
           ],
         }),
@@ -133,6 +135,7 @@ export function fixtureReport(): Report {
       tokens: { input: 0, output: 0 },
     },
     panel: { t2: 2 },
+    sources: null,
   })
 }
 

@@ -344,7 +344,8 @@ describe('check when online', () => {
   it('ends a queued check as failed, with the reason, when its submission is refused for good', async () => {
     const clock = new ManualClock(new Date())
     const server = await start({ clock })
-    const org = server.engine.admin.createOrganization('Small desk', 1)
+    // Enough for one claim, so it is queued, but not for the text's two.
+    const org = server.engine.admin.createOrganization('Small desk', 4)
     const token = server.engine.admin.createToken('write', org.id, 'small').value
     const res = await call(server, 'POST', '/pending-checks', { token, body: { text: TEXT, tiers: ['t2'] } })
     expect(res.status).toBe(202)
@@ -355,7 +356,7 @@ describe('check when online', () => {
     const failed = (await call(server, 'GET', `/pending-checks/${res.json.id}`, { token })).json
     expect(failed).toMatchObject({ status: 'failed', checkId: null, error: { code: 'insufficient_credits' } })
     expect((await call(server, 'GET', '/checks', { token })).json.data).toEqual([])
-    expect((await call(server, 'GET', '/credits', { token })).json.balance).toBe(1)
+    expect((await call(server, 'GET', '/credits', { token })).json.balance).toBe(4)
   })
 
   it('refuses at once what waiting would not fix, and answers a repeated key with the first', async () => {

@@ -94,6 +94,28 @@ function researcher(request: RecordedRequest): unknown {
   }
 }
 
+/// The researcher with the slips small models make: passages named "Passage 2" and "p2.", quotes copied with
+/// a doubled space and without their final full stop.
+function sloppyResearcher(request: RecordedRequest): unknown {
+  const answer = researcher(request) as any
+  switch (schemaName(request)) {
+    case 'relevant_passages':
+      return { passages: answer.passages.map((id: string) => `Passage ${id.slice(1)}`) }
+    case 'argument_map':
+      return {
+        arguments: answer.arguments.map((argument: any) => ({
+          ...argument,
+          citations: argument.citations.map((citation: { passage: string; quote: string }) => ({
+            passage: `${citation.passage.toLowerCase()}.`,
+            quote: citation.quote.replace(' ', '  ').replace(/\.$/, ''),
+          })),
+        })),
+      }
+    default:
+      return answer
+  }
+}
+
 async function setUp(
   runner: Partial<RunnerOptions> = {},
   answer: (r: RecordedRequest) => unknown = researcher,
@@ -181,6 +203,16 @@ describe('deep research', () => {
     // A read token may poll but not start.
     expect((await call(s, 'GET', `/research/${res.json.id}`, { token: s.read })).status).toBe(200)
     expect((await call(s, 'POST', '/research', { token: s.read, body: { text: CLAIM } })).status).toBe(403)
+  })
+
+  it('reads the evidence and the map’s citations as models write them, keeping the pages’ words', async () => {
+    const s = await setUp({}, sloppyResearcher)
+    const res = await call(s, 'POST', '/research', { body: { text: CLAIM } })
+    expectGoodResult(await waitForResearch(s, res.json.id))
+    // Each choice of evidence was read as written: none was asked for again.
+    const choices = fake!.requests.filter((r) => schemaName(r) === 'relevant_passages')
+    expect(choices.length).toBeGreaterThan(0)
+    for (const choice of choices) expect(choice.user).not.toContain('could not be used')
   })
 
   it("by claimId: a claim of the organization's check or estimate, with its context; another organization's is not found", async () => {

@@ -520,3 +520,41 @@ describe('deep research follows the saved models', () => {
     }
   })
 })
+
+describe('the source policy, per organization', () => {
+  it('is edited in Settings for the organization alone, its sites written as the policy keeps them', async () => {
+    const empty = { prefer: [], only: [], never: [] }
+    expect((await server.owner('GET', '/settings')).json.sources).toEqual(empty)
+    const saved = await server.owner('PATCH', '/settings', {
+      sources: { prefer: ['https://Trusted.Example/'], never: ['farm.example', 'FARM.example.'] },
+    })
+    expect(saved.status).toBe(200)
+    expect(Settings.parse(saved.json).sources).toEqual({
+      prefer: ['trusted.example'],
+      only: [],
+      never: ['farm.example'],
+    })
+    // A list not given stays as it was.
+    const only = await server.owner('PATCH', '/settings', {
+      sources: { only: ['trusted.example', '192.0.2.7'] },
+    })
+    expect(only.json.sources).toEqual({
+      prefer: ['trusted.example'],
+      only: ['trusted.example', '192.0.2.7'],
+      never: ['farm.example'],
+    })
+    const wrong = await server.owner('PATCH', '/settings', { sources: { never: ['example.com/news'] } })
+    expect(wrong.status).toBe(400)
+    expect(JSON.stringify(expectEnvelope(wrong.json, 'bad_request').details)).toContain('sources.never')
+    expect((await server.owner('GET', '/settings')).json.sources.never).toEqual(['farm.example'])
+    // Another organization keeps the configuration's policy (here none).
+    const { engine } = server
+    const other = engine.admin.createOrganization('Another newsroom', 100)
+    const principal = { organizationId: other.id, tokenId: 'tok_other', scope: 'write' as const, owner: true }
+    expect(engine.settings.view(principal).sources).toEqual(empty)
+    expect(engine.settings.sourcePolicy(other.id)).toEqual(empty)
+    expect(engine.settings.sourcePolicy(server.organizationId).never).toEqual(['farm.example'])
+    await server.owner('PATCH', '/settings', { sources: empty })
+    expect((await server.owner('GET', '/settings')).json.sources).toEqual(empty)
+  })
+})

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { isoDate } from '../../../../src/main/engine/web'
+import { isoDate, resultDate } from '../../../../src/main/engine/web'
 import { readableText } from '../../../../src/main/engine/web/readable'
 
 const BODY =
@@ -52,5 +52,20 @@ describe('a page’s publication date', () => {
     expect(readableText('Plain text.', 'text/plain', 'u').publishedAt).toBeNull()
     for (const bad of ['', '12', 'May 2024', '2024-13-01', '2024-05-01T25:00Z', '0001-01-01', null, 2024])
       expect(isoDate(bad)).toBeNull()
+  })
+})
+
+describe('a search result’s date, as its provider writes it', () => {
+  it.each([
+    ['2024-05-01T08:30:00', '2024-05-01T08:30:00.000Z'],
+    ['2024-05-01T08:30:00Z', '2024-05-01T08:30:00.000Z'],
+    ['Wed, 01 May 2024 08:30:00 GMT', '2024-05-01T08:30:00.000Z'],
+    ['1 May 2024', '2024-05-01T00:00:00.000Z'],
+    ['2 days ago', null],
+    ['Fri, 31 Feb 2024 08:30:00 GMT', null],
+    ['', null],
+    [null, null],
+  ])('%s → %s', (written, date) => {
+    expect(resultDate(written)).toBe(date)
   })
 })

@@ -7,6 +7,9 @@ import { FakeWiki } from '../../../helpers/fakeWiki'
 // No request here may leave loopback: hosts are resolved by an injected resolver, and private or metadata
 // addresses are refused before any connection is opened (`connected` records every connection attempt).
 
+/// 127.0.0.1 in 6to4, NAT64 (two prefixes) and IPv4-translated form: none of them is loopback.
+const LOOPBACK_ELSEWHERE = ['2002:7f00:1::1', '64:ff9b::7f00:1', '64:ff9b:1::7f00:1', '::ffff:0:7f00:1']
+
 let wiki: FakeWiki
 beforeAll(async () => {
   wiki = await new FakeWiki().start()
@@ -19,6 +22,9 @@ beforeAll(async () => {
   for (let i = 0; i < 5; i++) wiki.pages.set(`/hop${i}`, { redirect: `/hop${i + 1}` })
   wiki.pages.set('/hop5', { body: 'end', contentType: 'text/plain' })
   wiki.pages.set('/hop-ok0', { redirect: '/hop3' })
+  for (const [at, address] of LOOPBACK_ELSEWHERE.entries()) {
+    wiki.pages.set(`/to-loopback-elsewhere${at}`, { redirect: `http://[${address}]/plain` })
+  }
 })
 afterAll(() => wiki.close())
 
@@ -115,6 +121,19 @@ describe('the safe fetcher', () => {
       expect(f.connected).toEqual([])
     },
   )
+
+  it('with local targets allowed, refuses loopback written in another IPv6 form, given or redirected to', async () => {
+    const f = fetcher(true)
+    const port = new URL(wiki.origin).port
+    for (const [at, address] of LOOPBACK_ELSEWHERE.entries()) {
+      expect((await refusal(f, `http://[${address}]:${port}/plain`)).reason, address).toBe('address')
+      const redirected = `${wiki.origin}/to-loopback-elsewhere${at}`
+      expect((await refusal(f, redirected)).reason, address).toBe('address')
+    }
+    expect(f.connected).toEqual(
+      LOOPBACK_ELSEWHERE.map((_, at) => `${wiki.origin}/to-loopback-elsewhere${at}`),
+    )
+  })
 
   it.each(['/to-private', '/to-metadata'])(
     'checks every redirect hop: %s is never followed',

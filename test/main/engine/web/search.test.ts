@@ -51,14 +51,25 @@ const error = (promise: Promise<unknown>): Promise<Error> =>
 describe.each(PROVIDERS)('%s', (provider) => {
   it('searches in its own protocol, with its key, and reads the pages it finds', async () => {
     fake.results = (query) => [
-      { title: `<strong>Ottawa</strong>`, url: wiki.pageUrl('Ottawa'), snippet: `${query} &amp; more` },
+      {
+        title: `<strong>Ottawa</strong>`,
+        url: wiki.pageUrl('Ottawa'),
+        snippet: `${query} &amp; more`,
+        published: '2024-05-01T08:30:00Z',
+      },
       { title: 'Not a web page', url: 'ftp://example.org/file' },
       { title: 'Third', url: `${wiki.origin}/third` },
     ]
     const w = web(provider)
+    // Each with the date its provider gives in its own member and form (none for the third).
     expect(await w.search('capital of Canada', 3)).toEqual([
-      { title: 'Ottawa', url: wiki.pageUrl('Ottawa'), snippet: 'capital of Canada & more' },
-      { title: 'Third', url: `${wiki.origin}/third`, snippet: '' },
+      {
+        title: 'Ottawa',
+        url: wiki.pageUrl('Ottawa'),
+        snippet: 'capital of Canada & more',
+        date: '2024-05-01T08:30:00.000Z',
+      },
+      { title: 'Third', url: `${wiki.origin}/third`, snippet: '', date: null },
     ])
     expect(fake.requests).toEqual([
       {
@@ -67,6 +78,8 @@ describe.each(PROVIDERS)('%s', (provider) => {
         query: 'capital of Canada',
         limit: provider === 'searxng' ? null : 3,
         key: provider === 'searxng' ? null : 'test-key',
+        includeDomains: null,
+        excludeDomains: null,
       },
     ])
     const { passages } = await w.research(CLAIM, ['Ottawa'], { pagesPerQuery: 1 })

@@ -3,7 +3,7 @@ import { Config } from '../../../../src/shared/config'
 import {
   ApiSearch,
   pageUrl,
-  quoteOccursIn,
+  quoteOnPage,
   SafeFetcher,
   splitPassages,
   Web,
@@ -34,7 +34,11 @@ beforeAll(async () => {
   wiki.search = (query) =>
     query.includes('Ottawa')
       ? [
-          { title: 'Ottawa', snippet: '<span class="searchmatch">Ottawa</span> is the capital' },
+          {
+            title: 'Ottawa',
+            snippet: '<span class="searchmatch">Ottawa</span> is the capital',
+            timestamp: '2024-03-02T10:00:00Z',
+          },
           { title: 'Loopback', url: 'http://127.0.0.1:1/admin' },
           { title: 'Private', url: 'http://10.0.0.1/' },
           { title: 'Metadata', url: 'http://169.254.169.254/latest/meta-data/' },
@@ -77,12 +81,53 @@ describe('readable text and passages', () => {
   })
 })
 
-describe('quotes', () => {
-  it('match verbatim after whitespace normalisation only', () => {
-    const text = 'Ottawa is the capital\n city of   Canada.'
-    expect(quoteOccursIn('Ottawa is the capital city of Canada.', text)).toBe(true)
-    expect(quoteOccursIn('Ottawa is the capital of Canada.', text)).toBe(false)
-    expect(quoteOccursIn('Ottawa', text)).toBe(false)
+describe('a quote on its page', () => {
+  const page =
+    'The Eiffel Tower\u00a0was completed in 1889 for the World’s Fair — on time.\n\n' +
+    'Ottawa is the capital\n city of   Canada. It lies in “Ontario”.'
+
+  it('is found through whitespace, and the citation keeps the page’s own words', () => {
+    expect(quoteOnPage('Ottawa is the capital city of Canada.', page)).toBe(
+      'Ottawa is the capital city of Canada.',
+    )
+    expect(quoteOnPage('Ottawa  is the capital city of  Canada.', page)).toBe(
+      'Ottawa is the capital city of Canada.',
+    )
+  })
+
+  it.each([
+    ['straight apostrophes for curly ones', "completed in 1889 for the World's Fair"],
+    ['a dash written as a hyphen between spaces', "the World's Fair - on time."],
+    ['a dash written as two hyphens without spaces', "the World's Fair--on time."],
+    ['a non-breaking space written as a space, and another case', 'the eiffel tower was completed in 1889'],
+  ])('through %s, keeping the page’s typography', (_, quote) => {
+    const found = quoteOnPage(quote, page)
+    expect(found).not.toBeNull()
+    expect(page.replace(/\s+/g, ' ')).toContain(found)
+    expect(found).not.toContain("'")
+  })
+
+  it('through punctuation or an ellipsis at its ends: the page’s full stop is kept', () => {
+    for (const quote of [
+      'Ottawa is the capital city of Canada',
+      '"Ottawa is the capital city of Canada."',
+      '…Ottawa is the capital city of Canada…',
+      '... Ottawa is the capital city of Canada.',
+      '[Ottawa is the capital city of Canada]',
+    ])
+      expect(quoteOnPage(quote, page)).toBe('Ottawa is the capital city of Canada.')
+    // Closing punctuation the page does not have there is the page's; quote marks the page has are kept.
+    expect(quoteOnPage('the capital city of Canada!', page)).toBe('the capital city of Canada.')
+    expect(quoteOnPage('Ottawa is the capital city,', page)).toBe('Ottawa is the capital city')
+    expect(quoteOnPage('It lies in "Ontario".', page)).toBe('It lies in “Ontario”.')
+  })
+
+  it('refuses words that are not on the page, and quotes too short to tell', () => {
+    expect(quoteOnPage('Ottawa is the capital of Canada.', page)).toBeNull()
+    expect(quoteOnPage('The Eiffel Tower was completed in 1899', page)).toBeNull()
+    expect(quoteOnPage('Ottawa is … Canada.', page)).toBeNull()
+    expect(quoteOnPage('Ottawa', page)).toBeNull()
+    expect(quoteOnPage('"…Ottawa…"', page)).toBeNull()
   })
 })
 
@@ -103,6 +148,8 @@ describe('MediaWiki search and the web', () => {
       title: 'Ottawa',
       url: `http://wiki.loop.test:${port}/w/index.php?title=Ottawa`,
       snippet: 'Ottawa is the capital',
+      // The page's last edit, which MediaWiki gives with each hit.
+      date: '2024-03-02T10:00:00.000Z',
     })
     expect(hits).toHaveLength(2)
     expect(wiki.requests.some((r) => r.startsWith('/w/api.php?') && r.includes('srsearch=Ottawa'))).toBe(true)
@@ -145,7 +192,7 @@ describe('MediaWiki search and the web', () => {
       provider: {
         name: 'fixed',
         search: async () => [
-          { title: 'L', url: `http://127.0.0.1:${port}/w/index.php?title=Ottawa`, snippet: '' },
+          { title: 'L', url: `http://127.0.0.1:${port}/w/index.php?title=Ottawa`, snippet: '', date: null },
         ],
       },
     })
@@ -168,7 +215,10 @@ describe('MediaWiki search and the web', () => {
       (u) => new URL(u, wiki.origin).href,
     )
     const web = new Web(config(), {
-      provider: { name: 'fixed', search: async () => urls.map((url) => ({ url, title: url, snippet: '' })) },
+      provider: {
+        name: 'fixed',
+        search: async () => urls.map((url) => ({ url, title: url, snippet: '', date: null })),
+      },
     })
     const { sources, skipped } = await web.research('Ottawa is the capital of Canada.', ['Ottawa'], {
       pagesPerQuery: 4,

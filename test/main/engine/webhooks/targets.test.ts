@@ -27,6 +27,10 @@ afterEach(async () => {
   receivers = []
 })
 
+/// 127.0.0.1 carried in other IPv6 forms: 6to4, NAT64 (well-known and local prefix), IPv4-translated. Loopback is
+/// none of them, with `allowLocalTargets` or not.
+const LOOPBACK_ELSEWHERE = ['2002:7f00:1::1', '64:ff9b::7f00:1', '64:ff9b:1::7f00:1', '::ffff:0:7f00:1']
+
 /// That `decides` answers `expected` for every address, naming the one it answers otherwise.
 function expectEach(decides: (address: string) => boolean, expected: boolean, addresses: string[]): void {
   for (const address of addresses) expect(decides(address), address).toBe(expected)
@@ -124,7 +128,11 @@ describe('callbackUrl at submission', () => {
   })
 
   it('with loopback allowed: loopback http(s) is accepted, private ranges stay refused', async () => {
-    const dns = fakeDns({ 'private.example.test': ['10.0.0.5'], localhost: ['127.0.0.1', '::1'] })
+    const dns = fakeDns({
+      'private.example.test': ['10.0.0.5'],
+      'six-to-four.example.test': [LOOPBACK_ELSEWHERE[0] as string],
+      localhost: ['127.0.0.1', '::1'],
+    })
     server = await startWebhookServer({
       tier: new GatedTier(false),
       webhooks: { resolveHost: dns.resolveHost },
@@ -133,6 +141,8 @@ describe('callbackUrl at submission', () => {
       'https://10.0.0.5/hook',
       'http://10.0.0.5/hook',
       'https://private.example.test/hook',
+      'http://six-to-four.example.test/hook',
+      ...LOOPBACK_ELSEWHERE.map((address) => `http://[${address}]:9/hook`),
     ]) {
       await expectRefused(server, url, /public|https/)
     }
@@ -391,7 +401,15 @@ describe('address classes', () => {
       '::ffff:127.0.0.1',
       '::ffff:7f00:1',
     ])
-    expectEach(isLoopbackAddress, false, ['10.0.0.1', '::', '::2', '128.0.0.1', 'fe80::1'])
+    expectEach(isLoopbackAddress, false, [
+      '10.0.0.1',
+      '::',
+      '::2',
+      '128.0.0.1',
+      'fe80::1',
+      ...LOOPBACK_ELSEWHERE,
+    ])
+    expectEach(isRefusedAddress, true, LOOPBACK_ELSEWHERE)
   })
 
   it('hides every address in an error text, however written, but the one given as the host', () => {

@@ -1,23 +1,43 @@
-// t3: live web research. For each claim: a search loop (search.ts) in which the judge model reads results'
-// snippets and picks the pages worth reading or asks for another search; the picked pages are fetched and their
-// passages ranked by their words, then the judge keeps those that bear on the claim; each panel model votes on
-// the claim and the kept passages, citing the passages it relied on. A panel that agrees and cites a common page
-// decides; a split one debates one round, then the judge writes the consensus with citations. Every quote is
-// checked against the fetched text of its URL, then judged for its stance toward the claim (stance.ts), before
-// it is stored.
+// t3: live web research. For each claim: a search loop (search.ts) in which the judge model writes the query,
+// reads results' snippets and picks the pages worth reading or asks for another search; the picked pages are
+// fetched and their passages ranked by their words, then the judge keeps those that bear on the claim (none kept:
+// the loop searches again while it may); each panel model votes on the claim and those passages with the best by
+// words beside them, citing the passages it relied on. A panel that agrees and cites a common page decides; a
+// split one debates one round, after which a clear majority decides, and the judge writes the consensus with
+// citations of a tie or a wider split. Every quote is checked against the fetched text of its URL, then judged
+// for its stance toward the claim (stance.ts), before it is stored. A reference to a passage is read however the
+// model writes it (../references.ts); where none can be read, the step falls back and the consensus names the
+// fallback.
 import type { Config } from '../../../../shared/config'
-import type { Citation, Consensus, Evaluation, TokenUsage } from '../../../../shared/schemas'
+import type { Citation, Consensus, Evaluation, Fallback, TokenUsage } from '../../../../shared/schemas'
 import { apiKeys, type ApiKeys } from '../../keys'
-import { addUsage, ModelClient, modelHandle, modelSettings, type ModelHandle } from '../../models'
+import {
+  addUsage,
+  ModelClient,
+  modelHandle,
+  modelSettings,
+  UnusableAnswerError,
+  type ModelHandle,
+} from '../../models'
 import type { ClaimRecord } from '../../store/documents'
-import { normaliseSpace, quoteOccursIn, rankedPassages, Web, type RankedPassage } from '../../web'
+import { normaliseSpace, quoteOnPage, rankedPassages, Web, withheldNoted, type RankedPassage } from '../../web'
+import { referredIndex, referredIndices, unreadReferences } from '../references'
 import { claimData } from '../t2/context'
 import { consensus } from '../t2'
 import { PermanentError } from '../../errors'
 import type { JudgeInput, TierChecker, UnitInput, UnitOutcome } from '../tier'
 import { distinctCitations, withStances } from '../../../../shared/citations'
 import { consistentDetail } from '../../../../shared/verdicts'
-import { agreement, debateRound, finalVotes, panelConsensus, split, unanimous } from '../panel'
+import {
+  agreement,
+  debateRound,
+  finalVotes,
+  juryConsensus,
+  panelConsensus,
+  split,
+  unanimous,
+  withoutJudge,
+} from '../panel'
 import { ALL_STEPS, todayOf, type VerdictSteps } from '../steps'
 import {
   RelevantPassages,
@@ -33,7 +53,7 @@ import {
   type CitedPassage,
   type PassageData,
 } from './prompts'
-import { searchUntilAnswered } from './search'
+import { searchUntilAnswered, unlessUnusable } from './search'
 import { judgeStances, verifierFor, type Verifier } from './stance'
 
 export * from './prompts'
@@ -43,18 +63,24 @@ export * from './stance'
 const MAX_RATIONALE = 2000
 const MAX_REASONING = 4000
 const MAX_QUOTE = 1000
-/// Passages given to the panel, the candidates (ranked by their words) the judge chooses them from, and claims
-/// whose research is kept in memory for their judge.
+/// Passages given to the panel, the best candidates by words among them whether the judge chose them or not,
+/// the candidates (ranked by their words) the judge chooses from, and claims whose research is kept in memory
+/// for their judge.
 const PASSAGES = 8
+const BY_WORDS = 2
 const CANDIDATES = 16
 const REMEMBERED = 500
 
-/// What was found for one claim: the ranked passages the panel and the judge see, and the tokens the judge
-/// spent finding them (reading search results and its choice of evidence).
+/// What was found for one claim: the ranked passages the panel and the judge see, the tokens the judge spent
+/// finding them (reading search results and its choice of evidence), and the steps of it that fell back. `web` is
+/// the web under the check's source policy: the one quotes are checked against, and what the policy kept out of
+/// the searches.
 export interface ClaimEvidence {
   queries: string[]
   passages: RankedPassage[]
   usage: TokenUsage | null
+  fallbacks: Fallback[]
+  web: Web
 }
 
 /// The models' view of the passages: ids P1…, their page's site and title, its dates as days, their text.
@@ -69,25 +95,12 @@ export const passageData = (passages: readonly RankedPassage[]): PassageData[] =
     text: passage.text,
   }))
 
-/// The index of the passage a model names by its id ("P3", "p3", "3" or "[P3]" → 2), or NaN.
-const passageIndex = (id: string): number =>
-  Number(/^\s*\[?\s*P?\s*(\d+)\s*\]?\s*$/i.exec(id)?.[1] ?? NaN) - 1
-
-/// The indices of the passages among `count` that a model named: in its order and each once (ids of no
-/// passage are ignored).
-export function chosenPassages(count: number, chosen: readonly string[]): number[] {
-  const order: number[] = []
-  for (const id of chosen) {
-    const index = passageIndex(id)
-    if (Number.isInteger(index) && index >= 0 && index < count && !order.includes(index)) order.push(index)
-  }
-  return order
-}
-
-/// Of passages ranked by their words, those the model names as bearing on the claim, most decisive first:
-/// lexical ranking finds candidates that share the claim's words, the model tells the ones about the same
-/// thing from those about something else. The others are left out, never used to pad the evidence. One call;
-/// none for fewer than two passages (a single one is kept).
+/// Of passages ranked by their words, those the model names as bearing on the claim (by id or by their words,
+/// however it writes them), most decisive first: lexical ranking finds candidates that share the claim's words,
+/// the model tells the ones about the same thing from those about something else. The others are left out,
+/// never used to pad the evidence; naming none says none bears on the claim. One call, asked again once when
+/// it names only what is none of them; after that (or with no usable answer) the passages keep their ranking
+/// by words (`evidence_ranked_by_words`). No call for fewer than two passages (a single one is kept).
 export async function relevantPassages(
   client: ModelClient,
   handle: ModelHandle,
@@ -95,75 +108,122 @@ export async function relevantPassages(
   passages: ReadonlyArray<{ id: string; text: string }>,
   signal: AbortSignal,
   today: string | null,
-): Promise<{ order: number[]; usage: TokenUsage | null }> {
-  if (passages.length < 2) return { order: passages.map((_, index) => index), usage: null }
-  const { object, usage } = await client.generate(handle, {
-    system: relevanceSystem(today),
-    prompt: relevancePrompt(item, passages),
-    schema: RelevantPassages,
-    name: 'relevant_passages',
-    signal,
-  })
-  return { order: chosenPassages(passages.length, object.passages), usage }
+): Promise<{ order: number[]; usage: TokenUsage | null; fallbacks: Fallback[] }> {
+  const ranked = passages.map((_, index) => index)
+  if (passages.length < 2) return { order: ranked, usage: null, fallbacks: [] }
+  const texts = passages.map((passage) => passage.text)
+  const answer = await unlessUnusable(
+    client.generate(handle, {
+      system: relevanceSystem(today),
+      prompt: relevancePrompt(item, passages),
+      schema: RelevantPassages,
+      name: 'relevant_passages',
+      signal,
+      check: ({ passages: named }) =>
+        named.length > 0 && referredIndices(named, texts).length === 0
+          ? unreadReferences('passages', 'P', passages.length)
+          : null,
+    }),
+  )
+  if (answer?.problem !== null)
+    return { order: ranked, usage: answer?.usage ?? null, fallbacks: ['evidence_ranked_by_words'] }
+  return { order: referredIndices(answer.object.passages, texts), usage: answer.usage, fallbacks: [] }
 }
 
-/// The model's citations that hold: the passage exists and its quote occurs (whitespace-normalised) in the
-/// fetched text of the passage's URL. The others are dropped; duplicates once.
+/// The model's citations that hold: the quote is on the fetched page of the passage it names (however it names
+/// it) or, naming none or another, of a passage that holds it, through typography (`quoteOnPage`); the citation
+/// keeps the page's own words. The others are dropped; duplicates once.
 export async function verifiedCitations(
   web: Web,
   passages: readonly RankedPassage[],
   cited: readonly CitedPassage[],
   signal?: AbortSignal,
 ): Promise<Citation[]> {
+  const texts = passages.map((passage) => passage.text)
   const out: Citation[] = []
   for (const citation of cited) {
-    const passage = passages[passageIndex(citation.passage)]
-    const quote = normaliseSpace(citation.quote)
-    if (!passage || quote.length > MAX_QUOTE) continue
-    let text: string
-    try {
-      text = (await web.source(passage.url, signal)).text
-    } catch {
-      continue
+    if (normaliseSpace(citation.quote).length > MAX_QUOTE) continue
+    const named = passages[referredIndex(citation.passage, texts) ?? -1]
+    const holding = passages.find((passage) => quoteOnPage(citation.quote, passage.text) !== null)
+    for (const passage of new Set([named, holding])) {
+      if (!passage) continue
+      let text: string
+      try {
+        text = (await web.source(passage.url, signal)).text
+      } catch {
+        continue
+      }
+      const quote = quoteOnPage(citation.quote, text)
+      if (quote === null) continue
+      if (!out.some((c) => c.url === passage.url && c.quote === quote))
+        out.push({
+          url: passage.url,
+          title: passage.title,
+          quote,
+          retrievedAt: passage.retrievedAt,
+          // A deep research run saved before pages' dates were read has passages without one.
+          publishedAt: passage.publishedAt ?? null,
+          stance: null,
+          preferred: web.prefers(passage.url),
+        })
+      break
     }
-    if (!quoteOccursIn(quote, text)) continue
-    if (out.some((c) => c.url === passage.url && c.quote === quote)) continue
-    out.push({
-      url: passage.url,
-      title: passage.title,
-      quote,
-      retrievedAt: passage.retrievedAt,
-      // A deep research run saved before pages' dates were read has passages without one.
-      publishedAt: passage.publishedAt ?? null,
-      stance: null,
-    })
   }
   return out
 }
 
 /// Why `decided` does not stand on its citations (judged for their stance), or null when it does: supported
 /// needs a quote that supports the claim, refuted one that refutes it, misleading at least one verified quote.
+/// A quote whose stance could not be checked (null) counts for the verdict: only a checked neutral takes a
+/// quote's weight away.
 function ungrounded(decided: Consensus, citations: readonly Citation[]): string | null {
-  const has = (stance: Citation['stance']) => citations.some((citation) => citation.stance === stance)
-  if (decided.verdict === 'supported' && !has('supports')) return 'no verified quote supports the claim'
-  if (decided.verdict === 'refuted' && !has('refutes')) return 'no verified quote contradicts the claim'
+  const bears = (stance: Citation['stance']) =>
+    citations.some((citation) => citation.stance === stance || citation.stance === null)
+  if (decided.verdict === 'supported' && !bears('supports')) return 'no verified quote supports the claim'
+  if (decided.verdict === 'refuted' && !bears('refutes')) return 'no verified quote contradicts the claim'
   if (decided.verdict === 'misleading' && citations.length === 0)
     return 'no verified quote shows what it leaves out'
   return null
 }
 
-/// The consensus with its citations (stances judged): a verdict its citations do not bear out becomes
-/// unverifiable for want of evidence, its agreement then the share of `votes` that said so. Sourced, and its
-/// sources counted, only by the citations that support or refute the claim.
+/// The consensus on its citations (`own`, stances judged), weighed with every quote judged for the claim
+/// (`judged`: the votes' too). Quotes that support the claim beside quotes that contradict it make a supported
+/// or refuted verdict misleading (the sources disagree), with both shown; otherwise a verdict its citations do
+/// not bear out becomes unverifiable for want of evidence. A changed verdict's agreement is the share of
+/// `votes` that gave it. Sourced, and its sources counted, by the citations that support or refute the claim
+/// or were not stance-checked; labelled when any quote was not.
 function groundedConsensus(
   decided: Consensus,
-  citations: Citation[],
+  own: readonly Citation[],
+  judged: readonly Citation[],
   votes: readonly Evaluation[],
 ): Consensus {
-  const bearing = citations.filter(
-    (citation) => citation.stance === 'supports' || citation.stance === 'refutes',
-  )
-  const grounded = { ...decided, citations, sourced: bearing.length > 0, sources: citedSites(bearing) }
+  const supporting = judged.filter((citation) => citation.stance === 'supports')
+  const refuting = judged.filter((citation) => citation.stance === 'refutes')
+  const disagree = supporting.length > 0 && refuting.length > 0
+  const citations = disagree ? distinctCitations([...own, ...supporting, ...refuting]) : [...own]
+  const bearing = citations.filter((citation) => citation.stance !== 'neutral')
+  const unchecked = [...own, ...judged].some((citation) => citation.stance === null)
+  const grounded: Consensus = {
+    ...decided,
+    citations,
+    sourced: bearing.length > 0,
+    sources: citedSites(bearing),
+    fallbacks: unchecked ? [...decided.fallbacks, 'quotes_not_stance_checked'] : decided.fallbacks,
+  }
+  if (disagree && (decided.verdict === 'supported' || decided.verdict === 'refuted')) {
+    return {
+      ...grounded,
+      verdict: 'misleading',
+      detail: 'missing_context',
+      agreement: agreement('misleading', votes),
+      reasoning:
+        `${decided.reasoning} (Misleading: the sources disagree; quotes that support the claim and quotes that contradict it are both cited.)`.slice(
+          0,
+          MAX_REASONING,
+        ),
+    }
+  }
   const why = ungrounded(decided, citations)
   if (why === null) return grounded
   return {
@@ -175,6 +235,12 @@ function groundedConsensus(
     reasoning: `${decided.reasoning} (Unverifiable: ${why}.)`.slice(0, MAX_REASONING),
   }
 }
+
+/// `decided` naming the fallbacks of the research it rests on too.
+const fellBack = (decided: Consensus, fallbacks: readonly Fallback[]): Consensus => ({
+  ...decided,
+  fallbacks: [...new Set([...decided.fallbacks, ...fallbacks])],
+})
 
 /// The number of distinct sites (host names) among the citations.
 export const citedSites = (citations: readonly Citation[]): number =>
@@ -215,7 +281,13 @@ export function webTier(
     const key = `${input.checkId}:${input.claim.id}`
     const known = evidence.get(key)
     if (known) return known
-    const found = research(input.claim, input.documentText, input.signal, todayOf(input.now(), steps))
+    const found = research(
+      input.claim,
+      input.documentText,
+      web.forOrganization(input.organizationId, input.checkId),
+      input.signal,
+      todayOf(input.now(), steps),
+    )
     evidence.set(key, found)
     found.catch(() => evidence.delete(key))
     while (evidence.size > REMEMBERED) evidence.delete(evidence.keys().next().value as string)
@@ -223,46 +295,63 @@ export function webTier(
   }
 
   /// Searches until the judge has the results worth reading, reads only those pages, and keeps the passages
-  /// it says bear on the claim.
+  /// it says bear on the claim; searches again while none does and searches are left.
   async function research(
     claim: ClaimRecord,
     documentText: string,
+    web: Web,
     signal: AbortSignal,
     today: string | null,
   ): Promise<ClaimEvidence> {
     const item = claimData(documentText, claim)
-    // The statement: the same words about another subject are another search.
-    const searchFor = item.claim
-    const searched = await searchUntilAnswered(client, judge, web, item, searchFor, {
+    let passages: RankedPassage[] = []
+    let usage: TokenUsage | null = null
+    const fallbacks: Fallback[] = []
+    const searched = await searchUntilAnswered(client, judge, web, item, {
       maxSearches: config.research.maxSearches,
       today,
       signal,
+      evidence: async (chosen) => {
+        const { sources } = await web.read(
+          chosen.map((result) => result.url),
+          signal,
+        )
+        // Ranked by the statement's words: the claim's words may be about another subject.
+        const candidates = rankedPassages(item.claim, sources).slice(0, CANDIDATES)
+        const kept = await relevantPassages(client, judge, item, passageData(candidates), signal, today)
+        usage = addUsage(usage, kept.usage)
+        fallbacks.push(...kept.fallbacks)
+        // Beside the judge's choice, the best by words: one model's reading of the evidence is not all the panel
+        // sees.
+        const byWords = candidates
+          .slice(0, BY_WORDS)
+          .flatMap((_, index) => (kept.order.includes(index) ? [] : [index]))
+        const order = [...kept.order.slice(0, PASSAGES - byWords.length), ...byWords]
+        passages = order.map((index) => candidates[index] as RankedPassage)
+        return kept.order.length > 0
+      },
     })
-    const { sources } = await web.read(
-      searched.chosen.map((result) => result.url),
-      signal,
-    )
-    const candidates = rankedPassages(searchFor, sources).slice(0, CANDIDATES)
-    const chosen = await relevantPassages(client, judge, item, passageData(candidates), signal, today)
     return {
       queries: searched.queries,
-      passages: chosen.order.slice(0, PASSAGES).map((index) => candidates[index] as RankedPassage),
-      usage: addUsage(searched.usage, chosen.usage),
+      passages,
+      usage: addUsage(searched.usage, usage),
+      fallbacks: [...new Set([...searched.fallbacks, ...fallbacks])],
+      web,
     }
   }
 
   return {
     tier: 't3',
     models: () => [...panel.keys()],
-    // The reading of each search's results, searches, fetches, the choice of evidence, the vote or decision and
-    // the stances, each with its retries.
+    // The first query, the reading of each search's results, searches, fetches, a choice of evidence after each
+    // search, the vote or decision and the stances, each with its retries.
     unitTimeoutMs:
-      (config.research.maxSearches + 3) * client.worstCaseMs() + 10 * web.fetcher.options.timeoutMs,
+      (2 * config.research.maxSearches + 4) * client.worstCaseMs() + 10 * web.fetcher.options.timeoutMs,
 
     async check(input: UnitInput): Promise<UnitOutcome> {
       const handle = panel.get(input.model)
       if (!handle) throw new PermanentError(`The panel model "${input.model}" is no longer configured.`)
-      const { passages } = await evidenceFor(input)
+      const { passages, web: underPolicy } = await evidenceFor(input)
       const item = claimData(input.documentText, input.claim)
       const { object, usage } = await client.generate(handle, {
         system: webPanelSystem(todayOf(input.now(), steps), item),
@@ -271,7 +360,7 @@ export function webTier(
         name: 'web_vote',
         signal: input.signal,
       })
-      const citations = await verifiedCitations(web, passages, object.citations, input.signal)
+      const citations = await verifiedCitations(underPolicy, passages, object.citations, input.signal)
       return {
         evaluation: webVote(input.model, object, citations, input.now(), usage, 1),
         consensus: null,
@@ -282,27 +371,54 @@ export function webTier(
     async judge(input: JudgeInput): Promise<UnitOutcome> {
       // The research's tokens count once, with the consensus (research done again after a restart is spent
       // again, and counted; what a run before the restart spent is not known).
-      const { passages, usage: researchUsage } = await evidenceFor(input)
+      const { passages, usage: researchUsage, fallbacks, web: underPolicy } = await evidenceFor(input)
       const first = input.votes.filter((vote) => vote.round === 1)
       const item = claimData(input.documentText, input.claim)
       const today = todayOf(input.now(), steps)
-      if (steps.panelDecides && unanimous(first) && sharesACitation(first)) {
-        evidence.delete(`${input.checkId}:${input.claim.id}`)
-        const decided = panelConsensus(first, input.now())
+      // The decision on its quotes (`own`): theirs and every vote's judged for their stance in one request.
+      const grounded = async (
+        decided: Consensus,
+        own: readonly Citation[],
+        votes: readonly Evaluation[],
+        debate: readonly Evaluation[],
+        usage: TokenUsage | null,
+      ): Promise<UnitOutcome> => {
+        const cited = [...own, ...[...first, ...debate].flatMap((vote) => vote.citations)]
         const judged = await judgeStances(
           client,
           verifier,
+          underPolicy,
           item.claim,
-          distinctCitations(first.flatMap((vote) => vote.citations)),
+          distinctCitations(cited),
           today,
           input.signal,
         )
+        evidence.delete(`${input.checkId}:${input.claim.id}`)
         return {
-          consensus: groundedConsensus(decided, judged.citations, first),
-          consensusUsage: addUsage(researchUsage, judged.usage),
+          consensus: withheldNoted(
+            groundedConsensus(
+              fellBack(decided, fallbacks),
+              withStances(own, judged.citations),
+              judged.citations,
+              votes,
+            ),
+            underPolicy.withheld,
+          ),
+          consensusUsage: addUsage(usage, researchUsage, judged.usage),
+          debate: debate.map((vote) => ({
+            ...vote,
+            citations: withStances(vote.citations, judged.citations),
+          })),
           voteStances: judged.citations,
           issues: [],
         }
+      }
+      // The quotes of the votes that gave the decided verdict.
+      const quotesOf = (votes: readonly Evaluation[], decided: Consensus): Citation[] =>
+        distinctCitations(votes.flatMap((vote) => (vote.verdict === decided.verdict ? vote.citations : [])))
+      if (steps.panelDecides && unanimous(first) && sharesACitation(first)) {
+        const decided = panelConsensus(first, input.now())
+        return grounded(decided, quotesOf(first, decided), first, [], null)
       }
       // A panelist's second vote, after reading the others' (a model no longer configured keeps its first).
       const voteAgain = async (own: Evaluation, others: Evaluation[]): Promise<Evaluation | null> => {
@@ -315,38 +431,34 @@ export function webTier(
           name: 'web_vote',
           signal: input.signal,
         })
-        const citations = await verifiedCitations(web, passages, object.citations, input.signal)
+        const citations = await verifiedCitations(underPolicy, passages, object.citations, input.signal)
         return webVote(own.model, object, citations, input.now(), usage, 2)
       }
-      const debate = steps.debate && split(first) ? await debateRound(first, voteAgain, input.signal) : []
+      const disagreed = split(first)
+      const debate = steps.debate && disagreed ? await debateRound(first, voteAgain, input.signal) : []
       const votes = finalVotes(first, debate)
-      const { object, usage } = await client.generate(judge, {
-        system: webJudgeSystem(today, item),
-        prompt: webJudgePrompt(item, passageData(passages), votes),
-        schema: WebDecision,
-        name: 'web_decision',
-        signal: input.signal,
-      })
-      const verified = await verifiedCitations(web, passages, object.citations, input.signal)
-      // The judge's quotes and every vote's, in one request.
-      const cited = [...verified, ...[...first, ...debate].flatMap((vote) => vote.citations)]
-      const judged = await judgeStances(
-        client,
-        verifier,
-        item.claim,
-        distinctCitations(cited),
-        today,
-        input.signal,
-      )
-      evidence.delete(`${input.checkId}:${input.claim.id}`)
-      const decided = consensus(object, votes, input.now(), input.claim.text)
-      return {
-        consensus: groundedConsensus(decided, withStances(verified, judged.citations), votes),
-        consensusUsage: addUsage(usage, researchUsage, judged.usage),
-        debate: debate.map((vote) => ({ ...vote, citations: withStances(vote.citations, judged.citations) })),
-        voteStances: judged.citations,
-        issues: [],
+      // A panel that agreed at once but on no common page goes to the judge, as does a tie or a wider split.
+      const jury = steps.panelDecides && disagreed ? juryConsensus(votes, input.now(), models.majority) : null
+      if (jury) return grounded(jury, quotesOf(votes, jury), votes, debate, null)
+      let decision
+      try {
+        decision = await client.generate(judge, {
+          system: webJudgeSystem(today, item),
+          prompt: webJudgePrompt(item, passageData(passages), votes),
+          schema: WebDecision,
+          name: 'web_decision',
+          signal: input.signal,
+        })
+      } catch (error) {
+        // The judge's answer could not be used, even asked again: the votes' majority decides, labelled.
+        const fallback = error instanceof UnusableAnswerError ? withoutJudge(votes, input.now()) : null
+        if (!fallback) throw error
+        return grounded(fallback, quotesOf(votes, fallback), votes, debate, null)
       }
+      const { object, usage } = decision
+      const verified = await verifiedCitations(underPolicy, passages, object.citations, input.signal)
+      const decided = consensus(object, votes, input.now(), input.claim.text)
+      return grounded(decided, verified, votes, debate, usage)
     },
   }
 }

@@ -17,10 +17,13 @@ import {
   voteData,
 } from '../t2/prompts'
 
+/// How a passage is named, for servers that pass a schema's descriptions to the model (short: every request
+/// pays for them).
+export const PASSAGE_ID = 'passage id as shown, e.g. P1'
+
 /// A citation as a model gives it: the id of a passage it relied on and a verbatim quote from that passage.
-/// No descriptions: CITE in the system prompt says what they are once, where a schema's words are paid for again
-/// for every citation a decision may give.
-export const CitedPassage = z.object({ passage: z.string(), quote: z.string() })
+/// The quote has no description: CITE in the system prompt says what it is once.
+export const CitedPassage = z.object({ passage: z.string().describe(PASSAGE_ID), quote: z.string() })
 export type CitedPassage = z.infer<typeof CitedPassage>
 
 // As in t2, reasons and evidence come before the verdict (the verdict key last).
@@ -47,7 +50,7 @@ export const WebDecision = z.object({
 export type WebDecision = z.infer<typeof WebDecision>
 
 /// The passages that bear on a claim, most decisive first.
-export const RelevantPassages = z.object({ passages: z.array(z.string()) })
+export const RelevantPassages = z.object({ passages: z.array(z.string().describe(PASSAGE_ID)) })
 
 /// A passage as the models see it: its page's site and title, its dates as days (a claim about "now" is weighed
 /// against them; the publication date only when the page gives one) and its text. The full address and times

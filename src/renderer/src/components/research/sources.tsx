@@ -1,5 +1,5 @@
 import type { JSX } from 'react'
-import { citationDates, stanceWords } from '../../../../shared/citations'
+import { citationDates, PREFERRED_SOURCE, stanceWords } from '../../../../shared/citations'
 import type { Citation } from '../../../../shared/schemas'
 import { Confirmation } from '../Confirmation'
 
@@ -12,11 +12,12 @@ function domainOf(url: string): string {
   }
 }
 
-/// A source as a screen reader names it: its title (or domain) and its domain.
+/// A source as a screen reader names it: its title (or domain), its domain, and whether it is a preferred one.
 export const sourceName = (citation: Citation): string =>
-  `${citation.title || domainOf(citation.url)} (${domainOf(citation.url)})`
+  `${citation.title || domainOf(citation.url)} (${domainOf(citation.url)}${citation.preferred ? `, ${PREFERRED_SOURCE}` : ''})`
 
-/// A source as a link that only asks to be opened: its title (or domain), its domain, and optionally its
+/// A source as a link that only asks to be opened: its title (or domain), its domain, whether the source policy
+/// prefers its site, and optionally its
 /// verbatim quote, its dates and how it bears on the claim. Without `tabStop` it is for the mouse only: inside a widget the arrow keys
 /// walk (the argument map), whose item opens it with Enter and names it.
 export function SourceLink({
@@ -41,6 +42,7 @@ export function SourceLink({
         {citation.title || domainOf(citation.url)}
       </button>
       <span className="muted"> · {domainOf(citation.url)}</span>
+      {citation.preferred && <span className="preferred-source"> · {PREFERRED_SOURCE}</span>}
       {quote && <q>{citation.quote}</q>}
       {quote && (
         <span className="muted">

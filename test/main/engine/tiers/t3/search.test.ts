@@ -21,14 +21,15 @@ closeAfterEach(
 interface Script {
   /// The ids of the results to read, from the results so far.
   read?: (results: Array<{ id: string; title: string }>) => string[]
-  /// The next query, from the queries so far (null: enough).
+  /// The next query, from the queries so far (null: enough); the first is the claim's words unless told.
   next?: (queries: string[]) => string | null
   verdict?: string
   /// The stance the verifier gives every quote.
   stance?: string
 }
 
-/// A fake model playing every t3 role by `script`: it reads all results and asks for nothing more unless told,
+/// A fake model playing every t3 role by `script`: it searches the claim's words first, reads all results and
+/// asks for nothing more unless told,
 /// chooses every passage, votes and decides `verdict` citing the first sentence of the Ottawa passage.
 function scripted(script: Script = {}) {
   return (request: RecordedRequest): unknown => {
@@ -38,7 +39,7 @@ function scripted(script: Script = {}) {
         return {
           reasoning: 'What the results show.',
           read: (script.read ?? ((results) => results.map((r) => r.id)))(input.results),
-          nextQuery: script.next?.(input.queries) ?? null,
+          nextQuery: script.next?.(input.queries) ?? (input.queries.length === 0 ? input.claim : null),
         }
       case 'relevant_passages':
         return { passages: input.passages.map((p: { id: string }) => p.id) }
@@ -95,30 +96,35 @@ const searchSteps = () => fake!.requests.filter((r) => schemaName(r) === 'search
 const fetchedPages = () => wiki!.requests.filter((r) => !r.startsWith('/w/api.php'))
 
 describe('t3 searches until the question is answered', () => {
-  it('searches again when the first results do not answer the claim, then reads what it picked', async () => {
+  it('searches the query the model writes, again when the first results do not answer the claim, then reads what it picked', async () => {
+    const queries = ['Canada largest city capital', 'capital city of Canada']
     await setUp(
       scripted({
         read: (results) => results.filter((r) => r.title === 'Ottawa').map((r) => r.id),
-        next: (queries) => (queries.length === 1 ? 'capital city of Canada' : null),
+        next: (asked) => queries[asked.length] ?? null,
       }),
       (w) => {
         w.article('Ottawa', OTTAWA)
         w.article('Toronto', ['Toronto is the largest city in Canada.'])
-        w.search = (query) => (query === CLAIM ? [{ title: 'Toronto' }] : [{ title: 'Ottawa' }])
+        w.search = (query) => (query === queries[0] ? [{ title: 'Toronto' }] : [{ title: 'Ottawa' }])
       },
     )
     const claim = await checkT3()
-    expect(claim.consensus.t3).toMatchObject({ verdict: 'supported', sourced: true, sources: 1 })
-    // The claim was searched first; the model, reading only snippets, asked for the second query.
-    expect(searches().map((r) => new URL(r, 'http://x').searchParams.get('srsearch'))).toEqual([
-      CLAIM,
-      'capital city of Canada',
-    ])
+    expect(claim.consensus.t3).toMatchObject({
+      verdict: 'supported',
+      sourced: true,
+      sources: 1,
+      fallbacks: [],
+    })
+    // The model wrote the first query (not the claim's words), then, reading only snippets, asked for the second.
+    expect(searches().map((r) => new URL(r, 'http://x').searchParams.get('srsearch'))).toEqual(queries)
     const steps = searchSteps()
-    expect(steps).toHaveLength(2)
-    expect(data(steps[0]!).results.map((r: any) => r.title)).toEqual(['Toronto'])
-    expect(data(steps[1]!)).toMatchObject({
-      queries: [CLAIM, 'capital city of Canada'],
+    expect(steps).toHaveLength(3)
+    expect(data(steps[0]!)).toEqual({ claim: CLAIM, queries: [], searchesLeft: 3, results: [] })
+    expect(steps[0]!.user).toMatch(/^Write the first query/)
+    expect(data(steps[1]!).results.map((r: any) => r.title)).toEqual(['Toronto'])
+    expect(data(steps[2]!)).toMatchObject({
+      queries,
       searchesLeft: 1,
       results: [
         { id: 'R1', title: 'Toronto' },
@@ -143,8 +149,9 @@ describe('t3 searches until the question is answered', () => {
     await checkT3()
     expect(searches()).toHaveLength(2)
     const steps = searchSteps()
-    expect(steps).toHaveLength(2)
-    expect(data(steps[1]!)).toMatchObject({ queries: [CLAIM, 'query 2'], searchesLeft: 0 })
+    // The first query, the second, then the pick with no search left.
+    expect(steps).toHaveLength(3)
+    expect(data(steps[2]!)).toMatchObject({ queries: ['query 1', 'query 2'], searchesLeft: 0 })
   })
 
   it('fetches only the pages the model chose to read, of all the results', async () => {
@@ -161,7 +168,7 @@ describe('t3 searches until the question is answered', () => {
     await checkT3()
     // The search loop reads the statement (no context), each result's title, site and a snippet of at most 240
     // characters.
-    const [step] = searchSteps()
+    const [, step] = searchSteps()
     expect(Object.keys(data(step!))).toEqual(['claim', 'queries', 'searchesLeft', 'results'])
     expect(data(step!).results).toHaveLength(4)
     for (const result of data(step!).results) {
@@ -172,6 +179,172 @@ describe('t3 searches until the question is answered', () => {
     for (const title of titles.slice(1)) expect(wiki!.requests.join(' ')).not.toContain(`title=${title}`)
     // Fetched for its passages, then from the cache for each quote check.
     expect(fetchedPages()).toEqual(['/w/index.php?title=Ottawa'])
+  })
+})
+
+/// Requests asked again (the client tells the model what was wrong), and those asked with `name`.
+const askedAgain = (name: string) =>
+  fake!.requests.filter((r) => schemaName(r) === name && r.user.includes('Your answer could not be used'))
+/// `answer`, but `slip` for requests named `name` (`again`: the request was asked again).
+const slipping =
+  (name: string, slip: (request: RecordedRequest, again: boolean) => unknown, answer = scripted()) =>
+  (request: RecordedRequest): unknown =>
+    schemaName(request) === name
+      ? slip(request, request.user.includes('Your answer could not be used'))
+      : answer(request)
+
+describe('t3 falls back, and says so, where the model names nothing it was shown', () => {
+  const ottawa = (w: FakeWiki) => {
+    w.article('Ottawa', OTTAWA)
+    w.search = () => [{ title: 'Ottawa', snippet: 'Ottawa is the capital city of Canada.' }]
+  }
+  const searchStep = scripted()
+
+  it('a search step naming no result is asked again, saying what was wrong, and a good answer is used', async () => {
+    await setUp(
+      slipping('search_step', (request, again) => {
+        const step = searchStep(request) as { read: string[] }
+        return data(request).queries.length === 0 || again ? step : { ...step, read: ['the first one'] }
+      }),
+      ottawa,
+    )
+    const consensus = (await checkT3()).consensus.t3
+    expect(consensus).toMatchObject({ verdict: 'supported', sourced: true, fallbacks: [] })
+    const [again, ...more] = askedAgain('search_step')
+    expect(more).toEqual([])
+    expect(again!.user).toContain('none of the results you named is one of those shown')
+    expect(again!.user).toContain('R1 to R1')
+  })
+
+  it('a search step naming no result twice reads the top results: the verdict stands, and says so', async () => {
+    await setUp(
+      slipping('search_step', (request) => {
+        const step = searchStep(request) as { read: string[] }
+        return data(request).queries.length === 0 ? step : { ...step, read: [] }
+      }),
+      ottawa,
+    )
+    const consensus = (await checkT3()).consensus.t3
+    expect(consensus).toMatchObject({
+      verdict: 'supported',
+      sourced: true,
+      fallbacks: ['search_top_results'],
+    })
+    expect(askedAgain('search_step')[0]!.user).toContain('name the results worth reading in "read" (R1)')
+    expect(fetchedPages()).toEqual(['/w/index.php?title=Ottawa'])
+  })
+
+  it('a model that writes no first query is asked again, then the claim is searched as it is checked', async () => {
+    await setUp(
+      slipping('search_step', (request) => ({
+        ...(searchStep(request) as object),
+        nextQuery: data(request).queries.length === 0 ? '  ' : null,
+      })),
+      ottawa,
+    )
+    expect((await checkT3()).consensus.t3).toMatchObject({ verdict: 'supported', fallbacks: [] })
+    expect(askedAgain('search_step')[0]!.user).toContain('write the first search query in "nextQuery"')
+    expect(searches().map((r) => new URL(r, 'http://x').searchParams.get('srsearch'))).toEqual([CLAIM])
+  })
+
+  const twoParagraphs = (w: FakeWiki) => {
+    w.article('Ottawa', [...OTTAWA, 'The city had a population of 1,017,449 in the 2021 census.'])
+    w.search = () => [{ title: 'Ottawa' }]
+  }
+
+  it('an evidence choice naming no passage is asked again; named by their words, the passages are read', async () => {
+    await setUp(
+      slipping('relevant_passages', (request, again) => ({
+        passages: again ? ['ottawa is the capital city of canada', 'P7'] : ['P7', 'the best one'],
+      })),
+      twoParagraphs,
+    )
+    const consensus = (await checkT3()).consensus.t3
+    expect(consensus).toMatchObject({ verdict: 'supported', fallbacks: [] })
+    expect(askedAgain('relevant_passages')[0]!.user).toContain(
+      'none of the passages you named is one of those shown: name them by their ids, P1 to P2',
+    )
+    // The passage it named by its words reached the panel first, the other (the best by words it left out)
+    // beside it.
+    for (const vote of fake!.requests.filter((r) => schemaName(r) === 'web_vote'))
+      expect(data(vote).passages.map((p: { text: string }) => p.text)).toEqual([
+        OTTAWA[0],
+        'The city had a population of 1,017,449 in the 2021 census.',
+      ])
+  })
+
+  it.each([
+    ['names nothing valid twice', () => ({ passages: ['P9'] })],
+    ['never answers in the schema', () => 'The passages that bear on it are the first two.'],
+  ])('an evidence choice that %s falls back to the ranking by words, and says so', async (_, slip) => {
+    await setUp(slipping('relevant_passages', slip), twoParagraphs)
+    const consensus = (await checkT3()).consensus.t3
+    expect(consensus).toMatchObject({
+      verdict: 'supported',
+      sourced: true,
+      fallbacks: ['evidence_ranked_by_words'],
+    })
+    expect(fake!.requests.filter((r) => schemaName(r) === 'relevant_passages')).toHaveLength(2)
+    // Both passages, in their ranking by the claim's words, reached the panel.
+    for (const vote of fake!.requests.filter((r) => schemaName(r) === 'web_vote'))
+      expect(data(vote).passages).toHaveLength(2)
+  })
+
+  it('searches again when the pages it picked hold nothing that bears on the claim', async () => {
+    await setUp(
+      slipping(
+        'relevant_passages',
+        (request) => ({
+          passages: data(request)
+            .passages.filter((p: { text: string }) => p.text.startsWith('Ottawa'))
+            .map((p: { id: string }) => p.id),
+        }),
+        // It reads every result not read in vain, and searches again once told the pages held nothing.
+        slipping('search_step', (request) => {
+          const { queries, results, readWithoutEvidence: vain = [] } = data(request)
+          return {
+            reasoning: 'What the results show.',
+            read: results
+              .filter((r: { id: string }) => !vain.includes(r.id))
+              .map((r: { id: string }) => r.id),
+            nextQuery:
+              queries.length === 0 ? 'Canada cities' : vain.length > 0 ? 'capital city of Canada' : null,
+          }
+        }),
+      ),
+      (w) => {
+        w.article('Ottawa', OTTAWA)
+        w.article('Toronto', ['Toronto is the largest city in Canada.', 'Its tower is 553 metres tall.'])
+        w.search = (query) => (query === 'Canada cities' ? [{ title: 'Toronto' }] : [{ title: 'Ottawa' }])
+      },
+    )
+    const consensus = (await checkT3()).consensus.t3
+    expect(consensus).toMatchObject({ verdict: 'supported', sourced: true, fallbacks: [] })
+    expect(searches().map((r) => new URL(r, 'http://x').searchParams.get('srsearch'))).toEqual([
+      'Canada cities',
+      'capital city of Canada',
+    ])
+    // The model was told which result it read in vain, and asked for the next search.
+    const steps = searchSteps()
+    expect(steps).toHaveLength(4)
+    expect(data(steps[2]!)).toMatchObject({ readWithoutEvidence: ['R1'], searchesLeft: 2 })
+    // Toronto's two passages were judged (none kept); Ottawa's one is kept without asking.
+    expect(fake!.requests.filter((r) => schemaName(r) === 'relevant_passages')).toHaveLength(1)
+    expect(fetchedPages()).toEqual(['/w/index.php?title=Toronto', '/w/index.php?title=Ottawa'])
+  })
+})
+
+describe('snippets carry their dates', () => {
+  it('the date the search gives a result reaches the search loop as a day', async () => {
+    await setUp(scripted(), (w) => {
+      w.article('Ottawa', OTTAWA)
+      w.search = () => [{ title: 'Ottawa', timestamp: '2024-03-02T10:00:00Z' }, { title: 'Toronto' }]
+    })
+    await checkT3()
+    const results = data(searchSteps()[1]!).results
+    expect(results[0]).toMatchObject({ title: 'Ottawa', date: '2024-03-02' })
+    // A result without a date has none.
+    expect(Object.keys(results[1])).toEqual(['id', 'title', 'site', 'snippet'])
   })
 })
 
@@ -240,7 +413,10 @@ describe('t3 grounds its verdict on quotes that bear on the claim', () => {
   })
 
   it('a misleading verdict that cites no verified quote is unverifiable', async () => {
-    await setUp(scripted({ verdict: 'misleading', read: () => [] }), ottawa)
+    await setUp(scripted({ verdict: 'misleading' }), (w) => {
+      w.article('Ottawa', OTTAWA)
+      w.search = () => []
+    })
     const consensus = (await checkT3()).consensus.t3
     expect(consensus).toMatchObject({
       verdict: 'unverifiable',
@@ -249,7 +425,8 @@ describe('t3 grounds its verdict on quotes that bear on the claim', () => {
       citations: [],
     })
     expect(consensus.reasoning).toContain('no verified quote shows what it leaves out')
-    // Nothing was picked, so nothing was fetched, and no stance was asked for.
+    // Nothing was found (in all three searches the model asked for), so nothing was fetched, and no stance was
+    // asked for.
     expect(fetchedPages()).toEqual([])
     expect(fake!.requests.filter((r) => schemaName(r) === 'stances')).toEqual([])
   })
@@ -278,13 +455,16 @@ describe('t3 grounds its verdict on quotes that bear on the claim', () => {
       )
       const consensus = (await checkT3()).consensus.t3
       expect(consensus).toMatchObject({ verdict, sourced, citations: [expect.objectContaining({ stance })] })
-      // MiniCheck's own prompt, as plain text: no system prompt, no response format.
+      // MiniCheck's own prompt, as plain text: no system prompt, no response format; the document is the quote
+      // with the sentence after it on its page.
       const [asked, ...more] = fake!.of('bespoke-minicheck')
       expect(more).toEqual([])
       expect(asked!.path).toBe('/api/chat')
       expect(asked!.system).toBe('')
       expect(asked!.body.format).toBeUndefined()
-      expect(asked!.user).toBe(`Document: Ottawa is the capital city of Canada.\nClaim: ${CLAIM}`)
+      expect(asked!.user).toBe(
+        `Document: Ottawa is the capital city of Canada. It lies in the province of Ontario.\nClaim: ${CLAIM}`,
+      )
       expect(fake!.requests.filter((r) => schemaName(r) === 'stances')).toEqual([])
     },
   )

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ConfigInput } from '../../../../../src/shared/config'
 import { DATA_CLOSE, DATA_OPEN } from '../../../../../src/main/engine/tiers/t2/prompts'
-import { chosenPassages } from '../../../../../src/main/engine/tiers/t3'
 import { normaliseSpace } from '../../../../../src/main/engine/web'
 import { startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../../../../helpers/fakeOpenAI'
 import { FakeWiki } from '../../../../helpers/fakeWiki'
@@ -31,8 +30,8 @@ function data(request: RecordedRequest): any {
 }
 const schemaName = (request: RecordedRequest): string => request.body.response_format?.json_schema?.name ?? ''
 
-/// A fake model that reads the passages: reading search results it picks them all, and searches "capital of
-/// Canada" while none is about Ottawa; as the judge choosing evidence it names the passages that mention a
+/// A fake model that reads the passages: it searches the claim's words first; reading search results it picks
+/// them all, and searches "capital of Canada" while none is about Ottawa; as the judge choosing evidence it names the passages that mention a
 /// capital; as a voter it cites a sentence of the first passage (or `invent` instead) and gives `verdict`; as the
 /// verifier it finds each quote bears the verdict out. It is gullible: any text outside the data block that says
 /// "answer supported" wins.
@@ -41,6 +40,8 @@ function webModel(verdict: string, invent = false) {
     const name = schemaName(request)
     if (name === 'search_step') {
       const results: Array<{ id: string; title: string }> = data(request).results
+      if (data(request).queries.length === 0)
+        return { reasoning: 'Nothing yet.', read: [], nextQuery: data(request).claim }
       const answered = results.some((result) => result.title.includes('Ottawa'))
       return {
         reasoning: 'The results so far.',
@@ -134,6 +135,7 @@ describe('t3: live web research', () => {
         retrievedAt: expect.any(String) as string,
         publishedAt: null,
         stance: 'supports',
+        preferred: false,
       },
     ])
     // The panel agreed and cited the same page: it decided without the judge.
@@ -142,26 +144,42 @@ describe('t3: live web research', () => {
       expect(served).toContain(citation.quote)
     }
     // Every token the models spent is counted in the report: resolving the claim, the votes, the research
-    // (reading the search results, choice of evidence) and the stances of the panel's quotes.
+    // (writing the first query, reading the search results, choice of evidence) and the stances of the panel's
+    // quotes.
     const spent = { input: 0, output: 0 }
     for (const request of fake.requests) {
       spent.input += request.usage?.prompt_tokens ?? 0
       spent.output += request.usage?.completion_tokens ?? 0
     }
     expect(fake.requests.map(schemaName).sort()).toEqual(
-      ['statements', 'search_step', 'relevant_passages', 'web_vote', 'web_vote', 'stances'].sort(),
+      [
+        'statements',
+        'search_step',
+        'search_step',
+        'relevant_passages',
+        'web_vote',
+        'web_vote',
+        'stances',
+      ].sort(),
     )
     expect(result.summary.tokens).toEqual(spent)
-    // The claim itself was searched, and its results answered it: one search; the page was fetched once.
+    // Every id a model writes is described in the schema it is sent (some servers show descriptions to it).
+    const schemaOf = (name: string) =>
+      fake.requests.find((r) => schemaName(r) === name)!.body.response_format.json_schema.schema
+    expect(schemaOf('search_step').properties.read.items.description).toMatch(/R1/)
+    expect(schemaOf('relevant_passages').properties.passages.items.description).toMatch(/P1/)
+    expect(JSON.stringify(schemaOf('web_vote').properties.citations)).toMatch(/"description":"[^"]*P1/)
+    // The query the model wrote was searched, and its results answered it: one search; the page was fetched
+    // once.
     expect(wiki.requests.filter((r) => r.startsWith('/w/api.php')).length).toBe(1)
     expect(wiki.requests.filter((r) => r.startsWith('/w/index.php')).length).toBe(1)
   })
 
-  // Without the cache each claim reads the page for its passages and again for each citation check (two
-  // votes; the panel agrees, so no judge).
+  // Without the cache each claim reads the page for its passages, again for each citation check (two votes;
+  // the panel agrees, so no judge) and again for the sentences around the quote its stance is judged with.
   it.each([
     [3600, 1],
-    [0, 6],
+    [0, 8],
   ])(
     'with web.sourceCacheSeconds %i, two claims that need the same page fetch it %i time(s)',
     async (sourceCacheSeconds, fetches) => {
@@ -271,7 +289,7 @@ describe('t3: live web research', () => {
     )
   })
 
-  it('the judge chooses the panel’s passages from the best 16 by their words; the others are not padded in', async () => {
+  it('the panel sees the passages the judge chose from the best 16 by their words, and the best two beside them', async () => {
     const chosen = 'Queen Victoria chose the city on the Ottawa River as the seat of government in 1857.'
     const decisive = `${chosen} Parliament has sat there since 1866.`
     // Twelve passages that repeat the claim's words around a question rank above the one that settles it.
@@ -302,17 +320,16 @@ describe('t3: live web research', () => {
     expect(candidates.findIndex((p) => p.text === decisive)).toBeGreaterThanOrEqual(8)
     const votes = fake.requests.filter((r) => schemaName(r) === 'web_vote')
     expect(votes).toHaveLength(2)
+    // The judge's choice first; then the best two by words it left out, and nothing else.
     for (const vote of votes) {
       const passages: Array<{ id: string; text: string }> = data(vote).passages
-      expect(passages).toEqual([expect.objectContaining({ id: 'P1', text: decisive })])
+      expect(passages).toEqual([
+        expect.objectContaining({ id: 'P1', text: decisive }),
+        expect.objectContaining({ id: 'P2', text: quiz[0] }),
+        expect.objectContaining({ id: 'P3', text: quiz[1] }),
+      ])
     }
     expect(claim.consensus.t3!.citations.map((c) => c.quote)).toEqual([chosen])
-  })
-
-  it('keeps the passages the model chose, in its order, ignoring ids of no passage', () => {
-    expect(chosenPassages(4, ['P3', 'p3', 'P9', 'the third', ' 1 ', 'P0'])).toEqual([2, 0])
-    expect(chosenPassages(4, ['[P4]', 'P 2', 'P2: the second'])).toEqual([3, 1])
-    expect(chosenPassages(3, [])).toEqual([])
   })
 
   it('drops an invented quote, and a consensus left without citations is unverifiable', async () => {
