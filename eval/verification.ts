@@ -276,6 +276,7 @@ function byTier(
       charEnd: item.claim.length,
       statement: null,
       parts: null,
+      statementState: null,
     }
     const createdAt = new Date().toISOString()
     store.documents.insert(

@@ -176,7 +176,7 @@ export const Consensus = z
     /// The number of distinct sites the consensus cites.
     sources: z.int().nonnegative(),
     /// Who decided: the judge, a unanimous panel without it, or a clear majority of the panel after its debate;
-    /// null for t1.
+    /// null for t1, and for a claim no model was asked about (its statement still leans on a pronoun).
     decidedBy: z.enum(['judge', 'panel', 'majority']).nullable(),
     /// How often a verdict given with this confidence was right, by the calibration map fitted for these models
     /// (`npm run eval -- verification --calibrate`); null without one, and for t1.

@@ -28,8 +28,13 @@ export interface Behaviour {
   answer?: (request: RecordedRequest) => unknown
   /// Holds a request until the promise returned for it settles (a test stops work at a point of its choosing).
   hold?: (request: RecordedRequest) => Promise<unknown> | undefined
-  /// How a request to resolve claims into statements rewrites each claim (by default: unchanged, no parts).
-  resolve?: (claim: ClaimToResolve) => { statement: string; parts?: string[] | null }
+  /// How a request to resolve claims into statements rewrites each claim (by default: unchanged, no parts, nothing
+  /// left unresolved).
+  resolve?: (claim: ClaimToResolve) => {
+    statement: string
+    parts?: string[] | null
+    unresolved?: string | null
+  }
 }
 
 /// A claim in a request to resolve claims, as the fake reads it from the request's data block: with the three
@@ -266,7 +271,13 @@ function answerFor(record: RecordedRequest, behaviour: Behaviour): string {
   if (resolving) {
     const statements = resolving.map(({ key, ...claim }) => {
       const resolved = behaviour.resolve?.(claim) ?? { statement: claim.claim }
-      return { claim: key, explanation: 'none', statement: resolved.statement, parts: resolved.parts ?? null }
+      return {
+        claim: key,
+        explanation: 'none',
+        statement: resolved.statement,
+        unresolved: resolved.unresolved ?? null,
+        parts: resolved.parts ?? null,
+      }
     })
     return JSON.stringify({ statements })
   }

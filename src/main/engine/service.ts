@@ -602,6 +602,7 @@ export class Service {
       charEnd: claim.charEnd,
       statement: null,
       parts: null,
+      statementState: null,
     }))
     return { document, claims }
   }

@@ -25,12 +25,25 @@ export interface ClaimRecord {
   statement: string | null
   /// The atomic statements of a claim that states several facts; null for one fact (or unresolved).
   parts: string[] | null
+  /// How the statement came to be; null until resolved.
+  statementState: StatementState | null
 }
+
+/// How a claim's statement came to be, which says what is checked:
+/// - `resolved`: the resolver's statement, checked alone;
+/// - `unresolved`: the resolver failed on it (refused, never answered usefully, or kept a pronoun the document
+///   may say the meaning of): the claim's words are checked with the sentences around them;
+/// - `rejected`: the resolver's statement dropped what the claim says (a number, a name, most of its words) or
+///   said something else: the claim's words are checked with the sentences around them;
+/// - `unclear`: the statement still leans on a word the document never explains ("It" opening the text, or words
+///   the resolver says it could not resolve): no model is asked, the claim is not checkable.
+export type StatementState = 'resolved' | 'unresolved' | 'rejected' | 'unclear'
 
 /// A claim resolved into what is checked, with the resolver's tokens for it (a batched request's share).
 export interface Resolution {
   statement: string
   parts: string[] | null
+  state: StatementState
   usage: TokenUsage | null
 }
 
@@ -52,11 +65,12 @@ export interface ClaimRow {
   char_end: number
   statement: string | null
   parts: string | null
+  statement_state: StatementState | null
 }
 
 /// The columns of a ClaimRow, for a query on `claims` (named `alias` in it).
 export const claimColumns = (alias = 'claims'): string =>
-  ['id', 'document_id', 'text', 'char_start', 'char_end', 'statement', 'parts']
+  ['id', 'document_id', 'text', 'char_start', 'char_end', 'statement', 'parts', 'statement_state']
     .map((column) => `${alias}.${column}`)
     .join(', ')
 
@@ -68,6 +82,7 @@ export const toClaim = (row: ClaimRow): ClaimRecord => ({
   charEnd: Number(row.char_end),
   statement: row.statement,
   parts: row.parts === null ? null : (JSON.parse(row.parts) as string[]),
+  statementState: row.statement_state,
 })
 
 /// An estimate not submitted (alias `d`), unless deep research was asked about one of its claims (the research
@@ -247,7 +262,14 @@ export class Documents {
     return transaction(this.db, () =>
       resolved.map(({ claim, resolution }) => {
         this.resolve(claim.id, resolution)
-        return this.claim(claim.id) ?? { ...claim, statement: resolution.statement, parts: resolution.parts }
+        return (
+          this.claim(claim.id) ?? {
+            ...claim,
+            statement: resolution.statement,
+            parts: resolution.parts,
+            statementState: resolution.state,
+          }
+        )
       }),
     )
   }
@@ -255,12 +277,14 @@ export class Documents {
   resolve(claimId: string, resolution: Resolution): boolean {
     const changed = this.db
       .prepare(
-        `UPDATE claims SET statement = ?, parts = ?, resolver_input_tokens = ?, resolver_output_tokens = ?
+        `UPDATE claims SET statement = ?, parts = ?, statement_state = ?, resolver_input_tokens = ?,
+           resolver_output_tokens = ?
          WHERE id = ? AND statement IS NULL RETURNING document_id`,
       )
       .get(
         resolution.statement,
         resolution.parts === null ? null : JSON.stringify(resolution.parts),
+        resolution.state,
         resolution.usage?.inputTokens ?? null,
         resolution.usage?.outputTokens ?? null,
         claimId,

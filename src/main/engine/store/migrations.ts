@@ -406,4 +406,11 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE checks ADD COLUMN source_policy TEXT;
   `,
+  // How a claim's statement came to be (a StatementState; null until resolved): a claim the resolver failed on,
+  // or whose statement was rejected, is checked as its words with the sentences around them after a restart
+  // too. Statements resolved before were taken as they came.
+  `
+  ALTER TABLE claims ADD COLUMN statement_state TEXT;
+  UPDATE claims SET statement_state = 'resolved' WHERE statement IS NOT NULL;
+  `,
 ]

@@ -18,26 +18,36 @@ interface Row {
   created_at: string
 }
 
-/// Statements that differ only in surrounding or repeated whitespace are the same claim.
-const claimHash = (text: string): string =>
-  createHash('sha256').update(text.trim().replace(/\s+/g, ' ')).digest('hex')
+/// What a vote was given on: a claim's statement (context null), or a claim checked as its words with the
+/// sentences around them, a digest of those as its context.
+export interface VotedClaim {
+  text: string
+  context: string | null
+}
 
-/// Panel votes by organization, model and statement (the claim as checked, references resolved): identical
-/// statements within 24 hours cost no model call.
+/// Statements that differ only in surrounding or repeated whitespace are the same claim; the same words in
+/// another context are another.
+const claimHash = ({ text, context }: VotedClaim): string =>
+  createHash('sha256')
+    .update(text.trim().replace(/\s+/g, ' ') + (context === null ? '' : `\n${context}`))
+    .digest('hex')
+
+/// Panel votes by organization, model and claim as checked (its statement, references resolved; or its words in
+/// their context): identical claims within 24 hours cost no model call.
 export class VoteCache {
   constructor(
     private readonly db: Db,
     private readonly batched: (work: () => void) => Promise<void>,
   ) {}
 
-  /// The model's vote on this statement given at or after `since`, or null.
-  get(organizationId: string, modelKey: string, statement: string, since: string): CachedVote | null {
+  /// The model's vote on this claim given at or after `since`, or null.
+  get(organizationId: string, modelKey: string, claim: VotedClaim, since: string): CachedVote | null {
     const row = this.db
       .prepare(
         `SELECT verdict, confidence, rationale, created_at FROM vote_cache
          WHERE organization_id = ? AND model_key = ? AND claim_hash = ? AND created_at >= ?`,
       )
-      .get(organizationId, modelKey, claimHash(statement), since) as Row | undefined
+      .get(organizationId, modelKey, claimHash(claim), since) as Row | undefined
     return row
       ? {
           verdict: row.verdict,
@@ -48,10 +58,10 @@ export class VoteCache {
       : null
   }
 
-  /// Keeps a vote a model has just given, replacing an older one for the same statement: written with the other
+  /// Keeps a vote a model has just given, replacing an older one for the same claim: written with the other
   /// writes that land with it (a batch's votes), and not at all if that fails (the model is asked again).
-  put(organizationId: string, modelKey: string, statement: string, vote: CachedVote): void {
-    const hash = claimHash(statement)
+  put(organizationId: string, modelKey: string, claim: VotedClaim, vote: CachedVote): void {
+    const hash = claimHash(claim)
     void this.batched(() => this.write(organizationId, modelKey, hash, vote)).catch(() => undefined)
   }
 

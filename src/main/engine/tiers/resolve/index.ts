@@ -1,17 +1,21 @@
 // Resolving claims into what is checked: each claim rewritten by a model as a self-contained statement (its
 // references resolved from the document), split into parts when it states several facts. Done once per claim,
 // before its first vote, several claims of a document per request, and stored with the claim.
+import { createHash } from 'node:crypto'
 import type { Config } from '../../../../shared/config'
 import { apiKeys, type ApiKeys } from '../../keys'
 import { ModelClient, modelHandle, modelSettings, UnusableAnswerError, type ModelHandle } from '../../models'
 import type { ClaimRecord, Documents, Resolution } from '../../store/documents'
 import { normaliseSpace } from '../../web'
+import { folded } from '../../web/typography'
 import { share } from '../t2/batcher'
 import { PermanentError } from '../../errors'
 import type { UnitInput } from '../tier'
+import { dropped, unresolvedSubject } from './faithful'
 import {
   MAX_PARTS,
   Resolutions,
+  resolveKey,
   resolvedAt,
   resolvePrompt,
   resolveSystem,
@@ -24,8 +28,6 @@ export * from './prompts'
 /// Claims resolved in one request: enough to share the instructions, few enough for a small model to keep up.
 export const RESOLVE_BATCH = 8
 const MAX_STATEMENT = 2000
-/// Claims the resolver failed on remembered at once.
-const MAX_FAILED = 10_000
 /// Sentences of context before and after a claim's own, and the most of one sentence that is sent.
 const BEFORE = 3
 const AFTER = 1
@@ -44,11 +46,20 @@ export interface Sentence {
   text: string
 }
 
-/// The document's sentences: segmented once for all the requests that resolve its claims together.
+/// The last document segmented: its claims' units ask for its sentences one after another.
+let segmented: { text: string; sentences: Sentence[] } | null = null
+
+/// The document's sentences: segmented once for all the requests that resolve its claims together, and for
+/// the units that key votes by what the resolver would have read.
 function sentencesOf(text: string): Sentence[] {
-  return [...segmenter.segment(text)]
-    .map((part) => ({ end: part.index + part.segment.length, text: part.segment.trim() }))
-    .filter((sentence) => sentence.text !== '')
+  if (segmented?.text !== text)
+    segmented = {
+      text,
+      sentences: [...segmenter.segment(text)]
+        .map((part) => ({ end: part.index + part.segment.length, text: part.segment.trim() }))
+        .filter((sentence) => sentence.text !== ''),
+    }
+  return segmented.sentences
 }
 
 /// What the resolver reads of `text` for `claims`: each claim's sentence with three before it and one after it,
@@ -88,26 +99,101 @@ export function passageFor(
   }
 }
 
-/// A model's resolution made safe to check: its statement (the claim's words when it gave none), and its parts
-/// only when there are at least two distinct ones.
-function resolution(claim: ClaimRecord, answer: Resolved | undefined): Omit<Resolution, 'usage'> {
-  const statement = normaliseSpace(answer?.statement ?? '').slice(0, MAX_STATEMENT) || claim.text
-  const parts = [
-    ...new Set((answer?.parts ?? []).map((part) => normaliseSpace(part).slice(0, MAX_STATEMENT))),
-  ]
-    .filter(Boolean)
-    .slice(0, MAX_PARTS)
-  return { statement, parts: parts.length >= 2 ? parts : null }
+/// A digest of what the resolver reads of `text` for `claim`: a claim checked as its words is checked with its
+/// context, so its votes are cached under both (the same words after other sentences are another claim).
+export function contextDigest(text: string, claim: ClaimRecord): string {
+  return createHash('sha256')
+    .update(JSON.stringify(passageFor(text, [claim], sentencesOf(text))))
+    .digest('hex')
 }
 
-/// A claim's resolution, and whether the resolver failed on it (its statement is then the claim's words).
-export type ClaimResolution = Resolution & { failed: boolean }
+/// What a model's "unresolved" says when it says nothing.
+const NOTHING = new Set(['none', 'null', 'nothing', 'n/a'])
 
-/// Resolves `claims` in one request to `handle`, from what `passage` gives of their document. A failure that will
-/// not mend (the provider refuses the request, or its answer still does not follow the schema when asked again)
-/// resolves each claim as its own words, marked failed, so that the check goes on with what it can check; a
-/// passing one (a lost connection, a 5xx, a timeout) is thrown, so that the unit waiting for it is tried again
-/// later and nothing is checked on the bare words meanwhile.
+/// Text as its words are compared: folded, each word between single spaces.
+const wordsIn = (text: string): string =>
+  ` ${folded(text)
+    .replace(/[^\p{L}\p{N}']+/gu, ' ')
+    .trim()} `
+
+/// The words the model says it could not resolve, when they are still in `statement`; null when it names none.
+function namedUnresolved(statement: string, unresolved: string | null): string | null {
+  const named = wordsIn(unresolved ?? '')
+  if (named.trim() === '' || NOTHING.has(named.trim())) return null
+  return wordsIn(statement).includes(named) ? named.trim() : null
+}
+
+/// Whether the `index`th claim of `passage` opens its document (no title, no words before it): nothing the
+/// resolver read could say what a pronoun in it refers to.
+function opensDocument(passage: Passage, index: number): boolean {
+  const at = passage.claims[index]
+  if (passage.title !== null || at?.sentence !== 1) return false
+  return at.claim === undefined || (passage.sentences[0] ?? '').startsWith(at.claim.trim())
+}
+
+/// A model's resolution of `claim` as it is stored, and what is wrong with it in words the model is told when it
+/// is asked again (null when nothing is):
+/// - no statement: the claim is `unresolved`;
+/// - one that drops what the claim says: `rejected`;
+/// - one that the model says leans on words it could not resolve, or whose subject is still a pronoun while
+///   nothing before the claim (`opening` the document) could say what it is: `unclear`;
+/// - one whose subject is still a pronoun the document may resolve: asked again, then `unresolved` (its words
+///   checked with the sentences around them, where the panel can read what it is);
+/// - else `resolved`, with its parts when there are at least two distinct ones, each free of such a pronoun
+///   (else the statement is checked whole).
+/// A claim not checked as its statement keeps its own words as its statement: that is what the report shows.
+function reviewed(
+  claim: ClaimRecord,
+  answer: Resolved | undefined,
+  opening: boolean,
+): { resolution: Omit<Resolution, 'usage'>; problem: string | null } {
+  const asWritten = { statement: claim.text, parts: null }
+  const statement = normaliseSpace(answer?.statement ?? '').slice(0, MAX_STATEMENT)
+  if (!answer || statement === '')
+    return {
+      resolution: { ...asWritten, state: 'unresolved' },
+      problem: answer ? 'the statement is empty' : 'it has no entry',
+    }
+  const drops = dropped(claim.text, statement)
+  if (drops) return { resolution: { ...asWritten, state: 'rejected' }, problem: drops }
+  const subject = unresolvedSubject(statement)
+  if (namedUnresolved(statement, answer.unresolved) || (subject && opening))
+    return { resolution: { ...asWritten, state: 'unclear' }, problem: null }
+  if (subject)
+    return {
+      resolution: { ...asWritten, state: 'unresolved' },
+      problem: `the statement still says “${subject}”: say what it is from the document, or give “${subject}” as "unresolved"`,
+    }
+  const parts = [...new Set((answer.parts ?? []).map((part) => normaliseSpace(part).slice(0, MAX_STATEMENT)))]
+    .filter(Boolean)
+    .slice(0, MAX_PARTS)
+  const whole = parts.length < 2 || parts.some((part) => unresolvedSubject(part) !== null)
+  return { resolution: { statement, parts: whole ? null : parts, state: 'resolved' }, problem: null }
+}
+
+/// What is wrong with the resolver's answer for `claims`, claim by claim, or null when nothing is.
+function answerProblem(claims: readonly ClaimRecord[], passage: Passage, answer: Resolutions): string | null {
+  const problems = claims.flatMap((claim, index) => {
+    const { problem } = reviewed(
+      claim,
+      resolvedAt(answer, index, claims.length),
+      opensDocument(passage, index),
+    )
+    return problem ? [`${resolveKey(index)}: ${problem}`] : []
+  })
+  if (problems.length === 0) return null
+  return (
+    `some statements cannot be used (${problems.join('; ')}); each statement must say all ` +
+    'its claim says, in its words, with only its references resolved'
+  )
+}
+
+/// Resolves `claims` in one request to `handle`, from what `passage` gives of their document, each statement
+/// checked against its claim (one that drops what the claim says, or still says "It" unasked, is asked for again
+/// once, then not taken). A failure that will not mend (the provider refuses the request, or its answer still does
+/// not follow the schema when asked again) leaves each claim unresolved, to be checked as its words with the
+/// sentences around them; a passing one (a lost connection, a 5xx, a timeout) is thrown, so that the unit
+/// waiting for it is tried again later and nothing is checked on the bare words meanwhile.
 export async function resolveClaims(
   client: ModelClient,
   handle: ModelHandle,
@@ -115,7 +201,7 @@ export async function resolveClaims(
   passage: Passage,
   today: string,
   signal: AbortSignal,
-): Promise<ClaimResolution[]> {
+): Promise<Resolution[]> {
   try {
     const { object, usage } = await client.generate(handle, {
       system: resolveSystem(today),
@@ -123,16 +209,16 @@ export async function resolveClaims(
       schema: Resolutions,
       name: 'statements',
       signal,
+      check: (answer) => answerProblem(claims, passage, answer),
     })
     return claims.map((claim, index) => ({
-      ...resolution(claim, resolvedAt(object, index, claims.length)),
+      ...reviewed(claim, resolvedAt(object, index, claims.length), opensDocument(passage, index)).resolution,
       usage: share(usage, index, claims.length),
-      failed: false,
     }))
   } catch (error) {
     if (signal.aborted) throw error
     if (!(error instanceof PermanentError || error instanceof UnusableAnswerError)) throw error
-    return claims.map((claim) => ({ statement: claim.text, parts: null, usage: null, failed: true }))
+    return claims.map((claim) => ({ statement: claim.text, parts: null, state: 'unresolved', usage: null }))
   }
 }
 
@@ -156,9 +242,6 @@ interface Batch {
 /// tier, every unit and a restarted engine check the same statement.
 export class StatementResolver {
   private readonly batches = new Map<string, Batch>()
-  /// Claims the resolver failed on in this process: checked unresolved, their words with the sentences around
-  /// them (after a restart, as stored: their words alone).
-  private readonly failed = new Set<string>()
 
   constructor(
     private readonly client: ModelClient,
@@ -172,13 +255,8 @@ export class StatementResolver {
     return this.client.worstCaseMs()
   }
 
-  /// The unit's claim as it is checked: resolved, or unresolved (statement null) when the resolver failed on it.
+  /// The unit's claim as stored once resolved: its statement and how it came to be (its `statementState`).
   async resolve(input: UnitInput): Promise<ClaimRecord> {
-    const claim = await this.resolved(input)
-    return this.failed.has(claim.id) ? { ...claim, statement: null } : claim
-  }
-
-  private async resolved(input: UnitInput): Promise<ClaimRecord> {
     if (input.claim.statement !== null) return input.claim
     let batch = this.batches.get(input.claim.id)
     if (!batch) {
@@ -214,13 +292,6 @@ export class StatementResolver {
     return this.batches.get(input.claim.id) as Batch
   }
 
-  /// Marks a claim the resolver failed on (the set is bounded: failures are few, and forgetting one only costs
-  /// its context).
-  private remember(claimId: string): void {
-    if (this.failed.size >= MAX_FAILED) this.failed.clear()
-    this.failed.add(claimId)
-  }
-
   /// One request resolving `claims`, their results stored together as they land.
   private request(
     input: UnitInput,
@@ -238,11 +309,8 @@ export class StatementResolver {
     )
       .then((resolutions) => {
         const stored = this.documents.resolveAll(
-          claims.map((claim, index) => ({ claim, resolution: resolutions[index] as ClaimResolution })),
+          claims.map((claim, index) => ({ claim, resolution: resolutions[index] as Resolution })),
         )
-        resolutions.forEach((resolution, index) => {
-          if (resolution.failed) this.remember((claims[index] as ClaimRecord).id)
-        })
         return new Map(stored.map((claim) => [claim.id, claim]))
       })
       .finally(() => claims.forEach((claim) => this.batches.delete(claim.id)))

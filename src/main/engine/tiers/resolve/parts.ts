@@ -1,12 +1,14 @@
 // A model tier on resolved claims: each unit checks the claim's statement, and a claim that states several facts
 // is checked part by part (each part a claim of its own to the tier: its own votes, cache entries, research and
-// decision), its verdict aggregated from its parts'.
-import type { Citation, Consensus, Evaluation, Verdict } from '../../../../shared/schemas'
+// decision), its verdict aggregated from its parts'. A claim checked as its words names that fallback in its
+// verdict, and one whose statement still leans on a pronoun is not checked at all.
+import type { Citation, Consensus, Evaluation, Fallback, Verdict } from '../../../../shared/schemas'
 import { distinctCitations } from '../../../../shared/citations'
 import { addUsage } from '../../models'
-import type { ClaimRecord } from '../../store/documents'
+import type { ClaimRecord, StatementState } from '../../store/documents'
 import { citedSites } from '../t3'
-import type { JudgeInput, TierChecker, UnitOutcome } from '../tier'
+import type { JudgeInput, TierChecker, UnitInput, UnitOutcome } from '../tier'
+import { unresolvedSubject } from './faithful'
 import type { StatementResolver } from '.'
 
 const MAX_RATIONALE = 2000
@@ -112,6 +114,54 @@ function debateOnParts(
   })
 }
 
+/// The fallback a claim's statement makes each verdict on it name: the claim was checked as its words with the
+/// sentences around them because the resolver failed on it, or because its statement dropped what it says. A
+/// claim with no resolver names none: nothing failed (and t2 and t3 always have one, the judge by default).
+const STATEMENT_FALLBACKS: Partial<Record<StatementState, Fallback>> = {
+  unresolved: 'statement_unresolved',
+  rejected: 'statement_rejected',
+}
+
+/// The outcome with the fallback the claim's statement took among its consensus's.
+function namingFallback(outcome: UnitOutcome, claim: ClaimRecord): UnitOutcome {
+  const fallback = claim.statementState && STATEMENT_FALLBACKS[claim.statementState]
+  const { consensus } = outcome
+  if (!fallback || !consensus || consensus.fallbacks.includes(fallback)) return outcome
+  return { ...outcome, consensus: { ...consensus, fallbacks: [fallback, ...consensus.fallbacks] } }
+}
+
+/// The verdict on a claim whose statement still leans on something the document never names: not checkable,
+/// decided without a model (any vote would be a guess at what "it" is).
+function notCheckable(statement: string, at: string): Consensus {
+  const word = unresolvedSubject(statement)
+  const leaning = word ? `“${word}” in “${statement}”` : `“${statement}”`
+  return {
+    verdict: 'unverifiable',
+    confidence: 1,
+    agreement: 0,
+    reasoning:
+      `${leaning} refers to something the document does not name, so the claim cannot be checked on its ` +
+      'own and no model was asked: a verdict would be a guess. Say in the sentence what it refers to, and ' +
+      'check it again.',
+    citations: [],
+    correction: null,
+    decidedAt: at,
+    detail: 'not_checkable',
+    sourced: false,
+    sources: 0,
+    decidedBy: null,
+    calibratedConfidence: null,
+    fallbacks: [],
+  }
+}
+
+/// A panel unit of a claim that is not checkable: the first panel model's unit records the verdict, the others
+/// have nothing to do (no vote is cast, so no judge is asked).
+function uncheckedOutcome(inner: TierChecker, input: UnitInput, statement: string): UnitOutcome {
+  const first = input.model === inner.models()[0]
+  return { consensus: first ? notCheckable(statement, input.now()) : null, issues: [] }
+}
+
 /// `inner` checking each claim as the resolver resolved it, part by part when it has parts.
 export function resolvedTier(inner: TierChecker, resolver: StatementResolver): TierChecker {
   const judge = inner.judge?.bind(inner)
@@ -125,6 +175,8 @@ export function resolvedTier(inner: TierChecker, resolver: StatementResolver): T
 
     async check(input): Promise<UnitOutcome> {
       const claim = await resolver.resolve(input)
+      if (claim.statementState === 'unclear')
+        return uncheckedOutcome(inner, input, claim.statement ?? claim.text)
       if (!claim.parts) return inner.check({ ...input, claim })
       const parts = partClaims(claim)
       const outcomes = inner.checkAll
@@ -143,7 +195,7 @@ export function resolvedTier(inner: TierChecker, resolver: StatementResolver): T
       judge &&
       (async (input: JudgeInput): Promise<UnitOutcome> => {
         const claim = await resolver.resolve(input)
-        if (!claim.parts) return judge({ ...input, claim })
+        if (!claim.parts) return namingFallback(await judge({ ...input, claim }), claim)
         const outcomes = await Promise.all(
           partClaims(claim).map((part, index) =>
             judge({

@@ -17,11 +17,13 @@ export interface Passage {
 }
 
 /// The resolver's answer for one claim: the claim's key, then its explanation before the statement (the model
-/// reasons, then writes). No descriptions: the system prompt says what each member is.
+/// reasons, then writes), and the words of the statement it could not resolve. No descriptions: the system
+/// prompt says what each member is.
 export const Resolved = z.object({
   claim: z.string(),
   explanation: z.string(),
   statement: z.string(),
+  unresolved: z.string().nullable(),
   parts: z.array(z.string()).nullable(),
 })
 export type Resolved = z.infer<typeof Resolved>
@@ -56,14 +58,15 @@ export function resolveSystem(today: string): string {
       'things named by their kind ("the company"), partial names ("Smith" for "Jane Smith") and relative ' +
       `times ("last year"). Today is ${today}: a relative time becomes a date only when the document sets no ` +
       'other time for it.',
-    'Add nothing the document does not say, never correct the claim, keep its numbers, hedges, negations and ' +
-      'language. What the document leaves unresolved stays as written; a claim that needs nothing is repeated ' +
-      'word for word.',
+    'Add nothing the document does not say, never correct the claim, keep its numbers, names, hedges, negations ' +
+      'and language. What the document leaves unresolved stays as written, and "unresolved" gives those words ' +
+      '("It" when nothing before says what it is), else null; a claim that needs nothing is repeated word for ' +
+      'word.',
     'If the statement asserts several facts that could each be true or false alone (a date, a place and a ' +
       `founder), "parts" gives them as self-contained statements of one fact each, at most ${MAX_PARTS}; ` +
       'else (one fact with its qualifiers) null.',
     'JSON: one entry per claim, its key as "claim", then "explanation" (what needed resolving, from where; or ' +
-      '"none"), "statement" and "parts".',
+      '"none"), "statement", "unresolved" and "parts".',
   ].join('\n')
 }
 

@@ -22,7 +22,7 @@ import { ALL_STEPS, todayOf, type VerdictSteps } from '../steps'
 import { PermanentError } from '../../errors'
 import type { JudgeInput, TierChecker, UnitInput, UnitOutcome } from '../tier'
 import { VoteBatcher, type VoteAnswer } from './batcher'
-import { checkedText, claimData } from './context'
+import { checkedText, claimData, votedOn } from './context'
 import { Decision, debateData, judgePrompt, judgeSystem, type ClaimData, type Vote } from './prompts'
 
 export { checkedText, claimData } from './context'
@@ -78,10 +78,10 @@ export function modelTier(
       cache.prune(since)
       prunedAt = Date.parse(now)
     }
-    // Keyed by the statement: the same words about another subject are another claim.
-    const hits = claims.map((claim) =>
-      cache.get(input.organizationId, handle.cacheKey, checkedText(claim), since),
-    )
+    // Keyed by the statement, or the words with their context: the same words about another subject are
+    // another claim.
+    const asChecked = claims.map((claim) => votedOn(input.documentText, claim))
+    const hits = asChecked.map((claim) => cache.get(input.organizationId, handle.cacheKey, claim, since))
     const asked = claims.filter((_, index) => !hits[index])
     const answers = await batcher.votes(
       handle,
@@ -92,7 +92,7 @@ export function modelTier(
     )
     const at = input.now()
     let next = 0
-    return claims.map((claim, index) => {
+    return asChecked.map((claim, index) => {
       const hit = hits[index]
       if (hit) {
         // The cache keeps no detail: a cached vote's misleading or unverifiable is of no stated kind.
@@ -106,7 +106,7 @@ export function modelTier(
       }
       const { vote, usage } = answers[next++] as VoteAnswer
       const rationale = vote.rationale.trim().slice(0, MAX_RATIONALE)
-      cache.put(input.organizationId, handle.cacheKey, checkedText(claim), {
+      cache.put(input.organizationId, handle.cacheKey, claim, {
         ...vote,
         rationale,
         createdAt: at,

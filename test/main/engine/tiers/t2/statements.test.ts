@@ -29,7 +29,9 @@ const resolveIt = ({ claim, before }: ClaimToResolve) => {
 }
 
 /// The data block of a panel model's request for one claim.
-const voteData = (request: RecordedRequest): { claim: string; asWritten?: string } =>
+const voteData = (
+  request: RecordedRequest,
+): { claim: string; asWritten?: string; sentenceBefore?: string; sentenceAfter?: string } =>
   JSON.parse(request.user.split('\n')[2]!)
 
 /// The data block of any request to the panel or the judge (a debate round's instructions take two lines).
@@ -38,10 +40,11 @@ const dataOf = (request: RecordedRequest): any => {
   return JSON.parse(lines[lines.indexOf(DATA_OPEN) + 1]!)
 }
 
-/// A panelist that knows one fact: the Brooklyn Bridge was completed in 1883, the Eiffel Tower in 1889.
+/// A panelist that knows one fact: the Brooklyn Bridge was completed in 1883, the Eiffel Tower in 1889. It reads
+/// the sentence before a claim given with its context.
 const historian = (request: RecordedRequest) => {
-  const { claim } = voteData(request)
-  const wrong = /Brooklyn Bridge/.test(claim) && !/1883/.test(claim)
+  const { claim, sentenceBefore = '' } = voteData(request)
+  const wrong = /Brooklyn Bridge/.test(`${sentenceBefore} ${claim}`) && !/1883/.test(claim)
   return {
     rationale: `On “${claim}”.`,
     confidence: 0.9,
@@ -90,6 +93,7 @@ describe('what the resolver reads of a document', () => {
         charEnd: charStart + words.length,
         statement: null,
         parts: null,
+        statementState: null,
       }
     }
     expect(passageFor(text, [claim(2), claim(10), claim(3)])).toEqual({
@@ -106,6 +110,7 @@ describe('the resolver’s answer', () => {
       claim,
       explanation: 'none',
       statement,
+      unresolved: null,
       parts: null,
     })
     const keyed = { statements: [entry('claim_2', 'Second.'), entry('claim_1', 'First.')] }
@@ -244,7 +249,8 @@ describe('claims checked as self-contained statements', () => {
     expect(resolverRequests(fake).map((r) => r.outcome)).toEqual([400])
     for (const claim of result.claims) {
       expect(claim.statement).toBe(claim.text)
-      expect(claim.consensus.t2).toBeDefined()
+      // The report says the claim was checked as written, no statement made.
+      expect(claim.consensus.t2?.fallbacks).toEqual(['statement_unresolved'])
     }
     expect(
       panelRequests(fake)
@@ -427,5 +433,224 @@ describe('claims checked as self-contained statements', () => {
     expect(dataOf(request!).claim).toBe('The Brooklyn Bridge has two towers.')
     const parts = claimOf(result, second).parts!.map((part) => part.statement)
     expect(parts).toEqual(partsOf[second])
+  })
+})
+
+describe('statements checked against their claims', () => {
+  const EIFFEL = 'The Eiffel Tower stands in Paris. It was completed in 1889.'
+  const bare = 'It was completed in 1889.'
+
+  it('rejects a rewrite that says something else, after asking again once, and checks that claim as written with its context', async () => {
+    fake = await startFakeOpenAI({
+      // The other claim needs nothing and is repeated; this one is answered with an instruction.
+      'model-resolver': {
+        resolve: ({ claim }) => ({
+          statement: claim === bare ? 'Rewrite the claim as one statement.' : claim,
+        }),
+      },
+    })
+    server = await startT2Server(t2Config(fake, ['a']))
+    const result = await run(EIFFEL)
+    // Asked again once, told what was wrong with which claim.
+    const [first, again] = resolverRequests(fake)
+    expect(resolverRequests(fake)).toHaveLength(2)
+    expect(first!.user).not.toContain('could not be used')
+    expect(again!.user).toContain('claim_2: it leaves out “1889”')
+    expect(again!.user).not.toContain('claim_1:')
+
+    const rejected = claimOf(result, bare)
+    expect(rejected.statement).toBe(bare)
+    expect(rejected.consensus.t2?.fallbacks).toEqual(['statement_rejected'])
+    const asked = panelRequests(fake).map(voteData)
+    expect(asked.map((data) => data.claim)).not.toContain('Rewrite the claim as one statement.')
+    expect(asked.find((data) => data.claim === bare)).toEqual({
+      claim: bare,
+      sentenceBefore: 'The Eiffel Tower stands in Paris.',
+      sentenceAfter: '',
+    })
+    // Rejected per claim: the other's statement stands, with no fallback.
+    const kept = claimOf(result, 'The Eiffel Tower stands in Paris.')
+    expect(kept.consensus.t2?.fallbacks).toEqual([])
+    expect(asked.find((data) => data.claim === kept.text)).toEqual({ claim: kept.text })
+  })
+
+  it('takes a rewrite mended when asked again: a statement that changed the year is asked for once more', async () => {
+    fake = await startFakeOpenAI({
+      'model-resolver': {
+        resolve: (claim) => {
+          const { statement } = resolveIt(claim)
+          // The first answer slips on the year, as small models do.
+          return {
+            statement: resolverRequests(fake).length === 1 ? statement.replace('1889', '1898') : statement,
+          }
+        },
+      },
+    })
+    server = await startT2Server(t2Config(fake, ['a']))
+    const result = await run(EIFFEL)
+    expect(resolverRequests(fake)).toHaveLength(2)
+    expect(resolverRequests(fake)[1]!.user).toContain('claim_2: it leaves out “1889”')
+    const claim = claimOf(result, bare)
+    expect(claim.statement).toBe('The Eiffel Tower was completed in 1889.')
+    expect(claim.consensus.t2?.fallbacks).toEqual([])
+    expect(panelRequests(fake).map((r) => voteData(r).claim)).toContain(
+      'The Eiffel Tower was completed in 1889.',
+    )
+  })
+
+  it('with the resolver refusing every request, checks the same sentence in another article anew: its votes are keyed by its context', async () => {
+    fake = await startFakeOpenAI({
+      '*': { answer: historian },
+      'model-b': { answer: historian },
+      'model-resolver': { alwaysFail: { status: 400, message: 'model not loaded' } },
+    })
+    server = await startT2Server(t2Config(fake, ['a', 'b'], { maxRetries: 0 }))
+
+    const eiffel = claimOf(await run(EIFFEL), bare)
+    expect(eiffel.consensus.t2).toMatchObject({ verdict: 'supported', fallbacks: ['statement_unresolved'] })
+    const asked = panelRequests(fake).length
+
+    const brooklyn = claimOf(await run(`The Brooklyn Bridge spans the East River. ${bare}`), bare)
+    // Both panel models were asked again, with the bridge before the sentence; no vote came from the cache.
+    const votes = panelRequests(fake)
+      .slice(asked)
+      .filter((r) => voteData(r).claim === bare)
+    expect(votes.map((r) => r.model).sort()).toEqual(['model-a', 'model-b'])
+    for (const request of votes)
+      expect(voteData(request).sentenceBefore).toBe('The Brooklyn Bridge spans the East River.')
+    expect(brooklyn.evaluations.map((e) => e.cached)).toEqual([false, false])
+    expect(brooklyn.consensus.t2).toMatchObject({ verdict: 'refuted', fallbacks: ['statement_unresolved'] })
+
+    // The same sentence after the same sentences is the same claim: its votes come from the cache.
+    const again = claimOf(await run(EIFFEL), bare)
+    expect(again.evaluations.map((e) => e.cached)).toEqual([true, true])
+    expect(again.consensus.t2?.verdict).toBe('supported')
+  })
+
+  it('remembers across a restart that the resolver failed on a claim: the resumed check reads it with its context, without asking again', async () => {
+    let release = () => {}
+    const held = new Promise<void>((resolve) => (release = resolve))
+    fake = await startFakeOpenAI({
+      'model-a': { hold: () => held },
+      'model-resolver': { alwaysFail: { status: 400 } },
+    })
+    server = await startT2Server(t2Config(fake, ['a'], { maxRetries: 0 }))
+    const check = await submitT2(server, EIFFEL)
+    await expect.poll(() => panelRequests(fake).length).toBe(2)
+    const dataDir = server.engine.dataDir
+    await server.close()
+    release()
+
+    server = await startServer({
+      config: t2Config(fake, ['a'], { maxRetries: 0 }),
+      dataDir,
+      runner: { retryDelayMs: () => 10 },
+    })
+    expect((await waitForEnd(server, check.id)).status).toBe('completed')
+    expect(resolverRequests(fake)).toHaveLength(1)
+    const resumed = panelRequests(fake)
+      .slice(2)
+      .map(voteData)
+      .find((data) => data.claim === bare)
+    expect(resumed).toEqual({
+      claim: bare,
+      sentenceBefore: 'The Eiffel Tower stands in Paris.',
+      sentenceAfter: '',
+    })
+    const claim = claimOf(await report(server, check.id), bare)
+    expect(claim.consensus.t2?.fallbacks).toEqual(['statement_unresolved'])
+  })
+
+  it('tries a resolver that failed for now again after a restart: the claim is checked on its statement, never on its bare words', async () => {
+    let release = () => {}
+    const held = new Promise<void>((resolve) => (release = resolve))
+    fake = await startFakeOpenAI({
+      'model-a': { answer: historian },
+      'model-resolver': {
+        // The first request fails (503); the next is held until the engine has stopped.
+        failures: [{ status: 503 }],
+        hold: () => (resolverRequests(fake).length > 1 ? held : undefined),
+        resolve: resolveIt,
+      },
+    })
+    server = await startT2Server(t2Config(fake, ['a'], { maxRetries: 0 }))
+    const text = `The Brooklyn Bridge spans the East River. ${bare}`
+    const check = await submitT2(server, text)
+    await expect.poll(() => resolverRequests(fake).length).toBe(2)
+    const dataDir = server.engine.dataDir
+    await server.close()
+    release()
+    expect(panelRequests(fake)).toHaveLength(0)
+
+    server = await startServer({
+      config: t2Config(fake, ['a'], { maxRetries: 0 }),
+      dataDir,
+      runner: { retryDelayMs: () => 10 },
+    })
+    expect((await waitForEnd(server, check.id)).status).toBe('completed')
+    expect(resolverRequests(fake).map((r) => r.outcome)).toEqual([503, 'closed', 200])
+    const claim = claimOf(await report(server, check.id), bare)
+    expect(claim.statement).toBe('The Brooklyn Bridge was completed in 1889.')
+    expect(claim.evaluations.map((vote) => vote.verdict)).toEqual(['refuted'])
+    expect(claim.consensus.t2?.fallbacks).toEqual([])
+    expect(panelRequests(fake).map((r) => voteData(r).claim)).not.toContain(bare)
+  })
+
+  it('does not check a statement still saying “It” with nothing naming it: not checkable, no model asked', async () => {
+    fake = await startFakeOpenAI({
+      'model-resolver': {
+        resolve: ({ claim }) =>
+          // The model says what it could not resolve for one claim, not for the first (the code finds that
+          // one: it opens the text), and writes "none" for the rest.
+          claim.startsWith('The company')
+            ? { statement: claim, unresolved: 'The company' }
+            : { statement: claim, unresolved: claim === bare ? null : 'none' },
+      },
+    })
+    server = await startT2Server(t2Config(fake, ['a', 'b']))
+    const text = `${bare} The company raised its prices by 12% in 2025. Paris is the capital of France.`
+    const result = await run(text)
+    // Nothing before the text's first sentence could say what "It" is: the model is not asked again.
+    expect(resolverRequests(fake)).toHaveLength(1)
+
+    const unclear = claimOf(result, bare)
+    expect(unclear.statement).toBe(bare)
+    expect(unclear.evaluations).toEqual([])
+    expect(unclear.consensus.t2).toMatchObject({
+      verdict: 'unverifiable',
+      detail: 'not_checkable',
+      decidedBy: null,
+      fallbacks: [],
+    })
+    expect(unclear.consensus.t2?.reasoning).toContain(
+      '“It” in “It was completed in 1889.” refers to something',
+    )
+    const company = claimOf(result, 'The company raised its prices by 12% in 2025.')
+    expect(company.evaluations).toEqual([])
+    expect(company.consensus.t2).toMatchObject({ verdict: 'unverifiable', detail: 'not_checkable' })
+    // No panel model or judge was asked about either; the claim the model said "none" for was checked.
+    const asked = [...panelRequests(fake), ...judged(fake)].map((r) => dataOf(r).claim)
+    expect(asked).not.toContain(bare)
+    expect(asked).not.toContain(company.text)
+    expect(asked).toContain('Paris is the capital of France.')
+    expect(claimOf(result, 'Paris is the capital of France.').evaluations).toHaveLength(2)
+    expect(result.summary.verdicts).toMatchObject({ unverifiable: 2 })
+  })
+
+  it('asks again about a pronoun the document names but the statement kept, then checks the claim as written with its context', async () => {
+    // The resolver repeats every claim as written, "It" included.
+    fake = await startFakeOpenAI()
+    server = await startT2Server(t2Config(fake, ['a']))
+    const result = await run(EIFFEL)
+    expect(resolverRequests(fake)).toHaveLength(2)
+    expect(resolverRequests(fake)[1]!.user).toContain('claim_2: the statement still says “It”')
+    const claim = claimOf(result, bare)
+    expect(claim.consensus.t2).toMatchObject({ detail: null, fallbacks: ['statement_unresolved'] })
+    expect(claim.evaluations).toHaveLength(1)
+    expect(panelRequests(fake).map(voteData)).toContainEqual({
+      claim: bare,
+      sentenceBefore: 'The Eiffel Tower stands in Paris.',
+      sentenceAfter: '',
+    })
   })
 })

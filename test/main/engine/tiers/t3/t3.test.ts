@@ -391,3 +391,38 @@ describe('t3: live web research', () => {
     expect(wiki.requests).toContain('/bounce')
   })
 })
+
+describe('t3 on statements', () => {
+  it('says in its verdict that a claim was checked as written, and researches no claim still saying “It”', async () => {
+    await setUp(everyone(webModel('supported')), (w) => {
+      w.article('Ottawa', OTTAWA)
+      w.search = () => [{ title: 'Ottawa' }]
+    })
+    const unclear = 'It was founded in 1826.'
+    fake.behave('model-resolver', {
+      resolve: ({ claim }) =>
+        claim === unclear
+          ? { statement: claim, unresolved: 'It' }
+          : { statement: 'Rewrite the claim as one statement.' },
+    })
+    const result = await runT3(`${unclear} ${TEXT}`)
+    const checked = result.claims.find((claim) => claim.text === TEXT)!
+    expect(checked.consensus.t3).toMatchObject({ verdict: 'supported', fallbacks: ['statement_rejected'] })
+    const notChecked = result.claims.find((claim) => claim.text === unclear)!
+    expect(notChecked.evaluations).toEqual([])
+    expect(notChecked.consensus.t3).toMatchObject({
+      verdict: 'unverifiable',
+      detail: 'not_checkable',
+      sourced: false,
+      decidedBy: null,
+    })
+    // Nothing but the resolver was asked about it (no search, no choice of evidence, no vote): it is only the
+    // context of the claim checked as written.
+    const others = fake.requests.filter((request) => request.model !== 'model-resolver')
+    expect(others.map((request) => data(request).claim)).toContain(TEXT)
+    expect(others.map((request) => data(request).claim)).not.toContain(unclear)
+    const votes = others.filter((request) => schemaName(request) === 'web_vote')
+    expect(votes).toHaveLength(2)
+    for (const request of votes) expect(data(request).sentenceBefore).toBe(unclear)
+  })
+})

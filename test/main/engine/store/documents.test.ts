@@ -1,0 +1,82 @@
+import { join } from 'node:path'
+import Database from 'libsql'
+import { describe, expect, it } from 'vitest'
+import { Store } from '../../../../src/main/engine/store'
+import type { ClaimRecord } from '../../../../src/main/engine/store/documents'
+import { MIGRATIONS } from '../../../../src/main/engine/store/migrations'
+import { tempDir } from '../../../helpers/server'
+
+const AT = '2026-11-28T00:00:00.000Z'
+
+/// A store with one document of `texts`, its claims unresolved.
+function withClaims(dir: string, texts: string[]): { store: Store; claims: ClaimRecord[] } {
+  const store = Store.open(dir)
+  store.organizations.insert({ id: 'org_1', name: 'Desk', createdAt: AT }, false)
+  let at = 0
+  const claims = texts.map((text, index) => {
+    const claim = {
+      id: `clm_${index + 1}`,
+      documentId: 'doc_1',
+      text,
+      charStart: at,
+      charEnd: at + text.length,
+      statement: null,
+      parts: null,
+      statementState: null,
+    }
+    at += text.length + 1
+    return claim
+  })
+  const document = { id: 'doc_1', organizationId: 'org_1', text: texts.join(' '), tiers: [], createdAt: AT }
+  store.documents.insert({ ...document, unitPrices: null, expiresAt: null }, claims)
+  return { store, claims }
+}
+
+describe('a claim’s statement as stored', () => {
+  it('keeps how it came to be, read back after the store is opened again', () => {
+    const dir = tempDir()
+    const { store, claims } = withClaims(dir, ['It was completed in 1889.', 'It opened in 1883.'])
+    store.documents.resolveAll([
+      {
+        claim: claims[0]!,
+        resolution: { statement: claims[0]!.text, parts: null, state: 'unresolved', usage: null },
+      },
+      {
+        claim: claims[1]!,
+        resolution: { statement: 'The bridge opened in 1883.', parts: null, state: 'resolved', usage: null },
+      },
+    ])
+    store.close()
+    const again = Store.open(dir)
+    expect(again.documents.claims('doc_1').map((claim) => claim.statementState)).toEqual([
+      'unresolved',
+      'resolved',
+    ])
+    again.close()
+  })
+
+  it('is taken as resolved when it was stored before its state was kept; a claim not resolved has none', () => {
+    const dir = tempDir()
+    const { store, claims } = withClaims(dir, ['It was completed in 1889.', 'It opened in 1883.'])
+    store.documents.resolve(claims[0]!.id, {
+      statement: 'The Eiffel Tower was completed in 1889.',
+      parts: null,
+      state: 'resolved',
+      usage: null,
+    })
+    store.close()
+    // The database as the version before made it: no state column.
+    const file = join(dir, 'factdesk.db')
+    const db = new Database(file)
+    db.exec('ALTER TABLE claims DROP COLUMN statement_state')
+    db.exec(`PRAGMA user_version = ${MIGRATIONS.length - 1}`)
+    db.close()
+
+    const again = Store.open(dir)
+    expect(again.documents.claims('doc_1').map((claim) => [claim.statement, claim.statementState])).toEqual([
+      ['The Eiffel Tower was completed in 1889.', 'resolved'],
+      [null, null],
+    ])
+    again.close()
+  })
+})
