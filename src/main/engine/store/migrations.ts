@@ -401,4 +401,9 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE consensus ADD COLUMN fallbacks TEXT NOT NULL DEFAULT '[]';
   `,
+  // A cached vote keeps its kind (partly true, missing context, not checkable, no evidence); null for the votes
+  // cached before it.
+  `
+  ALTER TABLE vote_cache ADD COLUMN detail TEXT;
+  `,
 ]
