@@ -30,6 +30,7 @@ import {
   type Verifier,
 } from '../tiers/t3'
 import { distinctCitations, withStances } from '../../../shared/citations'
+import { consistentDetail } from '../../../shared/verdicts'
 import { requireCheckableText, requireStorableText } from '../validation'
 import { normaliseSpace, type RankedPassage, type Web } from '../web'
 import {
@@ -67,6 +68,16 @@ export interface ResearchState {
   votes?: Vote[]
 }
 
+/// A stored finding as the API shows it: one kept before findings had kinds says none.
+function storedResult(json: string): ResearchResult {
+  const result = JSON.parse(json) as ResearchResult
+  return {
+    ...result,
+    detail: result.detail ?? null,
+    votes: result.votes.map((vote) => ({ ...vote, detail: vote.detail ?? null })),
+  }
+}
+
 /// The public shape of a run.
 function researchView(record: ResearchRecord): Research {
   return {
@@ -75,8 +86,7 @@ function researchView(record: ResearchRecord): Research {
     claimId: record.claimId,
     text: record.text,
     credits: { charged: record.charged, refunded: record.refunded },
-    result:
-      record.status === 'completed' && record.result ? (JSON.parse(record.result) as ResearchResult) : null,
+    result: record.status === 'completed' && record.result ? storedResult(record.result) : null,
     error:
       record.status === 'failed'
         ? { code: record.errorCode ?? 'failed', message: record.errorMessage ?? '' }
@@ -396,16 +406,29 @@ export class DeepResearch implements JobQueue {
         name: 'map_vote',
         signal,
       })
-      state.votes.push({ model, ...object, rationale: object.rationale.trim().slice(0, 2000) })
+      state.votes.push({
+        model,
+        ...object,
+        detail: consistentDetail(object.verdict, object.detail),
+        rationale: object.rationale.trim().slice(0, 2000),
+      })
       this.save(record, state, 'votes')
     }
-    const votes = state.votes.filter((vote) => this.panel.has(vote.model))
+    // Votes saved by a run started before votes had kinds have none.
+    const votes = state.votes
+      .filter((vote) => this.panel.has(vote.model))
+      .map((vote) => ({ ...vote, detail: vote.detail ?? null }))
     const { object: finding } = await client.generate(judge, {
       system: findingSystem(today),
       prompt: findingPrompt(
         claim,
         map,
-        votes.map(({ verdict, confidence, rationale }) => ({ verdict, confidence, rationale })),
+        votes.map(({ verdict, detail, confidence, rationale }) => ({
+          verdict,
+          detail,
+          confidence,
+          rationale,
+        })),
       ),
       schema: Finding,
       name: 'research_finding',
@@ -427,6 +450,7 @@ export class DeepResearch implements JobQueue {
       const summary = finding.summary.trim().slice(0, 4000)
       return {
         verdict: finding.verdict,
+        detail: consistentDetail(finding.verdict, finding.detail),
         confidence: finding.confidence,
         summary,
         votes,
@@ -444,6 +468,7 @@ export class DeepResearch implements JobQueue {
           `${finding.verdict === 'supported' ? 'confirms' : 'contradicts'} it`
     return {
       verdict: 'unverifiable',
+      detail: 'no_evidence',
       confidence: votes.filter((vote) => vote.verdict === 'unverifiable').length / Math.max(1, votes.length),
       summary:
         `No source could be verified for this claim: ${why}, so it is unverifiable. ` +
