@@ -12,7 +12,7 @@ import { DeskContext } from '../../src/renderer/src/components/useDesk'
 import { ClaimBadge, claimField, setClaims } from '../../src/renderer/src/editor/claims'
 import { Desk } from '../../src/renderer/src/state/desk'
 import { applyUpdate, deltaOf, marksOf, progressOf } from '../../src/renderer/src/state/progress'
-import { SPLIT_WHY, splitRefutationReport } from '../main/engine/exports/fixture'
+import { fixtureReport, SPLIT_WHY, splitRefutationReport } from '../main/engine/exports/fixture'
 
 const report = splitRefutationReport()
 const split = report.claims[1]!
@@ -104,5 +104,24 @@ describe('a claim that needs attention, in the editor', () => {
     )
     // A claim no tier found a problem with has no such section.
     expect(panel(report.claims[0]!)).not.toContain('Needs attention')
+  })
+
+  it('a claim its verdict refutes: marked with why, its correction left in its tier, once', () => {
+    const refutedReport = fixtureReport()
+    const refuted = refutedReport.claims.find((claim) => claim.claimId === 'clm_2')!
+    const desk = new Desk({} as FactdeskApi, () => undefined)
+    const html = renderToStaticMarkup(
+      createElement(
+        DeskContext.Provider,
+        { value: desk },
+        createElement(ClaimView, { claim: refuted, report: refutedReport }),
+      ),
+    )
+    const { document } = parseHTML(`<!doctype html><html><body>${html}</body></html>`)
+    expect(document.querySelector('section[aria-label="Needs attention"] .why')?.textContent).toBe(
+      'The t2 judge refuted it, with 2 of 2 models.',
+    )
+    expect(document.querySelectorAll('.correction')).toHaveLength(1)
+    expect(document.querySelectorAll('section[aria-label="Tier t2"] .correction')).toHaveLength(1)
   })
 })

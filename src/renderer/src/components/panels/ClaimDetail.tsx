@@ -31,6 +31,8 @@ export function ClaimView({ claim, report }: { claim: Claim; report: Report }): 
   const statement = checkedAs(claim)
   const kept = keptSince(claim)
   const attention = attentionOf(claim, report.check)
+  // The correction of a claim whose verdict does not say what a tier found is shown with why, above the tiers.
+  const correctionAbove = attention?.disputed ? attention.correction : null
   return (
     <div className="claim-detail">
       <blockquote className="claim-text">{withoutInlineMarks(claim.text)}</blockquote>
@@ -83,8 +85,7 @@ export function ClaimView({ claim, report }: { claim: Claim; report: Report }): 
                 {tier !== 't1' && <p className="numbers">{verdictNote(consensus)}</p>}
                 {tier !== 't1' && consensus.reasoning && <p className="reasoning">{consensus.reasoning}</p>}
                 {tier !== 't1' && claim.parts && <Parts parts={claim.parts} tier={tier} />}
-                {/* The correction of a claim that needs attention is shown once, with why. */}
-                {consensus.correction && consensus.correction !== attention?.correction && (
+                {consensus.correction && consensus.correction !== correctionAbove && (
                   <Correction claim={claim} correction={consensus.correction} />
                 )}
                 {consensus.citations.length > 0 && (
@@ -126,7 +127,8 @@ export function ClaimView({ claim, report }: { claim: Claim; report: Report }): 
 }
 
 /// Why a claim needs the editor's attention, whatever the verdict shown (a tier found it refuted or
-/// misleading): the models' reason and the correction they suggest.
+/// misleading); when the verdict shown does not say so, the models' reason and the correction they suggest
+/// (else the tier's section below has them).
 export function NeedsAttention({ claim, attention }: { claim: Claim; attention: Attention }): JSX.Element {
   return (
     <section className="needs-attention" aria-label="Needs attention">
@@ -137,7 +139,9 @@ export function NeedsAttention({ claim, attention }: { claim: Claim; attention: 
           <span className="muted">The models’ reason:</span> {attention.reason}
         </p>
       )}
-      {attention.correction && <Correction claim={claim} correction={attention.correction} />}
+      {attention.disputed && attention.correction && (
+        <Correction claim={claim} correction={attention.correction} />
+      )}
     </section>
   )
 }
