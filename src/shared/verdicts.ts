@@ -138,7 +138,7 @@ export function latestVotes(evaluations: readonly Evaluation[], tier: Tier): Eva
 }
 
 /// A problem one model tier found with a claim: its verdict said refuted or misleading, or most of its latest
-/// votes did (together), the verdict saying otherwise.
+/// votes did (together, two at least), the verdict saying otherwise.
 interface Finding {
   tier: (typeof MODEL_TIERS)[number]
   verdict: Problem
@@ -157,7 +157,8 @@ function findingOf(
   const votes = latest.filter((vote) => isProblem(vote.verdict))
   if (consensus && isProblem(consensus.verdict))
     return { tier, verdict: consensus.verdict, consensus, votes, of: latest.length }
-  if (votes.length * 2 <= latest.length) return null
+  // One vote is no panel (nor, while a panel votes, its first vote a majority).
+  if (votes.length < 2 || votes.length * 2 <= latest.length) return null
   const refuted = votes.filter((vote) => vote.verdict === 'refuted').length
   return {
     tier,

@@ -65,9 +65,11 @@ describe('a claim that needs attention, in the editor', () => {
       }
       return applyUpdate(progress, update)
     }
-    let progress = empty
-    for (const vote of split.evaluations.filter((each) => each.tier === 't2'))
-      progress = landed(progress, 't2', vote)
+    const [first, ...others] = split.evaluations.filter((each) => each.tier === 't2')
+    // One refuting vote is no majority yet.
+    let progress = landed(empty, 't2', first!)
+    expect(deltaOf(progress, running, report.panel).attention).toBeNull()
+    for (const vote of others) progress = landed(progress, 't2', vote)
     // Two of three t2 models refuted it: marked already.
     expect(deltaOf(progress, running, report.panel).attention).toBe(
       '2 of 3 t2 models refuted it; t3 has not decided it: check by hand.',
