@@ -82,9 +82,9 @@ const UNSOURCED = 'Unsourced: the models’ judgement'
 /// models; then the steps that fell back. E.g. "Unsourced: the models’ judgement · decided by the judge ·
 /// agreement 67%", or "2 distinct sources · decided by the judge · calibrated confidence 81% · quotes not
 /// stance-checked". Agreement is said only where some vote gave the verdict: a verdict no vote gave (the judge's
-/// own, or one set for want of evidence) has none to speak of, and one the panel or its majority "decided"
-/// that no vote gave is the panel's verdict that no verified quote bore out. Null for t1, whose rules have no
-/// panel.
+/// own, or one the sources set: none bore the votes' verdict out, or they disagree) has none to speak of, and
+/// one the panel or its majority "decided" that no vote gave is the sources' word against theirs. Null for t1,
+/// whose rules have no panel.
 export function verdictBasis(
   consensus: Pick<
     Consensus,
@@ -97,7 +97,7 @@ export function verdictBasis(
   return [
     consensus.sourced ? counted(consensus.sources, 'distinct source') : UNSOURCED,
     notBorneOut
-      ? `no verified quote bore out the verdict of the ${DECIDERS[decidedBy]}`
+      ? `the sources did not bear out the verdict of the ${DECIDERS[decidedBy]}`
       : `decided by the ${DECIDERS[decidedBy]}`,
     calibratedConfidence !== null
       ? `calibrated confidence ${Math.round(calibratedConfidence * 100)}%`

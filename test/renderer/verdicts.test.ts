@@ -46,7 +46,7 @@ describe('verdictBasis: agreement only where it means something', () => {
     // A unanimous panel refuted it; no verified quote did, so t3 made it unverifiable: no vote said that.
     const notBorneOut = { ...own, decidedBy: 'panel' as const }
     expect(verdictBasis(notBorneOut)).toBe(
-      'Unsourced: the models’ judgement · no verified quote bore out the verdict of the agreeing panel',
+      'Unsourced: the models’ judgement · the sources did not bear out the verdict of the agreeing panel',
     )
     expect(verdictBasis(notBorneOut)).not.toMatch(/agreement|decided by the agreeing panel/)
   })
