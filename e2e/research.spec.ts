@@ -65,12 +65,14 @@ function researcher(request: RecordedRequest): unknown {
     case 'map_vote':
       return {
         verdict: 'supported',
+        detail: null,
         confidence: 0.9,
         rationale: 'The proof is sourced; the dissent is history.',
       }
     case 'research_finding':
       return {
         verdict: 'supported',
+        detail: null,
         confidence: 0.85,
         summary:
           'Ottawa has been the capital since Queen Victoria chose it in 1857; Toronto was one earlier.',

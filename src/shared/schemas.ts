@@ -376,10 +376,18 @@ export const Research = z
     result: z
       .object({
         verdict: Verdict,
+        /// Which kind of misleading or unverifiable the finding is, as for a tier's verdict; null otherwise.
+        detail: VerdictDetail.nullable(),
         confidence: unit,
         summary: z.string(),
         votes: z.array(
-          z.object({ model: z.string(), verdict: Verdict, confidence: unit, rationale: z.string() }),
+          z.object({
+            model: z.string(),
+            verdict: Verdict,
+            detail: VerdictDetail.nullable(),
+            confidence: unit,
+            rationale: z.string(),
+          }),
         ),
         argumentMap: z.object({
           nodes: z.array(ArgumentNode),

@@ -1,6 +1,6 @@
 import { counted } from './counted'
 import { withoutInlineMarks } from './markdown'
-import type { Claim, Consensus, Evaluation, Fallback, Tier, VerdictDetail } from './schemas'
+import type { Check, Claim, Consensus, Evaluation, Fallback, Tier, VerdictDetail } from './schemas'
 
 /// What a claim was checked as, when that is not its own words ("It was completed in 1889." checked as "The
 /// Brooklyn Bridge was completed in 1889."); null when it was checked as written or is not resolved yet.
@@ -65,26 +65,49 @@ export const FALLBACK_WORDS: Record<Fallback, string> = {
   judge_unusable: 'the judge’s answer could not be used: the panel’s majority decided',
 }
 
+/// The steps that fell back on the way to a verdict, in words ("quotes not stance-checked; …"), or null when
+/// none did: said beside the verdict wherever it is shown.
+export function fallbackWords(consensus: Pick<Consensus, 'fallbacks'>): string | null {
+  return consensus.fallbacks.length === 0
+    ? null
+    : consensus.fallbacks.map((fallback) => FALLBACK_WORDS[fallback]).join('; ')
+}
+
 /// How a verdict that no verified source bears on is shown: the models' own judgement.
 const UNSOURCED = 'Unsourced: the models’ judgement'
 
 /// What stands behind a model tier's verdict, in words, in place of the judge's self-reported confidence
 /// (which says little about being right): whether a source bears on it and how many distinct sites, who
 /// decided, and the panel's agreement, or the calibrated confidence when a calibration map was fitted for these
-/// models. E.g. "Unsourced: the models’ judgement · decided by the judge · agreement 67%", or "2 distinct
-/// sources · decided by the judge · calibrated confidence 81%". Null for t1, whose rules have no panel.
+/// models; then the steps that fell back. E.g. "Unsourced: the models’ judgement · decided by the judge ·
+/// agreement 67%", or "2 distinct sources · decided by the judge · calibrated confidence 81% · quotes not
+/// stance-checked". Agreement is said only where some vote gave the verdict: a verdict no vote gave (the judge's
+/// own, or one the sources set: none bore the votes' verdict out, or they disagree) has none to speak of, and
+/// one the panel or its majority "decided" that no vote gave is the sources' word against theirs. Null for t1,
+/// whose rules have no panel.
 export function verdictBasis(
-  consensus: Pick<Consensus, 'sourced' | 'sources' | 'agreement' | 'decidedBy' | 'calibratedConfidence'>,
+  consensus: Pick<
+    Consensus,
+    'sourced' | 'sources' | 'agreement' | 'decidedBy' | 'calibratedConfidence' | 'fallbacks'
+  >,
 ): string | null {
-  if (consensus.decidedBy === null) return null
-  const { calibratedConfidence } = consensus
+  const { decidedBy, calibratedConfidence, agreement } = consensus
+  if (decidedBy === null) return null
+  const notBorneOut = agreement === 0 && decidedBy !== 'judge'
   return [
     consensus.sourced ? counted(consensus.sources, 'distinct source') : UNSOURCED,
-    `decided by the ${DECIDERS[consensus.decidedBy]}`,
-    calibratedConfidence === null
-      ? `agreement ${Math.round(consensus.agreement * 100)}%`
-      : `calibrated confidence ${Math.round(calibratedConfidence * 100)}%`,
-  ].join(' · ')
+    notBorneOut
+      ? `the sources did not bear out the verdict of the ${DECIDERS[decidedBy]}`
+      : `decided by the ${DECIDERS[decidedBy]}`,
+    calibratedConfidence !== null
+      ? `calibrated confidence ${Math.round(calibratedConfidence * 100)}%`
+      : agreement > 0
+        ? `agreement ${Math.round(agreement * 100)}%`
+        : null,
+    fallbackWords(consensus),
+  ]
+    .filter((part) => part !== null)
+    .join(' · ')
 }
 
 /// A model tier's verdict as the editor notes it beside the verdict: its kind (the exports say it with the
@@ -94,4 +117,132 @@ export function verdictNote(consensus: Consensus): string | null {
   const basis = verdictBasis(consensus)
   if (basis === null) return null
   return consensus.detail ? `${DETAIL_WORDS[consensus.detail]} · ${basis}` : basis
+}
+
+/// The verdicts that say a claim, as written, is wrong.
+type Problem = 'refuted' | 'misleading'
+const isProblem = (verdict: Evaluation['verdict']): verdict is Problem =>
+  verdict === 'refuted' || verdict === 'misleading'
+
+/// What a tier found, as a phrase after who found it.
+const FOUND: Record<Problem, string> = { refuted: 'refuted it', misleading: 'found it misleading' }
+
+/// The model tiers, deepest first: the order their findings are told in.
+const MODEL_TIERS = ['t3', 't2'] as const
+
+/// Each model's latest vote in a tier (its debate vote where it cast one, else its first), by model name.
+export function latestVotes(evaluations: readonly Evaluation[], tier: Tier): Evaluation[] {
+  const latest = new Map<string, Evaluation>()
+  for (const vote of evaluations)
+    if (vote.tier === tier && vote.round >= (latest.get(vote.model)?.round ?? 0)) latest.set(vote.model, vote)
+  return [...latest.values()].sort((a, b) => (a.model < b.model ? -1 : a.model > b.model ? 1 : 0))
+}
+
+/// A problem one model tier found with a claim: its verdict said refuted or misleading, or most of its latest
+/// votes did (together, two at least), the verdict saying otherwise.
+interface Finding {
+  tier: (typeof MODEL_TIERS)[number]
+  verdict: Problem
+  consensus: Consensus | null
+  /// The latest votes that found a problem, of all the tier's latest votes.
+  votes: Evaluation[]
+  of: number
+}
+
+function findingOf(
+  claim: Pick<Claim, 'consensus' | 'evaluations'>,
+  tier: (typeof MODEL_TIERS)[number],
+): Finding | null {
+  const consensus = claim.consensus[tier] ?? null
+  const latest = latestVotes(claim.evaluations, tier)
+  const votes = latest.filter((vote) => isProblem(vote.verdict))
+  if (consensus && isProblem(consensus.verdict))
+    return { tier, verdict: consensus.verdict, consensus, votes, of: latest.length }
+  // One vote is no panel (nor, while a panel votes, its first vote a majority).
+  if (votes.length < 2 || votes.length * 2 <= latest.length) return null
+  const refuted = votes.filter((vote) => vote.verdict === 'refuted').length
+  return {
+    tier,
+    verdict: refuted * 2 >= votes.length ? 'refuted' : 'misleading',
+    consensus: null,
+    votes,
+    of: latest.length,
+  }
+}
+
+/// Who found it, and what: "The t2 judge refuted it, with 2 of 3 models", "2 of 3 t3 models found it misleading".
+function findingWords({ tier, verdict, consensus, votes, of }: Finding): string {
+  const count = `${votes.length} of ${of}`
+  if (!consensus)
+    return votes.length === of
+      ? `The ${tier} panel ${FOUND[verdict]}`
+      : `${count} ${tier} models ${FOUND[verdict]}`
+  const who =
+    consensus.decidedBy === 'panel'
+      ? `The ${tier} panel`
+      : consensus.decidedBy === 'majority'
+        ? `Most of the ${tier} panel`
+        : `The ${tier} judge`
+  return consensus.decidedBy === 'judge' && votes.length > 0
+    ? `${who} ${FOUND[verdict]}, with ${count} models`
+    : `${who} ${FOUND[verdict]}`
+}
+
+/// Why a claim needs the editor's attention, and what to do about it. See `attentionOf`.
+export interface Attention {
+  /// The claim's headline verdict does not say what a tier found (it is unverifiable, supported, or not
+  /// decided): the editor checks it by hand.
+  disputed: boolean
+  /// Why, in one sentence: "The t2 judge refuted it, with 2 of 3 models; no source confirmed it: check by hand."
+  why: string
+  /// The models' own reason: the finding tier's reasoning, or the rationale of a vote that found it.
+  reason: string
+  /// The correction a tier that found the problem suggested (the deepest one's), or null.
+  correction: string | null
+}
+
+/// Whether a claim needs the editor's attention and why: every export's "Needs attention" and the editor's
+/// claim panel ask this one function. It does when any model tier's verdict, or most of any model tier's latest
+/// votes, found it refuted or misleading, whatever the headline verdict (a t3 that found no source does not
+/// clear a claim t2's panel refuted), or when the check failed before its headline tier decided it.
+export function attentionOf(
+  claim: Pick<Claim, 'consensus' | 'evaluations'>,
+  check: Pick<Check, 'tiers' | 'status'>,
+): Attention | null {
+  const tier = headlineTier(check.tiers)
+  const headline = claim.consensus[tier] ?? null
+  const findings = MODEL_TIERS.flatMap((each) => {
+    const finding = check.tiers.includes(each) ? findingOf(claim, each) : null
+    return finding ? [finding] : []
+  })
+  const correction = findings.find((finding) => finding.consensus?.correction)?.consensus?.correction ?? null
+  // The headline tier is the deepest the check runs: its finding, when it has one, comes first.
+  const [first] = findings
+  if (first && first.tier === tier && first.consensus)
+    return { disputed: false, why: `${findingWords(first)}.`, reason: first.consensus.reasoning, correction }
+  if (first) {
+    const standing =
+      headline === null
+        ? `${tier} has not decided it`
+        : tier === 't3' && headline.verdict === 'unverifiable' && !headline.sourced
+          ? 'no source confirmed it'
+          : `${tier} found it ${headline.verdict}`
+    return {
+      disputed: true,
+      why: `${findingWords(first)}; ${standing}: check by hand.`,
+      reason:
+        first.consensus?.reasoning ??
+        first.votes.find((vote) => vote.verdict === first.verdict)?.rationale ??
+        '',
+      correction,
+    }
+  }
+  if (headline === null && check.status === 'failed')
+    return {
+      disputed: false,
+      why: 'The check failed before this claim was decided.',
+      reason: '',
+      correction: null,
+    }
+  return null
 }

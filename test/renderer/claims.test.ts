@@ -178,6 +178,7 @@ describe('the claim badge', () => {
     votes: 1,
     panel: 3,
     basis: null,
+    attention: null,
     stale: false,
     text: 'A claim.',
     issues: [],

@@ -60,20 +60,52 @@ describe('the research panel', () => {
     // As the engine returns it (test/main/engine/research: "downgraded for want of sources, says so").
     const result: Result = {
       verdict: 'unverifiable',
+      detail: 'no_evidence',
       confidence: 0,
       summary:
         'No source could be verified for this claim: of the 2 pages read, none held a quote that contradicts ' +
         "it, so it is unverifiable. (The judge leaned refuted, on the models' own knowledge.)",
-      votes: [{ model: 'panel-a', verdict: 'refuted', confidence: 0.9, rationale: 'The dissent.' }],
+      votes: [
+        { model: 'panel-a', verdict: 'refuted', detail: null, confidence: 0.9, rationale: 'The dissent.' },
+      ],
       argumentMap: MAP,
       sources: [],
     }
     const research = researchRun({ status: 'completed', result, completedAt: '2026-01-01T00:01:00.000Z' })
     const document = render(createElement(RunView, { run: { research, step: null, sourcesRead: 2 } }))
     const finding = document.querySelector('section.research-finding')?.textContent ?? ''
-    expect(finding).toContain('Verdict unverifiable')
+    expect(finding).toContain('Verdict unverifiable: no evidence found')
     expect(finding).toContain('No source could be verified for this claim: of the 2 pages read')
     expect(finding).not.toMatch(/Confidence 90%|The retrieved sources contradict/)
     expect(document.querySelector('.research-status')?.textContent).toContain('2 sources read')
+  })
+
+  it('a finding and each vote say their kind, as a tier’s verdict does', () => {
+    const result: Result = {
+      verdict: 'misleading',
+      detail: 'missing_context',
+      confidence: 0.8,
+      summary: 'Ottawa is the capital; Toronto was one before.',
+      votes: [
+        {
+          model: 'panel-a',
+          verdict: 'misleading',
+          detail: 'partly_true',
+          confidence: 0.7,
+          rationale: 'Partly.',
+        },
+        { model: 'panel-b', verdict: 'supported', detail: null, confidence: 0.9, rationale: 'It is.' },
+      ],
+      argumentMap: MAP,
+      sources: [],
+    }
+    const research = researchRun({ status: 'completed', result, completedAt: '2026-01-01T00:01:00.000Z' })
+    const document = render(createElement(RunView, { run: { research, step: null, sourcesRead: 2 } }))
+    expect(document.querySelector('section.research-finding h3')?.textContent).toBe(
+      'Verdict misleading: missing context',
+    )
+    expect(
+      [...document.querySelectorAll('table.votes td:nth-child(2)')].map((cell) => cell.textContent),
+    ).toEqual(['misleading: partly true', 'supported'])
   })
 })

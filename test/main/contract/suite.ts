@@ -68,9 +68,9 @@ export function answer(request: RecordedRequest): unknown {
         })),
       }
     case 'map_vote':
-      return { verdict: 'supported', confidence: 0.9, rationale: 'The proof is sourced.' }
+      return { verdict: 'supported', detail: null, confidence: 0.9, rationale: 'The proof is sourced.' }
     case 'research_finding':
-      return { verdict: 'supported', confidence: 0.85, summary: 'Ottawa is the capital.' }
+      return { verdict: 'supported', detail: null, confidence: 0.85, summary: 'Ottawa is the capital.' }
     default:
       throw new Error(`unexpected request ${schemaName(request)}`)
   }

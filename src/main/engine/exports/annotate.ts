@@ -1,10 +1,18 @@
 import { isRewrite } from '../../../shared/corrections'
 import type { Claim, Consensus, Evaluation, Report, Tier } from '../../../shared/schemas'
 import { policyWords } from '../../../shared/sources'
-import { DETAIL_WORDS, headlineConsensus, headlineTier, verdictBasis } from '../../../shared/verdicts'
+import {
+  attentionOf,
+  DETAIL_WORDS,
+  fallbackWords,
+  headlineConsensus,
+  headlineTier,
+  verdictBasis,
+  type Attention,
+} from '../../../shared/verdicts'
 
-/// What an exported report says of a claim: its headline verdict, why there is none, or `disputed` when the
-/// panel was of one mind (refuted or misleading) but no source confirmed it, so the verdict fell to unverifiable.
+/// What an exported report says of a claim: its headline verdict, why there is none, or `disputed` when a tier
+/// found it refuted or misleading but the headline verdict is unverifiable (no source confirmed the finding).
 export type ExportVerdict = Consensus['verdict'] | 'disputed' | 'failed' | 'unchecked'
 
 /// The verdicts in the order the summary lists them, with the words each export uses.
@@ -27,9 +35,10 @@ export interface AnnotatedClaim {
   tier: Tier
   verdict: ExportVerdict
   consensus: Consensus | null
-  /// The verdict the whole panel voted when the consensus says otherwise (a downgraded t3 verdict).
-  panel: Evaluation['verdict'] | null
-  /// The words that would replace the claim, when the judge's correction is a rewrite of it.
+  /// Why the claim needs the editor's attention (see `attentionOf`), or null.
+  attention: Attention | null
+  /// The words that would replace the claim, when the correction of the headline tier (or of a tier that found
+  /// it refuted or misleading) is a rewrite of it.
   correction: string | null
   /// The other tiers that decided, deepest first.
   otherTiers: { tier: Tier; consensus: Consensus }[]
@@ -49,15 +58,6 @@ const modelVotes = (evaluations: readonly Evaluation[]): Evaluation[] =>
         a.round - b.round ||
         (a.model < b.model ? -1 : a.model > b.model ? 1 : 0),
     )
-
-/// The verdict the tier's panel cast as one in its last round (two votes or more), else null.
-function panelVerdict(votes: readonly Evaluation[], tier: Tier): Evaluation['verdict'] | null {
-  const tierVotes = votes.filter((vote) => vote.tier === tier)
-  const lastRound = Math.max(...tierVotes.map((vote) => vote.round))
-  const last = tierVotes.filter((vote) => vote.round === lastRound)
-  const verdict = last[0]?.verdict
-  return last.length >= 2 && last.every((vote) => vote.verdict === verdict) ? (verdict ?? null) : null
-}
 
 /// A run of the document's text: plain, or the whole text of one claim.
 export interface Segment {
@@ -84,14 +84,9 @@ export function annotate(report: Report): Annotated {
     .sort((a, b) => a.charStart - b.charStart)
     .map((claim, index): AnnotatedClaim => {
       const consensus = headlineConsensus(claim.consensus, check.tiers)
-      const votes = modelVotes(claim.evaluations)
-      const voted = panelVerdict(votes, tier)
-      const panel = consensus && voted && voted !== consensus.verdict ? voted : null
-      const disputed =
-        consensus?.verdict === 'unverifiable' &&
-        !consensus.sourced &&
-        (panel === 'refuted' || panel === 'misleading')
-      const correction = consensus?.correction ?? null
+      const attention = attentionOf(claim, check)
+      const disputed = attention?.disputed === true && consensus?.verdict === 'unverifiable'
+      const correction = consensus?.correction ?? attention?.correction ?? null
       return {
         number: index + 1,
         claim,
@@ -100,13 +95,13 @@ export function annotate(report: Report): Annotated {
           ? 'disputed'
           : (consensus?.verdict ?? (check.status === 'failed' ? 'failed' : 'unchecked')),
         consensus,
-        panel,
+        attention,
         correction: correction && isRewrite(claim.text, correction) ? correction : null,
         otherTiers: (['t3', 't2', 't1'] as const).flatMap((other) => {
           const decided = claim.consensus[other]
           return other !== tier && decided ? [{ tier: other, consensus: decided }] : []
         }),
-        votes,
+        votes: modelVotes(claim.evaluations),
       }
     })
   const segments: Segment[] = []
@@ -137,25 +132,36 @@ export function verdictDetails(claim: AnnotatedClaim): string {
   return basis ? `${claim.tier}, ${basis}` : claim.tier
 }
 
-/// Whether a claim needs the editor's attention: refuted, misleading, disputed (the panel against the sources)
-/// or failed.
-export const needsAttention = (claim: Pick<AnnotatedClaim, 'verdict'>): boolean =>
-  claim.verdict === 'refuted' ||
-  claim.verdict === 'misleading' ||
-  claim.verdict === 'disputed' ||
-  claim.verdict === 'failed'
+/// Another tier's verdict in words, with the steps that fell back on the way to it: "t2: Refuted".
+export function otherVerdictWords({ tier, consensus }: AnnotatedClaim['otherTiers'][number]): string {
+  const fellBack = fallbackWords(consensus)
+  return `${tier}: ${VERDICT_LABELS[consensus.verdict]}${fellBack ? ` (${fellBack})` : ''}`
+}
 
 /// One line of why a claim has its verdict: the judge's reasoning up to its first sentence's end (160
-/// characters at most), or what the panel and the sources said when they disagree.
+/// characters at most), or what a tier found when the headline verdict does not say it.
 export function reasonLine(claim: AnnotatedClaim): string {
-  if (claim.verdict === 'disputed')
-    return `The panel ${claim.panel === 'misleading' ? 'found it misleading' : 'refuted it'}, no source confirmed it: check by hand.`
-  const reasoning = claim.consensus?.reasoning.replace(/\s+/g, ' ').trim() ?? ''
+  if (claim.attention?.disputed) return claim.attention.why
+  const reasoning = firstSentence(claim.consensus?.reasoning ?? '')
   if (reasoning === '')
     return claim.verdict === 'failed' ? 'The check failed before this claim was decided.' : ''
-  const sentence = /^.*?[.!?](?=\s|$)/u.exec(reasoning)?.[0] ?? reasoning
+  return reasoning
+}
+
+/// A text's first sentence on one line, 160 characters at most.
+function firstSentence(text: string): string {
+  const words = text.replace(/\s+/g, ' ').trim()
+  const sentence = /^.*?[.!?](?=\s|$)/u.exec(words)?.[0] ?? words
   const chars = Array.from(sentence)
   return chars.length <= 160 ? sentence : `${chars.slice(0, 159).join('').trimEnd()}…`
+}
+
+/// What the "Needs attention" list says of a claim after its verdict: why, the models' reason when the
+/// headline verdict does not give it (the first sentence), and where the correction is.
+export function attentionLine(claim: AnnotatedClaim): string {
+  const { attention } = claim
+  const reason = attention?.disputed ? firstSentence(attention.reason) : ''
+  return [reasonLine(claim), reason ? `The models’ reason: ${reason}` : ''].filter(Boolean).join(' ')
 }
 
 /// The check's facts for the summary: what was checked, by whom, when, at what cost, and the source policy its

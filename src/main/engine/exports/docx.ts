@@ -25,9 +25,11 @@ import { correctionParts, correctionWords } from '../../../shared/corrections'
 import type { Citation, Report } from '../../../shared/schemas'
 import { checkedAs } from '../../../shared/verdicts'
 import {
+  attentionLine,
   checkFacts,
   isWebUrl,
   otherVerdicts,
+  otherVerdictWords,
   reasonLine,
   VERDICT_LABELS,
   verdictDetails,
@@ -38,6 +40,8 @@ import { memo, placeWords, type Block, type Memo, type MemoClaim, type Run } fro
 
 /// The author Word shows on the comments and the tracked changes.
 const AUTHOR = 'Factdesk'
+/// The author of a tracked correction no source confirmed: Word shows it on the change itself.
+const UNCONFIRMED_AUTHOR = 'Factdesk (unconfirmed)'
 
 // Light fills behind a claim's words, by verdict (hex without '#', as Word wants them).
 const FILLS: Record<ExportVerdict, string> = {
@@ -142,7 +146,7 @@ function attention({ attention: needing }: Memo): Paragraph[] {
   if (needing.length === 0)
     return [
       heading,
-      new Paragraph({ text: 'Nothing: no claim was refuted, misleading, disputed or failed.' }),
+      new Paragraph({ text: 'Nothing: no tier found a claim refuted or misleading, and no claim failed.' }),
     ]
   return [
     heading,
@@ -153,7 +157,8 @@ function attention({ attention: needing }: Memo): Paragraph[] {
           children: [
             new TextRun({ text: `${verdictWords(claim)}: `, bold: true }),
             new TextRun({ text: `“${claim.claim.text}” [${claim.number}]`, italics: true }),
-            new TextRun({ text: ` — ${placeWords(claim.place)}. ${reasonLine(claim)}` }),
+            new TextRun({ text: ` — ${placeWords(claim.place)}. ${attentionLine(claim)}` }),
+            ...(claim.correction ? [new TextRun({ text: ` ${correctionNote(claim.correction)}` })] : []),
           ],
         }),
     ),
@@ -251,23 +256,25 @@ class ArticleWriter {
       words.split('\n').map((line, index) => new TextRun({ text: line, break: index > 0 ? 1 : 0, ...style }))
     if (!claim?.correction || run.text !== claim.claim.text) return text(run.text)
     const date = this.date(claim)
-    return correctionParts(run.text, correctionWords(claim.correction).words).flatMap(
-      (part): ParagraphChild[] => {
-        if ('same' in part) return text(part.same)
-        const changes: ParagraphChild[] = []
-        if (part.removed)
-          changes.push(
-            new DeletedTextRun({ id: this.revision++, author: AUTHOR, date, text: part.removed, ...style }),
-          )
-        if (part.added)
-          changes.push(
-            new InsertedTextRun({ id: this.revision++, author: AUTHOR, date, text: part.added, ...style }),
-          )
-        return changes
-      },
-    )
+    const { words, unverified } = correctionWords(claim.correction)
+    const author = unverified ? UNCONFIRMED_AUTHOR : AUTHOR
+    return correctionParts(run.text, words).flatMap((part): ParagraphChild[] => {
+      if ('same' in part) return text(part.same)
+      const changes: ParagraphChild[] = []
+      if (part.removed)
+        changes.push(new DeletedTextRun({ id: this.revision++, author, date, text: part.removed, ...style }))
+      if (part.added)
+        changes.push(new InsertedTextRun({ id: this.revision++, author, date, text: part.added, ...style }))
+      return changes
+    })
   }
 }
+
+/// Where a claim's correction is, in words: tracked in the text, unconfirmed when no source confirmed it.
+const correctionNote = (correction: string): string =>
+  correctionWords(correction).unverified
+    ? 'Correction tracked in the text, unconfirmed: no source confirmed it.'
+    : 'Correction tracked in the text.'
 
 /// A citation as a link to its page (an address that is not a web page's stays text).
 const sourceLink = (citation: Citation): ParagraphChild =>
@@ -285,7 +292,7 @@ function comment(claim: MemoClaim, date: string): ICommentOptions {
   const first: ParagraphChild[] = [
     new TextRun({ text: verdictWords(claim), bold: true }),
     new TextRun(
-      `${reason ? `: ${reason}` : ''}${claim.correction ? ' Correction tracked in the text.' : ''}`,
+      `${reason ? `: ${reason}` : ''}${claim.correction ? ` ${correctionNote(claim.correction)}` : ''}`,
     ),
   ]
   const [lead, ...more] = citations
@@ -342,9 +349,7 @@ function appendix({ claims }: Memo): Paragraph[] {
           }),
         )
       for (const other of otherVerdicts(claim))
-        paragraphs.push(
-          new Paragraph({ children: [small(`${other.tier}: ${VERDICT_LABELS[other.consensus.verdict]}`)] }),
-        )
+        paragraphs.push(new Paragraph({ children: [small(otherVerdictWords(other))] }))
       for (const issue of claim.claim.issues)
         paragraphs.push(new Paragraph({ children: [small(`Spelling or grammar: ${issue.message}`)] }))
       for (const vote of claim.votes)

@@ -3,9 +3,11 @@ import { correctionWords } from '../../../shared/corrections'
 import type { Citation, Evaluation, Report } from '../../../shared/schemas'
 import { checkedAs } from '../../../shared/verdicts'
 import {
+  attentionLine,
   checkFacts,
   isWebUrl,
   otherVerdicts,
+  otherVerdictWords,
   reasoningRest,
   reasonLine,
   VERDICT_LABELS,
@@ -140,13 +142,14 @@ function summary({ report, counts, attention: needing }: Memo): string {
 
 function attention({ attention: claims }: Memo): string {
   if (claims.length === 0)
-    return '<h2 class="part">Needs attention</h2>\n<p class="nothing">Nothing: no claim was refuted, misleading, disputed or failed.</p>'
+    return '<h2 class="part">Needs attention</h2>\n<p class="nothing">Nothing: no tier found a claim refuted or misleading, and no claim failed.</p>'
   const items = claims.map(
     (claim) =>
       `<li class="verdict-${claim.verdict}" data-claim-id="${escapeHtml(claim.claim.claimId)}">` +
       `${label(claim.verdict, verdictWords(claim))} <span class="quoted">“${escapeHtml(claim.claim.text)}”</span>` +
       ` <a href="#note-${claim.number}">[${claim.number}]</a><br>` +
-      `<span class="place">${escapeHtml(placeWords(claim.place))}</span> ${escapeHtml(reasonLine(claim))}</li>`,
+      `<span class="place">${escapeHtml(placeWords(claim.place))}</span> ${escapeHtml(attentionLine(claim))}` +
+      `${claim.correction ? ` ${correction(claim.correction)}` : ''}</li>`,
   )
   return ['<h2 class="part">Needs attention</h2>', '<ol class="attention">', ...items, '</ol>'].join('\n')
 }
@@ -273,7 +276,7 @@ function detailParts(claim: MemoClaim): string[] {
   if (rest) parts.push(`<span class="reasoning">${escapeHtml(rest)}</span>`)
   for (const other of otherVerdicts(claim))
     parts.push(
-      `${other.tier}: ${escapeHtml(VERDICT_LABELS[other.consensus.verdict])}` +
+      `${escapeHtml(otherVerdictWords(other))}` +
         `${other.consensus.reasoning ? ` — ${escapeHtml(other.consensus.reasoning)}` : ''}`,
     )
   for (const issue of claim.claim.issues)

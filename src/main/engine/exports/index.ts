@@ -1,5 +1,6 @@
 import type { ExportedFile } from '../../../shared/api'
 import type { ExportFormat, Report } from '../../../shared/schemas'
+import { attentionOf } from '../../../shared/verdicts'
 import type { Principal, Service } from '../service'
 import type { PdfPrinter } from './pdf'
 
@@ -46,13 +47,26 @@ export async function exportReport(
       case 'pdf':
         return printPdf(new TextDecoder().decode(await render(report, 'html')))
       case 'json':
-        // The report exactly as `GET /checks/{id}/report` answers it, the document's text included.
-        return new TextEncoder().encode(`${JSON.stringify(report, null, 2)}\n`)
+        // The report exactly as `GET /checks/{id}/report` answers it, the document's text included, and the
+        // claims that need attention.
+        return new TextEncoder().encode(
+          `${JSON.stringify({ ...report, attention: attention(report) }, null, 2)}\n`,
+        )
       default:
         return render(report, format)
     }
   })()
   return { fileName: exportFileName(report, format), contentType: EXPORT_TYPES[format].contentType, data }
+}
+
+/// The claims that need the editor's attention, in text order, as the JSON export lists them.
+function attention(report: Report): { claimId: string; why: string; correction: string | null }[] {
+  return [...report.claims]
+    .sort((a, b) => a.charStart - b.charStart)
+    .flatMap((claim) => {
+      const found = attentionOf(claim, report.check)
+      return found ? [{ claimId: claim.claimId, why: found.why, correction: found.correction }] : []
+    })
 }
 
 /// The annotated report of a check the principal may read (any scope; another organization's is not found).

@@ -4,9 +4,11 @@ import { markdownLines, PROSE, proseView } from '../../../shared/markdown'
 import type { Report } from '../../../shared/schemas'
 import { checkedAs } from '../../../shared/verdicts'
 import {
+  attentionLine,
   checkFacts,
   isWebUrl,
   otherVerdicts,
+  otherVerdictWords,
   reasoningRest,
   reasonLine,
   VERDICT_LABELS,
@@ -84,7 +86,8 @@ export function toMarkdown(report: Report): string {
     ...annotated.attention.map(
       (claim, index) =>
         `> ${index + 1}. **${verdictWords(claim)}** “${escapeMarkdown(claim.claim.text)}” (note ${claim.number}), ` +
-        `${escapeMarkdown(placeWords(claim.place))}: ${escapeMarkdown(reasonLine(claim))}`,
+        `${escapeMarkdown(placeWords(claim.place))}: ${escapeMarkdown(attentionLine(claim))}` +
+        (claim.correction ? ` Correction: ${escapeMarkdown(claim.correction)}` : ''),
     ),
     '',
     '---',
@@ -123,8 +126,7 @@ function footnote(claim: AnnotatedClaim): string {
   }
   const rest = reasoningRest(claim)
   if (rest) lines.push(`Reasoning: ${escapeMarkdown(rest)}`)
-  for (const other of otherVerdicts(claim))
-    lines.push(`${other.tier}: ${VERDICT_LABELS[other.consensus.verdict]}`)
+  for (const other of otherVerdicts(claim)) lines.push(escapeMarkdown(otherVerdictWords(other)))
   for (const issue of claim.claim.issues) lines.push(`Spelling or grammar: ${escapeMarkdown(issue.message)}`)
   for (const vote of claim.votes)
     lines.push(

@@ -4,7 +4,7 @@
 import { GFM, parser as commonMark } from '@lezer/markdown'
 import type { SyntaxNode } from '@lezer/common'
 import type { Report } from '../../../shared/schemas'
-import { annotate, isWebUrl, needsAttention, type Annotated, type AnnotatedClaim } from './annotate'
+import { annotate, isWebUrl, type Annotated, type AnnotatedClaim } from './annotate'
 
 const markdown = commonMark.configure(GFM)
 
@@ -38,9 +38,8 @@ export interface Place {
   paragraph: number
 }
 
-/// A claim of the memo: its verdict and notes (see AnnotatedClaim), whether it needs attention and where it is.
+/// A claim of the memo: its verdict and notes (see AnnotatedClaim) and where it is.
 export interface MemoClaim extends AnnotatedClaim {
-  attention: boolean
   place: Place | null
 }
 
@@ -59,10 +58,9 @@ export function memo(report: Report): Memo {
   const places = claimPlaces(article)
   const claims = annotated.claims.map((claim): MemoClaim => ({
     ...claim,
-    attention: needsAttention(claim),
     place: places.get(claim.number) ?? null,
   }))
-  return { ...annotated, claims, attention: claims.filter((claim) => claim.attention), article }
+  return { ...annotated, claims, attention: claims.filter((claim) => claim.attention !== null), article }
 }
 
 /// Where a claim is, in words: "under “Economy”, paragraph 2".

@@ -30,6 +30,7 @@ import {
   type Verifier,
 } from '../tiers/t3'
 import { distinctCitations, storedCitation, withStances } from '../../../shared/citations'
+import { consistentDetail } from '../../../shared/verdicts'
 import { requireCheckableText, requireStorableText } from '../validation'
 import {
   addWithheld,
@@ -96,11 +97,14 @@ function researchView(record: ResearchRecord): Research {
   }
 }
 
-/// A finding as saved; its quotes saved before source policies lack `preferred`.
+/// A finding as the API shows it: one saved before findings had kinds says none, and its quotes saved before
+/// source policies lack `preferred`.
 function storedResult(json: string): ResearchResult {
   const result = JSON.parse(json) as ResearchResult
   return {
     ...result,
+    detail: result.detail ?? null,
+    votes: result.votes.map((vote) => ({ ...vote, detail: vote.detail ?? null })),
     sources: result.sources.map(storedCitation),
     argumentMap: {
       ...result.argumentMap,
@@ -421,16 +425,29 @@ export class DeepResearch implements JobQueue {
         name: 'map_vote',
         signal,
       })
-      state.votes.push({ model, ...object, rationale: object.rationale.trim().slice(0, 2000) })
+      state.votes.push({
+        model,
+        ...object,
+        detail: consistentDetail(object.verdict, object.detail),
+        rationale: object.rationale.trim().slice(0, 2000),
+      })
       this.save(record, state, 'votes')
     }
-    const votes = state.votes.filter((vote) => this.panel.has(vote.model))
+    // Votes saved by a run started before votes had kinds have none.
+    const votes = state.votes
+      .filter((vote) => this.panel.has(vote.model))
+      .map((vote) => ({ ...vote, detail: vote.detail ?? null }))
     const { object: finding } = await client.generate(judge, {
       system: findingSystem(today),
       prompt: findingPrompt(
         claim,
         map,
-        votes.map(({ verdict, confidence, rationale }) => ({ verdict, confidence, rationale })),
+        votes.map(({ verdict, detail, confidence, rationale }) => ({
+          verdict,
+          detail,
+          confidence,
+          rationale,
+        })),
       ),
       schema: Finding,
       name: 'research_finding',
@@ -452,6 +469,7 @@ export class DeepResearch implements JobQueue {
       const summary = finding.summary.trim().slice(0, 4000)
       return {
         verdict: finding.verdict,
+        detail: consistentDetail(finding.verdict, finding.detail),
         confidence: finding.confidence,
         summary,
         votes,
@@ -470,6 +488,7 @@ export class DeepResearch implements JobQueue {
           `${finding.verdict === 'supported' ? 'confirms' : 'contradicts'} it`
     return {
       verdict: 'unverifiable',
+      detail: 'no_evidence',
       confidence: votes.filter((vote) => vote.verdict === 'unverifiable').length / Math.max(1, votes.length),
       summary:
         `No source could be verified for this claim: ${why}, so it is unverifiable. ` +

@@ -413,4 +413,9 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE claims ADD COLUMN statement_state TEXT;
   UPDATE claims SET statement_state = 'resolved' WHERE statement IS NOT NULL;
   `,
+  // A cached vote keeps its kind (partly true, missing context, not checkable, no evidence); null for the votes
+  // cached before it.
+  `
+  ALTER TABLE vote_cache ADD COLUMN detail TEXT;
+  `,
 ]

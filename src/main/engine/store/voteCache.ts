@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto'
-import type { Verdict } from '../../../shared/schemas'
+import type { Verdict, VerdictDetail } from '../../../shared/schemas'
 import type { Db } from './database'
 
 /// A panel model's vote as the cache keeps it.
 export interface CachedVote {
   verdict: Verdict
+  /// Which kind of misleading or unverifiable the model said it is (null for a vote cached before kinds were).
+  detail: VerdictDetail | null
   confidence: number
   rationale: string
   /// When the model gave it; the cache serves it for 24 hours from then.
@@ -13,6 +15,7 @@ export interface CachedVote {
 
 interface Row {
   verdict: Verdict
+  detail: VerdictDetail | null
   confidence: number
   rationale: string
   created_at: string
@@ -44,13 +47,14 @@ export class VoteCache {
   get(organizationId: string, modelKey: string, claim: VotedClaim, since: string): CachedVote | null {
     const row = this.db
       .prepare(
-        `SELECT verdict, confidence, rationale, created_at FROM vote_cache
+        `SELECT verdict, detail, confidence, rationale, created_at FROM vote_cache
          WHERE organization_id = ? AND model_key = ? AND claim_hash = ? AND created_at >= ?`,
       )
       .get(organizationId, modelKey, claimHash(claim), since) as Row | undefined
     return row
       ? {
           verdict: row.verdict,
+          detail: row.detail,
           confidence: row.confidence,
           rationale: row.rationale,
           createdAt: row.created_at,
@@ -68,13 +72,23 @@ export class VoteCache {
   private write(organizationId: string, modelKey: string, hash: string, vote: CachedVote): void {
     this.db
       .prepare(
-        `INSERT INTO vote_cache (organization_id, model_key, claim_hash, verdict, confidence, rationale, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?)
+        `INSERT INTO vote_cache
+           (organization_id, model_key, claim_hash, verdict, detail, confidence, rationale, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (organization_id, model_key, claim_hash) DO UPDATE SET
-           verdict = excluded.verdict, confidence = excluded.confidence, rationale = excluded.rationale,
-           created_at = excluded.created_at`,
+           verdict = excluded.verdict, detail = excluded.detail, confidence = excluded.confidence,
+           rationale = excluded.rationale, created_at = excluded.created_at`,
       )
-      .run(organizationId, modelKey, hash, vote.verdict, vote.confidence, vote.rationale, vote.createdAt)
+      .run(
+        organizationId,
+        modelKey,
+        hash,
+        vote.verdict,
+        vote.detail,
+        vote.confidence,
+        vote.rationale,
+        vote.createdAt,
+      )
   }
 
   /// Forgets votes given before `before`.

@@ -48,13 +48,16 @@ export interface ClaimMark {
   /// What stands behind the verdict (sourced or the models' judgement, agreement, sources), for the badge's
   /// title; none before a verdict.
   basis?: string | null
+  /// Why the claim needs the editor's attention (a tier found it refuted or misleading, whatever the verdict
+  /// shown), or null.
+  attention?: string | null
   /// The text the claim was checked in, when it may differ from the range's (a claim placed again in a text
   /// edited since): the claim then shows stale. By default the range's text.
   checkedText?: string
 }
 
 /// A change to a claim already shown: its new stage and counts; the range stays where edits moved it.
-export type ClaimDelta = Partial<Pick<ClaimMark, 'stage' | 'votes' | 'panel' | 'basis'>> & {
+export type ClaimDelta = Partial<Pick<ClaimMark, 'stage' | 'votes' | 'panel' | 'basis' | 'attention'>> & {
   claimId: string
   /// Findings with offsets relative to the claim's start, placed wherever the claim now is.
   issues?: IssueMark[]
@@ -92,6 +95,8 @@ export interface ClaimInfo {
   votes: number
   panel: number | null
   basis: string | null
+  /// Why the claim needs attention, or null.
+  attention: string | null
   stale: boolean
   /// The claim's text when it was shown: a claim is stale while its range holds other text.
   text: string
@@ -163,6 +168,7 @@ export class ClaimBadge extends WidgetType {
       a.votes === b.votes &&
       a.panel === b.panel &&
       a.basis === b.basis &&
+      a.attention === b.attention &&
       a.stale === b.stale
     )
   }
@@ -170,14 +176,22 @@ export class ClaimBadge extends WidgetType {
   toDOM(): HTMLElement {
     const badge = document.createElement('button')
     badge.type = 'button'
-    badge.className = `fd-badge fd-stage-${this.info.stage}${this.info.stale ? ' fd-stale' : ''}`
+    const { attention } = this.info
+    badge.className =
+      `fd-badge fd-stage-${this.info.stage}${this.info.stale ? ' fd-stale' : ''}` +
+      (attention ? ' fd-attention' : '')
     badge.dataset.claimId = this.info.claimId
     const label = stageLabel(this.info)
-    badge.setAttribute('aria-label', `Claim “${excerpt(this.info.text)}”: ${label}. Open details`)
+    badge.setAttribute(
+      'aria-label',
+      `Claim “${excerpt(this.info.text)}”: ${label}${attention ? ', needs attention' : ''}. Open details`,
+    )
     // One tab stop for the document, not one per claim: F8 walks the claims and Ctrl+Shift+K opens one.
     badge.tabIndex = -1
     const title = this.info.stale ? `${label}: the text changed after it was checked` : label
-    badge.title = this.info.basis ? `${title} — ${this.info.basis}` : title
+    badge.title = [title, this.info.basis, attention && `Needs attention: ${attention}`]
+      .filter(Boolean)
+      .join(' — ')
     const icon = ICONS[this.info.stage]
     if (icon) {
       const glyph = document.createElement('span')
@@ -422,6 +436,7 @@ const toInfo = (mark: ClaimMark, text: string): ClaimInfo => ({
   votes: mark.votes,
   panel: mark.panel,
   basis: mark.basis ?? null,
+  attention: mark.attention ?? null,
   stale: mark.checkedText !== undefined && mark.checkedText !== text,
   issues: mark.issues.map((issue) => ({
     from: issue.from - mark.from,
@@ -525,6 +540,7 @@ export const claimField = StateField.define<ClaimsState>({
             votes: delta.votes ?? info.votes,
             panel: delta.panel === undefined ? info.panel : delta.panel,
             basis: delta.basis === undefined ? info.basis : delta.basis,
+            attention: delta.attention === undefined ? info.attention : delta.attention,
             issues: delta.issues ?? info.issues,
           }
         })

@@ -1,15 +1,17 @@
 import type { ReportUpdate } from '../../../shared/api'
-import type { Check, Claim, Consensus, Report, Tier } from '../../../shared/schemas'
+import type { Check, Claim, Consensus, Evaluation, Report, Tier } from '../../../shared/schemas'
+import { TIERS } from '../../../shared/schemas'
 import type { ClaimDelta, ClaimMark, ClaimStage } from '../editor/claims'
 import { UNKNOWN_WORD_RULES } from '../../../shared/findings'
-import { headlineTier, verdictNote } from '../../../shared/verdicts'
+import { attentionOf, headlineTier, latestVotes, verdictNote } from '../../../shared/verdicts'
 
 /// What the page knows of one claim of the running check, per tier: votes landed, consensus, issues.
 export interface ClaimProgress {
   claimId: string
   charStart: number
-  /// The models whose votes landed, per tier (a set, so a vote seen twice counts once).
-  votes: Partial<Record<Tier, readonly string[]>>
+  /// Each model's latest vote that landed, per tier (a vote seen twice counts once; a debate vote replaces the
+  /// model's first).
+  votes: Partial<Record<Tier, readonly Evaluation[]>>
   consensus: Partial<Record<Tier, Consensus>>
   issues: Claim['issues']
 }
@@ -51,6 +53,9 @@ export function deltaOf(
     panel: panel[tier] ?? null,
     // t1's rules have no panel to agree, nor sources.
     basis: consensus && tier !== 't1' ? verdictNote(consensus) : null,
+    attention:
+      attentionOf({ consensus: progress.consensus, evaluations: Object.values(progress.votes).flat() }, check)
+        ?.why ?? null,
     issues: progress.issues.map((issue) => ({
       from: issue.charStart - progress.charStart,
       to: issue.charEnd - progress.charStart,
@@ -62,9 +67,11 @@ export function deltaOf(
 
 /// A claim of a report as the page's progress record.
 export function progressOf(claim: Claim): ClaimProgress {
-  const votes: Partial<Record<Tier, string[]>> = {}
-  for (const evaluation of claim.evaluations)
-    votes[evaluation.tier] = [...(votes[evaluation.tier] ?? []), evaluation.model]
+  const votes: Partial<Record<Tier, Evaluation[]>> = {}
+  for (const tier of TIERS) {
+    const latest = latestVotes(claim.evaluations, tier)
+    if (latest.length > 0) votes[tier] = latest
+  }
   return {
     claimId: claim.claimId,
     charStart: claim.charStart,
@@ -81,9 +88,8 @@ export function applyUpdate(
   update: Extract<ReportUpdate, { type: 'claim' }>,
 ): ClaimProgress {
   const votes = { ...progress.votes }
-  const model = update.evaluation?.model
-  const landed = votes[update.tier] ?? []
-  if (model !== undefined && !landed.includes(model)) votes[update.tier] = [...landed, model]
+  if (update.evaluation)
+    votes[update.tier] = latestVotes([...(votes[update.tier] ?? []), update.evaluation], update.tier)
   const consensus = { ...progress.consensus }
   if (update.consensus) consensus[update.tier] = update.consensus
   const issues = update.tier === 't1' && update.issues.length > 0 ? update.issues : progress.issues
@@ -107,6 +113,7 @@ export function marksOf(
       votes: delta.votes ?? 0,
       panel: delta.panel ?? null,
       basis: delta.basis ?? null,
+      attention: delta.attention ?? null,
       issues: (delta.issues ?? []).map((issue) => ({
         from: issue.from + claim.charStart,
         to: issue.to + claim.charStart,

@@ -55,6 +55,7 @@ export function keptMarks(
       votes: info.votes,
       panel: info.panel,
       basis: [info.basis, when].filter(Boolean).join(' · ') || null,
+      attention: info.attention,
       issues: info.issues.map((issue) => ({ ...issue, from: issue.from + from, to: issue.to + from })),
     })
   }

@@ -58,7 +58,7 @@ describe('the report of a 1,500-word article', () => {
     const disputed = attention.find((item) => item.getAttribute('data-claim-id') === expected.disputed)
     expect(disputed?.textContent).toContain('Check by hand')
     expect(disputed?.textContent).toContain('under “Voices”, paragraph 3')
-    expect(disputed?.textContent).toContain('The panel refuted it, no source confirmed it: check by hand.')
+    expect(disputed?.textContent).toContain('The t3 panel refuted it; no source confirmed it: check by hand.')
     // Counted apart from the unverifiable claims.
     expect(document.querySelector('.counts [data-verdict="unverifiable"] .count')?.textContent).toBe('1')
 
@@ -210,7 +210,7 @@ describe('the report of a 1,500-word article', () => {
     expect(markdown).toContain('Vote (t3, round 1, panel-a): Refuted — panel-a read')
     expect(markdown).not.toContain('panel\\-a')
     expect(markdown).toContain(
-      `**Check by hand**: The panel refuted it, no source confirmed it: check by hand.`,
+      `**Check by hand**: The t3 panel refuted it; no source confirmed it: check by hand.`,
     )
     expect(markdown.replace(/\[\^claim-\d+\](?!:)/g, '')).toContain(report.text.trimEnd())
   })

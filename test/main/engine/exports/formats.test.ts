@@ -312,7 +312,10 @@ describe('DOCX export', () => {
     const accepted = documentXml.replace(/<w:del\b[^>]*>.*?<\/w:del>/g, '')
     expect(rangeTexts(rejected)).toEqual(report.claims.map((claim) => claim.text))
     expect(rangeTexts(accepted)[1]).toBe('It was finished in 1889.')
-    expect(documentXml).toMatch(/<w:ins w:id="\d+" w:author="Factdesk" w:date="2026-01-01T00:00:00.000Z">/)
+    // t2's correction no source confirmed: Word shows the change as unconfirmed.
+    expect(documentXml).toMatch(
+      /<w:ins w:id="\d+" w:author="Factdesk \(unconfirmed\)" w:date="2026-01-01T00:00:00.000Z">/,
+    )
     // The summary comes first, and the details of each claim in an appendix after the article.
     const all = [...body.getElementsByTagName('w:t')].map((t) => t.textContent).join(' ')
     expect(all.indexOf('need attention')).toBeLessThan(all.indexOf('The Eiffel Tower'))

@@ -1,20 +1,10 @@
-import { execFileSync } from 'node:child_process'
-import { writeFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { chromiumPdf, oneAtATime } from '../../../../src/main/engine/exports/pdf'
 import { toHtml } from '../../../../src/main/engine/exports/html'
 import { ApiError } from '../../../../src/shared/errors'
-import { tempDir } from '../../../helpers/server'
-import { fixtureReport } from './fixture'
-
-const pdfText = (bytes: Uint8Array): string => {
-  const file = join(tempDir(), 'page.pdf')
-  writeFileSync(file, bytes)
-  return execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' })
-}
+import { fixtureReport, pdfText } from './fixture'
 
 describe('chromiumPdf', () => {
   it('prints without running script or making a request, whatever the page asks for', async () => {

@@ -82,10 +82,11 @@ function researcher(request: RecordedRequest): unknown {
       }
     }
     case 'map_vote':
-      return { verdict: 'supported', confidence: 0.9, rationale: 'The proof is sourced.' }
+      return { verdict: 'supported', detail: null, confidence: 0.9, rationale: 'The proof is sourced.' }
     case 'research_finding':
       return {
         verdict: 'supported',
+        detail: null,
         confidence: 0.85,
         summary: 'Ottawa is the capital; Toronto once was one.',
       }
@@ -488,10 +489,12 @@ describe('deep research', () => {
             },
           ],
         }
-      if (name === 'map_vote') return { verdict: 'refuted', confidence: 0.9, rationale: 'The dissent.' }
+      if (name === 'map_vote')
+        return { verdict: 'refuted', detail: null, confidence: 0.9, rationale: 'The dissent.' }
       if (name === 'research_finding')
         return {
           verdict: 'refuted',
+          detail: null,
           confidence: 0.9,
           summary: 'The retrieved sources contradict this claim.',
         }
@@ -499,7 +502,12 @@ describe('deep research', () => {
     })
     const res = await call(s, 'POST', '/research', { body: { text: CLAIM } })
     const result = (await waitForResearch(s, res.json.id)).result
-    expect(result).toMatchObject({ verdict: 'unverifiable', confidence: 0, sources: [] })
+    expect(result).toMatchObject({
+      verdict: 'unverifiable',
+      detail: 'no_evidence',
+      confidence: 0,
+      sources: [],
+    })
     expect(result.summary).toMatch(
       /^No source could be verified for this claim: of the 2 pages read, none held a quote that contradicts it/,
     )
@@ -527,5 +535,31 @@ describe('deep research', () => {
     expect(result.summary).toMatch(
       /^No source could be verified for this claim: .* none held a quote that confirms it/,
     )
+  })
+
+  it('carries its kind like a tier’s verdict: the finding’s and each vote’s, a kind that does not fit dropped', async () => {
+    const s = await setUp({}, (request) => {
+      const name = schemaName(request)
+      if (name === 'map_vote')
+        return request.model === 'model-a'
+          ? { verdict: 'misleading', detail: 'partly true', confidence: 0.7, rationale: 'Only in part.' }
+          : { verdict: 'supported', detail: 'missing_context', confidence: 0.9, rationale: 'It is.' }
+      if (name === 'research_finding')
+        return {
+          verdict: 'misleading',
+          detail: 'missing_context',
+          confidence: 0.8,
+          summary: 'Ottawa is the capital; Toronto was one before, which the claim leaves out.',
+        }
+      return researcher(request)
+    })
+    const res = await call(s, 'POST', '/research', { body: { text: CLAIM } })
+    const result = Research.parse(await waitForResearch(s, res.json.id)).result!
+    expect(result).toMatchObject({ verdict: 'misleading', detail: 'missing_context' })
+    expect(result.votes.map(({ model, verdict, detail }) => ({ model, verdict, detail }))).toEqual([
+      { model: 'panel-a', verdict: 'misleading', detail: 'partly_true' },
+      // "Supported" of a missing context says nothing: no kind.
+      { model: 'panel-b', verdict: 'supported', detail: null },
+    ])
   })
 })

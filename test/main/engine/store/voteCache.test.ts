@@ -10,6 +10,7 @@ const vote = {
   verdict: 'supported' as const,
   confidence: 0.9,
   rationale: 'Known.',
+  detail: null,
   createdAt: '2026-11-28T00:00:00.000Z',
 }
 

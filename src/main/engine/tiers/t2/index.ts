@@ -95,10 +95,9 @@ export function modelTier(
     return asChecked.map((claim, index) => {
       const hit = hits[index]
       if (hit) {
-        // The cache keeps no detail: a cached vote's misleading or unverifiable is of no stated kind.
         const vote = {
           verdict: hit.verdict,
-          detail: null,
+          detail: hit.detail,
           confidence: hit.confidence,
           rationale: hit.rationale,
         }

@@ -1,7 +1,7 @@
 import { useState, type JSX } from 'react'
 import { withoutInlineMarks } from '../../../../shared/markdown'
-import { TIERS, type Citation } from '../../../../shared/schemas'
-import { checkedAs, verdictNote } from '../../../../shared/verdicts'
+import { TIERS, type Citation, type Claim, type Report } from '../../../../shared/schemas'
+import { attentionOf, checkedAs, verdictNote, type Attention } from '../../../../shared/verdicts'
 import { claimField, claimRange } from '../../editor/claims'
 import { useChecks } from '../../state/checks'
 import { keptSince } from '../../state/recheck'
@@ -13,20 +13,30 @@ import { VotesTable } from '../research/VotesTable'
 import { Correction } from './Correction'
 import { Parts } from './Parts'
 
-/// A claim's detail: its verdict per tier, with the votes, reasons, sources and correction behind it.
+/// The open claim's detail (see ClaimView).
 export function ClaimDetail(): JSX.Element {
-  const desk = useDesk()
-  const { api } = desk
   const claimId = useChecks((store) => store.openClaim)
   const report = useChecks((store) => store.report)
   const claim = report?.claims.find((each) => each.claimId === claimId)
+  if (!report || !claim) return <p className="muted">Loading the claim…</p>
+  return <ClaimView claim={claim} report={report} />
+}
+
+/// A claim's detail: why it needs attention, if it does, then its verdict per tier, with the votes, reasons,
+/// sources and correction behind it.
+export function ClaimView({ claim, report }: { claim: Claim; report: Report }): JSX.Element {
+  const desk = useDesk()
+  const { api } = desk
   const [confirming, setConfirming] = useState<Citation | null>(null)
-  if (!claim) return <p className="muted">Loading the claim…</p>
   const statement = checkedAs(claim)
   const kept = keptSince(claim)
+  const attention = attentionOf(claim, report.check)
+  // The correction of a claim whose verdict does not say what a tier found is shown with why, above the tiers.
+  const correctionAbove = attention?.disputed ? attention.correction : null
   return (
     <div className="claim-detail">
       <blockquote className="claim-text">{withoutInlineMarks(claim.text)}</blockquote>
+      {attention && <NeedsAttention claim={claim} attention={attention} />}
       {kept && <p className="kept">Unchanged since the check of {kept}: its verdicts are kept.</p>}
       {statement && (
         <p className="checked-as">
@@ -57,7 +67,7 @@ export function ClaimDetail(): JSX.Element {
       {TIERS.map((tier) => {
         const consensus = claim.consensus[tier]
         const votes = claim.evaluations.filter((evaluation) => evaluation.tier === tier)
-        if (!consensus && votes.length === 0 && !report?.check.tiers.includes(tier)) return null
+        if (!consensus && votes.length === 0 && !report.check.tiers.includes(tier)) return null
         return (
           <section key={tier} className="tier-section" aria-label={`Tier ${tier}`}>
             <h3>
@@ -75,7 +85,9 @@ export function ClaimDetail(): JSX.Element {
                 {tier !== 't1' && <p className="numbers">{verdictNote(consensus)}</p>}
                 {tier !== 't1' && consensus.reasoning && <p className="reasoning">{consensus.reasoning}</p>}
                 {tier !== 't1' && claim.parts && <Parts parts={claim.parts} tier={tier} />}
-                {consensus.correction && <Correction claim={claim} correction={consensus.correction} />}
+                {consensus.correction && consensus.correction !== correctionAbove && (
+                  <Correction claim={claim} correction={consensus.correction} />
+                )}
                 {consensus.citations.length > 0 && (
                   <ul className="citations">
                     {consensus.citations.map((citation) => (
@@ -111,5 +123,25 @@ export function ClaimDetail(): JSX.Element {
       })}
       {confirming && <OpenLinkDialog url={confirming.url} onClose={() => setConfirming(null)} />}
     </div>
+  )
+}
+
+/// Why a claim needs the editor's attention, whatever the verdict shown (a tier found it refuted or
+/// misleading); when the verdict shown does not say so, the models' reason and the correction they suggest
+/// (else the tier's section below has them).
+export function NeedsAttention({ claim, attention }: { claim: Claim; attention: Attention }): JSX.Element {
+  return (
+    <section className="needs-attention" aria-label="Needs attention">
+      <h3>Needs attention</h3>
+      <p className="why">{attention.why}</p>
+      {attention.disputed && attention.reason && (
+        <p className="reasoning">
+          <span className="muted">The models’ reason:</span> {attention.reason}
+        </p>
+      )}
+      {attention.disputed && attention.correction && (
+        <Correction claim={claim} correction={attention.correction} />
+      )}
+    </section>
   )
 }

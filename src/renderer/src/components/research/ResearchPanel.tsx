@@ -3,6 +3,7 @@ import { ResearchStep } from '../../../../shared/schemas'
 import { currentStep, STEP_NAMES, stepDone, useResearch, type ResearchRun } from '../../state/research'
 import { counted } from '../../../../shared/counted'
 import { withoutInlineMarks } from '../../../../shared/markdown'
+import { DETAIL_WORDS } from '../../../../shared/verdicts'
 import { Confirmation } from '../Confirmation'
 import { useDesk } from '../useDesk'
 import { focusPanel } from '../focus'
@@ -160,6 +161,7 @@ export function RunView({ run }: { run: ResearchRun }): JSX.Element {
           <section aria-label="Finding" className="research-finding">
             <h3>
               Verdict <span className={`verdict verdict-${result.verdict}`}>{result.verdict}</span>
+              {result.detail && <span className="detail">: {DETAIL_WORDS[result.detail]}</span>}
             </h3>
             <p className="numbers">Confidence {percent(result.confidence)}</p>
             <p className="reasoning">{result.summary}</p>

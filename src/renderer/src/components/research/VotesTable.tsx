@@ -1,10 +1,12 @@
 import type { JSX } from 'react'
-import type { Verdict } from '../../../../shared/schemas'
+import type { Verdict, VerdictDetail } from '../../../../shared/schemas'
+import { DETAIL_WORDS } from '../../../../shared/verdicts'
 
 /// A share as a whole percentage.
 export const percent = (value: number): string => `${Math.round(value * 100)}%`
 
-/// Each model's vote: verdict (as a word, coloured), confidence and rationale.
+/// Each model's vote: verdict (as a word, coloured, with its kind: "misleading: partly true"), confidence and
+/// rationale.
 export function VotesTable({
   caption,
   votes,
@@ -15,6 +17,7 @@ export function VotesTable({
     verdict: Verdict | 'clean' | 'issues'
     confidence: number
     rationale: string
+    detail?: VerdictDetail | null
   }[]
 }): JSX.Element {
   return (
@@ -24,7 +27,9 @@ export function VotesTable({
         {votes.map((vote) => (
           <tr key={vote.model}>
             <th scope="row">{vote.model}</th>
-            <td className={`verdict-${vote.verdict}`}>{vote.verdict}</td>
+            <td className={`verdict-${vote.verdict}`}>
+              {vote.detail ? `${vote.verdict}: ${DETAIL_WORDS[vote.detail]}` : vote.verdict}
+            </td>
             <td>{percent(vote.confidence)}</td>
             <td>{vote.rationale}</td>
           </tr>

@@ -71,6 +71,21 @@ describe('the vote cache', () => {
     expect(panelRequests(fake)).toHaveLength(3 * asked)
   })
 
+  it('keeps a vote’s kind: a cached "misleading" is still partly true, and so is the panel’s verdict', async () => {
+    fake = await startFakeOpenAI({ '*': { overrides: { verdict: 'misleading', detail: 'partly_true' } } })
+    server = await startServer({ config: t2Config(fake, ['a', 'b']) })
+    await run(TEXT)
+    const asked = panelRequests(fake).length
+    const again = await run(TEXT)
+    expect(panelRequests(fake)).toHaveLength(asked)
+    for (const claim of again.claims) {
+      expect(claim.evaluations).toHaveLength(2)
+      for (const vote of claim.evaluations)
+        expect(vote).toMatchObject({ cached: true, detail: 'partly_true' })
+      expect(claim.consensus.t2).toMatchObject({ verdict: 'misleading', detail: 'partly_true' })
+    }
+  })
+
   it('is keyed by the model, not only by the panel id', async () => {
     fake = await startFakeOpenAI()
     server = await startServer({ config: t2Config(fake, ['a']) })
