@@ -15,6 +15,7 @@ import { engineBenchmarks } from './engine'
 import { estimateBenchmarks } from './estimates'
 import { resultsDir, type Figure } from './measure'
 import { reportBenchmarks } from './report'
+import { robustness, robustnessFigures } from './robustness'
 import { startupBenchmarks } from './startup'
 import { t1Benchmarks } from './t1'
 import { tokenBenchmarks, type TokenFigure } from './tokens'
@@ -31,6 +32,7 @@ const BENCHMARKS: Record<string, () => Promise<Figure[]>> = {
   estimates: estimateBenchmarks,
   startup: startupBenchmarks,
   editor: editorBenchmarks,
+  robustness: async () => robustnessFigures(await robustness()),
 }
 
 const names = process.argv.slice(2)

@@ -20,11 +20,11 @@ import { promisify } from 'node:util'
 import { openEngine } from '../src/main/engine/engine'
 import { hasEnded } from '../src/main/engine/events'
 import { ALL_STEPS, type VerdictSteps } from '../src/main/engine/tiers/steps'
-import { DATA_CLOSE, DATA_OPEN } from '../src/main/engine/tiers/t2/prompts'
 import { Config } from '../src/shared/config'
 import type { Tier } from '../src/shared/schemas'
 import {
   fromSchema,
+  requestData,
   startFakeOpenAI,
   type ClaimToResolve,
   type RecordedRequest,
@@ -91,10 +91,6 @@ interface RequestData {
   passages?: Array<{ id: string; text: string }>
   quotes?: Array<{ id: string }>
 }
-const dataOf = (request: RecordedRequest): RequestData => {
-  const start = request.user.indexOf(`${DATA_OPEN}\n`) + DATA_OPEN.length + 1
-  return JSON.parse(request.user.slice(start, request.user.lastIndexOf(`\n${DATA_CLOSE}`))) as RequestData
-}
 
 /// Every model answers what its response format asks for, as a capable model would on these claims: it reads
 /// the first search result and searches no more, names the passage that holds the quote as the evidence, says
@@ -102,7 +98,7 @@ const dataOf = (request: RecordedRequest): RequestData => {
 /// keeps its vote in the debate). The same answers whatever the prompts say.
 export function answer(request: RecordedRequest): unknown {
   const schema = request.body.response_format.json_schema.schema
-  const data = dataOf(request)
+  const data = requestData(request) as RequestData
   const about = (claim: string | undefined, part: unknown) => {
     const number = Number(/Bridge (\d+)/.exec(claim ?? '')?.[1] ?? 0)
     const dissents = request.model === 'model-c' && number % SPLIT_EVERY === 0
