@@ -80,7 +80,8 @@ export const PAGES: Record<string, string[]> = {
   ],
 }
 
-const STEPS_OFF: VerdictSteps = { date: false, panelDecides: false, debate: false }
+/// The steps of #22 off (the later ones stay on: #22's figures are measured as they were).
+const STEPS_OFF: VerdictSteps = { ...ALL_STEPS, date: false, panelDecides: false, debate: false }
 
 /// What a request's data block holds that the fake reads: the claim, the passages offered and the quotes
 /// to judge.

@@ -18,7 +18,7 @@ import type { JudgeInput, TierChecker, UnitInput, UnitOutcome } from '../tier'
 import { distinctCitations, withStances } from '../../../../shared/citations'
 import { consistentDetail } from '../../../../shared/verdicts'
 import { agreement, debateRound, finalVotes, panelConsensus, split, unanimous } from '../panel'
-import { ALL_STEPS, todayOf, type VerdictSteps } from '../steps'
+import { ALL_STEPS, answerOrder, todayOf, type VerdictSteps } from '../steps'
 import {
   RelevantPassages,
   WebDecision,
@@ -209,6 +209,10 @@ export function webTier(
   const judge = modelHandle(models.judge, 'models.judge', keys)
   const verifier: Verifier = verifierFor(models, judge, keys)
   const evidence = new Map<string, Promise<ClaimEvidence>>()
+  // The stance check, or (switched off) every quote left not checked.
+  const stances: typeof judgeStances = steps.stanceCheck
+    ? judgeStances
+    : async (_client, _verifier, _statement, citations) => ({ citations: [...citations], usage: null })
 
   /// The claim's research, done once however many panel units ask (and again after a restart).
   function evidenceFor(input: UnitInput): Promise<ClaimEvidence> {
@@ -234,7 +238,7 @@ export function webTier(
     // The statement: the same words about another subject are another search.
     const searchFor = item.claim
     const searched = await searchUntilAnswered(client, judge, web, item, searchFor, {
-      maxSearches: config.research.maxSearches,
+      maxSearches: steps.searchLoop ? config.research.maxSearches : 1,
       today,
       signal,
     })
@@ -267,7 +271,7 @@ export function webTier(
       const { object, usage } = await client.generate(handle, {
         system: webPanelSystem(todayOf(input.now(), steps), item),
         prompt: webVotePrompt(item, passageData(passages)),
-        schema: WebVote,
+        schema: answerOrder(WebVote, steps),
         name: 'web_vote',
         signal: input.signal,
       })
@@ -289,7 +293,7 @@ export function webTier(
       if (steps.panelDecides && unanimous(first) && sharesACitation(first)) {
         evidence.delete(`${input.checkId}:${input.claim.id}`)
         const decided = panelConsensus(first, input.now())
-        const judged = await judgeStances(
+        const judged = await stances(
           client,
           verifier,
           item.claim,
@@ -311,7 +315,7 @@ export function webTier(
         const { object, usage } = await client.generate(handle, {
           system: webPanelSystem(today, item),
           prompt: webDebatePrompt(item, passageData(passages), own, others),
-          schema: WebVote,
+          schema: answerOrder(WebVote, steps),
           name: 'web_vote',
           signal: input.signal,
         })
@@ -323,14 +327,14 @@ export function webTier(
       const { object, usage } = await client.generate(judge, {
         system: webJudgeSystem(today, item),
         prompt: webJudgePrompt(item, passageData(passages), votes),
-        schema: WebDecision,
+        schema: answerOrder(WebDecision, steps),
         name: 'web_decision',
         signal: input.signal,
       })
       const verified = await verifiedCitations(web, passages, object.citations, input.signal)
       // The judge's quotes and every vote's, in one request.
       const cited = [...verified, ...[...first, ...debate].flatMap((vote) => vote.citations)]
-      const judged = await judgeStances(
+      const judged = await stances(
         client,
         verifier,
         item.claim,
