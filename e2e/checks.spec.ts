@@ -241,7 +241,9 @@ test.describe('with a judge that writes its correction in plain words', () => {
     models: {
       latencyMs: 0,
       behaviours: {
-        // A split panel: it debates, and the judge decides and writes the correction.
+        // A panel split three ways: it debates, no majority comes of it, and the judge decides and writes the
+        // correction.
+        'model-b': { overrides: { verdict: 'misleading' } },
         'model-c': { overrides: { verdict: 'refuted' } },
         'model-judge': {
           overrides: { verdict: 'refuted', correction: 'The Eiffel Tower is 300 feet tall.' },

@@ -258,11 +258,12 @@ test.describe('deep research priced above the balance', () => {
 
 test.describe('claim badges with a slow judge', () => {
   test.use({
-    // Two of the three votes land together (two requests at a time), the third 1.5 s later; the panel is split,
-    // so it debates one round before the judge.
+    // Two of the three votes land together (two requests at a time), the third 1.5 s later; the panel is split
+    // three ways, so it debates one round before the judge.
     models: {
       latencyMs: 1500,
       behaviours: {
+        'model-b': { latencyMs: 1500, overrides: { verdict: 'misleading', confidence: 0.9 } },
         'model-c': { latencyMs: 1500, overrides: { verdict: 'refuted', confidence: 0.9 } },
         'model-judge': { latencyMs: 4000, overrides: { verdict: 'supported', confidence: 0.9 } },
       },

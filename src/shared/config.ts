@@ -84,6 +84,13 @@ export const Config = z.strictObject({
       judge: ModelConfig.nullable().default(null),
       /// Judges the stance of t3's verified quotes; absent means the judge.
       verifier: VerifierConfig.nullable().default(null),
+      /// The share of a split panel's final votes (after its debate) that decides without the judge: more than
+      /// half; 1 leaves every split to the judge.
+      majority: z
+        .number()
+        .gt(0.5)
+        .max(1)
+        .default(2 / 3),
       /// Rewrites claims as self-contained statements before they are checked; absent means the judge.
       resolver: ModelConfig.nullable().default(null),
       // How models are called; absent members take the defaults of src/main/engine/models (README).

@@ -117,7 +117,8 @@ export type Evaluation = z.infer<typeof Evaluation>
 /// A step of a model tier that could not be done as designed and what was done instead, so that a verdict says
 /// what it stands on: the claim checked as its own words with the sentences around it (the resolver failed, or
 /// its statement dropped what the claim says), the evidence chosen by its words (the model named no passage it
-/// was shown), a search step's top results read (the model named none), the quotes not judged for their stance.
+/// was shown), a search step's top results read (the model named none), the quotes not judged for their stance,
+/// the panel's majority deciding where the judge's answer could not be used.
 export const Fallback = z
   .enum([
     'statement_unresolved',
@@ -125,6 +126,7 @@ export const Fallback = z
     'evidence_ranked_by_words',
     'search_top_results',
     'quotes_not_stance_checked',
+    'judge_unusable',
   ])
   .meta({ id: 'Fallback' })
 export type Fallback = z.infer<typeof Fallback>

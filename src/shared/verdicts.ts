@@ -62,6 +62,7 @@ export const FALLBACK_WORDS: Record<Fallback, string> = {
   evidence_ranked_by_words: 'evidence chosen by its words (the model named no passage)',
   search_top_results: 'top search results read (the model named none)',
   quotes_not_stance_checked: 'quotes not stance-checked',
+  judge_unusable: 'the judge’s answer could not be used: the panel’s majority decided',
 }
 
 /// How a verdict that no verified source bears on is shown: the models' own judgement.

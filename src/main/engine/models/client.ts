@@ -258,6 +258,14 @@ function readAnswer<T>(
   return { object: parsed.data }
 }
 
+/// The name of the schema's member that a model wrote as `written` in another case or with spaces ("C1" for
+/// "c1", "Verdict " for "verdict"), else `written`.
+function memberName(written: string, members: JSONSchema7['properties']): string {
+  if (!members || written in members) return written
+  const plain = written.trim().toLowerCase()
+  return Object.keys(members).find((name) => name.toLowerCase() === plain) ?? written
+}
+
 /// The JSON value in a model's text: the whole text, else the text inside a code fence, else from its first
 /// brace to its last; undefined when none of these parse.
 function jsonIn(text: string): unknown {
@@ -275,8 +283,9 @@ function jsonIn(text: string): unknown {
 }
 
 /// `value` with the slips whose meaning is plain mended as `schema` (a node of `root`) asks: an enum's value in
-/// another case or with spaces ("Supported ", "not checkable"), a number written as a string, a share of 0–1
-/// given in percent (80 for 0.8), the string "null" for null. Anything else is left for zod to refuse.
+/// another case or with spaces ("Supported ", "not checkable"), a member's name in another case, a number written
+/// as a string, a share of 0–1 given in percent (80 for 0.8), the string "null" for null. Anything else is left
+/// for zod to refuse.
 function repaired(value: unknown, schema: JSONSchema7 | boolean | undefined, root: JSONSchema7): unknown {
   if (typeof schema !== 'object') return value
   if (schema.$ref) {
@@ -292,7 +301,10 @@ function repaired(value: unknown, schema: JSONSchema7 | boolean | undefined, roo
     return value.map((item) => repaired(item, schema.items as JSONSchema7 | undefined, root))
   if (typeof value === 'object' && value !== null)
     return Object.fromEntries(
-      Object.entries(value).map(([key, member]) => [key, repaired(member, schema.properties?.[key], root)]),
+      Object.entries(value).map(([written, member]) => {
+        const key = memberName(written, schema.properties)
+        return [key, repaired(member, schema.properties?.[key], root)]
+      }),
     )
   if (typeof value === 'string' && schema.enum && !schema.enum.includes(value)) {
     const plain = (text: unknown) =>

@@ -465,7 +465,7 @@ export class DeepResearch implements JobQueue {
     const verifier = this.verifier
     if (!client || !verifier) throw new Error('Deep research needs a judge in the configuration.')
     const quotes = distinctCitations(map.nodes.flatMap((node) => node.sources))
-    const { citations } = await judgeStances(client, verifier, claim, quotes, today, signal)
+    const { citations } = await judgeStances(client, verifier, this.web, claim, quotes, today, signal)
     return {
       ...map,
       nodes: map.nodes.map((node) => ({ ...node, sources: withStances(node.sources, citations) })),

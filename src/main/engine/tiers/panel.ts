@@ -1,6 +1,7 @@
 // What t2 and t3 share after the panel has voted (PoLL, and multi-agent debate after Du et al.): a unanimous
 // panel decides without the judge; a split one debates one round (each panelist reads the others' anonymised
-// reasons and votes again) before the judge decides on the final votes.
+// reasons and votes again), after which a clear majority of its final votes decides; the judge decides only
+// ties and wider splits. One model is no jury: the judge always decides a lone vote.
 import type { Consensus, Evaluation, VerdictDetail } from '../../../shared/schemas'
 import { consistentDetail } from '../../../shared/verdicts'
 
@@ -38,24 +39,91 @@ function commonDetail(verdict: Evaluation['verdict'], votes: readonly Evaluation
 /// A unanimous panel's own decision: its verdict, the mean of its confidences and its reasons, one panelist's
 /// after another. No correction: votes do not write one, and a refuted claim's rationales name the facts.
 export function panelConsensus(votes: readonly Evaluation[], at: string): Consensus {
-  const verdict = votes[0]?.verdict ?? 'unverifiable'
+  const debated = votes.some((vote) => vote.round === 2)
+  return decidedByVotes(
+    votes,
+    votes[0]?.verdict ?? 'unverifiable',
+    at,
+    'panel',
+    `The ${votes.length} panelists agreed${debated ? ' after their debate' : ''}.`,
+  )
+}
+
+/// The verdict given by a clear majority of `votes`: at least two of them, more than half, and at least
+/// `share` of them; null when no verdict has one.
+export function majority(votes: readonly Evaluation[], share = 0): Evaluation['verdict'] | null {
+  for (const { verdict } of votes) {
+    const count = votes.filter((vote) => vote.verdict === verdict).length
+    // A share such as 2/3 is compared as counts, so that 2 of 3 votes is 2/3 however it rounds.
+    if (count >= 2 && count * 2 > votes.length && count >= share * votes.length - 1e-9) return verdict
+  }
+  return null
+}
+
+/// A clear majority's decision: its verdict, the mean of its confidences and its reasons, and the dissent's
+/// reasons after them. No correction, as for a unanimous panel. `why` opens the reasoning when it was not the
+/// rule that let the majority decide (the judge's answer could not be used).
+export function majorityConsensus(
+  votes: readonly Evaluation[],
+  verdict: Evaluation['verdict'],
+  at: string,
+  why = '',
+): Consensus {
+  const agreeing = votes.filter((vote) => vote.verdict === verdict)
+  const dissent = votes.filter((vote) => vote.verdict !== verdict)
+  const dissenting = [...new Set(dissent.map((vote) => `(${vote.verdict}) ${vote.rationale.trim()}`))]
+  return decidedByVotes(
+    agreeing,
+    verdict,
+    at,
+    'majority',
+    `${why}${agreeing.length} of the ${votes.length} panelists found it ${verdict}.`,
+    dissenting.length > 0 ? ` Dissent: ${dissenting.join(' ')}` : '',
+    votes,
+  )
+}
+
+/// The panel's decision after its debate, without the judge: unanimous final votes, else a clear majority
+/// (at least `share` of them); null when the judge must decide (a tie, a wider split, a lone vote).
+export function juryConsensus(votes: readonly Evaluation[], at: string, share: number): Consensus | null {
+  if (unanimous(votes)) return panelConsensus(votes, at)
+  const verdict = majority(votes, share)
+  return verdict === null ? null : majorityConsensus(votes, verdict, at)
+}
+
+/// The decision when the judge was asked and its answer could not be used, even asked again: the final votes'
+/// majority (more than half of them, at least two), labelled; null when they have none and nothing decides.
+export function withoutJudge(votes: readonly Evaluation[], at: string): Consensus | null {
+  const verdict = majority(votes)
+  if (verdict === null) return null
+  const decided = majorityConsensus(votes, verdict, at, 'The judge’s answer could not be used. ')
+  return { ...decided, fallbacks: ['judge_unusable'] }
+}
+
+/// A decision of the panel's own, from the votes that give `verdict` (agreement counted over `all`).
+function decidedByVotes(
+  votes: readonly Evaluation[],
+  verdict: Evaluation['verdict'],
+  at: string,
+  decidedBy: 'panel' | 'majority',
+  opening: string,
+  closing = '',
+  all: readonly Evaluation[] = votes,
+): Consensus {
   const mean = votes.reduce((sum, vote) => sum + vote.confidence, 0) / Math.max(1, votes.length)
-  const reasons = votes.map((vote) => vote.rationale.trim()).filter(Boolean)
+  const reasons = [...new Set(votes.map((vote) => vote.rationale.trim()).filter(Boolean))]
   return {
     verdict,
     confidence: Math.round(mean * 100) / 100,
-    agreement: agreement(verdict, votes),
-    reasoning: `The ${votes.length} panelists agreed. ${[...new Set(reasons)].join(' ')}`.slice(
-      0,
-      MAX_REASONING,
-    ),
+    agreement: agreement(verdict, all),
+    reasoning: `${opening} ${reasons.join(' ')}${closing}`.slice(0, MAX_REASONING),
     citations: [],
     correction: null,
     decidedAt: at,
     detail: commonDetail(verdict, votes),
     sourced: false,
     sources: 0,
-    decidedBy: 'panel',
+    decidedBy,
     calibratedConfidence: null,
     fallbacks: [],
   }

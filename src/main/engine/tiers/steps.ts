@@ -6,10 +6,10 @@ import { z } from 'zod'
 export interface VerdictSteps {
   /// Every system prompt gives today's date, so "now", "currently" and "the latest" are judged against it.
   date: boolean
-  /// A unanimous panel decides without the judge.
+  /// A unanimous panel, or a clear majority of it after the debate, decides without the judge.
   panelDecides: boolean
   /// A split panel debates one round (each panelist sees the others' anonymised reasons and votes again)
-  /// before the judge decides.
+  /// before its majority or the judge decides.
   debate: boolean
   /// Votes and decisions give their reasons before their verdict, so that the model reasons to it; off, the
   /// verdict comes first and the reasons after it, where they can no longer lead to it.

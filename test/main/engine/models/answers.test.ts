@@ -49,6 +49,12 @@ describe('a structured answer', () => {
     expect(fake.requests).toHaveLength(1)
   })
 
+  it('reads members named in another case', async () => {
+    const answer = await ask([{ Passage: 'P1', ' CONFIDENCE': 0.6, Verdict: 'refuted' }])
+    expect(answer.object).toEqual({ passage: 'P1', confidence: 0.6, verdict: 'refuted' })
+    expect(fake.requests).toHaveLength(1)
+  })
+
   it('reads "not checkable" and the string "null" as the schema means them', async () => {
     expect((await ask([{ passage: 'P1', confidence: 0.5, verdict: 'Not Checkable' }])).object.verdict).toBe(
       'not_checkable',

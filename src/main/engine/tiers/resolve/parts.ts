@@ -88,6 +88,8 @@ function claimConsensus(parts: readonly string[], decided: readonly Consensus[],
     sourced: decided.every((entry) => entry.sourced),
     sources: citedSites(citations),
     decidedBy: decided.every((entry) => entry.decidedBy === 'panel') ? 'panel' : base.decidedBy,
+    // Any part's fallback is the claim's: its verdict rests on every part.
+    fallbacks: [...new Set(decided.flatMap((entry) => entry.fallbacks))],
   }
 }
 

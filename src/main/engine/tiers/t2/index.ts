@@ -1,14 +1,23 @@
 // t2: a panel of language models votes on each claim; a panel that agrees decides, a split one debates one
-// round and then a judge writes the consensus.
+// round, after which a clear majority decides and the judge writes the consensus of a tie or a wider split.
 import type { Config } from '../../../../shared/config'
 import { isRewrite, UNVERIFIED } from '../../../../shared/corrections'
 import type { Consensus, Evaluation } from '../../../../shared/schemas'
-import { ModelClient, modelHandle, modelSettings, type ModelHandle } from '../../models'
+import { ModelClient, modelHandle, modelSettings, UnusableAnswerError, type ModelHandle } from '../../models'
 import { apiKeys, type ApiKeys } from '../../keys'
 import type { ClaimRecord } from '../../store/documents'
 import type { VoteCache } from '../../store/voteCache'
 import { consistentDetail } from '../../../../shared/verdicts'
-import { agreement, debateRound, finalVotes, panelConsensus, split, unanimous } from '../panel'
+import {
+  agreement,
+  debateRound,
+  finalVotes,
+  juryConsensus,
+  panelConsensus,
+  split,
+  unanimous,
+  withoutJudge,
+} from '../panel'
 import { ALL_STEPS, answerOrder, todayOf, type VerdictSteps } from '../steps'
 import { PermanentError } from '../../errors'
 import type { JudgeInput, TierChecker, UnitInput, UnitOutcome } from '../tier'
@@ -111,6 +120,30 @@ export function modelTier(
     })
   }
 
+  /// The judge's consensus on the final votes. An answer it could not give usably, even asked again, leaves the
+  /// decision to the votes' majority (labelled); without one the error stands and the unit fails.
+  async function askJudge(
+    votes: Evaluation[],
+    item: ClaimData,
+    today: string | null,
+    input: JudgeInput,
+  ): Promise<Pick<UnitOutcome, 'consensus' | 'consensusUsage'>> {
+    try {
+      const { object, usage } = await client.generate(judge, {
+        system: judgeSystem(today, item),
+        prompt: judgePrompt(item, votes),
+        schema: answerOrder(Decision, steps),
+        name: 'decision',
+        signal: input.signal,
+      })
+      return { consensus: consensus(object, votes, input.now(), input.claim.text), consensusUsage: usage }
+    } catch (error) {
+      const fallback = error instanceof UnusableAnswerError ? withoutJudge(votes, input.now()) : null
+      if (!fallback) throw error
+      return { consensus: fallback, consensusUsage: null }
+    }
+  }
+
   return {
     tier: 't2',
     models: () => [...panel.keys()],
@@ -152,19 +185,10 @@ export function modelTier(
       }
       const debate = steps.debate && split(first) ? await debateRound(first, voteAgain, input.signal) : []
       const votes = finalVotes(first, debate)
-      const { object, usage } = await client.generate(judge, {
-        system: judgeSystem(today, item),
-        prompt: judgePrompt(item, votes),
-        schema: answerOrder(Decision, steps),
-        name: 'decision',
-        signal: input.signal,
-      })
-      return {
-        consensus: consensus(object, votes, input.now(), input.claim.text),
-        consensusUsage: usage,
-        debate,
-        issues: [],
-      }
+      const jury = steps.panelDecides ? juryConsensus(votes, input.now(), models.majority) : null
+      if (jury) return { consensus: jury, consensusUsage: null, debate, issues: [] }
+      const decided = await askJudge(votes, item, today, input)
+      return { ...decided, debate, issues: [] }
     },
   }
 }

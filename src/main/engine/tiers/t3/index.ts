@@ -1,14 +1,22 @@
 // t3: live web research. For each claim: a search loop (search.ts) in which the judge model reads results'
 // snippets and picks the pages worth reading or asks for another search; the picked pages are fetched and their
 // passages ranked by their words, then the judge keeps those that bear on the claim; each panel model votes on
-// the claim and the kept passages, citing the passages it relied on. A panel that agrees and cites a common page
-// decides; a split one debates one round, then the judge writes the consensus with citations. Every quote is
-// checked against the fetched text of its URL, then judged for its stance toward the claim (stance.ts), before
-// it is stored.
+// the claim and those passages with the best by words beside them, citing the passages it relied on. A panel
+// that agrees and cites a common page decides; a split one debates one round, after which a clear majority
+// decides, and the judge writes the consensus with citations of a tie or a wider split. Every quote is checked
+// against the fetched text of its URL, then judged for its stance toward the claim (stance.ts), before it is
+// stored.
 import type { Config } from '../../../../shared/config'
 import type { Citation, Consensus, Evaluation, TokenUsage } from '../../../../shared/schemas'
 import { apiKeys, type ApiKeys } from '../../keys'
-import { addUsage, ModelClient, modelHandle, modelSettings, type ModelHandle } from '../../models'
+import {
+  addUsage,
+  ModelClient,
+  modelHandle,
+  modelSettings,
+  UnusableAnswerError,
+  type ModelHandle,
+} from '../../models'
 import type { ClaimRecord } from '../../store/documents'
 import { normaliseSpace, quoteOccursIn, rankedPassages, Web, type RankedPassage } from '../../web'
 import { claimData } from '../t2/context'
@@ -17,7 +25,16 @@ import { PermanentError } from '../../errors'
 import type { JudgeInput, TierChecker, UnitInput, UnitOutcome } from '../tier'
 import { distinctCitations, withStances } from '../../../../shared/citations'
 import { consistentDetail } from '../../../../shared/verdicts'
-import { agreement, debateRound, finalVotes, panelConsensus, split, unanimous } from '../panel'
+import {
+  agreement,
+  debateRound,
+  finalVotes,
+  juryConsensus,
+  panelConsensus,
+  split,
+  unanimous,
+  withoutJudge,
+} from '../panel'
 import { ALL_STEPS, answerOrder, todayOf, type VerdictSteps } from '../steps'
 import {
   RelevantPassages,
@@ -43,9 +60,11 @@ export * from './stance'
 const MAX_RATIONALE = 2000
 const MAX_REASONING = 4000
 const MAX_QUOTE = 1000
-/// Passages given to the panel, the candidates (ranked by their words) the judge chooses them from, and claims
-/// whose research is kept in memory for their judge.
+/// Passages given to the panel, the best candidates by words among them whether the judge chose them or not,
+/// the candidates (ranked by their words) the judge chooses from, and claims whose research is kept in memory
+/// for their judge.
 const PASSAGES = 8
+const BY_WORDS = 2
 const CANDIDATES = 16
 const REMEMBERED = 500
 
@@ -143,27 +162,56 @@ export async function verifiedCitations(
 
 /// Why `decided` does not stand on its citations (judged for their stance), or null when it does: supported
 /// needs a quote that supports the claim, refuted one that refutes it, misleading at least one verified quote.
+/// A quote whose stance could not be checked (null) counts for the verdict: only a checked neutral takes a
+/// quote's weight away.
 function ungrounded(decided: Consensus, citations: readonly Citation[]): string | null {
-  const has = (stance: Citation['stance']) => citations.some((citation) => citation.stance === stance)
-  if (decided.verdict === 'supported' && !has('supports')) return 'no verified quote supports the claim'
-  if (decided.verdict === 'refuted' && !has('refutes')) return 'no verified quote contradicts the claim'
+  const bears = (stance: Citation['stance']) =>
+    citations.some((citation) => citation.stance === stance || citation.stance === null)
+  if (decided.verdict === 'supported' && !bears('supports')) return 'no verified quote supports the claim'
+  if (decided.verdict === 'refuted' && !bears('refutes')) return 'no verified quote contradicts the claim'
   if (decided.verdict === 'misleading' && citations.length === 0)
     return 'no verified quote shows what it leaves out'
   return null
 }
 
-/// The consensus with its citations (stances judged): a verdict its citations do not bear out becomes
-/// unverifiable for want of evidence, its agreement then the share of `votes` that said so. Sourced, and its
-/// sources counted, only by the citations that support or refute the claim.
+/// The consensus on its citations (`own`, stances judged), weighed with every quote judged for the claim
+/// (`judged`: the votes' too). Quotes that support the claim beside quotes that contradict it make a supported
+/// or refuted verdict misleading (the sources disagree), with both shown; otherwise a verdict its citations do
+/// not bear out becomes unverifiable for want of evidence. A changed verdict's agreement is the share of
+/// `votes` that gave it. Sourced, and its sources counted, by the citations that support or refute the claim
+/// or were not stance-checked; labelled when any quote was not.
 function groundedConsensus(
   decided: Consensus,
-  citations: Citation[],
+  own: readonly Citation[],
+  judged: readonly Citation[],
   votes: readonly Evaluation[],
 ): Consensus {
-  const bearing = citations.filter(
-    (citation) => citation.stance === 'supports' || citation.stance === 'refutes',
-  )
-  const grounded = { ...decided, citations, sourced: bearing.length > 0, sources: citedSites(bearing) }
+  const supporting = judged.filter((citation) => citation.stance === 'supports')
+  const refuting = judged.filter((citation) => citation.stance === 'refutes')
+  const disagree = supporting.length > 0 && refuting.length > 0
+  const citations = disagree ? distinctCitations([...own, ...supporting, ...refuting]) : [...own]
+  const bearing = citations.filter((citation) => citation.stance !== 'neutral')
+  const unchecked = [...own, ...judged].some((citation) => citation.stance === null)
+  const grounded: Consensus = {
+    ...decided,
+    citations,
+    sourced: bearing.length > 0,
+    sources: citedSites(bearing),
+    fallbacks: unchecked ? [...decided.fallbacks, 'quotes_not_stance_checked'] : decided.fallbacks,
+  }
+  if (disagree && (decided.verdict === 'supported' || decided.verdict === 'refuted')) {
+    return {
+      ...grounded,
+      verdict: 'misleading',
+      detail: 'missing_context',
+      agreement: agreement('misleading', votes),
+      reasoning:
+        `${decided.reasoning} (Misleading: the sources disagree; quotes that support the claim and quotes that contradict it are both cited.)`.slice(
+          0,
+          MAX_REASONING,
+        ),
+    }
+  }
   const why = ungrounded(decided, citations)
   if (why === null) return grounded
   return {
@@ -212,7 +260,7 @@ export function webTier(
   // The stance check, or (switched off) every quote left not checked.
   const stances: typeof judgeStances = steps.stanceCheck
     ? judgeStances
-    : async (_client, _verifier, _statement, citations) => ({ citations: [...citations], usage: null })
+    : async (_client, _verifier, _web, _statement, citations) => ({ citations: [...citations], usage: null })
 
   /// The claim's research, done once however many panel units ask (and again after a restart).
   function evidenceFor(input: UnitInput): Promise<ClaimEvidence> {
@@ -248,9 +296,14 @@ export function webTier(
     )
     const candidates = rankedPassages(searchFor, sources).slice(0, CANDIDATES)
     const chosen = await relevantPassages(client, judge, item, passageData(candidates), signal, today)
+    // Beside the judge's choice, the best by words: one model's reading of the evidence is not all the panel sees.
+    const byWords = candidates
+      .slice(0, BY_WORDS)
+      .flatMap((_, index) => (chosen.order.includes(index) ? [] : [index]))
+    const order = [...chosen.order.slice(0, PASSAGES - byWords.length), ...byWords]
     return {
       queries: searched.queries,
-      passages: chosen.order.slice(0, PASSAGES).map((index) => candidates[index] as RankedPassage),
+      passages: order.map((index) => candidates[index] as RankedPassage),
       usage: addUsage(searched.usage, chosen.usage),
     }
   }
@@ -290,23 +343,42 @@ export function webTier(
       const first = input.votes.filter((vote) => vote.round === 1)
       const item = claimData(input.documentText, input.claim)
       const today = todayOf(input.now(), steps)
-      if (steps.panelDecides && unanimous(first) && sharesACitation(first)) {
-        evidence.delete(`${input.checkId}:${input.claim.id}`)
-        const decided = panelConsensus(first, input.now())
+      // The decision on its quotes (`own`): theirs and every vote's judged for their stance in one request.
+      const grounded = async (
+        decided: Consensus,
+        own: readonly Citation[],
+        votes: readonly Evaluation[],
+        debate: readonly Evaluation[],
+        usage: TokenUsage | null,
+      ): Promise<UnitOutcome> => {
+        const cited = [...own, ...[...first, ...debate].flatMap((vote) => vote.citations)]
         const judged = await stances(
           client,
           verifier,
+          web,
           item.claim,
-          distinctCitations(first.flatMap((vote) => vote.citations)),
+          distinctCitations(cited),
           today,
           input.signal,
         )
+        evidence.delete(`${input.checkId}:${input.claim.id}`)
         return {
-          consensus: groundedConsensus(decided, judged.citations, first),
-          consensusUsage: addUsage(researchUsage, judged.usage),
+          consensus: groundedConsensus(decided, withStances(own, judged.citations), judged.citations, votes),
+          consensusUsage: addUsage(usage, researchUsage, judged.usage),
+          debate: debate.map((vote) => ({
+            ...vote,
+            citations: withStances(vote.citations, judged.citations),
+          })),
           voteStances: judged.citations,
           issues: [],
         }
+      }
+      // The quotes of the votes that gave the decided verdict.
+      const quotesOf = (votes: readonly Evaluation[], decided: Consensus): Citation[] =>
+        distinctCitations(votes.flatMap((vote) => (vote.verdict === decided.verdict ? vote.citations : [])))
+      if (steps.panelDecides && unanimous(first) && sharesACitation(first)) {
+        const decided = panelConsensus(first, input.now())
+        return grounded(decided, quotesOf(first, decided), first, [], null)
       }
       // A panelist's second vote, after reading the others' (a model no longer configured keeps its first).
       const voteAgain = async (own: Evaluation, others: Evaluation[]): Promise<Evaluation | null> => {
@@ -322,35 +394,31 @@ export function webTier(
         const citations = await verifiedCitations(web, passages, object.citations, input.signal)
         return webVote(own.model, object, citations, input.now(), usage, 2)
       }
-      const debate = steps.debate && split(first) ? await debateRound(first, voteAgain, input.signal) : []
+      const disagreed = split(first)
+      const debate = steps.debate && disagreed ? await debateRound(first, voteAgain, input.signal) : []
       const votes = finalVotes(first, debate)
-      const { object, usage } = await client.generate(judge, {
-        system: webJudgeSystem(today, item),
-        prompt: webJudgePrompt(item, passageData(passages), votes),
-        schema: answerOrder(WebDecision, steps),
-        name: 'web_decision',
-        signal: input.signal,
-      })
-      const verified = await verifiedCitations(web, passages, object.citations, input.signal)
-      // The judge's quotes and every vote's, in one request.
-      const cited = [...verified, ...[...first, ...debate].flatMap((vote) => vote.citations)]
-      const judged = await stances(
-        client,
-        verifier,
-        item.claim,
-        distinctCitations(cited),
-        today,
-        input.signal,
-      )
-      evidence.delete(`${input.checkId}:${input.claim.id}`)
-      const decided = consensus(object, votes, input.now(), input.claim.text)
-      return {
-        consensus: groundedConsensus(decided, withStances(verified, judged.citations), votes),
-        consensusUsage: addUsage(usage, researchUsage, judged.usage),
-        debate: debate.map((vote) => ({ ...vote, citations: withStances(vote.citations, judged.citations) })),
-        voteStances: judged.citations,
-        issues: [],
+      // A panel that agreed at once but on no common page goes to the judge, as does a tie or a wider split.
+      const jury = steps.panelDecides && disagreed ? juryConsensus(votes, input.now(), models.majority) : null
+      if (jury) return grounded(jury, quotesOf(votes, jury), votes, debate, null)
+      let decision
+      try {
+        decision = await client.generate(judge, {
+          system: webJudgeSystem(today, item),
+          prompt: webJudgePrompt(item, passageData(passages), votes),
+          schema: answerOrder(WebDecision, steps),
+          name: 'web_decision',
+          signal: input.signal,
+        })
+      } catch (error) {
+        // The judge's answer could not be used, even asked again: the votes' majority decides, labelled.
+        const fallback = error instanceof UnusableAnswerError ? withoutJudge(votes, input.now()) : null
+        if (!fallback) throw error
+        return grounded(fallback, quotesOf(votes, fallback), votes, debate, null)
       }
+      const { object, usage } = decision
+      const verified = await verifiedCitations(web, passages, object.citations, input.signal)
+      const decided = consensus(object, votes, input.now(), input.claim.text)
+      return grounded(decided, verified, votes, debate, usage)
     },
   }
 }

@@ -76,7 +76,7 @@ describe('batching t2 votes', () => {
     )
   })
 
-  it('the debate rounds of claims split in one batch go in one request per model, then one judge each', async () => {
+  it('the debate rounds of claims split in one batch go in one request per model, then the majority decides each', async () => {
     // model-c refutes odd-numbered crates, the others support every crate: crates 1 and 3 split.
     const supports = (request: RecordedRequest) => {
       const data = JSON.parse(request.user.split('\n').at(-2)!)
@@ -108,11 +108,17 @@ describe('batching t2 votes', () => {
         expect(claim.otherVotes).toHaveLength(2)
       }
     }
-    // The judge decides each split claim on its own, on its final votes.
-    expect(fake.of('model-judge').filter((r) => !claimsToResolve(r))).toHaveLength(2)
+    // Each split claim is decided on its own final votes: two of three, without the judge.
+    expect(fake.of('model-judge').filter((r) => !claimsToResolve(r))).toHaveLength(0)
     const result = await report(server, check.id)
     const rounds = result.claims.map((c) => c.evaluations.filter((e) => e.round === 2).length).sort()
     expect(rounds).toEqual([0, 0, 3, 3])
+    expect(result.claims.map((c) => c.consensus.t2!.decidedBy).sort()).toEqual([
+      'majority',
+      'majority',
+      'panel',
+      'panel',
+    ])
   })
 
   it('a batch that fails is retried, and its claims still get their votes', async () => {

@@ -9,10 +9,11 @@ let fake: FakeOpenAI
 let server: TestServer
 closeAfterEach(() => [server, fake])
 
-/// Two panelists say refuted, one says supported; the judge decides refuted and suggests a correction.
+/// The panelists say refuted, misleading and supported, and keep their votes through the debate: no majority;
+/// the judge decides refuted and suggests a correction.
 const split = () => ({
   'model-a': { overrides: { verdict: 'refuted', confidence: 0.9 } },
-  'model-b': { overrides: { verdict: 'refuted' } },
+  'model-b': { overrides: { verdict: 'misleading' } },
   'model-c': { overrides: { verdict: 'supported' } },
   'model-judge': { overrides: { verdict: 'refuted', correction: '  The tower is 330 metres tall.  ' } },
 })
@@ -59,7 +60,8 @@ describe('t2 with a three-model panel', () => {
       expect(claim.consensus.t2).toMatchObject({
         verdict: 'refuted',
         confidence: 0.8,
-        agreement: 0.67,
+        agreement: 0.33,
+        decidedBy: 'judge',
         // The judge's suggestion, trimmed and marked as unverified; the same words keep none of the water
         // claim's, so they are no correction of it and it gets none.
         correction: claim.text.startsWith('Water') ? null : '(unverified) The tower is 330 metres tall.',
@@ -108,7 +110,7 @@ describe('t2 with a three-model panel', () => {
 
     // The judge read the claim and the three votes, anonymised.
     const judgeData = JSON.parse(judged(fake)[0]!.user.split('\n')[2]!)
-    expect(judgeData.votes.map((v: any) => v.verdict).sort()).toEqual(['refuted', 'refuted', 'supported'])
+    expect(judgeData.votes.map((v: any) => v.verdict).sort()).toEqual(['misleading', 'refuted', 'supported'])
     expect(JSON.stringify(judgeData)).not.toContain('panel-a')
   })
 
@@ -141,7 +143,11 @@ describe('t2 with a three-model panel', () => {
   })
 
   it('reaches a consensus from the other two when one panel model keeps failing', async () => {
-    fake = await startFakeOpenAI({ ...split(), 'model-c': { alwaysFail: { status: 500 } } })
+    fake = await startFakeOpenAI({
+      ...split(),
+      'model-b': { overrides: { verdict: 'refuted' } },
+      'model-c': { alwaysFail: { status: 500 } },
+    })
     server = await startT2Server(t2Config(fake, ['a', 'b', 'c'], { maxRetries: 1 }))
     const check = await submitT2(server, THREE_CLAIMS)
     const end = await waitForEnd(server, check.id)

@@ -45,8 +45,10 @@ const persuaded = (request: RecordedRequest) => ({
 
 describe('t2 reasons first, with today’s date', () => {
   it('gives every request the date of the engine’s clock and asks for the verdict last', async () => {
+    // Three verdicts, kept through the debate: no majority, so the judge decides.
     fake = await startFakeOpenAI({
       'model-a': { overrides: { verdict: 'refuted' } },
+      'model-b': { overrides: { verdict: 'misleading' } },
       'model-judge': { overrides: { verdict: 'refuted' } },
     })
     // The clock is years away from the machine's: the date can only come from the engine's clock.
@@ -105,7 +107,7 @@ describe('the panel decides when it agrees, and talks when it does not', () => {
     expect(claim!.evaluations.map((e) => e.round)).toEqual([1, 1, 1])
   })
 
-  it('a split panel debates one round, anonymised, then the judge decides on the final votes', async () => {
+  it('a split panel debates one round, anonymised; agreeing after it, it decides without the judge', async () => {
     fake = await startFakeOpenAI({
       'model-a': { overrides: { verdict: 'refuted', rationale: 'Alpha says it is 330 metres.' } },
       'model-b': { overrides: { verdict: 'refuted', rationale: BRAVO } },
@@ -127,7 +129,6 @@ describe('the panel decides when it agrees, and talks when it does not', () => {
       expect(yourVote.verdict).toBe(model === 'model-c' ? 'supported' : 'refuted')
       expect(otherVotes).toHaveLength(2)
       expect(JSON.stringify(otherVotes)).not.toMatch(/model-|panel-/)
-      expect(again!.receivedAt).toBeLessThan(judged(fake)[0]!.receivedAt)
     }
     // Their reasons, a long one trimmed, and their verdicts: not their whole answers.
     expect(dataOf(fake.of('model-a')[1]!).otherVotes).toEqual([
@@ -138,13 +139,8 @@ describe('the panel decides when it agrees, and talks when it does not', () => {
       rationale: `${BRAVO.slice(0, 400)}…`,
       verdict: 'refuted',
     })
-    // The judge read the final votes: model-c's second one.
-    expect(judged(fake)).toHaveLength(1)
-    expect(dataOf(judged(fake)[0]!).votes.map((v: any) => v.verdict)).toEqual([
-      'refuted',
-      'refuted',
-      'refuted',
-    ])
+    // The debate ended unanimous (model-c's second vote): the judge was not asked.
+    expect(judged(fake)).toHaveLength(0)
 
     const [claim] = (await report(server, check.id)).claims
     const rounds = claim!.evaluations.map((e) => `${e.model} ${e.round} ${e.verdict}`).sort()
@@ -157,12 +153,87 @@ describe('the panel decides when it agrees, and talks when it does not', () => {
       'panel-c 2 refuted',
     ])
     // Agreement is computed on the final round.
-    expect(claim!.consensus.t2).toMatchObject({ verdict: 'refuted', decidedBy: 'judge', agreement: 1 })
+    expect(claim!.consensus.t2).toMatchObject({
+      verdict: 'refuted',
+      decidedBy: 'panel',
+      agreement: 1,
+      fallbacks: [],
+    })
+    expect(claim!.consensus.t2!.reasoning).toMatch(/^The 3 panelists agreed after their debate\. Alpha says/)
     // The second round's votes were pushed before the consensus.
     const mine = events.flatMap((e) =>
       e.type === 'claim' ? [e.consensus ? 'consensus' : `vote ${e.evaluation?.round}`] : [],
     )
     expect(mine).toEqual(['vote 1', 'vote 1', 'vote 1', 'vote 2', 'vote 2', 'vote 2', 'consensus'])
+  })
+
+  it('after the debate a clear majority decides without the judge, the dissent in its reasons', async () => {
+    fake = await startFakeOpenAI({
+      'model-a': {
+        overrides: { verdict: 'refuted', confidence: 0.9, rationale: 'Alpha says it is 330 metres.' },
+      },
+      'model-b': { overrides: { verdict: 'refuted', confidence: 0.7, rationale: 'Bravo says 330 metres.' } },
+      'model-c': { overrides: { verdict: 'supported', rationale: 'I recall 300 metres.' } },
+    })
+    server = await startT2Server(t2Config(fake))
+    const check = await submitT2(server, CLAIM)
+    expect((await waitForEnd(server, check.id)).status).toBe('completed')
+    // The panel split, so it debated; the dissent kept its vote, and two of three decided.
+    expect(panelRequests(fake).filter(isDebate)).toHaveLength(3)
+    expect(judged(fake)).toHaveLength(0)
+    const [claim] = (await report(server, check.id)).claims
+    expect(claim!.consensus.t2).toMatchObject({
+      verdict: 'refuted',
+      decidedBy: 'majority',
+      agreement: 0.67,
+      confidence: 0.8,
+      correction: null,
+      fallbacks: [],
+    })
+    expect(claim!.consensus.t2!.reasoning).toBe(
+      '2 of the 3 panelists found it refuted. Alpha says it is 330 metres. Bravo says 330 metres. ' +
+        'Dissent: (supported) I recall 300 metres.',
+    )
+  })
+
+  it('with models.majority 1 a 2–1 split goes to the judge; a judge that cannot answer usably leaves it to the majority, labelled', async () => {
+    fake = await startFakeOpenAI({
+      'model-a': { overrides: { verdict: 'refuted' } },
+      'model-b': { overrides: { verdict: 'refuted' } },
+      'model-c': { overrides: { verdict: 'supported' } },
+      'model-judge': { answer: () => 'The majority looks right to me.' },
+    })
+    server = await startT2Server(t2Config(fake, ['a', 'b', 'c'], { majority: 1 }))
+    const check = await submitT2(server, CLAIM)
+    expect((await waitForEnd(server, check.id)).status).toBe('completed')
+    // Asked, then asked again with what was wrong.
+    expect(judged(fake)).toHaveLength(2)
+    expect(judged(fake)[1]!.user).toContain('Your answer could not be used: it is not JSON')
+    const [claim] = (await report(server, check.id)).claims
+    expect(claim!.consensus.t2).toMatchObject({
+      verdict: 'refuted',
+      decidedBy: 'majority',
+      agreement: 0.67,
+      fallbacks: ['judge_unusable'],
+    })
+    expect(claim!.consensus.t2!.reasoning).toMatch(
+      /^The judge’s answer could not be used\. 2 of the 3 panelists/,
+    )
+  })
+
+  it('a tie whose judge cannot answer usably is not decided: the claim-tier fails and is refunded', async () => {
+    fake = await startFakeOpenAI({
+      'model-a': { overrides: { verdict: 'refuted' } },
+      'model-b': { overrides: { verdict: 'supported' } },
+      'model-judge': { answer: () => 'It is hard to say.' },
+    })
+    server = await startT2Server(t2Config(fake, ['a', 'b']))
+    const check = await submitT2(server, CLAIM)
+    const end = await waitForEnd(server, check.id)
+    expect(end.status).toBe('failed')
+    expect(end.credits.refunded).toBe(end.credits.charged)
+    // Each of the runner's three attempts asked the judge twice.
+    expect(judged(fake)).toHaveLength(6)
   })
 
   it('records the debate once when the judge fails after it and the unit runs again', async () => {

@@ -278,13 +278,16 @@ describe('t3 grounds its verdict on quotes that bear on the claim', () => {
       )
       const consensus = (await checkT3()).consensus.t3
       expect(consensus).toMatchObject({ verdict, sourced, citations: [expect.objectContaining({ stance })] })
-      // MiniCheck's own prompt, as plain text: no system prompt, no response format.
+      // MiniCheck's own prompt, as plain text: no system prompt, no response format; the document is the quote
+      // with the sentence after it on its page.
       const [asked, ...more] = fake!.of('bespoke-minicheck')
       expect(more).toEqual([])
       expect(asked!.path).toBe('/api/chat')
       expect(asked!.system).toBe('')
       expect(asked!.body.format).toBeUndefined()
-      expect(asked!.user).toBe(`Document: Ottawa is the capital city of Canada.\nClaim: ${CLAIM}`)
+      expect(asked!.user).toBe(
+        `Document: Ottawa is the capital city of Canada. It lies in the province of Ontario.\nClaim: ${CLAIM}`,
+      )
       expect(fake!.requests.filter((r) => schemaName(r) === 'stances')).toEqual([])
     },
   )

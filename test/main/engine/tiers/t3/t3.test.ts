@@ -157,11 +157,11 @@ describe('t3: live web research', () => {
     expect(wiki.requests.filter((r) => r.startsWith('/w/index.php')).length).toBe(1)
   })
 
-  // Without the cache each claim reads the page for its passages and again for each citation check (two
-  // votes; the panel agrees, so no judge).
+  // Without the cache each claim reads the page for its passages, again for each citation check (two votes;
+  // the panel agrees, so no judge) and again for the sentences around the quote its stance is judged with.
   it.each([
     [3600, 1],
-    [0, 6],
+    [0, 8],
   ])(
     'with web.sourceCacheSeconds %i, two claims that need the same page fetch it %i time(s)',
     async (sourceCacheSeconds, fetches) => {
@@ -271,7 +271,7 @@ describe('t3: live web research', () => {
     )
   })
 
-  it('the judge chooses the panel’s passages from the best 16 by their words; the others are not padded in', async () => {
+  it('the panel sees the passages the judge chose from the best 16 by their words, and the best two beside them', async () => {
     const chosen = 'Queen Victoria chose the city on the Ottawa River as the seat of government in 1857.'
     const decisive = `${chosen} Parliament has sat there since 1866.`
     // Twelve passages that repeat the claim's words around a question rank above the one that settles it.
@@ -302,9 +302,14 @@ describe('t3: live web research', () => {
     expect(candidates.findIndex((p) => p.text === decisive)).toBeGreaterThanOrEqual(8)
     const votes = fake.requests.filter((r) => schemaName(r) === 'web_vote')
     expect(votes).toHaveLength(2)
+    // The judge's choice first; then the best two by words it left out, and nothing else.
     for (const vote of votes) {
       const passages: Array<{ id: string; text: string }> = data(vote).passages
-      expect(passages).toEqual([expect.objectContaining({ id: 'P1', text: decisive })])
+      expect(passages).toEqual([
+        expect.objectContaining({ id: 'P1', text: decisive }),
+        expect.objectContaining({ id: 'P2', text: quiz[0] }),
+        expect.objectContaining({ id: 'P3', text: quiz[1] }),
+      ])
     }
     expect(claim.consensus.t3!.citations.map((c) => c.quote)).toEqual([chosen])
   })
