@@ -15,6 +15,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { openEngine } from '../src/main/engine/engine'
 import { hasEnded } from '../src/main/engine/events'
+import { normaliseSpace } from '../src/main/engine/web'
 import { folded } from '../src/main/engine/web/typography'
 import { Config } from '../src/shared/config'
 import type { Consensus, Tier, Verdict } from '../src/shared/schemas'
@@ -55,8 +56,7 @@ export interface LabelledClaim {
 }
 
 const segmenter = new Intl.Segmenter('en', { granularity: 'sentence' })
-const words = (text: string): Set<string> =>
-  new Set((folded(text).match(/[\p{L}\p{N}]{3,}/gu) ?? []).map((word) => word))
+const words = (text: string): Set<string> => new Set(folded(text).match(/[\p{L}\p{N}]{3,}/gu) ?? [])
 
 /// The first `count` claims of Factcheck-Bench (half true, half false, in the file's order) that have a passage
 /// that completely supports (a true claim) or refutes (a false one) them, with that passage's sentence that
@@ -76,18 +76,15 @@ export function labelledClaims(count = CLAIMS): LabelledClaim[] {
     if (chosen.filter((c) => c.verdict === verdict).length >= Math.ceil(count / 2)) continue
     // Sentences only, as a writer ends them.
     if (!/[^.,]\.$/.test(claim)) continue
-    const passages = [
-      ...new Set(
-        evidence.filter((e) => e.claim === claim).map((e) => (e.evidence ?? '').replace(/\s+/g, ' ').trim()),
-      ),
-    ]
-    const stances = new Map(
+    // The claim's passages, each once, and the one that decides it.
+    const found = new Map(
       evidence
         .filter((e) => e.claim === claim)
-        .map((e) => [e.evidence?.replace(/\s+/g, ' ').trim(), e.stance]),
+        .map((e) => [normaliseSpace(e.evidence ?? ''), e.stance] as const),
     )
+    const passages = [...found.keys()]
     const deciding = passages.find(
-      (passage) => stances.get(passage) === (verdict === 'supported' ? 'completely-support' : 'refute'),
+      (passage) => found.get(passage) === (verdict === 'supported' ? 'completely-support' : 'refute'),
     )
     if (!deciding) continue
     const claimWords = words(claim)
