@@ -16,6 +16,7 @@ import { estimateBenchmarks } from './estimates'
 import { limitBenchmarks } from './limits'
 import { resultsDir, type Figure } from './measure'
 import { reportBenchmarks } from './report'
+import { robustness, robustnessFigures } from './robustness'
 import { startupBenchmarks } from './startup'
 import { t1Benchmarks } from './t1'
 import { tokenBenchmarks, type TokenFigure } from './tokens'
@@ -33,6 +34,7 @@ const BENCHMARKS: Record<string, () => Promise<Figure[]>> = {
   limits: limitBenchmarks,
   startup: startupBenchmarks,
   editor: editorBenchmarks,
+  robustness: async () => robustnessFigures(await robustness()),
 }
 
 const names = process.argv.slice(2)

@@ -20,11 +20,11 @@ import { promisify } from 'node:util'
 import { openEngine } from '../src/main/engine/engine'
 import { hasEnded } from '../src/main/engine/events'
 import { ALL_STEPS, type VerdictSteps } from '../src/main/engine/tiers/steps'
-import { DATA_CLOSE, DATA_OPEN } from '../src/main/engine/tiers/t2/prompts'
 import { Config } from '../src/shared/config'
 import type { Tier } from '../src/shared/schemas'
 import {
   fromSchema,
+  requestData,
   startFakeOpenAI,
   type ClaimToResolve,
   type RecordedRequest,
@@ -80,7 +80,8 @@ export const PAGES: Record<string, string[]> = {
   ],
 }
 
-const STEPS_OFF: VerdictSteps = { date: false, panelDecides: false, debate: false }
+/// The steps of #22 off (the later ones stay on: #22's figures are measured as they were).
+const STEPS_OFF: VerdictSteps = { ...ALL_STEPS, date: false, panelDecides: false, debate: false }
 
 /// What a request's data block holds that the fake reads: the claim, the passages offered and the quotes
 /// to judge.
@@ -93,10 +94,6 @@ interface RequestData {
   /// The search loop's queries so far.
   queries?: string[]
 }
-const dataOf = (request: RecordedRequest): RequestData => {
-  const start = request.user.indexOf(`${DATA_OPEN}\n`) + DATA_OPEN.length + 1
-  return JSON.parse(request.user.slice(start, request.user.lastIndexOf(`\n${DATA_CLOSE}`))) as RequestData
-}
 
 /// Every model answers what its response format asks for, as a capable model would on these claims: it
 /// searches the claim's words, reads the first search result and searches no more, names the passage that
@@ -104,7 +101,7 @@ const dataOf = (request: RecordedRequest): RequestData => {
 /// dissents on every fifth claim (and keeps its vote in the debate). The same answers whatever the prompts say.
 export function answer(request: RecordedRequest): unknown {
   const schema = request.body.response_format.json_schema.schema
-  const data = dataOf(request)
+  const data = requestData(request) as RequestData
   const about = (claim: string | undefined, part: unknown) => {
     const number = Number(/Bridge (\d+)/.exec(claim ?? '')?.[1] ?? 0)
     const dissents = request.model === 'model-c' && number % SPLIT_EVERY === 0

@@ -9,3 +9,6 @@ export interface EvalSteps extends VerdictSteps {
 }
 
 export const EVAL_STEPS: Readonly<EvalSteps> = { statement: true, ...ALL_STEPS }
+
+/// The steps of t3 alone (its search and its quotes): t2's rows do not switch them off.
+export const WEB_ONLY: ReadonlyArray<keyof EvalSteps> = ['searchLoop', 'stanceCheck']

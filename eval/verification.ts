@@ -4,21 +4,32 @@
 // `--no-debate` and the like switch a step off in every row instead; steps.ts), of t2 with the file's evidence
 // sentences as context and no web (Climate-FEVER), and of t3 (and its ablations) when the config file names a
 // search provider; with the tokens and model requests spent per claim. Claims are checked as the engine checks
-// them: resolved into their statement (and parts), then every panel model votes and the tier's judge unit
-// decides (the agreeing panel, or a debate round and the judge). `--calibrate` fits how often a verdict of each confidence was right and saves the map
-// next to the config (FILE.calibration.json), which the engine then reads decisions' confidences through.
+// them: in documents of a few consecutive claims of the file (so that each is resolved with the sentences before
+// it), resolved into their statement (and parts), then every panel model votes and the tier's judge unit decides
+// (the agreeing panel, or a debate round and the judge). Requests and tokens are counted where they are made
+// (the resolver's, t3's search steps, evidence choice and stance checks included), and priced when the config
+// gives the models' prices (`price` of each model: a cost column). `--calibrate` fits how often a verdict of each
+// confidence was right and saves the map next to the config (FILE.calibration.json), which the engine then reads
+// decisions' confidences through.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Verdict, type Evaluation, type Tier } from '../src/shared/schemas'
-import type { Config, ModelConfig } from '../src/shared/config'
+import type { ClaimRecord } from '../src/main/engine/store/documents'
+import { everyModel, type Config, type ModelConfig } from '../src/shared/config'
 import { Admin } from '../src/main/engine/admin'
 import { calibrationFile, type CalibrationMap, type CalibrationSteps } from '../src/main/engine/calibration'
 import { systemClock } from '../src/main/engine/clock'
 import { loadConfig } from '../src/main/engine/config'
 import { apiKeys } from '../src/main/engine/keys'
-import { ModelClient, modelHandle, modelSettings } from '../src/main/engine/models'
+import {
+  ModelClient,
+  modelHandle,
+  modelSettings,
+  tallied,
+  type RequestTally,
+} from '../src/main/engine/models'
 import { Store } from '../src/main/engine/store'
 import { todayOf, type VerdictSteps } from '../src/main/engine/tiers/steps'
 import { statementResolver } from '../src/main/engine/tiers/resolve'
@@ -38,7 +49,7 @@ import { Web } from '../src/main/engine/web'
 import { eachClaim, tokensOf } from './calls'
 import { NotConfigured } from './notConfigured'
 import type { EvalSet } from './set'
-import { EVAL_STEPS, type EvalSteps } from './steps'
+import { EVAL_STEPS, WEB_ONLY, type EvalSteps } from './steps'
 
 const DATA = fileURLToPath(new URL('../../shared/data/verification/', import.meta.url))
 
@@ -82,16 +93,16 @@ function readClaims(path: string): LabelledClaim[] {
     })
 }
 
-/// A way of deciding a claim: its verdict, the confidence it was given with, the panel's agreement on it, the
-/// tokens and model requests spent (t3's research's requests are counted in its tokens only), or null when no
-/// vote could be had.
-type Decide = (item: LabelledClaim) => Promise<{
-  verdict: Verdict
-  confidence: number
-  agreement: number
-  tokens: number
-  requests: number
-} | null>
+/// A way of deciding the `index`th claim of the file: its verdict, the confidence it was given with and the
+/// panel's agreement on it, or null when no vote could be had.
+type Decide = (
+  item: LabelledClaim,
+  index: number,
+) => Promise<{ verdict: Verdict; confidence: number; agreement: number } | null>
+
+/// Claims of the file in each document checked: consecutive ones, so that a claim is resolved with the sentences
+/// before it as in a writer's document, and statements are measured.
+const DOCUMENT_CLAIMS = 5
 
 const STEPS = Object.keys(EVAL_STEPS) as (keyof EvalSteps)[]
 type Way = Decide & { close(): Promise<void> }
@@ -99,8 +110,8 @@ type Way = Decide & { close(): Promise<void> }
 const verification: EvalSet = {
   describe:
     'verdicts of the configured panel against labelled claims: accuracy, macro-F1 over the gold verdicts, ' +
-    'tokens and requests per claim (t2 and each step switched off in turn; t2 with the evidence ' +
-    'sentences as context; t3 and its ablations when search is configured)',
+    'tokens, requests and (with prices) cost per claim (t2 and each step switched off in turn; t2 with the ' +
+    'evidence sentences as context; t3 and its ablations when search is configured)',
   async run({ file, config: configPath, limit, off = [], calibrate = false }) {
     const config = loadConfig(configPath)
     const judge = config.models.judge
@@ -112,21 +123,27 @@ const verification: EvalSet = {
     const files = file ? [resolve(file)] : readdirSync(DATA).map((name) => join(DATA, name))
     // The steps every row takes (all but those switched off), and the rows that switch off one more each.
     const base: EvalSteps = { ...EVAL_STEPS, ...Object.fromEntries(off.map((step) => [step, false])) }
-    const ablations: [string, EvalSteps][] = [
+    // t2 has no search and no quotes: its rows leave out the steps of t3 alone.
+    const ablations = (tier: Tier): [string, EvalSteps][] => [
       ['', base],
-      ...STEPS.filter((step) => base[step]).map((step): [string, EvalSteps] => [
-        ` without ${step}`,
-        { ...base, [step]: false },
-      ]),
+      ...STEPS.filter((step) => base[step] && (tier === 't3' || !WEB_ONLY.includes(step))).map(
+        (step): [string, EvalSteps] => [` without ${step}`, { ...base, [step]: false }],
+      ),
     ]
     const search = searchConfigured(configPath)
+    const prices = new Map(
+      [...everyModel(config.models), ...(config.models.verifier ? [config.models.verifier] : [])].map(
+        (model) => [model.id, model.price] as const,
+      ),
+    )
+    const priced = [...prices.values()].some((price) => price !== undefined)
     const table: Record<string, ReturnType<typeof scores>> = {}
     // The headline: t2 with every step over every claim of every file; calibration fits on it (and t3's).
     const headline: Record<Tier, Decided[]> = { t1: [], t2: [], t3: [] }
     for (const path of files.sort()) {
       const claims = readClaims(path).slice(0, limit)
       const ways: [string, () => Way][] = []
-      for (const [name, steps] of ablations) {
+      for (const [name, steps] of ablations('t2')) {
         ways.push([
           `t2${name}`,
           () =>
@@ -134,6 +151,7 @@ const verification: EvalSet = {
               't2',
               (store) => modelTier(config.models, store.voteCache, apiKeys(), steps),
               steps.statement && config.models,
+              claims,
             ),
         ])
       }
@@ -143,7 +161,7 @@ const verification: EvalSet = {
           () => Object.assign(withEvidence(config.models, judge, base), { close: async () => {} }),
         ])
       if (search)
-        for (const [name, steps] of ablations)
+        for (const [name, steps] of ablations('t3'))
           ways.push([
             `t3${name}`,
             () =>
@@ -151,20 +169,26 @@ const verification: EvalSet = {
                 't3',
                 () => webTier(config, new Web(config), apiKeys(), steps),
                 steps.statement && config.models,
+                claims,
               ),
           ])
       for (const [how, make] of ways) {
         const decide = make()
-        const decided = await eachClaim(claims, async (item): Promise<Decided> => {
-          const outcome = await decide(item)
+        const decided = await eachClaim(claims, async (item, index): Promise<Decided> => {
+          // Every request the claim's check makes, by any step, counted as it is made.
+          const tally: RequestTally = { requests: 0, tokens: new Map() }
+          const outcome = await tallied(tally, () => decide(item, index))
           return {
             gold: item.gold,
-            ...(outcome ?? { verdict: null, confidence: 0, agreement: 0, tokens: 0, requests: 0 }),
+            ...(outcome ?? { verdict: null, confidence: 0, agreement: 0 }),
+            tokens: [...tally.tokens.values()].reduce((sum, usage) => sum + tokensOf(usage), 0),
+            requests: tally.requests,
+            cost: costOf(tally, prices),
           }
         })
         await decide.close()
         if (how === 't2' || how === 't3') headline[how].push(...decided)
-        table[`${basename(path)}: ${how}`] = scores(decided)
+        table[`${basename(path)}: ${how}`] = scores(decided, priced)
       }
     }
     if (calibrate && configPath) {
@@ -174,7 +198,7 @@ const verification: EvalSet = {
       }
       writeFileSync(calibrationFile(configPath), JSON.stringify(map, null, 2) + '\n')
     }
-    return { ...scores(headline.t2), table }
+    return { ...scores(headline.t2, priced), table }
   },
 }
 export default verification
@@ -186,7 +210,7 @@ function searchConfigured(configPath: string | undefined): boolean {
 }
 
 /// A claim's gold verdict, the one decided (null when no model voted), its confidence, the panel's agreement on
-/// it and the tokens and requests spent.
+/// it, and the tokens, requests and dollars spent (null when a model that spent tokens has no price).
 interface Decided {
   gold: Verdict
   verdict: Verdict | null
@@ -194,11 +218,24 @@ interface Decided {
   agreement: number
   tokens: number
   requests: number
+  cost: number | null
 }
 
-/// Accuracy, macro-F1 over the gold verdicts present and tokens per claim; a claim no model voted on counts
-/// as wrong.
-function scores(decided: Decided[]) {
+/// The dollars the tally's tokens cost at the models' prices (per million tokens), or null when a model that
+/// spent tokens has no price.
+function costOf(tally: RequestTally, prices: ReadonlyMap<string, ModelConfig['price']>): number | null {
+  let cost = 0
+  for (const [model, usage] of tally.tokens) {
+    const price = prices.get(model)
+    if (!price) return null
+    cost += (usage.inputTokens * price.inputPerMTok + usage.outputTokens * price.outputPerMTok) / 1e6
+  }
+  return cost
+}
+
+/// Accuracy, macro-F1 over the gold verdicts present, tokens and requests per claim, and the cost per claim in
+/// dollars when `priced` (null when some model's price is missing); a claim no model voted on counts as wrong.
+function scores(decided: Decided[], priced: boolean) {
   const golds = [...new Set(decided.map((d) => d.gold))]
   const f1s = golds.map((label) => {
     const tp = decided.filter((d) => d.gold === label && d.verdict === label).length
@@ -214,6 +251,11 @@ function scores(decided: Decided[]) {
     macroF1: round(f1s.reduce((sum, f1) => sum + f1, 0) / Math.max(1, f1s.length)),
     tokensPerClaim: Math.round(decided.reduce((sum, d) => sum + d.tokens, 0) / n),
     requestsPerClaim: round(decided.reduce((sum, d) => sum + d.requests, 0) / n),
+    ...(priced && {
+      costPerClaim: decided.every((d) => d.cost !== null)
+        ? Math.round((decided.reduce((sum, d) => sum + (d.cost ?? 0), 0) / n) * 1e6) / 1e6
+        : null,
+    }),
   }
 }
 
@@ -250,13 +292,15 @@ function calibration(decided: readonly Decided[]): CalibrationSteps | null {
 }
 
 /// Claims checked by a tier alone, made for this row on a store of its own (no vote cached by another row is
-/// reused, so each row's tokens are its own): each claim a document of its own, resolved into its statement by
-/// `resolveWith`'s resolver unless that is false, then every panel model's unit and the judge unit, as the job
-/// runner runs them.
+/// reused, so each row's tokens are its own): `claims` in documents of DOCUMENT_CLAIMS consecutive claims (a
+/// claim without an end gets a full stop after it), each resolved into its statement by `resolveWith`'s resolver
+/// unless that is false (a document's claims in one request), then every panel model's unit and the judge unit,
+/// as the job runner runs them.
 function byTier(
   tier: Tier,
   make: (store: Store) => TierChecker | null,
   resolveWith: Config['models'] | false,
+  claims: readonly LabelledClaim[],
 ): Way {
   const dataDir = mkdtempSync(join(tmpdir(), 'factdesk-eval-'))
   const store = Store.open(dataDir)
@@ -265,37 +309,48 @@ function byTier(
   if (!inner) throw new Error(`${tier} is not configured`)
   const resolver = resolveWith && statementResolver(resolveWith, store.documents, apiKeys())
   const checker = resolver ? resolvedTier(inner, resolver) : inner
-  let claimNumber = 0
-  const decide: Decide = async (item) => {
-    const number = ++claimNumber
-    const claim = {
-      id: `claim_${number}`,
-      documentId: `eval_${number}`,
-      text: item.claim,
-      charStart: 0,
-      charEnd: item.claim.length,
-      statement: null,
-      parts: null,
-      statementState: null,
-    }
+  // Each document is stored when its first claim is checked.
+  const documents = new Map<number, { text: string; claims: ClaimRecord[] }>()
+  const documentOf = (number: number) => {
+    const known = documents.get(number)
+    if (known) return known
+    const documentId = `eval_${number + 1}`
+    let text = ''
+    const records = claims
+      .slice(number * DOCUMENT_CLAIMS, (number + 1) * DOCUMENT_CLAIMS)
+      .map((item, index): ClaimRecord => {
+        if (text) text += ' '
+        const charStart = text.length
+        text += item.claim
+        const charEnd = text.length
+        if (!/[.!?]["')\]]?$/.test(item.claim)) text += '.'
+        return {
+          id: `claim_${number * DOCUMENT_CLAIMS + index + 1}`,
+          documentId,
+          text: item.claim,
+          charStart,
+          charEnd,
+          statement: null,
+          parts: null,
+          statementState: null,
+        }
+      })
     const createdAt = new Date().toISOString()
     store.documents.insert(
-      {
-        id: claim.documentId,
-        organizationId,
-        text: item.claim,
-        tiers: [tier],
-        unitPrices: null,
-        createdAt,
-        expiresAt: null,
-      },
-      [claim],
+      { id: documentId, organizationId, text, tiers: [tier], unitPrices: null, createdAt, expiresAt: null },
+      records,
     )
+    const document = { text, claims: records }
+    documents.set(number, document)
+    return document
+  }
+  const decide: Decide = async (_item, index) => {
+    const document = documentOf(Math.floor(index / DOCUMENT_CLAIMS))
     const input = {
-      claim,
+      claim: document.claims[index % DOCUMENT_CLAIMS] as ClaimRecord,
       checkId: `eval_${tier}`,
       organizationId,
-      documentText: item.claim,
+      documentText: document.text,
       signal: new AbortController().signal,
       now: () => new Date().toISOString(),
     }
@@ -311,15 +366,8 @@ function byTier(
     const judged = await checker.judge({ ...input, model: '#judge', votes }).catch(() => null)
     const verdict = Verdict.safeParse(judged?.consensus?.verdict)
     if (!judged?.consensus || !verdict.success) return null
-    const debate = judged.debate ?? []
-    const tokens =
-      [...votes, ...debate].reduce((sum, vote) => sum + tokensOf(vote.usage), 0) +
-      tokensOf(judged.consensusUsage) +
-      tokensOf(store.documents.resolverUsage(claim.id))
-    const asked = votes.filter((vote) => !vote.cached).length + debate.length
-    const requests = asked + (judged.consensus.decidedBy === 'judge' ? 1 : 0) + (resolver ? 1 : 0)
     const { confidence, agreement } = judged.consensus
-    return { verdict: verdict.data, confidence, agreement, tokens, requests }
+    return { verdict: verdict.data, confidence, agreement }
   }
   return Object.assign(decide, {
     close: async () => {
@@ -353,10 +401,8 @@ function withEvidence(models: Config['models'], judgeModel: ModelConfig, steps: 
       ),
     )
     const votes: Evaluation[] = []
-    let tokens = 0
     answers.forEach((answer, i) => {
       if (answer.status !== 'fulfilled') return
-      tokens += tokensOf(answer.value.usage)
       const model = models.panel[i]?.id ?? ''
       votes.push({
         tier: 't2',
@@ -383,13 +429,7 @@ function withEvidence(models: Config['models'], judgeModel: ModelConfig, steps: 
     if (!decided) return null
     const { verdict, confidence } = decided.object
     const agreement = votes.filter((vote) => vote.verdict === verdict).length / votes.length
-    return {
-      verdict,
-      confidence,
-      agreement,
-      tokens: tokens + tokensOf(decided.usage),
-      requests: votes.length + 1,
-    }
+    return { verdict, confidence, agreement }
   }
 }
 

@@ -14,6 +14,11 @@ export const ModelConfig = z.strictObject({
     .string()
     .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be the name of an environment variable')
     .optional(),
+  /// What the provider charges for the model, in dollars per million tokens in and out: the verification
+  /// eval's cost column (the engine itself does not read it).
+  price: z
+    .strictObject({ inputPerMTok: z.number().nonnegative(), outputPerMTok: z.number().nonnegative() })
+    .optional(),
 })
 export type ModelConfig = z.infer<typeof ModelConfig>
 

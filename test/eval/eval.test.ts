@@ -9,7 +9,13 @@ import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadCalibration } from '../../src/main/engine/calibration'
 import { DATA_CLOSE, DATA_OPEN } from '../../src/main/engine/tiers/t2/prompts'
-import { fromSchema, startFakeOpenAI, type FakeOpenAI } from '../helpers/fakeOpenAI'
+import {
+  fromSchema,
+  requestData,
+  startFakeOpenAI,
+  type FakeOpenAI,
+  type RecordedRequest,
+} from '../helpers/fakeOpenAI'
 import { FakeWiki } from '../helpers/fakeWiki'
 
 const run = promisify(execFile)
@@ -191,14 +197,14 @@ describe('npm run eval -- verification', () => {
         answer: (request) => {
           const schema = request.body.response_format.json_schema.schema
           const verdict = /Paris/.test(request.user) ? 'supported' : 'refuted'
-          // t3 reads the first search result; its votes cite the fake wiki's article (the first passage),
-          // verbatim, and the verifier finds the quote bears the verdict out.
+          // t3 reads the first search result and asks for one more search; its votes cite the fake wiki's
+          // article (the first passage), verbatim, and the verifier finds the quote bears the verdict out.
           const stance = verdict === 'supported' ? 'supports' : 'refutes'
           const overrides = {
             verdict,
             citations: [{ passage: 'P1', quote: QUOTE }],
             read: ['R1'],
-            nextQuery: null,
+            nextQuery: 'old museums',
             stance,
           }
           return fromSchema(schema, schema, overrides, '')
@@ -215,9 +221,16 @@ describe('npm run eval -- verification', () => {
     expect(stderr).toContain('verification needs a panel and a judge')
   }, 120_000)
 
-  /// A config file of a panel of two models and a judge on the fake, and `more` members.
-  const configFile = (name: string, more: object = {}): string => {
-    const model = (id: string) => ({ id, provider: 'openai-compatible', baseURL: fake.baseURL, model: id })
+  /// A config file of a panel of two models and a judge on the fake (each at `price`, if given), and `more`
+  /// members.
+  const configFile = (name: string, more: object = {}, price?: object): string => {
+    const model = (id: string) => ({
+      id,
+      provider: 'openai-compatible',
+      baseURL: fake.baseURL,
+      model: id,
+      ...(price && { price }),
+    })
     const path = join(dir, name)
     writeFileSync(
       path,
@@ -245,25 +258,35 @@ describe('npm run eval -- verification', () => {
     expect(result.accuracy).toBe(0.75)
     expect(result.macroF1).toBe(0.733)
     expect(result.tokensPerClaim).toBeGreaterThan(0)
-    // Each step switched off in turn, each row with its own requests (no vote cached by another row): each
-    // claim resolved into its statement (but without that step), the panel always agrees, so two votes per
-    // claim, and a judge too without the panel deciding. No web without a configured search.
+    // Each step of t2 switched off in turn, each row with its own requests (no vote cached by another row):
+    // the four claims are one document, resolved in one request (but without that step), the panel always
+    // agrees, so two votes per claim, and a judge too without the panel deciding. No web without a configured
+    // search, and no row without t3's steps.
     expect(Object.keys(result.table)).toEqual([
       'claims.jsonl: t2',
       'claims.jsonl: t2 without statement',
       'claims.jsonl: t2 without date',
       'claims.jsonl: t2 without panelDecides',
       'claims.jsonl: t2 without debate',
+      'claims.jsonl: t2 without reasoningFirst',
     ])
-    expect(result.table['claims.jsonl: t2'].requestsPerClaim).toBe(3)
+    expect(result.table['claims.jsonl: t2'].requestsPerClaim).toBe(2.25)
     expect(result.table['claims.jsonl: t2 without statement'].requestsPerClaim).toBe(2)
-    expect(result.table['claims.jsonl: t2 without panelDecides'].requestsPerClaim).toBe(4)
-    expect(fake.requests).toHaveLength(4 * 3 + 4 * 2 + 4 * 3 + 4 * 4 + 4 * 3)
-    // Only the row without the statement step asked no resolver; only the row without the date sent verdict
-    // prompts without it.
+    expect(result.table['claims.jsonl: t2 without panelDecides'].requestsPerClaim).toBe(3.25)
+    expect(fake.requests).toHaveLength(9 + 8 + 9 + 13 + 9 + 9)
+    // Only the row without the statement step asked no resolver, which read the claims as one document; only
+    // the row without the date sent verdict prompts without it.
     const resolving = fake.requests.filter((r) => r.body.response_format.json_schema.name === 'statements')
-    expect(resolving).toHaveLength(4 * 4)
+    expect(resolving).toHaveLength(5)
+    expect(requestData(resolving[0] as RecordedRequest).sentences).toHaveLength(4)
     expect(fake.requests.filter((r) => !r.system.includes('Today is'))).toHaveLength(8)
+    // Without reasoning first, the votes' schema asks for the verdict before the reasons.
+    const members = (r: RecordedRequest) => Object.keys(r.body.response_format.json_schema.schema.properties)
+    const votes = fake.requests.filter((r) => r.body.response_format.json_schema.name === 'vote')
+    expect(votes.filter((r) => members(r)[0] === 'rationale')).toHaveLength(5 * 8)
+    expect(votes.filter((r) => members(r).join() === 'confidence,detail,verdict,rationale')).toHaveLength(8)
+    // No prices in the config, no cost column.
+    expect(result.table['claims.jsonl: t2']).not.toHaveProperty('costPerClaim')
 
     // Climate-FEVER's evidence sentences reach the panel as context: this claim is supported only with them.
     const climate = file('climate.jsonl', [
@@ -294,8 +317,9 @@ describe('npm run eval -- verification', () => {
       'claims.jsonl: t2 without statement',
       'claims.jsonl: t2 without date',
       'claims.jsonl: t2 without debate',
+      'claims.jsonl: t2 without reasoningFirst',
     ])
-    expect(result.table['claims.jsonl: t2'].requestsPerClaim).toBe(4)
+    expect(result.table['claims.jsonl: t2'].requestsPerClaim).toBe(3.25)
     // The judge gave every verdict the same confidence and was right on three of four; the engine can read
     // the map.
     const map = JSON.parse(readFileSync(`${config}.calibration.json`, 'utf8'))
@@ -316,16 +340,20 @@ describe('npm run eval -- verification', () => {
       'claims.jsonl: t2 without date',
       'claims.jsonl: t2 without panelDecides',
       'claims.jsonl: t2 without debate',
+      'claims.jsonl: t2 without reasoningFirst',
     ])
     expect(result.table['claims.jsonl: t2'].requestsPerClaim).toBe(2)
     expect(fake.requests.filter((r) => r.body.response_format.json_schema.name === 'statements')).toEqual([])
   }, 120_000)
 
-  it('with a search provider in the config, measures t3 too', async () => {
-    const config = configFile('config-t3.json', {
-      search: { baseURL: wiki.apiUrl },
-      web: { allowLocalTargets: true },
-    })
+  it('with a search provider in the config, measures t3 too, every request counted and priced', async () => {
+    // Every model at $1000 per million tokens in and out: a claim costs a thousandth of a dollar per token.
+    const config = configFile(
+      'config-t3.json',
+      { search: { baseURL: wiki.apiUrl }, web: { allowLocalTargets: true } },
+      { inputPerMTok: 1000, outputPerMTok: 1000 },
+    )
+    fake.requests.length = 0
     const result = await jsonOf(
       ['verification', '--config', config, '--file', claims()],
       ['accuracy', 'macroF1', 'tokensPerClaim'],
@@ -342,5 +370,29 @@ describe('npm run eval -- verification', () => {
       result.table['claims.jsonl: t2'].tokensPerClaim,
     )
     expect(wiki.requests.some((path) => path.startsWith('/w/api.php'))).toBe(true)
+    // t3's own steps are switched off in its rows only.
+    expect(Object.keys(result.table).filter((row) => row.includes(': t3'))).toEqual([
+      'claims.jsonl: t3',
+      'claims.jsonl: t3 without statement',
+      'claims.jsonl: t3 without date',
+      'claims.jsonl: t3 without panelDecides',
+      'claims.jsonl: t3 without debate',
+      'claims.jsonl: t3 without reasoningFirst',
+      'claims.jsonl: t3 without searchLoop',
+      'claims.jsonl: t3 without stanceCheck',
+    ])
+    // Per claim: a quarter of the document's resolver request, two search steps (the model asks for one more
+    // search), two votes and the stance check of the agreeing panel's quotes (the article is one passage: no
+    // evidence to choose). A single search saves one step, no stance check its request.
+    expect(result.table['claims.jsonl: t3'].requestsPerClaim).toBe(5.25)
+    expect(result.table['claims.jsonl: t3 without searchLoop'].requestsPerClaim).toBe(4.25)
+    expect(result.table['claims.jsonl: t3 without stanceCheck'].requestsPerClaim).toBe(4.25)
+    // Every request the fake answered is counted in some row.
+    const rows = Object.values(result.table) as Array<{ claims: number; requestsPerClaim: number }>
+    const counted = rows.reduce((sum, row) => sum + row.requestsPerClaim * row.claims, 0)
+    expect(counted).toBeCloseTo(fake.requests.length, 6)
+    // The cost of every row's tokens at the models' price.
+    for (const row of ['claims.jsonl: t2', 'claims.jsonl: t3'])
+      expect(result.table[row].costPerClaim).toBeCloseTo(result.table[row].tokensPerClaim / 1000, 2)
   }, 120_000)
 })

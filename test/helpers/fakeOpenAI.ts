@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { DATA_OPEN } from '../../src/main/engine/tiers/t2/prompts'
 
 /// A fake OpenAI-compatible server on 127.0.0.1 for tests and benchmarks: `POST /v1/chat/completions` answers
 /// with JSON that follows the request's `response_format` json_schema (or plain text), streamed as server-sent
@@ -35,6 +36,9 @@ export interface Behaviour {
     parts?: string[] | null
     unresolved?: string | null
   }
+  /// Every answer's text as the model writes it, from the text of the answer above (a model's slips: code
+  /// fences around the JSON).
+  written?: (text: string) => string
 }
 
 /// A claim in a request to resolve claims, as the fake reads it from the request's data block: with the three
@@ -263,10 +267,16 @@ function schemaOf(body: any): object | null {
   return null
 }
 
+/// The answer's text as the behaviour writes it.
+function answerFor(record: RecordedRequest, behaviour: Behaviour): string {
+  const text = answerText(record, behaviour)
+  return behaviour.written ? behaviour.written(text) : text
+}
+
 /// The answer's text: resolved claims for a request to resolve claims (whatever `answer` would say: a test's
 /// model written for the tiers' requests need not know this one), the behaviour's own, an object following the
 /// schema, `{}` in JSON mode, or text.
-function answerFor(record: RecordedRequest, behaviour: Behaviour): string {
+function answerText(record: RecordedRequest, behaviour: Behaviour): string {
   const resolving = claimsToResolve(record)
   if (resolving) {
     const statements = resolving.map(({ key, ...claim }) => {
@@ -304,6 +314,14 @@ export function mostAtOnce(requests: readonly RecordedRequest[]): number {
   let most = 0
   for (const change of changes) most = Math.max(most, (now += change.by))
   return most
+}
+
+/// The data block of a request (the JSON its prompt carries between the data markers, on the line after the
+/// opening one), or an empty object when it has none.
+export function requestData(record: RecordedRequest): any {
+  const lines = record.user.split('\n')
+  const at = lines.indexOf(DATA_OPEN)
+  return at < 0 ? {} : JSON.parse(lines[at + 1] ?? '{}')
 }
 
 /// The claims of a request to resolve claims into statements (its schema asks for a list of `statements`),

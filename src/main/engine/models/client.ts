@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { zodSchema, type JSONSchema7 } from 'ai'
 import { z } from 'zod'
@@ -66,6 +67,21 @@ export class UnusableAnswerError extends ModelError {
   }
 }
 
+/// What the model requests made within one piece of work cost: the requests sent (each attempt) and the tokens
+/// each model spent, by its id.
+export interface RequestTally {
+  requests: number
+  tokens: Map<string, TokenUsage>
+}
+
+const tallies = new AsyncLocalStorage<RequestTally>()
+
+/// `work`, with every model request any client makes within it counted in `tally`, where it is made: the
+/// verification eval measures each claim's requests and tokens so, whichever step made them.
+export function tallied<T>(tally: RequestTally, work: () => Promise<T>): Promise<T> {
+  return tallies.run(tally, work)
+}
+
 /// Calls models through the AI SDK with per-provider concurrency limits, a timeout per request, retries with
 /// backoff and jitter on 429 and 5xx (honouring Retry-After), cancellation and token accounting.
 export class ModelClient {
@@ -128,19 +144,26 @@ export class ModelClient {
 
   /// Runs one request to `handle` under its provider's concurrency limit and the request timeout, retrying as
   /// the settings say; errors become sentences with the key redacted.
-  private async call<R>(
+  private async call<R extends { usage: TokenUsage | null }>(
     handle: ModelHandle,
     signal: AbortSignal,
     request: (model: LanguageModelV3, abortSignal: AbortSignal) => Promise<R>,
   ): Promise<R> {
     const model = await handle.languageModel()
     const limiter = this.limiters.for(handle.providerKey)
+    const tally = tallies.getStore()
     for (let retry = 0; ; retry++) {
       const release = await limiter.acquire(signal)
       const timeout = AbortSignal.timeout(this.settings.requestTimeoutMs)
       let waitMs: number
       try {
-        return await request(model, AbortSignal.any([signal, timeout]))
+        if (tally) tally.requests++
+        const answer = await request(model, AbortSignal.any([signal, timeout]))
+        if (tally && answer.usage) {
+          const spent = addUsage(tally.tokens.get(handle.config.id) ?? null, answer.usage)
+          tally.tokens.set(handle.config.id, spent as TokenUsage)
+        }
+        return answer
       } catch (error) {
         if (signal.aborted) throw signal.reason as Error
         const failure = classify(error, timeout.aborted, this.settings.requestTimeoutMs)

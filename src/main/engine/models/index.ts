@@ -9,8 +9,10 @@ export {
   ModelClient,
   ModelError,
   type ModelSettings,
+  type RequestTally,
   type StructuredAnswer,
   type StructuredRequest,
+  tallied,
   UnusableAnswerError,
 } from './client'
 export { Limiter, Limiters } from './limiter'

@@ -46,6 +46,8 @@ export class VoteBatcher {
     private readonly client: ModelClient,
     readonly batchSize: number,
     private readonly windowMs = DEFAULT_BATCH_WINDOW_MS,
+    /// The vote's schema: its members in the order the verdict steps ask for.
+    private readonly voteSchema = Vote,
   ) {}
 
   /// A vote on `item` (a second one when it carries the votes of a debate round), asked on the day `today`
@@ -96,7 +98,7 @@ export class VoteBatcher {
     const { object, usage } = await this.client.generate(handle, {
       system: panelSystem(today, [item]),
       prompt: votePrompt(item),
-      schema: Vote,
+      schema: this.voteSchema,
       name: 'vote',
       signal,
     })
@@ -116,7 +118,7 @@ export class VoteBatcher {
     const { object, usage } = await this.client.generate(handle, {
       system: panelSystem(today, items),
       prompt: batchPrompt(items),
-      schema: batchSchema(items.length),
+      schema: batchSchema(items.length, this.voteSchema),
       name: 'votes',
       signal,
     })

@@ -18,12 +18,12 @@ import {
   unanimous,
   withoutJudge,
 } from '../panel'
-import { ALL_STEPS, todayOf, type VerdictSteps } from '../steps'
+import { ALL_STEPS, answerOrder, todayOf, type VerdictSteps } from '../steps'
 import { PermanentError } from '../../errors'
 import type { JudgeInput, TierChecker, UnitInput, UnitOutcome } from '../tier'
 import { VoteBatcher, type VoteAnswer } from './batcher'
 import { checkedText, claimData, votedOn } from './context'
-import { Decision, debateData, judgePrompt, judgeSystem, type ClaimData, type Vote } from './prompts'
+import { Decision, Vote, debateData, judgePrompt, judgeSystem, type ClaimData } from './prompts'
 
 export { checkedText, claimData } from './context'
 export * from './prompts'
@@ -52,7 +52,12 @@ export function modelTier(
   )
   const judge = modelHandle(models.judge, 'models.judge', keys)
   const providers = new Set([...panel.values(), judge].map((handle) => handle.providerKey))
-  const batcher = new VoteBatcher(client, models.batchSize ?? 1, models.batchWindowMs)
+  const batcher = new VoteBatcher(
+    client,
+    models.batchSize ?? 1,
+    models.batchWindowMs,
+    answerOrder(Vote, steps),
+  )
   let prunedAt = 0
   // A claim's data, found once for its panel units and its judge (segmenting its context is not cheap).
   const items = new Map<string, ClaimData>()
@@ -126,7 +131,7 @@ export function modelTier(
       const { object, usage } = await client.generate(judge, {
         system: judgeSystem(today, item),
         prompt: judgePrompt(item, votes),
-        schema: Decision,
+        schema: answerOrder(Decision, steps),
         name: 'decision',
         signal: input.signal,
       })

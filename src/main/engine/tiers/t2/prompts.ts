@@ -39,8 +39,8 @@ export const batchKey = (index: number): string => `claim_${index + 1}`
 
 /// A batch's answer: one vote under each claim's key (an object, not an array, so that a schema-following
 /// answer has exactly one vote per claim).
-export function batchSchema(size: number): z.ZodObject<Record<string, typeof Vote>> {
-  return z.object(Object.fromEntries(Array.from({ length: size }, (_, i) => [batchKey(i), Vote])))
+export function batchSchema(size: number, vote = Vote): z.ZodObject<Record<string, typeof Vote>> {
+  return z.object(Object.fromEntries(Array.from({ length: size }, (_, i) => [batchKey(i), vote])))
 }
 
 /// The judge's decision; agreement is computed from the votes, not asked for.

@@ -38,7 +38,7 @@ import {
   unanimous,
   withoutJudge,
 } from '../panel'
-import { ALL_STEPS, todayOf, type VerdictSteps } from '../steps'
+import { ALL_STEPS, answerOrder, todayOf, type VerdictSteps } from '../steps'
 import {
   RelevantPassages,
   WebDecision,
@@ -275,6 +275,10 @@ export function webTier(
   const judge = modelHandle(models.judge, 'models.judge', keys)
   const verifier: Verifier = verifierFor(models, judge, keys)
   const evidence = new Map<string, Promise<ClaimEvidence>>()
+  // The stance check, or (switched off) every quote left not checked.
+  const stances: typeof judgeStances = steps.stanceCheck
+    ? judgeStances
+    : async (_client, _verifier, _web, _statement, citations) => ({ citations: [...citations], usage: null })
 
   /// The claim's research, done once however many panel units ask (and again after a restart).
   function evidenceFor(input: UnitInput): Promise<ClaimEvidence> {
@@ -308,7 +312,7 @@ export function webTier(
     let usage: TokenUsage | null = null
     const fallbacks: Fallback[] = []
     const searched = await searchUntilAnswered(client, judge, web, item, {
-      maxSearches: config.research.maxSearches,
+      maxSearches: steps.searchLoop ? config.research.maxSearches : 1,
       today,
       signal,
       evidence: async (chosen) => {
@@ -356,7 +360,7 @@ export function webTier(
       const { object, usage } = await client.generate(handle, {
         system: webPanelSystem(todayOf(input.now(), steps), item),
         prompt: webVotePrompt(item, passageData(passages)),
-        schema: WebVote,
+        schema: answerOrder(WebVote, steps),
         name: 'web_vote',
         signal: input.signal,
       })
@@ -384,7 +388,7 @@ export function webTier(
         usage: TokenUsage | null,
       ): Promise<UnitOutcome> => {
         const cited = [...own, ...[...first, ...debate].flatMap((vote) => vote.citations)]
-        const judged = await judgeStances(
+        const judged = await stances(
           client,
           verifier,
           underPolicy,
@@ -427,7 +431,7 @@ export function webTier(
         const { object, usage } = await client.generate(handle, {
           system: webPanelSystem(today, item),
           prompt: webDebatePrompt(item, passageData(passages), own, others),
-          schema: WebVote,
+          schema: answerOrder(WebVote, steps),
           name: 'web_vote',
           signal: input.signal,
         })
@@ -445,7 +449,7 @@ export function webTier(
         decision = await client.generate(judge, {
           system: webJudgeSystem(today, item),
           prompt: webJudgePrompt(item, passageData(passages), votes),
-          schema: WebDecision,
+          schema: answerOrder(WebDecision, steps),
           name: 'web_decision',
           signal: input.signal,
         })
