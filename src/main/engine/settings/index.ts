@@ -31,6 +31,16 @@ export interface SettingsOptions extends ProbeOptions {
   onConfigChanged(config: Config): void
   /// Resolves host names, as web fetches do (tests inject their own).
   resolveHost?: HostResolver
+  /// The configuration file was given for this run (`factdesk check --config`): its models and search provider
+  /// win over the saved ones, and their keys come from the variables it names, never from keys saved for
+  /// other models.
+  fileWins?: boolean
+}
+
+/// Where the models and the search provider in force come from, in words, for `serve` and `web` to say at start.
+export interface ConfigSources {
+  models: string
+  search: string
 }
 
 const SavedModels = z.object({ panel: z.array(ModelConfig), judge: ModelConfig.nullable() })
@@ -62,19 +72,33 @@ export class AppSettings {
     private readonly options: SettingsOptions,
   ) {
     this.saved = new SavedSettings(store, options.box)
-    this.keys = apiKeys(this.saved, options.env)
+    this.keys = apiKeys(options.fileWins ? null : this.saved, options.env)
     this.probes = new ConnectionProbes(this, options)
     this.switches = new ServiceSwitches(this.saved)
   }
 
-  /// The configuration file overlaid by the saved models and search provider.
+  /// The configuration file overlaid by the saved models and search provider (not when the file wins).
   effective(): Config {
+    if (this.options.fileWins) return this.base
     const models = this.saved.part('models', SavedModels)
     const search = this.saved.part('search', SavedSearch)
     return {
       ...this.base,
       models: models ? { ...this.base.models, ...models } : this.base.models,
       search: search ? { ...this.base.search, ...search } : this.base.search,
+    }
+  }
+
+  /// Where the models and the search provider in force come from: Settings, or the configuration file (`file`,
+  /// null when none was given and the defaults apply).
+  sources(file: string | null): ConfigSources {
+    const from = (saved: unknown): string =>
+      !this.options.fileWins && saved !== null
+        ? 'Settings (saved in the data folder)'
+        : (file ?? 'the defaults')
+    return {
+      models: from(this.saved.part('models', SavedModels)),
+      search: from(this.saved.part('search', SavedSearch)),
     }
   }
 
