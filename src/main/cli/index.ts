@@ -38,8 +38,9 @@ const USAGE = `Usage: factdesk <command> [options]
 Every command takes --data-dir DIR (default: the desktop app's data folder, or
 FACTDESK_DATA_DIR) and --config FILE. The models and search provider of a --config
 given to check or export win over those saved in the app's Settings; serve and web
-keep the saved ones and say at start where each comes from. check runs t1 unless --tiers says otherwise;
-Ctrl+C during a check cancels it, and its credits are refunded.
+keep the saved ones and say at start where each comes from. check runs t1 unless
+--tiers says otherwise; Ctrl+C during a check cancels it, and its credits are
+refunded.
 
 Exit status: 0 done, 1 failed (or a check that did not complete), 2 a mistake in
 the command line.`
