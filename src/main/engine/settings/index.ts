@@ -200,17 +200,21 @@ export class AppSettings {
   /// follows the web's address rules, `web.allowLocalTargets` admitting loopback). A host that does not resolve
   /// now (offline) may be saved.
   async requirePublicSearch(field: string, baseURL: string): Promise<void> {
+    const allowLocal = this.effective().web.allowLocalTargets
     try {
-      await resolveTarget(
-        new URL(baseURL),
-        this.effective().web.allowLocalTargets,
-        this.options.resolveHost ?? lookupHost,
-      )
+      await resolveTarget(new URL(baseURL), allowLocal, this.options.resolveHost ?? lookupHost)
     } catch (error) {
       if (!(error instanceof TargetRefused) || error.why !== 'not_public') return
+      // Said whatever the host resolves to: which names are loopback is not for the page to learn.
+      const onThisComputer = allowLocal
+        ? ''
+        : ' A search service on this computer (a local SearXNG) needs "web": {"allowLocalTargets": true} in the ' +
+          'configuration file given with --config (to factdesk web, serve or the desktop app), then a restart; ' +
+          'private networks stay refused.'
       throw new ApiError(
         'unprocessable',
-        `The search provider cannot be used: its ${error.message}, and searches reach public addresses only.`,
+        `The search provider cannot be used: its ${error.message}, and searches reach public addresses only.` +
+          onThisComputer,
         [{ field, message: error.message }],
       )
     }
