@@ -17,7 +17,7 @@ import { ReportFeed } from './reportFeed'
 import { applyUpdate, deltaOf, progressOf } from './progress'
 import { useAccount } from './account'
 import { counted } from '../../../shared/counted'
-import { keptMarks, keptReport } from './recheck'
+import { keptMarks, keptReport, unavailableWords } from './recheck'
 import { announceEnded, askToNotify } from './systemNotice'
 import { dismissNotice, showError, showInfo, useNotices } from './notices'
 
@@ -46,6 +46,9 @@ export interface ChecksStore {
   checkEverythingAgain(api: FactdeskApi): Promise<void>
   /// Estimates the heading's section around `pos` (by default the cursor): the next Check checks only it.
   checkSection(api: FactdeskApi, pos?: number): Promise<void>
+  /// The settings were saved: a notice whose cause was in them goes, and an estimate that named tiers which
+  /// could not run is made again, so that it says what runs now.
+  settingsSaved(api: FactdeskApi): Promise<void>
   cancel(api: FactdeskApi, id: string): Promise<void>
   patch(api: FactdeskApi, id: string, edits: PatchCheckRequest): Promise<boolean>
   loadHistory(api: FactdeskApi): Promise<void>
@@ -285,6 +288,14 @@ export const useChecks = create<ChecksStore>()((set, get) => {
           showInfo(`${why}New price: ${counted(fresh.credits.total, 'credit')}. Press Check again to submit.`)
         return
       }
+      if (estimate.unavailable.length > 0) {
+        useNotices.getState().show({
+          kind: 'error',
+          text: `${unavailableWords(estimate)} Nothing was submitted.`,
+          settings: true,
+        })
+        return
+      }
       if (!estimate.sufficient) {
         useNotices.getState().show({
           kind: 'error',
@@ -320,6 +331,12 @@ export const useChecks = create<ChecksStore>()((set, get) => {
         showInfo(
           `Every claim will be checked again: ${counted(fresh.credits.total, 'credit')}. Press Check to submit.`,
         )
+    },
+
+    settingsSaved: async (api) => {
+      if (useNotices.getState().notice?.settings) dismissNotice()
+      const { estimate, busy, part } = get()
+      if (estimate && estimate.unavailable.length > 0 && busy === null) await estimateNow(api, { part })
     },
 
     checkSection: async (api, pos) => {

@@ -4,15 +4,26 @@ import type { Check, Claim, Estimate, Report } from '../../../shared/schemas'
 import { hasSettled, type ClaimInfo, type ClaimMark } from '../editor/claims'
 
 /// What a re-check's estimate keeps and what the rest cost ("12 claims unchanged, kept · 3 to check: 42
-/// credits"); null for an estimate that keeps nothing.
+/// credits"; "11 claims unchanged, kept for t1 · 11 to check: 44 credits" when another tier checks them all);
+/// null for an estimate that keeps nothing.
 export function keptWords(estimate: Estimate): string | null {
-  const kept = estimate.claims.filter((claim) => claim.carriedFrom !== null).length
-  if (kept === 0) return null
-  return (
-    `${counted(kept, 'claim')} unchanged, kept · ${formatted(estimate.claimCount - kept)} to check: ` +
-    counted(estimate.credits.total, 'credit')
-  )
+  const carried = estimate.claims.filter((claim) => claim.carriedFrom !== null).length
+  if (carried === 0) return null
+  // A claim is checked when any tier checks it; the tier that checks the most counts them.
+  const lines = estimate.credits.breakdown
+  const toCheck = Math.max(0, ...lines.map((line) => line.claims))
+  const whole = estimate.claimCount - toCheck
+  const keptFor = lines.filter((line) => line.claims < estimate.claimCount).map((line) => line.tier)
+  const kept = [
+    whole > 0 && `${counted(whole, 'claim')} unchanged, kept`,
+    carried > whole && `${counted(carried - whole, 'claim')} unchanged, kept for ${keptFor.join(', ')}`,
+  ].filter(Boolean)
+  return `${kept.join(' · ')} · ${formatted(toCheck)} to check: ${counted(estimate.credits.total, 'credit')}`
 }
+
+/// The requested tiers an estimate says cannot run, and why, in words; empty when all can.
+export const unavailableWords = (estimate: Estimate): string =>
+  estimate.unavailable.map(({ reason }) => reason).join(' ')
 
 /// The estimate's opening words: how many claims were found, or what a re-check keeps.
 export const estimateLead = (estimate: Estimate): string =>
