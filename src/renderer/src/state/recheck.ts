@@ -1,6 +1,7 @@
 import { counted, formatted } from '../../../shared/counted'
 import type { FactdeskApi } from '../../../shared/api'
-import type { Check, Claim, Estimate, Report } from '../../../shared/schemas'
+import { TIERS, type Check, type Claim, type Estimate, type Report, type Tier } from '../../../shared/schemas'
+import { writtenDay } from '../dates'
 import { hasSettled, type ClaimInfo, type ClaimMark } from '../editor/claims'
 
 /// What a re-check's estimate keeps and what the rest cost ("12 claims unchanged, kept · 3 to check: 42
@@ -30,13 +31,20 @@ export const estimateLead = (estimate: Estimate): string =>
   keptWords(estimate) ??
   `${counted(estimate.claimCount, 'claim')} found. Nothing is charged until you press Check.`
 
-/// When a kept claim's verdicts were reached: the day of the check they come from, in words; null for a claim
-/// checked by its own check.
-export function keptSince(claim: Claim): string | null {
+/// What a claim of `check` kept from the check it is carried from: the tiers whose verdicts were reached before
+/// this check began (the others are this check's own), and that check's day in words; null for a claim that
+/// kept nothing.
+export function keptSince(claim: Claim, check: Check): { day: string; tiers: Tier[] } | null {
   if (claim.carriedFrom === null) return null
-  const decided = Object.values(claim.consensus).map((consensus) => consensus.decidedAt)
-  const latest = decided.sort().at(-1)
-  return latest ? new Date(latest).toLocaleDateString() : null
+  const kept = TIERS.flatMap((tier) => {
+    const consensus = claim.consensus[tier]
+    return consensus && consensus.decidedAt < check.createdAt ? [{ tier, at: consensus.decidedAt }] : []
+  })
+  const latest = kept
+    .map(({ at }) => at)
+    .sort()
+    .at(-1)
+  return latest ? { day: writtenDay(latest), tiers: kept.map(({ tier }) => tier) } : null
 }
 
 /// What a kept claim of `estimate` (its claims at `offset` in the text) shows from the moment it is estimated:
@@ -51,7 +59,7 @@ export function keptMarks(
   const at = new Map<string, ClaimInfo>()
   for (const { from, to, info } of shown.values())
     if (hasSettled(info.stage) && !info.stale) at.set(`${from}:${to}`, info)
-  const day = since?.completedAt ? new Date(since.completedAt).toLocaleDateString() : null
+  const day = since?.completedAt ? writtenDay(since.completedAt) : null
   const kept = new Map<string, Omit<ClaimMark, 'claimId' | 'from' | 'to'>>()
   for (const claim of estimate.claims) {
     const from = claim.charStart + offset

@@ -23,11 +23,20 @@ export function ClaimDetail(): JSX.Element {
   const [confirming, setConfirming] = useState<Citation | null>(null)
   if (!claim) return <p className="muted">Loading the claim…</p>
   const statement = checkedAs(claim)
-  const kept = keptSince(claim)
+  const kept = report && keptSince(claim, report.check)
+  // Only the tiers carried are said to be kept: the others were checked by this check.
+  const checkedNow = report?.check.tiers.filter((tier) => !kept?.tiers.includes(tier)) ?? []
   return (
     <div className="claim-detail">
       <blockquote className="claim-text">{withoutInlineMarks(claim.text)}</blockquote>
-      {kept && <p className="kept">Unchanged since the check of {kept}: its verdicts are kept.</p>}
+      {kept && (
+        <p className="kept">
+          Unchanged since the check of {kept.day}:{' '}
+          {checkedNow.length === 0
+            ? 'its verdicts are kept from it.'
+            : `its ${kept.tiers.join(' and ')} ${kept.tiers.length === 1 ? 'verdict is' : 'verdicts are'} kept from it; ${checkedNow.join(' and ')} checked now.`}
+        </p>
+      )}
       {statement && (
         <p className="checked-as">
           <span className="muted">Checked as:</span> {statement}
