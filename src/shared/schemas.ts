@@ -350,6 +350,10 @@ export const Research = z
   .meta({ id: 'Research' })
 export type Research = z.infer<typeof Research>
 
+/// The organization's recent deep research runs, newest first: what each cost and how it ended.
+export const ResearchList = z.object({ data: z.array(Research) }).meta({ id: 'ResearchList' })
+export type ResearchList = z.infer<typeof ResearchList>
+
 export const Credits = z.object({ balance: z.int(), prices: PriceList }).meta({ id: 'Credits' })
 export type Credits = z.infer<typeof Credits>
 

@@ -5,7 +5,7 @@
 // the job runner's, which leases and retries them as it does the checks' units.
 import type { Config } from '../../../shared/config'
 import { ApiError } from '../../../shared/errors'
-import type { Citation, Research, ResearchStep } from '../../../shared/schemas'
+import type { Citation, Research, ResearchList, ResearchStep } from '../../../shared/schemas'
 import type { Clock } from '../clock'
 import type { ReportEvents } from '../events'
 import { newId } from '../ids'
@@ -233,6 +233,11 @@ export class DeepResearch implements JobQueue {
     })
     if (resolution) this.store.documents.resolve(claim.id, resolution)
     return this.store.documents.claim(claim.id) ?? claim
+  }
+
+  /// `GET /research`: the organization's recent runs, newest first (the History lists them with the checks).
+  list(principal: Principal): ResearchList {
+    return { data: this.store.research.recent(principal.organizationId, 50).map(researchView) }
   }
 
   /// `GET /research/{id}`; another organization's run is not found.

@@ -7,6 +7,7 @@ import type {
   Estimate,
   PatchCheckRequest,
   Report,
+  Research,
   Tier,
 } from '../../../shared/schemas'
 import type { EditorView } from '@codemirror/view'
@@ -34,6 +35,8 @@ export interface ChecksStore {
   check: Check | null
   busy: 'estimating' | 'submitting' | 'cancelling' | null
   history: Check[]
+  /// The deep research runs, listed in the history with the checks.
+  researchHistory: Research[]
   /// The claim whose detail the side panel shows, and the report it was read from.
   openClaim: string | null
   report: Report | null
@@ -252,6 +255,7 @@ export const useChecks = create<ChecksStore>()((set, get) => {
     check: null,
     busy: null,
     history: [],
+    researchHistory: [],
     openClaim: null,
     report: null,
     panel: null,
@@ -394,8 +398,8 @@ export const useChecks = create<ChecksStore>()((set, get) => {
 
     loadHistory: async (api) => {
       try {
-        const page = await api.listChecks({ limit: 50 })
-        set({ history: page.data })
+        const [page, research] = await Promise.all([api.listChecks({ limit: 50 }), api.listResearch()])
+        set({ history: page.data, researchHistory: research.data })
       } catch (error) {
         showError(error)
       }

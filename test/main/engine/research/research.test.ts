@@ -456,6 +456,10 @@ describe('deep research', () => {
     )
     expect(await balance(s)).toBe(before)
     expect(fake!.requests.map(schemaName)).not.toContain('argument_map')
+    // The history lists it with its charge and refund.
+    const listed = await call(s, 'GET', '/research')
+    expect(listed.status).toBe(200)
+    expect(listed.json.data).toEqual([ended])
   })
 
   it('never shows an instruction echoed by the model as an argument of the map', async () => {
