@@ -1,15 +1,18 @@
 import { Compartment, type Extension } from '@codemirror/state'
 import { EditorView, ViewPlugin } from '@codemirror/view'
 
-/// The writing surface: a comfortable measure centred on the page, generous line height, and colours from the
-/// page's CSS variables (styles.css), which follow the system's light or dark setting.
+/// The writing surface: a comfortable measure centred on the window, generous line height, and colours from the
+/// page's CSS variables (styles.css), which follow the system's light or dark setting. Centred on the window, not
+/// on the editor: a side panel that opens takes room from the right and the text stays where it was, moving left
+/// only as far as a narrow window needs.
 const writingTheme = EditorView.theme({
   '&': { height: '100%', fontSize: '17px', color: 'var(--fd-text)', backgroundColor: 'var(--fd-paper)' },
   '&.cm-focused': { outline: 'none' },
   '.cm-scroller': { fontFamily: 'var(--fd-prose)', lineHeight: '1.7' },
   '.cm-content': {
     maxWidth: '42rem',
-    margin: '0 auto',
+    marginLeft: 'max(0px, min((100vw - 42rem) / 2, 100% - 42rem))',
+    marginRight: 'auto',
     padding: '3rem 1.5rem 40vh',
     caretColor: 'var(--fd-caret)',
   },
