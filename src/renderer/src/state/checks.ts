@@ -292,18 +292,18 @@ export const useChecks = create<ChecksStore>()((set, get) => {
           showInfo(`${why}New price: ${counted(fresh.credits.total, 'credit')}. Press Check again to submit.`)
         return
       }
+      if (!estimate.sufficient) {
+        useNotices.getState().show({
+          kind: 'error',
+          text: `Not enough credits: this check costs ${counted(estimate.credits.total, 'credit')} and the balance is ${estimate.balance}. Nothing was submitted.`,
+        })
+        return
+      }
       if (estimate.unavailable.length > 0) {
         useNotices.getState().show({
           kind: 'error',
           text: `${unavailableWords(estimate)} Nothing was submitted.`,
           settings: true,
-        })
-        return
-      }
-      if (!estimate.sufficient) {
-        useNotices.getState().show({
-          kind: 'error',
-          text: `Not enough credits: this check costs ${counted(estimate.credits.total, 'credit')} and the balance is ${estimate.balance}. Nothing was submitted.`,
         })
         return
       }
