@@ -33,12 +33,15 @@ export const estimateLead = (estimate: Estimate): string =>
 
 /// What a claim of `check` kept from the check it is carried from: the tiers whose verdicts were reached before
 /// this check began (the others are this check's own), and that check's day in words; null for a claim that
-/// kept nothing.
+/// kept nothing. Shown from the report of the check it is kept from (an estimate's kept claim), all its tiers.
 export function keptSince(claim: Claim, check: Check): { day: string; tiers: Tier[] } | null {
   if (claim.carriedFrom === null) return null
+  const fromThisReport = claim.carriedFrom === check.id
   const kept = TIERS.flatMap((tier) => {
     const consensus = claim.consensus[tier]
-    return consensus && consensus.decidedAt < check.createdAt ? [{ tier, at: consensus.decidedAt }] : []
+    return consensus && (fromThisReport || consensus.decidedAt < check.createdAt)
+      ? [{ tier, at: consensus.decidedAt }]
+      : []
   })
   const latest = kept
     .map(({ at }) => at)
