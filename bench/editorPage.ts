@@ -59,6 +59,7 @@ function findingsPort(findings: number): LintPort {
           message: 'A finding',
           suggestions: ['stony'],
           rule: 'SpellCheck',
+          spelling: true,
         })
         left--
       }

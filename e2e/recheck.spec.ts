@@ -46,7 +46,8 @@ test('after a check, the next one keeps the unchanged claims and checks only the
   await expect(kept).toHaveClass(/fd-stage-issues/)
   await expect(page.getByRole('button', { name: /^Claim “Around seven million people/ })).toHaveAttribute(
     'title',
-    /^issues — unchanged since the check of \d/,
+    // The day as the app writes every date, in the writer's locale (en-US here: "Nov 28, 2026").
+    /^issues — unchanged since the check of [A-Z][a-z]{2} \d{1,2}, 20\d\d$/,
   )
   await expect(page.locator('.cm-content .fd-claim', { hasText: '9,000' })).toHaveClass(/fd-stage-estimated/)
   await page.screenshot({ path: screenshot('recheck-estimate.png') })
@@ -63,6 +64,7 @@ test('after a check, the next one keeps the unchanged claims and checks only the
   await page.locator('.cm-content .fd-claim', { hasText: 'The Eiffel Tower' }).click()
   const panel = page.getByRole('complementary', { name: 'Claim' })
   await expect(panel).toContainText('Unchanged since the check of')
+  await expect(panel).toContainText('its verdicts are kept from it.')
   await expect(panel.getByRole('region', { name: 'Tier t1' })).toBeVisible()
   await page.keyboard.press('Escape')
 

@@ -10,7 +10,12 @@ export interface Finding {
   suggestions: string[]
   /// Harper's rule name, e.g. SpellCheck or AnA.
   rule: string
+  /// A misspelt or mistyped word ("recieved", "teh"), shown as spelling; anything else is grammar.
+  spelling: boolean
 }
+
+/// Harper's kinds of lint that are about how a word is spelt: an unknown word, or a known slip of the keys.
+export const SPELLING_KINDS: readonly string[] = ['Spelling', 'Typo']
 
 /// Harper's rule for unknown words: the one a writer's dictionary answers.
 export const SPELLING_RULE = 'SpellCheck'

@@ -1,6 +1,6 @@
 // What Factdesk needs of Harper's lints, for the engine's t1 worker thread and the editor's Web Worker alike.
 import { Dialect, SuggestionKind, type Lint, type LintConfig, type Linter, type Suggestion } from 'harper.js'
-import { SPELLING_RULE, UNKNOWN_WORD_RULES, type Finding } from './findings'
+import { SPELLING_KINDS, SPELLING_RULE, UNKNOWN_WORD_RULES, type Finding } from './findings'
 import type { Dialect as WritingDialect } from './schemas'
 import { contractionOf, MAX_SUGGESTIONS, rankSpellings, spellingCandidates } from './spellings'
 
@@ -76,6 +76,7 @@ function toFinding(lint: Lint, rule: string): Finding {
     message: lint.message(),
     suggestions: lint.suggestions().map((suggestion) => replacement(suggestion, problem)),
     rule,
+    spelling: SPELLING_KINDS.includes(lint.lint_kind()),
   }
   span.free()
   lint.free()

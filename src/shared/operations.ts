@@ -29,6 +29,7 @@ import {
   PendingCheckList,
   Report,
   Research,
+  ResearchList,
   ResearchRequest,
   SaveDraftRequest,
   SearchTest,
@@ -303,6 +304,14 @@ export const OPERATION_TABLE = {
       once: true,
       onService: true,
     },
+  },
+  listResearch: {
+    args: z.tuple([]),
+    result: ResearchList,
+    access: 'read',
+    summary:
+      'The organization’s 50 most recent deep research runs, newest first, with their charges (extension)',
+    rest: { method: 'get', path: '/research', status: 200, answer: 'Recent research runs', onService: true },
   },
   getResearch: {
     args: z.tuple([id('A research id, `rsc_…`')]),

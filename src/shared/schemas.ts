@@ -345,6 +345,12 @@ export const Quote = z
   .meta({ id: 'Quote' })
 export type Quote = z.infer<typeof Quote>
 
+/// A requested tier that cannot run as the service is configured (t2 and t3 without language models), and why,
+/// with what makes it run.
+export const UnavailableTier = z.object({ tier: Tier, reason: z.string() }).meta({ id: 'UnavailableTier' })
+export type UnavailableTier = z.infer<typeof UnavailableTier>
+
+/// `sufficient` speaks of credits only; `unavailable` names the requested tiers a check would be refused for.
 export const Estimate = z
   .object({
     documentId: z.string(),
@@ -353,6 +359,7 @@ export const Estimate = z
     credits: Quote,
     balance: z.int(),
     sufficient: z.boolean(),
+    unavailable: z.array(UnavailableTier),
   })
   .meta({ id: 'Estimate' })
 export type Estimate = z.infer<typeof Estimate>
@@ -405,6 +412,10 @@ export const Research = z
   })
   .meta({ id: 'Research' })
 export type Research = z.infer<typeof Research>
+
+/// The organization's recent deep research runs, newest first: what each cost and how it ended.
+export const ResearchList = z.object({ data: z.array(Research) }).meta({ id: 'ResearchList' })
+export type ResearchList = z.infer<typeof ResearchList>
 
 export const Credits = z.object({ balance: z.int(), prices: PriceList }).meta({ id: 'Credits' })
 export type Credits = z.infer<typeof Credits>

@@ -18,6 +18,7 @@ const finding = (charStart: number, charEnd: number, rule = 'SpellCheck'): Findi
   message: 'a finding',
   suggestions: [],
   rule,
+  spelling: rule === 'SpellCheck',
 })
 
 describe('paragraphsOf', () => {

@@ -35,6 +35,7 @@ function fakeApi(now: Check) {
       asked.push('listPendingChecks')
       return { data: [] }
     },
+    listResearch: async () => ({ data: [] }),
     getResearch: async (id: string) => {
       asked.push(`getResearch ${id}`)
       return researchRun({ status: 'completed', updatedAt: '2026-01-01T00:00:09.000Z' })

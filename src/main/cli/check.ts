@@ -1,8 +1,13 @@
 import { counted, formatted } from '../../shared/counted'
 import { manuscriptParts, newManuscriptId } from '../../shared/manuscript'
-import type { Estimate, Report, Tier } from '../../shared/schemas'
+import { ApiError } from '../../shared/errors'
+import type { CreateCheckRequest, Estimate, Report, Tier } from '../../shared/schemas'
+import { headlineConsensus } from '../../shared/verdicts'
 import type { Engine } from '../engine/engine'
 import { hasEnded } from '../engine/events'
+import { QUEUE_ADVICE } from '../engine/reachability'
+import type { Principal } from '../engine/service'
+import { CommandError } from './errors'
 
 /// Estimates, submits and runs a check of `text` in this process, resolving with its final report. With
 /// `previousCheckId`, the claims unchanged since that check keep their verdicts and cost nothing. A text longer
@@ -57,14 +62,14 @@ export async function runCheck(
         'claim',
       )}${inParts}` +
         `${previousCheckId === null ? '' : ` (${kept} unchanged, kept)`}, ` +
-        `${counted(
+        counted(
           total((estimate) => estimate.credits.total),
           'credit',
-        )} (balance ${formatted(estimates.at(-1)?.balance ?? 0)})`,
+        ),
     )
     for (const [index, estimate] of estimates.entries()) {
       if (interrupted) break
-      const { check } = await engine.service.submit(principal, {
+      const { check } = await submitted(engine, principal, {
         documentId: estimate.documentId,
         tiers,
         name,
@@ -76,12 +81,30 @@ export async function runCheck(
       checkIds.push(check.id)
       if (interrupted) cancel(check.id)
     }
+    // Once charged, so the balance is what is left.
+    if (!interrupted)
+      console.error(`balance ${formatted(engine.service.credits(principal).balance)} after the charge`)
     for (const id of checkIds)
       if (!hasEnded(engine.service.getCheck(principal, id))) await engine.events.ended(id)
     return engine.service.report(principal, manuscriptId ?? (checkIds[0] as string))
   } finally {
     process.off('SIGINT', onSignal)
     process.off('SIGTERM', onSignal)
+  }
+}
+
+/// Submits a check; a refusal for providers that cannot be reached says what a user of the command line can do.
+async function submitted(
+  engine: Engine,
+  principal: Principal,
+  request: CreateCheckRequest,
+): ReturnType<Engine['service']['submit']> {
+  try {
+    return await engine.service.submit(principal, request)
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'providers_unreachable')
+      throw new CommandError(error.message.replace(QUEUE_ADVICE, '.'))
+    throw error
   }
 }
 
@@ -107,9 +130,19 @@ export function formatReport(report: Report): string {
       lines.push(`   - "${word}"${fix}: ${issue.message}`)
     }
   })
-  const verdicts = Object.entries(summary.verdicts).map(([verdict, count]) => `${verdict} ${count}`)
-  lines.push('', `verdicts: ${verdicts.join(', ') || 'none'}`)
+  lines.push('', `verdicts: ${verdictCounts(report)}`)
   return printable(lines.join('\n'))
+}
+
+/// How many claims got each verdict in the check's headline tier (a claim checked by t2 and t3 counts once, by
+/// its t3 verdict), e.g. "supported 2, unverifiable 7".
+function verdictCounts(report: Report): string {
+  const counts = new Map<string, number>()
+  for (const claim of report.claims) {
+    const verdict = headlineConsensus(claim.consensus, report.check.tiers)?.verdict ?? 'no verdict'
+    counts.set(verdict, (counts.get(verdict) ?? 0) + 1)
+  }
+  return [...counts].map(([verdict, count]) => `${verdict} ${count}`).join(', ') || 'none'
 }
 
 /// Text of the checked file made safe for a terminal: control characters (an escape sequence, say) are shown

@@ -36,8 +36,11 @@ const USAGE = `Usage: factdesk <command> [options]
                                            or /usr/bin/chromium)
 
 Every command takes --data-dir DIR (default: the desktop app's data folder, or
-FACTDESK_DATA_DIR) and --config FILE. check runs t1 unless --tiers says otherwise;
-Ctrl+C during a check cancels it, and its credits are refunded.
+FACTDESK_DATA_DIR) and --config FILE. The models and search provider of a --config
+given to check or export win over those saved in the app's Settings; serve and web
+keep the saved ones and say at start where each comes from. check runs t1 unless
+--tiers says otherwise; Ctrl+C during a check cancels it, and its credits are
+refunded.
 
 Exit status: 0 done, 1 failed (or a check that did not complete), 2 a mistake in
 the command line.`
@@ -61,13 +64,20 @@ function parse<O extends NonNullable<ParseArgsConfig['options']>>(args: string[]
   }
 }
 
-function open(values: { 'data-dir'?: string; config?: string }, runJobs: boolean): Engine {
+/// Opens the engine of `--data-dir` with `--config`. With `configWins`, a `--config` given wins over the models
+/// and search provider saved in Settings (a run of `check` or `export`); the servers keep the app's order.
+function open(
+  values: { 'data-dir'?: string; config?: string },
+  runJobs: boolean,
+  configWins = false,
+): Engine {
   // An empty value is a mistake (an unset shell variable, say), not a wish for the default.
   if (values['data-dir'] === '') throw new UsageError('--data-dir must name a folder.')
   if (values.config === '') throw new UsageError('--config must name a file.')
   const engine = openEngine({
     dataDir: resolve(values['data-dir'] ?? defaultDataDir()),
     configPath: values.config,
+    configWins: configWins && values.config !== undefined,
     runJobs,
   })
   for (const warning of engine.warnings) console.error(`factdesk: warning: ${warning}`)
@@ -112,6 +122,9 @@ async function runServer(args: string[], withEditor: boolean): Promise<void> {
   // Before the ready line: whoever reads it may stop the server at once.
   process.once('SIGTERM', stop)
   process.once('SIGINT', stop)
+  // Settings saved in the data folder win over the file here, as in the app: say which is in force.
+  const sources = engine.settings.sources(values.config ?? null)
+  console.error(`factdesk: models from ${sources.models}; search from ${sources.search}`)
   console.log(
     oneTimeToken
       ? `open ${server.origin}/#token=${oneTimeToken}`
@@ -186,11 +199,12 @@ async function token(args: string[]): Promise<void> {
           t.id,
           t.organizationId,
           t.scope,
-          t.revokedAt ? `revoked ${t.revokedAt}` : 'active',
+          t.revokedAt ? 'revoked' : 'active',
           t.createdAt,
+          t.revokedAt ?? '',
           t.name ?? '',
         ])
-      printTable(['ID', 'ORGANIZATION', 'SCOPE', 'STATE', 'CREATED', 'NAME'], rows)
+      printTable(['ID', 'ORGANIZATION', 'SCOPE', 'STATE', 'CREATED', 'REVOKED', 'NAME'], rows)
     } else if (sub === 'revoke' && id && !extra) {
       engine.admin.revokeToken(id)
       console.log(`revoked ${id}`)
@@ -239,7 +253,7 @@ async function check(args: string[]): Promise<void> {
     throw new CommandError(`Cannot read ${file}: ${(error as Error).message}`)
   }
   const text = await textOfAnyFile(file, bytes)
-  const engine = open(values, true)
+  const engine = open(values, true, true)
   try {
     const report = await runCheck(engine, text, tiers, basename(file), values.since ?? null)
     console.log(values.json ? JSON.stringify(report, null, 2) : formatReport(report))
@@ -264,7 +278,7 @@ async function exportReport(args: string[]): Promise<void> {
   if (!format.success) throw new UsageError(`--format must be html, md, docx, pdf or json. ${usage}`)
   if (values.out === undefined && !TEXT_FORMATS.has(format.data))
     throw new UsageError(`A ${format.data} export needs --out FILE.`)
-  const engine = open(values, false)
+  const engine = open(values, false, true)
   try {
     await runExport(engine, checkId, format.data, values.out, values.org)
   } finally {

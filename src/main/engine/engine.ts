@@ -33,6 +33,9 @@ export interface EngineOptions {
   configPath?: string
   /// An already loaded configuration (wins over `configPath`).
   config?: Config
+  /// The configuration's models and search provider win over those saved in Settings, for a run given
+  /// `--config` explicitly (`factdesk check`, `export`); by default the saved ones win, as in the app.
+  configWins?: boolean
   /// True for engines that run jobs (desktop app, `serve`, `web`): they take the data folder's lock.
   runJobs?: boolean
   clock?: Clock
@@ -129,6 +132,7 @@ export function openEngine(options: EngineOptions): Engine {
     box: options.secretBox ?? fileSecretBox(options.dataDir),
     ollamaOrigin: options.ollamaOrigin,
     resolveHost: options.web?.fetch?.resolveHost,
+    fileWins: options.configWins,
     // Injected tiers (tests) stay as they are.
     onConfigChanged: (next) => {
       const nextWeb = new Web(next, webOptions, settings.keys)

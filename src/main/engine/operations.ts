@@ -72,6 +72,7 @@ const HANDLERS: Handlers = {
   webhookSecret: ({ service }, { principal }) => service.webhookSecret(principal),
   rotateWebhookSecret: ({ service }, { principal }) => service.rotateWebhookSecret(principal),
   research: ({ research }, { principal }, request) => research.create(principal, request),
+  listResearch: ({ research }, { principal }) => research.list(principal),
   getResearch: ({ research }, { principal }, id) => research.get(principal, id),
   queueCheck: ({ pending }, caller, request, idempotencyKey) => {
     const queued = pending.queue(caller.principal, request, idempotencyKey)

@@ -184,6 +184,9 @@ function describe(error: unknown): string {
     : error.message
 }
 
+/// How a REST client queues a check whose providers cannot be reached (other callers say it their way).
+export const QUEUE_ADVICE = ', or queue it to run then (POST /pending-checks).'
+
 /// The refusal of a check (or deep research) whose providers cannot be reached: which ones, and why; nothing
 /// was charged. A check may be queued to run once they answer, unless one never will as configured (422).
 export function unreachableError(
@@ -203,9 +206,7 @@ export function unreachableError(
   const list = listOf(down)
   const needing = work === 'check' ? 'this check needs' : 'deep research needs'
   const then =
-    work === 'check'
-      ? 'try again when you are online, or queue it to run then (POST /pending-checks).'
-      : 'try again when you are online.'
+    work === 'check' ? `try again when you are online${QUEUE_ADVICE}` : 'try again when you are online.'
   return new ApiError(
     'providers_unreachable',
     `The providers ${needing} cannot be reached (${list}). Nothing was charged; ${then}`,

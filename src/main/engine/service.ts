@@ -256,6 +256,9 @@ export class Service {
       credits,
       balance,
       sufficient: balance >= credits.total,
+      unavailable: tiers
+        .filter((tier) => !this.tiers.has(tier))
+        .map((tier) => ({ tier, reason: tierUnavailable(tier) })),
     }
   }
 

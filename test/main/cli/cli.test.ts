@@ -57,7 +57,25 @@ describe('factdesk org, token and credits', { timeout: 120_000 }, () => {
     const after = openEngine({ dataDir: dir })
     expect(() => after.service.authenticate(value)).toThrow(/not valid/)
     await after.close()
-    expect((await factdesk(['token', 'list', '--data-dir', dir])).stdout).toMatch(/revoked 20/)
+    // One word per column: the time of revocation has a column of its own.
+    const table = (await factdesk(['token', 'list', '--data-dir', dir])).stdout.trim().split('\n')
+    const revoked = table.map((line) => line.split(/ +/)).find((cells) => cells[0] === tokenId)
+    expect(table[0]?.split(/ +/)).toEqual([
+      'ID',
+      'ORGANIZATION',
+      'SCOPE',
+      'STATE',
+      'CREATED',
+      'REVOKED',
+      'NAME',
+    ])
+    expect(revoked?.slice(2, 7)).toEqual([
+      'write',
+      'revoked',
+      expect.stringMatching(/^20/),
+      expect.stringMatching(/^20/),
+      'ci',
+    ])
   })
 
   it('revokes a new token that cannot be written, so that no one holds it unknowingly', async () => {
@@ -73,7 +91,9 @@ describe('factdesk org, token and credits', { timeout: 120_000 }, () => {
       /^factdesk: Cannot write the token \(ENOSPC.*\); it was revoked\. Create another\.\n$/,
     )
     const list = await factdesk(['token', 'list', '--data-dir', dir])
-    expect(list.stdout.trim().split('\n').slice(1)).toEqual([expect.stringMatching(/ write +revoked 20/)])
+    expect(list.stdout.trim().split('\n').slice(1)).toEqual([
+      expect.stringMatching(/ write +revoked +20\S+ +20/),
+    ])
   })
 
   it('a token without --org belongs to the default organization with its 1,000 credits', async () => {
@@ -253,7 +273,7 @@ describe('factdesk check', () => {
     writeFileSync(file, '# Paris\n\nThe letter was recieved in 1932 by the mayor of Paris.\n')
     const readable = await factdesk(['check', file, '--tiers', 't1', '--data-dir', join(dir, 'data')])
     expect(readable.code).toBe(0)
-    expect(readable.stderr).toMatch(/1 claim, 1 credit \(balance 1,000\)/)
+    expect(readable.stderr).toBe('1 claim, 1 credit\nbalance 999 after the charge\n')
     expect(readable.stdout).toMatch(/^article\.md: 1 claim, t1, completed \(charged 1, refunded 0\)/)
     expect(readable.stdout).toContain('1. "The letter was recieved in 1932 by the mayor of Paris."')
     expect(readable.stdout).toMatch(/t1: issues/)

@@ -29,6 +29,7 @@ describe('GET /api/v1/openapi.json', () => {
       'GET /openapi.json',
       'GET /pending-checks',
       'GET /pending-checks/{id}',
+      'GET /research',
       'GET /research/{id}',
       'GET /settings',
       'GET /settings/ollama',

@@ -159,6 +159,7 @@ describe('the OpenAPI document', () => {
 
     const { json: research } = await send('research', 202, 'POST', '/research', { body: { text } })
     await send('research', 403, 'POST', '/research', { who: 'read', body: { text } })
+    await send('listResearch', 200, 'GET', '/research')
     await send('getResearch', 200, 'GET', `/research/${research.id}`)
     await send('getResearch', 404, 'GET', '/research/rsc_0000000000')
 

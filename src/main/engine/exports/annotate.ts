@@ -142,10 +142,13 @@ export function otherVerdictWords({ tier, consensus }: AnnotatedClaim['otherTier
 /// characters at most), or what a tier found when the headline verdict does not say it.
 export function reasonLine(claim: AnnotatedClaim): string {
   if (claim.attention?.disputed) return claim.attention.why
-  const reasoning = firstSentence(claim.consensus?.reasoning ?? '')
+  const reasoning = claim.consensus?.reasoning.replace(/\s+/g, ' ').trim() ?? ''
   if (reasoning === '')
     return claim.verdict === 'failed' ? 'The check failed before this claim was decided.' : ''
-  return reasoning
+  // The judge's own words argued for the verdict its quotes did not bear out: the line says why it is not that.
+  const overruled = OVERRULED.exec(reasoning)?.[1]
+  if (overruled) return `${overruled.charAt(0).toUpperCase()}${overruled.slice(1)}.`
+  return firstSentence(reasoning)
 }
 
 /// A text's first sentence on one line, 160 characters at most.
@@ -204,10 +207,17 @@ export function isWebUrl(url: string): boolean {
   }
 }
 
-/// The judge's reasoning after its line in `reasonLine`: what the details add.
+/// The note t3 adds to a verdict its verified quotes do not bear out, which then becomes unverifiable
+/// ("The sources confirm it. (Unverifiable: no verified quote supports the claim.)"); its reason in group 1.
+const OVERRULED = /\s*\(Unverifiable: ([^()]+)\.\)$/u
+
+/// The judge's reasoning after its line in `reasonLine`: what the details add. Reasoning the quotes did not bear
+/// out is said to be the judge's first reading, never as the verdict's grounds.
 export function reasoningRest(claim: AnnotatedClaim): string {
   const reason = reasonLine(claim)
   const reasoning = claim.consensus?.reasoning.trim() ?? ''
+  if (OVERRULED.test(reasoning))
+    return `The judge first read it otherwise, on quotes that were not verified: ${reasoning.replace(OVERRULED, '')}`
   return reasoning.startsWith(reason) ? reasoning.slice(reason.length).trim() : reasoning
 }
 

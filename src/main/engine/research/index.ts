@@ -5,7 +5,7 @@
 // the job runner's, which leases and retries them as it does the checks' units.
 import type { Config } from '../../../shared/config'
 import { ApiError } from '../../../shared/errors'
-import type { Citation, Research, ResearchStep } from '../../../shared/schemas'
+import type { Citation, Research, ResearchList, ResearchStep } from '../../../shared/schemas'
 import type { Clock } from '../clock'
 import type { ReportEvents } from '../events'
 import { newId } from '../ids'
@@ -15,6 +15,7 @@ import { ModelClient, modelHandle, modelSettings, type ModelHandle } from '../mo
 import { requireWrite, type Principal } from '../service'
 import type { Store } from '../store'
 import { chargeOrRefuse } from '../credits'
+import { PermanentError } from '../errors'
 import type { Reachability } from '../reachability'
 import type { ResearchRecord } from '../store/research'
 import { checkedText, claimContext } from '../tiers/t2/context'
@@ -260,6 +261,11 @@ export class DeepResearch implements JobQueue {
     return this.store.documents.claim(claim.id) ?? claim
   }
 
+  /// `GET /research`: the organization's recent runs, newest first (the History lists them with the checks).
+  list(principal: Principal): ResearchList {
+    return { data: this.store.research.recent(principal.organizationId, 50).map(researchView) }
+  }
+
   /// `GET /research/{id}`; another organization's run is not found.
   get(principal: Principal, id: string): Research {
     const record = this.store.research.get(principal.organizationId, id)
@@ -401,6 +407,9 @@ export class DeepResearch implements JobQueue {
       (passage, index, all) =>
         all.findIndex((p) => p.url === passage.url && p.start === passage.start) === index,
     )
+    // Nothing read bears on the claim: a map drawn from no passage holds only the models' words (or the
+    // request's own instructions). The run fails, and is refunded as a failed run is.
+    if (passages.length === 0) throw noSourceRead(state.sourcesRead ?? 0)
     if (!state.map) {
       const { object } = await client.generate(judge, {
         system: mapSystem(today),
@@ -536,7 +545,7 @@ export class DeepResearch implements JobQueue {
     let evidenceCount = 0
     for (const argument of draft.arguments.slice(0, 12)) {
       const text = normaliseSpace(argument.text).slice(0, 1000)
-      if (!text) continue
+      if (!text || isInstruction(text)) continue
       const id = `a${++argumentCount}`
       const citations = await verifiedCitations(web, passages, argument.citations, signal)
       nodes.push({ id, kind: argument.kind, text, sources: citations })
@@ -550,3 +559,33 @@ export class DeepResearch implements JobQueue {
     return { nodes, edges }
   }
 }
+
+/// A run whose searches left no passage to draw a map from: no page could be read, or none that was read bears
+/// on the claim. Retrying the same searches would find the same.
+function noSourceRead(pagesRead: number): PermanentError {
+  const why =
+    pagesRead === 0
+      ? 'no page its searches found could be read'
+      : `none of the ${pagesRead} page${pagesRead === 1 ? '' : 's'} read bears on it`
+  return new PermanentError(
+    `Deep research read no source for this claim: ${why}, so there is no argument map to show.`,
+  )
+}
+
+/// The words of a request's instruction line, as a model may echo one back as an argument ("Build the argument
+/// map of "claim" from "passages".").
+const INSTRUCTIONS = new Set(
+  [mapPrompt('', [], []), mapVotePrompt('', null), findingPrompt('', null, []), planPrompt('', '')].map(
+    (prompt) => wordsOf(prompt.split('\n')[0] ?? ''),
+  ),
+)
+
+function wordsOf(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim()
+}
+
+/// Whether an argument is only one of the requests' instructions, not an argument about the claim.
+const isInstruction = (text: string): boolean => INSTRUCTIONS.has(wordsOf(text))

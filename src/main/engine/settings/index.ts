@@ -32,6 +32,16 @@ export interface SettingsOptions extends ProbeOptions {
   onConfigChanged(config: Config): void
   /// Resolves host names, as web fetches do (tests inject their own).
   resolveHost?: HostResolver
+  /// The configuration file was given for this run (`factdesk check --config`): its models and search provider
+  /// win over the saved ones, and their keys come from the variables it names, never from keys saved for
+  /// other models.
+  fileWins?: boolean
+}
+
+/// Where the models and the search provider in force come from, in words, for `serve` and `web` to say at start.
+export interface ConfigSources {
+  models: string
+  search: string
 }
 
 const SavedModels = z.object({ panel: z.array(ModelConfig), judge: ModelConfig.nullable() })
@@ -63,13 +73,14 @@ export class AppSettings {
     private readonly options: SettingsOptions,
   ) {
     this.saved = new SavedSettings(store, options.box)
-    this.keys = apiKeys(this.saved, options.env)
+    this.keys = apiKeys(options.fileWins ? null : this.saved, options.env)
     this.probes = new ConnectionProbes(this, options)
     this.switches = new ServiceSwitches(this.saved)
   }
 
-  /// The configuration file overlaid by the saved models and search provider.
+  /// The configuration file overlaid by the saved models and search provider (not when the file wins).
   effective(): Config {
+    if (this.options.fileWins) return this.base
     const models = this.saved.part('models', SavedModels)
     const search = this.saved.part('search', SavedSearch)
     return {
@@ -83,6 +94,19 @@ export class AppSettings {
   /// the configuration file's `sources`.
   sourcePolicy(organizationId: string): SourcePolicy {
     return this.saved.part(sourcesPart(organizationId), SourcePolicy) ?? this.base.sources
+  }
+
+  /// Where the models and the search provider in force come from: Settings, or the configuration file (`file`,
+  /// null when none was given and the defaults apply).
+  sources(file: string | null): ConfigSources {
+    const from = (saved: unknown): string =>
+      !this.options.fileWins && saved !== null
+        ? 'Settings (saved in the data folder)'
+        : (file ?? 'the defaults')
+    return {
+      models: from(this.saved.part('models', SavedModels)),
+      search: from(this.saved.part('search', SavedSearch)),
+    }
   }
 
   /// The writer's English and dictionary, which the editor's live check and t1 follow.
@@ -188,17 +212,21 @@ export class AppSettings {
   /// follows the web's address rules, `web.allowLocalTargets` admitting loopback). A host that does not resolve
   /// now (offline) may be saved.
   async requirePublicSearch(field: string, baseURL: string): Promise<void> {
+    const allowLocal = this.effective().web.allowLocalTargets
     try {
-      await resolveTarget(
-        new URL(baseURL),
-        this.effective().web.allowLocalTargets,
-        this.options.resolveHost ?? lookupHost,
-      )
+      await resolveTarget(new URL(baseURL), allowLocal, this.options.resolveHost ?? lookupHost)
     } catch (error) {
       if (!(error instanceof TargetRefused) || error.why !== 'not_public') return
+      // Said whatever the host resolves to: which names are loopback is not for the page to learn.
+      const onThisComputer = allowLocal
+        ? ''
+        : ' A search service on this computer (a local SearXNG) needs "web": {"allowLocalTargets": true} in the ' +
+          'configuration file given with --config (to factdesk web, serve or the desktop app), then a restart; ' +
+          'private networks stay refused.'
       throw new ApiError(
         'unprocessable',
-        `The search provider cannot be used: its ${error.message}, and searches reach public addresses only.`,
+        `The search provider cannot be used: its ${error.message}, and searches reach public addresses only.` +
+          onThisComputer,
         [{ field, message: error.message }],
       )
     }

@@ -94,6 +94,14 @@ export class ResearchRuns {
     return row ? record(row) : null
   }
 
+  /// The organization's `limit` most recent runs, newest first.
+  recent(organizationId: string, limit: number): ResearchRecord[] {
+    const rows = this.db
+      .prepare('SELECT * FROM research WHERE organization_id = ? ORDER BY created_at DESC, id DESC LIMIT ?')
+      .all(organizationId, limit) as Row[]
+    return rows.map(record)
+  }
+
   byId(id: string): ResearchRecord | null {
     const row = this.db.prepare('SELECT * FROM research WHERE id = ?').get(id) as Row | undefined
     return row ? record(row) : null

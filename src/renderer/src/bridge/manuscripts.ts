@@ -114,6 +114,8 @@ export function withManuscripts(api: FactdeskApi): FactdeskApi {
         credits: { ...last.credits, total, breakdown },
         balance: last.balance,
         sufficient: total <= last.balance,
+        // Every part runs the same tiers on the same service.
+        unavailable: last.unavailable,
       }
     },
 

@@ -3,6 +3,7 @@ import type { DraftSummary } from '../../../shared/schemas'
 import { withoutInlineMarks } from '../../../shared/markdown'
 import { stageLabel } from '../editor/claims'
 import { draftName, useDrafts, windowTitle, type SaveState } from '../state/drafts'
+import { writtenMoment } from '../dates'
 import { useDesk } from './useDesk'
 
 const SAVE_WORDS: Record<SaveState, string> = {
@@ -185,7 +186,7 @@ function RecentDrafts({
                 draft.title,
                 draft.preview,
                 draft.fileModified ? 'changed since saved' : '',
-                new Date(draft.openedAt).toLocaleString(),
+                writtenMoment(draft.openedAt),
               ]
                 .filter(Boolean)
                 .join(', ')}
@@ -199,7 +200,7 @@ function RecentDrafts({
               <span>{draft.title}</span>
               {draft.preview && <span className="recent-preview">{draft.preview}</span>}
               <span className="muted">
-                {draft.fileModified ? ' •' : ''} {new Date(draft.openedAt).toLocaleString()}
+                {draft.fileModified ? ' •' : ''} {writtenMoment(draft.openedAt)}
               </span>
             </button>
           </li>

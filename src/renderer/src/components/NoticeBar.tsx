@@ -1,10 +1,12 @@
 import type { JSX } from 'react'
 import { useNotices, type Notice } from '../state/notices'
 import { usePending } from '../state/pending'
+import { useSettingsDialog } from './settings/open'
 import { useDesk } from './useDesk'
 
 /// What went wrong or what to know, in words, in place above the editor; never replaces the text. A check that
-/// could not start because its providers are unreachable is offered "Check when online". An error is read out at
+/// could not start because its providers are unreachable is offered "Check when online", one whose tiers need
+/// models the way to Settings. An error is read out at
 /// once (an alert), anything else when the reader pauses (a status): both regions stay in the page, empty, and
 /// only their content changes, since a screen reader often misses a live region that appears with its text.
 export function NoticeBar(): JSX.Element {
@@ -25,6 +27,13 @@ function NoticeRegion({ role, notice }: { role: 'alert' | 'status'; notice: Noti
       {notice && (
         <>
           <span>{notice.text}</span>
+          {notice.settings && (
+            <span className="notice-actions">
+              <button type="button" className="button" onClick={() => useSettingsDialog.getState().open()}>
+                Open Settings
+              </button>
+            </span>
+          )}
           {notice.offline && (
             <span className="notice-actions">
               <button

@@ -2,7 +2,7 @@ import type { JSX } from 'react'
 import { TIERS, type PriceList, type Tier } from '../../../shared/schemas'
 import { useAccount } from '../state/account'
 import { useChecks } from '../state/checks'
-import { keptWords } from '../state/recheck'
+import { keptWords, unavailableWords } from '../state/recheck'
 import { useResearch } from '../state/research'
 import { useSettingsDialog } from './settings/open'
 import { counted } from '../../../shared/counted'
@@ -38,6 +38,7 @@ export function Toolbar({ prices }: { prices: PriceList | null }): JSX.Element {
   const account = useAccount((store) => store.account)
   const running = check !== null && RUNNING.has(check.status)
   const short = estimate !== null && !estimate.sufficient
+  const cannotRun = estimate !== null && estimate.unavailable.length > 0
   const keys = useToolbarKeys()
 
   return (
@@ -83,9 +84,11 @@ export function Toolbar({ prices }: { prices: PriceList | null }): JSX.Element {
           onClick={() => void runCheck(api)}
           aria-keyshortcuts="Control+Shift+Enter"
           title={
-            short
-              ? `Not enough credits: ${estimate.credits.total} needed, ${estimate.balance} left`
-              : 'Submit the check (Ctrl+Shift+Enter)'
+            cannotRun
+              ? unavailableWords(estimate)
+              : short
+                ? `Not enough credits: ${estimate.credits.total} needed, ${estimate.balance} left`
+                : 'Submit the check (Ctrl+Shift+Enter)'
           }
         >
           {busy === 'submitting' ? 'Submitting…' : 'Check'}

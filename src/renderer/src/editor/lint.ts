@@ -217,14 +217,16 @@ class WritingLintPlugin implements PluginValue {
   private template(finding: Finding, word: string): Omit<Diagnostic, 'from' | 'to'> {
     const known = this.templates.get(finding)
     if (known) return known
-    // A word Harper does not know, or would split, is spelling: red, and the dictionary can answer it.
-    const spelling = UNKNOWN_WORD_RULES.includes(finding.rule)
+    // A misspelt or mistyped word is spelling (red); one Harper does not know, or would split, the dictionary
+    // can answer.
+    const spelling = finding.spelling
+    const unknown = UNKNOWN_WORD_RULES.includes(finding.rule)
     const actions: Action[] = finding.suggestions.slice(0, FIXES).map((suggestion) => ({
       name: suggestion === '' ? 'Remove' : suggestion,
       apply: (view, from, to) =>
         view.dispatch({ changes: { from, to, insert: suggestion }, userEvent: 'input.complete' }),
     }))
-    if (spelling) actions.push({ name: 'Add to dictionary', apply: () => this.options.onAddWord(word) })
+    if (unknown) actions.push({ name: 'Add to dictionary', apply: () => this.options.onAddWord(word) })
     actions.push({
       name: 'Ignore rule in this document',
       apply: (view) => view.dispatch({ effects: ignoreRule.of(finding.rule) }),

@@ -1,15 +1,18 @@
 import { Compartment, type Extension } from '@codemirror/state'
 import { EditorView, ViewPlugin } from '@codemirror/view'
 
-/// The writing surface: a comfortable measure centred on the page, generous line height, and colours from the
-/// page's CSS variables (styles.css), which follow the system's light or dark setting.
+/// The writing surface: a comfortable measure centred on the window, generous line height, and colours from the
+/// page's CSS variables (styles.css), which follow the system's light or dark setting. The measure is placed by
+/// the window's width, never the editor's: centred where the window holds it beside the widest side panel
+/// (460 px, styles.css), else with that panel's room kept on its right, so a panel that opens moves no text.
 const writingTheme = EditorView.theme({
   '&': { height: '100%', fontSize: '17px', color: 'var(--fd-text)', backgroundColor: 'var(--fd-paper)' },
   '&.cm-focused': { outline: 'none' },
   '.cm-scroller': { fontFamily: 'var(--fd-prose)', lineHeight: '1.7' },
   '.cm-content': {
     maxWidth: '42rem',
-    margin: '0 auto',
+    marginLeft: 'max(0px, min((100vw - 42rem) / 2, 100vw - 42rem - 460px))',
+    marginRight: 'auto',
     padding: '3rem 1.5rem 40vh',
     caretColor: 'var(--fd-caret)',
   },

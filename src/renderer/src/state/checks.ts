@@ -7,6 +7,7 @@ import type {
   Estimate,
   PatchCheckRequest,
   Report,
+  Research,
   Tier,
 } from '../../../shared/schemas'
 import type { EditorView } from '@codemirror/view'
@@ -17,7 +18,7 @@ import { ReportFeed } from './reportFeed'
 import { applyUpdate, deltaOf, progressOf } from './progress'
 import { useAccount } from './account'
 import { counted } from '../../../shared/counted'
-import { keptMarks, keptReport } from './recheck'
+import { keptMarks, keptReport, unavailableWords } from './recheck'
 import { announceEnded, askToNotify } from './systemNotice'
 import { dismissNotice, showError, showInfo, useNotices } from './notices'
 
@@ -34,6 +35,8 @@ export interface ChecksStore {
   check: Check | null
   busy: 'estimating' | 'submitting' | 'cancelling' | null
   history: Check[]
+  /// The deep research runs, listed in the history with the checks.
+  researchHistory: Research[]
   /// The claim whose detail the side panel shows, and the report it was read from.
   openClaim: string | null
   report: Report | null
@@ -46,6 +49,9 @@ export interface ChecksStore {
   checkEverythingAgain(api: FactdeskApi): Promise<void>
   /// Estimates the heading's section around `pos` (by default the cursor): the next Check checks only it.
   checkSection(api: FactdeskApi, pos?: number): Promise<void>
+  /// The settings were saved: a notice whose cause was in them goes, and an estimate that named tiers which
+  /// could not run is made again, so that it says what runs now.
+  settingsSaved(api: FactdeskApi): Promise<void>
   cancel(api: FactdeskApi, id: string): Promise<void>
   patch(api: FactdeskApi, id: string, edits: PatchCheckRequest): Promise<boolean>
   loadHistory(api: FactdeskApi): Promise<void>
@@ -249,6 +255,7 @@ export const useChecks = create<ChecksStore>()((set, get) => {
     check: null,
     busy: null,
     history: [],
+    researchHistory: [],
     openClaim: null,
     report: null,
     panel: null,
@@ -292,6 +299,14 @@ export const useChecks = create<ChecksStore>()((set, get) => {
         })
         return
       }
+      if (estimate.unavailable.length > 0) {
+        useNotices.getState().show({
+          kind: 'error',
+          text: `${unavailableWords(estimate)} Nothing was submitted.`,
+          settings: true,
+        })
+        return
+      }
       set({ busy: 'submitting' })
       dismissNotice()
       askToNotify()
@@ -320,6 +335,12 @@ export const useChecks = create<ChecksStore>()((set, get) => {
         showInfo(
           `Every claim will be checked again: ${counted(fresh.credits.total, 'credit')}. Press Check to submit.`,
         )
+    },
+
+    settingsSaved: async (api) => {
+      if (useNotices.getState().notice?.settings) dismissNotice()
+      const { estimate, busy, part } = get()
+      if (estimate && estimate.unavailable.length > 0 && busy === null) await estimateNow(api, { part })
     },
 
     checkSection: async (api, pos) => {
@@ -377,8 +398,8 @@ export const useChecks = create<ChecksStore>()((set, get) => {
 
     loadHistory: async (api) => {
       try {
-        const page = await api.listChecks({ limit: 50 })
-        set({ history: page.data })
+        const [page, research] = await Promise.all([api.listChecks({ limit: 50 }), api.listResearch()])
+        set({ history: page.data, researchHistory: research.data })
       } catch (error) {
         showError(error)
       }

@@ -7,6 +7,8 @@ export interface Notice {
   text: string
   /// The check could not start because its providers are unreachable: offer to queue it ("Check when online").
   offline?: boolean
+  /// The cause is in Settings (a tier without models): offer to open them; saving them takes the notice away.
+  settings?: boolean
 }
 
 export interface NoticesStore {

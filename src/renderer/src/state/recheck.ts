@@ -1,31 +1,53 @@
 import { counted, formatted } from '../../../shared/counted'
 import type { FactdeskApi } from '../../../shared/api'
-import type { Check, Claim, Estimate, Report } from '../../../shared/schemas'
+import { TIERS, type Check, type Claim, type Estimate, type Report, type Tier } from '../../../shared/schemas'
+import { writtenDay } from '../dates'
 import { hasSettled, type ClaimInfo, type ClaimMark } from '../editor/claims'
 
 /// What a re-check's estimate keeps and what the rest cost ("12 claims unchanged, kept · 3 to check: 42
-/// credits"); null for an estimate that keeps nothing.
+/// credits"; "11 claims unchanged, kept for t1 · 11 to check: 44 credits" when another tier checks them all);
+/// null for an estimate that keeps nothing.
 export function keptWords(estimate: Estimate): string | null {
-  const kept = estimate.claims.filter((claim) => claim.carriedFrom !== null).length
-  if (kept === 0) return null
-  return (
-    `${counted(kept, 'claim')} unchanged, kept · ${formatted(estimate.claimCount - kept)} to check: ` +
-    counted(estimate.credits.total, 'credit')
-  )
+  const carried = estimate.claims.filter((claim) => claim.carriedFrom !== null).length
+  if (carried === 0) return null
+  // A claim is checked when any tier checks it; the tier that checks the most counts them.
+  const lines = estimate.credits.breakdown
+  const toCheck = Math.max(0, ...lines.map((line) => line.claims))
+  const whole = estimate.claimCount - toCheck
+  const keptFor = lines.filter((line) => line.claims < estimate.claimCount).map((line) => line.tier)
+  const kept = [
+    whole > 0 && `${counted(whole, 'claim')} unchanged, kept`,
+    carried > whole && `${counted(carried - whole, 'claim')} unchanged, kept for ${keptFor.join(', ')}`,
+  ].filter(Boolean)
+  return `${kept.join(' · ')} · ${formatted(toCheck)} to check: ${counted(estimate.credits.total, 'credit')}`
 }
+
+/// The requested tiers an estimate says cannot run, and why, in words; empty when all can.
+export const unavailableWords = (estimate: Estimate): string =>
+  estimate.unavailable.map(({ reason }) => reason).join(' ')
 
 /// The estimate's opening words: how many claims were found, or what a re-check keeps.
 export const estimateLead = (estimate: Estimate): string =>
   keptWords(estimate) ??
   `${counted(estimate.claimCount, 'claim')} found. Nothing is charged until you press Check.`
 
-/// When a kept claim's verdicts were reached: the day of the check they come from, in words; null for a claim
-/// checked by its own check.
-export function keptSince(claim: Claim): string | null {
+/// What a claim of `check` kept from the check it is carried from: the tiers whose verdicts were reached before
+/// this check began (the others are this check's own), and that check's day in words; null for a claim that
+/// kept nothing. Shown from the report of the check it is kept from (an estimate's kept claim), all its tiers.
+export function keptSince(claim: Claim, check: Check): { day: string; tiers: Tier[] } | null {
   if (claim.carriedFrom === null) return null
-  const decided = Object.values(claim.consensus).map((consensus) => consensus.decidedAt)
-  const latest = decided.sort().at(-1)
-  return latest ? new Date(latest).toLocaleDateString() : null
+  const fromThisReport = claim.carriedFrom === check.id
+  const kept = TIERS.flatMap((tier) => {
+    const consensus = claim.consensus[tier]
+    return consensus && (fromThisReport || consensus.decidedAt < check.createdAt)
+      ? [{ tier, at: consensus.decidedAt }]
+      : []
+  })
+  const latest = kept
+    .map(({ at }) => at)
+    .sort()
+    .at(-1)
+  return latest ? { day: writtenDay(latest), tiers: kept.map(({ tier }) => tier) } : null
 }
 
 /// What a kept claim of `estimate` (its claims at `offset` in the text) shows from the moment it is estimated:
@@ -40,7 +62,7 @@ export function keptMarks(
   const at = new Map<string, ClaimInfo>()
   for (const { from, to, info } of shown.values())
     if (hasSettled(info.stage) && !info.stale) at.set(`${from}:${to}`, info)
-  const day = since?.completedAt ? new Date(since.completedAt).toLocaleDateString() : null
+  const day = since?.completedAt ? writtenDay(since.completedAt) : null
   const kept = new Map<string, Omit<ClaimMark, 'claimId' | 'from' | 'to'>>()
   for (const claim of estimate.claims) {
     const from = claim.charStart + offset

@@ -46,6 +46,37 @@ describe('POST /checks/estimate', () => {
     expect((await call(server, 'GET', '/credits')).json.balance).toBe(1000)
   })
 
+  it('names each requested tier that cannot run and why, in the answer and the OpenAPI document', async () => {
+    // This server has no language models: t1 runs, t2 and t3 cannot.
+    const res = await call(server, 'POST', '/checks/estimate', {
+      body: { text: TEXT, tiers: ['t3', 't1', 't2'] },
+    })
+    const estimate = Estimate.parse(res.json)
+    expect(estimate.unavailable).toEqual([
+      { tier: 't2', reason: expect.stringMatching(/^t2 needs language models: add a panel and a judge/) },
+      { tier: 't3', reason: expect.stringMatching(/^t3 needs language models/) },
+    ])
+    // `sufficient` still speaks of credits only.
+    expect(estimate.sufficient).toBe(true)
+    // The same words as the check's refusal.
+    const refused = await call(server, 'POST', '/checks', {
+      body: { documentId: estimate.documentId, tiers: ['t1', 't2', 't3'] },
+    })
+    expect(expectEnvelope(refused.json, 'unprocessable').message).toBe(estimate.unavailable[0]?.reason)
+    const t1 = Estimate.parse(
+      (await call(server, 'POST', '/checks/estimate', { body: { text: TEXT, tiers: ['t1'] } })).json,
+    )
+    expect(t1.unavailable).toEqual([])
+
+    const schemas = (await call(server, 'GET', '/openapi.json')).json.components.schemas
+    expect(schemas.Estimate.required).toContain('unavailable')
+    expect(schemas.Estimate.properties.unavailable).toEqual({
+      type: 'array',
+      items: { $ref: '#/components/schemas/UnavailableTier' },
+    })
+    expect(schemas.UnavailableTier.required).toEqual(['tier', 'reason'])
+  })
+
   it('says when the balance does not cover the price', async () => {
     const org = server.engine.admin.createOrganization('Poor', 1)
     const token = server.engine.admin.createToken('write', org.id, null).value

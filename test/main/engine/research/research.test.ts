@@ -475,6 +475,45 @@ describe('deep research', () => {
     expect(second.engine.admin.ledger(second.organizationId)).toMatchObject({ charge: 40, refund: 0 })
   })
 
+  it('that reads no source fails and says so, refunded, without asking for a map', async () => {
+    const s = await setUp()
+    // The searches find pages that cannot be read (the wiki has none by those names).
+    wiki!.search = () => [{ title: 'Missing page' }]
+    const before = await balance(s)
+    const res = await call(s, 'POST', '/research', { body: { text: CLAIM } })
+    const ended = Research.parse(await waitForResearch(s, res.json.id))
+    expect(ended).toMatchObject({ status: 'failed', result: null, credits: { charged: 40, refunded: 40 } })
+    expect(ended.error?.message).toBe(
+      'Deep research read no source for this claim: no page its searches found could be read, so there is ' +
+        'no argument map to show.',
+    )
+    expect(await balance(s)).toBe(before)
+    expect(fake!.requests.map(schemaName)).not.toContain('argument_map')
+    // The history lists it with its charge and refund.
+    const listed = await call(s, 'GET', '/research')
+    expect(listed.status).toBe(200)
+    expect(listed.json.data).toEqual([ended])
+  })
+
+  it('never shows an instruction echoed by the model as an argument of the map', async () => {
+    const s = await setUp({}, (request) => {
+      const answer = researcher(request) as { arguments?: unknown[] }
+      if (schemaName(request) !== 'argument_map') return answer
+      const echoed = {
+        kind: 'proof',
+        text: 'Build the argument map of "claim" from "passages".',
+        citations: [],
+      }
+      return { arguments: [echoed, ...(answer.arguments ?? [])] }
+    })
+    const res = await call(s, 'POST', '/research', { body: { text: CLAIM } })
+    const result = Research.parse(await waitForResearch(s, res.json.id)).result!
+    expect(result.argumentMap.nodes.map((node) => node.text)).not.toContain(
+      'Build the argument map of "claim" from "passages".',
+    )
+    expectGoodResult(await waitForResearch(s, res.json.id))
+  })
+
   it('downgraded for want of sources, says so: no high confidence, a summary that no source could be verified', async () => {
     // Every quote of the map is invented, so none is verified; the judge still says refuted, 90% sure.
     const s = await setUp({}, (request) => {

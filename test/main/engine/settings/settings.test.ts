@@ -459,6 +459,11 @@ describe('search test', () => {
     const byName = `http://localhost:${new URL(search.origin).port}/searxng`
     const res = await server.owner('POST', '/settings/search/test', { provider: 'searxng', baseURL: byName })
     expect(res.json.error.message).toContain('host localhost resolves to a non-public address')
+    // The way out for a local SearXNG, and where to take it.
+    expect(res.json.error.message).toContain(
+      'A search service on this computer (a local SearXNG) needs "web": {"allowLocalTargets": true} in the ' +
+        'configuration file given with --config',
+    )
     for (const address of ['127.0.0.1', '::1']) expect(res.json.error.message).not.toContain(address)
     expect(search.requests.length).toBe(before)
   })

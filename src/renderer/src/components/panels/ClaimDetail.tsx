@@ -29,7 +29,9 @@ export function ClaimView({ claim, report }: { claim: Claim; report: Report }): 
   const { api } = desk
   const [confirming, setConfirming] = useState<Citation | null>(null)
   const statement = checkedAs(claim)
-  const kept = keptSince(claim)
+  const kept = keptSince(claim, report.check)
+  // Only the tiers carried are said to be kept: the others were checked by this check.
+  const checkedNow = report.check.tiers.filter((tier) => !kept?.tiers.includes(tier))
   const attention = attentionOf(claim, report.check)
   // The correction of a claim whose verdict does not say what a tier found is shown with why, above the tiers.
   const correctionAbove = attention?.disputed ? attention.correction : null
@@ -37,7 +39,14 @@ export function ClaimView({ claim, report }: { claim: Claim; report: Report }): 
     <div className="claim-detail">
       <blockquote className="claim-text">{withoutInlineMarks(claim.text)}</blockquote>
       {attention && <NeedsAttention claim={claim} attention={attention} />}
-      {kept && <p className="kept">Unchanged since the check of {kept}: its verdicts are kept.</p>}
+      {kept && (
+        <p className="kept">
+          Unchanged since the check of {kept.day}:{' '}
+          {checkedNow.length === 0
+            ? 'its verdicts are kept from it.'
+            : `its ${kept.tiers.join(' and ')} ${kept.tiers.length === 1 ? 'verdict is' : 'verdicts are'} kept from it; ${checkedNow.join(' and ')} checked now.`}
+        </p>
+      )}
       {statement && (
         <p className="checked-as">
           <span className="muted">Checked as:</span> {statement}

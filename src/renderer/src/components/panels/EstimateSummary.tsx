@@ -4,20 +4,28 @@ import { withoutInlineMarks } from '../../../../shared/markdown'
 import type { Estimate } from '../../../../shared/schemas'
 import { revealClaim } from '../../editor/claimKeys'
 import { estimateLead } from '../../state/recheck'
+import { useSettingsDialog } from '../settings/open'
 import { useDesk } from '../useDesk'
 
 /// How many of an estimate's claims the panel lists before "Show all": thousands of buttons beside the text
 /// slowed every keystroke of a long document.
 const LISTED_CLAIMS = 100
 
-/// Whether the balance covers an estimate, in words.
+/// Whether the balance covers an estimate, in words; "enough for this check" only for a check that can run.
 export function balanceWords(estimate: Estimate): string {
+  const cannotRun = estimate.unavailable.map(({ tier }) => tier)
   return `Balance ${counted(estimate.balance, 'credit')}: ${
-    estimate.sufficient
-      ? 'enough for this check.'
-      : `not enough — ${counted(estimate.credits.total - estimate.balance, 'more credit')} needed. Check will not submit.`
+    !estimate.sufficient
+      ? `not enough — ${counted(estimate.credits.total - estimate.balance, 'more credit')} needed. Check will not submit.`
+      : cannotRun.length > 0
+        ? `enough credits, but ${cannotRun.join(' and ')} cannot run. Check will not submit.`
+        : 'enough for this check.'
   }`
 }
+
+/// Whether a check of this estimate can be submitted: every tier can run and the balance covers it.
+export const canSubmit = (estimate: Estimate): boolean =>
+  estimate.sufficient && estimate.unavailable.length === 0
 
 export function EstimateSummary({ estimate }: { estimate: Estimate }): JSX.Element {
   const desk = useDesk()
@@ -55,7 +63,19 @@ export function EstimateSummary({ estimate }: { estimate: Estimate }): JSX.Eleme
         </tfoot>
       </table>
       {/* Read out from the toolbar's estimate status, which is in the page before the panel. */}
-      <p className={estimate.sufficient ? 'sufficient' : 'insufficient'}>{balanceWords(estimate)}</p>
+      <p className={canSubmit(estimate) ? 'sufficient' : 'insufficient'}>{balanceWords(estimate)}</p>
+      {estimate.unavailable.length > 0 && (
+        <div className="unavailable">
+          <ul>
+            {estimate.unavailable.map(({ tier, reason }) => (
+              <li key={tier}>{reason}</li>
+            ))}
+          </ul>
+          <button type="button" className="button" onClick={() => useSettingsDialog.getState().open()}>
+            Open Settings
+          </button>
+        </div>
+      )}
       <ol className="claim-list">
         {listed.map((claim) => (
           <li key={claim.claimId}>

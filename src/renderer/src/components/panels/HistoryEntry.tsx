@@ -3,6 +3,7 @@ import { counted, formatted } from '../../../../shared/counted'
 import type { Check } from '../../../../shared/schemas'
 import { useChecks } from '../../state/checks'
 import { useDrafts } from '../../state/drafts'
+import { writtenMoment } from '../../dates'
 import { useDesk } from '../useDesk'
 import { focusLost } from '../focus'
 
@@ -20,7 +21,7 @@ export function HistoryEntry({ check }: { check: Check }): JSX.Element {
     if (wasEditing.current && !editing && focusLost()) editButton.current?.focus()
     wasEditing.current = editing
   }, [editing])
-  const label = check.name ?? `Check of ${new Date(check.createdAt).toLocaleString()}`
+  const label = check.name ?? `Check of ${writtenMoment(check.createdAt)}`
   return (
     <li className="history-entry" aria-label={label}>
       <div className="history-line">
@@ -30,7 +31,7 @@ export function HistoryEntry({ check }: { check: Check }): JSX.Element {
       <div className="muted">
         {check.tiers.join(' + ')} · {counted(check.claimCount, 'claim')} ·{' '}
         {check.manuscript && `in ${counted(check.manuscript.parts, 'part')} · `}
-        {new Date(check.createdAt).toLocaleString()}
+        {writtenMoment(check.createdAt)}
       </div>
       <div className="muted">
         Charged {counted(check.credits.charged, 'credit')} · refunded {formatted(check.credits.refunded)}

@@ -9,9 +9,8 @@ import type {
 import { API_BASE } from '../../../../shared/rest'
 import { Confirmation } from '../Confirmation'
 import { focusInPlaceOf } from '../focus'
+import { writtenMoment } from '../../dates'
 import { CopyButton, Problem, useRequest, type TabProps } from './common'
-
-const when = (iso: string): string => new Date(iso).toLocaleString()
 
 /// API keys: tokens for the REST API, the webhook signing secret and the local REST server.
 export function KeysTab(props: TabProps): JSX.Element {
@@ -135,8 +134,8 @@ function Tokens({ api }: { api: TabProps['api'] }): JSX.Element {
                 <tr className={token.revokedAt ? 'revoked' : undefined}>
                   <td>{token.name ?? <span className="muted">{token.id}</span>}</td>
                   <td>{token.scope}</td>
-                  <td>{when(token.createdAt)}</td>
-                  <td>{token.revokedAt ? `revoked ${when(token.revokedAt)}` : 'active'}</td>
+                  <td>{writtenMoment(token.createdAt)}</td>
+                  <td>{token.revokedAt ? `revoked ${writtenMoment(token.revokedAt)}` : 'active'}</td>
                   <td>
                     {token.id === ownId && <span className="muted">this window</span>}
                     {token.revokedAt === null && token.id !== ownId && (
@@ -265,14 +264,14 @@ function SigningSecret({ api }: { api: TabProps['api'] }): JSX.Element {
       )}
       <div role="status" aria-live="polite">
         {rotation && (
-          <p>Rotated. The previous secret keeps signing until {when(rotation.previousExpiresAt)}.</p>
+          <p>Rotated. The previous secret keeps signing until {writtenMoment(rotation.previousExpiresAt)}.</p>
         )}
       </div>
       {secret && secret.previous.length > 0 && (
         <p className="muted">
           Also signing until they expire:{' '}
           {secret.previous
-            .map((previous) => `a previous secret until ${when(previous.expiresAt)}`)
+            .map((previous) => `a previous secret until ${writtenMoment(previous.expiresAt)}`)
             .join('; ')}
           .
         </p>

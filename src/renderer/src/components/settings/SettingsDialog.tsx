@@ -5,6 +5,7 @@ import { CreditsTab } from './CreditsTab'
 import { KeysTab } from './KeysTab'
 import { ModelsTab } from './ModelsTab'
 import { useDesk } from '../useDesk'
+import { useChecks } from '../../state/checks'
 import { lineKeys } from '../roving'
 import { SETTINGS_TABS, useSettingsDialog, type SettingsTab } from './open'
 import { SearchTab } from './SearchTab'
@@ -61,7 +62,11 @@ function OpenDialog({ tab }: { tab: SettingsTab }): JSX.Element {
     tabs.current[next]?.focus()
   }
 
-  const props = settings ? { api, settings, onSaved: setSettings } : null
+  const onSaved = (saved: Settings): void => {
+    setSettings(saved)
+    void useChecks.getState().settingsSaved(api)
+  }
+  const props = settings ? { api, settings, onSaved } : null
   return (
     <dialog
       ref={dialog}

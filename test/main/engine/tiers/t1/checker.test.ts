@@ -97,8 +97,24 @@ describe('SpellingChecker', () => {
     const text = 'I ate a apple for lunch.'
     const { findings } = await checker.check(text)
     expect(findings).toEqual([
-      expect.objectContaining({ charStart: 6, charEnd: 7, rule: 'AnA', suggestions: ['an'] }),
+      expect.objectContaining({
+        charStart: 6,
+        charEnd: 7,
+        rule: 'AnA',
+        suggestions: ['an'],
+        spelling: false,
+      }),
     ])
+  })
+
+  it('calls a mistyped word spelling, whichever rule finds it', async () => {
+    const text = 'I saw teh dog. It was recieved well.'
+    const { findings } = await checker.check(text)
+    const of = (word: string) =>
+      findings.find((finding) => text.slice(finding.charStart, finding.charEnd) === word)
+    // "teh" is Harper's rule The (a typo of a word it knows), "recieved" its SpellCheck.
+    expect(of('teh')).toMatchObject({ rule: 'The', spelling: true, suggestions: ['the'] })
+    expect(of('recieved')).toMatchObject({ rule: 'SpellCheck', spelling: true })
   })
 
   it('finds nothing in clean text', async () => {

@@ -9,6 +9,7 @@ const brwon: Finding = {
   message: 'Did you mean `brown`?',
   suggestions: ['brown'],
   rule: 'SpellCheck',
+  spelling: true,
 }
 
 describe('t1Outcome', () => {
@@ -48,6 +49,7 @@ describe('t1Outcome', () => {
       message: 'This sentence does not start with a capital letter',
       suggestions: ['Finished'],
       rule: 'SentenceCapitalization',
+      spelling: false,
     }
     const claim = 'finished the work in 1889'
     const outcome = (text: string) =>
@@ -74,10 +76,10 @@ describe('corrected', () => {
   it('applies first suggestions, deletions, and skips overlapping findings', () => {
     const text = 'I ate a apple  today.'
     const findings: Finding[] = [
-      { charStart: 6, charEnd: 7, message: '', suggestions: ['an'], rule: 'AnA' },
-      { charStart: 6, charEnd: 13, message: '', suggestions: ['x'], rule: 'Overlap' },
-      { charStart: 13, charEnd: 14, message: '', suggestions: [''], rule: 'Spaces' },
-      { charStart: 0, charEnd: 1, message: '', suggestions: [], rule: 'NoSuggestion' },
+      { charStart: 6, charEnd: 7, message: '', suggestions: ['an'], rule: 'AnA', spelling: false },
+      { charStart: 6, charEnd: 13, message: '', suggestions: ['x'], rule: 'Overlap', spelling: false },
+      { charStart: 13, charEnd: 14, message: '', suggestions: [''], rule: 'Spaces', spelling: false },
+      { charStart: 0, charEnd: 1, message: '', suggestions: [], rule: 'NoSuggestion', spelling: false },
     ]
     expect(corrected(text, findings)).toBe('I ate an apple today.')
   })
@@ -90,6 +92,7 @@ describe('corrected', () => {
       message: '',
       suggestions: [suggestion],
       rule: 'SpellCheck',
+      spelling: true,
     })
     expect(corrected(text, [spelling('Millbrook', 'Billhook')])).toBeNull()
     expect(corrected(text, [spelling('Millbrook', 'Billhook'), spelling('railway', 'railroad')])).toBe(
