@@ -258,6 +258,23 @@ function readAnswer<T>(
   return { object: parsed.data }
 }
 
+/// Whether `schema` (a node of `root`) admits null.
+function mayBeNull(schema: JSONSchema7 | boolean, root: JSONSchema7): boolean {
+  if (typeof schema !== 'object') return schema
+  if (schema.$ref) return mayBeNull(resolved(schema.$ref, root), root)
+  return (
+    [schema.type ?? []].flat().includes('null') ||
+    (schema.anyOf ?? []).some((option) => mayBeNull(option, root))
+  )
+}
+
+/// The node of `root` a `$ref` points at.
+const resolved = (ref: string, root: JSONSchema7): JSONSchema7 =>
+  ref
+    .replace(/^#\//, '')
+    .split('/')
+    .reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], root) as JSONSchema7
+
 /// The name of the schema's member that a model wrote as `written` in another case or with spaces ("C1" for
 /// "c1", "Verdict " for "verdict"), else `written`.
 function memberName(written: string, members: JSONSchema7['properties']): string {
@@ -283,29 +300,28 @@ function jsonIn(text: string): unknown {
 }
 
 /// `value` with the slips whose meaning is plain mended as `schema` (a node of `root`) asks: an enum's value in
-/// another case or with spaces ("Supported ", "not checkable"), a member's name in another case, a number written
-/// as a string, a share of 0–1 given in percent (80 for 0.8), the string "null" for null. Anything else is left
-/// for zod to refuse.
+/// another case or with spaces ("Supported ", "not checkable"), a member's name in another case, a member that
+/// may be null left out, a number written as a string, a share of 0–1 given in percent (80 for 0.8), the string
+/// "null" for null. Anything else is left for zod to refuse.
 function repaired(value: unknown, schema: JSONSchema7 | boolean | undefined, root: JSONSchema7): unknown {
   if (typeof schema !== 'object') return value
-  if (schema.$ref) {
-    const target = schema.$ref
-      .replace(/^#\//, '')
-      .split('/')
-      .reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], root)
-    return repaired(value, target as JSONSchema7, root)
-  }
+  if (schema.$ref) return repaired(value, resolved(schema.$ref, root), root)
   const types = new Set([schema.type ?? []].flat())
   if (value === 'null' && types.has('null')) return null
   if (Array.isArray(value))
     return value.map((item) => repaired(item, schema.items as JSONSchema7 | undefined, root))
-  if (typeof value === 'object' && value !== null)
-    return Object.fromEntries(
-      Object.entries(value).map(([written, member]) => {
-        const key = memberName(written, schema.properties)
-        return [key, repaired(member, schema.properties?.[key], root)]
-      }),
+  if (typeof value === 'object' && value !== null) {
+    const members = Object.entries(value).map(([written, member]): [string, unknown] => {
+      const key = memberName(written, schema.properties)
+      return [key, repaired(member, schema.properties?.[key], root)]
+    })
+    // A member that may be null and was left out says nothing: null (a server that does not hold the model to
+    // the schema lets it leave out what it has nothing to put in).
+    const omitted = Object.entries(schema.properties ?? {}).filter(
+      ([key, member]) => !members.some(([name]) => name === key) && mayBeNull(member, root),
     )
+    return Object.fromEntries([...members, ...omitted.map(([key]): [string, unknown] => [key, null])])
+  }
   if (typeof value === 'string' && schema.enum && !schema.enum.includes(value)) {
     const plain = (text: unknown) =>
       String(text)

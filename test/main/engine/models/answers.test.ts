@@ -55,6 +55,12 @@ describe('a structured answer', () => {
     expect(fake.requests).toHaveLength(1)
   })
 
+  it('reads a member that may be null, left out, as null', async () => {
+    const answer = await ask([{ passage: 'P1', confidence: 0.6 }])
+    expect(answer.object).toEqual({ passage: 'P1', confidence: 0.6, verdict: null })
+    expect(fake.requests).toHaveLength(1)
+  })
+
   it('reads "not checkable" and the string "null" as the schema means them', async () => {
     expect((await ask([{ passage: 'P1', confidence: 0.5, verdict: 'Not Checkable' }])).object.verdict).toBe(
       'not_checkable',

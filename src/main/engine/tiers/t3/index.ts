@@ -20,7 +20,14 @@ import {
   type ModelHandle,
 } from '../../models'
 import type { ClaimRecord } from '../../store/documents'
-import { normaliseSpace, quoteOnPage, rankedPassages, Web, withheldNoted, type RankedPassage } from '../../web'
+import {
+  normaliseSpace,
+  quoteOnPage,
+  rankedPassages,
+  Web,
+  withheldNoted,
+  type RankedPassage,
+} from '../../web'
 import { referredIndex, referredIndices, unreadReferences } from '../references'
 import { claimData } from '../t2/context'
 import { consensus } from '../t2'
