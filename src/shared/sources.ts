@@ -1,4 +1,9 @@
-import type { SourcePolicy } from './schemas'
+/// A source policy's sites (the `SourcePolicy` of schemas.ts, which validates its sites with `siteName` here).
+interface Sites {
+  prefer: readonly string[]
+  only: readonly string[]
+  never: readonly string[]
+}
 
 /// A site as a source policy names it, or null when `input` names none: a host name (which covers its
 /// subdomains) or an IP address, lower case, without a trailing dot; a web address pasted whole names its host
@@ -30,12 +35,12 @@ export const covers = (site: string, host: string): boolean =>
 export const isIpAddress = (host: string): boolean => host.startsWith('[') || /^[\d.]+$/.test(host)
 
 /// Whether a policy says anything at all.
-export const hasPolicy = (policy: SourcePolicy): boolean =>
+export const hasPolicy = (policy: Sites): boolean =>
   policy.prefer.length + policy.only.length + policy.never.length > 0
 
 /// A policy in a few words, as a report's method line gives it: "preferred reuters.com; only reuters.com,
 /// apnews.com; never example.com"; null for a policy that says nothing.
-export function policyWords(policy: SourcePolicy): string | null {
+export function policyWords(policy: Sites): string | null {
   const parts = [
     policy.prefer.length > 0 ? `preferred ${policy.prefer.join(', ')}` : null,
     policy.only.length > 0 ? `only ${policy.only.join(', ')}` : null,

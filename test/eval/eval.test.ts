@@ -197,14 +197,15 @@ describe('npm run eval -- verification', () => {
         answer: (request) => {
           const schema = request.body.response_format.json_schema.schema
           const verdict = /Paris/.test(request.user) ? 'supported' : 'refuted'
-          // t3 reads the first search result and asks for one more search; its votes cite the fake wiki's
-          // article (the first passage), verbatim, and the verifier finds the quote bears the verdict out.
+          // t3 writes its first query, then asks for one more search, then reads the first result; its votes
+          // cite the fake wiki's article (the first passage), verbatim, and the verifier finds the quote bears the
+          // verdict out.
           const stance = verdict === 'supported' ? 'supports' : 'refutes'
           const overrides = {
             verdict,
             citations: [{ passage: 'P1', quote: QUOTE }],
             read: ['R1'],
-            nextQuery: 'old museums',
+            nextQuery: /"queries":\[\]/.test(request.user) ? 'museums of Paris' : 'old museums',
             stance,
           }
           return fromSchema(schema, schema, overrides, '')
@@ -381,12 +382,12 @@ describe('npm run eval -- verification', () => {
       'claims.jsonl: t3 without searchLoop',
       'claims.jsonl: t3 without stanceCheck',
     ])
-    // Per claim: a quarter of the document's resolver request, two search steps (the model asks for one more
-    // search), two votes and the stance check of the agreeing panel's quotes (the article is one passage: no
-    // evidence to choose). A single search saves one step, no stance check its request.
-    expect(result.table['claims.jsonl: t3'].requestsPerClaim).toBe(5.25)
-    expect(result.table['claims.jsonl: t3 without searchLoop'].requestsPerClaim).toBe(4.25)
-    expect(result.table['claims.jsonl: t3 without stanceCheck'].requestsPerClaim).toBe(4.25)
+    // Per claim: a quarter of the document's resolver request, three search steps (the first query, one more
+    // search, the results to read), two votes and the stance check of the agreeing panel's quotes (the article
+    // is one passage: no evidence to choose). A single search saves one step, no stance check its request.
+    expect(result.table['claims.jsonl: t3'].requestsPerClaim).toBe(6.25)
+    expect(result.table['claims.jsonl: t3 without searchLoop'].requestsPerClaim).toBe(5.25)
+    expect(result.table['claims.jsonl: t3 without stanceCheck'].requestsPerClaim).toBe(5.25)
     // Every request the fake answered is counted in some row.
     const rows = Object.values(result.table) as Array<{ claims: number; requestsPerClaim: number }>
     const counted = rows.reduce((sum, row) => sum + row.requestsPerClaim * row.claims, 0)

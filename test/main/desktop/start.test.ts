@@ -64,7 +64,8 @@ const requested: string[] = []
 function freshClone(folder: string): void {
   for (const name of ['package.json', 'electron.vite.config.ts', 'tsconfig.json'])
     cpSync(join(ROOT, name), join(folder, name))
-  for (const name of ['src', 'resources']) cpSync(join(ROOT, name), join(folder, name), { recursive: true })
+  for (const name of ['src', 'resources', 'scripts'])
+    cpSync(join(ROOT, name), join(folder, name), { recursive: true })
   const modules = join(folder, 'node_modules')
   mkdirSync(join(modules, '.bin'), { recursive: true })
   // Dot entries (.bin, .vite's cache, npm's lock) are not shared: the clone's tools write their own.

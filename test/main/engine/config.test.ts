@@ -20,7 +20,7 @@ describe('the config file', () => {
       retryDelaysSeconds: [10, 30, 60, 120, 300, 600, 1200],
     })
     expect(config.web.allowLocalTargets).toBe(false)
-    expect(config.models).toEqual({ panel: [], judge: null, verifier: null, resolver: null })
+    expect(config.models).toEqual({ panel: [], judge: null, verifier: null, majority: 2 / 3, resolver: null })
     expect(config.research).toEqual({ maxSearches: 3 })
   })
 

@@ -409,7 +409,8 @@ export class DeepResearch implements JobQueue {
     )
     // Nothing read bears on the claim: a map drawn from no passage holds only the models' words (or the
     // request's own instructions). The run fails, and is refunded as a failed run is.
-    if (passages.length === 0) throw noSourceRead(state.sourcesRead ?? 0)
+    if (passages.length === 0)
+      throw noSourceRead(state.sourcesRead ?? 0, withheldWords(state.withheld ?? nothingWithheld()))
     if (!state.map) {
       const { object } = await client.generate(judge, {
         system: mapSystem(today),
@@ -561,14 +562,16 @@ export class DeepResearch implements JobQueue {
 }
 
 /// A run whose searches left no passage to draw a map from: no page could be read, or none that was read bears
-/// on the claim. Retrying the same searches would find the same.
-function noSourceRead(pagesRead: number): PermanentError {
+/// on the claim; `withheld` says what the source policy kept out of the searches, if anything. Retrying the same
+/// searches would find the same.
+function noSourceRead(pagesRead: number, withheld: string | null): PermanentError {
   const why =
     pagesRead === 0
       ? 'no page its searches found could be read'
       : `none of the ${pagesRead} page${pagesRead === 1 ? '' : 's'} read bears on it`
   return new PermanentError(
-    `Deep research read no source for this claim: ${why}, so there is no argument map to show.`,
+    `Deep research read no source for this claim: ${why}, so there is no argument map to show.` +
+      (withheld ? ` ${withheld}` : ''),
   )
 }
 

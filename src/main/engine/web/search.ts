@@ -4,10 +4,16 @@ import { backoffMs, MAX_RETRY_AFTER_MS, retryAfterMs } from '../models/retry'
 import { PermanentError } from '../errors'
 import { resultDate } from './dates'
 import { FetchRefused, SafeFetcher, type FetchInit } from './fetcher'
-import type { SiteFilters } from './sourcePolicy'
 
 /// One search hit: a page to read, with the date its provider gives for it (its publication, or a wiki page's
 /// last edit) as an ISO timestamp, null when it gives none.
+
+/// What a provider is asked to search: only these sites (none: all), never those.
+export interface SiteFilters {
+  only: string[]
+  never: string[]
+}
+
 export interface SearchResult {
   url: string
   title: string

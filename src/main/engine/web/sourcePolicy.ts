@@ -4,7 +4,7 @@
 // reading as "no evidence".
 import type { SourcePolicy } from '../../../shared/schemas'
 import { covers, hostOf, isIpAddress } from '../../../shared/sources'
-import type { SearchResult } from './search'
+import type { SearchResult, SiteFilters } from './search'
 
 export type { SourcePolicy }
 
@@ -34,12 +34,6 @@ export const siteFilters = (policy: SourcePolicy): SiteFilters => ({
   only: policy.only.filter((site) => !isIpAddress(site)),
   never: policy.never.filter((site) => !isIpAddress(site)),
 })
-
-/// What a provider is asked to search: only these sites (none: all), never those.
-export interface SiteFilters {
-  only: string[]
-  never: string[]
-}
 
 /// Search results as the policy has them: those it allows, preferred sites first (each group in the provider's
 /// order), and how many it removed.

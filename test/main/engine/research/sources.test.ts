@@ -86,9 +86,10 @@ describe('deep research under a source policy', () => {
   })
 
   it('reads nothing of a site it never cites, and says the policy removed every result', async () => {
-    const { result } = await research({ never: ['127.0.0.1'] })
-    expect(result).toMatchObject({ verdict: 'unverifiable', sources: [] })
-    expect(result?.summary).toContain(
+    // A run that read no source fails and is refunded, saying why.
+    const run = await research({ never: ['127.0.0.1'] })
+    expect(run).toMatchObject({ status: 'failed', result: null, credits: { refunded: run.credits.charged } })
+    expect(run.error?.message).toContain(
       'The source policy removed 3 search results: all 3 searches found only pages of sites it excludes.',
     )
     expect(wiki.requests.filter((r) => r.startsWith('/w/index.php'))).toEqual([])

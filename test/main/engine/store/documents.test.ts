@@ -65,11 +65,12 @@ describe('a claim’s statement as stored', () => {
       usage: null,
     })
     store.close()
-    // The database as the version before made it: no state column.
+    // The database as the version before made it: no state column (nor the columns of the migrations after it).
     const file = join(dir, 'factdesk.db')
     const db = new Database(file)
     db.exec('ALTER TABLE claims DROP COLUMN statement_state')
-    db.exec(`PRAGMA user_version = ${MIGRATIONS.length - 1}`)
+    db.exec('ALTER TABLE vote_cache DROP COLUMN detail')
+    db.exec(`PRAGMA user_version = ${MIGRATIONS.findIndex((sql) => sql.includes('statement_state'))}`)
     db.close()
 
     const again = Store.open(dir)
