@@ -287,15 +287,16 @@ test.describe('claim badges with a slow judge', () => {
     // the panel, and goes on from there.
     await page.reload()
     await expect(badge).toHaveAccessibleName(
-      /^Claim “Ottawa is the capital of Canada\.”: (voting 2\/3|deciding)\. Open details$/,
+      /^Claim “Ottawa is the capital of Canada\.”: (voting 2\/3|deciding, needs attention)\. Open details$/,
     )
+    // Two of the three votes found it misleading or refuted: it needs attention whatever the judge decides.
     await expect(badge).toHaveAccessibleName(
-      'Claim “Ottawa is the capital of Canada.”: deciding. Open details',
+      'Claim “Ottawa is the capital of Canada.”: deciding, needs attention. Open details',
       { timeout: 10_000 },
     )
     await page.screenshot({ path: output('judging.png') })
     await expect(badge).toHaveAccessibleName(
-      'Claim “Ottawa is the capital of Canada.”: supported. Open details',
+      'Claim “Ottawa is the capital of Canada.”: supported, needs attention. Open details',
       { timeout: 20_000 },
     )
   })
