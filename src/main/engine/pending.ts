@@ -206,7 +206,9 @@ export class PendingQueue {
     const cancelled = this.store.transaction(() => {
       const records = this.recordsOf(found)
       if (records.some((record) => record.status === 'submitted')) return false
-      return records.filter((record) => this.store.pendingChecks.cancel(record.id, at)).length > 0
+      const ended = records.filter((record) => this.store.pendingChecks.cancel(record.id, at)).length > 0
+      this.store.pendingChecks.forgetEnded(principal.organizationId, this.waitingLimit)
+      return ended
     })
     const pending = this.view(this.find(principal, id))
     if (pending.checkId !== null) {
@@ -333,6 +335,7 @@ export class PendingQueue {
   private end(record: PendingRecord, attempt: number, error: { code: string; message: string }): void {
     if (this.store.pendingChecks.fail(record.id, attempt, error, this.clock.now().toISOString())) {
       this.emitRecord(record.organizationId, record.id)
+      this.store.pendingChecks.forgetEnded(record.organizationId, this.waitingLimit)
     }
   }
 

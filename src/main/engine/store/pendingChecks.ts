@@ -198,6 +198,18 @@ export class PendingChecks {
     )
   }
 
+  /// Forgets the organization's ended checks that never ran (failed or cancelled) but the `keep` most recent: their
+  /// texts would never be read again, and an organization that cannot pay must not fill the store with them.
+  forgetEnded(organizationId: string, keep: number): void {
+    this.db
+      .prepare(
+        `DELETE FROM pending_checks WHERE organization_id = ? AND status IN ('failed', 'cancelled') AND id NOT IN (
+           SELECT id FROM pending_checks WHERE organization_id = ? AND status IN ('failed', 'cancelled')
+           ORDER BY updated_at DESC, id DESC LIMIT ?)`,
+      )
+      .run(organizationId, organizationId, keep)
+  }
+
   /// Cancels a waiting check; false when it no longer waits.
   cancel(id: string, at: string): boolean {
     return (

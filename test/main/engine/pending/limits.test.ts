@@ -40,6 +40,25 @@ describe('pending checks', () => {
     expect((await queue(server, { text: TEXT, tiers: ['t1'] })).status).toBe(202)
   })
 
+  it('keeps as many ended checks that never ran as limits.pendingChecks, the most recent, and forgets the rest', async () => {
+    const clock = new ManualClock()
+    server = await startServer({ clock, config: { limits: { pendingChecks: 2 } } })
+    await server.engine.pending.stop()
+    const ids: string[] = []
+    for (let index = 0; index < 4; index++) {
+      const queued = await queue(server, { text: `${TEXT} Number ${index}.`, tiers: ['t1'] })
+      expect(queued.status).toBe(202)
+      ids.push(queued.json.id)
+      clock.advance(1000)
+      expect((await call(server, 'POST', `/pending-checks/${queued.json.id}/cancel`)).status).toBe(200)
+    }
+    const listed = (await call(server, 'GET', '/pending-checks')).json.data.map(
+      (each: { id: string }) => each.id,
+    )
+    expect(listed).toEqual([ids[3], ids[2]])
+    expect((await call(server, 'GET', `/pending-checks/${ids[0]}`)).status).toBe(404)
+  })
+
   it('a submission the minute’s extractions refuse waits and is tried again, rather than failing', async () => {
     const clock = new ManualClock()
     server = await startServer({ clock, config: { limits: { estimatesPerMinute: 1 } } })
