@@ -259,6 +259,7 @@ export function splitRefutationReport(): Report {
       tokens: { input: 0, output: 0 },
     },
     panel: { t2: 3, t3: 3 },
+    sources: null,
   })
 }
 
