@@ -21,7 +21,12 @@ function comparable(text: string): { folded: string; from: number[]; to: number[
   const from: number[] = []
   const to: number[] = []
   for (let at = 0; at < text.length;) {
-    const char = String.fromCodePoint(text.codePointAt(at) as number)
+    // A character of one code unit (nearly all of a page) without making a string of its code point.
+    const code = text.charCodeAt(at)
+    const char =
+      code >= 0xd800 && code <= 0xdbff
+        ? String.fromCodePoint(text.codePointAt(at) as number)
+        : (text[at] as string)
     const end = at + char.length
     for (const folded of foldChar(char)) {
       const last = out[out.length - 1]
@@ -44,6 +49,20 @@ function comparable(text: string): { folded: string; from: number[]; to: number[
   return { folded: out.join(''), from, to }
 }
 
+/// Pages whose comparable text is kept: a claim's quotes are looked for on the same few pages, one after another.
+const KEPT_PAGES = 8
+const pages = new Map<string, ReturnType<typeof comparable>>()
+
+/// `comparable(page)`, made once for the pages of the last few quotes.
+function comparablePage(page: string): ReturnType<typeof comparable> {
+  let known = pages.get(page)
+  if (known) return known
+  known = comparable(page)
+  if (pages.size >= KEPT_PAGES) pages.delete(pages.keys().next().value as string)
+  pages.set(page, known)
+  return known
+}
+
 /// The page's own words of the stretch of `page` that `quote` copies (whitespace runs as one space), or null
 /// when its words are not on the page. The quote's closing punctuation is kept where the page has it too; a
 /// quote that closes otherwise where its sentence ends on the page gets the page's end.
@@ -52,7 +71,7 @@ export function quoteOnPage(quote: string, page: string): string | null {
   const opening = OPENING.exec(folded)?.[0].length ?? 0
   const core = folded.slice(opening).replace(CLOSING, '')
   if (core.length < MIN_QUOTE) return null
-  const text = comparable(page)
+  const text = comparablePage(page)
   const start = text.folded.indexOf(core)
   if (start < 0) return null
   const words = start + core.length
