@@ -3,13 +3,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { ManualClock } from '../src/main/engine/clock'
+import { ManualClock } from '../src/main/engine/base/clock'
 import { databaseBytes, startServer } from '../test/helpers/server'
 import type { LoadRequest, LoadResult } from './load'
 import { sample, summarise, withTarget, type Figure } from './measure'
 import { prose } from './prose'
 import { claimsText, instantEngine } from './report'
-import { hasEnded } from '../src/main/engine/events'
+import { hasEnded } from '../src/main/engine/base/events'
 
 const run = promisify(execFile)
 const LOAD = join(import.meta.dirname, 'load.ts')

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test'
 import { PAGE_KEY_HEADER, PAGE_KEY_ITEM } from '../src/shared/browserSession'
-import { Relay } from '../test/main/engine/pending/relay'
+import { Relay } from '../test/main/engine/checks/pending/relay'
 import {
   asWebServer,
   estimateAndCheck,

@@ -18,7 +18,7 @@ import { PAGE_KEY_HEADER, PAGE_KEY_ITEM } from '../src/shared/browserSession'
 import type { Settings } from '../src/shared/schemas'
 import { startFakeOpenAI, type Behaviour, type FakeOpenAI } from '../test/helpers/fakeOpenAI'
 import { FakeWiki } from '../test/helpers/fakeWiki'
-import { Relay } from '../test/main/engine/pending/relay'
+import { Relay } from '../test/main/engine/checks/pending/relay'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const OUTPUT = fileURLToPath(new URL('output/', import.meta.url))

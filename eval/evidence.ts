@@ -7,8 +7,8 @@
 // ordering; how many passages per second the shipped ranking scores; and with --config, t3's order: the
 // passages its judge model chooses first, then the others by the shipped ranking, with the tokens that cost.
 import { fileURLToPath } from 'node:url'
-import { loadConfig } from '../src/main/engine/config'
-import { apiKeys } from '../src/main/engine/keys'
+import { loadConfig } from '../src/main/engine/base/config'
+import { apiKeys } from '../src/main/engine/base/keys'
 import { ModelClient, modelHandle, modelSettings } from '../src/main/engine/models'
 import { relevantPassages } from '../src/main/engine/tiers/t3'
 import { bm25Scores, order, relevanceScores } from '../src/main/engine/web/rank'

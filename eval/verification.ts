@@ -18,11 +18,15 @@ import { fileURLToPath } from 'node:url'
 import { Verdict, type Evaluation, type Tier } from '../src/shared/schemas'
 import type { ClaimRecord } from '../src/main/engine/store/documents'
 import { everyModel, type Config, type ModelConfig } from '../src/shared/config'
-import { Admin } from '../src/main/engine/admin'
-import { calibrationFile, type CalibrationMap, type CalibrationSteps } from '../src/main/engine/calibration'
-import { systemClock } from '../src/main/engine/clock'
-import { loadConfig } from '../src/main/engine/config'
-import { apiKeys } from '../src/main/engine/keys'
+import { Admin } from '../src/main/engine/checks/admin'
+import {
+  calibrationFile,
+  type CalibrationMap,
+  type CalibrationSteps,
+} from '../src/main/engine/tiers/calibration'
+import { systemClock } from '../src/main/engine/base/clock'
+import { loadConfig } from '../src/main/engine/base/config'
+import { apiKeys } from '../src/main/engine/base/keys'
 import {
   ModelClient,
   modelHandle,

@@ -1,7 +1,7 @@
 import { join, resolve } from 'node:path'
 import { app, BrowserWindow, dialog, Notification, session } from 'electron'
 import { openEngine, type Engine } from './engine/engine'
-import { defaultDataDir, makeDataFolder } from './engine/paths'
+import { defaultDataDir, makeDataFolder } from './engine/base/paths'
 import { appPage } from './desktop/appPage'
 import { WindowBounds } from './desktop/bounds'
 import { createDispatch } from './desktop/dispatch'

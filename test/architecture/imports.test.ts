@@ -145,21 +145,21 @@ const read = (files: string[]): Record<string, string> =>
 describe('the reading of the graph', () => {
   it('follows every form of import to the file it names', () => {
     const graph = graphOf({
-      'src/main/engine/views.ts': [
-        "import type { Store } from './store'",
-        "import { JUDGE_UNIT } from './tiers/tier'",
+      'src/main/engine/checks/views.ts': [
+        "import type { Store } from '../store'",
+        "import { JUDGE_UNIT } from '../tiers/tier'",
         "export { webhookView } from './views'",
-        "const set = await import('../../shared/pricing')",
+        "const set = await import('../../../shared/pricing')",
         "import electron from 'electron'",
         "import './style.css'",
       ].join('\n'),
       'src/renderer/src/editor/lint.ts': "new Worker(new URL('./lint.worker.ts', import.meta.url))",
       'src/renderer/src/main.tsx': "import styles from './styles.css?inline'\nimport { App } from './App'",
     })
-    expect(graph.get('src/main/engine/views.ts')).toEqual([
+    expect(graph.get('src/main/engine/checks/views.ts')).toEqual([
       'src/main/engine/store/index.ts',
       'src/main/engine/tiers/tier.ts',
-      'src/main/engine/views.ts',
+      'src/main/engine/checks/views.ts',
       'src/shared/pricing.ts',
     ])
     expect(graph.get('src/renderer/src/editor/lint.ts')).toEqual(['src/renderer/src/editor/lint.worker.ts'])
@@ -189,7 +189,7 @@ describe('the import graph of src/ and eval/', () => {
   const graph = graphOf(read([...sourceFiles('src'), ...sourceFiles('eval')]))
 
   it('reads the sources', () => {
-    expect(graph.get('src/main/engine/engine.ts')).toContain('src/main/engine/service.ts')
+    expect(graph.get('src/main/engine/engine.ts')).toContain('src/main/engine/checks/service.ts')
     expect(graph.get('src/renderer/src/main.tsx')?.length).toBeGreaterThan(0)
     expect(graph.get('eval/index.ts')).toContain('eval/spelling.ts')
   })
@@ -200,6 +200,11 @@ describe('the import graph of src/ and eval/', () => {
 
   it("has no arrow pointing up between the engine's parts", () => {
     expect(upwardArrows(graph)).toEqual([])
+  })
+
+  it("keeps the engine's top level to its rooms: at most 15 folders and files", () => {
+    const top = readdirSync(join(ROOT, ENGINE))
+    expect(top.length, top.join(', ')).toBeLessThanOrEqual(15)
   })
 
   it('imports from each layer of src/ only downwards', () => {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { loadCalibration } from '../../src/main/engine/calibration'
+import { loadCalibration } from '../../src/main/engine/tiers/calibration'
 import { DATA_CLOSE, DATA_OPEN } from '../../src/main/engine/tiers/t2/prompts'
 import {
   fromSchema,

@@ -3,7 +3,7 @@ import { prose } from '../../bench/prose'
 import type { FactdeskApi } from '../../src/shared/api'
 import { answerError, restOperations, type RestRequest } from '../../src/shared/rest'
 import { withManuscripts } from '../../src/renderer/src/bridge/manuscripts'
-import { toUpdate } from '../../src/main/engine/events'
+import { toUpdate } from '../../src/main/engine/base/events'
 import type { ReportUpdate } from '../../src/shared/api'
 import { call, startServer, waitForEnd, type TestServer } from '../helpers/server'
 

@@ -4,9 +4,9 @@ import { ApiError } from '../../shared/errors'
 import type { CreateCheckRequest, Estimate, Report, Tier } from '../../shared/schemas'
 import { headlineConsensus } from '../../shared/verdicts'
 import type { Engine } from '../engine/engine'
-import { hasEnded } from '../engine/events'
-import { QUEUE_ADVICE } from '../engine/reachability'
-import type { Principal } from '../engine/service'
+import { hasEnded } from '../engine/base/events'
+import { QUEUE_ADVICE } from '../engine/checks/reachability'
+import type { Principal } from '../engine/checks/service'
 import { CommandError } from './errors'
 
 /// Estimates, submits and runs a check of `text` in this process, resolving with its final report. With

@@ -1,7 +1,7 @@
 import type { WebContents } from 'electron'
 import { OPENED_FILE_CHANNEL, REPORT_CHANNEL, type IpcResult } from '../../shared/api'
-import type { ReportSource } from '../engine/events'
-import { toUpdate } from '../engine/events'
+import type { ReportSource } from '../engine/base/events'
+import { toUpdate } from '../engine/base/events'
 import { isAppUrl } from './appPage'
 
 /// Forwards the engine's report events of `organizationId` to a window's page while it shows the app's own page

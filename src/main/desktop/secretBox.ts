@@ -1,5 +1,5 @@
 import { safeStorage } from 'electron'
-import { fileSecretBox, NO_KEYCHAIN, refusingSecretBox, type SecretBox } from '../engine/secrets'
+import { fileSecretBox, NO_KEYCHAIN, refusingSecretBox, type SecretBox } from '../engine/base/secrets'
 
 /// API keys sealed by the system's keychain through Electron's `safeStorage` (Keychain on macOS, DPAPI on
 /// Windows, the Secret Service or KWallet on Linux). Where the system offers none (or only Linux's plain-text

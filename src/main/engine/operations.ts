@@ -10,7 +10,7 @@ import type { Report, ServiceTest, ServiceTestRequest } from '../../shared/schem
 import type { Engine } from './engine'
 import { exportReport } from './exports'
 import type { PdfPrinter } from './exports/pdf'
-import type { Principal } from './service'
+import type { Principal } from './checks/service'
 
 /// The desktop app's choice of service (the shell's `ServiceSwitch`), as the operations of this computer see it.
 export interface ServiceChoice {

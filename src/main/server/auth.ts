@@ -3,7 +3,7 @@ import type { Context, MiddlewareHandler, Next } from 'hono'
 import { getCookie } from 'hono/cookie'
 import { PAGE_KEY_HEADER } from '../../shared/browserSession'
 import { ApiError } from '../../shared/errors'
-import { requireWrite, type Principal, type Service } from '../engine/service'
+import { requireWrite, type Principal, type Service } from '../engine/checks/service'
 
 /// Hono's per-request variables of the API.
 export interface ApiEnv {

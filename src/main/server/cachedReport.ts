@@ -1,7 +1,7 @@
 import type { HttpBindings } from '@hono/node-server'
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response'
 import type { Context, MiddlewareHandler } from 'hono'
-import type { Coding, ReportCache } from '../engine/reports'
+import type { Coding, ReportCache } from '../engine/checks/reports'
 import type { ApiEnv } from './auth'
 
 /// `GET /checks/{id}/report` from the engine's serialized reports: a strong `ETag` per version and coding,

@@ -7,7 +7,7 @@ import { engineOperations } from '../../../src/main/engine/operations'
 import { chromiumPdf } from '../../../src/main/engine/exports/pdf'
 import { RemoteService, type RemoteOperations } from '../../../src/main/remote/remoteService'
 import { ServiceSwitch } from '../../../src/main/remote/switch'
-import { toUpdate } from '../../../src/main/engine/events'
+import { toUpdate } from '../../../src/main/engine/base/events'
 import { exited, factdesk, startFactdesk } from '../../helpers/cli'
 import { tempDir } from '../../helpers/server'
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { OPENED_FILE_CHANNEL, REPORT_CHANNEL } from '../../../src/shared/api'
 import { appPage } from '../../../src/main/desktop/appPage'
 import { forwardReports, sendOpenedFile } from '../../../src/main/desktop/push'
-import { ReportEvents } from '../../../src/main/engine/events'
+import { ReportEvents } from '../../../src/main/engine/base/events'
 
 const page = appPage(undefined)
 

@@ -12,16 +12,16 @@ import {
   ServiceTest,
   Settings,
 } from '../../../src/shared/schemas'
-import { ManualClock } from '../../../src/main/engine/clock'
+import { ManualClock } from '../../../src/main/engine/base/clock'
 import { appPage } from '../../../src/main/desktop/appPage'
 import { createDispatch, type Dispatch } from '../../../src/main/desktop/dispatch'
 import { announceInBackground } from '../../../src/main/desktop/notify'
 import { openEngine, type Engine } from '../../../src/main/engine/engine'
-import type { Principal } from '../../../src/main/engine/service'
+import type { Principal } from '../../../src/main/engine/checks/service'
 import { ServiceSwitch } from '../../../src/main/remote/switch'
 import { startFakeOpenAI, type FakeOpenAI } from '../../helpers/fakeOpenAI'
 import { startServer, tempDir, type TestServer } from '../../helpers/server'
-import { Relay } from '../engine/pending/relay'
+import { Relay } from '../engine/checks/pending/relay'
 
 const page = appPage(undefined)
 const APP = `${page.href}#/`

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ManualClock } from '../../../src/main/engine/clock'
+import { ManualClock } from '../../../src/main/engine/base/clock'
 import { Credits, Me, WebhookSecret, WebhookSecretRotation } from '../../../src/shared/schemas'
 import { call, startServer, type TestServer } from '../../helpers/server'
 

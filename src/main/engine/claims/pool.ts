@@ -1,5 +1,5 @@
 import type { Piscina } from 'piscina'
-import { workerPool } from '../workerEntry'
+import { workerPool } from '../base/workerEntry'
 import type { ExtractedClaim } from '.'
 
 /// How long an idle thread is kept: texts come in bursts (a manuscript's parts, clients estimating at once), and

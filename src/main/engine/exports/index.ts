@@ -1,7 +1,7 @@
 import type { ExportedFile } from '../../../shared/api'
 import type { ExportFormat, Report } from '../../../shared/schemas'
 import { attentionOf } from '../../../shared/verdicts'
-import type { Principal, Service } from '../service'
+import type { Principal, Service } from '../checks/service'
 import type { PdfPrinter } from './pdf'
 
 /// Each format's file name extension and media type.

@@ -1,6 +1,6 @@
 import type { Piscina } from 'piscina'
 import type { Report } from '../../../shared/schemas'
-import { workerPool } from '../workerEntry'
+import { workerPool } from '../base/workerEntry'
 import type { RenderedFormat } from '.'
 
 /// How long an idle thread is kept: exports come one at a time, and a thread takes a moment to start.

@@ -1,7 +1,7 @@
 import { unzipSync, zipSync, type Unzipped } from 'fflate'
 import mammoth from 'mammoth'
 import { ApiError } from '../../../shared/errors'
-import { parseDocument, type HtmlElement, type HtmlNode } from '../dom'
+import { parseDocument, type HtmlElement, type HtmlNode } from '../base/dom'
 
 /// The most a Word document's XML may unpack to. A .docx is a zip, and a small one can unpack into gigabytes
 /// (a "zip bomb"); this is far more than the XML of the longest text a check takes.

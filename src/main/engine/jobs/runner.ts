@@ -1,13 +1,13 @@
 import type { Consensus, Evaluation, TextIssue, Tier } from '../../../shared/schemas'
-import type { Clock } from '../clock'
-import type { ReportEvents } from '../events'
+import type { Clock } from '../base/clock'
+import type { ReportEvents } from '../base/events'
 import type { Store } from '../store'
 import type { CheckRecord } from '../store/checks'
 import type { UnitRecord } from '../store/units'
-import { PermanentError } from '../errors'
+import { PermanentError } from '../base/errors'
 import { JUDGE_UNIT, type TierChecker, type UnitOutcome } from '../tiers/tier'
-import { checkView } from '../views'
-import { Alarm } from '../alarm'
+import { checkView } from '../checks/views'
+import { Alarm } from '../base/alarm'
 import { queueCheckEvent } from '../webhooks/event'
 
 export interface RunnerOptions {

@@ -1,7 +1,7 @@
 import type { LanguageModel } from 'ai'
 import type { ModelConfig } from '../../../shared/config'
-import { apiKeys, type ApiKeys } from '../keys'
-import { PermanentError } from '../errors'
+import { apiKeys, type ApiKeys } from '../base/keys'
+import { PermanentError } from '../base/errors'
 
 /// A provider's model as the engine calls it (every provider package makes models of this version).
 export type LanguageModelV3 = Extract<LanguageModel, { specificationVersion: 'v3' }>

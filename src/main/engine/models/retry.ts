@@ -1,5 +1,5 @@
 import { APICallError } from 'ai'
-import { withoutAddresses } from '../addresses'
+import { withoutAddresses } from '../base/addresses'
 
 /// The longest wait a Retry-After header may impose, and the cap of exponential backoff.
 export const MAX_RETRY_AFTER_MS = 60_000

@@ -14,12 +14,12 @@ import {
   SourcePolicy,
   type TokenList,
 } from '../../../shared/schemas'
-import { lookupHost, resolveTarget, TargetRefused, type HostResolver } from '../addresses'
-import type { Admin } from '../admin'
-import type { Clock } from '../clock'
-import { apiKeys, modelKeyName, SEARCH_KEY, type ApiKeys } from '../keys'
-import type { SecretBox } from '../secrets'
-import { requireOwner, type Principal } from '../service'
+import { lookupHost, resolveTarget, TargetRefused, type HostResolver } from '../base/addresses'
+import type { Admin } from '../checks/admin'
+import type { Clock } from '../base/clock'
+import { apiKeys, modelKeyName, SEARCH_KEY, type ApiKeys } from '../base/keys'
+import type { SecretBox } from '../base/secrets'
+import { requireOwner, type Principal } from '../checks/service'
 import type { Store } from '../store'
 import type { TokenRecord } from '../store/tokens'
 import { ConnectionProbes, type ProbeOptions } from './probes'

@@ -8,9 +8,9 @@ import type {
   SearchTest,
   SearchTestRequest,
 } from '../../../shared/schemas'
-import { apiKeys, type ApiKeys, type Env } from '../keys'
+import { apiKeys, type ApiKeys, type Env } from '../base/keys'
 import { Limiters, ModelClient, modelHandle } from '../models'
-import { requireOwner, type Principal } from '../service'
+import { requireOwner, type Principal } from '../checks/service'
 import { NO_POLICY, Web } from '../web'
 import { modelConfig } from './saved'
 

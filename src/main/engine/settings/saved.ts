@@ -1,8 +1,8 @@
 import type { z } from 'zod'
 import { ModelConfig } from '../../../shared/config'
 import type { ModelInput, SavedKey } from '../../../shared/schemas'
-import type { SavedKeys } from '../keys'
-import type { SecretBox } from '../secrets'
+import type { SavedKeys } from '../base/keys'
+import type { SecretBox } from '../base/secrets'
 import type { Store } from '../store'
 
 /// The settings as the store keeps them: parts saved as JSON (read through their schemas) and keys sealed by

@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { fileSecretBox, type SecretBox } from '../secrets'
+import { fileSecretBox, type SecretBox } from '../base/secrets'
 import { openDatabase, reclaimSpace, transaction, type Db } from './database'
 import { Checks } from './checks'
 import { Documents } from './documents'

@@ -1,4 +1,4 @@
-import type { SecretBox } from '../secrets'
+import type { SecretBox } from '../base/secrets'
 import { transaction, type Db } from './database'
 
 /// A webhook signing secret. The current one has no expiry; a rotated-out one expires 24 hours later.

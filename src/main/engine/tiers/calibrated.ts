@@ -1,7 +1,7 @@
 // A model tier whose decisions carry their calibrated confidence: how often a verdict given with that confidence
 // was right, by the map fitted for these models (../calibration.ts).
 import type { Consensus } from '../../../shared/schemas'
-import { calibrated, type CalibrationSteps } from '../calibration'
+import { calibrated, type CalibrationSteps } from './calibration'
 import type { TierChecker } from './tier'
 
 /// `inner`, its consensus (and each part's) with `calibratedConfidence` read from `steps`.

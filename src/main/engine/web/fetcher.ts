@@ -7,7 +7,7 @@ import {
   resolveTarget,
   TargetRefused,
   type HostResolver,
-} from '../addresses'
+} from '../base/addresses'
 
 /// How the engine reaches the web: every request (search APIs and pages) goes through `SafeFetcher`.
 export interface FetchOptions {

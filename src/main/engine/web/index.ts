@@ -1,7 +1,7 @@
 // The web as the engine sees it: search, safe fetches, readable text, passages and their ranking, with a
 // cache of sources per URL so one page serves every claim that needs it.
 import type { Config } from '../../../shared/config'
-import type { ApiKeys } from '../keys'
+import type { ApiKeys } from '../base/keys'
 import { Limiters } from '../models/limiter'
 import { FetchRefused, SafeFetcher, type FetchOptions } from './fetcher'
 import { splitPassages, type Passage } from './passages'

@@ -1,5 +1,5 @@
 import { Readability } from '@mozilla/readability'
-import { parseDocument, type HtmlElement } from '../dom'
+import { parseDocument, type HtmlElement } from '../base/dom'
 import { publishedAt } from './dates'
 import { normaliseSpace } from './passages'
 

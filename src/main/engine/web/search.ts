@@ -1,7 +1,7 @@
 import type { Config } from '../../../shared/config'
-import { apiKeys, type ApiKeys } from '../keys'
+import { apiKeys, type ApiKeys } from '../base/keys'
 import { backoffMs, MAX_RETRY_AFTER_MS, retryAfterMs } from '../models/retry'
-import { PermanentError } from '../errors'
+import { PermanentError } from '../base/errors'
 import { resultDate } from './dates'
 import { FetchRefused, SafeFetcher, type FetchInit } from './fetcher'
 

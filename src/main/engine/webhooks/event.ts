@@ -1,5 +1,5 @@
 import type { WebhookEvent } from '../../../shared/webhooks'
-import { newId } from '../ids'
+import { newId } from '../base/ids'
 import type { Store } from '../store'
 
 /// Writes the event of a check that just ended into the outbox, if it has a `callbackUrl` and ended

@@ -1,6 +1,6 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
 import { streamSSE } from 'hono/streaming'
-import { RECENT_EVENTS, toUpdate, type ReportEvent, type ReportEvents } from '../../engine/events'
+import { RECENT_EVENTS, toUpdate, type ReportEvent, type ReportEvents } from '../../engine/base/events'
 import { EVENTS_PATH } from '../../../shared/rest'
 import type { ApiEnv } from '../auth'
 import { errorResponses } from './responses'

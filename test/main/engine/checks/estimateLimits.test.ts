@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { ManualClock } from '../../../../src/main/engine/clock'
+import { ManualClock } from '../../../../src/main/engine/base/clock'
 import { Store } from '../../../../src/main/engine/store'
 import { call, databaseBytes, expectEnvelope, startServer, type TestServer } from '../../../helpers/server'
 import { GatedTier } from '../../../helpers/tiers'

@@ -7,7 +7,7 @@ import type { Worker } from 'node:worker_threads'
 import { describe, expect, it } from 'vitest'
 import { extractClaims } from '../../../../src/main/engine/claims'
 import { ClaimExtractor } from '../../../../src/main/engine/claims/pool'
-import { workerEntry, workerPool } from '../../../../src/main/engine/workerEntry'
+import { workerEntry, workerPool } from '../../../../src/main/engine/base/workerEntry'
 
 // Claim extraction runs on a pool of worker threads: from source under vitest and tsx, and from the bundle as
 // electron-vite builds it (out/main/claims-worker.js) under plain Node.

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { openEngine } from '../../../../src/main/engine/engine'
-import { hasEnded } from '../../../../src/main/engine/events'
+import { hasEnded } from '../../../../src/main/engine/base/events'
 import { factdesk } from '../../../helpers/cli'
 import { tempDir } from '../../../helpers/server'
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { REPORT_CHANNEL, type ReportUpdate } from '../../../../src/shared/api'
 import { appPage } from '../../../../src/main/desktop/appPage'
 import { forwardReports } from '../../../../src/main/desktop/push'
-import { ReportEvents } from '../../../../src/main/engine/events'
+import { ReportEvents } from '../../../../src/main/engine/base/events'
 import { researchRun } from '../../../helpers/resources'
 
 const page = appPage(undefined)

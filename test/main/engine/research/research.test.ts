@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { Research } from '../../../../src/shared/schemas'
 import type { ReportUpdate } from '../../../../src/shared/api'
-import { ManualClock, type Clock } from '../../../../src/main/engine/clock'
+import { ManualClock, type Clock } from '../../../../src/main/engine/base/clock'
 import type { RunnerOptions } from '../../../../src/main/engine/jobs/runner'
 import { validMap } from '../../../../src/main/engine/research'
 import { Store } from '../../../../src/main/engine/store'

@@ -1,6 +1,6 @@
 import type { ReportUpdate } from '../../../../src/shared/api'
 import type { ConfigInput } from '../../../../src/shared/config'
-import type { Clock } from '../../../../src/main/engine/clock'
+import type { Clock } from '../../../../src/main/engine/base/clock'
 import type { RunnerOptions } from '../../../../src/main/engine/jobs/runner'
 import { DATA_CLOSE, DATA_OPEN } from '../../../../src/main/engine/tiers/t2/prompts'
 import { readEvents } from '../../../helpers/events'

@@ -11,7 +11,7 @@ import {
   NO_KEYCHAIN,
   refusingSecretBox,
   type SecretBox,
-} from '../../../../src/main/engine/secrets'
+} from '../../../../src/main/engine/base/secrets'
 
 const page = appPage(undefined)
 const APP = `${page.href}#/`

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { Config, type ConfigInput } from '../../../../src/shared/config'
 import { siteName } from '../../../../src/shared/sources'
-import { apiKeys } from '../../../../src/main/engine/keys'
+import { apiKeys } from '../../../../src/main/engine/base/keys'
 import { allows, FetchRefused, prefers, Web, withheldWords } from '../../../../src/main/engine/web'
 import { FakeSearch, type FakeProvider } from '../../../helpers/fakeSearch'
 import { FakeWiki } from '../../../helpers/fakeWiki'

@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import type { ConfigInput } from '../../../../src/shared/config'
-import { ManualClock } from '../../../../src/main/engine/clock'
+import { ManualClock } from '../../../../src/main/engine/base/clock'
 import type { EngineOptions } from '../../../../src/main/engine/engine'
 import { Store } from '../../../../src/main/engine/store'
 import { GatedTier } from '../../../helpers/tiers'

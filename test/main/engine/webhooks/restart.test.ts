@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { systemClock } from '../../../../src/main/engine/clock'
+import { systemClock } from '../../../../src/main/engine/base/clock'
 import { verifyWebhook } from '../../../../src/shared/webhooks'
 import { call, tempDir } from '../../../helpers/server'
 import {

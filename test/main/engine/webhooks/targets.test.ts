@@ -5,7 +5,7 @@ import {
   isLoopbackAddress,
   isRefusedAddress,
   withoutAddresses,
-} from '../../../../src/main/engine/addresses'
+} from '../../../../src/main/engine/base/addresses'
 import type { EngineOptions } from '../../../../src/main/engine/engine'
 import { GatedTier } from '../../../helpers/tiers'
 import { call, expectEnvelope, THREE_CLAIMS } from '../../../helpers/server'

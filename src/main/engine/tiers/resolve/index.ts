@@ -3,13 +3,13 @@
 // before its first vote, several claims of a document per request, and stored with the claim.
 import { createHash } from 'node:crypto'
 import type { Config } from '../../../../shared/config'
-import { apiKeys, type ApiKeys } from '../../keys'
+import { apiKeys, type ApiKeys } from '../../base/keys'
 import { ModelClient, modelHandle, modelSettings, UnusableAnswerError, type ModelHandle } from '../../models'
 import type { ClaimRecord, Documents, Resolution } from '../../store/documents'
 import { normaliseSpace } from '../../web'
 import { folded } from '../../web/typography'
 import { share } from '../t2/batcher'
-import { PermanentError } from '../../errors'
+import { PermanentError } from '../../base/errors'
 import type { UnitInput } from '../tier'
 import { dropped, unresolvedSubject } from './faithful'
 import {

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads'
-import { workerEntry as entryOf } from '../../workerEntry'
+import { workerEntry as entryOf } from '../../base/workerEntry'
 
 /// Where the t1 worker's code is: `worker.ts` beside this module from source, out/main/t1-worker.js bundled.
 export const workerEntry = (moduleUrl: string): { url: URL; fromSource: boolean } =>

@@ -10,7 +10,7 @@
 // fallback.
 import type { Config } from '../../../../shared/config'
 import type { Citation, Consensus, Evaluation, Fallback, TokenUsage } from '../../../../shared/schemas'
-import { apiKeys, type ApiKeys } from '../../keys'
+import { apiKeys, type ApiKeys } from '../../base/keys'
 import {
   addUsage,
   ModelClient,
@@ -31,7 +31,7 @@ import {
 import { referredIndex, referredIndices, unreadReferences } from '../references'
 import { claimData } from '../t2/context'
 import { consensus } from '../t2'
-import { PermanentError } from '../../errors'
+import { PermanentError } from '../../base/errors'
 import type { JudgeInput, TierChecker, UnitInput, UnitOutcome } from '../tier'
 import { distinctCitations, withStances } from '../../../../shared/citations'
 import { consistentDetail } from '../../../../shared/verdicts'

@@ -7,7 +7,7 @@
 import { z } from 'zod'
 import type { Config } from '../../../../shared/config'
 import type { Citation, Stance, TokenUsage } from '../../../../shared/schemas'
-import type { ApiKeys } from '../../keys'
+import type { ApiKeys } from '../../base/keys'
 import { addUsage, modelHandle, UnusableAnswerError, type ModelClient, type ModelHandle } from '../../models'
 import type { Web } from '../../web'
 import { referredIndex, unreadReferences } from '../references'

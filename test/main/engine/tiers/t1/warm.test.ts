@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { openEngine, type Engine } from '../../../../../src/main/engine/engine'
-import { hasEnded } from '../../../../../src/main/engine/events'
+import { hasEnded } from '../../../../../src/main/engine/base/events'
 import { startWorker } from '../../../../../src/main/engine/tiers/t1/workerEntry'
-import { workerPool } from '../../../../../src/main/engine/workerEntry'
+import { workerPool } from '../../../../../src/main/engine/base/workerEntry'
 import { tempDir } from '../../../../helpers/server'
 
 // The real worker, counted: the engine must start it when it opens, and the first check must use that one.
@@ -11,8 +11,8 @@ vi.mock('../../../../../src/main/engine/tiers/t1/workerEntry', async (importOrig
   return { ...actual, startWorker: vi.fn(actual.startWorker) }
 })
 // The real pools, counted: only t1 is started at open; an idle extraction thread would hold 25–35 MiB.
-vi.mock('../../../../../src/main/engine/workerEntry', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../../../../../src/main/engine/workerEntry')>()
+vi.mock('../../../../../src/main/engine/base/workerEntry', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../../../../src/main/engine/base/workerEntry')>()
   return { ...actual, workerPool: vi.fn(actual.workerPool) }
 })
 

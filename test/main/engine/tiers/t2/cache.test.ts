@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { Clock } from '../../../../../src/main/engine/clock'
+import type { Clock } from '../../../../../src/main/engine/base/clock'
 import { startFakeOpenAI, type FakeOpenAI } from '../../../../helpers/fakeOpenAI'
 import { Report } from '../../../../../src/shared/schemas'
 import { call, startServer, type TestServer } from '../../../../helpers/server'

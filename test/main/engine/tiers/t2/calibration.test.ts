@@ -11,7 +11,7 @@ import {
   calibrationFile,
   calibrationFor,
   type CalibrationMap,
-} from '../../../../../src/main/engine/calibration'
+} from '../../../../../src/main/engine/tiers/calibration'
 import { factdesk } from '../../../../helpers/cli'
 import { startFakeOpenAI, type FakeOpenAI } from '../../../../helpers/fakeOpenAI'
 import { startServer, tempDir, waitForEnd, type TestServer } from '../../../../helpers/server'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { ReportEvent } from '../../../../../src/main/engine/events'
+import type { ReportEvent } from '../../../../../src/main/engine/base/events'
 import { startFakeOpenAI, type FakeOpenAI } from '../../../../helpers/fakeOpenAI'
 import { call, type TestServer, THREE_CLAIMS, waitForEnd } from '../../../../helpers/server'
 import { judged, panelRequests, report, startT2Server, submitT2, t2Config, tokensOf } from './setup'

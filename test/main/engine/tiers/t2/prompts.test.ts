@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DATA_CLOSE, DATA_OPEN, dataBlock, panelSystem } from '../../../../../src/main/engine/tiers/t2'
-import { ManualClock } from '../../../../../src/main/engine/clock'
+import { ManualClock } from '../../../../../src/main/engine/base/clock'
 import { startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../../../../helpers/fakeOpenAI'
 import { startServer, waitForEnd, type TestServer } from '../../../../helpers/server'
 import { judged, report, submitT2, t2Config } from './setup'

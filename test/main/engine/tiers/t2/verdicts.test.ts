@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { ManualClock } from '../../../../../src/main/engine/clock'
-import type { ReportEvent } from '../../../../../src/main/engine/events'
+import { ManualClock } from '../../../../../src/main/engine/base/clock'
+import type { ReportEvent } from '../../../../../src/main/engine/base/events'
 import { DATA_OPEN } from '../../../../../src/main/engine/tiers/t2'
 import { VerdictDetail } from '../../../../../src/shared/schemas'
 import { startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../../../../helpers/fakeOpenAI'

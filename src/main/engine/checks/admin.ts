@@ -1,0 +1,152 @@
+import { ApiError } from '../../../shared/errors'
+import type { Organization, Scope } from '../../../shared/schemas'
+import type { Clock } from '../base/clock'
+import { newId } from '../base/ids'
+import {
+  hashSession,
+  hashToken,
+  newTokenValue,
+  newWebhookSecret,
+  type Principal,
+  type SessionKeys,
+} from './service'
+import type { Store } from '../store'
+import type { LedgerKind } from '../store/ledger'
+import type { TokenRecord } from '../store/tokens'
+
+/// Starting balance of the organization created on first open.
+const DEFAULT_ORGANIZATION_CREDITS = 1000
+
+/// How long a browser session of `factdesk web` lasts; then the link the server prints opens a new one.
+export const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000
+
+/// Operations of whoever holds the data folder (the CLI, the desktop shell, browser-mode sessions): creating
+/// organizations and tokens and granting credits. No token reaches these.
+export class Admin {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+  ) {}
+
+  /// A new organization with its first webhook secret and, when `credits` > 0, a grant.
+  createOrganization(name: string, credits: number, isDefault = false): Organization {
+    if (name.trim() === '') throw new ApiError('bad_request', 'An organization needs a name.')
+    if (!Number.isSafeInteger(credits) || credits < 0) {
+      throw new ApiError('bad_request', 'Credits must be a whole number, zero or more.')
+    }
+    const now = this.clock.now()
+    const organization: Organization = {
+      id: newId('org', now),
+      name: name.trim(),
+      createdAt: now.toISOString(),
+    }
+    this.store.transaction(() => {
+      this.store.organizations.insert(organization, isDefault)
+      this.store.webhookSecrets.insert(organization.id, {
+        id: newId('whs', now),
+        secret: newWebhookSecret(),
+        createdAt: organization.createdAt,
+        expiresAt: null,
+      })
+      this.store.ledger.record(organization.id, 'grant', credits, null, organization.createdAt)
+    })
+    return organization
+  }
+
+  /// The default organization, created with its starting balance the first time a data folder is opened.
+  defaultOrganization(): Organization {
+    return (
+      this.store.organizations.getDefault() ??
+      this.createOrganization('Default organization', DEFAULT_ORGANIZATION_CREDITS, true)
+    )
+  }
+
+  /// A new token; its value is returned here once and never stored.
+  createToken(
+    scope: Scope,
+    organizationId: string,
+    name: string | null,
+  ): { value: string; token: TokenRecord } {
+    this.requireOrganization(organizationId)
+    const value = newTokenValue()
+    return { value, token: this.insertToken(scope, organizationId, name, null, hashToken(value)) }
+  }
+
+  /// A browser session of `factdesk web` for the person at this computer: a write token of the default
+  /// organization that only the session cookie and the page's key together carry, for SESSION_LIFETIME_MS. Its
+  /// keys are returned here once and never stored. Ended sessions are revoked.
+  createSession(): { keys: SessionKeys; token: TokenRecord } {
+    const now = this.clock.now()
+    this.store.tokens.revokeEndedSessions(now.toISOString())
+    const ends = new Date(now.getTime() + SESSION_LIFETIME_MS).toISOString()
+    const keys: SessionKeys = { cookie: newTokenValue(), pageKey: newTokenValue() }
+    const organizationId = this.defaultOrganization().id
+    return {
+      keys,
+      token: this.insertToken('write', organizationId, 'browser session', ends, hashSession(keys)),
+    }
+  }
+
+  private insertToken(
+    scope: Scope,
+    organizationId: string,
+    name: string | null,
+    sessionExpiresAt: string | null,
+    hash: string,
+  ): TokenRecord {
+    const now = this.clock.now()
+    const token: TokenRecord = {
+      id: newId('tok', now),
+      organizationId,
+      name,
+      scope,
+      createdAt: now.toISOString(),
+      revokedAt: null,
+      sessionExpiresAt,
+    }
+    this.store.tokens.insert(token, hash)
+    return token
+  }
+
+  listTokens(organizationId?: string): TokenRecord[] {
+    if (organizationId !== undefined) this.requireOrganization(organizationId)
+    return this.store.tokens.list(organizationId)
+  }
+
+  revokeToken(id: string): void {
+    if (!this.store.tokens.get(id)) throw new ApiError('not_found', `There is no token ${id}.`)
+    this.store.tokens.revoke(id, this.clock.now().toISOString())
+  }
+
+  /// Adds credits to an organization's balance; returns the new balance.
+  grantCredits(organizationId: string, amount: number): number {
+    this.requireOrganization(organizationId)
+    if (!Number.isSafeInteger(amount) || amount <= 0) {
+      throw new ApiError('bad_request', 'The amount must be a whole number of credits, more than zero.')
+    }
+    return this.store.transaction(() => {
+      this.store.ledger.record(organizationId, 'grant', amount, null, this.clock.now().toISOString())
+      return this.store.ledger.balance(organizationId)
+    })
+  }
+
+  /// The organization's ledger summed per kind: grants, charges, refunds.
+  ledger(organizationId: string): Record<LedgerKind, number> {
+    return this.store.ledger.totals(organizationId)
+  }
+
+  /// The organization a check belongs to, whichever it is (for the data folder's owner); null when there is none.
+  checkOrganization(checkId: string): string | null {
+    return this.store.checks.byId(checkId)?.organizationId ?? null
+  }
+
+  /// The data folder's owner acting in an organization: reading its checks as the local principal does its own.
+  ownerIn(principal: Principal, organizationId: string): Principal {
+    this.requireOrganization(organizationId)
+    return { ...principal, organizationId }
+  }
+
+  private requireOrganization(id: string): void {
+    if (!this.store.organizations.get(id)) throw new ApiError('not_found', `There is no organization ${id}.`)
+  }
+}

@@ -1,0 +1,343 @@
+import { createHash } from 'node:crypto'
+import { readFile, stat } from 'node:fs/promises'
+import { basename, extname } from 'node:path'
+import { anchorOf } from '../../../shared/anchors'
+import { ApiError } from '../../../shared/errors'
+import { withoutLineMarkers } from '../../../shared/markdown'
+import {
+  draftLengthProblem,
+  fileSizeProblem,
+  MAX_DRAFT_CHARS,
+  type CreateDraftRequest,
+  type Draft,
+  type DraftAnchor,
+  type DraftList,
+  type DraftSummary,
+  type ImportFileRequest,
+  type SaveDraftRequest,
+  UNTITLED_DRAFT,
+} from '../../../shared/schemas'
+import { conventionsOf, EDITOR_CONVENTIONS, fileText, kindOf, textOfFile } from './formats'
+import { writeFileAtomic } from './write'
+import type { Config } from '../../../shared/config'
+import type { Clock } from '../base/clock'
+import { newId } from '../base/ids'
+import { PerMinuteLimit, quotaReached } from '../base/rateLimit'
+import { requireWrite, type Principal } from '../checks/service'
+import type { Store } from '../store'
+import type { DraftChanges, DraftRecord } from '../store/drafts'
+
+/// A size in words: `1.5 MB`.
+const megabytes = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`
+
+/// How many drafts the recent list shows.
+const RECENT_LIMIT = 30
+
+const digestOf = (text: string): string => createHash('sha256').update(text).digest('hex')
+
+/// Refuses a file's text too long for a draft (the autosave could never save it again).
+function requireDraftText(name: string, text: string): string {
+  const problem = draftLengthProblem(`"${name}"`, text.length)
+  if (problem) throw new ApiError('unprocessable', problem)
+  return text
+}
+
+/// The largest file that may hold a draft's text: three UTF-8 bytes for each UTF-16 character at most, and a
+/// byte-order mark. A Word document's own limit is on what it unpacks to (`MAX_UNPACKED_BYTES`).
+const MAX_TEXT_FILE_BYTES = 3 * MAX_DRAFT_CHARS + 3
+
+/// How long a draft's preview is at most.
+const PREVIEW_CHARS = 80
+
+/// A text's first words: its first line with letters or digits, without Markdown's heading, quote and list
+/// markers, spaces collapsed, cut at a word within PREVIEW_CHARS.
+export function previewOf(text: string): string {
+  const line = text
+    .slice(0, 2000)
+    .split('\n')
+    .map((each) => withoutLineMarkers(each).replace(/\s+/g, ' ').trim())
+    .find((each) => /[\p{L}\p{N}]/u.test(each))
+  if (!line || line.length <= PREVIEW_CHARS) return line ?? ''
+  const cut = line.slice(0, PREVIEW_CHARS)
+  return `${cut.slice(0, cut.lastIndexOf(' ') > 0 ? cut.lastIndexOf(' ') : PREVIEW_CHARS)}…`
+}
+
+/// The draft without its text: whether the text matches its file as last opened or saved.
+function summaryOf(draft: DraftRecord): DraftSummary {
+  return {
+    id: draft.id,
+    title: draft.title,
+    preview: previewOf(draft.text),
+    filePath: draft.filePath,
+    fileModified: draft.fileDigest === null ? draft.text !== '' : digestOf(draft.text) !== draft.fileDigest,
+    lastCheckId: draft.lastCheckId,
+    updatedAt: draft.updatedAt,
+    openedAt: draft.openedAt,
+  }
+}
+
+const viewOf = (draft: DraftRecord): Draft => ({
+  ...summaryOf(draft),
+  text: draft.text,
+  anchors: draft.anchors,
+})
+
+/// The writer's drafts: texts autosaved to the store so that nothing typed is lost to a crash, each maybe tied
+/// to a file on disk, and to the last check made of it (whose claims are kept as anchors to place its verdicts
+/// again, even in a text changed since). Files by path are the desktop's alone: paths come from its dialogs,
+/// never from the API.
+export class DraftService {
+  private readonly newDrafts: PerMinuteLimit
+
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly limits: Pick<
+      Config['limits'],
+      'drafts' | 'draftBytes' | 'draftsPerMinute' | 'importBytes'
+    >,
+  ) {
+    this.newDrafts = new PerMinuteLimit(clock, limits.draftsPerMinute, 'draftsPerMinute')
+  }
+
+  /// The most recently opened drafts first.
+  list(principal: Principal): DraftList {
+    return { data: this.store.drafts.recent(principal.organizationId, RECENT_LIMIT).map(summaryOf) }
+  }
+
+  create(principal: Principal, request: CreateDraftRequest): Draft {
+    requireWrite(principal)
+    return viewOf(this.insert(principal, request.title ?? UNTITLED_DRAFT, request.text ?? '', null, null))
+  }
+
+  /// The draft without its text (where its file is, say).
+  summary(principal: Principal, id: string): DraftSummary {
+    return summaryOf(this.find(principal, id))
+  }
+
+  /// The draft with its text; it moves to the top of the recent list.
+  open(principal: Principal, id: string): Draft {
+    requireWrite(principal)
+    const draft = this.find(principal, id)
+    return viewOf(this.change(draft, { openedAt: this.now() }))
+  }
+
+  /// The autosave: cheap and idempotent, answers the draft without its text.
+  save(principal: Principal, id: string, request: SaveDraftRequest): DraftSummary {
+    requireWrite(principal)
+    const draft = this.find(principal, id)
+    const changes: Omit<DraftChanges, 'updatedAt'> = {}
+    if (request.text !== undefined && request.text !== draft.text) changes.text = request.text
+    if (request.title !== undefined && request.title !== draft.title) changes.title = request.title
+    if (request.lastCheckId !== undefined && request.lastCheckId !== draft.lastCheckId) {
+      changes.lastCheckId = request.lastCheckId
+      changes.anchors = request.lastCheckId === null ? [] : this.anchorsOf(principal, request.lastCheckId)
+    }
+    if (request.savedToFile) changes.fileDigest = digestOf(request.text ?? draft.text)
+    if (Object.keys(changes).length === 0) return summaryOf(draft)
+    return summaryOf(this.change(draft, { ...changes, openedAt: this.now() }))
+  }
+
+  /// A file the page read: Markdown and text as they are, a Word document as Markdown; a new draft holds it.
+  async importFile(principal: Principal, request: ImportFileRequest): Promise<Draft> {
+    requireWrite(principal)
+    const bytes = Buffer.from(request.content, 'base64')
+    // A limit of the API, which reads the file whole into memory from any client; the desktop app's own page
+    // hands it over in the app (up to MAX_FILE_BYTES, a Word document with its pictures).
+    if (!principal.owner && bytes.length > this.limits.importBytes) {
+      throw quotaReached(
+        'importBytes',
+        `"${request.name}" is ${megabytes(bytes.length)}; a file to import can be at most ${megabytes(this.limits.importBytes)}`,
+      )
+    }
+    const text = requireDraftText(request.name, await textOfFile(request.name, bytes))
+    // A Word document is imported, not opened: it is saved (downloaded) as Markdown under its own name.
+    const docx = kindOf(request.name) === 'docx'
+    const title = docx ? `${basename(request.name, extname(request.name))}.md` : request.name
+    return viewOf(this.insert(principal, title, text, null, docx ? null : digestOf(text)))
+  }
+
+  /// Opens a file from disk (the desktop's dialogs): its draft if it has one, else a new draft. The draft keeps
+  /// unsaved changes as long as the file did not change since; a file changed elsewhere while its draft had none
+  /// replaces the draft's text. When both changed, `keepUnsavedEdits` asks the writer which to open: the draft
+  /// as it is (saving it later asks before replacing the file), or the file, with the edits kept in a new draft
+  /// named `editsTitle` and placed in the recent list where the draft was. A Word document is imported as a new,
+  /// unsaved draft.
+  async openFile(
+    principal: Principal,
+    path: string,
+    keepUnsavedEdits: (editsTitle: string) => Promise<boolean>,
+  ): Promise<Draft> {
+    requireWrite(principal)
+    const name = basename(path)
+    const unreadable = (): never => {
+      throw new ApiError('unprocessable', `"${name}" could not be read.`)
+    }
+    // Sized before it is read: a file of hundreds of megabytes would be read whole only to be refused.
+    const size = (await stat(path).catch(unreadable)).size
+    if (kindOf(path) !== 'docx' && size > MAX_TEXT_FILE_BYTES) {
+      throw new ApiError(
+        'unprocessable',
+        `"${name}" is ${(size / 1e6).toFixed(1)} MB, too long for a draft: a draft holds at most ${MAX_DRAFT_CHARS.toLocaleString('en')} characters.`,
+      )
+    }
+    const tooLarge = fileSizeProblem(name, size)
+    if (tooLarge) throw new ApiError('unprocessable', tooLarge)
+    const bytes = await readFile(path).catch(unreadable)
+    const text = requireDraftText(name, await textOfFile(name, bytes))
+    if (kindOf(path) === 'docx') {
+      return viewOf(this.insert(principal, `${basename(path, extname(path))}.md`, text, null, null))
+    }
+    const digest = digestOf(text)
+    const draft = this.store.drafts.byFile(principal.organizationId, path)
+    if (!draft) return viewOf(this.insert(principal, name, text, path, digest))
+    const edited = digestOf(draft.text)
+    const opened = { openedAt: this.now() }
+    if (draft.fileDigest === digest) return viewOf(this.change(draft, opened))
+    // Edits that made the text the file's now are as good as none.
+    if (draft.fileDigest === edited || edited === digest) {
+      return viewOf(this.change(draft, { ...opened, text, fileDigest: digest }))
+    }
+    const editsTitle = `${basename(name, extname(name))} (unsaved edits)${extname(name)}`
+    const keep = await keepUnsavedEdits(editsTitle)
+    // Read again: an autosave may have landed while the writer was asked.
+    return this.store.transaction(() => {
+      const current = this.find(principal, draft.id)
+      if (keep) return viewOf(this.change(current, { openedAt: this.now() }))
+      const now = this.now()
+      this.requireRoom(principal.organizationId, current.text, null)
+      this.store.drafts.insert({
+        ...current,
+        id: newId('drf', this.clock.now()),
+        title: editsTitle,
+        filePath: null,
+        fileDigest: null,
+        createdAt: now,
+        updatedAt: now,
+      })
+      return viewOf(this.change(current, { text, fileDigest: digest, openedAt: now }))
+    })
+  }
+
+  /// Whether the draft's own file at `path` changed on disk since the draft last opened or saved it: another
+  /// program wrote it, and saving over it would lose what that program wrote. A file that is gone, or that is not
+  /// the draft's, did not.
+  async changedOnDisk(principal: Principal, id: string, path: string): Promise<boolean> {
+    const draft = this.find(principal, id)
+    if (draft.filePath !== path || draft.fileDigest === null) return false
+    const bytes = await readFile(path).catch(() => null)
+    if (!bytes) return false
+    const text = await textOfFile(basename(path), bytes).catch(() => null)
+    return text === null || digestOf(text) !== draft.fileDigest
+  }
+
+  /// Saves `text` as the draft's and writes it to `path` (`writeFileAtomic`: a crash never leaves only a part of
+  /// the new text), with the line ends and byte-order mark of the file it replaces; the draft then belongs to
+  /// that file and is named after it. An autosave that lands while the file is written keeps its newer text (the
+  /// file then holds the older one, so the draft shows changes not saved to it).
+  async saveFile(principal: Principal, id: string, text: string, path: string): Promise<DraftSummary> {
+    requireWrite(principal)
+    const draft = this.find(principal, id)
+    const replaced = await readFile(path).catch(() => null)
+    await writeFileAtomic(path, fileText(text, replaced ? conventionsOf(replaced) : EDITOR_CONVENTIONS))
+    // A file has one draft: one that held this path before lets it go.
+    const previous = this.store.drafts.byFile(principal.organizationId, path)
+    return this.store.transaction(() => {
+      if (previous && previous.id !== id)
+        this.store.drafts.update(previous.id, { filePath: null, fileDigest: null, updatedAt: this.now() })
+      const current = this.find(principal, id)
+      return summaryOf(
+        this.change(current, {
+          text: current.text === draft.text ? text : current.text,
+          filePath: path,
+          fileDigest: digestOf(text),
+          title: basename(path),
+          openedAt: this.now(),
+        }),
+      )
+    })
+  }
+
+  private anchorsOf(principal: Principal, checkId: string): DraftAnchor[] {
+    const check = this.store.checks.get(principal.organizationId, checkId)
+    // A manuscript's parts, one after another in its text.
+    const checks = check ? [check] : this.store.checks.ofManuscript(principal.organizationId, checkId)
+    // The desktop app may check on a remote service (its settings): the page then anchors from that report.
+    if (checks.length === 0 && principal.owner) return []
+    if (checks.length === 0) throw new ApiError('not_found', `There is no check ${checkId}.`)
+    let from = 0
+    return checks.flatMap((part) => {
+      const text = this.store.documents.text(part.documentId)
+      const anchors = this.store.documents.claims(part.documentId).map((claim) => {
+        const anchor = anchorOf(text, claim.charStart, claim.charEnd)
+        return { claimId: claim.id, ...anchor, start: anchor.start + from, end: anchor.end + from }
+      })
+      from += text.length
+      return anchors
+    })
+  }
+
+  private insert(
+    principal: Principal,
+    title: string,
+    text: string,
+    filePath: string | null,
+    fileDigest: string | null,
+  ): DraftRecord {
+    this.newDrafts.require(principal.organizationId, 'new drafts')
+    this.requireRoom(principal.organizationId, text, null)
+    const now = this.now()
+    const draft: DraftRecord = {
+      id: newId('drf', this.clock.now()),
+      organizationId: principal.organizationId,
+      title,
+      filePath,
+      text,
+      fileDigest,
+      lastCheckId: null,
+      anchors: [],
+      createdAt: now,
+      updatedAt: now,
+      openedAt: now,
+    }
+    this.store.drafts.insert(draft)
+    return draft
+  }
+
+  private change(draft: DraftRecord, changes: Omit<DraftChanges, 'updatedAt'>): DraftRecord {
+    if (changes.text !== undefined) this.requireRoom(draft.organizationId, changes.text, draft)
+    const updatedAt = this.now()
+    this.store.drafts.update(draft.id, { ...changes, updatedAt })
+    return { ...draft, ...changes, updatedAt }
+  }
+
+  /// Refuses a new draft of `text` (or `text` replacing the text of `replaced`) that would take the organization
+  /// past `limits.drafts` or `limits.draftBytes`; a text no longer than the one it replaces always fits.
+  private requireRoom(organizationId: string, text: string, replaced: DraftRecord | null): void {
+    const usage = this.store.drafts.usage(organizationId)
+    if (!replaced && usage.drafts >= this.limits.drafts) {
+      throw quotaReached(
+        'drafts',
+        `This organization keeps ${usage.drafts.toLocaleString('en')} drafts, the most it may`,
+      )
+    }
+    const added = Buffer.byteLength(text) - (replaced ? Buffer.byteLength(replaced.text) : 0)
+    if (added > 0 && usage.bytes + added > this.limits.draftBytes) {
+      throw quotaReached(
+        'draftBytes',
+        `This organization's drafts hold ${megabytes(usage.bytes)}; this text would take them past the ` +
+          `${megabytes(this.limits.draftBytes)} they may hold`,
+      )
+    }
+  }
+
+  private find(principal: Principal, id: string): DraftRecord {
+    const draft = this.store.drafts.get(principal.organizationId, id)
+    if (!draft) throw new ApiError('not_found', `There is no draft ${id}.`)
+    return draft
+  }
+
+  private now(): string {
+    return this.clock.now().toISOString()
+  }
+}

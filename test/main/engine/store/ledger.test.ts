@@ -1,0 +1,69 @@
+import fc from 'fast-check'
+import Database from 'libsql'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { Store } from '../../../../src/main/engine/store'
+import { InsufficientCreditsError } from '../../../../src/main/engine/store/ledger'
+import { tempDir } from '../../../helpers/server'
+
+const AT = '2026-01-01T00:00:00.000Z'
+
+describe('the credits ledger', () => {
+  it('after any sequence of operations: balance = grants - charges + refunds, never negative', () => {
+    const store = Store.open(tempDir())
+    let n = 0
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ kind: fc.constantFrom('grant', 'charge', 'refund'), amount: fc.nat(500) }), {
+          maxLength: 40,
+        }),
+        (operations) => {
+          const org = `org_${n++}`
+          store.organizations.insert({ id: org, name: org, createdAt: AT }, false)
+          let expected = 0
+          for (const { kind, amount } of operations) {
+            try {
+              store.transaction(() => store.ledger.record(org, kind, amount, null, AT))
+              expected += kind === 'charge' ? -amount : amount
+            } catch (error) {
+              expect(error).toBeInstanceOf(InsufficientCreditsError)
+              expect(kind).toBe('charge')
+              expect(amount).toBeGreaterThan(expected)
+            }
+            expect(store.ledger.balance(org)).toBe(expected)
+            expect(expected).toBeGreaterThanOrEqual(0)
+          }
+          const totals = store.ledger.totals(org)
+          expect(store.ledger.balance(org)).toBe(totals.grant - totals.charge + totals.refund)
+        },
+      ),
+      { numRuns: 100 },
+    )
+    store.close()
+  })
+
+  it('the database itself refuses a charge that would make the balance negative', () => {
+    const dir = tempDir()
+    const store = Store.open(dir)
+    store.organizations.insert({ id: 'org_a', name: 'A', createdAt: AT }, false)
+    store.ledger.record('org_a', 'grant', 5, null, AT)
+    store.close()
+    const db = new Database(join(dir, 'factdesk.db'))
+    const insert = db.prepare(
+      "INSERT INTO ledger_entries (organization_id, kind, amount, created_at) VALUES ('org_a', 'charge', ?, ?)",
+    )
+    expect(() => insert.run(6, AT)).toThrow(/insufficient_credits/)
+    insert.run(5, AT)
+    expect(() => insert.run(1, AT)).toThrow(/insufficient_credits/)
+    db.close()
+  })
+
+  it('refuses negative, fractional and unsafe amounts', () => {
+    const store = Store.open(tempDir())
+    store.organizations.insert({ id: 'org_a', name: 'A', createdAt: AT }, false)
+    for (const amount of [-1, 1.5, Number.MAX_SAFE_INTEGER + 2]) {
+      expect(() => store.ledger.record('org_a', 'grant', amount, null, AT)).toThrow(RangeError)
+    }
+    store.close()
+  })
+})
