@@ -62,7 +62,8 @@ const requested: string[] = []
 /// A clone after `npm ci`: the project's sources, and node_modules with `electron` and electron-vite copied (both
 /// resolve `electron` from where they sit) and every other package linked to this checkout's.
 function freshClone(folder: string): void {
-  for (const name of ['package.json', 'electron.vite.config.ts', 'tsconfig.json'])
+  const tsconfigs = readdirSync(ROOT).filter((name) => /^tsconfig\..*json$/.test(name))
+  for (const name of ['package.json', 'electron.vite.config.ts', ...tsconfigs])
     cpSync(join(ROOT, name), join(folder, name))
   for (const name of ['src', 'resources', 'scripts'])
     cpSync(join(ROOT, name), join(folder, name), { recursive: true })
