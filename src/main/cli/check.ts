@@ -6,7 +6,7 @@ import { headlineConsensus } from '../../shared/verdicts'
 import type { Engine } from '../engine/engine'
 import { hasEnded } from '../engine/base/events'
 import { QUEUE_ADVICE } from '../engine/checks/reachability'
-import type { Principal } from '../engine/checks/service'
+import type { Principal } from '../engine/checks/access'
 import { CommandError } from './errors'
 
 /// Estimates, submits and runs a check of `text` in this process, resolving with its final report. With

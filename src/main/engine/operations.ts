@@ -1,5 +1,6 @@
 import { remoteServiceRefused } from '../../shared/errors'
 import {
+  OPERATION_TABLE,
   OPERATIONS,
   type FactdeskOperations,
   type Operation,
@@ -10,7 +11,7 @@ import type { Report, ServiceTest, ServiceTestRequest } from '../../shared/schem
 import type { Engine } from './engine'
 import { exportReport } from './exports'
 import type { PdfPrinter } from './exports/pdf'
-import type { Principal } from './checks/service'
+import { requireAccess, type Principal } from './checks/access'
 
 /// The desktop app's choice of service (the shell's `ServiceSwitch`), as the operations of this computer see it.
 export interface ServiceChoice {
@@ -90,7 +91,7 @@ const HANDLERS: Handlers = {
     return saved
   },
   testModel: ({ settings }, { principal }, model) => settings.probes.testModel(principal, model),
-  detectOllama: ({ settings }, { principal }) => settings.probes.detectOllama(principal),
+  detectOllama: ({ settings }) => settings.probes.detectOllama(),
   testService: ({ services }, { principal }, request) => {
     if (!services) throw remoteServiceRefused()
     return services.test(principal, request)
@@ -107,13 +108,15 @@ const HANDLERS: Handlers = {
   importFile: ({ drafts }, { principal }, request) => drafts.importFile(principal, request),
 }
 
-/// Runs one operation for `caller` with arguments already checked against its declaration.
+/// Runs one operation for `caller` with arguments already checked against its declaration, once the caller may:
+/// the operation's declared `access` is the one check of who may do what, on every path that reaches the engine.
 export async function runOperation<Op extends Operation>(
   parts: OperationParts,
   operation: Op,
   caller: Caller,
   args: OperationArgs<Op>,
 ): Promise<OperationResult<Op>> {
+  requireAccess(caller.principal, OPERATION_TABLE[operation].access)
   // The table is typed per operation; indexing it with a type parameter loses the pairing with the arguments.
   const handler = HANDLERS[operation] as (
     parts: OperationParts,

@@ -1,9 +1,9 @@
-import { METHOD_NAME_ALL } from 'hono/router'
 import type { Context, MiddlewareHandler, Next } from 'hono'
 import { getCookie } from 'hono/cookie'
 import { PAGE_KEY_HEADER } from '../../shared/browserSession'
 import { ApiError } from '../../shared/errors'
-import { requireWrite, type Principal, type Service } from '../engine/checks/service'
+import type { Principal } from '../engine/checks/access'
+import type { Service } from '../engine/checks/service'
 
 /// Hono's per-request variables of the API.
 export interface ApiEnv {
@@ -12,8 +12,6 @@ export interface ApiEnv {
 
 /// Name of the browser-mode session cookie; it holds a browser session (see `web.ts`), never an API token.
 export const SESSION_COOKIE = 'factdesk_session'
-
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
 /// Authentication before anything else: a bearer token, or in browser mode the session cookie together with the
 /// page's key (PAGE_KEY_HEADER), which only the page of this origin holds. Sets the principal for the handlers.
@@ -39,12 +37,9 @@ export function authenticate(service: Service, acceptSessionCookie: boolean): Mi
   }
 }
 
-/// Sets the principal for the handlers once its scope allows the request.
+/// Sets the principal for the handlers. What it may do is each operation's declared `access`, checked by its
+/// route before the request is read (`routes/operations.ts`).
 async function authorised(c: Context<ApiEnv>, principal: Principal, next: Next): Promise<void> {
-  // "read tokens may call GET endpoints": refused here for a route of any other method. A route that does not
-  // exist is 404 for every token (matched here are only the middleware, which answer every method).
-  const known = c.req.matchedRoutes.some((route) => route.method !== METHOD_NAME_ALL)
-  if (!SAFE_METHODS.has(c.req.method) && known) requireWrite(principal)
   c.set('principal', principal)
   await next()
 }

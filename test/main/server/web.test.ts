@@ -5,7 +5,7 @@ import { PAGE_KEY_HEADER } from '../../../src/shared/browserSession'
 import { CONTENT_SECURITY_POLICY } from '../../../src/shared/csp'
 import { SESSION_LIFETIME_MS } from '../../../src/main/engine/checks/admin'
 import { ManualClock } from '../../../src/main/engine/base/clock'
-import type { SessionKeys } from '../../../src/main/engine/checks/service'
+import type { SessionKeys } from '../../../src/main/engine/checks/account'
 import { mountWeb } from '../../../src/main/server/web'
 import { expectEnvelope, startServer, tempDir, type TestServer } from '../../helpers/server'
 

@@ -2,14 +2,8 @@ import { ApiError } from '../../../shared/errors'
 import type { Organization, Scope } from '../../../shared/schemas'
 import type { Clock } from '../base/clock'
 import { newId } from '../base/ids'
-import {
-  hashSession,
-  hashToken,
-  newTokenValue,
-  newWebhookSecret,
-  type Principal,
-  type SessionKeys,
-} from './service'
+import type { Principal } from './access'
+import { hashSession, hashToken, newTokenValue, newWebhookSecret, type SessionKeys } from './account'
 import type { Store } from '../store'
 import type { LedgerKind } from '../store/ledger'
 import type { TokenRecord } from '../store/tokens'

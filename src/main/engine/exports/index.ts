@@ -1,7 +1,8 @@
 import type { ExportedFile } from '../../../shared/api'
 import type { ExportFormat, Report } from '../../../shared/schemas'
 import { attentionOf } from '../../../shared/verdicts'
-import type { Principal, Service } from '../checks/service'
+import type { Principal } from '../checks/access'
+import type { Service } from '../checks/service'
 import type { PdfPrinter } from './pdf'
 
 /// Each format's file name extension and media type.

@@ -23,7 +23,7 @@ import type { Config } from '../../../shared/config'
 import type { Clock } from '../base/clock'
 import { newId } from '../base/ids'
 import { PerMinuteLimit, quotaReached } from '../base/rateLimit'
-import { requireWrite, type Principal } from '../checks/service'
+import type { Principal } from '../checks/access'
 import type { Store } from '../store'
 import type { DraftChanges, DraftRecord } from '../store/drafts'
 
@@ -106,7 +106,6 @@ export class DraftService {
   }
 
   create(principal: Principal, request: CreateDraftRequest): Draft {
-    requireWrite(principal)
     return viewOf(this.insert(principal, request.title ?? UNTITLED_DRAFT, request.text ?? '', null, null))
   }
 
@@ -117,14 +116,12 @@ export class DraftService {
 
   /// The draft with its text; it moves to the top of the recent list.
   open(principal: Principal, id: string): Draft {
-    requireWrite(principal)
     const draft = this.find(principal, id)
     return viewOf(this.change(draft, { openedAt: this.now() }))
   }
 
   /// The autosave: cheap and idempotent, answers the draft without its text.
   save(principal: Principal, id: string, request: SaveDraftRequest): DraftSummary {
-    requireWrite(principal)
     const draft = this.find(principal, id)
     const changes: Omit<DraftChanges, 'updatedAt'> = {}
     if (request.text !== undefined && request.text !== draft.text) changes.text = request.text
@@ -140,7 +137,6 @@ export class DraftService {
 
   /// A file the page read: Markdown and text as they are, a Word document as Markdown; a new draft holds it.
   async importFile(principal: Principal, request: ImportFileRequest): Promise<Draft> {
-    requireWrite(principal)
     const bytes = Buffer.from(request.content, 'base64')
     // A limit of the API, which reads the file whole into memory from any client; the desktop app's own page
     // hands it over in the app (up to MAX_FILE_BYTES, a Word document with its pictures).
@@ -168,7 +164,6 @@ export class DraftService {
     path: string,
     keepUnsavedEdits: (editsTitle: string) => Promise<boolean>,
   ): Promise<Draft> {
-    requireWrite(principal)
     const name = basename(path)
     const unreadable = (): never => {
       throw new ApiError('unprocessable', `"${name}" could not be read.`)
@@ -236,7 +231,6 @@ export class DraftService {
   /// that file and is named after it. An autosave that lands while the file is written keeps its newer text (the
   /// file then holds the older one, so the draft shows changes not saved to it).
   async saveFile(principal: Principal, id: string, text: string, path: string): Promise<DraftSummary> {
-    requireWrite(principal)
     const draft = this.find(principal, id)
     const replaced = await readFile(path).catch(() => null)
     await writeFileAtomic(path, fileText(text, replaced ? conventionsOf(replaced) : EDITOR_CONVENTIONS))

@@ -12,7 +12,7 @@ import { newId } from '../base/ids'
 import type { Job, JobQueue, JobRunner } from '../jobs/runner'
 import { apiKeys, type ApiKeys } from '../base/keys'
 import { ModelClient, modelHandle, modelSettings, type ModelHandle } from '../models'
-import { requireWrite, type Principal } from '../checks/service'
+import type { Principal } from '../checks/access'
 import type { Store } from '../store'
 import { chargeOrRefuse } from '../checks/credits'
 import { PermanentError } from '../base/errors'
@@ -173,7 +173,6 @@ export class DeepResearch implements JobQueue {
     principal: Principal,
     request: { claimId?: string | null; text?: string | null },
   ): Promise<Research> {
-    requireWrite(principal)
     const hasClaim = typeof request.claimId === 'string'
     const hasText = typeof request.text === 'string'
     if (hasClaim === hasText) {

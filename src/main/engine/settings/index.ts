@@ -19,7 +19,7 @@ import type { Admin } from '../checks/admin'
 import type { Clock } from '../base/clock'
 import { apiKeys, modelKeyName, SEARCH_KEY, type ApiKeys } from '../base/keys'
 import type { SecretBox } from '../base/secrets'
-import { requireOwner, type Principal } from '../checks/service'
+import type { Principal } from '../checks/access'
 import type { Store } from '../store'
 import type { TokenRecord } from '../store/tokens'
 import { ConnectionProbes, type ProbeOptions } from './probes'
@@ -115,7 +115,6 @@ export class AppSettings {
   }
 
   view(principal: Principal): Settings {
-    requireOwner(principal)
     const { models, search } = this.effective()
     return {
       models: {
@@ -139,7 +138,6 @@ export class AppSettings {
   /// Saves the parts of `patch`; keys given are sealed, keys of models no longer configured are forgotten. The
   /// tiers use the new models and search provider for new work; the local server is started or stopped.
   async update(principal: Principal, patch: SettingsPatch): Promise<Settings> {
-    requireOwner(principal)
     if (patch.search?.baseURL !== undefined)
       await this.requirePublicSearch('search.baseURL', patch.search.baseURL)
     const at = this.clock.now().toISOString()
@@ -254,12 +252,10 @@ export class AppSettings {
   }
 
   listTokens(principal: Principal): TokenList {
-    requireOwner(principal)
     return { data: this.admin.listTokens(principal.organizationId).map(tokenView) }
   }
 
   createToken(principal: Principal, request: CreateTokenRequest): CreatedToken {
-    requireOwner(principal)
     const name = request.name?.trim() || null
     const { value, token } = this.admin.createToken(request.scope, principal.organizationId, name)
     return { token: tokenView(token), value }
@@ -267,7 +263,6 @@ export class AppSettings {
 
   /// Revokes one of the organization's tokens; never the one this window itself signs in with.
   revokeToken(principal: Principal, id: string): ApiToken {
-    requireOwner(principal)
     const token = this.store.tokens.get(id)
     if (!token || token.organizationId !== principal.organizationId) {
       throw new ApiError('not_found', `There is no token ${id}.`)
@@ -284,7 +279,6 @@ export class AppSettings {
 
   /// Adds credits to the organization's balance.
   grantCredits(principal: Principal, amount: number): Credits {
-    requireOwner(principal)
     return { balance: this.admin.grantCredits(principal.organizationId, amount), prices: this.base.pricing }
   }
 

@@ -10,7 +10,7 @@ import type {
 } from '../../../shared/schemas'
 import { apiKeys, type ApiKeys, type Env } from '../base/keys'
 import { Limiters, ModelClient, modelHandle } from '../models'
-import { requireOwner, type Principal } from '../checks/service'
+import type { Principal } from '../checks/access'
 import { NO_POLICY, Web } from '../web'
 import { modelConfig } from './saved'
 
@@ -52,7 +52,6 @@ export class ConnectionProbes {
   /// the provider and address are those it was saved for, else its environment variable): ok with the time it
   /// took, or what went wrong in words.
   async testModel(principal: Principal, input: ModelTestRequest): Promise<ModelTest> {
-    requireOwner(principal)
     this.settings.requireKeyVariables('apiKeyEnv', [input.apiKeyEnv])
     const config = modelConfig(input)
     const saved = everyModel(this.settings.effective().models).find((model) => model.id === config.id)
@@ -87,7 +86,6 @@ export class ConnectionProbes {
   /// and address are those it was saved for, else its environment variable), under the same address rules and
   /// time cap as t3's: ok with the time it took and the first results, or what went wrong in words.
   async testSearch(principal: Principal, input: SearchTestRequest): Promise<SearchTest> {
-    requireOwner(principal)
     this.settings.requireKeyVariables('apiKeyEnv', [input.apiKeyEnv])
     await this.settings.requirePublicSearch('baseURL', input.baseURL)
     const config = this.settings.effective()
@@ -113,8 +111,7 @@ export class ConnectionProbes {
   }
 
   /// Asks a local Ollama for the models it has pulled (`GET /api/tags`).
-  async detectOllama(principal: Principal): Promise<OllamaDetection> {
-    requireOwner(principal)
+  async detectOllama(): Promise<OllamaDetection> {
     const origin = this.options.ollamaOrigin ?? DEFAULT_OLLAMA_ORIGIN
     const baseURL = `${origin}/v1`
     try {

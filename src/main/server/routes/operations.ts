@@ -10,6 +10,7 @@ import {
   type RestOperation,
   type RestRoute,
 } from '../../../shared/operations'
+import { requireAccess } from '../../engine/checks/access'
 import { runOperation, type OperationParts } from '../../engine/operations'
 import type { ApiEnv } from '../auth'
 import { errorResponses, ok } from './responses'
@@ -103,7 +104,13 @@ export function operationRoutes(
     const route = restRouteOf(operation) as RestRoute
     const request = restArguments(operation, route)
     const { names, query, body } = request
-    api.openapi(declare(operation, route, request, middleware[operation] ?? []), async (c) => {
+    // Refused before the request is read: the same declared access that `runOperation` holds every path to.
+    const allowed: MiddlewareHandler<ApiEnv> = async (c, next) => {
+      requireAccess(c.var.principal, OPERATION_TABLE[operation].access)
+      await next()
+    }
+    const before = [allowed, ...(middleware[operation] ?? [])]
+    api.openapi(declare(operation, route, request, before), async (c) => {
       // Validated by the route's declaration: read here without the per-route types a literal route would have.
       const valid = c.req.valid.bind(c.req) as (target: string) => Record<string, unknown>
       const params = names.length > 0 ? valid('param') : {}
