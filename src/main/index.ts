@@ -10,7 +10,7 @@ import { nativeFileDialogs } from './desktop/fileDialogs'
 import { createFileDispatch, openAsked } from './desktop/files'
 import { guardEveryWebContents } from './desktop/guards'
 import { registerFileIpc, registerIpc } from './desktop/ipc'
-import { configFile, fileToOpen, FilesToOpen } from './desktop/launch'
+import { configFile, fileToOpen, FilesToOpen, JS_FLAGS } from './desktop/launch'
 import { pagePolicy } from './desktop/pagePolicy'
 import { announceInBackground } from './desktop/notify'
 import { registerAppScheme, serveApp } from './desktop/protocol'
@@ -50,6 +50,8 @@ const dialogs = nativeFileDialogs(() => mainWindow)
 const filesToOpen = new FilesToOpen()
 filesToOpen.add(fileToOpen(process.argv, process.cwd()))
 
+// The memory settings `factdesk serve` has, for every process started from here on (see JS_FLAGS).
+app.commandLine.appendSwitch('js-flags', JS_FLAGS)
 // Every renderer sandboxed, whatever a window's preferences say; app:// privileged, which Electron takes only now.
 app.enableSandbox()
 registerAppScheme()

@@ -6,6 +6,12 @@ import { OPENABLE } from '../engine/files/formats'
 // the command line.
 const OPTIONS = { config: { type: 'string' } } as const
 
+/// V8's flags for the app's processes, as `factdesk serve` runs (bin/factdesk.js): a young generation of 2 MB
+/// semi-spaces, which kept `serve` tens of MB smaller for no slower answers. V8 sizes it only as a process starts,
+/// so the main process takes it from its launch (`npm start`, the Linux packages' `executableArgs`) and every
+/// process it starts after, the window's page included, from `app.commandLine.appendSwitch('js-flags', …)`.
+export const JS_FLAGS = '--max-semi-space-size=2'
+
 /// The configuration file of `--config FILE` on the app's command line, as the CLI takes it: JSON, never a secret
 /// (keys come from `apiKeyEnv` or Settings).
 export function configFile(args: string[]): string | undefined {

@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { appPage } from '../../../src/main/desktop/appPage'
-import { configFile, fileToOpen, FilesToOpen } from '../../../src/main/desktop/launch'
+import { configFile, fileToOpen, FilesToOpen, JS_FLAGS } from '../../../src/main/desktop/launch'
 import { linkForBrowser, mayGrant, mayNavigate } from '../../../src/main/desktop/pageRules'
 import { placeOnScreen } from '../../../src/main/desktop/placement'
 import {
@@ -18,6 +20,7 @@ import {
 
 // What the desktop shell decides, without Electron: the shell only shows and applies it.
 
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url))
 const page = appPage(undefined)
 const dev = appPage('http://localhost:5173')
 
@@ -195,5 +198,17 @@ describe('the command line', () => {
     expect(opened).toEqual(['/a.md', '/b.txt'])
     files.add('/c.docx')
     expect(opened).toEqual(['/a.md', '/b.txt', '/c.docx'])
+  })
+})
+
+describe("the app's V8 flags", () => {
+  const read = (name: string): string => readFileSync(join(ROOT, name), 'utf8')
+  it('are the ones `factdesk serve` runs with, at every launch of the main process', () => {
+    expect(read('bin/factdesk.js').split('\n')[0]).toContain(`node ${JS_FLAGS}`)
+    const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts
+    expect(scripts.start).toContain(`-- --js-flags=${JS_FLAGS}`)
+    expect(read('electron-builder.yml')).toMatch(
+      new RegExp(`\\nlinux:\\n(?:  .*\\n)*  executableArgs: \\['--js-flags=${JS_FLAGS}'\\]`),
+    )
   })
 })

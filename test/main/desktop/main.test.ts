@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { channelOf, OPENED_FILE_CHANNEL } from '../../../src/shared/api'
 import { CONTENT_SECURITY_POLICY } from '../../../src/shared/csp'
+import { JS_FLAGS } from '../../../src/main/desktop/launch'
 import { tempDir } from '../../helpers/server'
 
 // The desktop app's main process (src/main/index.ts) started against a stand-in for the 'electron' module, as
@@ -93,6 +94,7 @@ const electron = vi.hoisted(() => {
       ...emitter(),
       isPackaged: true,
       enableSandbox: vi.fn(),
+      commandLine: { appendSwitch: vi.fn() },
       requestSingleInstanceLock: () => true,
       whenReady: () => whenReady,
       setPath: vi.fn(),
@@ -149,6 +151,7 @@ describe('the desktop app starting', () => {
       { scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } },
     ])
     expect(electron.app.enableSandbox).toHaveBeenCalled()
+    expect(electron.app.commandLine.appendSwitch).toHaveBeenCalledWith('js-flags', JS_FLAGS)
     expect(electron.app.setPath).toHaveBeenCalledWith('userData', dataDir)
     expect(electron.windows).toEqual([])
   })
