@@ -41,6 +41,9 @@ export function measurementsMarkdown(run: BenchRun): string {
     'The bench runs Node with the young generation `factdesk serve` has (`--max-semi-space-size=2`).',
     'A figure is the median of its runs; its spread is the least and the greatest run, or the 95th percentile',
     'where a benchmark gives quantiles only; its target, where one is set, is what the median must meet.',
+    "The REST API benchmark loads the server with `wrk` where it is installed, else with Node's HTTP client,",
+    'and its figures name the client. `npm run bench -- NAME…` runs some of the benchmarks, and `--markdown`',
+    'may stand anywhere among them.',
     '',
     `- Machine: ${run.machine.cpu}, ${run.machine.cpus} cores, ${run.machine.memoryGiB} GiB of memory` +
       (run.machine.load === undefined
