@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { z } from 'zod'
@@ -78,5 +78,33 @@ describe('docs/configuration.md', () => {
     const modelTable = rows('A model')
     expect(modelKeys.filter((key) => !modelTable.has(key))).toEqual([])
     expect([...modelTable.keys()].filter((key) => !modelKeys.includes(key))).toEqual([])
+  })
+})
+
+describe('the config examples of the README and docs/', () => {
+  const root = join(import.meta.dirname, '../..')
+  const pages = [
+    'README.md',
+    ...readdirSync(join(root, 'docs'))
+      .filter((name) => name.endsWith('.md'))
+      .map((name) => `docs/${name}`),
+  ]
+  const top = new Set(Object.keys(Config.shape))
+  const examples = pages.flatMap((page) =>
+    [...readFileSync(join(root, page), 'utf8').matchAll(/```json\n([\s\S]*?)```/g)]
+      .map((m) => JSON.parse(m[1] ?? '') as unknown)
+      .filter((value): value is Record<string, unknown> => typeof value === 'object' && value !== null)
+      // A config is a block whose members are all config members (a webhook body is not).
+      .filter((value) => Object.keys(value).every((key) => top.has(key)))
+      .map((value) => [page, value] as const),
+  )
+
+  it('are every one a valid config file', () => {
+    expect(examples.map(([page]) => page)).toContain('README.md')
+    expect(examples.length).toBeGreaterThanOrEqual(6)
+    for (const [page, example] of examples) {
+      const parsed = Config.safeParse(example)
+      expect(parsed.success ? [] : parsed.error.issues, `${page}: ${JSON.stringify(example)}`).toEqual([])
+    }
   })
 })
