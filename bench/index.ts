@@ -1,12 +1,14 @@
-// `npm run bench [-- NAME…]`: runs every benchmark (or the named ones), prints one table and writes
-// bench/results/latest.json with the machine, the Node and Chromium versions, the date and every figure. npm runs
+// `npm run bench [-- NAME…] [--markdown]`: runs every benchmark (or the named ones), prints one table and writes
+// bench/results/latest.json with the machine, the Node and Chromium versions, the date and every figure; with
+// `--markdown` (in any position) also docs/measurements.md, the same figures as tables. npm runs
 // it with the young generation `factdesk serve` has (bin/factdesk.js), so that the engine measured here
 // collects its garbage as the served one does (V8's default semi-space made each scavenge of a report's
 // assembly a few times longer).
 import { execFile } from 'node:child_process'
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
-import { cpus, totalmem } from 'node:os'
+import { cpus, loadavg, totalmem } from 'node:os'
 import { join } from 'node:path'
+import { format, resolveConfig } from 'prettier'
 import { promisify } from 'node:util'
 import { apiBenchmarks } from './api'
 import { claimBenchmarks } from './claims'
@@ -14,6 +16,7 @@ import { editorBenchmarks } from './editorRun'
 import { engineBenchmarks } from './engine'
 import { estimateBenchmarks } from './estimates'
 import { limitBenchmarks } from './limits'
+import { benchArgs, measurementsMarkdown, shown, spread, type BenchRun } from './markdown'
 import { resultsDir, type Figure } from './measure'
 import { reportBenchmarks } from './report'
 import { robustness, robustnessFigures } from './robustness'
@@ -37,13 +40,18 @@ const BENCHMARKS: Record<string, () => Promise<Figure[]>> = {
   robustness: async () => robustnessFigures(await robustness()),
 }
 
-const names = process.argv.slice(2)
+const { names, markdown, unknownFlags } = benchArgs(process.argv.slice(2))
+if (unknownFlags.length > 0) {
+  console.error(`unknown flag ${unknownFlags.join(', ')}; the one flag is --markdown`)
+  process.exit(2)
+}
 const unknown = names.filter((name) => !(name in BENCHMARKS))
 if (unknown.length > 0) {
   console.error(`unknown benchmark ${unknown.join(', ')}; benchmarks: ${Object.keys(BENCHMARKS).join(', ')}`)
   process.exit(2)
 }
 const chosen = names.length > 0 ? names : Object.keys(BENCHMARKS)
+const load = loadavg()[0]
 
 const figures: (Figure & { benchmark: string })[] = []
 // A benchmark that fails is reported and the others still run; the command then exits 1.
@@ -60,40 +68,41 @@ for (const benchmark of chosen) {
   }
 }
 
-const shown = (value: number | undefined): string =>
-  value === undefined ? '' : value >= 100 ? Math.round(value).toLocaleString('en') : value.toPrecision(3)
 console.table(
   figures.map((f) => ({
     benchmark: f.name,
     median: `${shown(f.median)} ${f.unit}`,
-    spread: f.min === undefined ? `p95 ${shown(f.p95)}` : `${shown(f.min)} – ${shown(f.max)}`,
+    spread: spread(f),
     runs: f.runs,
     target: f.target ?? '',
   })),
 )
 const out = resultsDir()
 mkdirSync(out, { recursive: true })
-writeFileSync(
-  join(out, 'latest.json'),
-  JSON.stringify(
-    {
-      date: new Date().toISOString(),
-      machine: {
-        cpus: cpus().length,
-        cpu: cpus()[0]?.model ?? 'unknown',
-        memoryGiB: Math.round(totalmem() / 2 ** 30),
-      },
-      node: process.version,
-      chromium: await chromiumVersion(),
-      benchmarks: chosen,
-      failed,
-      figures,
-    },
-    null,
-    2,
-  ) + '\n',
-)
+const run: BenchRun = {
+  date: new Date().toISOString(),
+  machine: {
+    cpus: cpus().length,
+    cpu: cpus()[0]?.model ?? 'unknown',
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+    load,
+  },
+  node: process.version,
+  chromium: await chromiumVersion(),
+  benchmarks: chosen,
+  all: Object.keys(BENCHMARKS),
+  failed,
+  figures,
+}
+writeFileSync(join(out, 'latest.json'), JSON.stringify(run, null, 2) + '\n')
 console.log(`wrote ${join(out, 'latest.json')}`)
+if (markdown) {
+  // Formatted as `npm run lint` checks it, so the file written is the file committed.
+  const path = join(import.meta.dirname, '..', 'docs', 'measurements.md')
+  const options = (await resolveConfig(path)) ?? {}
+  writeFileSync(path, await format(measurementsMarkdown(run), { ...options, filepath: path }))
+  console.log(`wrote ${path}`)
+}
 if (Object.keys(failed).length > 0) process.exitCode = 1
 
 /// t2's tokens per claim at one batch size as figures (one deterministic run each).

@@ -93,7 +93,7 @@ export const Config = z.strictObject({
         .default(2 / 3),
       /// Rewrites claims as self-contained statements before they are checked; absent means the judge.
       resolver: ModelConfig.nullable().default(null),
-      // How models are called; absent members take the defaults of src/main/engine/models (README).
+      // How models are called; absent members take the defaults of src/main/engine/models (docs/configuration.md).
       /// Claims of one check sent to a panel model in one request.
       batchSize: z.number().int().min(1).max(16).optional(),
       /// How long a batch waits for more claims before it is sent part-full.

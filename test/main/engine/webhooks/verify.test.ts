@@ -1,6 +1,8 @@
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { createHmac } from 'node:crypto'
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer as createNetServer, type AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { signatureHeader } from '../../../../src/main/engine/webhooks/sign'
@@ -104,37 +106,105 @@ describe('verifyWebhook', () => {
 })
 
 const python = spawnSync('python3', ['--version']).status === 0
+const root = join(import.meta.dirname, '../../../..')
+/// The blocks of `language` under a page's webhook verification heading.
+const examples = (page: string, heading: string, language: string): string[] => {
+  const text = readFileSync(join(root, page), 'utf8')
+  const section = text.slice(text.indexOf(heading)).split(/\n## /)[0] ?? ''
+  return [...section.matchAll(new RegExp('```' + language + '\\n([\\s\\S]*?)```', 'g'))].map(
+    (m) => m[1] ?? '',
+  )
+}
+const pythonExamples: [page: string, code: string][] = [
+  ['README.md', examples('README.md', '### Verifying a webhook', 'python')[0] ?? ''],
+  ['docs/api.md', examples('docs/api.md', '### Verifying a signature', 'python')[0] ?? ''],
+]
 
-describe('the README’s Python example', () => {
-  it.skipIf(!python)('gives the same answers as verifyWebhook', async () => {
-    const readme = readFileSync(join(import.meta.dirname, '../../../../README.md'), 'utf8')
-    const section = readme.slice(readme.indexOf('### Verifying a webhook'))
-    const code = /```python\n([\s\S]*?)```/.exec(section)?.[1]
-    expect(code).toContain('def verify_webhook')
-    const good = sign(SECRET, T)
-    const cases: { body: string; header: string; secrets: string[]; now: number }[] = [
-      { body: BODY, header: `t=${T},v1=${good}`, secrets: [SECRET], now: T },
-      { body: BODY, header: `t=${T},v1=${sign(OLD, T)},v1=${good}`, secrets: [SECRET], now: T + 300 },
-      { body: BODY, header: `t=${T},v1=${good}`, secrets: [OLD, SECRET], now: T - 300 },
-      { body: BODY, header: `t=${T},v1=${good}`, secrets: [SECRET], now: T + 301 },
-      { body: BODY, header: `t=${T},v1=${good}`, secrets: [OLD], now: T },
-      { body: `${BODY} `, header: `t=${T},v1=${good}`, secrets: [SECRET], now: T },
-      { body: BODY, header: `t=${T + 1},v1=${good}`, secrets: [SECRET], now: T },
-      { body: BODY, header: `v1=${good}`, secrets: [SECRET], now: T },
-      { body: BODY, header: `t=${T}`, secrets: [SECRET], now: T },
-      { body: BODY, header: `t=${T},v1=é${good.slice(1)}`, secrets: [SECRET], now: T },
-    ]
-    const program = `${code}
+describe('the Python example of the README and of docs/api.md', () => {
+  it('is the same function on both pages', () => {
+    const [[, readme], [, api]] = pythonExamples as [[string, string], [string, string]]
+    expect(readme).toContain('def verify_webhook')
+    expect(api).toBe(readme)
+  })
+
+  it.skipIf(!python).each(pythonExamples)(
+    'in %s gives the same answers as verifyWebhook',
+    async (_page, code) => {
+      expect(code).toContain('def verify_webhook')
+      const good = sign(SECRET, T)
+      const cases: { body: string; header: string; secrets: string[]; now: number }[] = [
+        { body: BODY, header: `t=${T},v1=${good}`, secrets: [SECRET], now: T },
+        { body: BODY, header: `t=${T},v1=${sign(OLD, T)},v1=${good}`, secrets: [SECRET], now: T + 300 },
+        { body: BODY, header: `t=${T},v1=${good}`, secrets: [OLD, SECRET], now: T - 300 },
+        { body: BODY, header: `t=${T},v1=${good}`, secrets: [SECRET], now: T + 301 },
+        { body: BODY, header: `t=${T},v1=${good}`, secrets: [OLD], now: T },
+        { body: `${BODY} `, header: `t=${T},v1=${good}`, secrets: [SECRET], now: T },
+        { body: BODY, header: `t=${T + 1},v1=${good}`, secrets: [SECRET], now: T },
+        { body: BODY, header: `v1=${good}`, secrets: [SECRET], now: T },
+        { body: BODY, header: `t=${T}`, secrets: [SECRET], now: T },
+        { body: BODY, header: `t=${T},v1=é${good.slice(1)}`, secrets: [SECRET], now: T },
+      ]
+      const program = `${code}
 import json, sys
 cases = json.load(sys.stdin)
 print(json.dumps([verify_webhook(c["body"].encode(), c["header"], c["secrets"], c["now"]) for c in cases]))
 `
-    const run = spawnSync('python3', ['-c', program], { input: JSON.stringify(cases), encoding: 'utf8' })
-    expect(run.stderr).toBe('')
-    const expected = await Promise.all(
-      cases.map((c) => verifyWebhook(c.body, c.header, c.secrets, c.now * 1000)),
+      const run = spawnSync('python3', ['-c', program], { input: JSON.stringify(cases), encoding: 'utf8' })
+      expect(run.stderr).toBe('')
+      const expected = await Promise.all(
+        cases.map((c) => verifyWebhook(c.body, c.header, c.secrets, c.now * 1000)),
+      )
+      expect(expected).toEqual([true, true, true, false, false, false, false, false, false, false])
+      expect(JSON.parse(run.stdout)).toEqual(expected)
+    },
+  )
+})
+
+describe('the TypeScript receiver of docs/api.md', () => {
+  it('acknowledges a signed delivery with 204 and refuses a forged one with 400', async () => {
+    const code = examples('docs/api.md', '### Verifying a signature', 'ts')[0] ?? ''
+    expect(code).toContain("from './src/shared/webhooks'")
+    // As saved in the repository's folder: the same import, resolved from a temporary file.
+    const dir = mkdtempSync(join(tmpdir(), 'factdesk-receiver-'))
+    const file = join(dir, 'receiver.ts')
+    writeFileSync(
+      file,
+      code.replace("'./src/shared/webhooks'", JSON.stringify(join(root, 'src/shared/webhooks.ts'))),
     )
-    expect(expected).toEqual([true, true, true, false, false, false, false, false, false, false])
-    expect(JSON.parse(run.stdout)).toEqual(expected)
+    const port = await freePort()
+    const receiver = spawn(process.execPath, ['--import', 'tsx', file], {
+      cwd: root,
+      env: { ...process.env, PORT: String(port), FACTDESK_WEBHOOK_SECRET: SECRET },
+      stdio: 'ignore',
+    })
+    try {
+      const deliver = async (signature: string): Promise<number> => {
+        for (let tries = 0; ; tries++) {
+          try {
+            const headers = { 'Content-Type': 'application/json', 'X-SVC-Signature': signature }
+            return (await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', headers, body: BODY })).status
+          } catch (error) {
+            if (tries > 100) throw error
+            await new Promise((resolve) => setTimeout(resolve, 100))
+          }
+        }
+      }
+      const now = Math.floor(Date.now() / 1000)
+      expect(await deliver(`t=${now},v1=${sign(SECRET, now)}`)).toBe(204)
+      expect(await deliver(`t=${now},v1=${sign(OLD, now)}`)).toBe(400)
+      expect(await deliver(`t=${now - 301},v1=${sign(SECRET, now - 301)}`)).toBe(400)
+    } finally {
+      receiver.kill()
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
+
+/// A port nothing listens on now.
+async function freePort(): Promise<number> {
+  const server = createNetServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}

@@ -20,7 +20,7 @@ if (!port) throw new Error('the t1 checker must run in a worker thread')
 
 // Harper's 16 MB of WebAssembly compiled by V8's baseline compiler only: optimising its hot functions held
 // about 130 MB more (code and the compiler's memory) and cost a second of CPU, for lints a quarter faster once
-// done (README, Memory). V8's flags are the process's: Harper is the only WebAssembly the engine runs, and it
+// done (CHANGELOG, 2026-11-26). V8's flags are the process's: Harper is the only WebAssembly the engine runs, and it
 // is compiled after this line.
 setFlagsFromString('--liftoff-only')
 

@@ -7,7 +7,7 @@ export const workerEntry = (moduleUrl: string): { url: URL; fromSource: boolean 
 
 /// The worker's JavaScript heap: Harper's data lives in WebAssembly memory, and a claim's lints are a few small
 /// objects. V8's default young generation (up to 48 MB) filled with their garbage and held about 20 MB more
-/// after a long check, for no faster lints (README, Memory).
+/// after a long check, for no faster lints (CHANGELOG, 2026-11-26).
 const RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 64 }
 
 /// Starts the t1 worker thread.
