@@ -1,4 +1,5 @@
 import type { Check, CheckManuscript, CheckStatus, SourcePolicy, Tier } from '../../../shared/schemas'
+import type { EndedCheckStatus } from '../../../shared/vocabulary'
 import type { Db } from './database'
 
 /// A check as stored; `progress` is derived from its consensus rows when read, `webhook` from the outbox.
@@ -71,7 +72,7 @@ export type CheckEdits = Partial<Pick<CheckRecord, 'name' | 'author' | 'sourceUr
 
 /// What ends a check: its terminal status, refund and error.
 export interface CheckEnding {
-  status: Extract<CheckStatus, 'completed' | 'failed' | 'cancelled'>
+  status: EndedCheckStatus
   refunded: number
   error: { code: string; message: string } | null
   at: string
