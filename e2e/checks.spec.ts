@@ -73,7 +73,7 @@ test('estimates, checks with t1, keeps ranges while typing and opens a claim', a
   const claimPanel = page.getByRole('complementary', { name: 'Claim' })
   await clean.click()
   await expect(claimPanel).toContainText((await clean.textContent()) ?? '')
-  await expect(claimPanel.getByRole('region', { name: 'Tier t1' })).toContainText('clean')
+  await expect(claimPanel.getByRole('region', { name: 'Tier t1' })).toContainText('no issues')
   await page.keyboard.press('Escape')
 
   // Editing a checked claim marks it stale.
