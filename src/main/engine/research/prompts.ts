@@ -2,12 +2,20 @@
 // the data block, under a rule that says the block is material, never instructions.
 import { z } from 'zod'
 import { Verdict } from '../../../shared/schemas'
+import { DETAIL_WORDS } from '../../../shared/verdicts'
+import { detailsOf } from '../../../shared/vocabulary'
 import { DATA_CLOSE, DATA_OPEN, dataBlock, detail } from '../tiers/t2/prompts'
 import { CitedPassage, webDateRule } from '../tiers/t3/prompts'
 
+/// The verdicts with their kinds, from the vocabulary: "supported, refuted, misleading (partly true or missing
+/// context) or unverifiable (not checkable or no evidence found)".
+const verdictNames = Verdict.options.map((name) => {
+  const kinds = detailsOf(name).map((kind) => DETAIL_WORDS[kind])
+  return kinds.length > 0 ? `${name} (${kinds.join(' or ')})` : name
+})
 const verdict = z
   .enum(Verdict.options)
-  .describe('supported, refuted, misleading (partly true or missing context) or unverifiable')
+  .describe(`${verdictNames.slice(0, -1).join(', ')} or ${verdictNames.at(-1)}`)
 const confidence = z.number().min(0).max(1).describe('how sure you are, from 0 to 1')
 
 export const Plan = z.object({
