@@ -1,5 +1,5 @@
 import type { ExportedFile } from '../../../shared/api'
-import { EXPORT_FORMAT_IDS, EXPORT_FORMATS } from '../../../shared/exportFormats'
+import { EXPORT_FORMATS } from '../../../shared/exportFormats'
 import type { ExportFormat, Report } from '../../../shared/schemas'
 import { attentionOf } from '../../../shared/verdicts'
 import type { Principal, Service } from '../service'
@@ -9,10 +9,11 @@ import type { RenderedFormat } from './render'
 
 /// The extensions a check's name may end in, dropped from its export's name: a document's Factdesk opens, or
 /// an export's.
-const NAMED_FILE = new RegExp(
-  `\\.(?:${[...OPENABLE.map((extension) => extension.slice(1)), ...EXPORT_FORMAT_IDS.map((format) => EXPORT_FORMATS[format].extension)].join('|')})$`,
-  'i',
-)
+const NAMED_EXTENSIONS = new Set([
+  ...OPENABLE.map((extension) => extension.slice(1)),
+  ...Object.values(EXPORT_FORMATS).map((format) => format.extension),
+])
+const NAMED_FILE = new RegExp(`\\.(?:${[...NAMED_EXTENSIONS].join('|')})$`, 'i')
 
 /// The name an export is saved under: the check's name (without the extension of a document file it may
 /// carry: "Report v1.2" keeps its ".2") or its id, then `-factcheck` and the format's extension, e.g.
@@ -25,8 +26,6 @@ export function exportFileName(report: Report, format: ExportFormat): string {
   const base = Array.from(name).slice(0, 80).join('').replace(/-+$/, '')
   return `${base || report.check.id}-factcheck.${EXPORT_FORMATS[format].extension}`
 }
-
-export type { RenderedFormat }
 
 /// Renders a report as a file of a format that needs nothing but the report.
 export type Render = (report: Report, format: RenderedFormat) => Promise<Uint8Array<ArrayBuffer>>
