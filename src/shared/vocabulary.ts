@@ -9,9 +9,9 @@ export interface Colour {
 
 /// One row of the vocabulary: how a claim's stage or verdict is said and shown everywhere.
 export interface Term {
-  /// Its name in a report and the side panel, e.g. "Supported", "Check by hand".
+  /// Its name in the exported reports, e.g. "Supported", "Check by hand".
   label: string
-  /// Its name on a badge and to screen readers, e.g. "supported", "deciding".
+  /// Its name on a badge, in the side panel and to screen readers, e.g. "supported", "deciding".
   short: string
   /// The badge's glyph, or null for a stage without a badge.
   icon: string | null
@@ -26,6 +26,7 @@ export interface Term {
   exportOnly?: true
 }
 
+// The colours the rows share: a stage and the verdict it looks like are told apart by their words and icon.
 const GREY: Colour = { light: '#646a72', dark: '#9aa0a8' }
 const AMBER: Colour = { light: '#8f5a0f', dark: '#e0a84a' }
 const GREEN: Colour = { light: '#1e7f4f', dark: '#4cc38a' }
@@ -34,12 +35,14 @@ const ORANGE: Colour = { light: '#a84f05', dark: '#f39a4a' }
 const PLUM: Colour = { light: '#a3326e', dark: '#f08cc0' }
 const VIOLET: Colour = { light: '#6b5bb5', dark: '#a99cf0' }
 
+/// A stage a claim passes through: nothing to attend to yet, and no kinds.
 const stage = (label: string, icon: string | null, colour: Colour) =>
   ({ label, short: label.toLowerCase(), icon, colour, attention: false, ended: false, details: [] }) as const
 
 /// Every stage a claim goes through and every verdict it ends with, in the order the reports count them: the
-/// one place their words, glyphs and colours are written. The editor's style sheet (renderer's
-/// `editor/stageStyles.ts`), its badges, and the HTML, PDF, Word and Markdown exports are derived from it.
+/// one place their words, glyphs and colours are written. The page's style sheet of them
+/// (`renderer/src/stageStyles.ts`), the editor's badges and the HTML, PDF, Word and Markdown exports are
+/// derived from it.
 export const VOCABULARY = {
   estimated: stage('Claim', null, GREY),
   waiting: stage('Waiting', '…', GREY),
