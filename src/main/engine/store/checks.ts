@@ -1,5 +1,11 @@
-import type { Check, CheckManuscript, CheckStatus, SourcePolicy, Tier } from '../../../shared/schemas'
-import type { EndedCheckStatus } from '../../../shared/vocabulary'
+import {
+  CheckStatus,
+  type Check,
+  type CheckManuscript,
+  type SourcePolicy,
+  type Tier,
+} from '../../../shared/schemas'
+import { hasEnded, type EndedCheckStatus } from '../../../shared/vocabulary'
 import type { Db } from './database'
 
 /// A check as stored; `progress` is derived from its consensus rows when read, `webhook` from the outbox.
@@ -78,7 +84,8 @@ export interface CheckEnding {
   at: string
 }
 
-const ACTIVE: readonly CheckStatus[] = ['queued', 'running']
+/// The statuses of a check that has not ended.
+const ACTIVE = CheckStatus.options.filter((status) => !hasEnded({ status }))
 
 /// Checks: their status, credits and metadata.
 export class Checks {
