@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { chromium } from '@playwright/test'
 import { build } from 'esbuild'
+import { stageStyles } from '../src/renderer/src/stageStyles'
 
 const WORDS = 50_000
 const CLAIMS = 1_000
@@ -32,7 +33,8 @@ const bundle = await build({
   minify: true,
 })
 const script = bundle.outputFiles[0]?.text ?? ''
-const styles = readFileSync(join(root, 'src/renderer/src/styles.css'), 'utf8')
+// The page's style sheet and the stages' colours built from the vocabulary, as main.tsx adds them.
+const styles = `${readFileSync(join(root, 'src/renderer/src/styles.css'), 'utf8')}\n${stageStyles()}`
 
 const browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-gpu'] })
 const page = await browser.newPage({ viewport: { width: 1280, height: 860 } })

@@ -9,7 +9,7 @@ import type { LoadRequest, LoadResult } from './load'
 import { sample, summarise, withTarget, type Figure } from './measure'
 import { prose } from './prose'
 import { claimsText, instantEngine } from './report'
-import { hasEnded } from '../src/main/engine/base/events'
+import { hasEnded } from '../src/shared/vocabulary'
 
 const run = promisify(execFile)
 const LOAD = join(import.meta.dirname, 'load.ts')

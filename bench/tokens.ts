@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openEngine } from '../src/main/engine/engine'
-import { hasEnded } from '../src/main/engine/base/events'
+import { hasEnded } from '../src/shared/vocabulary'
 import { Config } from '../src/shared/config'
 import { startFakeOpenAI } from '../test/helpers/fakeOpenAI'
 

@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test'
 import { PAGE_KEY_HEADER, PAGE_KEY_ITEM } from '../src/shared/browserSession'
+import { VOCABULARY } from '../src/shared/vocabulary'
 import { Relay } from '../test/main/engine/checks/pending/relay'
 import {
   asWebServer,
@@ -29,6 +30,10 @@ async function checkWithPanel(page: Page): Promise<void> {
 /// Text of the claim marks in the editor, in order.
 const claimTexts = (page: Page): Promise<string[]> =>
   page.locator('.cm-content .fd-claim').evaluateAll((marks) => marks.map((mark) => mark.textContent ?? ''))
+
+/// A `#rrggbb` colour as the browser computes it, `rgb(r, g, b)`.
+const rgb = (hex: string): string =>
+  `rgb(${[1, 3, 5].map((at) => parseInt(hex.slice(at, at + 2), 16)).join(', ')})`
 
 test('estimates, checks with t1, keeps ranges while typing and opens a claim', async ({ page, server }) => {
   const problems = pageProblems(page)
@@ -63,6 +68,15 @@ test('estimates, checks with t1, keeps ranges while typing and opens a claim', a
   await expect(clean).toHaveCount(1)
   await expect(badges).toHaveCount(count - 1)
   await expect(badges.filter({ hasText: 'no issues' })).toHaveCount(0)
+  // A badge and its claim's underline take their verdict's colour from the vocabulary (the light page here).
+  await expect(page.locator('.cm-content .fd-badge.fd-stage-issues').first()).toHaveCSS(
+    'color',
+    rgb(VOCABULARY.issues.colour.light),
+  )
+  await expect(page.locator('.cm-content .fd-claim.fd-stage-issues').first()).toHaveCSS(
+    'text-decoration-color',
+    rgb(VOCABULARY.issues.colour.light),
+  )
   expect(await claimTexts(page)).toEqual(highlighted)
   await expect(page.getByRole('contentinfo')).toContainText(`${1000 - count} credits`)
   // The t1 finding inside the last claim is marked where the typo is.
@@ -73,7 +87,8 @@ test('estimates, checks with t1, keeps ranges while typing and opens a claim', a
   const claimPanel = page.getByRole('complementary', { name: 'Claim' })
   await clean.click()
   await expect(claimPanel).toContainText((await clean.textContent()) ?? '')
-  await expect(claimPanel.getByRole('region', { name: 'Tier t1' })).toContainText('clean')
+  await expect(claimPanel.getByRole('region', { name: 'Tier t1' })).toContainText('no issues')
+  await expect(claimPanel.locator('.verdict-clean')).toHaveCSS('color', rgb(VOCABULARY.clean.colour.light))
   await page.keyboard.press('Escape')
 
   // Editing a checked claim marks it stale.

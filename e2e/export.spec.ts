@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { parseHTML } from 'linkedom'
+import { EXPORT_FORMAT_IDS, EXPORT_FORMATS } from '../src/shared/exportFormats'
 import { estimateAndCheck, expect, openFreshEditor, pageProblems, test } from './webServer'
 
 const ARTICLE = [
@@ -38,7 +39,10 @@ test('exports the checked text from the toolbar menu as HTML and Markdown downlo
 
   await exportButton.click()
   const menu = page.getByRole('menu', { name: 'Export the report as' })
-  await expect(menu.getByRole('menuitem')).toHaveCount(5)
+  // Exactly the registry's formats, in its order, each with what it holds.
+  await expect(menu.getByRole('menuitem')).toHaveText(
+    EXPORT_FORMAT_IDS.map((format) => `${EXPORT_FORMATS[format].name}${EXPORT_FORMATS[format].detail}`),
+  )
   const [html] = await Promise.all([
     page.waitForEvent('download'),
     menu.getByRole('menuitem', { name: /Web page \(HTML\)/ }).click(),

@@ -1,4 +1,5 @@
 import type { Check, Claim, EstimatedClaim, Report } from './schemas'
+import { hasEnded } from './vocabulary'
 
 /// A manuscript longer than one check may be (`limits.maxTextChars`) is checked in parts. The parts are cut where
 /// the writer's text already breaks: at a heading, else between paragraphs, else between sentences, so that no
@@ -67,8 +68,6 @@ function wordCut(text: string, from: number, most: number): number {
   return code >= 0xd800 && code <= 0xdbff ? most - 1 : most
 }
 
-const ENDED = new Set(['completed', 'failed', 'cancelled'])
-
 /// Counts per key (tier, verdict) added up.
 function sum<K extends string>(counts: readonly Partial<Record<K, number>>[]): Partial<Record<K, number>> {
   const total: Partial<Record<K, number>> = {}
@@ -85,7 +84,7 @@ export const newManuscriptId = (): string => `mns_${crypto.randomUUID()}`
 /// it was cancelled if one was.
 export function combinedCheck(id: string, checks: readonly Check[], parts: number): Check {
   const first = checks[0] as Check
-  const ended = checks.length === parts && checks.every((check) => ENDED.has(check.status))
+  const ended = checks.length === parts && checks.every(hasEnded)
   const status = ended
     ? ((['failed', 'cancelled'] as const).find((each) => checks.some((check) => check.status === each)) ??
       'completed')

@@ -3,6 +3,7 @@
 // their clients and the OpenAPI document are all derived from this table; the engine's side of each operation is
 // in src/main/engine/operations.ts.
 import { z } from 'zod'
+import { EXPORT_FORMAT_IDS, EXPORT_FORMATS } from './exportFormats'
 import {
   ApiToken,
   Check,
@@ -216,11 +217,9 @@ export const OPERATION_TABLE = {
       path: '/checks/{id}/export',
       status: 200,
       answer: 'The file, with `Content-Disposition: attachment` and its name',
-      description:
-        'The check’s text as submitted with its latest results, as a download: `html` (one self-contained page: ' +
-        'claims highlighted by verdict, a note per claim with reasoning, votes and citations, a summary table), ' +
-        '`md` (Markdown with a footnote per claim), `docx` (Word, a comment on each claim), `pdf` (the HTML ' +
-        'page printed) or `json` (the report exactly as `GET /checks/{id}/report` answers it, with the text).',
+      description: `The check’s text as submitted with its latest results, as a download: ${EXPORT_FORMAT_IDS.map(
+        (format) => `\`${format}\`: ${EXPORT_FORMATS[format].name}, ${EXPORT_FORMATS[format].detail}`,
+      ).join('; ')}.`,
       file: true,
     },
   },

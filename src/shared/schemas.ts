@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { EXPORT_FORMAT_IDS } from './exportFormats'
 import { siteName } from './sources'
 
 /// The contract: every resource of the service as a zod schema. The REST server validates and documents
@@ -326,9 +327,8 @@ export const Report = z
   .meta({ id: 'Report' })
 export type Report = z.infer<typeof Report>
 
-/// The formats a check's annotated report exports to (an extension): a self-contained HTML page, Markdown with
-/// footnotes, a Word document with a comment on each claim, a PDF of the HTML page, or the report as JSON.
-export const ExportFormat = z.enum(['html', 'md', 'docx', 'pdf', 'json']).meta({ id: 'ExportFormat' })
+/// The formats a check's annotated report exports to (an extension), one per row of `EXPORT_FORMATS`.
+export const ExportFormat = z.enum(EXPORT_FORMAT_IDS).meta({ id: 'ExportFormat' })
 export type ExportFormat = z.infer<typeof ExportFormat>
 
 export const PriceList = z

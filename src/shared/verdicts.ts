@@ -1,6 +1,7 @@
 import { counted } from './counted'
 import { withoutInlineMarks } from './markdown'
 import type { Check, Claim, Consensus, Evaluation, Fallback, Tier, VerdictDetail } from './schemas'
+import { detailsOf, isProblem, type Problem } from './vocabulary'
 
 /// What a claim was checked as, when that is not its own words ("It was completed in 1889." checked as "The
 /// Brooklyn Bridge was completed in 1889."); null when it was checked as written or is not resolved yet.
@@ -26,18 +27,11 @@ export function headlineConsensus(
   return consensus[headlineTier(tiers)] ?? null
 }
 
-/// The details each verdict may have: misleading is partly true or missing context, unverifiable not checkable
-/// or without evidence; the others have none.
-const DETAILS: Partial<Record<Evaluation['verdict'], readonly VerdictDetail[]>> = {
-  misleading: ['partly_true', 'missing_context'],
-  unverifiable: ['not_checkable', 'no_evidence'],
-}
-
 /// A model's detail if it fits its verdict, else null (a "supported" that says "partly_true" says nothing).
 export const consistentDetail = (
   verdict: Evaluation['verdict'],
   detail: VerdictDetail | null,
-): VerdictDetail | null => (detail !== null && DETAILS[verdict]?.includes(detail) ? detail : null)
+): VerdictDetail | null => (detail !== null && detailsOf(verdict).includes(detail) ? detail : null)
 
 /// A verdict's kind in words, as every view says it ("partly true"); see VerdictDetail.
 export const DETAIL_WORDS: Record<VerdictDetail, string> = {
@@ -118,11 +112,6 @@ export function verdictNote(consensus: Consensus): string | null {
   if (basis === null) return null
   return consensus.detail ? `${DETAIL_WORDS[consensus.detail]} · ${basis}` : basis
 }
-
-/// The verdicts that say a claim, as written, is wrong.
-type Problem = 'refuted' | 'misleading'
-const isProblem = (verdict: Evaluation['verdict']): verdict is Problem =>
-  verdict === 'refuted' || verdict === 'misleading'
 
 /// What a tier found, as a phrase after who found it.
 const FOUND: Record<Problem, string> = { refuted: 'refuted it', misleading: 'found it misleading' }

@@ -8,6 +8,7 @@ import type { Clock } from '../../src/main/engine/base/clock'
 import { openEngine, type Engine, type EngineOptions } from '../../src/main/engine/engine'
 import { createApp } from '../../src/main/server/app'
 import { API_BASE } from '../../src/shared/rest'
+import { hasEnded } from '../../src/shared/vocabulary'
 import { listen, type Listening } from '../../src/main/server/listen'
 
 /// A fresh data folder under the system's temporary directory.
@@ -120,7 +121,7 @@ export async function waitForEnd(server: TestServer, checkId: string, timeoutMs 
   const deadline = Date.now() + timeoutMs
   for (;;) {
     const { json } = await call(server, 'GET', `/checks/${checkId}`)
-    if (['completed', 'failed', 'cancelled'].includes(json.status)) return json
+    if (hasEnded(json)) return json
     if (Date.now() > deadline) throw new Error(`check ${checkId} still ${json.status}`)
     await new Promise((resolve) => setTimeout(resolve, 20))
   }

@@ -1,13 +1,13 @@
-// The page's text colours against its backgrounds, light and dark, as styles.css defines them: each pair must
-// keep WCAG AA's 4.5:1 for text.
+// The page's text colours against its backgrounds, light and dark, as styles.css and the vocabulary's style
+// sheet (stageStyles.ts, every stage's and verdict's colour) define them: each pair must keep WCAG AA's 4.5:1
+// for text.
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { stageStyles } from '../../src/renderer/src/stageStyles'
+import { TERMS } from '../../src/shared/vocabulary'
 
-const CSS = readFileSync(new URL('../../src/renderer/src/styles.css', import.meta.url), 'utf8')
-const TEXT = [
-  ...['text', 'muted', 'quote', 'link', 'problem'],
-  ...['waiting', 'voting', 'supported', 'refuted', 'misleading', 'unverifiable'],
-]
+const CSS = `${readFileSync(new URL('../../src/renderer/src/styles.css', import.meta.url), 'utf8')}\n${stageStyles()}`
+const TEXT = [...['text', 'muted', 'quote', 'link', 'problem'], ...TERMS]
 const BACKGROUNDS = ['paper', 'bar', 'raised']
 
 /// The colour variables of the light scheme, or of the dark one laid over it.

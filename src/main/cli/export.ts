@@ -6,9 +6,6 @@ import { exportCheck } from '../engine/exports'
 import { chromiumPdf } from '../engine/exports/pdf'
 import { CommandError } from './errors'
 
-/// The formats that are text, and so may go to standard output.
-export const TEXT_FORMATS: ReadonlySet<ExportFormat> = new Set(['html', 'md', 'json'])
-
 /// Exports a check as the data folder's owner, of the local organization or of `org`: to the file `out` when
 /// given, else to standard output. A check of another organization asks for its `--org`.
 export async function runExport(

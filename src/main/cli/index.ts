@@ -2,6 +2,7 @@ import { existsSync, readFileSync, writeSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { ApiError } from '../../shared/errors'
+import { EXPORT_FORMAT_IDS, EXPORT_FORMAT_WORDS, EXPORT_FORMATS } from '../../shared/exportFormats'
 import { ExportFormat, Scope, Tier } from '../../shared/schemas'
 import { ConfigError } from '../engine/base/config'
 import { openEngine, type Engine } from '../engine/engine'
@@ -14,7 +15,10 @@ import { listen } from '../server/listen'
 import { mountWeb } from '../server/web'
 import { formatReport, runCheck } from './check'
 import { CommandError, UsageError } from './errors'
-import { runExport, TEXT_FORMATS } from './export'
+import { runExport } from './export'
+
+/// The export command's line, its formats from the registry.
+const EXPORT_USAGE = `export CHECK_ID --format ${EXPORT_FORMAT_IDS.join('|')} [--out FILE] [--org ID]`
 
 const USAGE = `Usage: factdesk <command> [options]
 
@@ -30,7 +34,7 @@ const USAGE = `Usage: factdesk <command> [options]
                                            estimate, run and print the report; with
                                            --since, claims unchanged since that check
                                            keep its verdicts and cost nothing
-  export CHECK_ID --format html|md|docx|pdf|json [--out FILE] [--org ID]
+  ${EXPORT_USAGE}
                                            the annotated report (text formats to stdout
                                            without --out; pdf prints with FACTDESK_CHROMIUM
                                            or /usr/bin/chromium)
@@ -265,7 +269,7 @@ async function check(args: string[]): Promise<void> {
 
 /// `factdesk export CHECK_ID --format …`: a check of the local organization (or of `--org`) as a report.
 async function exportReport(args: string[]): Promise<void> {
-  const usage = 'Usage: factdesk export CHECK_ID --format html|md|docx|pdf|json [--out FILE] [--org ID]'
+  const usage = `Usage: factdesk ${EXPORT_USAGE}`
   const { values, positionals } = parse(args, {
     ...common,
     format: { type: 'string' },
@@ -275,8 +279,8 @@ async function exportReport(args: string[]): Promise<void> {
   const [checkId, extra] = positionals
   if (!checkId || extra) throw new UsageError(usage)
   const format = ExportFormat.safeParse(values.format)
-  if (!format.success) throw new UsageError(`--format must be html, md, docx, pdf or json. ${usage}`)
-  if (values.out === undefined && !TEXT_FORMATS.has(format.data))
+  if (!format.success) throw new UsageError(`--format must be ${EXPORT_FORMAT_WORDS}. ${usage}`)
+  if (values.out === undefined && !EXPORT_FORMATS[format.data].text)
     throw new UsageError(`A ${format.data} export needs --out FILE.`)
   const engine = open(values, false, true)
   try {

@@ -1,5 +1,6 @@
 import { endedAnnouncement, startedMessage } from '../../shared/notices'
-import { hasEnded, type ReportSource } from '../engine/base/events'
+import { hasEnded } from '../../shared/vocabulary'
+import { type ReportSource } from '../engine/base/events'
 
 /// The window whose focus decides whether the system announces a check.
 export interface FocusedWindow {

@@ -2,7 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises'
 import type { EngineUpdate } from '../../shared/api'
 import { ApiError } from '../../shared/errors'
 import { Tier, type Check, type PendingCheck, type Report, type Research } from '../../shared/schemas'
-import { hasEnded } from '../engine/base/events'
+import { hasEnded } from '../../shared/vocabulary'
 import type { PushListener, ResearchUpdate } from './events'
 
 export interface PollOptions {

@@ -3,6 +3,7 @@ import type { ReportUpdate } from '../../../src/shared/api'
 import type { ConfigInput } from '../../../src/shared/config'
 import { ApiError } from '../../../src/shared/errors'
 import { Check, Report, Research, type ErrorCode } from '../../../src/shared/schemas'
+import { hasEnded } from '../../../src/shared/vocabulary'
 import { startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../../helpers/fakeOpenAI'
 import { FakeWiki } from '../../helpers/fakeWiki'
 import { data, schemaName } from '../engine/research/setup'
@@ -15,7 +16,6 @@ import type { Subject } from './subjects'
 
 const TEXT = 'The Eiffel Tower is 330 metres tall. It was completed in 1889 for the World Fair in Paris.'
 export const OTTAWA = ['Ottawa is the capital city of Canada. It lies in the province of Ontario.']
-const ENDED = new Set(['completed', 'failed', 'cancelled'])
 
 /// The steps a run with a panel of two names as they end (one vote step per panel model).
 export const RESEARCH_STEPS = [
@@ -123,7 +123,7 @@ export function contractSuite(name: string, open: (config: ConfigInput) => Promi
     async function ended(checkId: string): Promise<Check> {
       for (;;) {
         const check = await subject.ops.getCheck(checkId)
-        if (ENDED.has(check.status)) return check
+        if (hasEnded(check)) return check
         await new Promise((resolve) => setTimeout(resolve, 20))
       }
     }
@@ -175,9 +175,7 @@ export function contractSuite(name: string, open: (config: ConfigInput) => Promi
       const check = await subject.ops.submit({ text: TEXT, tiers: ['t2'] })
       await ended(check.id)
       const report = await subject.ops.report(check.id)
-      while (
-        !updates.some((u) => u.type === 'check' && u.check.id === check.id && ENDED.has(u.check.status))
-      ) {
+      while (!updates.some((u) => u.type === 'check' && u.check.id === check.id && hasEnded(u.check))) {
         await new Promise((resolve) => setTimeout(resolve, 20))
       }
       stop()

@@ -2,6 +2,7 @@ import { createServer, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ReportUpdate } from '../../../src/shared/api'
+import { hasEnded } from '../../../src/shared/vocabulary'
 import { ResearchEvents } from '../../../src/main/remote/events'
 import { RemoteService } from '../../../src/main/remote/remoteService'
 import { ServiceSwitch } from '../../../src/main/remote/switch'
@@ -60,7 +61,7 @@ function updatesUntilEnd(remote: RemoteService): { updates: ReportUpdate[]; ende
   const ended = new Promise<void>((resolve) => {
     stop = remote.subscribe((update) => {
       updates.push(update)
-      if (update.type === 'check' && ['completed', 'failed', 'cancelled'].includes(update.check.status)) {
+      if (update.type === 'check' && hasEnded(update.check)) {
         stop()
         resolve()
       }

@@ -1,7 +1,7 @@
 import { Agent, request, type IncomingHttpHeaders } from 'node:http'
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { afterEach, describe, expect, it } from 'vitest'
-import { hasEnded } from '../../../src/main/engine/base/events'
+import { hasEnded } from '../../../src/shared/vocabulary'
 import { ReportCache } from '../../../src/main/engine/checks/reports'
 import { Store } from '../../../src/main/engine/store'
 import { startFakeOpenAI, type FakeOpenAI } from '../../helpers/fakeOpenAI'

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { EventEmitter } from 'node:events'
 import type { EngineUpdate, ReportUpdate } from '../../../shared/api'
 import type { Check } from '../../../shared/schemas'
+import { hasEnded } from '../../../shared/vocabulary'
 
 /// A change to a report or to a deep research run, as it happens, with the organization it belongs to: the IPC
 /// layer and the server's event stream subscribe to these and pass on the `ReportUpdate` to that organization's
@@ -30,11 +31,6 @@ export interface ReportSource {
 /// How many of the latest events, at least, are kept for streams that reconnect (at most twice as many are held,
 /// as the list is trimmed in batches).
 export const RECENT_EVENTS = 2000
-
-const TERMINAL: ReadonlySet<Check['status']> = new Set(['completed', 'failed', 'cancelled'])
-
-/// True once a check can change no more.
-export const hasEnded = (check: Check): boolean => TERMINAL.has(check.status)
 
 /// The engine's typed event stream of report changes and research progress.
 export class ReportEvents {
@@ -75,7 +71,7 @@ export class ReportEvents {
   ended(checkId: string): Promise<Check> {
     return new Promise((resolve) => {
       const stop = this.subscribe((event) => {
-        if (event.type === 'check' && event.check.id === checkId && TERMINAL.has(event.check.status)) {
+        if (event.type === 'check' && event.check.id === checkId && hasEnded(event.check)) {
           stop()
           resolve(event.check)
         }

@@ -10,23 +10,7 @@ import {
   verdictBasis,
   type Attention,
 } from '../../../shared/verdicts'
-
-/// What an exported report says of a claim: its headline verdict, why there is none, or `disputed` when a tier
-/// found it refuted or misleading but the headline verdict is unverifiable (no source confirmed the finding).
-export type ExportVerdict = Consensus['verdict'] | 'disputed' | 'failed' | 'unchecked'
-
-/// The verdicts in the order the summary lists them, with the words each export uses.
-export const VERDICT_LABELS: Record<ExportVerdict, string> = {
-  supported: 'Supported',
-  refuted: 'Refuted',
-  misleading: 'Misleading',
-  disputed: 'Check by hand',
-  unverifiable: 'Unverifiable',
-  issues: 'Spelling or grammar issues',
-  clean: 'No issues',
-  failed: 'Failed',
-  unchecked: 'Not checked',
-}
+import { EXPORT_VERDICTS, VOCABULARY, type ExportVerdict } from '../../../shared/vocabulary'
 
 /// One claim of an exported report: numbered in text order (its footnote), with the headline tier's verdict.
 export interface AnnotatedClaim {
@@ -114,16 +98,18 @@ export function annotate(report: Report): Annotated {
     at = charEnd
   }
   if (at < text.length) segments.push({ text: text.slice(at), claim: null })
-  const counts = (Object.keys(VERDICT_LABELS) as ExportVerdict[])
-    .map((verdict) => ({ verdict, count: claims.filter((claim) => claim.verdict === verdict).length }))
-    .filter(({ count }) => count > 0)
+  const counts = EXPORT_VERDICTS.map((verdict) => ({
+    verdict,
+    count: claims.filter((claim) => claim.verdict === verdict).length,
+  })).filter(({ count }) => count > 0)
   return { report, title: check.name ?? `Check ${check.id}`, claims, segments, counts }
 }
 
 /// A claim's verdict in words with its kind, e.g. "Misleading: partly true", "Check by hand".
 export function verdictWords(claim: Pick<AnnotatedClaim, 'verdict' | 'consensus'>): string {
   const detail = claim.verdict === 'disputed' ? null : claim.consensus?.detail
-  return detail ? `${VERDICT_LABELS[claim.verdict]}: ${DETAIL_WORDS[detail]}` : VERDICT_LABELS[claim.verdict]
+  const { label } = VOCABULARY[claim.verdict]
+  return detail ? `${label}: ${DETAIL_WORDS[detail]}` : label
 }
 
 /// The tier and what a claim's verdict rests on, e.g. "t2, the models' unsourced judgement, agreement 100%".
@@ -135,7 +121,7 @@ export function verdictDetails(claim: AnnotatedClaim): string {
 /// Another tier's verdict in words, with the steps that fell back on the way to it: "t2: Refuted".
 export function otherVerdictWords({ tier, consensus }: AnnotatedClaim['otherTiers'][number]): string {
   const fellBack = fallbackWords(consensus)
-  return `${tier}: ${VERDICT_LABELS[consensus.verdict]}${fellBack ? ` (${fellBack})` : ''}`
+  return `${tier}: ${VOCABULARY[consensus.verdict].label}${fellBack ? ` (${fellBack})` : ''}`
 }
 
 /// One line of why a claim has its verdict: the judge's reasoning up to its first sentence's end (160

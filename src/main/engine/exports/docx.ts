@@ -24,6 +24,7 @@ import { citationFacts, stanceWords } from '../../../shared/citations'
 import { correctionParts, correctionWords } from '../../../shared/corrections'
 import type { Citation, Report } from '../../../shared/schemas'
 import { checkedAs } from '../../../shared/verdicts'
+import { fillOf, VOCABULARY, type ExportVerdict } from '../../../shared/vocabulary'
 import {
   attentionLine,
   checkFacts,
@@ -31,10 +32,8 @@ import {
   otherVerdicts,
   otherVerdictWords,
   reasonLine,
-  VERDICT_LABELS,
   verdictDetails,
   verdictWords,
-  type ExportVerdict,
 } from './annotate'
 import { memo, placeWords, type Block, type Memo, type MemoClaim, type Run } from './memo'
 
@@ -43,18 +42,8 @@ const AUTHOR = 'Factdesk'
 /// The author of a tracked correction no source confirmed: Word shows it on the change itself.
 const UNCONFIRMED_AUTHOR = 'Factdesk (unconfirmed)'
 
-// Light fills behind a claim's words, by verdict (hex without '#', as Word wants them).
-const FILLS: Record<ExportVerdict, string> = {
-  supported: 'E3F3EA',
-  refuted: 'F9E2DF',
-  misleading: 'FBEADB',
-  disputed: 'F7E1EC',
-  unverifiable: 'EBE8F6',
-  issues: 'F8EFDC',
-  clean: 'EEF0F3',
-  failed: 'EEF0F3',
-  unchecked: 'EEF0F3',
-}
+/// The fill behind a claim's words, by verdict, as the HTML export shades them (hex without '#', as Word wants).
+const fill = (verdict: ExportVerdict): string => fillOf(verdict).slice(1).toUpperCase()
 
 /// The numbering of the article's ordered lists.
 const ORDERED = 'ordered-list'
@@ -123,7 +112,7 @@ function summary(memoed: Memo): (Paragraph | Table)[] {
       width: { size: 60, type: WidthType.PERCENTAGE },
       rows: [
         row('Verdict', 'Claims', true),
-        ...counts.map(({ verdict, count }) => row(VERDICT_LABELS[verdict], String(count))),
+        ...counts.map(({ verdict, count }) => row(VOCABULARY[verdict].label, String(count))),
         row('All claims', String(report.claims.length), true),
       ],
     }),
@@ -250,7 +239,7 @@ class ArticleWriter {
       ...(block.rightToLeft ? { rightToLeft: true } : {}),
       ...(run.code || block.kind === 'code' ? { font: 'Courier New' } : {}),
       ...(run.link ? { style: 'Hyperlink' } : {}),
-      ...(claim ? { shading: { type: ShadingType.CLEAR, fill: FILLS[claim.verdict] } } : {}),
+      ...(claim ? { shading: { type: ShadingType.CLEAR, fill: fill(claim.verdict) } } : {}),
     }
     const text = (words: string): TextRun[] =>
       words.split('\n').map((line, index) => new TextRun({ text: line, break: index > 0 ? 1 : 0, ...style }))
@@ -356,7 +345,7 @@ function appendix({ claims }: Memo): Paragraph[] {
         paragraphs.push(
           new Paragraph({
             children: [
-              small(`${vote.tier}, round ${vote.round}, ${vote.model}: ${VERDICT_LABELS[vote.verdict]}`, {
+              small(`${vote.tier}, round ${vote.round}, ${vote.model}: ${VOCABULARY[vote.verdict].label}`, {
                 bold: true,
               }),
               small(vote.rationale.trim() ? ` — ${vote.rationale}` : ''),

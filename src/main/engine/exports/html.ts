@@ -2,6 +2,7 @@ import { citationFacts, stanceWords } from '../../../shared/citations'
 import { correctionWords } from '../../../shared/corrections'
 import type { Citation, Evaluation, Report } from '../../../shared/schemas'
 import { checkedAs } from '../../../shared/verdicts'
+import { EXPORT_VERDICTS, fillOf, VOCABULARY, type ExportVerdict } from '../../../shared/vocabulary'
 import {
   attentionLine,
   checkFacts,
@@ -10,10 +11,8 @@ import {
   otherVerdictWords,
   reasoningRest,
   reasonLine,
-  VERDICT_LABELS,
   verdictDetails,
   verdictWords,
-  type ExportVerdict,
 } from './annotate'
 import { memo, placeWords, type Block, type Inline, type Memo, type MemoClaim, type Run } from './memo'
 
@@ -25,10 +24,16 @@ function escapeHtml(text: string): string {
 // Nothing the page holds may load or run: no scripts, no requests; only its own inline style.
 const PAGE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 
+/// Each verdict's colour (`--verdict`, for its words, marks and notes) and its claims' fill, from the
+/// vocabulary, as the editor shows them on its light page.
+const VERDICT_STYLE = EXPORT_VERDICTS.map(
+  (verdict) =>
+    `.verdict-${verdict} { --verdict: ${VOCABULARY[verdict].colour.light}; } ` +
+    `mark.verdict-${verdict} { background: ${fillOf(verdict)}; }`,
+).join('\n')
+
 const STYLE = `
-:root { --supported: #1e7f4f; --refuted: #c0392b; --misleading: #c2610c; --disputed: #a3326e;
-  --unverifiable: #6b5bb5; --issues: #b7791f; --clean: #1e7f4f; --failed: #8a8f98; --unchecked: #8a8f98;
-  color-scheme: light; }
+:root { color-scheme: light; }
 * { box-sizing: border-box; }
 body { margin: 0 auto; max-width: 52rem; padding: 2rem 1.5rem; font: 11pt/1.55 Georgia, 'Times New Roman', 'Liberation Serif', 'DejaVu Serif Condensed', serif;
   color: #1d1f23; background: #fff; -webkit-print-color-adjust: exact; print-color-adjust: exact; }
@@ -49,17 +54,10 @@ h2.part { font: 600 0.9rem/1.3 system-ui, sans-serif; text-transform: uppercase;
 .article blockquote { border-left: 3px solid #ddd; margin: 0.6rem 0; padding-left: 0.8rem; color: #444; }
 .article pre { background: #f4f4f2; padding: 0.5rem; white-space: pre-wrap; }
 code { font: 0.9em/1.5 ui-monospace, 'DejaVu Sans Mono', monospace; background: #f4f4f2; }
-.claim { border-radius: 2px; padding: 0 1px; background: #eef0f3; border-bottom: 2px solid var(--verdict); }
+.claim { border-radius: 2px; padding: 0 1px; border-bottom: 2px solid var(--verdict); }
 .ref { font: 600 0.7rem system-ui, sans-serif; }
 .ref a, .back { color: var(--verdict); text-decoration: none; }
-.verdict-supported { --verdict: var(--supported); } .verdict-refuted { --verdict: var(--refuted); }
-.verdict-misleading { --verdict: var(--misleading); } .verdict-disputed { --verdict: var(--disputed); }
-.verdict-unverifiable { --verdict: var(--unverifiable); }
-.verdict-issues { --verdict: var(--issues); } .verdict-clean { --verdict: var(--clean); }
-.verdict-failed { --verdict: var(--failed); } .verdict-unchecked { --verdict: var(--unchecked); }
-mark.verdict-supported { background: #e3f3ea; } mark.verdict-refuted { background: #f9e2df; }
-mark.verdict-misleading { background: #fbeadb; } mark.verdict-disputed { background: #f7e1ec; }
-mark.verdict-unverifiable { background: #ebe8f6; } mark.verdict-issues { background: #f8efdc; }
+${VERDICT_STYLE}
 .verdict-label { font: 700 0.8rem system-ui, sans-serif; color: var(--verdict); text-transform: uppercase;
   letter-spacing: 0.04em; }
 .notes { padding-left: 1.6rem; }
@@ -76,7 +74,7 @@ mark.verdict-unverifiable { background: #ebe8f6; } mark.verdict-issues { backgro
 .details { font-size: 0.9em; }
 .detail { margin: 0 0 0.35rem; }
 .num { font: 700 0.9em system-ui, sans-serif; }
-b.verdict-supported, b.verdict-refuted, b.verdict-misleading, b.verdict-unverifiable { color: var(--verdict); }
+.votes b { color: var(--verdict); }
 .who { font: 0.85em system-ui, sans-serif; color: #555; white-space: nowrap; }
 .quoted, .reasoning, .note { unicode-bidi: plaintext; }
 a { color: #2b6fd6; }
@@ -127,7 +125,7 @@ const label = (verdict: ExportVerdict, words: string): string =>
 function summary({ report, counts, attention: needing }: Memo): string {
   const items = counts.map(
     ({ verdict, count }) =>
-      `<li data-verdict="${verdict}">${label(verdict, VERDICT_LABELS[verdict])} <span class="count">${count}</span></li>`,
+      `<li data-verdict="${verdict}">${label(verdict, VOCABULARY[verdict].label)} <span class="count">${count}</span></li>`,
   )
   const facts = checkFacts(report).map(
     ([name, value]) => `${escapeHtml(name)}: <span class="url">${escapeHtml(value)}</span>`,
@@ -317,6 +315,6 @@ function votes(evaluations: readonly Evaluation[]): string[] {
         `<span class="vote" data-model="${escapeHtml(vote.model)}"><i>${escapeHtml(vote.model)}</i>` +
         `${vote.rationale.trim() ? `: ${escapeHtml(vote.rationale)}` : ''}</span>`,
     )
-    return `<span class="votes"><span class="who">${tier}, round ${round}</span> <b class="verdict-${verdict}">${VERDICT_LABELS[verdict]}</b>: ${each.join('; ')}</span>`
+    return `<span class="votes"><span class="who">${tier}, round ${round}</span> <b class="verdict-${verdict}">${VOCABULARY[verdict].label}</b>: ${each.join('; ')}</span>`
   })
 }

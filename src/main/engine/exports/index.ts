@@ -1,39 +1,51 @@
 import type { ExportedFile } from '../../../shared/api'
+import { EXPORT_FORMATS } from '../../../shared/exportFormats'
 import type { ExportFormat, Report } from '../../../shared/schemas'
 import { attentionOf } from '../../../shared/verdicts'
 import type { Principal } from '../checks/access'
 import type { Service } from '../checks/service'
+import { OPENABLE } from '../files/formats'
 import type { PdfPrinter } from './pdf'
+import type { RenderedFormat } from './render'
 
-/// Each format's file name extension and media type.
-export const EXPORT_TYPES: Record<ExportFormat, { extension: string; contentType: string }> = {
-  html: { extension: 'html', contentType: 'text/html; charset=utf-8' },
-  md: { extension: 'md', contentType: 'text/markdown; charset=utf-8' },
-  docx: {
-    extension: 'docx',
-    contentType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  },
-  pdf: { extension: 'pdf', contentType: 'application/pdf' },
-  json: { extension: 'json', contentType: 'application/json; charset=utf-8' },
-}
+/// The extensions a check's name may end in, dropped from its export's name: a document's Factdesk opens, or
+/// an export's.
+const NAMED_EXTENSIONS = new Set([
+  ...OPENABLE.map((extension) => extension.slice(1)),
+  ...Object.values(EXPORT_FORMATS).map((format) => format.extension),
+])
+const NAMED_FILE = new RegExp(`\\.(?:${[...NAMED_EXTENSIONS].join('|')})$`, 'i')
 
 /// The name an export is saved under: the check's name (without the extension of a document file it may
 /// carry: "Report v1.2" keeps its ".2") or its id, then `-factcheck` and the format's extension, e.g.
 /// `article-factcheck.html`. At most 80 characters of the name, never half of one.
 export function exportFileName(report: Report, format: ExportFormat): string {
   const name = (report.check.name ?? '')
-    .replace(/\.(?:md|markdown|txt|docx?|html?|pdf|json)$/i, '')
+    .replace(NAMED_FILE, '')
     .replace(/[^\p{L}\p{M}\p{N}._-]+/gu, '-')
     .replace(/^[-.]+/, '')
   const base = Array.from(name).slice(0, 80).join('').replace(/-+$/, '')
-  return `${base || report.check.id}-factcheck.${EXPORT_TYPES[format].extension}`
+  return `${base || report.check.id}-factcheck.${EXPORT_FORMATS[format].extension}`
 }
-
-/// The formats rendered from the report alone, on the export pool's threads (pool.ts, render.ts).
-export type RenderedFormat = 'html' | 'md' | 'docx'
 
 /// Renders a report as a file of a format that needs nothing but the report.
 export type Render = (report: Report, format: RenderedFormat) => Promise<Uint8Array<ArrayBuffer>>
+
+/// How each format is made from a report: rendered by the export pool, printed from the HTML (the PDF, which
+/// needs a local browser engine), or written here.
+const EXPORTERS: Record<
+  ExportFormat,
+  (report: Report, printPdf: PdfPrinter, render: Render) => Promise<Uint8Array<ArrayBuffer>>
+> = {
+  html: (report, _printPdf, render) => render(report, 'html'),
+  pdf: async (report, printPdf, render) => printPdf(new TextDecoder().decode(await render(report, 'html'))),
+  docx: (report, _printPdf, render) => render(report, 'docx'),
+  md: (report, _printPdf, render) => render(report, 'md'),
+  // The report exactly as `GET /checks/{id}/report` answers it, the document's text included, and the claims
+  // that need attention.
+  json: async (report) =>
+    new TextEncoder().encode(`${JSON.stringify({ ...report, attention: attention(report) }, null, 2)}\n`),
+}
 
 /// A report as a file of the format, rendered by `render` (the engine's export pool). Offline: only the PDF
 /// needs `printPdf` (a local browser engine).
@@ -43,21 +55,8 @@ export async function exportReport(
   printPdf: PdfPrinter,
   render: Render,
 ): Promise<ExportedFile> {
-  const data = await (async (): Promise<Uint8Array<ArrayBuffer>> => {
-    switch (format) {
-      case 'pdf':
-        return printPdf(new TextDecoder().decode(await render(report, 'html')))
-      case 'json':
-        // The report exactly as `GET /checks/{id}/report` answers it, the document's text included, and the
-        // claims that need attention.
-        return new TextEncoder().encode(
-          `${JSON.stringify({ ...report, attention: attention(report) }, null, 2)}\n`,
-        )
-      default:
-        return render(report, format)
-    }
-  })()
-  return { fileName: exportFileName(report, format), contentType: EXPORT_TYPES[format].contentType, data }
+  const data = await EXPORTERS[format](report, printPdf, render)
+  return { fileName: exportFileName(report, format), contentType: EXPORT_FORMATS[format].mediaType, data }
 }
 
 /// The claims that need the editor's attention, in text order, as the JSON export lists them.

@@ -3,6 +3,7 @@ import { counted } from '../../../shared/counted'
 import { markdownLines, PROSE, proseView } from '../../../shared/markdown'
 import type { Report } from '../../../shared/schemas'
 import { checkedAs } from '../../../shared/verdicts'
+import { VOCABULARY } from '../../../shared/vocabulary'
 import {
   attentionLine,
   checkFacts,
@@ -11,7 +12,6 @@ import {
   otherVerdictWords,
   reasoningRest,
   reasonLine,
-  VERDICT_LABELS,
   verdictDetails,
   verdictWords,
   type AnnotatedClaim,
@@ -57,7 +57,7 @@ const footnoteLabel = (claim: Pick<AnnotatedClaim, 'number'>): string => `[^clai
 /// claim (after the line of a heading, never inside it), and a footnote per claim that starts with its verdict.
 export function toMarkdown(report: Report): string {
   const annotated = memo(report)
-  const summary = annotated.counts.map(({ verdict, count }) => `${VERDICT_LABELS[verdict]} ${count}`)
+  const summary = annotated.counts.map(({ verdict, count }) => `${VOCABULARY[verdict].label} ${count}`)
   const facts = checkFacts(report).map(([name, value]) => `${name}: ${escapeMarkdown(value)}`)
   const { kind } = proseView(report.text)
   const headings = markdownLines(report.text).filter((line) => line.kind === 'heading')
@@ -130,7 +130,7 @@ function footnote(claim: AnnotatedClaim): string {
   for (const issue of claim.claim.issues) lines.push(`Spelling or grammar: ${escapeMarkdown(issue.message)}`)
   for (const vote of claim.votes)
     lines.push(
-      `Vote (${vote.tier}, round ${vote.round}, ${escapeMarkdown(vote.model)}): ${VERDICT_LABELS[vote.verdict]}` +
+      `Vote (${vote.tier}, round ${vote.round}, ${escapeMarkdown(vote.model)}): ${VOCABULARY[vote.verdict].label}` +
         `${vote.rationale.trim() ? ` — ${escapeMarkdown(vote.rationale)}` : ''}`,
     )
   // Continuation lines of a footnote are indented; a blank line separates the footnotes.

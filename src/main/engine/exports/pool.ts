@@ -1,7 +1,7 @@
 import type { Piscina } from 'piscina'
 import type { Report } from '../../../shared/schemas'
 import { workerPool } from '../base/workerEntry'
-import type { RenderedFormat } from '.'
+import type { RenderedFormat } from './render'
 
 /// How long an idle thread is kept: exports come one at a time, and a thread takes a moment to start.
 const IDLE_MS = 30_000

@@ -1,4 +1,11 @@
-import type { Check, CheckManuscript, CheckStatus, SourcePolicy, Tier } from '../../../shared/schemas'
+import {
+  CheckStatus,
+  type Check,
+  type CheckManuscript,
+  type SourcePolicy,
+  type Tier,
+} from '../../../shared/schemas'
+import { hasEnded, type EndedCheckStatus } from '../../../shared/vocabulary'
 import type { Db } from './database'
 
 /// A check as stored; `progress` is derived from its consensus rows when read, `webhook` from the outbox.
@@ -71,13 +78,14 @@ export type CheckEdits = Partial<Pick<CheckRecord, 'name' | 'author' | 'sourceUr
 
 /// What ends a check: its terminal status, refund and error.
 export interface CheckEnding {
-  status: Extract<CheckStatus, 'completed' | 'failed' | 'cancelled'>
+  status: EndedCheckStatus
   refunded: number
   error: { code: string; message: string } | null
   at: string
 }
 
-const ACTIVE: readonly CheckStatus[] = ['queued', 'running']
+/// The statuses of a check that has not ended.
+const ACTIVE = CheckStatus.options.filter((status) => !hasEnded({ status }))
 
 /// Checks: their status, credits and metadata.
 export class Checks {

@@ -1,15 +1,21 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
 import { OPERATION_TABLE, type OperationArgs } from '../../../shared/operations'
 import { Report } from '../../../shared/schemas'
-import { EXPORT_TYPES, exportCheck, type Render } from '../../engine/exports'
+import { EXPORT_FORMATS } from '../../../shared/exportFormats'
+import { exportCheck, type Render } from '../../engine/exports'
 import type { PdfPrinter } from '../../engine/exports/pdf'
 import type { Service } from '../../engine/checks/service'
 import type { ApiEnv } from '../auth'
 import { restArguments } from './operations'
 import { errorResponses } from './responses'
 
-const text = z.string()
-const binary = z.string().meta({ format: 'binary' })
+/// The schema of a format's file: the report for JSON, else a string of text or of bytes.
+const bodyOf = (mediaType: string, text: boolean): z.ZodType =>
+  mediaType.startsWith('application/json')
+    ? Report
+    : text
+      ? z.string()
+      : z.string().meta({ format: 'binary' })
 
 const { summary, access, rest: route } = OPERATION_TABLE.export
 const { params, query } = restArguments('export', route)
@@ -30,13 +36,12 @@ const exportReport = createRoute({
           schema: { type: 'string' },
         },
       },
-      content: {
-        [EXPORT_TYPES.html.contentType]: { schema: text },
-        [EXPORT_TYPES.md.contentType]: { schema: text },
-        [EXPORT_TYPES.docx.contentType]: { schema: binary },
-        [EXPORT_TYPES.pdf.contentType]: { schema: binary },
-        [EXPORT_TYPES.json.contentType]: { schema: Report },
-      },
+      content: Object.fromEntries(
+        Object.values(EXPORT_FORMATS).map(({ mediaType, text }) => [
+          mediaType,
+          { schema: bodyOf(mediaType, text) },
+        ]),
+      ),
     },
     ...errorResponses(access),
   },

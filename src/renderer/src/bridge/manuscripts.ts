@@ -7,6 +7,7 @@ import {
   shiftedClaim,
 } from '../../../shared/manuscript'
 import type { Check, CreateCheckRequest, Estimate, Report } from '../../../shared/schemas'
+import { hasEnded } from '../../../shared/vocabulary'
 
 /// One part of a manuscript as estimated, and once submitted its check as last heard.
 interface Part {
@@ -22,8 +23,6 @@ interface Manuscript {
   id: string
   parts: Part[]
 }
-
-const ENDED = new Set(['completed', 'failed', 'cancelled'])
 
 /// `api`, with manuscripts of any length: an estimate of a text longer than the service takes in one check
 /// (`limits.maxTextChars` of `GET /me`) estimates it in parts (cut where `manuscriptParts` says) and answers one
@@ -192,7 +191,7 @@ export function withManuscripts(api: FactdeskApi): FactdeskApi {
     const whole = manuscript ? Promise.resolve(combined(manuscript)) : api.getCheck(check.manuscript.id)
     return whole.then((each): ReportUpdate => {
       // An ended manuscript's claims have all landed.
-      if (ENDED.has(each.status)) wholeReports.delete(each.id)
+      if (hasEnded(each)) wholeReports.delete(each.id)
       return update.type === 'pending' ? { ...update, check: each } : { type: 'check', check: each }
     })
   }
@@ -218,4 +217,4 @@ const onWhole = (update: Extract<ReportUpdate, { type: 'claim' }>, at: Place): R
 
 /// Whether `check` has just started or ended: the updates of a part of a manuscript worth asking about.
 const startedOrEnded = (check: Check): boolean =>
-  ENDED.has(check.status) || Object.values(check.progress.claimsDone).every((done) => done === 0)
+  hasEnded(check) || Object.values(check.progress.claimsDone).every((done) => done === 0)

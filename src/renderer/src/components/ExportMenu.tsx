@@ -1,20 +1,12 @@
 import { useState, type JSX } from 'react'
 import type { ExportedFile } from '../../../shared/api'
+import { EXPORT_FORMAT_IDS, EXPORT_FORMATS } from '../../../shared/exportFormats'
 import type { ExportFormat } from '../../../shared/schemas'
 import { useChecks } from '../state/checks'
 import { showError } from '../state/notices'
 import { lineKeys } from './roving'
 import { useDesk } from './useDesk'
 import { useMenu } from './useMenu'
-
-/// The formats in the menu, in the writer's words.
-const FORMATS: { format: ExportFormat; name: string; detail: string }[] = [
-  { format: 'html', name: 'Web page (HTML)', detail: 'highlighted claims, notes, votes and sources' },
-  { format: 'pdf', name: 'PDF', detail: 'the web page, ready to print' },
-  { format: 'docx', name: 'Word (DOCX)', detail: 'a comment on each claim' },
-  { format: 'md', name: 'Markdown', detail: 'a footnote on each claim' },
-  { format: 'json', name: 'JSON', detail: 'the whole report and the text' },
-]
 
 /// Hands a file to the browser's download (in the desktop app, its native save dialog).
 function save(file: ExportedFile): void {
@@ -88,7 +80,7 @@ export function ExportMenu(): JSX.Element {
       </button>
       {open && (
         <div className="export-list" role="menu" aria-label="Export the report as">
-          {FORMATS.map(({ format, name, detail }) => (
+          {EXPORT_FORMAT_IDS.map((format) => (
             <button
               key={format}
               type="button"
@@ -96,8 +88,8 @@ export function ExportMenu(): JSX.Element {
               tabIndex={-1}
               onClick={() => void exportAs(format)}
             >
-              <span className="export-name">{name}</span>
-              <span className="export-detail">{detail}</span>
+              <span className="export-name">{EXPORT_FORMATS[format].name}</span>
+              <span className="export-detail">{EXPORT_FORMATS[format].detail}</span>
             </button>
           ))}
         </div>

@@ -8,6 +8,7 @@ import { useSettingsDialog } from './settings/open'
 import { counted } from '../../../shared/counted'
 import { endedMessage } from '../../../shared/notices'
 import { headlineConsensus } from '../../../shared/verdicts'
+import { hasEnded } from '../../../shared/vocabulary'
 import { stageLabel, type ClaimStage } from '../editor/claims'
 import { CheckMenu } from './CheckMenu'
 import { ExportMenu } from './ExportMenu'
@@ -22,8 +23,6 @@ const TIER_NAMES: Record<Tier, { name: string; explanation: string }> = {
   t3: { name: 'Web', explanation: 'Live web research with cited sources' },
 }
 
-const RUNNING = new Set(['queued', 'running'])
-
 /// The check toolbar: tiers with their per-claim prices, Estimate, Check, Cancel, progress and the balance. One
 /// tab stop; the arrow keys move between its buttons.
 export function Toolbar({ prices }: { prices: PriceList | null }): JSX.Element {
@@ -36,7 +35,7 @@ export function Toolbar({ prices }: { prices: PriceList | null }): JSX.Element {
   const panel = useChecks((store) => store.panel)
   const { toggleTier, runEstimate, runCheck, cancel, showPanel, loadHistory } = useChecks.getState()
   const account = useAccount((store) => store.account)
-  const running = check !== null && RUNNING.has(check.status)
+  const running = check !== null && !hasEnded(check)
   const short = estimate !== null && !estimate.sufficient
   const cannotRun = estimate !== null && estimate.unavailable.length > 0
   const keys = useToolbarKeys()
@@ -191,7 +190,7 @@ function CheckAnnouncement(): JSX.Element {
   const check = useChecks((store) => store.check)
   const report = useChecks((store) => store.report)
   let text = ''
-  if (check && RUNNING.has(check.status)) text = `Checking ${counted(check.claimCount, 'claim')}.`
+  if (check && !hasEnded(check)) text = `Checking ${counted(check.claimCount, 'claim')}.`
   else if (check) {
     const verdicts = new Map<ClaimStage, number>()
     for (const claim of report?.check.id === check.id ? report.claims : []) {

@@ -10,21 +10,9 @@ import {
   type Range,
 } from '@codemirror/state'
 import { Decoration, EditorView, WidgetType, type DecorationSet } from '@codemirror/view'
+import { VOCABULARY, type ClaimStage } from '../../../shared/vocabulary'
 
-/// Where a claim stands: quoted by an estimate, waiting for its check, voted on, being judged, or decided.
-export type ClaimStage =
-  | 'estimated'
-  | 'waiting'
-  | 'voting'
-  | 'judging'
-  | 'supported'
-  | 'refuted'
-  | 'misleading'
-  | 'unverifiable'
-  | 'clean'
-  | 'issues'
-  | 'failed'
-  | 'unchecked'
+export type { ClaimStage }
 
 /// A spelling or grammar finding inside a claim, underlined like the live check's (`spelling`: a word the
 /// checker does not know, in red; else grammar, in blue).
@@ -104,52 +92,12 @@ export interface ClaimInfo {
   issues: IssueMark[]
 }
 
-const ENDED: ReadonlySet<ClaimStage> = new Set([
-  'supported',
-  'refuted',
-  'misleading',
-  'unverifiable',
-  'clean',
-  'issues',
-  'failed',
-  'unchecked',
-])
-
 /// Words for a stage, as the badge and screen readers say it.
 export function stageLabel(info: Pick<ClaimInfo, 'stage' | 'votes' | 'panel' | 'stale'>): string {
-  const base = ((): string => {
-    switch (info.stage) {
-      case 'estimated':
-        return 'claim'
-      case 'waiting':
-        return 'waiting'
-      case 'voting':
-        return info.panel === null ? `voting ${info.votes}` : `voting ${info.votes}/${info.panel}`
-      case 'judging':
-        return 'deciding'
-      case 'clean':
-        return 'no issues'
-      case 'unchecked':
-        return 'not checked'
-      default:
-        return info.stage
-    }
-  })()
+  const { short } = VOCABULARY[info.stage]
+  const base =
+    info.stage !== 'voting' ? short : `${short} ${info.votes}${info.panel === null ? '' : `/${info.panel}`}`
   return info.stale ? `${base} (stale)` : base
-}
-
-const ICONS: Partial<Record<ClaimStage, string>> = {
-  waiting: '…',
-  voting: '◐',
-  judging: '⚖',
-  supported: '✓',
-  refuted: '✗',
-  misleading: '!',
-  unverifiable: '?',
-  clean: '✓',
-  issues: '✎',
-  failed: '⚠',
-  unchecked: '–',
 }
 
 /// The badge at the end of a claim: stage or verdict, icon and an accessible label. Equal badges are kept,
@@ -192,7 +140,7 @@ export class ClaimBadge extends WidgetType {
     badge.title = [title, this.info.basis, attention && `Needs attention: ${attention}`]
       .filter(Boolean)
       .join(' — ')
-    const icon = ICONS[this.info.stage]
+    const { icon } = VOCABULARY[this.info.stage]
     if (icon) {
       const glyph = document.createElement('span')
       glyph.className = 'fd-badge-icon'
@@ -602,4 +550,4 @@ function excerpt(text: string): string {
 }
 
 /// True once the stage cannot change any more.
-export const hasSettled = (stage: ClaimStage): boolean => ENDED.has(stage)
+export const hasSettled = (stage: ClaimStage): boolean => VOCABULARY[stage].ended

@@ -10,6 +10,7 @@ import type {
   Research,
   Tier,
 } from '../../../shared/schemas'
+import { hasEnded } from '../../../shared/vocabulary'
 import type { EditorView } from '@codemirror/view'
 import { claimField, claimRanges, setClaims, updateClaims } from '../editor/claims'
 import { samePart, sectionAt, selectedPart, type Part } from './part'
@@ -70,16 +71,9 @@ export interface ChecksStore {
 const sameTiers = (a: readonly Tier[], b: readonly Tier[]): boolean =>
   a.length === b.length && a.every((tier) => b.includes(tier))
 
-const ENDED = new Set(['completed', 'failed', 'cancelled'])
 /// The later of two states of a check: an ended one wins, then the later update.
 const later = (a: Check, b: Check): Check =>
-  ENDED.has(a.status) !== ENDED.has(b.status)
-    ? ENDED.has(a.status)
-      ? a
-      : b
-    : a.updatedAt >= b.updatedAt
-      ? a
-      : b
+  hasEnded(a) !== hasEnded(b) ? (hasEnded(a) ? a : b) : a.updatedAt >= b.updatedAt ? a : b
 const refreshBalance = (api: FactdeskApi): void => void useAccount.getState().load(api)
 
 export const useChecks = create<ChecksStore>()((set, get) => {
@@ -107,7 +101,7 @@ export const useChecks = create<ChecksStore>()((set, get) => {
       const latest = later(report.check, current)
       for (const claim of feed.progress.values()) feed.schedule(deltaOf(claim, latest, feed.panel))
       set({ report: { ...report, check: latest }, check: latest })
-      if (ENDED.has(latest.status) && !ENDED.has(current.status)) {
+      if (hasEnded(latest) && !hasEnded(current)) {
         refreshBalance(api)
         announceEnded(latest)
       }
@@ -123,7 +117,7 @@ export const useChecks = create<ChecksStore>()((set, get) => {
     if (update.type === 'research' || update.type === 'pending') return
     const check = get().check
     if (update.type === 'resync') {
-      if (check && !ENDED.has(check.status)) void reconcile(api, check)
+      if (check && !hasEnded(check)) void reconcile(api, check)
       if (get().panel === 'history') void get().loadHistory(api)
       return
     }
@@ -138,7 +132,7 @@ export const useChecks = create<ChecksStore>()((set, get) => {
       if (check?.id !== update.check.id) return
       const next = later(update.check, check)
       set({ check: next })
-      if (ENDED.has(next.status) && !ENDED.has(check.status)) {
+      if (hasEnded(next) && !hasEnded(check)) {
         void reconcile(api, next)
         refreshBalance(api)
         announceEnded(next)
@@ -241,7 +235,7 @@ export const useChecks = create<ChecksStore>()((set, get) => {
   // longer be cancelled here): while one runs, Estimate and Check say so instead.
   function refuseWhileRunning(): boolean {
     const check = get().check
-    if (!check || ENDED.has(check.status)) return false
+    if (!check || hasEnded(check)) return false
     showInfo('A check is running: wait for its verdicts, or cancel it first.')
     return true
   }
@@ -359,7 +353,7 @@ export const useChecks = create<ChecksStore>()((set, get) => {
     followStarted: (api, check) => {
       const { estimate, check: current } = get()
       if (estimate?.documentId !== check.documentId) return
-      if (current && !ENDED.has(current.status)) return
+      if (current && !hasEnded(current)) return
       follow(api, check, estimate)
     },
 

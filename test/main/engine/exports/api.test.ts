@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseHTML } from 'linkedom'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { EXPORT_FORMAT_IDS, EXPORT_FORMATS } from '../../../../src/shared/exportFormats'
 import { Report } from '../../../../src/shared/schemas'
 import {
   call,
@@ -79,6 +80,18 @@ describe('GET /checks/{id}/export', () => {
     expect(JSON.parse(new TextDecoder().decode(json.bytes))).toEqual({ ...report, attention: [] })
   })
 
+  it('serves every format of the registry with its media type, named with its extension', async () => {
+    for (const format of EXPORT_FORMAT_IDS) {
+      const { response } = await download(format)
+      const { mediaType, extension } = EXPORT_FORMATS[format]
+      expect(response.status, format).toBe(200)
+      expect(response.headers.get('content-type')).toBe(mediaType)
+      expect(response.headers.get('content-disposition')).toContain(
+        `filename="Tall-things-factcheck.${extension}"`,
+      )
+    }
+  }, 60_000)
+
   it('prints the PDF from the HTML export: pdftotext finds the claims and their verdicts', async () => {
     const { response, bytes } = await download('pdf')
     expect(response.status).toBe(200)
@@ -115,6 +128,8 @@ describe('GET /checks/{id}/export', () => {
     const doc = await (await fetch(`${server.api}/openapi.json`)).json()
     const operation = doc.paths['/checks/{id}/export'].get
     expect(operation.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['format', 'id'])
+    const format = operation.parameters.find((p: { name: string }) => p.name === 'format')
+    expect(doc.components.schemas[format.schema.$ref.split('/').at(-1)].enum).toEqual(EXPORT_FORMAT_IDS)
     expect(Object.keys(operation.responses['200'].content).sort()).toEqual([
       'application/json; charset=utf-8',
       'application/pdf',

@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { openEngine } from '../../../../src/main/engine/engine'
-import { hasEnded } from '../../../../src/main/engine/base/events'
+import { hasEnded } from '../../../../src/shared/vocabulary'
+import { EXPORT_FORMATS } from '../../../../src/shared/exportFormats'
 import { factdesk } from '../../../helpers/cli'
 import { tempDir } from '../../../helpers/server'
 
@@ -52,7 +53,7 @@ describe('factdesk export', () => {
     expect(binary.stderr).toContain('A docx export needs --out FILE.')
     const bad = await factdesk(['export', checkId, '--format', 'odt', '--data-dir', dir])
     expect(bad.code).toBe(2)
-    expect(bad.stderr).toContain('--format must be html, md, docx, pdf or json')
+    expect(bad.stderr).toContain('--format must be html, pdf, docx, md or json')
     const unknown = await factdesk(['export', 'chk_nope', '--format', 'md', '--data-dir', dir])
     expect(unknown.code).toBe(1)
     expect(unknown.stderr).toContain('factdesk: There is no check chk_nope.')
@@ -80,8 +81,10 @@ describe('factdesk export', () => {
     expect(none.stderr).toContain('There is no organization org_nope.')
   }, 120_000)
 
-  it('is in the help', async () => {
+  it('is in the help with exactly the registry’s formats, in its order', async () => {
     const help = await factdesk(['help'])
-    expect(help.stdout).toContain('export CHECK_ID --format html|md|docx|pdf|json [--out FILE] [--org ID]')
+    expect(help.stdout).toContain('export CHECK_ID --format html|pdf|docx|md|json [--out FILE] [--org ID]')
+    const formats = /export CHECK_ID --format (\S+)/.exec(help.stdout)?.[1]?.split('|')
+    expect(formats).toEqual(Object.keys(EXPORT_FORMATS))
   })
 })

@@ -5,9 +5,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
 import { strFromU8, unzipSync } from 'fflate'
 import { describe, expect, it } from 'vitest'
-import type { RenderedFormat } from '../../../../src/main/engine/exports'
 import { ExportPool } from '../../../../src/main/engine/exports/pool'
-import { renderFile } from '../../../../src/main/engine/exports/render'
+import { RENDERERS, renderFile, type RenderedFormat } from '../../../../src/main/engine/exports/render'
 import { articleReport } from './article'
 import { fixtureReport } from './fixture'
 
@@ -17,7 +16,7 @@ import { fixtureReport } from './fixture'
 const ROOT = fileURLToPath(new URL('../../../..', import.meta.url))
 const WORKER = join(ROOT, 'out', 'main', 'exports-worker.js')
 const EXPORTS = join(ROOT, 'src', 'main', 'engine', 'exports')
-const FORMATS: RenderedFormat[] = ['html', 'md', 'docx']
+const FORMATS = Object.keys(RENDERERS) as RenderedFormat[]
 
 /// The bytes of a file, and of a Word file the files it zips, with what differs between any two renderings of it
 /// (the time it was made, its random relationship ids) taken out.

@@ -2,6 +2,7 @@ import { useState, type JSX } from 'react'
 import { withoutInlineMarks } from '../../../../shared/markdown'
 import { TIERS, type Citation, type Claim, type Report } from '../../../../shared/schemas'
 import { attentionOf, checkedAs, verdictNote, type Attention } from '../../../../shared/verdicts'
+import { VOCABULARY } from '../../../../shared/vocabulary'
 import { claimField, claimRange } from '../../editor/claims'
 import { useChecks } from '../../state/checks'
 import { keptSince } from '../../state/recheck'
@@ -82,7 +83,9 @@ export function ClaimView({ claim, report }: { claim: Claim; report: Report }): 
             <h3>
               {tier}
               {consensus ? (
-                <span className={`verdict verdict-${consensus.verdict}`}>{consensus.verdict}</span>
+                <span className={`verdict verdict-${consensus.verdict}`}>
+                  {VOCABULARY[consensus.verdict].short}
+                </span>
               ) : (
                 <span className="verdict">pending</span>
               )}

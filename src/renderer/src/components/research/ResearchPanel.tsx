@@ -4,6 +4,7 @@ import { currentStep, STEP_NAMES, stepDone, useResearch, type ResearchRun } from
 import { counted } from '../../../../shared/counted'
 import { withoutInlineMarks } from '../../../../shared/markdown'
 import { DETAIL_WORDS } from '../../../../shared/verdicts'
+import { VOCABULARY } from '../../../../shared/vocabulary'
 import { Confirmation } from '../Confirmation'
 import { useDesk } from '../useDesk'
 import { focusPanel } from '../focus'
@@ -160,7 +161,8 @@ export function RunView({ run }: { run: ResearchRun }): JSX.Element {
         <>
           <section aria-label="Finding" className="research-finding">
             <h3>
-              Verdict <span className={`verdict verdict-${result.verdict}`}>{result.verdict}</span>
+              Verdict{' '}
+              <span className={`verdict verdict-${result.verdict}`}>{VOCABULARY[result.verdict].short}</span>
               {result.detail && <span className="detail">: {DETAIL_WORDS[result.detail]}</span>}
             </h3>
             <p className="numbers">Confidence {percent(result.confidence)}</p>

@@ -1,6 +1,7 @@
 import type { JSX } from 'react'
 import type { Verdict, VerdictDetail } from '../../../../shared/schemas'
 import { DETAIL_WORDS } from '../../../../shared/verdicts'
+import { VOCABULARY } from '../../../../shared/vocabulary'
 
 /// A share as a whole percentage.
 export const percent = (value: number): string => `${Math.round(value * 100)}%`
@@ -28,7 +29,9 @@ export function VotesTable({
           <tr key={vote.model}>
             <th scope="row">{vote.model}</th>
             <td className={`verdict-${vote.verdict}`}>
-              {vote.detail ? `${vote.verdict}: ${DETAIL_WORDS[vote.detail]}` : vote.verdict}
+              {vote.detail
+                ? `${VOCABULARY[vote.verdict].short}: ${DETAIL_WORDS[vote.detail]}`
+                : VOCABULARY[vote.verdict].short}
             </td>
             <td>{percent(vote.confidence)}</td>
             <td>{vote.rationale}</td>

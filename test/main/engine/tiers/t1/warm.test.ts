@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { openEngine, type Engine } from '../../../../../src/main/engine/engine'
-import { hasEnded } from '../../../../../src/main/engine/base/events'
+import { hasEnded } from '../../../../../src/shared/vocabulary'
 import { startWorker } from '../../../../../src/main/engine/tiers/t1/workerEntry'
 import { workerPool } from '../../../../../src/main/engine/base/workerEntry'
 import { tempDir } from '../../../../helpers/server'
