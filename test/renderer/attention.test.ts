@@ -83,7 +83,7 @@ describe('a claim that needs attention, in the editor', () => {
   })
 
   it('its claim panel says why, the models’ reason and the correction, once, and t3’s fallback', () => {
-    const desk = new Desk({} as FactdeskApi, () => undefined)
+    const desk = new Desk({} as FactdeskApi)
     const panel = (claim: typeof split) =>
       renderToStaticMarkup(
         createElement(DeskContext.Provider, { value: desk }, createElement(ClaimView, { claim, report })),
@@ -111,7 +111,7 @@ describe('a claim that needs attention, in the editor', () => {
   it('a claim its verdict refutes: marked with why, its correction left in its tier, once', () => {
     const refutedReport = fixtureReport()
     const refuted = refutedReport.claims.find((claim) => claim.claimId === 'clm_2')!
-    const desk = new Desk({} as FactdeskApi, () => undefined)
+    const desk = new Desk({} as FactdeskApi)
     const html = renderToStaticMarkup(
       createElement(
         DeskContext.Provider,

@@ -10,7 +10,7 @@ import {
   useResearch,
   type ResearchRun,
 } from '../../src/renderer/src/state/research'
-import { useChecks } from '../../src/renderer/src/state/checks'
+import { Desk } from '../../src/renderer/src/state/desk'
 import { decision, panelVote, researchRun } from '../helpers/resources'
 
 const vote = (model: string): Extract<ReportUpdate, { type: 'claim' }> => ({
@@ -156,9 +156,10 @@ describe('the research panel', () => {
 
   it('quotes the flat price and sends nothing when the balance is short', async () => {
     const { api, asked } = fakeApi(39)
+    const desk = new Desk(api)
     stop = useResearch.getState().connect(api)
-    await useResearch.getState().ask(api, target)
-    expect(useChecks.getState().panel).toBe('research')
+    await useResearch.getState().ask(desk, target)
+    expect(desk.checks.getState().panel).toBe('research')
     expect(useResearch.getState().view).toMatchObject({ phase: 'confirm', price: 40, balance: 39 })
     await useResearch.getState().confirm(api)
     expect(asked).toEqual([])
@@ -168,7 +169,7 @@ describe('the research panel', () => {
   it('starts on confirmation and follows the run from the pushed updates, early ones included', async () => {
     const { api, asked, push } = fakeApi(1000)
     stop = useResearch.getState().connect(api)
-    await useResearch.getState().ask(api, target)
+    await useResearch.getState().ask(new Desk(api), target)
     await useResearch.getState().confirm(api)
     expect(asked).toEqual([{ text: target.text }])
     expect(useResearch.getState().view).toMatchObject({ phase: 'run', run: { step: 'plan' } })
@@ -190,7 +191,7 @@ describe('the research panel', () => {
     const done = researchRun({ status: 'completed', updatedAt: '2026-01-01T00:01:00.000Z' })
     const { api } = fakeApi(1000, done)
     // No listener: the stream has dropped.
-    await useResearch.getState().ask(api, target)
+    await useResearch.getState().ask(new Desk(api), target)
     await useResearch.getState().confirm(api)
     expect(useResearch.getState().view).toMatchObject({ run: { research: { status: 'queued' } } })
     await vi.runOnlyPendingTimersAsync()

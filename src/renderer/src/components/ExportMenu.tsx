@@ -1,10 +1,9 @@
 import { useState, type JSX } from 'react'
 import type { ExportedFile } from '../../../shared/api'
 import type { ExportFormat } from '../../../shared/schemas'
-import { useChecks } from '../state/checks'
 import { showError } from '../state/notices'
 import { lineKeys } from './roving'
-import { useDesk } from './useDesk'
+import { useChecks, useDesk } from './useDesk'
 import { useMenu } from './useMenu'
 
 /// The formats in the menu, in the writer's words.

@@ -1,7 +1,6 @@
 import type { JSX } from 'react'
 import { TIERS, type PriceList, type Tier } from '../../../shared/schemas'
 import { useAccount } from '../state/account'
-import { useChecks } from '../state/checks'
 import { keptWords, unavailableWords } from '../state/recheck'
 import { useResearch } from '../state/research'
 import { useSettingsDialog } from './settings/open'
@@ -13,7 +12,7 @@ import { CheckMenu } from './CheckMenu'
 import { ExportMenu } from './ExportMenu'
 import { PendingChecks } from './PendingChecks'
 import { useToolbarKeys } from './roving'
-import { useDesk } from './useDesk'
+import { useChecks, useDesk } from './useDesk'
 import { balanceWords } from './panels/EstimateSummary'
 
 const TIER_NAMES: Record<Tier, { name: string; explanation: string }> = {
@@ -28,13 +27,12 @@ const RUNNING = new Set(['queued', 'running'])
 /// tab stop; the arrow keys move between its buttons.
 export function Toolbar({ prices }: { prices: PriceList | null }): JSX.Element {
   const desk = useDesk()
-  const { api } = desk
   const tiers = useChecks((store) => store.tiers)
   const busy = useChecks((store) => store.busy)
   const check = useChecks((store) => store.check)
   const estimate = useChecks((store) => store.estimate)
   const panel = useChecks((store) => store.panel)
-  const { toggleTier, runEstimate, runCheck, cancel, showPanel, loadHistory } = useChecks.getState()
+  const { toggleTier, runEstimate, runCheck, cancel, showPanel, loadHistory } = desk.checks.getState()
   const account = useAccount((store) => store.account)
   const running = check !== null && RUNNING.has(check.status)
   const short = estimate !== null && !estimate.sufficient
@@ -71,7 +69,7 @@ export function Toolbar({ prices }: { prices: PriceList | null }): JSX.Element {
           type="button"
           className="button"
           disabled={busy !== null || running}
-          onClick={() => void runEstimate(api)}
+          onClick={() => void runEstimate()}
           aria-keyshortcuts="Control+Shift+E"
           title="Find the claims and quote their price (Ctrl+Shift+E)"
         >
@@ -81,7 +79,7 @@ export function Toolbar({ prices }: { prices: PriceList | null }): JSX.Element {
           type="button"
           className="button primary"
           disabled={busy !== null || running}
-          onClick={() => void runCheck(api)}
+          onClick={() => void runCheck()}
           aria-keyshortcuts="Control+Shift+Enter"
           title={
             cannotRun
@@ -98,7 +96,7 @@ export function Toolbar({ prices }: { prices: PriceList | null }): JSX.Element {
           type="button"
           className="button"
           disabled={!running || busy !== null}
-          onClick={() => check && void cancel(api, check.id)}
+          onClick={() => check && void cancel(check.id)}
         >
           Cancel
         </button>
@@ -126,7 +124,7 @@ export function Toolbar({ prices }: { prices: PriceList | null }): JSX.Element {
             if (panel === 'history') showPanel(null)
             else {
               showPanel('history')
-              void loadHistory(api)
+              void loadHistory()
             }
           }}
         >

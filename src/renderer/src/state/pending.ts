@@ -3,7 +3,6 @@ import { create } from 'zustand'
 import type { FactdeskApi, ReportUpdate } from '../../../shared/api'
 import type { Check, PendingCheck } from '../../../shared/schemas'
 import { startedMessage } from '../../../shared/notices'
-import { submission, useChecks } from './checks'
 import type { Desk } from './desk'
 import { showError, showInfo } from './notices'
 import { announce, askToNotify } from './systemNotice'
@@ -19,19 +18,20 @@ export interface PendingStore {
   queue(desk: Desk): Promise<void>
   cancel(api: FactdeskApi, id: string): Promise<void>
   toggle(): void
-  /// Loads the waiting checks and listens to pushed updates; returns the stop.
-  connect(api: FactdeskApi): () => void
+  /// Loads the waiting checks and listens to the pushed updates of the window of `desk` (a check that starts
+  /// from the queue shows in its editor); returns the stop.
+  connect(desk: Desk): () => void
 }
 
 export const usePending = create<PendingStore>()((set, get) => {
-  function onUpdate(api: FactdeskApi, update: ReportUpdate): void {
-    if (update.type === 'resync') void get().load(api)
+  function onUpdate(desk: Desk, update: ReportUpdate): void {
+    if (update.type === 'resync') void get().load(desk.api)
     if (update.type !== 'pending') return
     const { pending, check } = update
     const others = get().waiting.filter((each) => each.id !== pending.id)
     const waiting = pending.status === 'waiting' ? [pending, ...others] : others
     set({ waiting, open: get().open && waiting.length > 0 })
-    if (pending.status === 'submitted' && check) started(api, pending, check)
+    if (pending.status === 'submitted' && check) started(desk, pending, check)
     if (pending.status === 'failed') {
       showInfo(
         `Your check of “${pending.label}” could not start: ${pending.error?.message ?? 'it was refused.'}`,
@@ -39,10 +39,10 @@ export const usePending = create<PendingStore>()((set, get) => {
     }
   }
 
-  function started(api: FactdeskApi, pending: PendingCheck, check: Check): void {
+  function started(desk: Desk, pending: PendingCheck, check: Check): void {
     const text = startedMessage(pending.label)
     showInfo(text)
-    useChecks.getState().followStarted(api, check)
+    desk.checks.getState().followStarted(check)
     announce(text)
   }
 
@@ -60,12 +60,12 @@ export const usePending = create<PendingStore>()((set, get) => {
       }
     },
 
-    queue: async ({ api, checkName }) => {
-      const { estimate } = useChecks.getState()
+    queue: async ({ api, checks }) => {
+      const { estimate, submission } = checks.getState()
       if (!estimate) return
       askToNotify()
       try {
-        const pending = await api.queueCheck(submission(estimate, checkName()))
+        const pending = await api.queueCheck(submission(estimate))
         set({ waiting: [pending, ...get().waiting.filter((each) => each.id !== pending.id)] })
         showInfo(
           `Waiting to check “${pending.label}”: it starts by itself as soon as the models can be reached, ` +
@@ -89,9 +89,9 @@ export const usePending = create<PendingStore>()((set, get) => {
 
     toggle: () => set({ open: !get().open }),
 
-    connect: (api) => {
-      void get().load(api)
-      return api.subscribe((update) => onUpdate(api, update))
+    connect: (desk) => {
+      void get().load(desk.api)
+      return desk.api.subscribe((update) => onUpdate(desk, update))
     },
   }
 })

@@ -1,4 +1,4 @@
-import { create } from 'zustand'
+import { create, type StoreApi } from 'zustand'
 import type { FactdeskApi, ReportUpdate } from '../../../shared/api'
 import { ApiError } from '../../../shared/errors'
 import { ResearchStep, type Research, type ResearchRequest } from '../../../shared/schemas'
@@ -6,7 +6,6 @@ import type { EditorView } from '@codemirror/view'
 import { withoutLineMarkers } from '../../../shared/markdown'
 import { claimAt, claimField, claimRange } from '../editor/claims'
 import { useAccount } from './account'
-import { useChecks } from './checks'
 import { describeError, showInfo } from './notices'
 import type { Desk } from './desk'
 
@@ -30,8 +29,9 @@ export type ResearchView =
 
 export interface ResearchStore {
   view: ResearchView | null
-  /// Opens the panel on `target` and quotes the flat price against the balance; nothing is sent yet.
-  ask(api: FactdeskApi, target: ResearchTarget): Promise<void>
+  /// Opens the research panel of the window of `desk` on `target` and quotes the flat price against the
+  /// balance; nothing is sent yet.
+  ask(desk: Desk, target: ResearchTarget): Promise<void>
   /// `ask` about the selected text of the editor of `desk`, or else the claim at the cursor.
   askFromEditor(desk: Desk): Promise<void>
   /// Starts the run the panel quoted; refused in place when the balance is short.
@@ -91,53 +91,88 @@ const EARLY_LIMIT = 50
 /// Without a pushed update for this long, the run is read with `getResearch` (the stream may have dropped).
 const QUIET_MS = 4000
 
-export const useResearch = create<ResearchStore>()((set, get) => {
-  // A pushed update for a run may arrive before the answer that starts it: the latest few are kept by run id.
-  const early = new Map<string, Extract<ReportUpdate, { type: 'research' }>>()
-  let watchdog: ReturnType<typeof setTimeout> | null = null
+type ResearchUpdate = Extract<ReportUpdate, { type: 'research' }>
 
-  const runId = (): string | null => {
-    const view = get().view
-    return view?.phase === 'run' ? view.run.research.id : null
+// Follows the open run from what is heard of it, and reads it when the stream falls quiet; keeps the pushed
+// updates of a run that may arrive before the answer that starts it (the latest few, by run id).
+class RunFollower {
+  private readonly early = new Map<string, ResearchUpdate>()
+  private watchdog: ReturnType<typeof setTimeout> | null = null
+
+  constructor(private readonly store: StoreApi<ResearchStore>) {}
+
+  /// The run `research` was started: the run to follow, with what was heard of it already.
+  started(research: Research): ResearchRun {
+    const heard = this.early.get(research.id)
+    this.early.clear()
+    const run: ResearchRun = { research, step: null, sourcesRead: 0 }
+    return heard ? foldRun(run, heard) : run
   }
 
-  function hear(heard: Partial<ResearchRun> & { research: Research }, api: FactdeskApi): void {
-    const view = get().view
-    if (view?.phase !== 'run' || view.run.research.id !== heard.research.id) return
-    const run = foldRun(view.run, heard)
-    set({ view: { phase: 'run', run } })
-    if (ended(run.research) && !ended(view.run.research)) void useAccount.getState().load(api)
-    watch(api)
+  /// A pushed update: the open run's is folded in, another run's kept; after a `resync` the open run is read now
+  /// rather than when quiet.
+  heardOf(update: ReportUpdate, api: FactdeskApi): void {
+    const id = this.runId()
+    if (update.type === 'resync' && id !== null) this.read(api, id)
+    if (update.type !== 'research') return
+    if (id !== update.research.id) {
+      this.early.set(update.research.id, update)
+      if (this.early.size > EARLY_LIMIT) this.early.delete(this.early.keys().next().value as string)
+      return
+    }
+    this.hear(update, api)
   }
 
-  // While a run is open, a quiet stream is checked on by reading the run.
-  function watch(api: FactdeskApi): void {
-    if (watchdog) clearTimeout(watchdog)
-    watchdog = null
-    const view = get().view
+  /// While a run is open, a quiet stream is checked on by reading the run.
+  watch(api: FactdeskApi): void {
+    this.stopWatching()
+    const view = this.store.getState().view
     if (view?.phase !== 'run' || ended(view.run.research)) return
     const id = view.run.research.id
-    watchdog = setTimeout(() => {
-      watchdog = null
-      if (runId() === id) read(api, id)
+    this.watchdog = setTimeout(() => {
+      this.watchdog = null
+      if (this.runId() === id) this.read(api, id)
     }, QUIET_MS)
   }
 
-  function read(api: FactdeskApi, id: string): void {
-    api.getResearch(id).then(
-      (research) => hear({ research }, api),
-      () => watch(api),
-    )
+  /// The quiet stream is checked on no more (until `watch`).
+  stopWatching(): void {
+    if (this.watchdog) clearTimeout(this.watchdog)
+    this.watchdog = null
   }
 
+  private runId(): string | null {
+    const view = this.store.getState().view
+    return view?.phase === 'run' ? view.run.research.id : null
+  }
+
+  private hear(heard: Partial<ResearchRun> & { research: Research }, api: FactdeskApi): void {
+    const view = this.store.getState().view
+    if (view?.phase !== 'run' || view.run.research.id !== heard.research.id) return
+    const run = foldRun(view.run, heard)
+    this.store.setState({ view: { phase: 'run', run } })
+    if (ended(run.research) && !ended(view.run.research)) void useAccount.getState().load(api)
+    this.watch(api)
+  }
+
+  private read(api: FactdeskApi, id: string): void {
+    api.getResearch(id).then(
+      (research) => this.hear({ research }, api),
+      () => this.watch(api),
+    )
+  }
+}
+
+export const useResearch = create<ResearchStore>()((set, get, store) => {
+  const follower = new RunFollower(store)
   return {
     view: null,
 
-    ask: async (api, target) => {
+    ask: async (desk, target) => {
       set({ view: { phase: 'pricing', target } })
-      useChecks.getState().showPanel('research')
+      desk.checks.getState().showPanel('research')
       try {
-        const credits = await api.credits()
+        const credits = await desk.api.credits()
         if (get().view?.phase !== 'pricing') return
         set({
           view: { phase: 'confirm', target, price: credits.prices.research, balance: credits.balance },
@@ -150,7 +185,7 @@ export const useResearch = create<ResearchStore>()((set, get) => {
     askFromEditor: async (desk) => {
       const view = desk.view()
       const target = view && editorTarget(view)
-      if (target) await get().ask(desk.api, target)
+      if (target) await get().ask(desk, target)
       else {
         showInfo('Select the text to research, or put the cursor in a claim.')
       }
@@ -164,13 +199,9 @@ export const useResearch = create<ResearchStore>()((set, get) => {
         view.target.claimId === null ? { text: view.target.text } : { claimId: view.target.claimId }
       try {
         const research = await api.research(request)
-        const heard = early.get(research.id)
-        early.clear()
-        let run: ResearchRun = { research, step: null, sourcesRead: 0 }
-        if (heard) run = foldRun(run, heard)
-        set({ view: { phase: 'run', run } })
+        set({ view: { phase: 'run', run: follower.started(research) } })
         void useAccount.getState().load(api)
-        watch(api)
+        follower.watch(api)
       } catch (error) {
         set({ view: { phase: 'error', target: view.target, message: describeError(error) } })
         if (error instanceof ApiError && error.code === 'insufficient_credits') {
@@ -180,24 +211,11 @@ export const useResearch = create<ResearchStore>()((set, get) => {
     },
 
     dismiss: () => {
-      if (watchdog) clearTimeout(watchdog)
-      watchdog = null
+      follower.stopWatching()
       set({ view: null })
     },
 
-    connect: (api) =>
-      api.subscribe((update) => {
-        // The stream came back without what it missed: the open run is read now rather than when quiet.
-        const id = runId()
-        if (update.type === 'resync' && id !== null) read(api, id)
-        if (update.type !== 'research') return
-        if (runId() !== update.research.id) {
-          early.set(update.research.id, update)
-          if (early.size > EARLY_LIMIT) early.delete(early.keys().next().value as string)
-          return
-        }
-        hear(update, api)
-      }),
+    connect: (api) => api.subscribe((update) => follower.heardOf(update, api)),
   }
 })
 
