@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { FactdeskApi, ReportUpdate } from '../../src/shared/api'
-import type { Check } from '../../src/shared/schemas'
-import { usePending } from '../../src/renderer/src/state/pending'
-import { useResearch } from '../../src/renderer/src/state/research'
-import { useAccount } from '../../src/renderer/src/state/account'
-import { Desk } from '../../src/renderer/src/state/desk'
-import { checkResource, reportResource, researchRun } from '../helpers/resources'
+import type { FactdeskApi, ReportUpdate } from '../../../src/shared/api'
+import type { Check } from '../../../src/shared/schemas'
+import { usePending } from '../../../src/renderer/src/state/pending'
+import { useResearch } from '../../../src/renderer/src/state/research'
+import { useAccount } from '../../../src/renderer/src/state/account'
+import { Desk } from '../../../src/renderer/src/state/desk'
+import { checkResource, reportResource, researchRun } from '../../helpers/resources'
 
 const ME = {
   organization: { id: 'org_1', name: 'Default organization', createdAt: '2026-01-01T00:00:00.000Z' },

@@ -1,17 +1,17 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { FactdeskApi, ReportUpdate } from '../../src/shared/api'
-import type { Research, ResearchRequest } from '../../src/shared/schemas'
-import { stageLabel } from '../../src/renderer/src/editor/claims'
-import { applyUpdate, deltaOf, stageOf, type ClaimProgress } from '../../src/renderer/src/state/progress'
+import type { FactdeskApi, ReportUpdate } from '../../../src/shared/api'
+import type { Research, ResearchRequest } from '../../../src/shared/schemas'
+import { stageLabel } from '../../../src/renderer/src/editor/claims'
+import { applyUpdate, deltaOf, stageOf, type ClaimProgress } from '../../../src/renderer/src/state/progress'
 import {
   currentStep,
   foldRun,
   stepDone,
   useResearch,
   type ResearchRun,
-} from '../../src/renderer/src/state/research'
-import { Desk } from '../../src/renderer/src/state/desk'
-import { decision, panelVote, researchRun } from '../helpers/resources'
+} from '../../../src/renderer/src/state/research'
+import { Desk } from '../../../src/renderer/src/state/desk'
+import { decision, panelVote, researchRun } from '../../helpers/resources'
 
 const vote = (model: string): Extract<ReportUpdate, { type: 'claim' }> => ({
   type: 'claim',

@@ -1,9 +1,9 @@
 import { describe, expect, it, vi } from 'vitest'
-import type { ReportUpdate } from '../../src/shared/api'
-import type { Claim } from '../../src/shared/schemas'
-import type { ClaimDelta } from '../../src/renderer/src/editor/claims'
-import { ReportFeed } from '../../src/renderer/src/state/reportFeed'
-import { checkResource, panelVote, reportResource } from '../helpers/resources'
+import type { ReportUpdate } from '../../../src/shared/api'
+import type { Claim } from '../../../src/shared/schemas'
+import type { ClaimDelta } from '../../../src/renderer/src/editor/claims'
+import { ReportFeed } from '../../../src/renderer/src/state/reportFeed'
+import { checkResource, panelVote, reportResource } from '../../helpers/resources'
 
 const claimUpdate = (checkId: string, claimId: string): Extract<ReportUpdate, { type: 'claim' }> => ({
   type: 'claim',
