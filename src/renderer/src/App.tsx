@@ -13,8 +13,6 @@ import { StatusBar } from './components/StatusBar'
 import { Toolbar } from './components/Toolbar'
 import { useAccount } from './state/account'
 import { Desk } from './state/desk'
-import { usePending } from './state/pending'
-import { useResearch } from './state/research'
 
 /// The editor window: the sign-in notice when browser mode has no session, the check toolbar, the editor with
 /// its side panel, and the status bar.
@@ -34,8 +32,8 @@ export function App({ api }: { api: FactdeskApi }): JSX.Element {
   }, [api, load])
 
   useEffect(() => desk.checks.getState().connect(), [desk])
-  useEffect(() => useResearch.getState().connect(api), [api])
-  useEffect(() => usePending.getState().connect(desk), [desk])
+  useEffect(() => desk.research.getState().connect(), [desk])
+  useEffect(() => desk.pending.getState().connect(), [desk])
 
   // Ctrl/Cmd+Shift+E estimates, Ctrl/Cmd+Shift+Enter checks, Ctrl/Cmd+Shift+D researches the selection or the
   // claim at the cursor, wherever the focus is.
@@ -50,7 +48,7 @@ export function App({ api }: { api: FactdeskApi }): JSX.Element {
         void desk.checks.getState().runCheck()
       } else if (event.key === 'D' || event.key === 'd') {
         event.preventDefault()
-        void useResearch.getState().askFromEditor(desk)
+        void desk.research.getState().askFromEditor()
       }
     }
     window.addEventListener('keydown', onKey)

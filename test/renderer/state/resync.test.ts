@@ -1,8 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { FactdeskApi, ReportUpdate } from '../../../src/shared/api'
 import type { Check } from '../../../src/shared/schemas'
-import { usePending } from '../../../src/renderer/src/state/pending'
-import { useResearch } from '../../../src/renderer/src/state/research'
 import { useAccount } from '../../../src/renderer/src/state/account'
 import { Desk } from '../../../src/renderer/src/state/desk'
 import { checkResource, reportResource, researchRun } from '../../helpers/resources'
@@ -54,7 +52,6 @@ describe('when the event stream came back without what it missed', () => {
   const stops: (() => void)[] = []
   afterEach(() => {
     for (const stop of stops.splice(0)) stop()
-    useResearch.getState().dismiss()
   })
 
   it('reads the running check again and takes its end as if it had been heard', async () => {
@@ -75,17 +72,17 @@ describe('when the event stream came back without what it missed', () => {
   it('leaves an ended check as it is, and reads the waiting checks and the open research run again', async () => {
     const ended = checkResource({ status: 'completed' })
     const { api, asked, resync } = fakeApi(ended)
-    const desk = new Desk(api)
-    desk.checks.setState({ check: ended })
-    useResearch.setState({
+    const { checks, pending, research } = new Desk(api)
+    checks.setState({ check: ended })
+    research.setState({
       view: { phase: 'run', run: { research: researchRun(), step: 'plan', sourcesRead: 1 } },
     })
-    stops.push(desk.checks.getState().connect(), usePending.getState().connect(desk))
-    stops.push(useResearch.getState().connect(api))
+    stops.push(checks.getState().connect(), pending.getState().connect(), research.getState().connect())
+    stops.push(() => research.getState().dismiss())
     await vi.waitFor(() => expect(asked).toEqual(['listPendingChecks']))
     resync()
     await vi.waitFor(() =>
-      expect(useResearch.getState().view).toMatchObject({ run: { research: { status: 'completed' } } }),
+      expect(research.getState().view).toMatchObject({ run: { research: { status: 'completed' } } }),
     )
     // The run's end refreshes the balance, as when it is heard.
     expect(asked).toEqual(['listPendingChecks', 'listPendingChecks', 'getResearch rsc_1', 'credits'])

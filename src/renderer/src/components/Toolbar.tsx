@@ -2,7 +2,6 @@ import type { JSX } from 'react'
 import { TIERS, type PriceList, type Tier } from '../../../shared/schemas'
 import { useAccount } from '../state/account'
 import { keptWords, unavailableWords } from '../state/recheck'
-import { useResearch } from '../state/research'
 import { useSettingsDialog } from './settings/open'
 import { counted } from '../../../shared/counted'
 import { endedMessage } from '../../../shared/notices'
@@ -103,7 +102,7 @@ export function Toolbar({ prices }: { prices: PriceList | null }): JSX.Element {
         <button
           type="button"
           className="button"
-          onClick={() => void useResearch.getState().askFromEditor(desk)}
+          onClick={() => void desk.research.getState().askFromEditor()}
           aria-keyshortcuts="Control+Shift+D"
           title={`Research the selected text or the claim at the cursor in depth${prices ? `: ${counted(prices.research, 'credit')}, flat` : ''} (Ctrl+Shift+D)`}
         >

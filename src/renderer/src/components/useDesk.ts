@@ -3,6 +3,8 @@ import { useStore } from 'zustand'
 import type { ChecksStore } from '../state/checks'
 import type { Desk } from '../state/desk'
 import type { DraftsStore } from '../state/drafts'
+import type { PendingStore } from '../state/pending'
+import type { ResearchStore } from '../state/research'
 
 /// The window's desk (its bridge to the engine, its editor and its stores), given to every component by App.
 export const DeskContext = createContext<Desk | null>(null)
@@ -19,3 +21,9 @@ export const useChecks = <T>(select: (store: ChecksStore) => T): T => useStore(u
 
 /// What `select` reads of the window's drafts store, drawn again when it changes.
 export const useDrafts = <T>(select: (store: DraftsStore) => T): T => useStore(useDesk().drafts, select)
+
+/// What `select` reads of the window's research store, drawn again when it changes.
+export const useResearch = <T>(select: (store: ResearchStore) => T): T => useStore(useDesk().research, select)
+
+/// What `select` reads of the window's store of queued checks, drawn again when it changes.
+export const usePending = <T>(select: (store: PendingStore) => T): T => useStore(useDesk().pending, select)

@@ -2,6 +2,8 @@ import type { EditorView } from '@codemirror/view'
 import type { FactdeskApi } from '../../../shared/api'
 import { createChecksStore, type ChecksStoreApi } from './checks'
 import { checkName, createDraftsStore, type DraftsStoreApi } from './drafts'
+import { createPendingStore, type PendingStoreApi } from './pending'
+import { createResearchStore, type ResearchStoreApi } from './research'
 
 /// What one window works with, made once per window and handed to its components (a React context): the bridge
 /// to the engine, the window's editor while it is open, and the window's stores, made with it.
@@ -11,10 +13,16 @@ export class Desk {
   readonly checks: ChecksStoreApi
   /// The draft in the editor, its autosave, the Recent list and files.
   readonly drafts: DraftsStoreApi
+  /// Deep research: the research panel and the run it follows.
+  readonly research: ResearchStoreApi
+  /// The checks queued to run when online.
+  readonly pending: PendingStoreApi
 
   constructor(readonly api: FactdeskApi) {
     this.checks = createChecksStore(this)
     this.drafts = createDraftsStore(this)
+    this.research = createResearchStore(this)
+    this.pending = createPendingStore(this)
   }
 
   /// The window's editor, null while it is not open.

@@ -19,8 +19,6 @@ import type { ChecksStoreApi } from './checks'
 import { showError, useNotices } from './notices'
 import { marksOf } from './progress'
 
-export type { SaveState } from './autosave'
-
 /// A claim of the last check that could not be found again in the text: listed, never silently dropped.
 export interface DetachedClaim {
   claimId: string

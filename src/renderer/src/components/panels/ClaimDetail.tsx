@@ -4,7 +4,6 @@ import { TIERS, type Citation, type Claim, type Report } from '../../../../share
 import { attentionOf, checkedAs, verdictNote, type Attention } from '../../../../shared/verdicts'
 import { claimField, claimRange } from '../../editor/claims'
 import { keptSince } from '../../state/recheck'
-import { useResearch } from '../../state/research'
 import { useChecks, useDesk } from '../useDesk'
 import { QuotedCode } from '../QuotedCode'
 import { OpenLinkDialog, SourceLink } from '../research/sources'
@@ -55,7 +54,7 @@ export function ClaimView({ claim, report }: { claim: Claim; report: Report }): 
         className="button"
         aria-keyshortcuts="Control+Shift+D"
         title="Research this claim in depth: an argument map with sources (Ctrl+Shift+D)"
-        onClick={() => void useResearch.getState().ask(desk, { claimId: claim.claimId, text: claim.text })}
+        onClick={() => void desk.research.getState().ask({ claimId: claim.claimId, text: claim.text })}
       >
         Deep research…
       </button>
