@@ -33,7 +33,7 @@ export interface PendingDesk {
   readonly checks: ChecksStoreApi
 }
 
-/// The store of the checks the window of `desk` queued.
+/// The store of the checks queued from one window, with its bridge and checks store.
 export const createPendingStore = ({ api, checks }: PendingDesk): PendingStoreApi =>
   createStore<PendingStore>()((set, get) => {
     function onUpdate(update: ReportUpdate): void {
