@@ -12,6 +12,18 @@ const electronOnlyInShell = {
   ],
 }
 
+/// The editor may import CodeMirror, Lezer, src/shared and its own files, and whatever `also` matches.
+const editorOnly = (also) => ({
+  ...electronOnlyInShell,
+  patterns: [
+    {
+      regex: `^(?!@codemirror/|@lezer/|\\./|\\.\\./\\.\\./\\.\\./shared/${also ? `|${also}` : ''})`,
+      message:
+        'src/renderer/src/editor is CodeMirror only: it imports @codemirror/*, @lezer/*, src/shared and itself.',
+    },
+  ],
+})
+
 export default tseslint.config(
   {
     ignores: [
@@ -148,6 +160,26 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  // The editor's floor (docs/architecture.md): CodeMirror extensions that import CodeMirror, Lezer, src/shared and
+  // each other only; the page's state and components reach them, never the other way. The spelling worker alone
+  // also loads Harper: it is the other half of the editor's lint source, run off the main thread.
+  {
+    files: ['src/renderer/src/editor/**'],
+    rules: {
+      'no-restricted-imports': ['error', editorOnly()],
+    },
+  },
+  {
+    files: ['src/renderer/src/editor/lint.worker.ts'],
+    rules: {
+      'no-restricted-imports': ['error', editorOnly('harper\\.js(?:/|$)')],
+    },
+  },
+  // The renderer's stores stay readable: an action or a store's setup longer than a screen is split.
+  {
+    files: ['src/renderer/src/state/**'],
+    rules: { 'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }] },
   },
   // Tests read untyped JSON from real HTTP replies.
   {

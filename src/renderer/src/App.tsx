@@ -12,17 +12,13 @@ import { SidePanel } from './components/panels/SidePanel'
 import { StatusBar } from './components/StatusBar'
 import { Toolbar } from './components/Toolbar'
 import { useAccount } from './state/account'
-import { useChecks } from './state/checks'
 import { Desk } from './state/desk'
-import { checkName } from './state/drafts'
-import { usePending } from './state/pending'
-import { useResearch } from './state/research'
 
 /// The editor window: the sign-in notice when browser mode has no session, the check toolbar, the editor with
 /// its side panel, and the status bar.
 export function App({ api }: { api: FactdeskApi }): JSX.Element {
-  // The window's desk: made once, for every component (a context) and the stores that follow the editor.
-  const desk = useMemo(() => new Desk(api, checkName), [api])
+  // The window's desk and its stores: made once, for every component (a context).
+  const desk = useMemo(() => new Desk(api), [api])
   const load = useAccount((store) => store.load)
   const signedOut = useAccount((store) => store.account.status === 'signed-out')
   const [prices, setPrices] = useState<PriceList | null>(null)
@@ -35,9 +31,9 @@ export function App({ api }: { api: FactdeskApi }): JSX.Element {
     )
   }, [api, load])
 
-  useEffect(() => useChecks.getState().connect(desk), [desk])
-  useEffect(() => useResearch.getState().connect(api), [api])
-  useEffect(() => usePending.getState().connect(api), [api])
+  useEffect(() => desk.checks.getState().connect(), [desk])
+  useEffect(() => desk.research.getState().connect(), [desk])
+  useEffect(() => desk.pending.getState().connect(), [desk])
 
   // Ctrl/Cmd+Shift+E estimates, Ctrl/Cmd+Shift+Enter checks, Ctrl/Cmd+Shift+D researches the selection or the
   // claim at the cursor, wherever the focus is.
@@ -46,18 +42,18 @@ export function App({ api }: { api: FactdeskApi }): JSX.Element {
       if (!(event.ctrlKey || event.metaKey) || !event.shiftKey) return
       if (event.key === 'E' || event.key === 'e') {
         event.preventDefault()
-        void useChecks.getState().runEstimate(api)
+        void desk.checks.getState().runEstimate()
       } else if (event.key === 'Enter') {
         event.preventDefault()
-        void useChecks.getState().runCheck(api)
+        void desk.checks.getState().runCheck()
       } else if (event.key === 'D' || event.key === 'd') {
         event.preventDefault()
-        void useResearch.getState().askFromEditor(desk)
+        void desk.research.getState().askFromEditor()
       }
     }
     window.addEventListener('keydown', onKey)
     return () => window.removeEventListener('keydown', onKey)
-  }, [api, desk])
+  }, [desk])
 
   // Ctrl/Cmd+, opens the settings, as in most desktop apps.
   useEffect(() => {
@@ -71,7 +67,7 @@ export function App({ api }: { api: FactdeskApi }): JSX.Element {
     return () => window.removeEventListener('keydown', onKey)
   }, [])
 
-  const openClaim = useCallback((claimId: string) => void useChecks.getState().showClaim(api, claimId), [api])
+  const openClaim = useCallback((claimId: string) => void desk.checks.getState().showClaim(claimId), [desk])
 
   return (
     <DeskContext.Provider value={desk}>

@@ -1,13 +1,12 @@
 import type { JSX } from 'react'
-import { useChecks } from '../state/checks'
-import { useDesk } from './useDesk'
+import { useChecks, useDesk } from './useDesk'
 import { useMenu } from './useMenu'
 
 /// More ways to check, beside Check: "Check everything again" ignores the draft's last check, so that every claim
 /// is estimated and checked anew instead of keeping the verdicts of those unchanged since; "Check this section"
 /// estimates only the heading's section around the cursor.
 export function CheckMenu({ disabled }: { disabled: boolean }): JSX.Element {
-  const { api } = useDesk()
+  const { checks } = useDesk()
   const since = useChecks((store) => store.since)
   const { open, setOpen, menu } = useMenu()
   const item = (name: string, detail: string, choose: () => Promise<void>): JSX.Element => (
@@ -56,10 +55,10 @@ export function CheckMenu({ disabled }: { disabled: boolean }): JSX.Element {
             since
               ? 'every claim, even those unchanged since the last check'
               : 'every claim (there is no earlier check to keep verdicts from)',
-            () => useChecks.getState().checkEverythingAgain(api),
+            () => checks.getState().checkEverythingAgain(),
           )}
           {item('Check this section', 'the claims under the heading at the cursor', () =>
-            useChecks.getState().checkSection(api),
+            checks.getState().checkSection(),
           )}
         </div>
       )}

@@ -2,9 +2,10 @@ import { useEffect, useRef, type JSX } from 'react'
 import type { DraftSummary } from '../../../shared/schemas'
 import { withoutInlineMarks } from '../../../shared/markdown'
 import { stageLabel } from '../editor/claims'
-import { draftName, useDrafts, windowTitle, type SaveState } from '../state/drafts'
+import type { SaveState } from '../state/autosave'
+import { draftName, windowTitle } from '../state/drafts'
 import { writtenMoment } from '../dates'
-import { useDesk } from './useDesk'
+import { useDesk, useDrafts } from './useDesk'
 
 const SAVE_WORDS: Record<SaveState, string> = {
   saved: 'Draft saved',
@@ -27,10 +28,10 @@ export function Documents(): JSX.Element {
   const recent = useDrafts((store) => store.recent)
   const detached = useDrafts((store) => store.detached)
   const input = useRef<HTMLInputElement>(null)
-  const drafts = useDrafts.getState()
+  const drafts = desk.drafts.getState()
   const desktop = api.files !== null
 
-  useEffect(() => useDrafts.getState().start(desk), [desk])
+  useEffect(() => desk.drafts.getState().start(), [desk])
 
   useEffect(() => {
     document.title = windowTitle(draft)
@@ -43,16 +44,16 @@ export function Documents(): JSX.Element {
       const key = event.key.toLowerCase()
       if (key === 'o' && !event.shiftKey) {
         event.preventDefault()
-        if (api.files) void useDrafts.getState().openFile(api)
+        if (api.files) void desk.drafts.getState().openFile()
         else input.current?.click()
       } else if (key === 's') {
         event.preventDefault()
-        void useDrafts.getState().saveFile(api, event.shiftKey && api.files !== null)
+        void desk.drafts.getState().saveFile(event.shiftKey && api.files !== null)
       }
     }
     window.addEventListener('keydown', onKey)
     return () => window.removeEventListener('keydown', onKey)
-  }, [api])
+  }, [api, desk])
 
   const name = draftName(draft) ?? draft?.title ?? 'Untitled'
   const status = save === 'failed' && failure ? `Not saved: ${failure}` : SAVE_WORDS[save]
@@ -77,14 +78,14 @@ export function Documents(): JSX.Element {
         {draft && save === 'failed' ? status : ''}
       </span>
       <div className="toolbar-group documents-actions">
-        <button type="button" className="button" onClick={() => void drafts.create(api)}>
+        <button type="button" className="button" onClick={() => void drafts.create()}>
           New
         </button>
         <button
           type="button"
           className="button"
           title="Open a Markdown, text or Word file (Ctrl+O)"
-          onClick={() => (api.files ? void drafts.openFile(api) : input.current?.click())}
+          onClick={() => (api.files ? void drafts.openFile() : input.current?.click())}
         >
           Open…
         </button>
@@ -97,20 +98,20 @@ export function Documents(): JSX.Element {
           onChange={(event) => {
             const file = event.target.files?.[0]
             event.target.value = ''
-            if (file) void drafts.importFile(api, file)
+            if (file) void drafts.importFile(file)
           }}
         />
         <RecentDrafts
           recent={recent}
           current={draft?.id ?? null}
-          onShow={() => void drafts.loadRecent(api)}
-          onOpen={(id) => void drafts.open(api, id)}
+          onShow={() => void drafts.loadRecent()}
+          onOpen={(id) => void drafts.open(id)}
         />
         <button
           type="button"
           className="button"
           title={desktop ? 'Save to the file (Ctrl+S)' : 'Download the text as a file (Ctrl+S)'}
-          onClick={() => void drafts.saveFile(api, false)}
+          onClick={() => void drafts.saveFile(false)}
         >
           {desktop ? 'Save' : 'Download'}
         </button>
@@ -119,7 +120,7 @@ export function Documents(): JSX.Element {
             type="button"
             className="button"
             title="Save to another file (Ctrl+Shift+S)"
-            onClick={() => void drafts.saveFile(api, true)}
+            onClick={() => void drafts.saveFile(true)}
           >
             Save as…
           </button>

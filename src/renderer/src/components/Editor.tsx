@@ -7,9 +7,8 @@ import { editorMenu, type MenuRequest } from '../editor/contextMenu'
 import { WritingSettingsLink } from '../editor/lintSettings'
 import { startLintWorker } from '../editor/lintWorker'
 import { writingEditor } from '../editor/writingEditor'
-import { useChecks } from '../state/checks'
+import type { ChecksStoreApi } from '../state/checks'
 import { useDocument } from '../state/document'
-import { useDrafts } from '../state/drafts'
 import { showError } from '../state/notices'
 import { EditorMenu } from './EditorMenu'
 import { useSettingsDialog } from './settings/open'
@@ -40,11 +39,11 @@ export function Editor({ onOpenClaim }: { onOpenClaim: (claimId: string) => void
         writingEditor(setCounts, { startWorker: startLintWorker, onAddWord: writing.addWord }),
         writing.extension,
         claims(onOpenClaim),
-        claimKeys(onOpenClaim, closeSidePanel),
+        claimKeys(onOpenClaim, () => closeSidePanel(desk.checks)),
         editorMenu(setMenu),
         autosave({
-          onEdit: () => useDrafts.getState().edited(api),
-          onLeave: () => void useDrafts.getState().flush(api),
+          onEdit: () => desk.drafts.getState().edited(),
+          onLeave: () => void desk.drafts.getState().flush(),
         }),
       ],
     })
@@ -72,8 +71,8 @@ export function Editor({ onOpenClaim }: { onOpenClaim: (claimId: string) => void
 }
 
 /// Escape in the text closes the panel beside it, when one is open.
-function closeSidePanel(): boolean {
-  const { panel, showPanel } = useChecks.getState()
+function closeSidePanel(checks: ChecksStoreApi): boolean {
+  const { panel, showPanel } = checks.getState()
   if (panel === null) return false
   showPanel(null)
   return true

@@ -1,6 +1,5 @@
 import { useEffect, useRef, type JSX } from 'react'
 import type { MenuRequest } from '../editor/contextMenu'
-import { useChecks } from '../state/checks'
 import { lineKeys } from './roving'
 import { useDesk } from './useDesk'
 
@@ -19,7 +18,6 @@ export function EditorMenu({
   onClose: () => void
 }): JSX.Element {
   const desk = useDesk()
-  const { api } = desk
   const menu = useRef<HTMLDivElement>(null)
   useEffect(() => {
     menu.current?.querySelector<HTMLButtonElement>('[role="menuitem"]')?.focus()
@@ -71,8 +69,8 @@ export function EditorMenu({
         items[move(Math.max(current, 0), items.length)]?.focus()
       }}
     >
-      {at.selection && item('Check selection', () => void useChecks.getState().runEstimate(api))}
-      {item('Check this section', () => void useChecks.getState().checkSection(api, at.pos))}
+      {at.selection && item('Check selection', () => void desk.checks.getState().runEstimate())}
+      {item('Check this section', () => void desk.checks.getState().checkSection(at.pos))}
       {at.claimId !== null && item('Open detail', () => onOpenClaim(at.claimId as string))}
     </div>
   )

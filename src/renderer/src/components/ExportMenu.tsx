@@ -2,10 +2,9 @@ import { useState, type JSX } from 'react'
 import type { ExportedFile } from '../../../shared/api'
 import { EXPORT_FORMAT_IDS, EXPORT_FORMATS } from '../../../shared/exportFormats'
 import type { ExportFormat } from '../../../shared/schemas'
-import { useChecks } from '../state/checks'
 import { showError } from '../state/notices'
 import { lineKeys } from './roving'
-import { useDesk } from './useDesk'
+import { useChecks, useDesk } from './useDesk'
 import { useMenu } from './useMenu'
 
 /// Hands a file to the browser's download (in the desktop app, its native save dialog).

@@ -1,6 +1,5 @@
 import type { JSX } from 'react'
 import { useNotices, type Notice } from '../state/notices'
-import { usePending } from '../state/pending'
 import { useSettingsDialog } from './settings/open'
 import { useDesk } from './useDesk'
 
@@ -39,7 +38,7 @@ function NoticeRegion({ role, notice }: { role: 'alert' | 'status'; notice: Noti
               <button
                 type="button"
                 className="button primary"
-                onClick={() => void usePending.getState().queue(desk)}
+                onClick={() => void desk.pending.getState().queue()}
               >
                 Check when online
               </button>

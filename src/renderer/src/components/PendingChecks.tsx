@@ -1,13 +1,12 @@
 import type { JSX } from 'react'
-import { usePending } from '../state/pending'
-import { useDesk } from './useDesk'
+import { useDesk, usePending } from './useDesk'
 
 /// "Waiting to check (n)": the checks queued to run when online, each (a manuscript once, with its parts) with its tiers, why it waits and Cancel.
 export function PendingChecks(): JSX.Element | null {
-  const { api } = useDesk()
+  const desk = useDesk()
   const waiting = usePending((store) => store.waiting)
   const open = usePending((store) => store.open)
-  const { toggle, cancel } = usePending.getState()
+  const { toggle, cancel } = desk.pending.getState()
   if (waiting.length === 0) return null
   return (
     <div className="pending">
@@ -39,7 +38,7 @@ export function PendingChecks(): JSX.Element | null {
                 type="button"
                 className="button quiet"
                 aria-label={`Cancel the check of ${pending.label}`}
-                onClick={() => void cancel(api, pending.id)}
+                onClick={() => void cancel(pending.id)}
               >
                 Cancel
               </button>

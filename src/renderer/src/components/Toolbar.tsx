@@ -1,9 +1,7 @@
 import type { JSX } from 'react'
 import { TIERS, type PriceList, type Tier } from '../../../shared/schemas'
 import { useAccount } from '../state/account'
-import { useChecks } from '../state/checks'
 import { keptWords, unavailableWords } from '../state/recheck'
-import { useResearch } from '../state/research'
 import { useSettingsDialog } from './settings/open'
 import { counted } from '../../../shared/counted'
 import { endedMessage } from '../../../shared/notices'
@@ -14,7 +12,7 @@ import { CheckMenu } from './CheckMenu'
 import { ExportMenu } from './ExportMenu'
 import { PendingChecks } from './PendingChecks'
 import { useToolbarKeys } from './roving'
-import { useDesk } from './useDesk'
+import { useChecks, useDesk } from './useDesk'
 import { balanceWords } from './panels/EstimateSummary'
 
 const TIER_NAMES: Record<Tier, { name: string; explanation: string }> = {
@@ -27,13 +25,12 @@ const TIER_NAMES: Record<Tier, { name: string; explanation: string }> = {
 /// tab stop; the arrow keys move between its buttons.
 export function Toolbar({ prices }: { prices: PriceList | null }): JSX.Element {
   const desk = useDesk()
-  const { api } = desk
   const tiers = useChecks((store) => store.tiers)
   const busy = useChecks((store) => store.busy)
   const check = useChecks((store) => store.check)
   const estimate = useChecks((store) => store.estimate)
   const panel = useChecks((store) => store.panel)
-  const { toggleTier, runEstimate, runCheck, cancel, showPanel, loadHistory } = useChecks.getState()
+  const { toggleTier, runEstimate, runCheck, cancel, showPanel, loadHistory } = desk.checks.getState()
   const account = useAccount((store) => store.account)
   const running = check !== null && !hasEnded(check)
   const short = estimate !== null && !estimate.sufficient
@@ -70,7 +67,7 @@ export function Toolbar({ prices }: { prices: PriceList | null }): JSX.Element {
           type="button"
           className="button"
           disabled={busy !== null || running}
-          onClick={() => void runEstimate(api)}
+          onClick={() => void runEstimate()}
           aria-keyshortcuts="Control+Shift+E"
           title="Find the claims and quote their price (Ctrl+Shift+E)"
         >
@@ -80,7 +77,7 @@ export function Toolbar({ prices }: { prices: PriceList | null }): JSX.Element {
           type="button"
           className="button primary"
           disabled={busy !== null || running}
-          onClick={() => void runCheck(api)}
+          onClick={() => void runCheck()}
           aria-keyshortcuts="Control+Shift+Enter"
           title={
             cannotRun
@@ -97,14 +94,14 @@ export function Toolbar({ prices }: { prices: PriceList | null }): JSX.Element {
           type="button"
           className="button"
           disabled={!running || busy !== null}
-          onClick={() => check && void cancel(api, check.id)}
+          onClick={() => check && void cancel(check.id)}
         >
           Cancel
         </button>
         <button
           type="button"
           className="button"
-          onClick={() => void useResearch.getState().askFromEditor(desk)}
+          onClick={() => void desk.research.getState().askFromEditor()}
           aria-keyshortcuts="Control+Shift+D"
           title={`Research the selected text or the claim at the cursor in depth${prices ? `: ${counted(prices.research, 'credit')}, flat` : ''} (Ctrl+Shift+D)`}
         >
@@ -125,7 +122,7 @@ export function Toolbar({ prices }: { prices: PriceList | null }): JSX.Element {
             if (panel === 'history') showPanel(null)
             else {
               showPanel('history')
-              void loadHistory(api)
+              void loadHistory()
             }
           }}
         >

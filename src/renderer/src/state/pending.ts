@@ -1,10 +1,9 @@
 import { ApiError } from '../../../shared/errors'
-import { create } from 'zustand'
+import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { FactdeskApi, ReportUpdate } from '../../../shared/api'
 import type { Check, PendingCheck } from '../../../shared/schemas'
 import { startedMessage } from '../../../shared/notices'
-import { submission, useChecks } from './checks'
-import type { Desk } from './desk'
+import type { ChecksStoreApi } from './checks'
 import { showError, showInfo } from './notices'
 import { announce, askToNotify } from './systemNotice'
 
@@ -14,84 +13,97 @@ export interface PendingStore {
   waiting: PendingCheck[]
   /// Whether the list of waiting checks is open.
   open: boolean
-  load(api: FactdeskApi): Promise<void>
+  load(): Promise<void>
   /// Queues the check the editor could not start: the current estimate's document and tiers.
-  queue(desk: Desk): Promise<void>
-  cancel(api: FactdeskApi, id: string): Promise<void>
+  queue(): Promise<void>
+  cancel(id: string): Promise<void>
   toggle(): void
-  /// Loads the waiting checks and listens to pushed updates; returns the stop.
-  connect(api: FactdeskApi): () => void
+  /// Loads the waiting checks and listens to pushed updates (a check that starts from the queue shows in the
+  /// editor); returns the stop.
+  connect(): () => void
 }
 
-export const usePending = create<PendingStore>()((set, get) => {
-  function onUpdate(api: FactdeskApi, update: ReportUpdate): void {
-    if (update.type === 'resync') void get().load(api)
-    if (update.type !== 'pending') return
-    const { pending, check } = update
-    const others = get().waiting.filter((each) => each.id !== pending.id)
-    const waiting = pending.status === 'waiting' ? [pending, ...others] : others
-    set({ waiting, open: get().open && waiting.length > 0 })
-    if (pending.status === 'submitted' && check) started(api, pending, check)
-    if (pending.status === 'failed') {
-      showInfo(
-        `Your check of “${pending.label}” could not start: ${pending.error?.message ?? 'it was refused.'}`,
-      )
-    }
-  }
+/// One window's store of queued checks.
+export type PendingStoreApi = StoreApi<PendingStore>
 
-  function started(api: FactdeskApi, pending: PendingCheck, check: Check): void {
-    const text = startedMessage(pending.label)
-    showInfo(text)
-    useChecks.getState().followStarted(api, check)
-    announce(text)
-  }
+/// What a store of queued checks works for: the window's bridge and its checks store (whose estimate is
+/// queued, and which follows a queued check once it starts).
+export interface PendingDesk {
+  readonly api: FactdeskApi
+  readonly checks: ChecksStoreApi
+}
 
-  return {
-    waiting: [],
-    open: false,
-
-    load: async (api) => {
-      try {
-        set({ waiting: (await api.listPendingChecks({ status: 'waiting' })).data })
-      } catch (error) {
-        // A page without a session says so once, in its session notice.
-        if (error instanceof ApiError && error.code === 'unauthorized') return
-        showError(error)
-      }
-    },
-
-    queue: async ({ api, checkName }) => {
-      const { estimate } = useChecks.getState()
-      if (!estimate) return
-      askToNotify()
-      try {
-        const pending = await api.queueCheck(submission(estimate, checkName()))
-        set({ waiting: [pending, ...get().waiting.filter((each) => each.id !== pending.id)] })
+/// The store of the checks queued from one window, with its bridge and checks store.
+export const createPendingStore = ({ api, checks }: PendingDesk): PendingStoreApi =>
+  createStore<PendingStore>()((set, get) => {
+    function onUpdate(update: ReportUpdate): void {
+      if (update.type === 'resync') void get().load()
+      if (update.type !== 'pending') return
+      const { pending, check } = update
+      const others = get().waiting.filter((each) => each.id !== pending.id)
+      const waiting = pending.status === 'waiting' ? [pending, ...others] : others
+      set({ waiting, open: get().open && waiting.length > 0 })
+      if (pending.status === 'submitted' && check) started(pending, check)
+      if (pending.status === 'failed') {
         showInfo(
-          `Waiting to check “${pending.label}”: it starts by itself as soon as the models can be reached, ` +
-            'and is charged only then.',
+          `Your check of “${pending.label}” could not start: ${pending.error?.message ?? 'it was refused.'}`,
         )
-      } catch (error) {
-        showError(error)
       }
-    },
+    }
 
-    cancel: async (api, id) => {
-      try {
-        const pending = await api.cancelPendingCheck(id)
-        const waiting = get().waiting.filter((each) => each.id !== id)
-        set({ waiting, open: get().open && waiting.length > 0 })
-        showInfo(`The check of “${pending.label}” will not run.`)
-      } catch (error) {
-        showError(error)
-      }
-    },
+    function started(pending: PendingCheck, check: Check): void {
+      const text = startedMessage(pending.label)
+      showInfo(text)
+      checks.getState().followStarted(check)
+      announce(text)
+    }
 
-    toggle: () => set({ open: !get().open }),
+    return {
+      waiting: [],
+      open: false,
 
-    connect: (api) => {
-      void get().load(api)
-      return api.subscribe((update) => onUpdate(api, update))
-    },
-  }
-})
+      load: async () => {
+        try {
+          set({ waiting: (await api.listPendingChecks({ status: 'waiting' })).data })
+        } catch (error) {
+          // A page without a session says so once, in its session notice.
+          if (error instanceof ApiError && error.code === 'unauthorized') return
+          showError(error)
+        }
+      },
+
+      queue: async () => {
+        const { estimate, submission } = checks.getState()
+        if (!estimate) return
+        askToNotify()
+        try {
+          const pending = await api.queueCheck(submission(estimate))
+          set({ waiting: [pending, ...get().waiting.filter((each) => each.id !== pending.id)] })
+          showInfo(
+            `Waiting to check “${pending.label}”: it starts by itself as soon as the models can be reached, ` +
+              'and is charged only then.',
+          )
+        } catch (error) {
+          showError(error)
+        }
+      },
+
+      cancel: async (id) => {
+        try {
+          const pending = await api.cancelPendingCheck(id)
+          const waiting = get().waiting.filter((each) => each.id !== id)
+          set({ waiting, open: get().open && waiting.length > 0 })
+          showInfo(`The check of “${pending.label}” will not run.`)
+        } catch (error) {
+          showError(error)
+        }
+      },
+
+      toggle: () => set({ open: !get().open }),
+
+      connect: () => {
+        void get().load()
+        return api.subscribe(onUpdate)
+      },
+    }
+  })

@@ -1,4 +1,4 @@
-import { create } from 'zustand'
+import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { FactdeskApi, ReportUpdate } from '../../../shared/api'
 import { ApiError } from '../../../shared/errors'
 import { ResearchStep, type Research, type ResearchRequest } from '../../../shared/schemas'
@@ -6,9 +6,8 @@ import type { EditorView } from '@codemirror/view'
 import { withoutLineMarkers } from '../../../shared/markdown'
 import { claimAt, claimField, claimRange } from '../editor/claims'
 import { useAccount } from './account'
-import { useChecks } from './checks'
 import { describeError, showInfo } from './notices'
-import type { Desk } from './desk'
+import type { ChecksStoreApi } from './checks'
 
 /// What deep research is asked about: a claim of a check (its id and text), or a text the writer selected.
 export type ResearchTarget = { claimId: string; text: string } | { claimId: null; text: string }
@@ -30,16 +29,27 @@ export type ResearchView =
 
 export interface ResearchStore {
   view: ResearchView | null
-  /// Opens the panel on `target` and quotes the flat price against the balance; nothing is sent yet.
-  ask(api: FactdeskApi, target: ResearchTarget): Promise<void>
-  /// `ask` about the selected text of the editor of `desk`, or else the claim at the cursor.
-  askFromEditor(desk: Desk): Promise<void>
+  /// Opens the research panel on `target` and quotes the flat price against the balance; nothing is sent yet.
+  ask(target: ResearchTarget): Promise<void>
+  /// `ask` about the selected text of the editor, or else the claim at the cursor.
+  askFromEditor(): Promise<void>
   /// Starts the run the panel quoted; refused in place when the balance is short.
-  confirm(api: FactdeskApi): Promise<void>
+  confirm(): Promise<void>
   /// Closes the panel; a run goes on in the engine.
   dismiss(): void
   /// Listens to pushed research progress; returns the stop.
-  connect(api: FactdeskApi): () => void
+  connect(): () => void
+}
+
+/// One window's research store.
+export type ResearchStoreApi = StoreApi<ResearchStore>
+
+/// What a research store works for: the window's bridge, its editor while it is open, and its checks store
+/// (whose side panel shows the research).
+export interface ResearchDesk {
+  readonly api: FactdeskApi
+  view(): EditorView | null
+  readonly checks: ChecksStoreApi
 }
 
 const STEPS = ResearchStep.options
@@ -91,115 +101,139 @@ const EARLY_LIMIT = 50
 /// Without a pushed update for this long, the run is read with `getResearch` (the stream may have dropped).
 const QUIET_MS = 4000
 
-export const useResearch = create<ResearchStore>()((set, get) => {
-  // A pushed update for a run may arrive before the answer that starts it: the latest few are kept by run id.
-  const early = new Map<string, Extract<ReportUpdate, { type: 'research' }>>()
-  let watchdog: ReturnType<typeof setTimeout> | null = null
+type ResearchUpdate = Extract<ReportUpdate, { type: 'research' }>
 
-  const runId = (): string | null => {
-    const view = get().view
-    return view?.phase === 'run' ? view.run.research.id : null
+// Follows the open run from what is heard of it, and reads it when the stream falls quiet; keeps the pushed
+// updates of a run that may arrive before the answer that starts it (the latest few, by run id).
+class RunFollower {
+  private readonly early = new Map<string, ResearchUpdate>()
+  private watchdog: ReturnType<typeof setTimeout> | null = null
+
+  constructor(
+    private readonly api: FactdeskApi,
+    private readonly store: ResearchStoreApi,
+  ) {}
+
+  /// The run `research` was started: the run to follow, with what was heard of it already.
+  started(research: Research): ResearchRun {
+    const heard = this.early.get(research.id)
+    this.early.clear()
+    const run: ResearchRun = { research, step: null, sourcesRead: 0 }
+    return heard ? foldRun(run, heard) : run
   }
 
-  function hear(heard: Partial<ResearchRun> & { research: Research }, api: FactdeskApi): void {
-    const view = get().view
-    if (view?.phase !== 'run' || view.run.research.id !== heard.research.id) return
-    const run = foldRun(view.run, heard)
-    set({ view: { phase: 'run', run } })
-    if (ended(run.research) && !ended(view.run.research)) void useAccount.getState().load(api)
-    watch(api)
+  /// A pushed update: the open run's is folded in, another run's kept; after a `resync` the open run is read now
+  /// rather than when quiet.
+  heardOf(update: ReportUpdate): void {
+    const id = this.runId()
+    if (update.type === 'resync' && id !== null) this.read(id)
+    if (update.type !== 'research') return
+    if (id !== update.research.id) {
+      this.early.set(update.research.id, update)
+      if (this.early.size > EARLY_LIMIT) this.early.delete(this.early.keys().next().value as string)
+      return
+    }
+    this.hear(update)
   }
 
-  // While a run is open, a quiet stream is checked on by reading the run.
-  function watch(api: FactdeskApi): void {
-    if (watchdog) clearTimeout(watchdog)
-    watchdog = null
-    const view = get().view
+  /// While a run is open, a quiet stream is checked on by reading the run.
+  watch(): void {
+    this.stopWatching()
+    const view = this.store.getState().view
     if (view?.phase !== 'run' || ended(view.run.research)) return
     const id = view.run.research.id
-    watchdog = setTimeout(() => {
-      watchdog = null
-      if (runId() === id) read(api, id)
+    this.watchdog = setTimeout(() => {
+      this.watchdog = null
+      if (this.runId() === id) this.read(id)
     }, QUIET_MS)
   }
 
-  function read(api: FactdeskApi, id: string): void {
-    api.getResearch(id).then(
-      (research) => hear({ research }, api),
-      () => watch(api),
+  /// The quiet stream is checked on no more (until `watch`).
+  stopWatching(): void {
+    if (this.watchdog) clearTimeout(this.watchdog)
+    this.watchdog = null
+  }
+
+  private runId(): string | null {
+    const view = this.store.getState().view
+    return view?.phase === 'run' ? view.run.research.id : null
+  }
+
+  private hear(heard: Partial<ResearchRun> & { research: Research }): void {
+    const view = this.store.getState().view
+    if (view?.phase !== 'run' || view.run.research.id !== heard.research.id) return
+    const run = foldRun(view.run, heard)
+    this.store.setState({ view: { phase: 'run', run } })
+    if (ended(run.research) && !ended(view.run.research)) void useAccount.getState().load(this.api)
+    this.watch()
+  }
+
+  private read(id: string): void {
+    this.api.getResearch(id).then(
+      (research) => this.hear({ research }),
+      () => this.watch(),
     )
   }
+}
 
-  return {
-    view: null,
+/// The research store of the window of `desk`: the research panel and the run it follows.
+export const createResearchStore = (desk: ResearchDesk): ResearchStoreApi =>
+  createStore<ResearchStore>()((set, get, store) => {
+    const { api } = desk
+    const follower = new RunFollower(api, store)
+    return {
+      view: null,
 
-    ask: async (api, target) => {
-      set({ view: { phase: 'pricing', target } })
-      useChecks.getState().showPanel('research')
-      try {
-        const credits = await api.credits()
-        if (get().view?.phase !== 'pricing') return
-        set({
-          view: { phase: 'confirm', target, price: credits.prices.research, balance: credits.balance },
-        })
-      } catch (error) {
-        set({ view: { phase: 'error', target, message: describeError(error) } })
-      }
-    },
+      ask: async (target) => {
+        set({ view: { phase: 'pricing', target } })
+        desk.checks.getState().showPanel('research')
+        try {
+          const credits = await api.credits()
+          if (get().view?.phase !== 'pricing') return
+          set({
+            view: { phase: 'confirm', target, price: credits.prices.research, balance: credits.balance },
+          })
+        } catch (error) {
+          set({ view: { phase: 'error', target, message: describeError(error) } })
+        }
+      },
 
-    askFromEditor: async (desk) => {
-      const view = desk.view()
-      const target = view && editorTarget(view)
-      if (target) await get().ask(desk.api, target)
-      else {
-        showInfo('Select the text to research, or put the cursor in a claim.')
-      }
-    },
+      askFromEditor: async () => {
+        const view = desk.view()
+        const target = view && editorTarget(view)
+        if (target) await get().ask(target)
+        else {
+          showInfo('Select the text to research, or put the cursor in a claim.')
+        }
+      },
 
-    confirm: async (api) => {
-      const view = get().view
-      if (view?.phase !== 'confirm' || view.balance < view.price) return
-      set({ view: { ...view, phase: 'starting' } })
-      const request: ResearchRequest =
-        view.target.claimId === null ? { text: view.target.text } : { claimId: view.target.claimId }
-      try {
-        const research = await api.research(request)
-        const heard = early.get(research.id)
-        early.clear()
-        let run: ResearchRun = { research, step: null, sourcesRead: 0 }
-        if (heard) run = foldRun(run, heard)
-        set({ view: { phase: 'run', run } })
-        void useAccount.getState().load(api)
-        watch(api)
-      } catch (error) {
-        set({ view: { phase: 'error', target: view.target, message: describeError(error) } })
-        if (error instanceof ApiError && error.code === 'insufficient_credits') {
+      confirm: async () => {
+        const view = get().view
+        if (view?.phase !== 'confirm' || view.balance < view.price) return
+        set({ view: { ...view, phase: 'starting' } })
+        const request: ResearchRequest =
+          view.target.claimId === null ? { text: view.target.text } : { claimId: view.target.claimId }
+        try {
+          const research = await api.research(request)
+          set({ view: { phase: 'run', run: follower.started(research) } })
           void useAccount.getState().load(api)
+          follower.watch()
+        } catch (error) {
+          set({ view: { phase: 'error', target: view.target, message: describeError(error) } })
+          if (error instanceof ApiError && error.code === 'insufficient_credits') {
+            void useAccount.getState().load(api)
+          }
         }
-      }
-    },
+      },
 
-    dismiss: () => {
-      if (watchdog) clearTimeout(watchdog)
-      watchdog = null
-      set({ view: null })
-    },
+      dismiss: () => {
+        follower.stopWatching()
+        set({ view: null })
+      },
 
-    connect: (api) =>
-      api.subscribe((update) => {
-        // The stream came back without what it missed: the open run is read now rather than when quiet.
-        const id = runId()
-        if (update.type === 'resync' && id !== null) read(api, id)
-        if (update.type !== 'research') return
-        if (runId() !== update.research.id) {
-          early.set(update.research.id, update)
-          if (early.size > EARLY_LIMIT) early.delete(early.keys().next().value as string)
-          return
-        }
-        hear(update, api)
-      }),
-  }
-})
+      connect: () => api.subscribe((update) => follower.heardOf(update)),
+    }
+  })
 
 // The selection's text; else the claim at the cursor, by id once it was checked (research then reads it with
 // its context), by its text while it is only estimated.

@@ -4,10 +4,8 @@ import { TIERS, type Citation, type Claim, type Report } from '../../../../share
 import { attentionOf, checkedAs, verdictNote, type Attention } from '../../../../shared/verdicts'
 import { VOCABULARY } from '../../../../shared/vocabulary'
 import { claimField, claimRange } from '../../editor/claims'
-import { useChecks } from '../../state/checks'
 import { keptSince } from '../../state/recheck'
-import { useResearch } from '../../state/research'
-import { useDesk } from '../useDesk'
+import { useChecks, useDesk } from '../useDesk'
 import { QuotedCode } from '../QuotedCode'
 import { OpenLinkDialog, SourceLink } from '../research/sources'
 import { VotesTable } from '../research/VotesTable'
@@ -27,7 +25,6 @@ export function ClaimDetail(): JSX.Element {
 /// sources and correction behind it.
 export function ClaimView({ claim, report }: { claim: Claim; report: Report }): JSX.Element {
   const desk = useDesk()
-  const { api } = desk
   const [confirming, setConfirming] = useState<Citation | null>(null)
   const statement = checkedAs(claim)
   const kept = keptSince(claim, report.check)
@@ -58,7 +55,7 @@ export function ClaimView({ claim, report }: { claim: Claim; report: Report }): 
         className="button"
         aria-keyshortcuts="Control+Shift+D"
         title="Research this claim in depth: an argument map with sources (Ctrl+Shift+D)"
-        onClick={() => void useResearch.getState().ask(api, { claimId: claim.claimId, text: claim.text })}
+        onClick={() => void desk.research.getState().ask({ claimId: claim.claimId, text: claim.text })}
       >
         Deep research…
       </button>
@@ -69,7 +66,7 @@ export function ClaimView({ claim, report }: { claim: Claim; report: Report }): 
         onClick={() => {
           const view = desk.view()
           const range = view && claimRange(view.state.field(claimField), claim.claimId)
-          void useChecks.getState().checkSection(api, range?.from)
+          void desk.checks.getState().checkSection(range?.from)
         }}
       >
         Check this section

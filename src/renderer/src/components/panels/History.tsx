@@ -3,7 +3,7 @@ import { counted, formatted } from '../../../../shared/counted'
 import { withoutInlineMarks } from '../../../../shared/markdown'
 import type { Check, Research } from '../../../../shared/schemas'
 import { writtenMoment } from '../../dates'
-import { useChecks } from '../../state/checks'
+import { useChecks } from '../useDesk'
 import { HistoryEntry } from './HistoryEntry'
 
 /// The checks and deep research runs made so far, newest first.

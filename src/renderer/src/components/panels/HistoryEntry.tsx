@@ -1,8 +1,6 @@
 import { useEffect, useRef, useState, type JSX } from 'react'
 import { counted, formatted } from '../../../../shared/counted'
 import type { Check } from '../../../../shared/schemas'
-import { useChecks } from '../../state/checks'
-import { useDrafts } from '../../state/drafts'
 import { writtenMoment } from '../../dates'
 import { useDesk } from '../useDesk'
 import { focusLost } from '../focus'
@@ -10,7 +8,7 @@ import { focusLost } from '../focus'
 /// One check of the history: what it checked and cost, its details (editable), Open (its text and verdicts in a new
 /// draft), and Cancel while it runs.
 export function HistoryEntry({ check }: { check: Check }): JSX.Element {
-  const { api } = useDesk()
+  const { checks, drafts } = useDesk()
   const [editing, setEditing] = useState(false)
   const [fields, setFields] = useState({ name: '', author: '', sourceUrl: '' })
   const running = check.status === 'queued' || check.status === 'running'
@@ -54,9 +52,9 @@ export function HistoryEntry({ check }: { check: Check }): JSX.Element {
               author: fields.author.trim() || null,
               sourceUrl: fields.sourceUrl.trim() || null,
             }
-            void useChecks
+            void checks
               .getState()
-              .patch(api, check.id, edits)
+              .patch(check.id, edits)
               .then((saved) => saved && setEditing(false))
           }}
         >
@@ -109,16 +107,12 @@ export function HistoryEntry({ check }: { check: Check }): JSX.Element {
           <button
             type="button"
             className="button quiet"
-            onClick={() => void useDrafts.getState().openCheck(api, check.id)}
+            onClick={() => void drafts.getState().openCheck(check.id)}
           >
             Open in a new draft
           </button>
           {running && (
-            <button
-              type="button"
-              className="button"
-              onClick={() => void useChecks.getState().cancel(api, check.id)}
-            >
+            <button type="button" className="button" onClick={() => void checks.getState().cancel(check.id)}>
               Cancel check
             </button>
           )}

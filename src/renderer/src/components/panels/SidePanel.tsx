@@ -1,6 +1,5 @@
 import type { JSX } from 'react'
-import { useChecks } from '../../state/checks'
-import { useDesk } from '../useDesk'
+import { useChecks, useDesk } from '../useDesk'
 import { ResearchPanel } from '../research/ResearchPanel'
 import { ClaimDetail } from './ClaimDetail'
 import { EstimateSummary } from './EstimateSummary'

@@ -1,12 +1,12 @@
 import type { JSX } from 'react'
 import { ResearchStep } from '../../../../shared/schemas'
-import { currentStep, STEP_NAMES, stepDone, useResearch, type ResearchRun } from '../../state/research'
+import { currentStep, STEP_NAMES, stepDone, type ResearchRun } from '../../state/research'
 import { counted } from '../../../../shared/counted'
 import { withoutInlineMarks } from '../../../../shared/markdown'
 import { DETAIL_WORDS } from '../../../../shared/verdicts'
 import { VOCABULARY } from '../../../../shared/vocabulary'
 import { Confirmation } from '../Confirmation'
-import { useDesk } from '../useDesk'
+import { useDesk, useResearch } from '../useDesk'
 import { focusPanel } from '../focus'
 import { ArgumentMapTree } from './ArgumentMap'
 import { percent, VotesTable } from './VotesTable'
@@ -15,9 +15,8 @@ import { percent, VotesTable } from './VotesTable'
 /// end, then the finding with its argument map and the panel's votes.
 export function ResearchPanel(): JSX.Element {
   const desk = useDesk()
-  const { api } = desk
   const view = useResearch((store) => store.view)
-  const { confirm, dismiss } = useResearch.getState()
+  const { confirm, dismiss } = desk.research.getState()
   if (!view) return <p className="muted">Choose a claim or select text, then press Deep research.</p>
   if (view.phase === 'run') return <RunView run={view.run} />
   if (view.phase === 'error') {
@@ -84,7 +83,7 @@ export function ResearchPanel(): JSX.Element {
               // The run's progress is read out in the panel: the keys stay there rather than going back to the
               // text the research was asked from.
               focusPanel(desk.view())
-              void confirm(api)
+              void confirm()
             }}
           >
             {view.phase === 'starting' ? 'Starting…' : `Research for ${counted(view.price, 'credit')}`}

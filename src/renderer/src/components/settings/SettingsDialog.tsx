@@ -5,7 +5,6 @@ import { CreditsTab } from './CreditsTab'
 import { KeysTab } from './KeysTab'
 import { ModelsTab } from './ModelsTab'
 import { useDesk } from '../useDesk'
-import { useChecks } from '../../state/checks'
 import { lineKeys } from '../roving'
 import { SETTINGS_TABS, useSettingsDialog, type SettingsTab } from './open'
 import { SearchTab } from './SearchTab'
@@ -31,7 +30,7 @@ export function SettingsDialog(): JSX.Element | null {
 }
 
 function OpenDialog({ tab }: { tab: SettingsTab }): JSX.Element {
-  const { api } = useDesk()
+  const { api, checks } = useDesk()
   const { open, close } = useSettingsDialog.getState()
   const dialog = useRef<HTMLDialogElement>(null)
   const tabs = useRef<Partial<Record<SettingsTab, HTMLButtonElement | null>>>({})
@@ -64,7 +63,7 @@ function OpenDialog({ tab }: { tab: SettingsTab }): JSX.Element {
 
   const onSaved = (saved: Settings): void => {
     setSettings(saved)
-    void useChecks.getState().settingsSaved(api)
+    void checks.getState().settingsSaved()
   }
   const props = settings ? { api, settings, onSaved } : null
   return (

@@ -1,12 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { FactdeskApi, ReportUpdate } from '../../src/shared/api'
-import type { Check } from '../../src/shared/schemas'
-import { useChecks } from '../../src/renderer/src/state/checks'
-import { usePending } from '../../src/renderer/src/state/pending'
-import { useResearch } from '../../src/renderer/src/state/research'
-import { useAccount } from '../../src/renderer/src/state/account'
-import { Desk } from '../../src/renderer/src/state/desk'
-import { checkResource, reportResource, researchRun } from '../helpers/resources'
+import type { FactdeskApi, ReportUpdate } from '../../../src/shared/api'
+import type { Check } from '../../../src/shared/schemas'
+import { useAccount } from '../../../src/renderer/src/state/account'
+import { Desk } from '../../../src/renderer/src/state/desk'
+import { checkResource, reportResource, researchRun } from '../../helpers/resources'
 
 const ME = {
   organization: { id: 'org_1', name: 'Default organization', createdAt: '2026-01-01T00:00:00.000Z' },
@@ -51,43 +48,41 @@ function fakeApi(now: Check) {
   return { api, asked, resync }
 }
 
-/// A window without an editor, for the stores that follow one.
-const deskOf = (api: FactdeskApi): Desk => new Desk(api, () => undefined)
-
 describe('when the event stream came back without what it missed', () => {
   const stops: (() => void)[] = []
   afterEach(() => {
     for (const stop of stops.splice(0)) stop()
-    useChecks.setState({ check: null, report: null, history: [], panel: null })
-    useResearch.getState().dismiss()
   })
 
   it('reads the running check again and takes its end as if it had been heard', async () => {
     const running = checkResource({ status: 'running', updatedAt: '2026-01-01T00:00:01.000Z' })
     const ended = { ...running, status: 'completed' as const, updatedAt: '2026-01-01T00:00:05.000Z' }
     const { api, asked, resync } = fakeApi(ended)
-    useChecks.setState({ check: running, panel: 'history', history: [running] })
-    stops.push(useChecks.getState().connect(deskOf(api)))
+    // A window without an editor, for the stores that follow one.
+    const { checks } = new Desk(api)
+    checks.setState({ check: running, panel: 'history', history: [running] })
+    stops.push(checks.getState().connect())
     resync()
-    await vi.waitFor(() => expect(useChecks.getState().check?.status).toBe('completed'))
+    await vi.waitFor(() => expect(checks.getState().check?.status).toBe('completed'))
     await vi.waitFor(() => expect(useAccount.getState().account).toMatchObject({ balance: 999 }))
-    expect(useChecks.getState().history.map((check) => check.status)).toEqual(['completed'])
+    expect(checks.getState().history.map((check) => check.status)).toEqual(['completed'])
     expect(asked).toEqual(expect.arrayContaining(['report chk_1', 'credits', 'listChecks']))
   })
 
   it('leaves an ended check as it is, and reads the waiting checks and the open research run again', async () => {
     const ended = checkResource({ status: 'completed' })
     const { api, asked, resync } = fakeApi(ended)
-    useChecks.setState({ check: ended })
-    useResearch.setState({
+    const { checks, pending, research } = new Desk(api)
+    checks.setState({ check: ended })
+    research.setState({
       view: { phase: 'run', run: { research: researchRun(), step: 'plan', sourcesRead: 1 } },
     })
-    stops.push(useChecks.getState().connect(deskOf(api)), usePending.getState().connect(api))
-    stops.push(useResearch.getState().connect(api))
+    stops.push(checks.getState().connect(), pending.getState().connect(), research.getState().connect())
+    stops.push(() => research.getState().dismiss())
     await vi.waitFor(() => expect(asked).toEqual(['listPendingChecks']))
     resync()
     await vi.waitFor(() =>
-      expect(useResearch.getState().view).toMatchObject({ run: { research: { status: 'completed' } } }),
+      expect(research.getState().view).toMatchObject({ run: { research: { status: 'completed' } } }),
     )
     // The run's end refreshes the balance, as when it is heard.
     expect(asked).toEqual(['listPendingChecks', 'listPendingChecks', 'getResearch rsc_1', 'credits'])

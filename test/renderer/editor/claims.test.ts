@@ -14,7 +14,7 @@ import {
   updateClaims,
   type ClaimInfo,
   type ClaimMark,
-} from '../../src/renderer/src/editor/claims'
+} from '../../../src/renderer/src/editor/claims'
 
 const TEXT = 'The Eiffel Tower is 330 metres tall. Paris is in France. Cats sleep a lot.'
 

@@ -4,8 +4,8 @@ import { createElement } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
 import { parseHTML } from 'linkedom'
 import { describe, expect, it } from 'vitest'
-import type { Citation } from '../../src/shared/schemas'
-import { SourceLink, sourceName } from '../../src/renderer/src/components/research/sources'
+import type { Citation } from '../../../../src/shared/schemas'
+import { SourceLink, sourceName } from '../../../../src/renderer/src/components/research/sources'
 
 const citation = (preferred: boolean): Citation => ({
   url: 'https://www.trusted.example/ottawa',

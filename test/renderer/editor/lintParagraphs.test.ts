@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import type { Finding } from '../../src/shared/findings'
+import type { Finding } from '../../../src/shared/findings'
 import {
   paragraphsOf,
   placeFindings,
   toLint,
   touchedBy,
   type Paragraph,
-} from '../../src/renderer/src/editor/lintParagraphs'
+} from '../../../src/renderer/src/editor/lintParagraphs'
 
 // The document's words where each paragraph stands, read back through its offsets.
 const placed = (text: string): string[] =>

@@ -1,6 +1,6 @@
 import { EditorSelection, EditorState } from '@codemirror/state'
 import { describe, expect, it } from 'vitest'
-import { sectionAt, selectedPart } from '../../src/renderer/src/state/part'
+import { sectionAt, selectedPart } from '../../../src/renderer/src/state/part'
 
 const TEXT = [
   'Intro sentence here.',

@@ -5,10 +5,10 @@ import { createElement } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
 import { parseHTML } from 'linkedom'
 import { describe, expect, it } from 'vitest'
-import type { Citation, Research } from '../../src/shared/schemas'
-import { ArgumentMapTree } from '../../src/renderer/src/components/research/ArgumentMap'
-import { RunView } from '../../src/renderer/src/components/research/ResearchPanel'
-import { researchRun } from '../helpers/resources'
+import type { Citation, Research } from '../../../../src/shared/schemas'
+import { ArgumentMapTree } from '../../../../src/renderer/src/components/research/ArgumentMap'
+import { RunView } from '../../../../src/renderer/src/components/research/ResearchPanel'
+import { researchRun } from '../../../helpers/resources'
 
 type Result = NonNullable<Research['result']>
 

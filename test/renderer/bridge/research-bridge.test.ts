@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import type { FactdeskIpc, ReportUpdate } from '../../src/shared/api'
-import { httpApi } from '../../src/renderer/src/bridge/http'
-import { ipcApi } from '../../src/renderer/src/bridge/ipc'
-import type { Page } from '../../src/renderer/src/bridge/session'
-import { FakeEventStream } from '../helpers/eventStream'
-import { memoryStorage } from '../helpers/storage'
-import { researchRun } from '../helpers/resources'
+import type { FactdeskIpc, ReportUpdate } from '../../../src/shared/api'
+import { httpApi } from '../../../src/renderer/src/bridge/http'
+import { ipcApi } from '../../../src/renderer/src/bridge/ipc'
+import type { Page } from '../../../src/renderer/src/bridge/session'
+import { FakeEventStream } from '../../helpers/eventStream'
+import { memoryStorage } from '../../helpers/storage'
+import { researchRun } from '../../helpers/resources'
 
 const RESEARCH = researchRun({
   status: 'queued',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import type { Claim } from '../../src/shared/schemas'
-import { keptSince, keptWords } from '../../src/renderer/src/state/recheck'
-import { checkResource, decision } from '../helpers/resources'
+import type { Claim } from '../../../src/shared/schemas'
+import { keptSince, keptWords } from '../../../src/renderer/src/state/recheck'
+import { checkResource, decision } from '../../helpers/resources'
 
 const EARLIER = '2026-11-27T10:00:00.000Z'
 const NOW = '2026-11-28T02:11:49.000Z'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { reconcile, windowTitle } from '../../../../../src/renderer/src/state/drafts'
+import { reconcile, windowTitle } from '../../../src/renderer/src/state/drafts'
 
 const draft = {
   id: 'drf_1',

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { countCharacters, countWords } from '../../src/renderer/src/editor/count'
+import { countCharacters, countWords } from '../../../src/renderer/src/editor/count'
 
 const words = new Intl.Segmenter(undefined, { granularity: 'word' })
 const characters = new Intl.Segmenter(undefined, { granularity: 'grapheme' })

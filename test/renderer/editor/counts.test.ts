@@ -1,8 +1,8 @@
 import { EditorState } from '@codemirror/state'
 import fc from 'fast-check'
 import { expect, it } from 'vitest'
-import { countCharacters, countWords } from '../../src/renderer/src/editor/count'
-import { documentCounts } from '../../src/renderer/src/editor/counts'
+import { countCharacters, countWords } from '../../../src/renderer/src/editor/count'
+import { documentCounts } from '../../../src/renderer/src/editor/counts'
 
 const scraps = fc.constantFrom(
   'word',

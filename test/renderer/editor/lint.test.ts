@@ -1,8 +1,13 @@
 import { EditorState } from '@codemirror/state'
 import { describe, expect, it } from 'vitest'
-import { messageParts } from '../../src/shared/findings'
-import { claimField, setClaims, updateClaims } from '../../src/renderer/src/editor/claims'
-import { claimFindings, ignoredRules, ignoreRule, writingSettings } from '../../src/renderer/src/editor/lint'
+import { messageParts } from '../../../src/shared/findings'
+import { claimField, setClaims, updateClaims } from '../../../src/renderer/src/editor/claims'
+import {
+  claimFindings,
+  ignoredRules,
+  ignoreRule,
+  writingSettings,
+} from '../../../src/renderer/src/editor/lint'
 
 const TEXT = 'Intro. The Eiffel Tower is 330 metres tal. The end.'
 

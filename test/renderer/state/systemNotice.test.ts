@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import type { Check } from '../../src/shared/schemas'
-import { announceEnded, askToNotify } from '../../src/renderer/src/state/systemNotice'
+import type { Check } from '../../../src/shared/schemas'
+import { announceEnded, askToNotify } from '../../../src/renderer/src/state/systemNotice'
 
 // The page's browser, as far as announcements go: its focus and the Notification API.
 let shown: { title: string; body: string }[]

@@ -6,7 +6,7 @@ import {
   visibleItems,
   type ArgumentMap,
   type TreeItem,
-} from '../../src/renderer/src/components/research/tree'
+} from '../../../../src/renderer/src/components/research/tree'
 
 const source = (quote: string) => ({
   url: 'https://en.wikipedia.org/wiki/Ottawa',

@@ -6,13 +6,13 @@ import { createElement } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
 import { parseHTML } from 'linkedom'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { FactdeskApi, ReportUpdate } from '../../src/shared/api'
-import { ClaimView } from '../../src/renderer/src/components/panels/ClaimDetail'
-import { DeskContext } from '../../src/renderer/src/components/useDesk'
-import { ClaimBadge, claimField, setClaims } from '../../src/renderer/src/editor/claims'
-import { Desk } from '../../src/renderer/src/state/desk'
-import { applyUpdate, deltaOf, marksOf, progressOf } from '../../src/renderer/src/state/progress'
-import { fixtureReport, SPLIT_WHY, splitRefutationReport } from '../main/engine/exports/fixture'
+import type { FactdeskApi, ReportUpdate } from '../../../../src/shared/api'
+import { ClaimView } from '../../../../src/renderer/src/components/panels/ClaimDetail'
+import { DeskContext } from '../../../../src/renderer/src/components/useDesk'
+import { ClaimBadge, claimField, setClaims } from '../../../../src/renderer/src/editor/claims'
+import { Desk } from '../../../../src/renderer/src/state/desk'
+import { applyUpdate, deltaOf, marksOf, progressOf } from '../../../../src/renderer/src/state/progress'
+import { fixtureReport, SPLIT_WHY, splitRefutationReport } from '../../../main/engine/exports/fixture'
 
 const report = splitRefutationReport()
 const split = report.claims[1]!
@@ -83,7 +83,7 @@ describe('a claim that needs attention, in the editor', () => {
   })
 
   it('its claim panel says why, the models’ reason and the correction, once, and t3’s fallback', () => {
-    const desk = new Desk({} as FactdeskApi, () => undefined)
+    const desk = new Desk({} as FactdeskApi)
     const panel = (claim: typeof split) =>
       renderToStaticMarkup(
         createElement(DeskContext.Provider, { value: desk }, createElement(ClaimView, { claim, report })),
@@ -111,7 +111,7 @@ describe('a claim that needs attention, in the editor', () => {
   it('a claim its verdict refutes: marked with why, its correction left in its tier, once', () => {
     const refutedReport = fixtureReport()
     const refuted = refutedReport.claims.find((claim) => claim.claimId === 'clm_2')!
-    const desk = new Desk({} as FactdeskApi, () => undefined)
+    const desk = new Desk({} as FactdeskApi)
     const html = renderToStaticMarkup(
       createElement(
         DeskContext.Provider,

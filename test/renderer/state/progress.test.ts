@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest'
-import type { ReportUpdate } from '../../src/shared/api'
-import type { Evaluation } from '../../src/shared/schemas'
+import type { ReportUpdate } from '../../../src/shared/api'
+import type { Evaluation } from '../../../src/shared/schemas'
 import {
   applyUpdate,
   deltaOf,
   headlineTier,
   stageOf,
   type ClaimProgress,
-} from '../../src/renderer/src/state/progress'
-import { decision, panelVote } from '../helpers/resources'
+} from '../../../src/renderer/src/state/progress'
+import { decision, panelVote } from '../../helpers/resources'
 
 const update = (
   evaluation: Evaluation | null,

@@ -4,8 +4,8 @@ import {
   type LintPort,
   type LintReply,
   type LintRequest,
-} from '../../src/renderer/src/editor/lintChecker'
-import { paragraphsOf, toLint } from '../../src/renderer/src/editor/lintParagraphs'
+} from '../../../src/renderer/src/editor/lintChecker'
+import { paragraphsOf, toLint } from '../../../src/renderer/src/editor/lintParagraphs'
 
 // The real lint worker (lint.worker.ts, Harper's WebAssembly included) in this thread: `self` is a worker's
 // global scope as far as the module can tell, and the port below is the page's side of it.
@@ -29,7 +29,7 @@ beforeAll(async () => {
   }
   scope.postMessage = (reply) => port.onmessage?.(new MessageEvent('message', { data: reply }))
   Object.assign(globalThis, { self: scope })
-  await import('../../src/renderer/src/editor/lint.worker')
+  await import('../../../src/renderer/src/editor/lint.worker')
 })
 
 /// A checker on the worker that resolves `settled()` once every text asked for is answered.

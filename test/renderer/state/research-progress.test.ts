@@ -1,17 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { FactdeskApi, ReportUpdate } from '../../src/shared/api'
-import type { Research, ResearchRequest } from '../../src/shared/schemas'
-import { stageLabel } from '../../src/renderer/src/editor/claims'
-import { applyUpdate, deltaOf, stageOf, type ClaimProgress } from '../../src/renderer/src/state/progress'
-import {
-  currentStep,
-  foldRun,
-  stepDone,
-  useResearch,
-  type ResearchRun,
-} from '../../src/renderer/src/state/research'
-import { useChecks } from '../../src/renderer/src/state/checks'
-import { decision, panelVote, researchRun } from '../helpers/resources'
+import type { FactdeskApi, ReportUpdate } from '../../../src/shared/api'
+import type { Research, ResearchRequest } from '../../../src/shared/schemas'
+import { stageLabel } from '../../../src/renderer/src/editor/claims'
+import { applyUpdate, deltaOf, stageOf, type ClaimProgress } from '../../../src/renderer/src/state/progress'
+import { currentStep, foldRun, stepDone, type ResearchRun } from '../../../src/renderer/src/state/research'
+import { Desk } from '../../../src/renderer/src/state/desk'
+import { decision, panelVote, researchRun } from '../../helpers/resources'
 
 const vote = (model: string): Extract<ReportUpdate, { type: 'claim' }> => ({
   type: 'claim',
@@ -147,31 +141,36 @@ function fakeApi(balance: number, read: Research = researchRun()) {
 
 describe('the research panel', () => {
   let stop: (() => void) | null = null
+  let desk: Desk | null = null
   afterEach(() => {
     stop?.()
-    useResearch.getState().dismiss()
+    desk?.research.getState().dismiss()
     vi.useRealTimers()
   })
   const target = { claimId: null, text: 'Ottawa is the capital of Canada.' }
 
   it('quotes the flat price and sends nothing when the balance is short', async () => {
     const { api, asked } = fakeApi(39)
-    stop = useResearch.getState().connect(api)
-    await useResearch.getState().ask(api, target)
-    expect(useChecks.getState().panel).toBe('research')
-    expect(useResearch.getState().view).toMatchObject({ phase: 'confirm', price: 40, balance: 39 })
-    await useResearch.getState().confirm(api)
+    desk = new Desk(api)
+    const { research, checks } = desk
+    stop = research.getState().connect()
+    await research.getState().ask(target)
+    expect(checks.getState().panel).toBe('research')
+    expect(research.getState().view).toMatchObject({ phase: 'confirm', price: 40, balance: 39 })
+    await research.getState().confirm()
     expect(asked).toEqual([])
-    expect(useResearch.getState().view?.phase).toBe('confirm')
+    expect(research.getState().view?.phase).toBe('confirm')
   })
 
   it('starts on confirmation and follows the run from the pushed updates, early ones included', async () => {
     const { api, asked, push } = fakeApi(1000)
-    stop = useResearch.getState().connect(api)
-    await useResearch.getState().ask(api, target)
-    await useResearch.getState().confirm(api)
+    desk = new Desk(api)
+    const { research } = desk
+    stop = research.getState().connect()
+    await research.getState().ask(target)
+    await research.getState().confirm()
     expect(asked).toEqual([{ text: target.text }])
-    expect(useResearch.getState().view).toMatchObject({ phase: 'run', run: { step: 'plan' } })
+    expect(research.getState().view).toMatchObject({ phase: 'run', run: { step: 'plan' } })
     push({
       type: 'research',
       research: researchRun({ updatedAt: '2026-01-01T00:00:02.000Z' }),
@@ -179,7 +178,7 @@ describe('the research panel', () => {
       sourcesRead: 3,
     })
     push({ type: 'research', research: researchRun({ id: 'rsc_other' }), step: 'map', sourcesRead: 9 })
-    expect(useResearch.getState().view).toMatchObject({
+    expect(research.getState().view).toMatchObject({
       phase: 'run',
       run: { step: 'search-support', sourcesRead: 3, research: { id: 'rsc_1' } },
     })
@@ -189,12 +188,14 @@ describe('the research panel', () => {
     vi.useFakeTimers()
     const done = researchRun({ status: 'completed', updatedAt: '2026-01-01T00:01:00.000Z' })
     const { api } = fakeApi(1000, done)
+    desk = new Desk(api)
+    const { research } = desk
     // No listener: the stream has dropped.
-    await useResearch.getState().ask(api, target)
-    await useResearch.getState().confirm(api)
-    expect(useResearch.getState().view).toMatchObject({ run: { research: { status: 'queued' } } })
+    await research.getState().ask(target)
+    await research.getState().confirm()
+    expect(research.getState().view).toMatchObject({ run: { research: { status: 'queued' } } })
     await vi.runOnlyPendingTimersAsync()
-    expect(useResearch.getState().view).toMatchObject({ run: { research: { status: 'completed' } } })
+    expect(research.getState().view).toMatchObject({ run: { research: { status: 'completed' } } })
     expect(vi.getTimerCount()).toBe(0)
   })
 })

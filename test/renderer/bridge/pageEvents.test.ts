@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { PageEventStream } from '../../src/renderer/src/bridge/events'
-import { startProxy, type Proxy } from '../main/remote/proxy'
-import { call, startServer, type TestServer } from '../helpers/server'
+import { PageEventStream } from '../../../src/renderer/src/bridge/events'
+import { startProxy, type Proxy } from '../../main/remote/proxy'
+import { call, startServer, type TestServer } from '../../helpers/server'
 
 let server: TestServer | undefined
 let proxy: Proxy | undefined

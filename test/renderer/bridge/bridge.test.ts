@@ -1,13 +1,13 @@
 import { describe, expect, it, vi } from 'vitest'
-import type { FactdeskIpc, IpcResult } from '../../src/shared/api'
-import { ApiError } from '../../src/shared/errors'
-import type { Credits, Me } from '../../src/shared/schemas'
-import { httpApi } from '../../src/renderer/src/bridge/http'
-import { ipcApi } from '../../src/renderer/src/bridge/ipc'
-import type { Page } from '../../src/renderer/src/bridge/session'
-import { FakeEventStream } from '../helpers/eventStream'
-import { memoryStorage } from '../helpers/storage'
-import { checkResource } from '../helpers/resources'
+import type { FactdeskIpc, IpcResult } from '../../../src/shared/api'
+import { ApiError } from '../../../src/shared/errors'
+import type { Credits, Me } from '../../../src/shared/schemas'
+import { httpApi } from '../../../src/renderer/src/bridge/http'
+import { ipcApi } from '../../../src/renderer/src/bridge/ipc'
+import type { Page } from '../../../src/renderer/src/bridge/session'
+import { FakeEventStream } from '../../helpers/eventStream'
+import { memoryStorage } from '../../helpers/storage'
+import { checkResource } from '../../helpers/resources'
 
 const ME: Me = {
   organization: { id: 'org_1', name: 'Default organization', createdAt: '2026-01-01T00:00:00.000Z' },

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { prose } from '../../bench/prose'
-import type { FactdeskApi } from '../../src/shared/api'
-import { answerError, restOperations, type RestRequest } from '../../src/shared/rest'
-import { withManuscripts } from '../../src/renderer/src/bridge/manuscripts'
-import { toUpdate } from '../../src/main/engine/base/events'
-import type { ReportUpdate } from '../../src/shared/api'
-import { call, startServer, waitForEnd, type TestServer } from '../helpers/server'
+import { prose } from '../../../bench/prose'
+import type { FactdeskApi } from '../../../src/shared/api'
+import { answerError, restOperations, type RestRequest } from '../../../src/shared/rest'
+import { withManuscripts } from '../../../src/renderer/src/bridge/manuscripts'
+import { toUpdate } from '../../../src/main/engine/base/events'
+import type { ReportUpdate } from '../../../src/shared/api'
+import { call, startServer, waitForEnd, type TestServer } from '../../helpers/server'
 
 const LIMIT = 2500
 // A misspelling in the last part, whose finding must land on its word in the whole text.
