@@ -14,7 +14,7 @@ import { errorResponse, limitBody, notJson, validationError } from './errors'
 import { describeApi, openApiDocument } from './openapi'
 import { eventRoutes } from './routes/events'
 import { exportRoutes } from './routes/exports'
-import { operationRoutes } from './routes/operations'
+import { operationAccess, operationRoutes } from './routes/operations'
 
 /// The largest request body: room for the longest text a request may carry (a check's `limits.maxTextChars`, a
 /// draft's MAX_DRAFT_CHARS), each character escaped in JSON in at most 6 bytes (`\u001f`), and for the rest of
@@ -42,6 +42,7 @@ function createApi(engine: Engine, options: AppOptions = {}): OpenAPIHono<ApiEnv
     },
   })
   api.use('*', authenticate(engine.service, options.acceptSessionCookie ?? false))
+  api.use('*', operationAccess())
   const { limits } = engine.config
   // A file is held in memory while it is read and converted: so many at once per organization, before reading.
   const imports = new AtOnceLimit(limits.importsAtOnce, 'importsAtOnce')

@@ -37,8 +37,8 @@ export function authenticate(service: Service, acceptSessionCookie: boolean): Mi
   }
 }
 
-/// Sets the principal for the handlers. What it may do is each operation's declared `access`, checked by its
-/// route before the request is read (`routes/operations.ts`).
+/// Sets the principal for the handlers. What it may do is each operation's declared `access`, checked next,
+/// before the request's body is read (`operationAccess`).
 async function authorised(c: Context<ApiEnv>, principal: Principal, next: Next): Promise<void> {
   c.set('principal', principal)
   await next()

@@ -11,6 +11,7 @@ import {
   type RestRoute,
 } from '../../../shared/operations'
 import { requireAccess } from '../../engine/checks/access'
+import { API_BASE } from '../../../shared/rest'
 import { runOperation, type OperationParts } from '../../engine/operations'
 import type { ApiEnv } from '../auth'
 import { errorResponses, ok } from './responses'
@@ -104,13 +105,7 @@ export function operationRoutes(
     const route = restRouteOf(operation) as RestRoute
     const request = restArguments(operation, route)
     const { names, query, body } = request
-    // Refused before the request is read: the same declared access that `runOperation` holds every path to.
-    const allowed: MiddlewareHandler<ApiEnv> = async (c, next) => {
-      requireAccess(c.var.principal, OPERATION_TABLE[operation].access)
-      await next()
-    }
-    const before = [allowed, ...(middleware[operation] ?? [])]
-    api.openapi(declare(operation, route, request, before), async (c) => {
+    api.openapi(declare(operation, route, request, middleware[operation] ?? []), async (c) => {
       // Validated by the route's declaration: read here without the per-route types a literal route would have.
       const valid = c.req.valid.bind(c.req) as (target: string) => Record<string, unknown>
       const params = names.length > 0 ? valid('param') : {}
@@ -129,4 +124,27 @@ export function operationRoutes(
     })
   }
   return api
+}
+
+/// Refuses a caller below the declared access of the operation its request is routed to, before the request's
+/// body is read: the same rule `runOperation` holds every path to, applied first on REST. A route of no operation
+/// (the event stream) is left to its handler.
+export function operationAccess(): MiddlewareHandler<ApiEnv> {
+  const declared = new Map(
+    OPERATIONS.flatMap((operation) => {
+      const route = restRouteOf(operation)
+      if (!route) return []
+      // As Hono's router writes the path: `{id}` as `:id`.
+      const path = route.path.replaceAll(/\{(\w+)\}/g, ':$1')
+      return [[`${route.method.toUpperCase()} ${path}`, OPERATION_TABLE[operation].access] as const]
+    }),
+  )
+  return async (c, next) => {
+    for (const route of c.req.matchedRoutes) {
+      const path = route.path.startsWith(API_BASE) ? route.path.slice(API_BASE.length) : route.path
+      const access = declared.get(`${route.method} ${path}`)
+      if (access) requireAccess(c.var.principal, access)
+    }
+    await next()
+  }
 }

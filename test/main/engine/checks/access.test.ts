@@ -102,20 +102,21 @@ describe('on REST', () => {
   })
   afterAll(() => server.close())
 
-  /// The operation's route with its path's ids filled in, and an empty body: refused before it is read.
+  /// The operation's route with its path's ids filled in, and a body that is not even JSON: a refusal must come
+  /// before the body is read.
   const send = (operation: Operation, token: string) => {
     const route = restRouteOf(operation)
     if (!route) throw new Error(`${operation} has no route`)
     const path = route.path.replace(/\{\w+\}/g, 'none')
     return call(server, route.method.toUpperCase(), path, {
       token,
-      ...(route.method === 'get' ? {} : { body: {} }),
+      ...(route.method === 'get' ? {} : { rawBody: '{ not json' }),
     })
   }
   const routed = OPERATIONS.filter((operation) => restRouteOf(operation) !== undefined)
 
   it.each(routed)(
-    '%s refuses a token below its access with 403, before reading the request',
+    '%s refuses a token below its access with 403, before reading its body',
     async (operation) => {
       for (const below of BELOW[OPERATION_TABLE[operation].access]) {
         const answer = await send(operation, server[below])
