@@ -87,10 +87,13 @@ export class Autosave {
     }
     const now = Date.now()
     this.changedSince ??= now
-    this.store.setState({
-      draft: { ...draft, fileModified: true },
-      save: save === 'failed' ? 'failed' : 'unsaved',
-    })
+    // Said once, at the first key typed since the last save: the keys after it change nothing the window shows.
+    if (!draft.fileModified || save === 'saved' || save === 'saving') {
+      this.store.setState({
+        draft: { ...draft, fileModified: true },
+        save: save === 'failed' ? 'failed' : 'unsaved',
+      })
+    }
     this.schedule(Math.min(AUTOSAVE_PAUSE_MS, this.changedSince + AUTOSAVE_MAX_WAIT_MS - now))
   }
 
