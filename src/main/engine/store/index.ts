@@ -1,8 +1,9 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
 import { join } from 'node:path'
 import { fileSecretBox, type SecretBox } from '../base/secrets'
-import { openDatabase, reclaimSpace, transaction, type Db } from './database'
+import { SqliteDatabase, type Database, type Db, type Statement, type TransactionOptions } from './database'
 import { Checks } from './checks'
-import { Documents } from './documents'
+import { Documents, type ResolvedListener } from './documents'
 import { Drafts } from './drafts'
 import { IdempotencyKeys } from './idempotency'
 import { Ledger } from './ledger'
@@ -17,7 +18,33 @@ import { Units } from './units'
 import { VoteCache } from './voteCache'
 import { WebhookSecrets } from './webhookSecrets'
 
-/// The engine's SQLite store: one module per aggregate over one connection.
+/// Thrown when work inside a transaction reaches the root store: on SQLite it would wait for the connection its own
+/// transaction holds, and on PostgreSQL it would write outside the transaction. Use the transaction's store.
+export class RootStoreInTransactionError extends Error {
+  constructor() {
+    super('The root store was called inside a transaction: use the store the transaction gives its work.')
+    this.name = 'RootStoreInTransactionError'
+  }
+}
+
+/// The transaction the current asynchronous work runs inside, and whether it is still open.
+const inside = new AsyncLocalStorage<{ database: Database; open: boolean }>()
+
+/// What every store over one database shares, the root's and each transaction's.
+interface Shared {
+  readonly database: Database
+  readonly box: SecretBox
+  readonly resolvedListeners: Set<ResolvedListener>
+  readonly batch: {
+    work: (tx: Store) => Promise<unknown>
+    resolve(result: unknown): void
+    reject(error: unknown): void
+  }[]
+}
+
+/// The engine's store: one module per aggregate over one database (SQLite, or PostgreSQL on a team server). The
+/// root store runs each statement on its own; `transaction` gives its work a store of its own, whose statements all
+/// land together or not at all.
 export class Store {
   readonly organizations: Organizations
   readonly tokens: Tokens
@@ -35,27 +62,23 @@ export class Store {
   readonly drafts: Drafts
   readonly pendingChecks: PendingChecks
 
-  private readonly batch: {
-    work: () => unknown
-    resolve(result: unknown): void
-    reject(error: unknown): void
-  }[] = []
-
   private constructor(
-    private readonly db: Db,
-    box: SecretBox,
+    private readonly shared: Shared,
+    /// The transaction's connection; null for the root store.
+    private readonly connection: Db | null,
   ) {
+    const db = connection ?? guarded(shared.database)
     this.organizations = new Organizations(db)
     this.tokens = new Tokens(db)
     this.ledger = new Ledger(db)
-    this.webhookSecrets = new WebhookSecrets(db, box)
-    this.documents = new Documents(db)
+    this.webhookSecrets = new WebhookSecrets(db, shared.box)
+    this.documents = new Documents(db, shared.resolvedListeners)
     this.checks = new Checks(db)
     this.units = new Units(db)
     this.results = new Results(db)
     this.idempotencyKeys = new IdempotencyKeys(db)
     this.outbox = new Outbox(db)
-    this.voteCache = new VoteCache(db, (work) => this.batched(work))
+    this.voteCache = new VoteCache(db, (work) => this.root().batched((tx) => work(tx.voteCache)))
     this.research = new ResearchRuns(db)
     this.settings = new SettingsStore(db)
     this.drafts = new Drafts(db)
@@ -66,51 +89,74 @@ export class Store {
   /// sealed with the folder's key file (`secret.key`), in every mode alike, so that whichever of the app,
   /// `factdesk serve` and `factdesk web` runs the folder can sign; ones stored in the clear by older versions are
   /// sealed now.
-  static open(dataDir: string): Store {
-    const store = new Store(openDatabase(join(dataDir, 'factdesk.db')), fileSecretBox(dataDir))
+  static async open(dataDir: string): Promise<Store> {
+    return Store.over(SqliteDatabase.open(join(dataDir, 'factdesk.db')), fileSecretBox(dataDir))
+  }
+
+  /// The store over an opened and migrated database.
+  static async over(database: Database, box: SecretBox): Promise<Store> {
+    const store = new Store({ database, box, resolvedListeners: new Set(), batch: [] }, null)
     try {
-      store.webhookSecrets.sealPlaintext()
+      await store.transaction((tx) => tx.webhookSecrets.sealPlaintext())
     } catch (error) {
-      store.close()
+      await store.close()
       throw error
     }
     return store
   }
 
-  /// Runs `work` as one read transaction: every query in it sees the same snapshot.
-  snapshot<T>(work: () => T): T {
-    this.db.exec('BEGIN')
-    try {
-      return work()
-    } finally {
-      this.db.exec('COMMIT')
-    }
+  /// Which SQL the database speaks.
+  get dialect(): Database['dialect'] {
+    return this.shared.database.dialect
   }
 
-  /// Runs `work` as one write transaction.
-  transaction<T>(work: () => T): T {
-    return transaction(this.db, work)
+  /// Runs `work` as one read transaction: every query in it sees the same snapshot.
+  snapshot<T>(work: (tx: Store) => Promise<T>): Promise<T> {
+    return this.transaction(work, { readOnly: true })
+  }
+
+  /// Runs `work` as one write transaction, with a store of its own: everything it wrote lands, or nothing if it
+  /// throws. Inside a transaction, the same transaction.
+  transaction<T>(work: (tx: Store) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+    if (this.connection) return work(this)
+    const { database } = this.shared
+    if (insideOpen(database)) return Promise.reject(new RootStoreInTransactionError())
+    return database.transaction((connection) => {
+      const context = { database, open: true }
+      return inside.run(context, async () => {
+        try {
+          return await work(new Store(this.shared, connection))
+        } finally {
+          context.open = false
+        }
+      })
+    }, options)
   }
 
   /// Runs `work` in one write transaction with the other work batched in the same turn of the event loop, so that
   /// writes that land together (a batch of votes) cost one commit. Each work's writes are all in or all out: when
   /// one throws, the others are written again, each alone.
-  batched<T>(work: () => T): Promise<T> {
+  batched<T>(work: (tx: Store) => Promise<T>): Promise<T> {
+    const { batch } = this.shared
     return new Promise<T>((resolve, reject) => {
-      this.batch.push({ work, resolve: resolve as (result: unknown) => void, reject })
-      if (this.batch.length === 1) setImmediate(() => this.writeBatch())
+      batch.push({ work, resolve: resolve as (result: unknown) => void, reject })
+      if (batch.length === 1) setImmediate(() => void this.root().writeBatch())
     })
   }
 
-  private writeBatch(): void {
-    const batch = this.batch.splice(0)
+  private async writeBatch(): Promise<void> {
+    const batch = this.shared.batch.splice(0)
     let results: unknown[]
     try {
-      results = this.transaction(() => batch.map(({ work }) => work()))
+      results = await this.transaction(async (tx) => {
+        const done: unknown[] = []
+        for (const { work } of batch) done.push(await work(tx))
+        return done
+      })
     } catch {
       for (const { work, resolve, reject } of batch) {
         try {
-          resolve(this.transaction(work))
+          resolve(await this.transaction(work))
         } catch (error) {
           reject(error)
         }
@@ -120,19 +166,43 @@ export class Store {
     batch.forEach(({ resolve }, i) => resolve(results[i]))
   }
 
-  /// Gives the space of deleted rows back to the file system.
-  reclaimSpace(): void {
-    reclaimSpace(this.db)
+  private root(): Store {
+    return this.connection ? new Store(this.shared, null) : this
   }
 
-  /// Folds the write-ahead log back into the database file first, so that the file alone is a whole copy (a backup
-  /// of factdesk.db after a stop); a folder another process still writes keeps its log.
-  close(): void {
-    try {
-      this.db.exec('PRAGMA wal_checkpoint(TRUNCATE)')
-    } catch {
-      // busy or read-only: the log stays beside the file, and the next open reads it
+  /// Gives the space of deleted rows back to the file system.
+  reclaimSpace(): Promise<void> {
+    return this.shared.database.reclaimSpace()
+  }
+
+  close(): Promise<void> {
+    return this.shared.database.close()
+  }
+}
+
+function insideOpen(database: Database): boolean {
+  const context = inside.getStore()
+  return context !== undefined && context.database === database && context.open
+}
+
+/// The root connection, refusing statements from work inside one of its transactions.
+function guarded(database: Database): Db {
+  const { root } = database
+  const check = (): void => {
+    if (insideOpen(database)) throw new RootStoreInTransactionError()
+  }
+  const statement = (sql: string): Statement => {
+    const prepared = root.prepare(sql)
+    return {
+      get: async (...params) => (check(), prepared.get(...params)),
+      all: async (...params) => (check(), prepared.all(...params)),
+      run: async (...params) => (check(), prepared.run(...params)),
     }
-    this.db.close()
+  }
+  return {
+    dialect: root.dialect,
+    prepare: statement,
+    exec: async (sql) => (check(), root.exec(sql)),
+    transaction: async (work) => (check(), root.transaction(work)),
   }
 }
