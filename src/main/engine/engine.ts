@@ -90,7 +90,7 @@ export interface Engine {
   readonly exports: ExportPool
   /// The principal of whoever holds the data folder (the desktop app, `factdesk check`): the default
   /// organization, with write scope.
-  localPrincipal(): Principal
+  localPrincipal(): Promise<Principal>
   /// Stops the job runner (in-flight units go back to the queue), the webhook deliveries (an attempt in flight
   /// is made again at the next start), the tiers' workers and the store.
   close(): Promise<void>
@@ -100,7 +100,7 @@ const LOCAL_TOKEN_NAME = 'this computer'
 
 /// Opens the engine: reads the configuration, takes the lock if it runs jobs, opens and migrates the store,
 /// and makes sure the default organization exists.
-export function openEngine(options: EngineOptions): Engine {
+export async function openEngine(options: EngineOptions): Promise<Engine> {
   const fileConfig = options.config ?? loadConfig(options.configPath)
   // The map fitted beside the config file, for the models it names.
   const calibration = loadCalibration(options.configPath)
@@ -129,7 +129,7 @@ export function openEngine(options: EngineOptions): Engine {
       settings.sourcePolicy(organizationId),
     ...options.web,
   }
-  const settings = new AppSettings(store, admin, fileConfig, clock, {
+  const settings = await AppSettings.open(store, admin, fileConfig, clock, {
     box: options.secretBox ?? fileSecretBox(options.dataDir),
     ollamaOrigin: options.ollamaOrigin,
     resolveHost: options.web?.fetch?.resolveHost,

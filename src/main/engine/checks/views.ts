@@ -37,8 +37,9 @@ function webhookView(store: Store, record: CheckRecord): WebhookDelivery | null 
 export function checkView(
   store: Store,
   record: CheckRecord,
-  done: Partial<Record<Tier, number>> = store.checks.claimsDone(record.id),
+  counted?: Partial<Record<Tier, number>>,
 ): Check {
+  const done = counted ?? store.checks.claimsDone(record.id)
   const { organizationId: _organization, unitPrices: _prices, sourcePolicy: _policy, ...check } = record
   return {
     ...check,

@@ -41,11 +41,11 @@ export interface JobQueue {
   /// Jobs of this queue in flight at once (apart from the units').
   readonly concurrency: number
   /// Leases up to `limit` jobs that are due, counting an attempt of each.
-  lease(now: string, limit: number): Job[]
+  lease(now: string, limit: number): Promise<Job[]>
   /// When the next job falls due; null when none waits.
-  nextDue(): string | null
+  nextDue(): Promise<string | null>
   /// Jobs left leased by a process that died: due again now. Only the engine holding the lock calls this.
-  releaseAbandoned(now: string): void
+  releaseAbandoned(now: string): Promise<void>
 }
 
 /// One leased job.
@@ -55,9 +55,9 @@ export interface Job {
   /// Runs this attempt; a throw fails it (a PermanentError for good).
   run(signal: AbortSignal): Promise<void>
   /// Gives the job back to its queue, due at `at`.
-  retryLater(at: string): void
+  retryLater(at: string): Promise<void>
   /// Ends the job as failed, after its last attempt or a permanent failure.
-  fail(reason: string): void
+  fail(reason: string): Promise<void>
 }
 
 /// Works the durable queue: leases due units, runs them through their tier with an AbortSignal, records the

@@ -63,19 +63,29 @@ export class AppSettings {
   readonly probes: ConnectionProbes
   /// The remote service and the local REST server.
   readonly switches: ServiceSwitches
-  private readonly saved: SavedSettings
 
-  constructor(
+  private constructor(
     private readonly store: Store,
     private readonly admin: Admin,
     private readonly base: Config,
     private readonly clock: Clock,
     private readonly options: SettingsOptions,
+    private readonly saved: SavedSettings,
   ) {
-    this.saved = new SavedSettings(store, options.box)
     this.keys = apiKeys(options.fileWins ? null : this.saved, options.env)
     this.probes = new ConnectionProbes(this, options)
     this.switches = new ServiceSwitches(this.saved)
+  }
+
+  /// The settings saved in `store`, over the configuration file `base`.
+  static async open(
+    store: Store,
+    admin: Admin,
+    base: Config,
+    clock: Clock,
+    options: SettingsOptions,
+  ): Promise<AppSettings> {
+    return new AppSettings(store, admin, base, clock, options, await SavedSettings.load(store, options.box))
   }
 
   /// The configuration file overlaid by the saved models and search provider (not when the file wins).
@@ -142,7 +152,7 @@ export class AppSettings {
       await this.requirePublicSearch('search.baseURL', patch.search.baseURL)
     const at = this.clock.now().toISOString()
     const current = this.effective()
-    this.store.transaction(() => {
+    await this.saved.change(() => {
       if (patch.models) {
         const panel = patch.models.panel ?? current.models.panel
         const judge = patch.models.judge === undefined ? current.models.judge : patch.models.judge
@@ -162,8 +172,8 @@ export class AppSettings {
           )
         }
         const kept = new Set(configured.map((model) => modelKeyName(model.id)))
-        for (const name of this.store.settings.sealedNames()) {
-          if (name.startsWith(modelKeyName('')) && !kept.has(name)) this.store.settings.deleteSealed(name)
+        for (const name of this.saved.keyNames()) {
+          if (name.startsWith(modelKeyName('')) && !kept.has(name)) this.saved.saveKey(name, null, at)
         }
         this.saved.put('models', { panel: panel.map(modelConfig), judge: judge && modelConfig(judge) }, at)
       }

@@ -4,33 +4,82 @@ import type { ModelInput, SavedKey } from '../../../shared/schemas'
 import type { SavedKeys } from '../base/keys'
 import type { SecretBox } from '../base/secrets'
 import type { Store } from '../store'
+import type { SettingsStore } from '../store/settings'
 
 /// The settings as the store keeps them: parts saved as JSON (read through their schemas) and keys sealed by
 /// the secret box, which leave here only as `hasKey` and their last four characters, or to the main process.
+/// They are read once into memory (the engine asks for them at every turn, and they are small); `change` writes
+/// them through.
 export class SavedSettings implements SavedKeys {
-  constructor(
+  private parts = new Map<string, unknown>()
+  private sealed = new Map<string, Buffer>()
+  /// The writes of the `change` under way, stored together when it ends.
+  private writes: ((settings: SettingsStore) => Promise<void>)[] | null = null
+
+  private constructor(
     private readonly store: Store,
     readonly box: SecretBox,
   ) {}
 
+  /// The settings saved in `store`.
+  static async load(store: Store, box: SecretBox): Promise<SavedSettings> {
+    const saved = new SavedSettings(store, box)
+    await saved.reload()
+    return saved
+  }
+
+  /// Reads the settings again from the store.
+  async reload(): Promise<void> {
+    const { parts, sealed } = await this.store.settings.all()
+    this.parts = parts
+    this.sealed = sealed
+  }
+
+  /// Runs `work`, whose `put` and `saveKey` take effect here at once, then stores all it changed in one
+  /// transaction. When `work` throws or the store refuses, nothing is stored and the settings are read again.
+  async change(work: () => void): Promise<void> {
+    const writes: ((settings: SettingsStore) => Promise<void>)[] = []
+    this.writes = writes
+    try {
+      try {
+        work()
+      } finally {
+        this.writes = null
+      }
+      await this.store.transaction(async (tx) => {
+        for (const write of writes) await write(tx.settings)
+      })
+    } catch (error) {
+      await this.reload()
+      throw error
+    }
+  }
+
   /// A saved part; null when none is saved or it no longer reads as `schema`.
   part<T>(name: string, schema: z.ZodType<T>): T | null {
-    const result = schema.safeParse(this.store.settings.get(name))
+    const result = schema.safeParse(this.parts.get(name) ?? null)
     return result.success ? result.data : null
   }
 
+  /// Saves a part (inside `change`).
   put(name: string, value: unknown, at: string): void {
-    this.store.settings.put(name, value, at)
+    this.parts.set(name, JSON.parse(JSON.stringify(value)) as unknown)
+    this.write((settings) => settings.put(name, value, at))
   }
 
   hasKey(name: string): boolean {
-    return this.store.settings.sealed(name) !== null
+    return this.sealed.has(name)
+  }
+
+  /// The names of every saved key.
+  keyNames(): string[] {
+    return [...this.sealed.keys()].sort()
   }
 
   /// The saved key `name`, opened; undefined when none is saved.
   read(name: string): string | undefined {
-    const sealed = this.store.settings.sealed(name)
-    if (sealed === null) return undefined
+    const sealed = this.sealed.get(name)
+    if (sealed === undefined) return undefined
     try {
       return this.box.decrypt(sealed)
     } catch {
@@ -41,10 +90,16 @@ export class SavedSettings implements SavedKeys {
     }
   }
 
-  /// Seals and saves a new key (a string), removes it (null) or leaves it (undefined).
+  /// Seals and saves a new key (a string), removes it (null) or leaves it (undefined), inside `change`.
   saveKey(name: string, key: string | null | undefined, at: string): void {
-    if (key === null) this.store.settings.deleteSealed(name)
-    else if (key !== undefined) this.store.settings.putSealed(name, this.box.encrypt(key), at)
+    if (key === null) {
+      this.sealed.delete(name)
+      this.write((settings) => settings.deleteSealed(name))
+    } else if (key !== undefined) {
+      const sealed = this.box.encrypt(key)
+      this.sealed.set(name, sealed)
+      this.write((settings) => settings.putSealed(name, sealed, at))
+    }
   }
 
   keyView(name: string): SavedKey {
@@ -56,6 +111,11 @@ export class SavedSettings implements SavedKeys {
       return { hasKey: true, last4: null }
     }
     return { hasKey: true, last4: key ? key.slice(-4) : null }
+  }
+
+  private write(write: (settings: SettingsStore) => Promise<void>): void {
+    if (!this.writes) throw new Error('Settings are saved inside SavedSettings.change.')
+    this.writes.push(write)
   }
 }
 

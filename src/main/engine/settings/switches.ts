@@ -74,7 +74,7 @@ export class ServiceSwitches {
     if (this.localSwitch) this.localState = await this.localSwitch.set(this.localServerWish())
   }
 
-  /// Saves the local server as wished (in the caller's transaction); `applyLocalServer` then follows it.
+  /// Saves the local server as wished (inside the settings' `change`); `applyLocalServer` then follows it.
   saveLocalServer(patch: NonNullable<SettingsPatch['localServer']>, at: string): void {
     this.saved.put('localServer', { ...this.localServerWish(), ...patch }, at)
   }

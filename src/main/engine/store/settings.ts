@@ -5,6 +5,16 @@ import type { Db } from './database'
 export class SettingsStore {
   constructor(private readonly db: Db) {}
 
+  /// Every saved part, parsed, and every sealed secret.
+  all(): { parts: Map<string, unknown>; sealed: Map<string, Buffer> } {
+    const parts = this.db.prepare('SELECT name, value FROM settings').all() as { name: string; value: string }[]
+    const sealed = this.db.prepare('SELECT name, sealed FROM secrets').all() as { name: string; sealed: Buffer }[]
+    return {
+      parts: new Map(parts.map((row) => [row.name, JSON.parse(row.value) as unknown])),
+      sealed: new Map(sealed.map((row) => [row.name, Buffer.from(row.sealed)])),
+    }
+  }
+
   /// A saved part, parsed; null when it was never saved.
   get(name: string): unknown {
     const row = this.db.prepare('SELECT value FROM settings WHERE name = ?').get(name) as
@@ -21,12 +31,6 @@ export class SettingsStore {
       .run(name, JSON.stringify(value), at)
   }
 
-  sealed(name: string): Buffer | null {
-    const row = this.db.prepare('SELECT sealed FROM secrets WHERE name = ?').get(name) as
-      { sealed: Buffer } | undefined
-    return row ? Buffer.from(row.sealed) : null
-  }
-
   putSealed(name: string, sealed: Buffer, at: string): void {
     this.db
       .prepare(
@@ -38,12 +42,5 @@ export class SettingsStore {
 
   deleteSealed(name: string): void {
     this.db.prepare('DELETE FROM secrets WHERE name = ?').run(name)
-  }
-
-  /// The names of every saved secret.
-  sealedNames(): string[] {
-    return (this.db.prepare('SELECT name FROM secrets ORDER BY name').all() as { name: string }[]).map(
-      (row) => row.name,
-    )
   }
 }

@@ -60,7 +60,7 @@ export interface WebOptions {
   now?: () => Date
   /// The source policy of an organization (saved in Settings) or of one of its checks (as it stood when the
   /// check was submitted); without it, the configuration's `sources` for all.
-  sourcePolicy?: (of: { organizationId: string; checkId?: string }) => SourcePolicy
+  sourcePolicy?: (of: { organizationId: string; checkId?: string }) => SourcePolicy | Promise<SourcePolicy>
 }
 
 /// Sources kept in memory at most.
@@ -102,8 +102,8 @@ export class Web {
   }
 
   /// This web under the source policy of an organization, or of one of its checks.
-  forOrganization(organizationId: string, checkId?: string): Web {
-    return this.within(this.policyOf({ organizationId, checkId }))
+  async forOrganization(organizationId: string, checkId?: string): Promise<Web> {
+    return this.within(await this.policyOf({ organizationId, checkId }))
   }
 
   /// Whether the page is on a site the policy prefers: a trusted source.
