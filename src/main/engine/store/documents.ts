@@ -1,5 +1,5 @@
 import type { Tier, TokenUsage } from '../../../shared/schemas'
-import { transaction, type Db } from './database'
+import type { Db } from './database'
 
 /// A text as estimated or submitted, with the tiers it was quoted for.
 export interface DocumentRecord {
@@ -91,15 +91,20 @@ const UNSUBMITTED =
   'd.expires_at IS NOT NULL AND NOT EXISTS ' +
   '(SELECT 1 FROM research r JOIN claims c ON c.id = r.claim_id WHERE c.document_id = d.id)'
 
+/// Told of a claim whose statement was resolved.
+export type ResolvedListener = (claim: { id: string; documentId: string }) => void
+
 /// Documents and their extracted claims: an estimate caches them so that the check reuses the same claims.
 export class Documents {
-  private readonly resolvedListeners = new Set<(claim: { id: string; documentId: string }) => void>()
-
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /// Shared by the store's modules over every connection, so that a claim resolved in a transaction is told too.
+    private readonly resolvedListeners: Set<ResolvedListener>,
+  ) {}
 
   /// Calls `listener` with each claim resolved from now on: every report of its document changes (its statement,
   /// its resolver's tokens), whichever check or research run resolved it. Returns the function that stops it.
-  onResolved(listener: (claim: { id: string; documentId: string }) => void): () => void {
+  onResolved(listener: ResolvedListener): () => void {
     this.resolvedListeners.add(listener)
     return () => this.resolvedListeners.delete(listener)
   }
@@ -258,20 +263,23 @@ export class Documents {
   /// statement, whichever process resolved it. False when the claim was resolved already.
   /// Stores the resolutions of claims resolved together in one transaction, and gives each claim as stored
   /// (another process may have resolved it first).
-  resolveAll(resolved: ReadonlyArray<{ claim: ClaimRecord; resolution: Resolution }>): ClaimRecord[] {
-    return transaction(this.db, () =>
-      resolved.map(({ claim, resolution }) => {
-        this.resolve(claim.id, resolution)
-        return (
-          this.claim(claim.id) ?? {
+  resolveAll(resolved: ReadonlyArray<{ claim: ClaimRecord; resolution: Resolution }>): Promise<ClaimRecord[]> {
+    return this.db.transaction(async (db) => {
+      const documents = new Documents(db, this.resolvedListeners)
+      const stored: ClaimRecord[] = []
+      for (const { claim, resolution } of resolved) {
+        await documents.resolve(claim.id, resolution)
+        stored.push(
+          (await documents.claim(claim.id)) ?? {
             ...claim,
             statement: resolution.statement,
             parts: resolution.parts,
             statementState: resolution.state,
-          }
+          },
         )
-      }),
-    )
+      }
+      return stored
+    })
   }
 
   resolve(claimId: string, resolution: Resolution): boolean {

@@ -119,18 +119,7 @@ export class Store {
   /// throws. Inside a transaction, the same transaction.
   transaction<T>(work: (tx: Store) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     if (this.connection) return work(this)
-    const { database } = this.shared
-    if (insideOpen(database)) return Promise.reject(new RootStoreInTransactionError())
-    return database.transaction((connection) => {
-      const context = { database, open: true }
-      return inside.run(context, async () => {
-        try {
-          return await work(new Store(this.shared, connection))
-        } finally {
-          context.open = false
-        }
-      })
-    }, options)
+    return within(this.shared.database, (connection) => work(new Store(this.shared, connection)), options)
   }
 
   /// Runs `work` in one write transaction with the other work batched in the same turn of the event loop, so that
@@ -140,7 +129,7 @@ export class Store {
     const { batch } = this.shared
     return new Promise<T>((resolve, reject) => {
       batch.push({ work, resolve: resolve as (result: unknown) => void, reject })
-      if (batch.length === 1) setImmediate(() => void this.root().writeBatch())
+      if (batch.length === 1) setImmediate(() => inside.exit(() => void this.root().writeBatch()))
     })
   }
 
@@ -180,6 +169,22 @@ export class Store {
   }
 }
 
+/// Runs `work` in a transaction of `database`, marking the asynchronous work inside it so that the root store
+/// refuses it.
+function within<T>(database: Database, work: (db: Db) => Promise<T>, options: TransactionOptions): Promise<T> {
+  if (insideOpen(database)) return Promise.reject(new RootStoreInTransactionError())
+  return database.transaction((connection) => {
+    const context = { database, open: true }
+    return inside.run(context, async () => {
+      try {
+        return await work(connection)
+      } finally {
+        context.open = false
+      }
+    })
+  }, options)
+}
+
 function insideOpen(database: Database): boolean {
   const context = inside.getStore()
   return context !== undefined && context.database === database && context.open
@@ -203,6 +208,6 @@ function guarded(database: Database): Db {
     dialect: root.dialect,
     prepare: statement,
     exec: async (sql) => (check(), root.exec(sql)),
-    transaction: async (work) => (check(), root.transaction(work)),
+    transaction: (work) => within(database, work, {}),
   }
 }

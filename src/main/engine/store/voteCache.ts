@@ -40,7 +40,8 @@ const claimHash = ({ text, context }: VotedClaim): string =>
 export class VoteCache {
   constructor(
     private readonly db: Db,
-    private readonly batched: (work: () => void) => Promise<void>,
+    /// Runs a write with the others that land in the same turn, over the vote cache of their transaction.
+    private readonly batched: (work: (cache: VoteCache) => Promise<void>) => Promise<void>,
   ) {}
 
   /// The model's vote on this claim given at or after `since`, or null.
@@ -66,7 +67,7 @@ export class VoteCache {
   /// writes that land with it (a batch's votes), and not at all if that fails (the model is asked again).
   put(organizationId: string, modelKey: string, claim: VotedClaim, vote: CachedVote): void {
     const hash = claimHash(claim)
-    void this.batched(() => this.write(organizationId, modelKey, hash, vote)).catch(() => undefined)
+    void this.batched((cache) => cache.write(organizationId, modelKey, hash, vote)).catch(() => undefined)
   }
 
   private write(organizationId: string, modelKey: string, hash: string, vote: CachedVote): void {

@@ -1,5 +1,5 @@
 import type { SecretBox } from '../base/secrets'
-import { transaction, type Db } from './database'
+import type { Db } from './database'
 
 /// A webhook signing secret. The current one has no expiry; a rotated-out one expires 24 hours later.
 export interface SecretRecord {
@@ -34,16 +34,14 @@ export class WebhookSecrets {
       .run(record.id, organizationId, this.seal(record.secret), record.createdAt, record.expiresAt)
   }
 
-  /// Seals, in one transaction, the secrets that older versions stored as they were; returns how many.
+  /// Seals the secrets that older versions stored as they were (called inside a transaction); returns how many.
   sealPlaintext(): number {
-    const plain = `SELECT id, secret FROM webhook_secrets WHERE secret NOT LIKE '${SEALED}%'`
-    if (this.db.prepare(plain).get() === undefined) return 0
-    return transaction(this.db, () => {
-      const rows = this.db.prepare(plain).all() as { id: string; secret: string }[]
-      const update = this.db.prepare('UPDATE webhook_secrets SET secret = ? WHERE id = ?')
-      for (const row of rows) update.run(this.seal(row.secret), row.id)
-      return rows.length
-    })
+    const rows = this.db
+      .prepare(`SELECT id, secret FROM webhook_secrets WHERE secret NOT LIKE '${SEALED}%'`)
+      .all() as { id: string; secret: string }[]
+    const update = this.db.prepare('UPDATE webhook_secrets SET secret = ? WHERE id = ?')
+    for (const row of rows) update.run(this.seal(row.secret), row.id)
+    return rows.length
   }
 
   /// The secrets that still sign at `at`: the current one first, then rotated-out ones, last retired first.
