@@ -32,7 +32,7 @@ export async function apiBenchmarks(): Promise<Figure[]> {
     config: { limits: { ...instantEngine.config.limits, estimatesPerMinute: 1_000_000 } },
   })
   try {
-    server.engine.admin.grantCredits(server.organizationId, 10_000)
+    await server.engine.admin.grantCredits(server.organizationId, 10_000)
     const checkId = await checkedClaims(server.engine, 500, ['t1', 't2'])
     const wrk = wrkPath()
     /// `request` from `connections` connections, by wrk when `byWrk` (and it is installed), else by Node.

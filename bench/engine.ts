@@ -93,7 +93,7 @@ async function engineRun(
     // A model name per run: no vote is served from the cache of an earlier run.
     model: `${id}-${latencyMs}-${run}`,
   })
-  const engine = openEngine({
+  const engine = await openEngine({
     dataDir,
     config: Config.parse({
       models: {
@@ -105,12 +105,12 @@ async function engineRun(
     runJobs: true,
   })
   try {
-    const principal = engine.localPrincipal()
-    engine.admin.grantCredits(principal.organizationId, 10_000)
+    const principal = await engine.localPrincipal()
+    await engine.admin.grantCredits(principal.organizationId, 10_000)
     const checked = async (text: string, tiers: ('t1' | 't2')[]) => {
       const { check } = await engine.service.submit(principal, { text, tiers })
-      if (!hasEnded(engine.service.getCheck(principal, check.id))) await engine.events.ended(check.id)
-      const report = engine.service.report(principal, check.id)
+      if (!hasEnded(await engine.service.getCheck(principal, check.id))) await engine.events.ended(check.id)
+      const report = await engine.service.report(principal, check.id)
       if (report.check.status !== 'completed') throw new Error(`bench check ${report.check.status}`)
       return report
     }

@@ -36,15 +36,15 @@ export async function estimateBenchmarks(): Promise<Figure[]> {
 async function meWhileChecking(): Promise<Figure> {
   const server = await startServer(instantEngine)
   try {
-    const principal = server.engine.localPrincipal()
-    server.engine.admin.grantCredits(principal.organizationId, RUNS * CHECKED_CLAIMS)
+    const principal = await server.engine.localPrincipal()
+    await server.engine.admin.grantCredits(principal.organizationId, RUNS * CHECKED_CLAIMS)
     const samples = await sample(RUNS, async () => {
       const started = performance.now()
       const { check } = await server.engine.service.submit(principal, {
         text: claimsText(CHECKED_CLAIMS),
         tiers: ['t1'],
       })
-      const ended = hasEnded(server.engine.service.getCheck(principal, check.id))
+      const ended = hasEnded(await server.engine.service.getCheck(principal, check.id))
         ? Promise.resolve()
         : server.engine.events.ended(check.id)
       const load = await runLoad({
@@ -127,13 +127,13 @@ async function sizeAfterExpiry(text: string): Promise<Figure> {
   const server = await startServer({ ...options, dataDir: first.dataDir })
   try {
     const before = databaseBytes(server.dataDir)
-    const principal = server.engine.localPrincipal()
+    const principal = await server.engine.localPrincipal()
     for (let i = 0; i < EXPIRING_ESTIMATES; i++) {
       await server.engine.service.estimate(principal, { text, tiers: ['t1'] })
     }
     const filled = databaseBytes(server.dataDir)
     clock.advance(HOUR_MS)
-    server.engine.estimates.sweep()
+    await server.engine.estimates.sweep()
     const after = databaseBytes(server.dataDir)
     const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(2)} MB`
     console.error(

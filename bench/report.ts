@@ -96,9 +96,9 @@ export const claimsText = (claims: number): string =>
 /// Submits a check of `claims` claims in `tiers` (t1) as the engine's local principal and waits until it has
 /// ended.
 export async function checkedClaims(engine: Engine, claims: number, tiers: Tier[] = ['t1']): Promise<string> {
-  const principal = engine.localPrincipal()
+  const principal = await engine.localPrincipal()
   const { check } = await engine.service.submit(principal, { text: claimsText(claims), tiers })
-  if (!hasEnded(engine.service.getCheck(principal, check.id))) await engine.events.ended(check.id)
+  if (!hasEnded(await engine.service.getCheck(principal, check.id))) await engine.events.ended(check.id)
   return check.id
 }
 
@@ -138,22 +138,22 @@ async function heldWhile(work: () => Promise<unknown>): Promise<{ total: number;
 /// on a first read, then kept.
 export async function reportBenchmarks(): Promise<Figure[]> {
   const dataDir = mkdtempSync(join(tmpdir(), 'factdesk-bench-'))
-  const engine = openEngine({
+  const engine = await openEngine({
     ...instantEngine,
     dataDir,
     config: Config.parse(instantEngine.config),
     runJobs: true,
   })
-  const principal = engine.localPrincipal()
-  engine.admin.grantCredits(principal.organizationId, 100_000)
+  const principal = await engine.localPrincipal()
+  await engine.admin.grantCredits(principal.organizationId, 100_000)
   // A second connection to the store, for caches of the benchmark's own: each first read assembles.
-  const store = Store.open(dataDir)
+  const store = await Store.open(dataDir)
   const figures: Figure[] = []
   for (const claims of [100, 1000, 10_000]) {
     const started = performance.now()
     const checkId = await checkedClaims(engine, claims)
     const seconds = (performance.now() - started) / 1000
-    const report = engine.service.report(principal, checkId)
+    const report = await engine.service.report(principal, checkId)
     const built: { total: number; held: number }[] = []
     for (let run = 0; run < (claims > 1000 ? 5 : 10); run++) {
       const cache = new ReportCache(store, engine.events)
@@ -192,7 +192,7 @@ export async function reportBenchmarks(): Promise<Figure[]> {
       summarise(`report cache, ${claims.toLocaleString('en')} claims: a read of the kept report`, 'ms', hits),
     )
   }
-  store.close()
+  await store.close()
   await engine.close()
   rmSync(dataDir, { recursive: true, force: true })
   return figures

@@ -238,7 +238,7 @@ export async function checkDocument(claims: readonly LabelledClaim[], model: Beh
     baseURL: fake.baseURL,
     model: name,
   })
-  const engine = openEngine({
+  const engine = await openEngine({
     dataDir,
     config: Config.parse({
       models: {
@@ -253,15 +253,15 @@ export async function checkDocument(claims: readonly LabelledClaim[], model: Beh
   const resolving = (request: RecordedRequest) =>
     request.body.response_format?.json_schema?.name === 'statements'
   try {
-    const principal = engine.localPrincipal()
+    const principal = await engine.localPrincipal()
     const verdicts = { t2: new Map(), t3: new Map() } as Checked['verdicts']
     const requests = { t2: 0, t3: 0, resolver: 0 }
     let count = 0
     for (const tier of ['t2', 't3'] as const satisfies Tier[]) {
       const before = fake.requests.length
       const { check } = await engine.service.submit(principal, { text: documentOf(claims), tiers: [tier] })
-      if (!hasEnded(engine.service.getCheck(principal, check.id))) await engine.events.ended(check.id)
-      const report = engine.service.report(principal, check.id)
+      if (!hasEnded(await engine.service.getCheck(principal, check.id))) await engine.events.ended(check.id)
+      const report = await engine.service.report(principal, check.id)
       if (report.check.status !== 'completed') throw new Error(`robustness check ${report.check.status}`)
       for (const claim of report.claims)
         verdicts[tier].set(claim.text, claim.consensus[tier]?.verdict ?? null)

@@ -47,7 +47,7 @@ export async function tokenBenchmarks(): Promise<TokenFigure[]> {
         model: name,
       })
       const dataDir = mkdtempSync(join(tmpdir(), 'factdesk-bench-tokens-'))
-      const engine = openEngine({
+      const engine = await openEngine({
         dataDir,
         config: Config.parse({
           models: {
@@ -60,10 +60,10 @@ export async function tokenBenchmarks(): Promise<TokenFigure[]> {
         runJobs: true,
       })
       try {
-        const principal = engine.localPrincipal()
+        const principal = await engine.localPrincipal()
         const { check } = await engine.service.submit(principal, { text: ARTICLE, tiers: ['t2'] })
-        if (!hasEnded(engine.service.getCheck(principal, check.id))) await engine.events.ended(check.id)
-        const report = engine.service.report(principal, check.id)
+        if (!hasEnded(await engine.service.getCheck(principal, check.id))) await engine.events.ended(check.id)
+        const report = await engine.service.report(principal, check.id)
         if (report.check.status !== 'completed') throw new Error(`bench check ${report.check.status}`)
         const votes = report.claims.flatMap((claim) => claim.evaluations)
         const input = votes.reduce((sum, vote) => sum + (vote.usage?.inputTokens ?? 0), 0)

@@ -18,12 +18,12 @@ let services: ServiceSwitch
 let remote: TestServer
 let token: string
 test.beforeEach(async () => {
-  engine = openEngine({ dataDir: tempDir(), runJobs: false })
+  engine = await openEngine({ dataDir: tempDir(), runJobs: false })
   engine.settings.switches.offerRemoteService()
   services = new ServiceSwitch(engine.settings.switches)
   remote = await startServer()
-  const newsroom = remote.engine.admin.createOrganization('Newsroom', 500)
-  token = remote.engine.admin.createToken('write', newsroom.id, 'desktop').value
+  const newsroom = await remote.engine.admin.createOrganization('Newsroom', 500)
+  token = (await remote.engine.admin.createToken('write', newsroom.id, 'desktop')).value
 })
 test.afterEach(async () => {
   services.close()

@@ -150,8 +150,8 @@ const verification: EvalSet = {
       for (const [name, steps] of ablations('t2')) {
         ways.push([
           `t2${name}`,
-          () =>
-            byTier(
+          async () =>
+            await byTier(
               't2',
               (store) => modelTier(config.models, store.voteCache, apiKeys(), steps),
               steps.statement && config.models,
@@ -168,8 +168,8 @@ const verification: EvalSet = {
         for (const [name, steps] of ablations('t3'))
           ways.push([
             `t3${name}`,
-            () =>
-              byTier(
+            async () =>
+              await byTier(
                 't3',
                 () => webTier(config, new Web(config), apiKeys(), steps),
                 steps.statement && config.models,
@@ -300,22 +300,22 @@ function calibration(decided: readonly Decided[]): CalibrationSteps | null {
 /// claim without an end gets a full stop after it), each resolved into its statement by `resolveWith`'s resolver
 /// unless that is false (a document's claims in one request), then every panel model's unit and the judge unit,
 /// as the job runner runs them.
-function byTier(
+async function byTier(
   tier: Tier,
   make: (store: Store) => TierChecker | null,
   resolveWith: Config['models'] | false,
   claims: readonly LabelledClaim[],
-): Way {
+): Promise<Way> {
   const dataDir = mkdtempSync(join(tmpdir(), 'factdesk-eval-'))
-  const store = Store.open(dataDir)
-  const organizationId = new Admin(store, systemClock).defaultOrganization().id
-  const inner = make(store)
+  const store = await Store.open(dataDir)
+  const organizationId = (await new Admin(store, systemClock).defaultOrganization()).id
+  const inner = await make(store)
   if (!inner) throw new Error(`${tier} is not configured`)
   const resolver = resolveWith && statementResolver(resolveWith, store.documents, apiKeys())
   const checker = resolver ? resolvedTier(inner, resolver) : inner
   // Each document is stored when its first claim is checked.
   const documents = new Map<number, { text: string; claims: ClaimRecord[] }>()
-  const documentOf = (number: number) => {
+  const documentOf = async (number: number) => {
     const known = documents.get(number)
     if (known) return known
     const documentId = `eval_${number + 1}`
@@ -340,7 +340,7 @@ function byTier(
         }
       })
     const createdAt = new Date().toISOString()
-    store.documents.insert(
+    await store.documents.insert(
       { id: documentId, organizationId, text, tiers: [tier], unitPrices: null, createdAt, expiresAt: null },
       records,
     )
@@ -349,7 +349,7 @@ function byTier(
     return document
   }
   const decide: Decide = async (_item, index) => {
-    const document = documentOf(Math.floor(index / DOCUMENT_CLAIMS))
+    const document = await documentOf(Math.floor(index / DOCUMENT_CLAIMS))
     const input = {
       claim: document.claims[index % DOCUMENT_CLAIMS] as ClaimRecord,
       checkId: `eval_${tier}`,
@@ -376,7 +376,7 @@ function byTier(
   return Object.assign(decide, {
     close: async () => {
       await checker.close?.()
-      store.close()
+      await store.close()
       rmSync(dataDir, { recursive: true, force: true })
     },
   })

@@ -87,11 +87,11 @@ if (!app.requestSingleInstanceLock()) {
   app.whenReady().then(start).catch(fail)
 }
 
-function start(): void {
+async function start(): Promise<void> {
   if (dataFolderProblem) throw dataFolderProblem
   // Throws a readable error when the data folder is locked by a running `factdesk serve` (or is unusable).
   const configPath = configFile(process.argv.slice(1))
-  const opened = openEngine({ dataDir, configPath, runJobs: true, secretBox: keychainSecretBox(dataDir) })
+  const opened = await openEngine({ dataDir, configPath, runJobs: true, secretBox: keychainSecretBox(dataDir) })
   engine = opened
   // Said, not fatal: the app runs without what the warning is about.
   for (const message of opened.warnings)
@@ -109,7 +109,7 @@ function start(): void {
   // Files on disk: the drafts stay on this computer whichever service checks them.
   registerFileIpc(createFileDispatch(opened, page, dialogs))
   bounds = new WindowBounds()
-  showMainWindow()
+  await showMainWindow()
   filesToOpen.openWith((path) => {
     const window = showMainWindow()
     if (window)
@@ -118,7 +118,7 @@ function start(): void {
 }
 
 // Brings the editor's window forward, opening it if there is none (macOS keeps the app alive without one).
-function showMainWindow(): BrowserWindow | undefined {
+async function showMainWindow(): Promise<BrowserWindow | undefined> {
   if (!engine || !bounds) return undefined
   if (mainWindow && !mainWindow.isDestroyed()) {
     if (mainWindow.isMinimized()) mainWindow.restore()
@@ -128,7 +128,7 @@ function showMainWindow(): BrowserWindow | undefined {
   const window = createMainWindow(page, preload, bounds)
   mainWindow = window
   // Report changes of the desktop's organization reach the page as they happen.
-  const { organizationId } = engine.localPrincipal()
+  const { organizationId } = await engine.localPrincipal()
   forwardReports(engine.events, organizationId, window.webContents, page)
   // And so do the polled updates of a remote service.
   if (services) forwardReports(services.events(organizationId), organizationId, window.webContents, page)

@@ -50,7 +50,7 @@ export async function startServer(
   } = {},
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? tempDir()
-  const engine = openEngine({
+  const engine = await openEngine({
     dataDir,
     ...(options.configPath
       ? { configPath: options.configPath }
@@ -80,14 +80,14 @@ export async function startServer(
     await engine.close()
     throw error
   }
-  const organizationId = engine.admin.defaultOrganization().id
+  const organizationId = (await engine.admin.defaultOrganization()).id
   return {
     engine,
     dataDir,
     origin: server.origin,
     api: server.origin + API_BASE,
-    write: engine.admin.createToken('write', organizationId, 'test write').value,
-    read: engine.admin.createToken('read', organizationId, 'test read').value,
+    write: (await engine.admin.createToken('write', organizationId, 'test write')).value,
+    read: (await engine.admin.createToken('read', organizationId, 'test read')).value,
     organizationId,
     close: async () => {
       await server.close()

@@ -20,7 +20,7 @@ export async function runCheck(
   name: string,
   previousCheckId: string | null = null,
 ): Promise<Report> {
-  const principal = engine.localPrincipal()
+  const principal = await engine.localPrincipal()
   const parts = manuscriptParts(text, engine.config.limits.maxTextChars)
   const manuscriptId = parts.length === 1 ? null : newManuscriptId()
   // Ctrl+C (or a SIGTERM) cancels the checks, which refunds them, rather than leaving them charged and running;
@@ -28,11 +28,11 @@ export async function runCheck(
   // anything is printed, so no signal finds the process without its listener; a second one ends it at once.
   const checkIds: string[] = []
   let interrupted = false
-  const cancel = (id: string): void => {
+  const cancel = async (id: string): Promise<void> => {
     // A part that already ended keeps its verdicts.
-    if (hasEnded(engine.service.getCheck(principal, id))) return
+    if (hasEnded(await engine.service.getCheck(principal, id))) return
     console.error(`Cancelling the check ${id}; its credits are refunded.`)
-    engine.service.cancel(principal, id)
+    await engine.service.cancel(principal, id)
   }
   const onSignal = (): void => {
     if (!interrupted) {
@@ -79,14 +79,14 @@ export async function runCheck(
           : { manuscript: { id: manuscriptId, part: index + 1, parts: parts.length } }),
       })
       checkIds.push(check.id)
-      if (interrupted) cancel(check.id)
+      if (interrupted) await cancel(check.id)
     }
     // Once charged, so the balance is what is left.
     if (!interrupted)
-      console.error(`balance ${formatted(engine.service.credits(principal).balance)} after the charge`)
+      console.error(`balance ${formatted((await engine.service.credits(principal)).balance)} after the charge`)
     for (const id of checkIds)
-      if (!hasEnded(engine.service.getCheck(principal, id))) await engine.events.ended(id)
-    return engine.service.report(principal, manuscriptId ?? (checkIds[0] as string))
+      if (!hasEnded(await engine.service.getCheck(principal, id))) await engine.events.ended(id)
+    return await engine.service.report(principal, manuscriptId ?? (checkIds[0] as string))
   } finally {
     process.off('SIGINT', onSignal)
     process.off('SIGTERM', onSignal)

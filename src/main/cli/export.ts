@@ -15,14 +15,14 @@ export async function runExport(
   out: string | undefined,
   org: string | undefined,
 ): Promise<void> {
-  const local = engine.localPrincipal()
-  const principal = org === undefined ? local : engine.admin.ownerIn(local, org)
+  const local = await engine.localPrincipal()
+  const principal = org === undefined ? local : await engine.admin.ownerIn(local, org)
   const file = await (async () => {
     try {
       return await exportCheck(engine.service, principal, checkId, format, chromiumPdf, engine.exports.render)
     } catch (error) {
       const owner =
-        error instanceof ApiError && error.code === 'not_found' && engine.admin.checkOrganization(checkId)
+        error instanceof ApiError && error.code === 'not_found' && await engine.admin.checkOrganization(checkId)
       if (owner && owner !== principal.organizationId)
         throw new CommandError(`Check ${checkId} belongs to organization ${owner}: add --org ${owner}.`)
       throw error

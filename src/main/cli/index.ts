@@ -70,15 +70,15 @@ function parse<O extends NonNullable<ParseArgsConfig['options']>>(args: string[]
 
 /// Opens the engine of `--data-dir` with `--config`. With `configWins`, a `--config` given wins over the models
 /// and search provider saved in Settings (a run of `check` or `export`); the servers keep the app's order.
-function open(
+async function open(
   values: { 'data-dir'?: string; config?: string },
   runJobs: boolean,
   configWins = false,
-): Engine {
+): Promise<Engine> {
   // An empty value is a mistake (an unset shell variable, say), not a wish for the default.
   if (values['data-dir'] === '') throw new UsageError('--data-dir must name a folder.')
   if (values.config === '') throw new UsageError('--config must name a file.')
-  const engine = openEngine({
+  const engine = await openEngine({
     dataDir: resolve(values['data-dir'] ?? defaultDataDir()),
     configPath: values.config,
     configWins: configWins && values.config !== undefined,
@@ -103,7 +103,7 @@ async function runServer(args: string[], withEditor: boolean): Promise<void> {
   if (!host || /[\s/]/.test(host))
     throw new UsageError('--host must be an address of this computer, such as 127.0.0.1.')
   const rendererDir = withEditor ? findRenderer() : null
-  const engine = open(values, true)
+  const engine = await open(values, true)
   let oneTimeToken: string | null = null
   const makeApp = (stopping: AbortSignal) => {
     const app = createApp(engine, { acceptSessionCookie: withEditor, stopping })
@@ -164,9 +164,9 @@ async function org(args: string[]): Promise<void> {
   const [sub, name, extra] = positionals
   if (sub !== 'create' || !name || extra)
     throw new UsageError('Usage: factdesk org create NAME [--credits N]')
-  const engine = open(values, false)
+  const engine = await open(values, false)
   try {
-    console.log(engine.admin.createOrganization(name, wholeNumber(values.credits, '--credits')).id)
+    console.log((await engine.admin.createOrganization(name, wholeNumber(values.credits, '--credits'))).id)
   } finally {
     await engine.close()
   }
@@ -180,25 +180,25 @@ async function token(args: string[]): Promise<void> {
     name: { type: 'string' },
   })
   const [sub, id, extra] = positionals
-  const engine = open(values, false)
+  const engine = await open(values, false)
   try {
     if (sub === 'create' && !id) {
       const scope = Scope.safeParse(values.scope)
       if (!scope.success) throw new UsageError('--scope must be read or write.')
-      const organizationId = values.org ?? engine.admin.defaultOrganization().id
-      const created = engine.admin.createToken(scope.data, organizationId, values.name ?? null)
+      const organizationId = values.org ?? (await engine.admin.defaultOrganization()).id
+      const created = await engine.admin.createToken(scope.data, organizationId, values.name ?? null)
       try {
         writeSync(1, `${created.value}\n`)
       } catch (error) {
         // No one has seen the token: it must not stay valid.
-        engine.admin.revokeToken(created.token.id)
+        await engine.admin.revokeToken(created.token.id)
         throw new CommandError(
           `Cannot write the token (${(error as Error).message}); it was revoked. Create another.`,
         )
       }
     } else if (sub === 'list' && !id) {
-      const rows = engine.admin
-        .listTokens(values.org)
+      const rows = (await engine.admin
+        .listTokens(values.org))
         .map((t) => [
           t.id,
           t.organizationId,
@@ -210,7 +210,7 @@ async function token(args: string[]): Promise<void> {
         ])
       printTable(['ID', 'ORGANIZATION', 'SCOPE', 'STATE', 'CREATED', 'REVOKED', 'NAME'], rows)
     } else if (sub === 'revoke' && id && !extra) {
-      engine.admin.revokeToken(id)
+      await engine.admin.revokeToken(id)
       console.log(`revoked ${id}`)
     } else {
       throw new UsageError('Usage: factdesk token create|list|revoke …')
@@ -225,9 +225,9 @@ async function credits(args: string[]): Promise<void> {
   const [sub, amount, extra] = positionals
   if (sub !== 'grant' || !values.org || extra)
     throw new UsageError('Usage: factdesk credits grant --org ID AMOUNT')
-  const engine = open(values, false)
+  const engine = await open(values, false)
   try {
-    const balance = engine.admin.grantCredits(values.org, wholeNumber(amount, 'AMOUNT'))
+    const balance = await engine.admin.grantCredits(values.org, wholeNumber(amount, 'AMOUNT'))
     console.log(`balance ${balance}`)
   } finally {
     await engine.close()
@@ -257,7 +257,7 @@ async function check(args: string[]): Promise<void> {
     throw new CommandError(`Cannot read ${file}: ${(error as Error).message}`)
   }
   const text = await textOfAnyFile(file, bytes)
-  const engine = open(values, true, true)
+  const engine = await open(values, true, true)
   try {
     const report = await runCheck(engine, text, tiers, basename(file), values.since ?? null)
     console.log(values.json ? JSON.stringify(report, null, 2) : formatReport(report))
@@ -282,7 +282,7 @@ async function exportReport(args: string[]): Promise<void> {
   if (!format.success) throw new UsageError(`--format must be ${EXPORT_FORMAT_WORDS}. ${usage}`)
   if (values.out === undefined && !EXPORT_FORMATS[format.data].text)
     throw new UsageError(`A ${format.data} export needs --out FILE.`)
-  const engine = open(values, false, true)
+  const engine = await open(values, false, true)
   try {
     await runExport(engine, checkId, format.data, values.out, values.org)
   } finally {

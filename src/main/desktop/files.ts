@@ -52,7 +52,7 @@ export function createFileDispatch(
     if (path === null) return null
     // A name typed without a known extension is saved as Markdown; the dialog asked about the name as typed.
     const target = SAVABLE.includes(extname(path).toLowerCase()) ? path : `${path}.md`
-    const principal = engine.localPrincipal()
+    const principal = await engine.localPrincipal()
     const ask =
       target !== path && existsSync(target)
         ? 'exists'
@@ -66,16 +66,16 @@ export function createFileDispatch(
     openFile: async () => {
       const path = await dialogs.open()
       if (path === null) return null
-      return drafts.openFile(engine.localPrincipal(), path, (editsTitle) =>
+      return drafts.openFile(await engine.localPrincipal(), path, (editsTitle) =>
         dialogs.keepUnsavedEdits(path, editsTitle),
       )
     },
     saveFile: async (id, text) => {
-      const draft = drafts.summary(engine.localPrincipal(), id)
+      const draft = await drafts.summary(await engine.localPrincipal(), id)
       return saveTo(id, text, draft.filePath ?? (await dialogs.saveAs(draft.title, null)))
     },
     saveFileAs: async (id, text) => {
-      const draft = drafts.summary(engine.localPrincipal(), id)
+      const draft = await drafts.summary(await engine.localPrincipal(), id)
       return saveTo(id, text, await dialogs.saveAs(draft.title, draft.filePath))
     },
   }
@@ -109,7 +109,7 @@ export async function openAsked(
   path: string,
 ): Promise<IpcResult<string>> {
   try {
-    const draft = await engine.drafts.openFile(engine.localPrincipal(), path, (editsTitle) =>
+    const draft = await engine.drafts.openFile(await engine.localPrincipal(), path, (editsTitle) =>
       dialogs.keepUnsavedEdits(path, editsTitle),
     )
     return { ok: true, data: draft.id }

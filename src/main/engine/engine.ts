@@ -111,11 +111,11 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
   let store: Store | undefined
   let admin: Admin
   try {
-    store = Store.open(options.dataDir)
+    store = await Store.open(options.dataDir)
     admin = new Admin(store, clock)
-    admin.defaultOrganization()
+    await admin.defaultOrganization()
   } catch (error) {
-    store?.close()
+    await store?.close()
     unlock()
     throw error
   }
@@ -124,8 +124,8 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
   const openStore = store
   // A check's t3 follows the source policy it was submitted under; deep research, its organization's now.
   const webOptions: WebOptions = {
-    sourcePolicy: ({ organizationId, checkId }) =>
-      (checkId === undefined ? null : openStore.checks.byId(checkId)?.sourcePolicy) ??
+    sourcePolicy: async ({ organizationId, checkId }) =>
+      (checkId === undefined ? null : (await openStore.checks.byId(checkId))?.sourcePolicy) ??
       settings.sourcePolicy(organizationId),
     ...options.web,
   }
@@ -170,7 +170,7 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
   })
   const research = new DeepResearch(store, config, clock, web, events, runner, settings.keys, reachability)
   runner.add(research)
-  if (options.runJobs) runner.start()
+  if (options.runJobs) await runner.start()
   const claims = new ClaimExtractor()
   const exports = new ExportPool()
   const service = new Service(
@@ -196,7 +196,7 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
   )
   if (options.runJobs) pending.start()
   const estimates = new EstimateExpiry(store, clock)
-  if (options.runJobs) estimates.start()
+  if (options.runJobs) await estimates.start()
   const reports = new ReportCache(store, events, options.reportCacheBytes)
   let local: Principal | null = null
   return {
@@ -214,14 +214,14 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
     warnings: calibration.warning ? [calibration.warning] : [],
     exports,
     drafts: new DraftService(store, clock, config.limits),
-    localPrincipal() {
+    async localPrincipal() {
       if (local) return local
-      const organization = admin.defaultOrganization()
+      const organization = await admin.defaultOrganization()
       const token =
-        admin
-          .listTokens(organization.id)
+        (await admin
+          .listTokens(organization.id))
           .find((t) => t.name === LOCAL_TOKEN_NAME && t.scope === 'write' && t.revokedAt === null) ??
-        admin.createToken('write', organization.id, LOCAL_TOKEN_NAME).token
+        (await admin.createToken('write', organization.id, LOCAL_TOKEN_NAME)).token
       local = { organizationId: organization.id, tokenId: token.id, scope: 'write', owner: true }
       return local
     },
@@ -235,7 +235,7 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
       await claims.close()
       reports.close()
       await exports.close()
-      store.close()
+      await store.close()
       unlock()
     },
   }

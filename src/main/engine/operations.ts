@@ -50,40 +50,40 @@ type Handlers = {
 
 /// Each operation as a call on the engine, its arguments already checked.
 const HANDLERS: Handlers = {
-  me: ({ service }, { principal }) => service.me(principal),
-  credits: ({ service }, { principal }) => service.credits(principal),
+  me: async ({ service }, { principal }) => await service.me(principal),
+  credits: async ({ service }, { principal }) => await service.credits(principal),
   estimate: ({ service }, { principal }, request) => service.estimate(principal, request),
   submit: async ({ service }, caller, request, idempotencyKey) => {
     const { check, replayed } = await service.submit(caller.principal, request, idempotencyKey)
     if (replayed) caller.replayed?.()
     return check
   },
-  getCheck: ({ service }, { principal }, id) => service.getCheck(principal, id),
-  report: ({ service }, { principal }, id) => service.report(principal, id),
+  getCheck: async ({ service }, { principal }, id) => await service.getCheck(principal, id),
+  report: async ({ service }, { principal }, id) => await service.report(principal, id),
   // Exported here from the report of whichever service holds the check, the remote one included.
   export: async ({ service, services, printPdf, exports }, { principal }, id, { format }) => {
     const remote = services?.current()
-    const report = remote ? await remote.report(id) : service.report(principal, id)
+    const report = remote ? await remote.report(id) : await service.report(principal, id)
     return exportReport(report, format, printPdf, exports.render)
   },
-  listChecks: ({ service }, { principal }, page) =>
-    service.listChecks(principal, page.limit, page.cursor ?? null),
-  cancel: ({ service }, { principal }, id) => service.cancel(principal, id),
-  patch: ({ service }, { principal }, id, edits) => service.patch(principal, id, edits),
-  webhookSecret: ({ service }, { principal }) => service.webhookSecret(principal),
-  rotateWebhookSecret: ({ service }, { principal }) => service.rotateWebhookSecret(principal),
+  listChecks: async ({ service }, { principal }, page) =>
+    await service.listChecks(principal, page.limit, page.cursor ?? null),
+  cancel: async ({ service }, { principal }, id) => await service.cancel(principal, id),
+  patch: async ({ service }, { principal }, id, edits) => await service.patch(principal, id, edits),
+  webhookSecret: async ({ service }, { principal }) => await service.webhookSecret(principal),
+  rotateWebhookSecret: async ({ service }, { principal }) => await service.rotateWebhookSecret(principal),
   research: ({ research }, { principal }, request) => research.create(principal, request),
-  listResearch: ({ research }, { principal }) => research.list(principal),
-  getResearch: ({ research }, { principal }, id) => research.get(principal, id),
-  queueCheck: ({ pending }, caller, request, idempotencyKey) => {
-    const queued = pending.queue(caller.principal, request, idempotencyKey)
+  listResearch: async ({ research }, { principal }) => await research.list(principal),
+  getResearch: async ({ research }, { principal }, id) => await research.get(principal, id),
+  queueCheck: async ({ pending }, caller, request, idempotencyKey) => {
+    const queued = await pending.queue(caller.principal, request, idempotencyKey)
     if (queued.replayed) caller.replayed?.()
     return queued.pending
   },
-  listPendingChecks: ({ pending }, { principal }, query) =>
-    pending.list(principal, query.status === 'waiting'),
-  getPendingCheck: ({ pending }, { principal }, id) => pending.get(principal, id),
-  cancelPendingCheck: ({ pending }, { principal }, id) => pending.cancel(principal, id),
+  listPendingChecks: async ({ pending }, { principal }, query) =>
+    await pending.list(principal, query.status === 'waiting'),
+  getPendingCheck: async ({ pending }, { principal }, id) => await pending.get(principal, id),
+  cancelPendingCheck: async ({ pending }, { principal }, id) => await pending.cancel(principal, id),
   settings: ({ settings }, { principal }) => settings.view(principal),
   updateSettings: async ({ settings, services }, { principal }, patch) => {
     const saved = await settings.update(principal, patch)
@@ -97,14 +97,14 @@ const HANDLERS: Handlers = {
     return services.test(principal, request)
   },
   testSearch: ({ settings }, { principal }, request) => settings.probes.testSearch(principal, request),
-  listTokens: ({ settings }, { principal }) => settings.listTokens(principal),
-  createToken: ({ settings }, { principal }, request) => settings.createToken(principal, request),
-  revokeToken: ({ settings }, { principal }, id) => settings.revokeToken(principal, id),
-  grantCredits: ({ settings }, { principal }, request) => settings.grantCredits(principal, request.amount),
-  listDrafts: ({ drafts }, { principal }) => drafts.list(principal),
-  createDraft: ({ drafts }, { principal }, request) => drafts.create(principal, request),
-  openDraft: ({ drafts }, { principal }, id) => drafts.open(principal, id),
-  saveDraft: ({ drafts }, { principal }, id, request) => drafts.save(principal, id, request),
+  listTokens: async ({ settings }, { principal }) => await settings.listTokens(principal),
+  createToken: async ({ settings }, { principal }, request) => await settings.createToken(principal, request),
+  revokeToken: async ({ settings }, { principal }, id) => await settings.revokeToken(principal, id),
+  grantCredits: async ({ settings }, { principal }, request) => await settings.grantCredits(principal, request.amount),
+  listDrafts: async ({ drafts }, { principal }) => await drafts.list(principal),
+  createDraft: async ({ drafts }, { principal }, request) => await drafts.create(principal, request),
+  openDraft: async ({ drafts }, { principal }, id) => await drafts.open(principal, id),
+  saveDraft: async ({ drafts }, { principal }, id, request) => await drafts.save(principal, id, request),
   importFile: ({ drafts }, { principal }, request) => drafts.importFile(principal, request),
 }
 

@@ -21,7 +21,7 @@ export function authenticate(service: Service, acceptSessionCookie: boolean): Mi
     if (header !== undefined) {
       const token = /^Bearer +(\S+) *$/i.exec(header)?.[1]
       if (!token) throw new ApiError('unauthorized', 'The Authorization header must be "Bearer <token>".')
-      return authorised(c, service.authenticate(token), next)
+      return authorised(c, await service.authenticate(token), next)
     }
     const cookie = acceptSessionCookie ? getCookie(c, SESSION_COOKIE) : undefined
     if (!cookie) throw new ApiError('unauthorized', 'Send your API token as "Authorization: Bearer <token>".')
@@ -33,7 +33,7 @@ export function authenticate(service: Service, acceptSessionCookie: boolean): Mi
         `The browser session needs the page's key in ${PAGE_KEY_HEADER}: open the link \`factdesk web\` printed.`,
       )
     }
-    return authorised(c, service.authenticateSession({ cookie, pageKey }), next)
+    return authorised(c, await service.authenticateSession({ cookie, pageKey }), next)
   }
 }
 

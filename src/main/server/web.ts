@@ -36,7 +36,7 @@ export function mountWeb(app: Hono, engine: Engine, rendererDir: string): string
       )
     }
     unused = null
-    const { keys } = engine.admin.createSession()
+    const { keys } = await engine.admin.createSession()
     setCookie(c, SESSION_COOKIE, keys.cookie, {
       httpOnly: true,
       sameSite: 'Strict',

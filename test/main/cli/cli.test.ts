@@ -43,9 +43,9 @@ describe('factdesk org, token and credits', { timeout: 120_000 }, () => {
     const granted = await factdesk(['credits', 'grant', '--org', orgId, '25', '--data-dir', dir])
     expect(granted.stdout.trim()).toBe('balance 75')
 
-    const engine = openEngine({ dataDir: dir })
-    const principal = engine.service.authenticate(value)
-    expect(engine.service.credits(principal).balance).toBe(75)
+    const engine = await openEngine({ dataDir: dir })
+    const principal = await engine.service.authenticate(value)
+    expect((await engine.service.credits(principal)).balance).toBe(75)
     await engine.close()
 
     const tokenId =
@@ -54,8 +54,8 @@ describe('factdesk org, token and credits', { timeout: 120_000 }, () => {
         .find((line) => line.includes(orgId))
         ?.split(/\s+/)[0] ?? ''
     expect((await factdesk(['token', 'revoke', tokenId, '--data-dir', dir])).code).toBe(0)
-    const after = openEngine({ dataDir: dir })
-    expect(() => after.service.authenticate(value)).toThrow(/not valid/)
+    const after = await openEngine({ dataDir: dir })
+    await expect(await after.service.authenticate(value)).rejects.toThrow(/not valid/)
     await after.close()
     // One word per column: the time of revocation has a column of its own.
     const table = (await factdesk(['token', 'list', '--data-dir', dir])).stdout.trim().split('\n')
@@ -99,11 +99,11 @@ describe('factdesk org, token and credits', { timeout: 120_000 }, () => {
   it('a token without --org belongs to the default organization with its 1,000 credits', async () => {
     const dir = tempDir()
     const value = (await factdesk(['token', 'create', '--scope', 'read', '--data-dir', dir])).stdout.trim()
-    const engine = openEngine({ dataDir: dir })
-    const principal = engine.service.authenticate(value)
+    const engine = await openEngine({ dataDir: dir })
+    const principal = await engine.service.authenticate(value)
     expect(principal.scope).toBe('read')
-    expect(engine.service.me(principal).organization.name).toBe('Default organization')
-    expect(engine.service.credits(principal).balance).toBe(1000)
+    expect((await engine.service.me(principal)).organization.name).toBe('Default organization')
+    expect((await engine.service.credits(principal)).balance).toBe(1000)
     await engine.close()
   })
 
@@ -258,9 +258,9 @@ describe('factdesk serve', () => {
 
 /// The balance of the default organization of a data folder, read once its command has ended.
 async function balanceOf(dataDir: string): Promise<number> {
-  const engine = openEngine({ dataDir })
+  const engine = await openEngine({ dataDir })
   try {
-    return engine.service.credits(engine.localPrincipal()).balance
+    return (await engine.service.credits(await engine.localPrincipal())).balance
   } finally {
     await engine.close()
   }

@@ -26,8 +26,8 @@ const TEXT =
 async function folderWithSavedModels(): Promise<{ dir: string; data: string; file: string; config: string }> {
   const dir = tempDir()
   const data = join(dir, 'data')
-  const engine = openEngine({ dataDir: data })
-  await engine.settings.update(engine.localPrincipal(), {
+  const engine = await openEngine({ dataDir: data })
+  await engine.settings.update(await engine.localPrincipal(), {
     models: {
       panel: [{ id: 'saved-a', provider: 'openai-compatible', baseURL: 'http://127.0.0.1:1/v1', model: 'x' }],
       judge: {

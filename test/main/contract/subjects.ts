@@ -21,12 +21,12 @@ export interface Subject {
 /// The embedded engine in this process, reached through the same operations the desktop dispatch calls (as
 /// the desktop's own principal); its updates as the window's forwarder gets them.
 export async function embeddedSubject(config: ConfigInput): Promise<Subject> {
-  const engine = openEngine({ dataDir: tempDir(), config: Config.parse(config), runJobs: true })
+  const engine = await openEngine({ dataDir: tempDir(), config: Config.parse(config), runJobs: true })
   const services = new ServiceSwitch(engine.settings.switches)
   const ops: FactdeskOperations = engineOperations({ ...engine, services, printPdf: chromiumPdf }, () =>
     engine.localPrincipal(),
   )
-  const { organizationId } = engine.localPrincipal()
+  const { organizationId } = await engine.localPrincipal()
   return {
     ops,
     subscribe: (listener) =>

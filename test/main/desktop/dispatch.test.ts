@@ -15,9 +15,9 @@ let dataDir: string
 let engine: Engine
 let dispatch: Dispatch
 
-beforeEach(() => {
+beforeEach(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'factdesk-ipc-'))
-  engine = openEngine({ dataDir, runJobs: false })
+  engine = await openEngine({ dataDir, runJobs: false })
   dispatch = createDispatch(engine, page)
 })
 
@@ -80,12 +80,12 @@ describe('the IPC dispatch', () => {
   it('passes previousCheckId through: a check not completed is refused as 422, before anything is charged', async () => {
     const text = 'The Eiffel Tower is 330 metres tall.'
     const check = ((await call('submit', [{ text, tiers: ['t1'] }], APP)) as { data: { id: string } }).data
-    const balance = engine.service.credits(engine.localPrincipal()).balance
+    const balance = (await engine.service.credits(await engine.localPrincipal())).balance
     for (const operation of ['estimate', 'submit'] as const) {
       const error = failure(await call(operation, [{ text, tiers: ['t1'], previousCheckId: check.id }], APP))
       expect(error).toMatchObject({ code: 'unprocessable', details: [{ field: 'previousCheckId' }] })
     }
-    expect(engine.service.credits(engine.localPrincipal()).balance).toBe(balance)
+    expect((await engine.service.credits(await engine.localPrincipal())).balance).toBe(balance)
   })
 
   it('checks the arguments of the check operations against the contract', async () => {

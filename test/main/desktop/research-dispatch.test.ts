@@ -33,7 +33,7 @@ let dataDir: string
 let engine: Engine
 let dispatch: Dispatch
 
-beforeEach(() => {
+beforeEach(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'factdesk-ipc-research-'))
   const config = parseConfig({
     models: { panel: [model('panel-a'), model('panel-b')], judge: model('judge') },
@@ -41,7 +41,7 @@ beforeEach(() => {
     web: { allowLocalTargets: true },
     pricing: { research: 600 },
   })
-  engine = openEngine({ dataDir, runJobs: false, config })
+  engine = await openEngine({ dataDir, runJobs: false, config })
   dispatch = createDispatch(engine, page)
 })
 

@@ -48,13 +48,13 @@ async function setUp(options: Parameters<typeof startServer>[0] = {}): Promise<{
   token: string
   newsroom: Principal
 }> {
-  engine = openEngine({ dataDir: tempDir(), runJobs: true })
+  engine = await openEngine({ dataDir: tempDir(), runJobs: true })
   engine.settings.switches.offerRemoteService()
   services = new ServiceSwitch(engine.settings.switches, { poll: { intervalMs: 20 }, retryDelayMs: 5 })
   server = await startServer(options)
-  const newsroom = server.engine.admin.createOrganization('Newsroom', 500)
-  const token = server.engine.admin.createToken('write', newsroom.id, 'desktop').value
-  const { id: tokenId } = server.engine.admin.listTokens(newsroom.id)[0]!
+  const newsroom = await server.engine.admin.createOrganization('Newsroom', 500)
+  const token = (await server.engine.admin.createToken('write', newsroom.id, 'desktop')).value
+  const { id: tokenId } = (await server.engine.admin.listTokens(newsroom.id))[0]!
   return {
     dispatch: createDispatch(engine, page, services),
     engine,
@@ -157,7 +157,7 @@ describe('Settings > Service in the desktop app', () => {
     const updates: ReportUpdate[] = []
     const stop = services!.events(local.organization.id).subscribe((event) => updates.push(event))
     const check = Check.parse(await data(dispatch, 'submit', { text: TEXT, tiers: ['t1'] }))
-    expect(server.engine.service.getCheck(newsroom, check.id).id).toBe(check.id)
+    expect((await server.engine.service.getCheck(newsroom, check.id)).id).toBe(check.id)
     while (!updates.some((u) => u.type === 'check' && u.check.status === 'completed')) {
       await new Promise((resolve) => setTimeout(resolve, 20))
     }
@@ -191,7 +191,7 @@ describe('Settings > Service in the desktop app', () => {
     const clock = new ManualClock(new Date())
     const { dispatch, engine, server, token, newsroom } = await setUp({ config, clock })
     await data(dispatch, 'updateSettings', { service: { mode: 'remote', baseURL: server.api, token } })
-    const local = engine.localPrincipal()
+    const local = await engine.localPrincipal()
     const updates: ReportUpdate[] = []
     const stop = services!.events(local.organizationId).subscribe((event) => updates.push(event))
     // The shell announces the remote service's updates too while its window is in the background.
@@ -211,15 +211,15 @@ describe('Settings > Service in the desktop app', () => {
 
     const queued = PendingCheck.parse(await data(dispatch, 'queueCheck', request))
     expect(queued).toMatchObject({ status: 'waiting', documentId: estimate.documentId, checkId: null })
-    expect(server.engine.pending.get(newsroom, queued.id).status).toBe('waiting')
-    expect(engine.pending.list(local).data).toEqual([])
+    expect((await server.engine.pending.get(newsroom, queued.id)).status).toBe('waiting')
+    expect((await engine.pending.list(local)).data).toEqual([])
     const listed = await data(dispatch, 'listPendingChecks', { status: 'waiting' })
     expect(listed.data.map((each: PendingCheck) => each.id)).toEqual([queued.id])
 
     await models.open(fake.baseURL)
     clock.advance(10 * 60_000)
     await server.engine.pending.runDue()
-    const submitted = server.engine.pending.get(newsroom, queued.id)
+    const submitted = await server.engine.pending.get(newsroom, queued.id)
     expect(submitted.status).toBe('submitted')
 
     // The poller passes the start on with its check, then follows that check to its end.
@@ -235,14 +235,14 @@ describe('Settings > Service in the desktop app', () => {
       pending: { id: queued.id, status: 'submitted', checkId: submitted.checkId },
       check: { id: submitted.checkId },
     })
-    expect(server.engine.service.listChecks(newsroom, 10, null).data).toHaveLength(1)
-    expect(engine.service.listChecks(local, 10, null).data).toEqual([])
+    expect((await server.engine.service.listChecks(newsroom, 10, null)).data).toHaveLength(1)
+    expect((await engine.service.listChecks(local, 10, null)).data).toEqual([])
     expect((await data(dispatch, 'listPendingChecks', { status: 'waiting' })).data).toEqual([])
   })
 
   it('is not offered where the page talks to its own server (factdesk web)', async () => {
-    engine = openEngine({ dataDir: tempDir(), runJobs: false })
-    const owner = engine.localPrincipal()
+    engine = await openEngine({ dataDir: tempDir(), runJobs: false })
+    const owner = await engine.localPrincipal()
     expect(engine.settings.view(owner).service).toMatchObject({ available: false, mode: 'embedded' })
     await expect(
       engine.settings.update(owner, {

@@ -290,7 +290,7 @@ describe('RemoteService research steps from the service’s GET /events', () => 
           ? caughtUp.opened
           : undefined
     const { server, proxy } = await setUpResearch(hold)
-    const second = server.engine.admin.createToken('write', server.organizationId, 'second').value
+    const second = (await server.engine.admin.createToken('write', server.organizationId, 'second')).value
     let wanted = { baseURL: proxy.api, token: server.write }
     services = new ServiceSwitch(
       { remoteService: () => wanted, serviceToken: () => wanted.token },
@@ -370,7 +370,7 @@ describe('ServiceSwitch', () => {
   it('goes on following a running check when the token of the same service changes', async () => {
     const tier = new GatedTier(false)
     server = await startServer({ tiers: new Map([['t1', tier]]) })
-    const second = server.engine.admin.createToken('write', server.organizationId, 'second').value
+    const second = (await server.engine.admin.createToken('write', server.organizationId, 'second')).value
     let wanted = { baseURL: server.api, token: server.write }
     services = new ServiceSwitch(
       { remoteService: () => wanted, serviceToken: () => wanted.token },

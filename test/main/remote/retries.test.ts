@@ -52,7 +52,7 @@ describe('RemoteService retries', () => {
     expect(sent[1]?.headers['idempotency-key']).toBe(sent[0]?.headers['idempotency-key'])
     expect((await remote.listChecks({})).data.map((each) => each.id)).toEqual([check.id])
     expect((await remote.credits()).balance).toBe(before - check.credits.charged)
-    expect(server.engine.admin.ledger(server.organizationId).charge).toBe(check.credits.charged)
+    expect((await server.engine.admin.ledger(server.organizationId)).charge).toBe(check.credits.charged)
 
     // The next submission is a new one, with a key of its own.
     await remote.submit({ text: TEXT, tiers: ['t1'] })
@@ -142,7 +142,7 @@ describe('RemoteService retries', () => {
     expect(error).toBeInstanceOf(ApiError)
     expect(error.message).toMatch(/^The remote service at http:\/\/127\.0\.0\.1:\d+ cannot be reached/)
     expect(proxy.seen.filter((request) => request.path === '/api/v1/research')).toHaveLength(1)
-    expect(server.engine.admin.ledger(server.organizationId).charge).toBe(40)
+    expect((await server.engine.admin.ledger(server.organizationId)).charge).toBe(40)
   })
 })
 

@@ -31,10 +31,10 @@ describe('GET /credits', () => {
   })
 
   it('follows grants', async () => {
-    const org = server.engine.admin.createOrganization('Granted', 0)
-    const token = server.engine.admin.createToken('read', org.id, null).value
+    const org = await server.engine.admin.createOrganization('Granted', 0)
+    const token = (await server.engine.admin.createToken('read', org.id, null)).value
     expect((await call(server, 'GET', '/credits', { token })).json.balance).toBe(0)
-    server.engine.admin.grantCredits(org.id, 42)
+    await server.engine.admin.grantCredits(org.id, 42)
     expect((await call(server, 'GET', '/credits', { token })).json.balance).toBe(42)
   })
 })

@@ -33,9 +33,9 @@ describe('authentication', () => {
   }
 
   it('a revoked token gets 401 everywhere, also for a body that would be invalid', async () => {
-    const { value, token } = server.engine.admin.createToken('write', server.organizationId, 'soon revoked')
+    const { value, token } = await server.engine.admin.createToken('write', server.organizationId, 'soon revoked')
     expect((await call(server, 'GET', '/me', { token: value })).status).toBe(200)
-    server.engine.admin.revokeToken(token.id)
+    await server.engine.admin.revokeToken(token.id)
     for (const { method, path } of ENDPOINTS) {
       const res = await call(server, method, path, {
         token: value,
@@ -100,8 +100,8 @@ describe('scopes', () => {
 
 describe('organizations', () => {
   it('a token sees only its own organization, balance and webhook secret', async () => {
-    const other = server.engine.admin.createOrganization('Org B', 25)
-    const tokenB = server.engine.admin.createToken('write', other.id, 'b').value
+    const other = await server.engine.admin.createOrganization('Org B', 25)
+    const tokenB = (await server.engine.admin.createToken('write', other.id, 'b')).value
     const meB = await call(server, 'GET', '/me', { token: tokenB })
     expect(meB.json.organization).toEqual({ id: other.id, name: 'Org B', createdAt: other.createdAt })
     const meA = await call(server, 'GET', '/me')

@@ -27,8 +27,8 @@ describe('GET /api/v1/events', () => {
     })
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/)
-    const other = server.engine.admin.createOrganization('Other', 100)
-    const otherToken = server.engine.admin.createToken('write', other.id, 'other').value
+    const other = await server.engine.admin.createOrganization('Other', 100)
+    const otherToken = (await server.engine.admin.createToken('write', other.id, 'other')).value
     await call(server, 'POST', '/checks', {
       token: otherToken,
       body: { text: 'Rome is in Italy.', tiers: ['t1'] },
@@ -63,8 +63,8 @@ describe('GET /api/v1/events', () => {
     expect(new Set(heard.map((event) => event.id)).size).toBe(heard.length)
     expect(heard.every((event) => /^[0-9a-f]{8}-\d+$/.test(event.id ?? ''))).toBe(true)
     // Meanwhile another organization's check runs: its events are not this stream's to send.
-    const other = server.engine.admin.createOrganization('Other', 100)
-    const otherToken = server.engine.admin.createToken('write', other.id, 'other').value
+    const other = await server.engine.admin.createOrganization('Other', 100)
+    const otherToken = (await server.engine.admin.createToken('write', other.id, 'other')).value
     const elsewhere = await call(server, 'POST', '/checks', {
       token: otherToken,
       body: { text: 'Paris is in France.', tiers: ['t1'] },
@@ -105,10 +105,10 @@ describe('GET /api/v1/events', () => {
   })
 
   it('ends when its token is revoked, before sending another event', async () => {
-    const { value, token } = server.engine.admin.createToken('read', server.organizationId, 'dashboard')
+    const { value, token } = await server.engine.admin.createToken('read', server.organizationId, 'dashboard')
     const res = await fetch(`${server.api}/events`, { headers: { Authorization: `Bearer ${value}` } })
     expect(res.status).toBe(200)
-    server.engine.admin.revokeToken(token.id)
+    await server.engine.admin.revokeToken(token.id)
     await call(server, 'POST', '/checks', { body: { text: 'Rome is in Italy.', tiers: ['t1'] } })
     await expect(readEvents(res, () => false)).rejects.toThrow('the stream closed')
   })

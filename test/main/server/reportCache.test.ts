@@ -32,8 +32,8 @@ afterEach(async () => {
 const TEXT = 'Crate 1 weighs 12 kilograms. Crate 2 weighs 31 kilograms. The depot opened in 1998.'
 
 /// The report as the engine builds it from scratch (the builder the cache replaced), serialized as the API did.
-const freshReport = (s: TestServer, checkId: string): string =>
-  JSON.stringify(s.engine.service.report(s.engine.localPrincipal(), checkId))
+const freshReport = async (s: TestServer, checkId: string): Promise<string> =>
+  JSON.stringify(await s.engine.service.report(await s.engine.localPrincipal(), checkId))
 
 /// `GET /checks/{id}/report` with `headers` (or HEAD, over `agent`'s connections), its body as the bytes sent
 /// (never decoded), and whether its connection had carried an answer before.
@@ -88,7 +88,7 @@ describe('GET /checks/{id}/report, served from the report cache', () => {
     expect(first.headers.vary).toMatch(/Accept-Encoding/i)
     const etag = first.headers.etag as string
     expect(etag).toMatch(/^"[^"]+"$/)
-    expect(first.body.toString()).toBe(freshReport(server, id))
+    expect(first.body.toString()).toBe(await freshReport(server, id))
     expect((await rawReport(server, id)).headers.etag).toBe(etag)
 
     const unchanged = await rawReport(server, id, { 'If-None-Match': etag })
@@ -104,7 +104,7 @@ describe('GET /checks/{id}/report, served from the report cache', () => {
       expect(after.headers.etag).not.toBe(previous)
       const report = JSON.parse(after.body.toString())
       expect(report.check).toMatchObject(edit)
-      expect(after.body.toString()).toBe(freshReport(server, id))
+      expect(after.body.toString()).toBe(await freshReport(server, id))
       previous = after.headers.etag as string
     }
   })
@@ -127,8 +127,8 @@ describe('GET /checks/{id}/report, served from the report cache', () => {
     })
     expect(again.status).toBe(304)
     // Another organization's check is as good as absent.
-    const other = server.engine.admin.createOrganization('Other', 0)
-    const stranger = server.engine.admin.createToken('read', other.id, 'stranger').value
+    const other = await server.engine.admin.createOrganization('Other', 0)
+    const stranger = (await server.engine.admin.createToken('read', other.id, 'stranger')).value
     expect((await call(server, 'GET', `/checks/${id}/report`, { token: stranger })).status).toBe(404)
   })
 
@@ -142,7 +142,7 @@ describe('GET /checks/{id}/report, served from the report cache', () => {
     try {
       const plain = await exchange('GET')
       expect(plain.status).toBe(200)
-      expect(plain.body.toString()).toBe(freshReport(s, id))
+      expect(plain.body.toString()).toBe(await freshReport(s, id))
       expect(plain.headers).toMatchObject({
         'content-type': 'application/json',
         'content-length': String(plain.body.length),
@@ -179,7 +179,7 @@ describe('GET /checks/{id}/report, served from the report cache', () => {
     const text = `${opening.length % 2 === 0 ? ' ' : ''}${opening}${'😀'.repeat(60_000)} The depot opened in 1998.`
     const id = await completedT1Check(server, { text })
     const report = await rawReport(server, id)
-    expect(report.body.toString()).toBe(freshReport(server, id))
+    expect(report.body.toString()).toBe(await freshReport(server, id))
     expect(JSON.parse(report.body.toString()).text).toBe(text)
   })
 
@@ -200,7 +200,7 @@ describe('GET /checks/{id}/report, served from the report cache', () => {
       status: 'delivered',
       attempts: 2,
     })
-    expect(delivered.body.toString()).toBe(freshReport(s, submitted.id))
+    expect(delivered.body.toString()).toBe(await freshReport(s, submitted.id))
   })
 
   it('keeps a running t2 check’s report equal to a fresh build after every vote, consensus and resolution', async () => {
@@ -224,19 +224,19 @@ describe('GET /checks/{id}/report, served from the report cache', () => {
     const stop = s.engine.events.subscribe((event) => {
       if (event.type === 'claim' && event.checkId === id) landings++
     })
-    const ended = () => hasEnded(s.engine.service.getCheck(s.engine.localPrincipal(), id))
+    const ended = async () => hasEnded(await s.engine.service.getCheck(await s.engine.localPrincipal(), id))
     let midway = 0
     const compare = async () => {
       const served = await rawReport(s, id)
-      expect(served.body.toString()).toBe(freshReport(s, id))
+      expect(served.body.toString()).toBe(await freshReport(s, id))
       const report = JSON.parse(served.body.toString())
       if (report.check.status === 'running' && report.claims.some((c: any) => c.evaluations.length > 0))
         midway++
     }
     await compare()
-    while (!ended()) {
+    while (!await ended()) {
       await expect.poll(() => held.length > 0 || ended(), { timeout: 10_000 }).toBe(true)
-      if (ended()) break
+      if (await ended()) break
       held.shift()?.()
       // Wait until the engine holds still again: at its next request, or ended.
       const before = fake.requests.length
@@ -248,7 +248,7 @@ describe('GET /checks/{id}/report, served from the report cache', () => {
     // Three claims, two votes and a judge each; compared with votes in and the check still running.
     expect(landings).toBeGreaterThanOrEqual(9)
     expect(midway).toBeGreaterThanOrEqual(3)
-    expect(JSON.parse(freshReport(s, id)).claims[0].statement).toMatch(/\(resolved\)$/)
+    expect(JSON.parse(await freshReport(s, id)).claims[0].statement).toMatch(/\(resolved\)$/)
   })
 
   it('holds no more than its byte bound, and builds a report it let go of again', async () => {
@@ -258,9 +258,9 @@ describe('GET /checks/{id}/report, served from the report cache', () => {
       await completedT1Check(server),
       await completedT1Check(server),
     ]
-    const principal = server.engine.localPrincipal()
+    const principal = await server.engine.localPrincipal()
     // Second connections to the same store: what one report takes, then room for two and a half.
-    const store = Store.open(server.dataDir)
+    const store = await Store.open(server.dataDir)
     const measure = new ReportCache(store, server.engine.events)
     await measure.report(principal, ids[0] as string)
     const oneReport = measure.size
@@ -269,16 +269,16 @@ describe('GET /checks/{id}/report, served from the report cache', () => {
     try {
       for (const id of ids) {
         const bytes = await cache.report(principal, id)
-        expect(bytes.json.toString()).toBe(freshReport(server, id))
+        expect(bytes.json.toString()).toBe(await freshReport(server, id))
         expect(cache.size).toBeLessThanOrEqual(2.5 * oneReport)
       }
       expect(cache.count).toBe(2)
       const again = await cache.report(principal, ids[0] as string)
-      expect(again.json.toString()).toBe(freshReport(server, ids[0] as string))
+      expect(again.json.toString()).toBe(await freshReport(server, ids[0] as string))
       expect(cache.size).toBeLessThanOrEqual(2.5 * oneReport)
     } finally {
       cache.close()
-      store.close()
+      await store.close()
     }
   })
 })

@@ -58,7 +58,7 @@ describe('stored text', () => {
   let server: OwnerServer
   beforeAll(async () => {
     server = await startOwnerServer({ config: { limits: { estimatesPerMinute: 1_000_000 } } })
-    server.engine.admin.grantCredits(server.organizationId, 1_000_000_000)
+    await server.engine.admin.grantCredits(server.organizationId, 1_000_000_000)
   })
   afterAll(() => server.close())
 
@@ -171,11 +171,11 @@ describe('stored text', () => {
       { numRuns: 40 },
     )
     // Read back from the database file by another engine.
-    const engine = openEngine({ dataDir: server.dataDir })
+    const engine = await openEngine({ dataDir: server.dataDir })
     try {
-      const principal = engine.localPrincipal()
+      const principal = await engine.localPrincipal()
       for (const [id, text, title] of ids) {
-        expect(engine.drafts.open(principal, id)).toMatchObject({ text, title })
+        expect(await engine.drafts.open(principal, id)).toMatchObject({ text, title })
       }
     } finally {
       await engine.close()
@@ -184,9 +184,9 @@ describe('stored text', () => {
 
   it("a draft's file path is kept exactly, and the draft found again by it", async () => {
     // Paths come from the desktop's file dialogs, never from the API: written to the store as they are.
-    const store = Store.open(tempDir())
+    const store = await Store.open(tempDir())
     try {
-      const organizationId = new Admin(store, systemClock).defaultOrganization().id
+      const organizationId = (await new Admin(store, systemClock).defaultOrganization()).id
       let drafts = 0
       await fc.assert(
         fc.property(anyText, (path) => {
@@ -211,12 +211,12 @@ describe('stored text', () => {
         { numRuns: 60 },
       )
     } finally {
-      store.close()
+      await store.close()
     }
   })
 
   it('the engine refuses such text from callers that skip the schemas (the CLI), naming member and offset', async () => {
-    const principal = server.engine.localPrincipal()
+    const principal = await server.engine.localPrincipal()
     await expect(
       server.engine.service.estimate(principal, { text: 'Paris\u0000 is in France.', tiers: ['t1'] }),
     ).rejects.toMatchObject({
@@ -225,7 +225,7 @@ describe('stored text', () => {
     })
   })
 
-  it('drafts stored before are read back whole, a U+0000 and what follows it included', () => {
+  it('drafts stored before are read back whole, a U+0000 and what follows it included', async () => {
     // The database as the previous version left it: every migration before the one of draft texts.
     const dataDir = tempDir()
     const before = MIGRATIONS.findIndex((sql) => sql.includes('json_quote(text)'))
@@ -244,16 +244,16 @@ describe('stored text', () => {
         'VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     ).run('drf_old', organizationId, 'Old "one"', '/home/writer/old.md', 'Before\u0000after. ✓', at, at, at)
     db.close()
-    const reopened = Store.open(dataDir)
+    const reopened = await Store.open(dataDir)
     try {
-      expect(reopened.drafts.get(organizationId, 'drf_old')).toMatchObject({
+      expect(await reopened.drafts.get(organizationId, 'drf_old')).toMatchObject({
         title: 'Old "one"',
         filePath: '/home/writer/old.md',
         text: 'Before\u0000after. ✓',
       })
-      expect(reopened.drafts.byFile(organizationId, '/home/writer/old.md')?.id).toBe('drf_old')
+      expect((await reopened.drafts.byFile(organizationId, '/home/writer/old.md'))?.id).toBe('drf_old')
     } finally {
-      reopened.close()
+      await reopened.close()
     }
   })
 })

@@ -75,7 +75,7 @@ describe('browser mode', () => {
     expect((await me.json()).token).toMatchObject({ name: 'browser session', scope: 'write' })
 
     // The cookie alone, or with a key that is not its session's, is nothing, whatever the Origin says.
-    const other = server.engine.admin.createSession().keys
+    const other = (await server.engine.admin.createSession()).keys
     const rotate = (headers: Record<string, string>) =>
       fetch(`${server.api}/webhook-secret/rotate`, {
         method: 'POST',
@@ -96,7 +96,7 @@ describe('browser mode', () => {
   })
 
   it('refuses the cookie without its page key on every route of the API, whatever else is sent', async () => {
-    const { keys } = server.engine.admin.createSession()
+    const { keys } = await server.engine.admin.createSession()
     const document = (await (await fetch(`${server.api}/openapi.json`)).json()) as {
       paths: Record<string, Record<string, { security?: unknown[] }>>
     }
@@ -129,9 +129,9 @@ describe('browser mode', () => {
 
   it('takes no API token as the session cookie, and no session as an API token', async () => {
     // Any write token, of this organization or another, would otherwise become the person at this computer.
-    const other = server.engine.admin.createOrganization('Other', 10)
+    const other = await server.engine.admin.createOrganization('Other', 10)
     for (const organizationId of [server.organizationId, other.id]) {
-      const { value } = server.engine.admin.createToken('write', organizationId, 'someone')
+      const { value } = await server.engine.admin.createToken('write', organizationId, 'someone')
       const grant = await fetch(`${server.api}/credits/grants`, {
         method: 'POST',
         headers: {
@@ -145,9 +145,9 @@ describe('browser mode', () => {
       expect(grant.status).toBe(401)
       expectEnvelope(await grant.json(), 'unauthorized')
     }
-    expect(server.engine.service.credits(server.engine.localPrincipal()).balance).toBe(1000)
+    expect((await server.engine.service.credits(await server.engine.localPrincipal())).balance).toBe(1000)
 
-    const { keys } = server.engine.admin.createSession()
+    const { keys } = await server.engine.admin.createSession()
     expect((await fetch(`${server.api}/me`, { headers: sessionHeaders(keys) })).status).toBe(200)
     for (const half of [keys.cookie, keys.pageKey]) {
       const asBearer = await fetch(`${server.api}/me`, { headers: { Authorization: `Bearer ${half}` } })
@@ -164,9 +164,9 @@ describe('browser mode', () => {
     try {
       const me = (keys: SessionKeys) =>
         fetch(`${timed.api}/me`, { headers: sessionHeaders(keys) }).then((res) => res.status)
-      const first = timed.engine.admin.createSession()
-      const revoked = timed.engine.admin.createSession()
-      timed.engine.admin.revokeToken(revoked.token.id)
+      const first = await timed.engine.admin.createSession()
+      const revoked = await timed.engine.admin.createSession()
+      await timed.engine.admin.revokeToken(revoked.token.id)
       expect(await me(revoked.keys)).toBe(401)
       clock.advance(SESSION_LIFETIME_MS - 1000)
       expect(await me(first.keys)).toBe(200)
@@ -175,9 +175,9 @@ describe('browser mode', () => {
       expect(refused.status).toBe(401)
       expect((await refused.json()).error.message).toContain('open the link')
 
-      const second = timed.engine.admin.createSession()
+      const second = await timed.engine.admin.createSession()
       expect(await me(second.keys)).toBe(200)
-      const open = timed.engine.admin.listTokens().filter((token) => token.revokedAt === null)
+      const open = (await timed.engine.admin.listTokens()).filter((token) => token.revokedAt === null)
       expect(open.map((token) => token.id)).not.toContain(first.token.id)
       expect(open.map((token) => token.id)).toContain(second.token.id)
     } finally {
@@ -205,11 +205,11 @@ describe('browser mode', () => {
 describe('headless mode', () => {
   it('does not accept a session cookie, only the bearer header', async () => {
     const headless = await startServer()
-    const { value } = headless.engine.admin.createToken('write', headless.organizationId, 'x')
+    const { value } = await headless.engine.admin.createToken('write', headless.organizationId, 'x')
     const res = await fetch(`${headless.api}/me`, { headers: { Cookie: `factdesk_session=${value}` } })
     expect(res.status).toBe(401)
     const session = await fetch(`${headless.api}/me`, {
-      headers: sessionHeaders(headless.engine.admin.createSession().keys),
+      headers: sessionHeaders((await headless.engine.admin.createSession()).keys),
     })
     expect(session.status).toBe(401)
     await headless.close()

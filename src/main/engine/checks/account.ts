@@ -37,8 +37,8 @@ export class Account {
 
   /// Turns a bearer token's value into a principal, or refuses it: unknown, malformed and revoked tokens
   /// all get the same answer, so the reply reveals nothing about which tokens exist.
-  authenticate(tokenValue: string): Principal {
-    const token = this.tokenOf(tokenValue)
+  async authenticate(tokenValue: string): Promise<Principal> {
+    const token = await this.tokenOf(tokenValue)
     // A browser session is not an API token: it is good only as `factdesk web`'s cookie.
     if (!token || token.revokedAt !== null || token.sessionExpiresAt !== null) {
       throw new ApiError('unauthorized', 'The token is not valid: it is unknown, malformed or revoked.')
@@ -49,9 +49,9 @@ export class Account {
   /// Turns `factdesk web`'s session cookie and its page's key into the principal of the person at this
   /// computer, or refuses them: only a browser session the server opened (never an API token), both halves of
   /// the same session, before it ends and unless revoked.
-  authenticateSession(keys: SessionKeys): Principal {
+  async authenticateSession(keys: SessionKeys): Promise<Principal> {
     const shaped = TOKEN_SHAPE.test(keys.cookie) && TOKEN_SHAPE.test(keys.pageKey)
-    const token = shaped ? this.store.tokens.findByHash(hashSession(keys)) : null
+    const token = shaped ? await this.store.tokens.findByHash(hashSession(keys)) : null
     if (!token || token.sessionExpiresAt === null || !this.stands(token)) {
       throw new ApiError(
         'unauthorized',
@@ -63,14 +63,14 @@ export class Account {
 
   /// Whether a principal's token still stands: not revoked since, and, for a browser session, not ended. Long
   /// requests (an event stream) ask again as they go.
-  isCurrent(tokenId: string): boolean {
-    const token = this.store.tokens.get(tokenId)
+  async isCurrent(tokenId: string): Promise<boolean> {
+    const token = await this.store.tokens.get(tokenId)
     return token !== null && this.stands(token)
   }
 
   /// The stored token of a value, by its hash; null for a value of no token's shape.
-  private tokenOf(value: string): TokenRecord | null {
-    return TOKEN_SHAPE.test(value) ? this.store.tokens.findByHash(hashToken(value)) : null
+  private async tokenOf(value: string): Promise<TokenRecord | null> {
+    return TOKEN_SHAPE.test(value) ? await this.store.tokens.findByHash(hashToken(value)) : null
   }
 
   /// Whether a token is not revoked and, for a browser session, not ended.
@@ -79,9 +79,9 @@ export class Account {
     return token.sessionExpiresAt === null || token.sessionExpiresAt > this.clock.now().toISOString()
   }
 
-  me(principal: Principal): Me {
-    const organization = this.store.organizations.get(principal.organizationId)
-    const token = this.store.tokens.get(principal.tokenId)
+  async me(principal: Principal): Promise<Me> {
+    const organization = await this.store.organizations.get(principal.organizationId)
+    const token = await this.store.tokens.get(principal.tokenId)
     if (!organization || !token) throw new ApiError('unauthorized', 'The token no longer exists.')
     return {
       organization,
@@ -90,12 +90,12 @@ export class Account {
     }
   }
 
-  credits(principal: Principal): Credits {
-    return { balance: this.store.ledger.balance(principal.organizationId), prices: this.config.pricing }
+  async credits(principal: Principal): Promise<Credits> {
+    return { balance: await this.store.ledger.balance(principal.organizationId), prices: this.config.pricing }
   }
 
-  webhookSecret(principal: Principal): WebhookSecret {
-    const [current, ...previous] = this.store.webhookSecrets.valid(
+  async webhookSecret(principal: Principal): Promise<WebhookSecret> {
+    const [current, ...previous] = await this.store.webhookSecrets.valid(
       principal.organizationId,
       this.clock.now().toISOString(),
     )
@@ -107,14 +107,14 @@ export class Account {
     }
   }
 
-  rotateWebhookSecret(principal: Principal): WebhookSecretRotation {
+  async rotateWebhookSecret(principal: Principal): Promise<WebhookSecretRotation> {
     const now = this.clock.now()
     const previousExpiresAt = new Date(now.getTime() + SECRET_OVERLAP_MS).toISOString()
     const createdAt = now.toISOString()
     const secret = newWebhookSecret()
-    this.store.transaction(() => {
-      this.store.webhookSecrets.retireCurrent(principal.organizationId, previousExpiresAt)
-      this.store.webhookSecrets.insert(principal.organizationId, {
+    await this.store.transaction(async (tx) => {
+      await tx.webhookSecrets.retireCurrent(principal.organizationId, previousExpiresAt)
+      await tx.webhookSecrets.insert(principal.organizationId, {
         id: newId('whs', now),
         secret,
         createdAt,

@@ -23,7 +23,7 @@ export class Admin {
   ) {}
 
   /// A new organization with its first webhook secret and, when `credits` > 0, a grant.
-  createOrganization(name: string, credits: number, isDefault = false): Organization {
+  async createOrganization(name: string, credits: number, isDefault = false): Promise<Organization> {
     if (name.trim() === '') throw new ApiError('bad_request', 'An organization needs a name.')
     if (!Number.isSafeInteger(credits) || credits < 0) {
       throw new ApiError('bad_request', 'Credits must be a whole number, zero or more.')
@@ -34,60 +34,60 @@ export class Admin {
       name: name.trim(),
       createdAt: now.toISOString(),
     }
-    this.store.transaction(() => {
-      this.store.organizations.insert(organization, isDefault)
-      this.store.webhookSecrets.insert(organization.id, {
+    await this.store.transaction(async (tx) => {
+      await tx.organizations.insert(organization, isDefault)
+      await tx.webhookSecrets.insert(organization.id, {
         id: newId('whs', now),
         secret: newWebhookSecret(),
         createdAt: organization.createdAt,
         expiresAt: null,
       })
-      this.store.ledger.record(organization.id, 'grant', credits, null, organization.createdAt)
+      await tx.ledger.record(organization.id, 'grant', credits, null, organization.createdAt)
     })
     return organization
   }
 
   /// The default organization, created with its starting balance the first time a data folder is opened.
-  defaultOrganization(): Organization {
+  async defaultOrganization(): Promise<Organization> {
     return (
-      this.store.organizations.getDefault() ??
-      this.createOrganization('Default organization', DEFAULT_ORGANIZATION_CREDITS, true)
+      await this.store.organizations.getDefault() ??
+      await this.createOrganization('Default organization', DEFAULT_ORGANIZATION_CREDITS, true)
     )
   }
 
   /// A new token; its value is returned here once and never stored.
-  createToken(
+  async createToken(
     scope: Scope,
     organizationId: string,
     name: string | null,
-  ): { value: string; token: TokenRecord } {
-    this.requireOrganization(organizationId)
+  ): Promise<{ value: string; token: TokenRecord }> {
+    await this.requireOrganization(organizationId)
     const value = newTokenValue()
-    return { value, token: this.insertToken(scope, organizationId, name, null, hashToken(value)) }
+    return { value, token: await this.insertToken(scope, organizationId, name, null, hashToken(value)) }
   }
 
   /// A browser session of `factdesk web` for the person at this computer: a write token of the default
   /// organization that only the session cookie and the page's key together carry, for SESSION_LIFETIME_MS. Its
   /// keys are returned here once and never stored. Ended sessions are revoked.
-  createSession(): { keys: SessionKeys; token: TokenRecord } {
+  async createSession(): Promise<{ keys: SessionKeys; token: TokenRecord }> {
     const now = this.clock.now()
-    this.store.tokens.revokeEndedSessions(now.toISOString())
+    await this.store.tokens.revokeEndedSessions(now.toISOString())
     const ends = new Date(now.getTime() + SESSION_LIFETIME_MS).toISOString()
     const keys: SessionKeys = { cookie: newTokenValue(), pageKey: newTokenValue() }
-    const organizationId = this.defaultOrganization().id
+    const organizationId = (await this.defaultOrganization()).id
     return {
       keys,
-      token: this.insertToken('write', organizationId, 'browser session', ends, hashSession(keys)),
+      token: await this.insertToken('write', organizationId, 'browser session', ends, hashSession(keys)),
     }
   }
 
-  private insertToken(
+  private async insertToken(
     scope: Scope,
     organizationId: string,
     name: string | null,
     sessionExpiresAt: string | null,
     hash: string,
-  ): TokenRecord {
+  ): Promise<TokenRecord> {
     const now = this.clock.now()
     const token: TokenRecord = {
       id: newId('tok', now),
@@ -98,49 +98,49 @@ export class Admin {
       revokedAt: null,
       sessionExpiresAt,
     }
-    this.store.tokens.insert(token, hash)
+    await this.store.tokens.insert(token, hash)
     return token
   }
 
-  listTokens(organizationId?: string): TokenRecord[] {
-    if (organizationId !== undefined) this.requireOrganization(organizationId)
-    return this.store.tokens.list(organizationId)
+  async listTokens(organizationId?: string): Promise<TokenRecord[]> {
+    if (organizationId !== undefined) await this.requireOrganization(organizationId)
+    return await this.store.tokens.list(organizationId)
   }
 
-  revokeToken(id: string): void {
-    if (!this.store.tokens.get(id)) throw new ApiError('not_found', `There is no token ${id}.`)
-    this.store.tokens.revoke(id, this.clock.now().toISOString())
+  async revokeToken(id: string): Promise<void> {
+    if (!await this.store.tokens.get(id)) throw new ApiError('not_found', `There is no token ${id}.`)
+    await this.store.tokens.revoke(id, this.clock.now().toISOString())
   }
 
   /// Adds credits to an organization's balance; returns the new balance.
-  grantCredits(organizationId: string, amount: number): number {
-    this.requireOrganization(organizationId)
+  async grantCredits(organizationId: string, amount: number): Promise<number> {
+    await this.requireOrganization(organizationId)
     if (!Number.isSafeInteger(amount) || amount <= 0) {
       throw new ApiError('bad_request', 'The amount must be a whole number of credits, more than zero.')
     }
-    return this.store.transaction(() => {
-      this.store.ledger.record(organizationId, 'grant', amount, null, this.clock.now().toISOString())
-      return this.store.ledger.balance(organizationId)
+    return await this.store.transaction(async (tx) => {
+      await tx.ledger.record(organizationId, 'grant', amount, null, this.clock.now().toISOString())
+      return await tx.ledger.balance(organizationId)
     })
   }
 
   /// The organization's ledger summed per kind: grants, charges, refunds.
-  ledger(organizationId: string): Record<LedgerKind, number> {
-    return this.store.ledger.totals(organizationId)
+  async ledger(organizationId: string): Promise<Record<LedgerKind, number>> {
+    return await this.store.ledger.totals(organizationId)
   }
 
   /// The organization a check belongs to, whichever it is (for the data folder's owner); null when there is none.
-  checkOrganization(checkId: string): string | null {
-    return this.store.checks.byId(checkId)?.organizationId ?? null
+  async checkOrganization(checkId: string): Promise<string | null> {
+    return (await this.store.checks.byId(checkId))?.organizationId ?? null
   }
 
   /// The data folder's owner acting in an organization: reading its checks as the local principal does its own.
-  ownerIn(principal: Principal, organizationId: string): Principal {
-    this.requireOrganization(organizationId)
+  async ownerIn(principal: Principal, organizationId: string): Promise<Principal> {
+    await this.requireOrganization(organizationId)
     return { ...principal, organizationId }
   }
 
-  private requireOrganization(id: string): void {
-    if (!this.store.organizations.get(id)) throw new ApiError('not_found', `There is no organization ${id}.`)
+  private async requireOrganization(id: string): Promise<void> {
+    if (!await this.store.organizations.get(id)) throw new ApiError('not_found', `There is no organization ${id}.`)
   }
 }

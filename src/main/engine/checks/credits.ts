@@ -3,16 +3,16 @@ import { InsufficientCreditsError, type Ledger } from '../store/ledger'
 
 /// Charges `amount` credits for `what` ("This check", "Deep research") inside the caller's transaction, or
 /// refuses with 402, naming the price and the balance.
-export function chargeOrRefuse(
+export async function chargeOrRefuse(
   ledger: Ledger,
   organizationId: string,
   amount: number,
   subject: string,
   at: string,
   what: string,
-): void {
+): Promise<void> {
   try {
-    ledger.record(organizationId, 'charge', amount, subject, at)
+    await ledger.record(organizationId, 'charge', amount, subject, at)
   } catch (error) {
     if (!(error instanceof InsufficientCreditsError)) throw error
     throw new ApiError(

@@ -57,17 +57,17 @@ export class Estimates {
       tiers,
       expiresAt.toISOString(),
     )
-    const carried = this.carried(principal, request.previousCheckId, document, claims)
-    this.store.transaction(() => {
-      this.store.documents.insert(document, claims)
-      this.store.documents.expireOldest(
+    const carried = await this.carried(principal, request.previousCheckId, document, claims)
+    await this.store.transaction(async (tx) => {
+      await tx.documents.insert(document, claims)
+      await tx.documents.expireOldest(
         principal.organizationId,
         this.config.limits.keptEstimates,
         this.clock.now().toISOString(),
       )
     })
     const credits = this.price(document, claims.length, carried)
-    const balance = this.store.ledger.balance(principal.organizationId)
+    const balance = await this.store.ledger.balance(principal.organizationId)
     return {
       documentId: document.id,
       claimCount: claims.length,
@@ -91,9 +91,9 @@ export class Estimates {
   /// claim is refused (402) before any work (unless a re-check may carry every claim at no cost), and extractions
   /// count against `limits.estimatesPerMinute` with the estimates. Checks queued to run when online are refused
   /// the same way when they are queued.
-  requireExtraction(principal: Principal, request: CreateCheckRequest, tiers: readonly Tier[]): void {
+  async requireExtraction(principal: Principal, request: CreateCheckRequest, tiers: readonly Tier[]): Promise<void> {
     const cheapest = quote(1, tiers, this.config.pricing).total
-    const balance = this.store.ledger.balance(principal.organizationId)
+    const balance = await this.store.ledger.balance(principal.organizationId)
     if (!request.previousCheckId && balance < cheapest) {
       throw new ApiError(
         'insufficient_credits',
@@ -104,9 +104,9 @@ export class Estimates {
   }
 
   /// The organization's document `id`, estimated for exactly `tiers`.
-  estimatedDocument(principal: Principal, id: string, tiers: readonly Tier[]): DocumentRecord {
-    const cached = this.store.documents.get(principal.organizationId, id)
-    if (!cached && this.store.documents.expired(principal.organizationId, id)) throw estimateExpired(id)
+  async estimatedDocument(principal: Principal, id: string, tiers: readonly Tier[]): Promise<DocumentRecord> {
+    const cached = await this.store.documents.get(principal.organizationId, id)
+    if (!cached && await this.store.documents.expired(principal.organizationId, id)) throw estimateExpired(id)
     if (!cached) throw new ApiError('not_found', `There is no document ${id}.`)
     if (cached.expiresAt !== null && cached.expiresAt <= this.clock.now().toISOString()) {
       throw estimateExpired(id)
@@ -130,15 +130,15 @@ export class Estimates {
   }
 
   /// What a re-check keeps of `previousCheckId`, or null when it is not one.
-  carried(
+  async carried(
     principal: Principal,
     previousCheckId: string | null | undefined,
     document: DocumentRecord,
     claims: readonly ClaimRecord[],
-  ): Carried | null {
+  ): Promise<Carried | null> {
     if (!previousCheckId) return null
-    const previous = requirePreviousCheck(this.store, principal.organizationId, previousCheckId)
-    return carriedClaims(this.store, previousCheckId, previous, document.text, claims, document.tiers)
+    const previous = await requirePreviousCheck(this.store, principal.organizationId, previousCheckId)
+    return await carriedClaims(this.store, previousCheckId, previous, document.text, claims, document.tiers)
   }
 
   /// A new document of `text` and its claims; `expiresAt` for an estimate, null for a submission.

@@ -18,13 +18,13 @@ export class EstimateExpiry {
     private readonly store: Store,
     private readonly clock: Clock,
   ) {
-    this.alarm = new Alarm(clock, () => this.wake())
+    this.alarm = new Alarm(clock, async () => await this.wake())
   }
 
   /// Expires what is due now, then wakes when the next estimate falls due.
-  start(): void {
+  async start(): Promise<void> {
     this.running = true
-    this.wake()
+    await this.wake()
   }
 
   stop(): void {
@@ -34,24 +34,24 @@ export class EstimateExpiry {
 
   /// Expires the estimates due by the engine's clock now and answers how many. The timer calls it; tests call
   /// it after moving their clock.
-  sweep(): number {
+  async sweep(): Promise<number> {
     const now = this.clock.now()
     const forgetBefore = new Date(now.getTime() - REMEMBER_EXPIRED_MS).toISOString()
-    const expired = this.store.transaction(() => this.store.documents.expire(now.toISOString(), forgetBefore))
-    if (expired > 0) this.store.reclaimSpace()
+    const expired = await this.store.transaction(async (tx) => await tx.documents.expire(now.toISOString(), forgetBefore))
+    if (expired > 0) await this.store.reclaimSpace()
     return expired
   }
 
-  private wake(): void {
+  private async wake(): Promise<void> {
     let holdMs = 0
     try {
-      this.sweep()
+      await this.sweep()
     } catch {
       holdMs = LOOK_AGAIN_MS
     }
     if (!this.running) return
     // New estimates may come at any time: with none waiting, look again in a while.
     const fallback = new Date(this.clock.now().getTime() + LOOK_AGAIN_MS).toISOString()
-    this.alarm.set(this.store.documents.nextExpiry() ?? fallback, holdMs)
+    this.alarm.set(await this.store.documents.nextExpiry() ?? fallback, holdMs)
   }
 }

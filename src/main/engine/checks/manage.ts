@@ -33,15 +33,15 @@ export class CheckManager {
   ) {}
 
   /// A check, or a manuscript's: its parts' as one.
-  getCheck(principal: Principal, id: string): Check {
-    const parts = this.manuscriptParts(principal, id)
-    return parts ? this.manuscriptCheck(id, parts) : checkView(this.store, this.findCheck(principal, id))
+  async getCheck(principal: Principal, id: string): Promise<Check> {
+    const parts = await this.manuscriptParts(principal, id)
+    return parts ? this.manuscriptCheck(id, parts) : await checkView(this.store, await this.findCheck(principal, id))
   }
 
   /// A check's report, or a manuscript's: its parts' as one, on the offsets of its whole text.
-  report(principal: Principal, id: string): Report {
-    const parts = this.manuscriptParts(principal, id)
-    if (!parts) return reportView(this.store, this.findCheck(principal, id))
+  async report(principal: Principal, id: string): Promise<Report> {
+    const parts = await this.manuscriptParts(principal, id)
+    if (!parts) return await reportView(this.store, await this.findCheck(principal, id))
     return combinedReport(
       this.manuscriptCheck(id, parts),
       parts.map((part) => reportView(this.store, part)),
@@ -50,14 +50,14 @@ export class CheckManager {
 
   /// The organization’s checks, newest first, a page of `limit` at a time (its range checked where the request
   /// came in: `CheckPage`).
-  listChecks(principal: Principal, limit = 20, cursor: string | null = null): CheckList {
+  async listChecks(principal: Principal, limit = 20, cursor: string | null = null): Promise<CheckList> {
     const after = cursor === null ? null : Buffer.from(cursor, 'base64url').toString()
     if (after !== null && !CHECK_ID.test(after)) {
       throw new ApiError('bad_request', 'cursor is not one this API gave out.', [
         { field: 'cursor', message: 'invalid' },
       ])
     }
-    const page = this.store.checks.list(principal.organizationId, limit + 1, after)
+    const page = await this.store.checks.list(principal.organizationId, limit + 1, after)
     const shown = page.slice(0, limit)
     // A manuscript once, where its first part stands.
     const data = shown.map((record) =>
@@ -71,16 +71,16 @@ export class CheckManager {
   }
 
   /// Stops a check and refunds all of it, once. A cancelled check stays cancelled; an ended one cannot be.
-  cancel(principal: Principal, id: string): Check {
-    const parts = this.manuscriptParts(principal, id)
+  async cancel(principal: Principal, id: string): Promise<Check> {
+    const parts = await this.manuscriptParts(principal, id)
     if (parts) {
       // A manuscript's parts still going; one whose parts have all ended is answered as a check that has.
       const going = parts.filter((part) => part.status === 'queued' || part.status === 'running')
-      for (const part of going.length > 0 ? going : parts.slice(-1)) this.cancel(principal, part.id)
-      return this.getCheck(principal, id)
+      for (const part of going.length > 0 ? going : parts.slice(-1)) await this.cancel(principal, part.id)
+      return await this.getCheck(principal, id)
     }
-    const cancelled = this.store.transaction(() => {
-      const check = this.findCheck(principal, id)
+    const cancelled = await this.store.transaction(async (tx) => {
+      const check = await this.findCheck(principal, id)
       if (check.status === 'cancelled') return false
       if (check.status === 'completed' || check.status === 'failed') {
         throw new ApiError(
@@ -89,12 +89,12 @@ export class CheckManager {
         )
       }
       const at = this.clock.now().toISOString()
-      this.store.checks.end(id, { status: 'cancelled', refunded: check.credits.charged, error: null, at })
-      this.store.units.cancelCheck(id)
-      this.store.ledger.record(check.organizationId, 'refund', check.credits.charged, id, at)
+      await tx.checks.end(id, { status: 'cancelled', refunded: check.credits.charged, error: null, at })
+      await tx.units.cancelCheck(id)
+      await tx.ledger.record(check.organizationId, 'refund', check.credits.charged, id, at)
       return true
     })
-    const check = this.getCheck(principal, id)
+    const check = await this.getCheck(principal, id)
     if (cancelled) {
       this.jobs.abort(id)
       this.events.emit({ type: 'check', organizationId: principal.organizationId, check })
@@ -103,25 +103,25 @@ export class CheckManager {
   }
 
   /// Edits a check's name, author or sourceUrl, at any time.
-  patch(principal: Principal, id: string, edits: PatchCheckRequest): Check {
+  async patch(principal: Principal, id: string, edits: PatchCheckRequest): Promise<Check> {
     requireStorableText({ name: edits.name, author: edits.author, sourceUrl: edits.sourceUrl })
     requireSourceUrl(edits.sourceUrl)
-    const parts = this.manuscriptParts(principal, id)
+    const parts = await this.manuscriptParts(principal, id)
     if (parts) {
-      for (const part of parts) this.patch(principal, part.id, edits)
-      return this.getCheck(principal, id)
+      for (const part of parts) await this.patch(principal, part.id, edits)
+      return await this.getCheck(principal, id)
     }
-    this.findCheck(principal, id)
-    this.store.checks.edit(id, edits, this.clock.now().toISOString())
-    const check = this.getCheck(principal, id)
+    await this.findCheck(principal, id)
+    await this.store.checks.edit(id, edits, this.clock.now().toISOString())
+    const check = await this.getCheck(principal, id)
     this.events.emit({ type: 'check', organizationId: principal.organizationId, check })
     return check
   }
 
   /// The checks of the organization's manuscript `id`, by part; null for an id of no manuscript's shape.
-  private manuscriptParts(principal: Principal, id: string): CheckRecord[] | null {
+  private async manuscriptParts(principal: Principal, id: string): Promise<CheckRecord[] | null> {
     if (!MANUSCRIPT_ID.test(id)) return null
-    const parts = this.store.checks.ofManuscript(principal.organizationId, id)
+    const parts = await this.store.checks.ofManuscript(principal.organizationId, id)
     if (parts.length === 0) throw new ApiError('not_found', `There is no check ${id}.`)
     return parts
   }
@@ -135,8 +135,8 @@ export class CheckManager {
     )
   }
 
-  private findCheck(principal: Principal, id: string): CheckRecord {
-    const check = this.store.checks.get(principal.organizationId, id)
+  private async findCheck(principal: Principal, id: string): Promise<CheckRecord> {
+    const check = await this.store.checks.get(principal.organizationId, id)
     if (!check) throw new ApiError('not_found', `There is no check ${id}.`)
     return check
   }

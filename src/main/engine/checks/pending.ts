@@ -129,39 +129,39 @@ export class PendingQueue {
   /// balance that covers no claim, the minute's extractions), and past `limits.pendingChecks` waiting. A
   /// repeat with the same `idempotencyKey` and request answers the first (`replayed`); without one, a key is
   /// made up. The key is the one the check is submitted with.
-  queue(
+  async queue(
     principal: Principal,
     request: CreateCheckRequest,
     idempotencyKey?: string,
-  ): { pending: PendingCheck; replayed: boolean } {
-    const tiers = this.service.requireSubmittable(principal, request)
+  ): Promise<{ pending: PendingCheck; replayed: boolean }> {
+    const tiers = await this.service.requireSubmittable(principal, request)
     if (idempotencyKey !== undefined) requireIdempotencyKey(idempotencyKey)
     const key = idempotencyKey ?? newSecret('pending-', 18)
     // A repeat answers the first below without counting against a limit.
-    if (!this.store.pendingChecks.byKey(principal.organizationId, key)) {
-      if (this.store.pendingChecks.waiting(principal.organizationId) >= this.waitingLimit) {
+    if (!await this.store.pendingChecks.byKey(principal.organizationId, key)) {
+      if (await this.store.pendingChecks.waiting(principal.organizationId) >= this.waitingLimit) {
         throw quotaReached(
           'pendingChecks',
           `This organization has ${this.waitingLimit} checks waiting to run when online, the most it may: ` +
             'cancel one or wait until they run',
         )
       }
-      if (request.documentId === undefined) this.service.requireExtraction(principal, request, tiers)
+      if (request.documentId === undefined) await this.service.requireExtraction(principal, request, tiers)
     }
     const now = this.clock.now()
     const text =
       request.documentId === undefined
         ? (request.text ?? '')
-        : (this.store.documents.get(principal.organizationId, request.documentId)?.text ?? '')
+        : ((await this.store.documents.get(principal.organizationId, request.documentId))?.text ?? '')
     const id = newId('pnd', now)
-    const earlier = this.store.transaction(() => {
-      const existing = this.store.pendingChecks.byKey(principal.organizationId, key)
+    const earlier = await this.store.transaction(async (tx) => {
+      const existing = await tx.pendingChecks.byKey(principal.organizationId, key)
       if (existing) return existing
       // A queued estimate is as good as submitted: it must not expire while it waits.
-      if (request.documentId !== undefined && !this.store.documents.keep(request.documentId)) {
+      if (request.documentId !== undefined && !await tx.documents.keep(request.documentId)) {
         throw estimateExpired(request.documentId)
       }
-      this.store.pendingChecks.insert({
+      await tx.pendingChecks.insert({
         id,
         organizationId: principal.organizationId,
         tokenId: principal.tokenId,
@@ -176,9 +176,9 @@ export class PendingQueue {
       if (requestHash(earlier.request) !== requestHash(request)) {
         throw new ApiError('unprocessable', 'This Idempotency-Key was used with a different request body.')
       }
-      return { pending: this.view(earlier), replayed: true }
+      return { pending: await this.view(earlier), replayed: true }
     }
-    const pending = this.get(principal, id)
+    const pending = await this.get(principal, id)
     this.emit(principal.organizationId, pending, null)
     this.kick()
     return { pending, replayed: false }
@@ -186,8 +186,8 @@ export class PendingQueue {
 
   /// The organization's pending checks, newest first, a manuscript's parts as one; only the waiting ones when
   /// `waiting`.
-  list(principal: Principal, waiting = false): PendingCheckList {
-    const records = this.store.pendingChecks.list(
+  async list(principal: Principal, waiting = false): Promise<PendingCheckList> {
+    const records = await this.store.pendingChecks.list(
       principal.organizationId,
       LIST_LIMIT,
       waiting ? 'waiting' : null,
@@ -196,24 +196,24 @@ export class PendingQueue {
   }
 
   /// A pending check; a manuscript's (by its id or a part's) as one.
-  get(principal: Principal, id: string): PendingCheck {
-    return this.view(this.find(principal, id))
+  async get(principal: Principal, id: string): Promise<PendingCheck> {
+    return await this.view(await this.find(principal, id))
   }
 
   /// Cancels a check that still waits, a manuscript's parts all at once; a cancelled one stays cancelled. One
   /// that has started (a part of it, for a manuscript) is the check's to cancel (422), one that failed has
   /// nothing to cancel (422).
-  cancel(principal: Principal, id: string): PendingCheck {
-    const found = this.find(principal, id)
+  async cancel(principal: Principal, id: string): Promise<PendingCheck> {
+    const found = await this.find(principal, id)
     const at = this.clock.now().toISOString()
-    const cancelled = this.store.transaction(() => {
-      const records = this.recordsOf(found)
+    const cancelled = await this.store.transaction(async (tx) => {
+      const records = await this.recordsOf(found)
       if (records.some((record) => record.status === 'submitted')) return false
-      const ended = records.filter((record) => this.store.pendingChecks.cancel(record.id, at)).length > 0
-      this.store.pendingChecks.forgetEnded(principal.organizationId, this.waitingLimit)
+      const ended = records.filter((record) => tx.pendingChecks.cancel(record.id, at)).length > 0
+      await tx.pendingChecks.forgetEnded(principal.organizationId, this.waitingLimit)
       return ended
     })
-    const pending = this.view(this.find(principal, id))
+    const pending = await this.view(await this.find(principal, id))
     if (pending.checkId !== null) {
       throw new ApiError(
         'unprocessable',
@@ -255,29 +255,29 @@ export class PendingQueue {
   private async pass(): Promise<void> {
     let held = 0
     try {
-      for (const record of this.store.pendingChecks.due(this.clock.now().toISOString(), BATCH)) {
+      for (const record of await this.store.pendingChecks.due(this.clock.now().toISOString(), BATCH)) {
         await this.attempt(record)
       }
     } catch {
       // The store refused to record an attempt (busy, say): that check is still due, so wait a while first.
       held = HOLD_AFTER_FAILURE_MS
     } finally {
-      this.schedule(held)
+      await this.schedule(held)
     }
   }
 
   /// Sleeps until the next waiting check falls due, but at least `minimumMs` (at most a minute, then looks
   /// again).
-  private schedule(minimumMs = 0): void {
-    this.alarm.set(this.running ? this.store.pendingChecks.nextDue() : null, minimumMs)
+  private async schedule(minimumMs = 0): Promise<void> {
+    this.alarm.set(this.running ? await this.store.pendingChecks.nextDue() : null, minimumMs)
   }
 
   /// One attempt: probe the providers afresh; submit with the key when they answer, else wait longer.
   private async attempt(record: PendingRecord): Promise<void> {
     const attempt = record.attempts + 1
-    const token = this.store.tokens.get(record.tokenId)
+    const token = await this.store.tokens.get(record.tokenId)
     if (!token || token.revokedAt !== null) {
-      this.end(record, attempt, {
+      await this.end(record, attempt, {
         code: 'unauthorized',
         message: 'The token that queued this check was revoked.',
       })
@@ -294,8 +294,8 @@ export class PendingQueue {
       // A configuration that can never work fails the check now; an endpoint that is down is waited for.
       const refusal = unreachableError(down)
       if (refusal.code === 'unprocessable')
-        this.end(record, attempt, { code: refusal.code, message: refusal.message })
-      else this.retryLater(record, attempt, refusal.message)
+        await this.end(record, attempt, { code: refusal.code, message: refusal.message })
+      else await this.retryLater(record, attempt, refusal.message)
       return
     }
     let check: Check
@@ -307,44 +307,44 @@ export class PendingQueue {
         error instanceof ApiError &&
         !['providers_unreachable', 'rate_limited', 'internal_error'].includes(error.code)
       ) {
-        this.end(record, attempt, { code: error.code, message: error.message })
+        await this.end(record, attempt, { code: error.code, message: error.message })
       } else if (error instanceof ApiError) {
-        this.retryLater(record, attempt, error.message)
+        await this.retryLater(record, attempt, error.message)
       } else {
         // Its text may hold SQL or a path: logged here, and only named in the queue.
         console.error('factdesk: a pending check could not be submitted', error)
-        this.retryLater(record, attempt, 'Something went wrong on our side; it will be tried again.')
+        await this.retryLater(record, attempt, 'Something went wrong on our side; it will be tried again.')
       }
       return
     }
     const at = this.clock.now().toISOString()
-    if (this.store.pendingChecks.submitted(record.id, attempt, check.id, at)) {
-      this.emit(record.organizationId, this.get(principal, record.id), check)
-    } else if (this.find(principal, record.id).status === 'cancelled') {
+    if (await this.store.pendingChecks.submitted(record.id, attempt, check.id, at)) {
+      this.emit(record.organizationId, await this.get(principal, record.id), check)
+    } else if ((await this.find(principal, record.id)).status === 'cancelled') {
       // Cancelled while it was being submitted: the check it became is cancelled too, and refunded in full
       // (unless it has ended already, as a short t1 check may have).
-      if (!hasEnded(this.service.getCheck(principal, check.id))) this.service.cancel(principal, check.id)
+      if (!hasEnded(await this.service.getCheck(principal, check.id))) await this.service.cancel(principal, check.id)
     }
   }
 
-  private retryLater(record: PendingRecord, attempt: number, reason: string): void {
+  private async retryLater(record: PendingRecord, attempt: number, reason: string): Promise<void> {
     const now = this.clock.now()
     const next = new Date(now.getTime() + this.options.retryDelayMs(attempt)).toISOString()
-    if (this.store.pendingChecks.retryLater(record.id, attempt, next, reason, now.toISOString())) {
-      this.emitRecord(record.organizationId, record.id)
+    if (await this.store.pendingChecks.retryLater(record.id, attempt, next, reason, now.toISOString())) {
+      await this.emitRecord(record.organizationId, record.id)
     }
   }
 
-  private end(record: PendingRecord, attempt: number, error: { code: string; message: string }): void {
-    if (this.store.pendingChecks.fail(record.id, attempt, error, this.clock.now().toISOString())) {
-      this.emitRecord(record.organizationId, record.id)
-      this.store.pendingChecks.forgetEnded(record.organizationId, this.waitingLimit)
+  private async end(record: PendingRecord, attempt: number, error: { code: string; message: string }): Promise<void> {
+    if (await this.store.pendingChecks.fail(record.id, attempt, error, this.clock.now().toISOString())) {
+      await this.emitRecord(record.organizationId, record.id)
+      await this.store.pendingChecks.forgetEnded(record.organizationId, this.waitingLimit)
     }
   }
 
-  private emitRecord(organizationId: string, id: string): void {
-    const record = this.store.pendingChecks.get(organizationId, id)
-    if (record) this.emit(organizationId, this.view(record), null)
+  private async emitRecord(organizationId: string, id: string): Promise<void> {
+    const record = await this.store.pendingChecks.get(organizationId, id)
+    if (record) this.emit(organizationId, await this.view(record), null)
   }
 
   private emit(organizationId: string, pending: PendingCheck, check: Check | null): void {
@@ -352,24 +352,24 @@ export class PendingQueue {
   }
 
   /// The public shape of the pending check `record` is, or is a part of.
-  private view(record: PendingRecord): PendingCheck {
+  private async view(record: PendingRecord): Promise<PendingCheck> {
     const manuscript = record.request.manuscript?.id
-    return manuscript === undefined ? pendingView(record) : manuscriptView(manuscript, this.recordsOf(record))
+    return manuscript === undefined ? pendingView(record) : manuscriptView(manuscript, await this.recordsOf(record))
   }
 
   /// As they are now: `record`, or the parts of the manuscript it is a part of.
-  private recordsOf(record: PendingRecord): PendingRecord[] {
+  private async recordsOf(record: PendingRecord): Promise<PendingRecord[]> {
     const manuscript = record.request.manuscript?.id
     if (manuscript !== undefined)
-      return this.store.pendingChecks.ofManuscript(record.organizationId, manuscript)
-    return [this.store.pendingChecks.get(record.organizationId, record.id) ?? record]
+      return await this.store.pendingChecks.ofManuscript(record.organizationId, manuscript)
+    return [await this.store.pendingChecks.get(record.organizationId, record.id) ?? record]
   }
 
   /// The pending check `id`; for a manuscript's id, its first part.
-  private find(principal: Principal, id: string): PendingRecord {
+  private async find(principal: Principal, id: string): Promise<PendingRecord> {
     const record = MANUSCRIPT_ID.test(id)
-      ? this.store.pendingChecks.ofManuscript(principal.organizationId, id)[0]
-      : this.store.pendingChecks.get(principal.organizationId, id)
+      ? (await this.store.pendingChecks.ofManuscript(principal.organizationId, id))[0]
+      : await this.store.pendingChecks.get(principal.organizationId, id)
     if (!record) throw new ApiError('not_found', `There is no pending check ${id}.`)
     return record
   }

@@ -33,13 +33,13 @@ const fingerprint = (text: string, claim: ClaimRecord): string =>
 /// The organization's completed check `previousCheckId`, or the parts of its manuscript `previousCheckId` whose
 /// parts have all completed. Any other id, another organization's included, is refused with the same answer, so
 /// the reply reveals nothing about which checks exist.
-export function requirePreviousCheck(
+export async function requirePreviousCheck(
   store: Store,
   organizationId: string,
   previousCheckId: string,
-): CheckRecord[] {
-  const check = store.checks.get(organizationId, previousCheckId)
-  const previous = check ? [check] : store.checks.ofManuscript(organizationId, previousCheckId)
+): Promise<CheckRecord[]> {
+  const check = await store.checks.get(organizationId, previousCheckId)
+  const previous = check ? [check] : await store.checks.ofManuscript(organizationId, previousCheckId)
   const whole = previous.length === (previous[0]?.manuscript?.parts ?? 1)
   if (!whole || previous.some((each) => each.status !== 'completed')) {
     throw new ApiError(
@@ -53,21 +53,21 @@ export function requirePreviousCheck(
 
 /// The claims of `claims` (found in `text`) that the checks `previous` (of `previousCheckId`) already decided in
 /// some of `tiers`.
-export function carriedClaims(
+export async function carriedClaims(
   store: Store,
   previousCheckId: string,
   previous: readonly CheckRecord[],
   text: string,
   claims: readonly ClaimRecord[],
   tiers: readonly Tier[],
-): Carried {
+): Promise<Carried> {
   const byFingerprint = new Map<string, { previousCheckId: string; previousClaim: ClaimRecord }>()
   const decided = new Map<string, Tier[]>()
   for (const check of previous) {
-    const previousText = store.documents.text(check.documentId)
-    for (const claim of store.documents.claims(check.documentId))
+    const previousText = await store.documents.text(check.documentId)
+    for (const claim of await store.documents.claims(check.documentId))
       byFingerprint.set(fingerprint(previousText, claim), { previousCheckId: check.id, previousClaim: claim })
-    for (const { claimId, tier } of store.results.decided(check.id)) {
+    for (const { claimId, tier } of await store.results.decided(check.id)) {
       if (tiers.includes(tier)) decided.set(claimId, [...(decided.get(claimId) ?? []), tier])
     }
   }

@@ -172,10 +172,10 @@ class KeptReport {
 
   /// Something landed on claim `claimId`, or it was resolved: it is read again. A claim not read in yet is left
   /// to the assembly, which reads it later.
-  landed(claimId: string): void {
+  async landed(claimId: string): Promise<void> {
     if (!this.index.has(claimId)) return
-    const claim = this.store.documents.claim(claimId)
-    if (claim) this.keep([claim])
+    const claim = await this.store.documents.claim(claimId)
+    if (claim) await this.keep([claim])
   }
 
   /// The report as it stands, serialized once per version.
@@ -199,8 +199,8 @@ class KeptReport {
   /// version), then copied into one buffer a stretch at a time (a 10,000-claim report is megabytes): nothing here
   /// goes over all claims at once.
   private async serialize(): Promise<ReportBytes> {
-    const record = this.store.checks.byId(this.record.id) ?? this.record
-    const check = checkView(this.store, record, this.tally.done)
+    const record = await this.store.checks.byId(this.record.id) ?? this.record
+    const check = await checkView(this.store, record, this.tally.done)
     const summary = this.tally.summary(this.claims.length, this.tokens)
     const claims = this.claims.slice()
     const head = Buffer.from(`{"check":${JSON.stringify(check)},"text":`)
@@ -232,14 +232,14 @@ class KeptReport {
     const stretches = new Stretches()
     // The read that asked for the report has held this turn already.
     await stretches.pause(true)
-    this.text = await jsonString(this.store.documents.text(this.record.documentId), stretches)
-    this.panel = JSON.stringify(panelOf(this.store, this.record))
+    this.text = await jsonString(await this.store.documents.text(this.record.documentId), stretches)
+    this.panel = JSON.stringify(await panelOf(this.store, this.record))
     let after: ClaimRecord | null = null
     for (;;) {
       await stretches.pause()
       if (this.dropped) throw new Error('The report cache was closed.')
-      const page = this.store.documents.claimsAfter(this.record.documentId, after, PAGE)
-      this.keep(page)
+      const page = await this.store.documents.claimsAfter(this.record.documentId, after, PAGE)
+      await this.keep(page)
       after = page.at(-1) ?? after
       if (page.length < PAGE) {
         this.complete = true
@@ -249,11 +249,11 @@ class KeptReport {
   }
 
   /// Serializes `claims` as they are in the store now, in place of what was kept of them.
-  private keep(claims: readonly ClaimRecord[]): void {
+  private async keep(claims: readonly ClaimRecord[]): Promise<void> {
     if (claims.length === 0) return
     const ids = claims.map((claim) => claim.id)
-    const results = this.store.results.forCheck(this.record.id, ids)
-    const tokens = this.store.results.tokensByClaim(this.record.id, ids)
+    const results = await this.store.results.forCheck(this.record.id, ids)
+    const tokens = await this.store.results.tokensByClaim(this.record.id, ids)
     for (const claim of claims) {
       const view = claimView(claim, results)
       const kept: KeptClaim = {
@@ -311,7 +311,7 @@ export class ReportCache {
     if (MANUSCRIPT_ID.test(checkId)) return this.manuscriptReport(principal, checkId)
     // A kept report knows its organization: a read of a kept report asks the store nothing.
     let report = this.reports.get(checkId)
-    const record = report ? report.record : this.store.checks.get(principal.organizationId, checkId)
+    const record = report ? report.record : await this.store.checks.get(principal.organizationId, checkId)
     if (!record || record.organizationId !== principal.organizationId)
       throw new ApiError('not_found', `There is no check ${checkId}.`)
     if (report) this.reports.delete(checkId)
@@ -338,7 +338,7 @@ export class ReportCache {
   /// The report of the organization's manuscript `id`: its parts' reports, each kept as a check's, as one. Its
   /// tag is made of theirs, so it changes whenever one of them does.
   private async manuscriptReport(principal: Principal, id: string): Promise<ReportBytes> {
-    const parts = this.store.checks.ofManuscript(principal.organizationId, id)
+    const parts = await this.store.checks.ofManuscript(principal.organizationId, id)
     if (parts.length === 0) throw new ApiError('not_found', `There is no check ${id}.`)
     const kept = await Promise.all(parts.map((part) => this.report(principal, part.id)))
     const reports = kept.map((bytes) => JSON.parse(bytes.json.toString()) as Report)

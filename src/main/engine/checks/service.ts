@@ -66,37 +66,37 @@ export class Service {
     })
   }
 
-  authenticate(tokenValue: string): Principal {
-    return this.account.authenticate(tokenValue)
+  async authenticate(tokenValue: string): Promise<Principal> {
+    return await this.account.authenticate(tokenValue)
   }
-  authenticateSession(keys: SessionKeys): Principal {
-    return this.account.authenticateSession(keys)
+  async authenticateSession(keys: SessionKeys): Promise<Principal> {
+    return await this.account.authenticateSession(keys)
   }
-  isCurrent(tokenId: string): boolean {
-    return this.account.isCurrent(tokenId)
+  async isCurrent(tokenId: string): Promise<boolean> {
+    return await this.account.isCurrent(tokenId)
   }
-  me(principal: Principal): Me {
-    return this.account.me(principal)
+  async me(principal: Principal): Promise<Me> {
+    return await this.account.me(principal)
   }
-  credits(principal: Principal): Credits {
-    return this.account.credits(principal)
+  async credits(principal: Principal): Promise<Credits> {
+    return await this.account.credits(principal)
   }
-  webhookSecret(principal: Principal): WebhookSecret {
-    return this.account.webhookSecret(principal)
+  async webhookSecret(principal: Principal): Promise<WebhookSecret> {
+    return await this.account.webhookSecret(principal)
   }
-  rotateWebhookSecret(principal: Principal): WebhookSecretRotation {
-    return this.account.rotateWebhookSecret(principal)
+  async rotateWebhookSecret(principal: Principal): Promise<WebhookSecretRotation> {
+    return await this.account.rotateWebhookSecret(principal)
   }
 
   estimate(principal: Principal, request: EstimateRequest): Promise<Estimate> {
     return this.estimates.estimate(principal, request)
   }
-  requireExtraction(principal: Principal, request: CreateCheckRequest, tiers: readonly Tier[]): void {
-    this.estimates.requireExtraction(principal, request, tiers)
+  async requireExtraction(principal: Principal, request: CreateCheckRequest, tiers: readonly Tier[]): Promise<void> {
+    await this.estimates.requireExtraction(principal, request, tiers)
   }
 
-  requireSubmittable(principal: Principal, request: CreateCheckRequest): Tier[] {
-    return this.submissions.requireSubmittable(principal, request)
+  async requireSubmittable(principal: Principal, request: CreateCheckRequest): Promise<Tier[]> {
+    return await this.submissions.requireSubmittable(principal, request)
   }
   submit(
     principal: Principal,
@@ -106,19 +106,19 @@ export class Service {
     return this.submissions.submit(principal, request, idempotencyKey)
   }
 
-  getCheck(principal: Principal, id: string): Check {
-    return this.checks.getCheck(principal, id)
+  async getCheck(principal: Principal, id: string): Promise<Check> {
+    return await this.checks.getCheck(principal, id)
   }
-  report(principal: Principal, id: string): Report {
-    return this.checks.report(principal, id)
+  async report(principal: Principal, id: string): Promise<Report> {
+    return await this.checks.report(principal, id)
   }
-  listChecks(principal: Principal, limit?: number, cursor?: string | null): CheckList {
-    return this.checks.listChecks(principal, limit, cursor)
+  async listChecks(principal: Principal, limit?: number, cursor?: string | null): Promise<CheckList> {
+    return await this.checks.listChecks(principal, limit, cursor)
   }
-  cancel(principal: Principal, id: string): Check {
-    return this.checks.cancel(principal, id)
+  async cancel(principal: Principal, id: string): Promise<Check> {
+    return await this.checks.cancel(principal, id)
   }
-  patch(principal: Principal, id: string, edits: PatchCheckRequest): Check {
-    return this.checks.patch(principal, id, edits)
+  async patch(principal: Principal, id: string, edits: PatchCheckRequest): Promise<Check> {
+    return await this.checks.patch(principal, id, edits)
   }
 }

@@ -68,7 +68,7 @@ export class Submissions {
   /// Refuses a submission for what can be told without running it: the tiers, the URLs, and the text or the
   /// estimated document. Answers the tiers in their canonical order. Checks queued to run when online are
   /// refused the same way when they are queued.
-  requireSubmittable(principal: Principal, request: CreateCheckRequest): Tier[] {
+  async requireSubmittable(principal: Principal, request: CreateCheckRequest): Promise<Tier[]> {
     const { config, store, estimates } = this.parts
     const { text, name, author, sourceUrl, callbackUrl } = request
     requireStorableText({ text, name, author, sourceUrl, callbackUrl })
@@ -77,10 +77,10 @@ export class Submissions {
     requireCallbackUrl(request.callbackUrl, config.webhooks.allowLocalTargets)
     const missing = tiers.find((tier) => !this.parts.tiers.has(tier))
     if (missing) throw new ApiError('unprocessable', tierUnavailable(missing))
-    if (request.documentId !== undefined) estimates.estimatedDocument(principal, request.documentId, tiers)
+    if (request.documentId !== undefined) await estimates.estimatedDocument(principal, request.documentId, tiers)
     else requireCheckableText(request.text ?? '', config.limits.maxTextChars)
     if (request.previousCheckId)
-      requirePreviousCheck(store, principal.organizationId, request.previousCheckId)
+      await requirePreviousCheck(store, principal.organizationId, request.previousCheckId)
     return tiers
   }
 
@@ -95,22 +95,22 @@ export class Submissions {
     idempotencyKey?: string,
   ): Promise<{ check: Check; replayed: boolean }> {
     const { store, config, clock, estimates, checks } = this.parts
-    const tiers = this.requireSubmittable(principal, request)
+    const tiers = await this.requireSubmittable(principal, request)
     if (idempotencyKey !== undefined) requireIdempotencyKey(idempotencyKey)
     const hash = requestHash(request)
 
-    const replay = (): { check: Check; replayed: boolean } | null => {
+    const replay = async (): Promise<{ check: Check; replayed: boolean } | null> => {
       if (idempotencyKey === undefined) return null
-      const earlier = store.idempotencyKeys.find(principal.organizationId, idempotencyKey)
+      const earlier = await store.idempotencyKeys.find(principal.organizationId, idempotencyKey)
       if (!earlier) return null
       if (earlier.requestHash !== hash) {
         throw new ApiError('unprocessable', 'This Idempotency-Key was used with a different request body.')
       }
-      return { check: checks.getCheck(principal, earlier.checkId), replayed: true }
+      return { check: await checks.getCheck(principal, earlier.checkId), replayed: true }
     }
-    const earlier = replay()
+    const earlier = await replay()
     if (earlier) return earlier
-    if (request.documentId === undefined) estimates.requireExtraction(principal, request, tiers)
+    if (request.documentId === undefined) await estimates.requireExtraction(principal, request, tiers)
     await this.parts.reachability?.require(tiers)
     if (request.callbackUrl) {
       await requireCallbackTarget(
@@ -124,14 +124,14 @@ export class Submissions {
     let claims: ClaimRecord[]
     let fresh = false
     if (request.documentId !== undefined) {
-      document = estimates.estimatedDocument(principal, request.documentId, tiers)
-      claims = store.documents.claims(document.id)
+      document = await estimates.estimatedDocument(principal, request.documentId, tiers)
+      claims = await store.documents.claims(document.id)
     } else {
       ;({ document, claims } = await estimates.newDocument(principal, request.text ?? '', tiers, null))
       fresh = true
     }
 
-    const carried = estimates.carried(principal, request.previousCheckId, document, claims)
+    const carried = await estimates.carried(principal, request.previousCheckId, document, claims)
     const price = estimates.price(document, claims.length, carried)
     const now = clock.now().toISOString()
     const record: CheckRecord = {
@@ -154,19 +154,19 @@ export class Submissions {
       ...(request.manuscript ? { manuscript: request.manuscript } : {}),
       sourcePolicy: tiers.includes('t3') ? this.parts.sourcePolicy(principal.organizationId) : null,
     }
-    const replayed = store.transaction(() => {
+    const replayed = await store.transaction(async (tx) => {
       // Checked again inside the write transaction: the first of concurrent repeats wins.
-      const raced = replay()
+      const raced = await replay()
       if (raced) return raced
-      if (request.manuscript) this.requireNewPart(principal, request.manuscript, tiers)
-      if (fresh) store.documents.insert(document, claims)
-      else if (!store.documents.keep(document.id)) throw estimateExpired(document.id)
-      store.checks.insert(record)
-      chargeOrRefuse(store.ledger, principal.organizationId, price.total, record.id, now, 'This check')
+      if (request.manuscript) await this.requireNewPart(principal, request.manuscript, tiers)
+      if (fresh) await tx.documents.insert(document, claims)
+      else if (!await tx.documents.keep(document.id)) throw estimateExpired(document.id)
+      await tx.checks.insert(record)
+      await chargeOrRefuse(tx.ledger, principal.organizationId, price.total, record.id, now, 'This check')
       for (const claim of claims) {
         const kept = carried?.claims.get(claim.id)
         if (!kept) continue
-        store.results.carry(
+        await tx.results.carry(
           {
             checkId: kept.previousCheckId,
             claimId: kept.previousClaim.id,
@@ -183,27 +183,27 @@ export class Submissions {
             (this.parts.tiers.get(tier)?.models() ?? []).map((model) => ({ claimId: claim.id, tier, model })),
           ),
       )
-      store.units.enqueue(record.id, units, now)
+      await tx.units.enqueue(record.id, units, now)
       if (idempotencyKey !== undefined) {
-        store.idempotencyKeys.insert(principal.organizationId, idempotencyKey, hash, record.id, now)
+        await tx.idempotencyKeys.insert(principal.organizationId, idempotencyKey, hash, record.id, now)
       }
       return null
     })
     if (replayed) return replayed
-    const check = checkView(store, record)
+    const check = await checkView(store, record)
     this.parts.events.emit({ type: 'check', organizationId: principal.organizationId, check })
     this.parts.jobs.submitted(record.id)
-    return { check: checks.getCheck(principal, record.id), replayed: false }
+    return { check: await checks.getCheck(principal, record.id), replayed: false }
   }
 
   /// Refuses a part of a manuscript that its earlier parts do not fit: another count of parts or other tiers,
   /// or a part already submitted.
-  private requireNewPart(
+  private async requireNewPart(
     principal: Principal,
     manuscript: NonNullable<CreateCheckRequest['manuscript']>,
     tiers: readonly Tier[],
-  ): void {
-    const earlier = this.parts.store.checks.ofManuscript(principal.organizationId, manuscript.id)
+  ): Promise<void> {
+    const earlier = await this.parts.store.checks.ofManuscript(principal.organizationId, manuscript.id)
     const misfit = earlier.find(
       (check) =>
         check.manuscript?.parts !== manuscript.parts ||

@@ -8,9 +8,9 @@ import { JUDGE_UNIT } from '../tiers/tier'
 /// The `webhook` member of a check: null without a `callbackUrl`; `waiting` until the check ends; then the
 /// delivery of its event (`pending` while attempts go on, `delivered`, `failed`) with every attempt; `skipped`
 /// when it ended without an event (cancelled).
-function webhookView(store: Store, record: CheckRecord): WebhookDelivery | null {
+async function webhookView(store: Store, record: CheckRecord): Promise<WebhookDelivery | null> {
   if (record.callbackUrl === null) return null
-  const event = store.outbox.forCheck(record.id)
+  const event = await store.outbox.forCheck(record.id)
   if (!event) {
     const active = record.status === 'queued' || record.status === 'running'
     return {
@@ -28,45 +28,45 @@ function webhookView(store: Store, record: CheckRecord): WebhookDelivery | null 
     attempts: event.attempts,
     lastAttemptAt: event.lastAttemptAt,
     nextAttemptAt: event.nextAttemptAt,
-    log: store.outbox.attempts(event.id),
+    log: await store.outbox.attempts(event.id),
   }
 }
 
 /// The public shape of a check: the stored record with its progress per tier (counted here unless the caller
 /// has counted it already) and its webhook's delivery.
-export function checkView(
+export async function checkView(
   store: Store,
   record: CheckRecord,
   counted?: Partial<Record<Tier, number>>,
-): Check {
-  const done = counted ?? store.checks.claimsDone(record.id)
+): Promise<Check> {
+  const done = counted ?? await store.checks.claimsDone(record.id)
   const { organizationId: _organization, unitPrices: _prices, sourcePolicy: _policy, ...check } = record
   return {
     ...check,
     progress: { claimsDone: Object.fromEntries(record.tiers.map((tier) => [tier, done[tier] ?? 0])) },
-    webhook: webhookView(store, record),
+    webhook: await webhookView(store, record),
   }
 }
 
 /// The report of a check, assembled from one consistent read of the store.
-export function reportView(store: Store, record: CheckRecord): Report {
-  return store.snapshot(() => {
-    const text = store.documents.text(record.documentId)
-    const results = store.results.forCheck(record.id)
+export async function reportView(store: Store, record: CheckRecord): Promise<Report> {
+  return await store.snapshot(async (tx) => {
+    const text = await tx.documents.text(record.documentId)
+    const results = await tx.results.forCheck(record.id)
     const tally = new ReportTally(record.tiers)
-    const claims = store.documents.claims(record.documentId).map((claim) => {
+    const claims = (await tx.documents.claims(record.documentId)).map((claim) => {
       const view = claimView(claim, results)
       tally.add(view, null)
       return view
     })
-    const check = checkView(store, record, tally.done)
-    const tokens = store.results.tokens(record.id)
+    const check = await checkView(tx, record, tally.done)
+    const tokens = await tx.results.tokens(record.id)
     return {
       check,
       text,
       claims,
       summary: tally.summary(claims.length, tokens),
-      panel: panelOf(store, record),
+      panel: await panelOf(tx, record),
       sources: record.sourcePolicy ?? null,
     }
   })
@@ -99,8 +99,8 @@ export function claimView(claim: ClaimRecord, results: CheckResults): Claim {
 }
 
 /// A report's panel: the models that vote in each tier.
-export const panelOf = (store: Store, record: CheckRecord): Report['panel'] =>
-  store.units.panelSizes(record.id, JUDGE_UNIT)
+export const panelOf = async (store: Store, record: CheckRecord): Promise<Report['panel']> =>
+  await store.units.panelSizes(record.id, JUDGE_UNIT)
 
 /// What a report's counts read of a claim: its verdict in each tier.
 export interface Decided {

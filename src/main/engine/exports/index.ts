@@ -70,11 +70,11 @@ function attention(report: Report): { claimId: string; why: string; correction: 
 }
 
 /// The annotated report of a check the principal may read (any scope; another organization's is not found).
-export const exportCheck = (
+export const exportCheck = async (
   service: Pick<Service, 'report'>,
   principal: Principal,
   checkId: string,
   format: ExportFormat,
   printPdf: PdfPrinter,
   render: Render,
-): Promise<ExportedFile> => exportReport(service.report(principal, checkId), format, printPdf, render)
+): Promise<ExportedFile> => exportReport(await service.report(principal, checkId), format, printPdf, render)

@@ -101,38 +101,38 @@ export class DraftService {
   }
 
   /// The most recently opened drafts first.
-  list(principal: Principal): DraftList {
-    return { data: this.store.drafts.recent(principal.organizationId, RECENT_LIMIT).map(summaryOf) }
+  async list(principal: Principal): Promise<DraftList> {
+    return { data: (await this.store.drafts.recent(principal.organizationId, RECENT_LIMIT)).map(summaryOf) }
   }
 
-  create(principal: Principal, request: CreateDraftRequest): Draft {
-    return viewOf(this.insert(principal, request.title ?? UNTITLED_DRAFT, request.text ?? '', null, null))
+  async create(principal: Principal, request: CreateDraftRequest): Promise<Draft> {
+    return viewOf(await this.insert(principal, request.title ?? UNTITLED_DRAFT, request.text ?? '', null, null))
   }
 
   /// The draft without its text (where its file is, say).
-  summary(principal: Principal, id: string): DraftSummary {
-    return summaryOf(this.find(principal, id))
+  async summary(principal: Principal, id: string): Promise<DraftSummary> {
+    return summaryOf(await this.find(principal, id))
   }
 
   /// The draft with its text; it moves to the top of the recent list.
-  open(principal: Principal, id: string): Draft {
-    const draft = this.find(principal, id)
-    return viewOf(this.change(draft, { openedAt: this.now() }))
+  async open(principal: Principal, id: string): Promise<Draft> {
+    const draft = await this.find(principal, id)
+    return viewOf(await this.change(draft, { openedAt: this.now() }))
   }
 
   /// The autosave: cheap and idempotent, answers the draft without its text.
-  save(principal: Principal, id: string, request: SaveDraftRequest): DraftSummary {
-    const draft = this.find(principal, id)
+  async save(principal: Principal, id: string, request: SaveDraftRequest): Promise<DraftSummary> {
+    const draft = await this.find(principal, id)
     const changes: Omit<DraftChanges, 'updatedAt'> = {}
     if (request.text !== undefined && request.text !== draft.text) changes.text = request.text
     if (request.title !== undefined && request.title !== draft.title) changes.title = request.title
     if (request.lastCheckId !== undefined && request.lastCheckId !== draft.lastCheckId) {
       changes.lastCheckId = request.lastCheckId
-      changes.anchors = request.lastCheckId === null ? [] : this.anchorsOf(principal, request.lastCheckId)
+      changes.anchors = request.lastCheckId === null ? [] : await this.anchorsOf(principal, request.lastCheckId)
     }
     if (request.savedToFile) changes.fileDigest = digestOf(request.text ?? draft.text)
     if (Object.keys(changes).length === 0) return summaryOf(draft)
-    return summaryOf(this.change(draft, { ...changes, openedAt: this.now() }))
+    return summaryOf(await this.change(draft, { ...changes, openedAt: this.now() }))
   }
 
   /// A file the page read: Markdown and text as they are, a Word document as Markdown; a new draft holds it.
@@ -150,7 +150,7 @@ export class DraftService {
     // A Word document is imported, not opened: it is saved (downloaded) as Markdown under its own name.
     const docx = kindOf(request.name) === 'docx'
     const title = docx ? `${basename(request.name, extname(request.name))}.md` : request.name
-    return viewOf(this.insert(principal, title, text, null, docx ? null : digestOf(text)))
+    return viewOf(await this.insert(principal, title, text, null, docx ? null : digestOf(text)))
   }
 
   /// Opens a file from disk (the desktop's dialogs): its draft if it has one, else a new draft. The draft keeps
@@ -181,27 +181,27 @@ export class DraftService {
     const bytes = await readFile(path).catch(unreadable)
     const text = requireDraftText(name, await textOfFile(name, bytes))
     if (kindOf(path) === 'docx') {
-      return viewOf(this.insert(principal, `${basename(path, extname(path))}.md`, text, null, null))
+      return viewOf(await this.insert(principal, `${basename(path, extname(path))}.md`, text, null, null))
     }
     const digest = digestOf(text)
-    const draft = this.store.drafts.byFile(principal.organizationId, path)
-    if (!draft) return viewOf(this.insert(principal, name, text, path, digest))
+    const draft = await this.store.drafts.byFile(principal.organizationId, path)
+    if (!draft) return viewOf(await this.insert(principal, name, text, path, digest))
     const edited = digestOf(draft.text)
     const opened = { openedAt: this.now() }
-    if (draft.fileDigest === digest) return viewOf(this.change(draft, opened))
+    if (draft.fileDigest === digest) return viewOf(await this.change(draft, opened))
     // Edits that made the text the file's now are as good as none.
     if (draft.fileDigest === edited || edited === digest) {
-      return viewOf(this.change(draft, { ...opened, text, fileDigest: digest }))
+      return viewOf(await this.change(draft, { ...opened, text, fileDigest: digest }))
     }
     const editsTitle = `${basename(name, extname(name))} (unsaved edits)${extname(name)}`
     const keep = await keepUnsavedEdits(editsTitle)
     // Read again: an autosave may have landed while the writer was asked.
-    return this.store.transaction(() => {
-      const current = this.find(principal, draft.id)
-      if (keep) return viewOf(this.change(current, { openedAt: this.now() }))
+    return await this.store.transaction(async (tx) => {
+      const current = await this.find(principal, draft.id)
+      if (keep) return viewOf(await this.change(current, { openedAt: this.now() }))
       const now = this.now()
-      this.requireRoom(principal.organizationId, current.text, null)
-      this.store.drafts.insert({
+      await this.requireRoom(principal.organizationId, current.text, null)
+      await tx.drafts.insert({
         ...current,
         id: newId('drf', this.clock.now()),
         title: editsTitle,
@@ -210,7 +210,7 @@ export class DraftService {
         createdAt: now,
         updatedAt: now,
       })
-      return viewOf(this.change(current, { text, fileDigest: digest, openedAt: now }))
+      return viewOf(await this.change(current, { text, fileDigest: digest, openedAt: now }))
     })
   }
 
@@ -218,7 +218,7 @@ export class DraftService {
   /// program wrote it, and saving over it would lose what that program wrote. A file that is gone, or that is not
   /// the draft's, did not.
   async changedOnDisk(principal: Principal, id: string, path: string): Promise<boolean> {
-    const draft = this.find(principal, id)
+    const draft = await this.find(principal, id)
     if (draft.filePath !== path || draft.fileDigest === null) return false
     const bytes = await readFile(path).catch(() => null)
     if (!bytes) return false
@@ -231,17 +231,17 @@ export class DraftService {
   /// that file and is named after it. An autosave that lands while the file is written keeps its newer text (the
   /// file then holds the older one, so the draft shows changes not saved to it).
   async saveFile(principal: Principal, id: string, text: string, path: string): Promise<DraftSummary> {
-    const draft = this.find(principal, id)
+    const draft = await this.find(principal, id)
     const replaced = await readFile(path).catch(() => null)
     await writeFileAtomic(path, fileText(text, replaced ? conventionsOf(replaced) : EDITOR_CONVENTIONS))
     // A file has one draft: one that held this path before lets it go.
-    const previous = this.store.drafts.byFile(principal.organizationId, path)
-    return this.store.transaction(() => {
+    const previous = await this.store.drafts.byFile(principal.organizationId, path)
+    return await this.store.transaction(async (tx) => {
       if (previous && previous.id !== id)
-        this.store.drafts.update(previous.id, { filePath: null, fileDigest: null, updatedAt: this.now() })
-      const current = this.find(principal, id)
+        await tx.drafts.update(previous.id, { filePath: null, fileDigest: null, updatedAt: this.now() })
+      const current = await this.find(principal, id)
       return summaryOf(
-        this.change(current, {
+        await this.change(current, {
           text: current.text === draft.text ? text : current.text,
           filePath: path,
           fileDigest: digestOf(text),
@@ -252,10 +252,10 @@ export class DraftService {
     })
   }
 
-  private anchorsOf(principal: Principal, checkId: string): DraftAnchor[] {
-    const check = this.store.checks.get(principal.organizationId, checkId)
+  private async anchorsOf(principal: Principal, checkId: string): Promise<DraftAnchor[]> {
+    const check = await this.store.checks.get(principal.organizationId, checkId)
     // A manuscript's parts, one after another in its text.
-    const checks = check ? [check] : this.store.checks.ofManuscript(principal.organizationId, checkId)
+    const checks = check ? [check] : await this.store.checks.ofManuscript(principal.organizationId, checkId)
     // The desktop app may check on a remote service (its settings): the page then anchors from that report.
     if (checks.length === 0 && principal.owner) return []
     if (checks.length === 0) throw new ApiError('not_found', `There is no check ${checkId}.`)
@@ -271,15 +271,15 @@ export class DraftService {
     })
   }
 
-  private insert(
+  private async insert(
     principal: Principal,
     title: string,
     text: string,
     filePath: string | null,
     fileDigest: string | null,
-  ): DraftRecord {
+  ): Promise<DraftRecord> {
     this.newDrafts.require(principal.organizationId, 'new drafts')
-    this.requireRoom(principal.organizationId, text, null)
+    await this.requireRoom(principal.organizationId, text, null)
     const now = this.now()
     const draft: DraftRecord = {
       id: newId('drf', this.clock.now()),
@@ -294,21 +294,21 @@ export class DraftService {
       updatedAt: now,
       openedAt: now,
     }
-    this.store.drafts.insert(draft)
+    await this.store.drafts.insert(draft)
     return draft
   }
 
-  private change(draft: DraftRecord, changes: Omit<DraftChanges, 'updatedAt'>): DraftRecord {
-    if (changes.text !== undefined) this.requireRoom(draft.organizationId, changes.text, draft)
+  private async change(draft: DraftRecord, changes: Omit<DraftChanges, 'updatedAt'>): Promise<DraftRecord> {
+    if (changes.text !== undefined) await this.requireRoom(draft.organizationId, changes.text, draft)
     const updatedAt = this.now()
-    this.store.drafts.update(draft.id, { ...changes, updatedAt })
+    await this.store.drafts.update(draft.id, { ...changes, updatedAt })
     return { ...draft, ...changes, updatedAt }
   }
 
   /// Refuses a new draft of `text` (or `text` replacing the text of `replaced`) that would take the organization
   /// past `limits.drafts` or `limits.draftBytes`; a text no longer than the one it replaces always fits.
-  private requireRoom(organizationId: string, text: string, replaced: DraftRecord | null): void {
-    const usage = this.store.drafts.usage(organizationId)
+  private async requireRoom(organizationId: string, text: string, replaced: DraftRecord | null): Promise<void> {
+    const usage = await this.store.drafts.usage(organizationId)
     if (!replaced && usage.drafts >= this.limits.drafts) {
       throw quotaReached(
         'drafts',
@@ -325,8 +325,8 @@ export class DraftService {
     }
   }
 
-  private find(principal: Principal, id: string): DraftRecord {
-    const draft = this.store.drafts.get(principal.organizationId, id)
+  private async find(principal: Principal, id: string): Promise<DraftRecord> {
+    const draft = await this.store.drafts.get(principal.organizationId, id)
     if (!draft) throw new ApiError('not_found', `There is no draft ${id}.`)
     return draft
   }

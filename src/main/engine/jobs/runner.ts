@@ -89,7 +89,7 @@ export class JobRunner {
     private readonly clock: Clock,
     private readonly options: RunnerOptions = DEFAULT_RUNNER_OPTIONS,
   ) {
-    this.alarm = new Alarm(clock, () => this.pump(), { keepAlive: true })
+    this.alarm = new Alarm(clock, async () => await this.pump(), { keepAlive: true })
   }
 
   /// Runs the jobs of `queue` too, from the next start on.
@@ -98,24 +98,24 @@ export class JobRunner {
   }
 
   /// Starts working, first taking back what a previous process left unfinished when it died.
-  start(): void {
-    this.store.units.releaseAbandoned(this.now())
-    for (const queue of this.queues.keys()) queue.releaseAbandoned(this.now())
+  async start(): Promise<void> {
+    await this.store.units.releaseAbandoned(this.now())
+    for (const queue of this.queues.keys()) await queue.releaseAbandoned(this.now())
     this.running = true
     // A process that died between a check's last unit and its ending left the check active with nothing open.
-    for (const checkId of this.store.checks.activeIds()) this.settle(checkId)
-    this.pump()
+    for (const checkId of await this.store.checks.activeIds()) await this.settle(checkId)
+    await this.pump()
   }
 
   /// New work was queued for `checkId`: start on it, or end it at once if it has nothing to do.
-  submitted(checkId: string): void {
-    this.settle(checkId)
-    this.pump()
+  async submitted(checkId: string): Promise<void> {
+    await this.settle(checkId)
+    await this.pump()
   }
 
   /// A job was queued: start on it if there is room.
-  wake(): void {
-    this.pump()
+  async wake(): Promise<void> {
+    await this.pump()
   }
 
   /// Stops the check's units that are in flight (after a cancel).
@@ -143,15 +143,15 @@ export class JobRunner {
 
   /// The check of a unit when it is queued or running, started if it was queued; kept while it runs, so that its
   /// units do not read it again (a cancel or its end forgets it).
-  private runningCheck(checkId: string): CheckRecord | null {
+  private async runningCheck(checkId: string): Promise<CheckRecord | null> {
     const kept = this.checks.get(checkId)
     if (kept) return kept
-    const check = this.store.checks.byId(checkId)
+    const check = await this.store.checks.byId(checkId)
     if (!check || (check.status !== 'queued' && check.status !== 'running')) return null
-    if (this.store.checks.start(check.id, this.now())) this.emitCheck(check.id)
+    if (await this.store.checks.start(check.id, this.now())) await this.emitCheck(check.id)
     this.checks.set(checkId, check)
     // Counted before any of its units here land: units that land together are written together.
-    this.claimsDone.set(checkId, this.store.checks.claimsDone(checkId))
+    this.claimsDone.set(checkId, await this.store.checks.claimsDone(checkId))
     return check
   }
 
@@ -163,9 +163,9 @@ export class JobRunner {
   }
 
   /// A document's text; the last one read is kept, since a check's units follow one another.
-  private documentText(documentId: string): string {
+  private async documentText(documentId: string): Promise<string> {
     if (this.lastDocument?.id !== documentId)
-      this.lastDocument = { id: documentId, text: this.store.documents.text(documentId) }
+      this.lastDocument = { id: documentId, text: await this.store.documents.text(documentId) }
     return this.lastDocument.text
   }
 
@@ -181,15 +181,15 @@ export class JobRunner {
     )
   }
 
-  private pump(): void {
+  private async pump(): Promise<void> {
     if (!this.running || this.pumping) return
     this.pumping = true
     try {
       const concurrency = this.concurrency()
       while (this.inFlight < concurrency) {
         const now = this.clock.now().getTime()
-        const units = this.store.transaction(() =>
-          this.store.units.lease(
+        const units = await this.store.transaction(async (tx) =>
+          await tx.units.lease(
             iso(now),
             iso(now + this.options.unitTimeoutMs),
             concurrency - this.inFlight,
@@ -203,12 +203,12 @@ export class JobRunner {
       }
       for (const [queue, count] of this.queues) {
         if (count >= queue.concurrency) continue
-        const jobs = queue.lease(this.now(), queue.concurrency - count)
+        const jobs = await queue.lease(this.now(), queue.concurrency - count)
         this.queues.set(queue, count + jobs.length)
         for (const job of jobs)
           this.follow(this.runJob(job), () => this.queues.set(queue, (this.queues.get(queue) ?? 1) - 1))
       }
-      this.scheduleNext()
+      await this.scheduleNext()
     } finally {
       this.pumping = false
     }
@@ -234,10 +234,10 @@ export class JobRunner {
   }
 
   /// Wakes up when the next unit or job waiting for a retry falls due, if there is room for it.
-  private scheduleNext(): void {
+  private async scheduleNext(): Promise<void> {
     if (!this.running) return this.alarm.set(null)
     const due = [
-      this.inFlight < this.concurrency() ? this.store.units.nextDue() : null,
+      this.inFlight < this.concurrency() ? await this.store.units.nextDue() : null,
       ...[...this.queues].map(([queue, count]) => (count < queue.concurrency ? queue.nextDue() : null)),
     ].filter((at): at is string => at !== null)
     this.alarm.set(due.length > 0 ? due.reduce((a, b) => (a < b ? a : b)) : null)
@@ -251,12 +251,12 @@ export class JobRunner {
     try {
       await job.run(controller.signal)
     } catch (error) {
-      if (controller.signal.aborted) return job.retryLater(this.now())
+      if (controller.signal.aborted) return await job.retryLater(this.now())
       const reason = error instanceof Error ? error.message : String(error)
       if (job.attempts < this.options.maxAttempts && !(error instanceof PermanentError)) {
-        job.retryLater(iso(this.clock.now().getTime() + this.options.retryDelayMs(job.attempts)))
+        await job.retryLater(iso(this.clock.now().getTime() + this.options.retryDelayMs(job.attempts)))
       } else {
-        job.fail(reason)
+        await job.fail(reason)
       }
     } finally {
       this.jobControllers.delete(controller)
@@ -264,11 +264,11 @@ export class JobRunner {
   }
 
   private async run(unit: UnitRecord): Promise<void> {
-    const check = this.runningCheck(unit.checkId)
-    const claim = this.store.documents.claim(unit.claimId)
+    const check = await this.runningCheck(unit.checkId)
+    const claim = await this.store.documents.claim(unit.claimId)
     const tier = this.tiers.get(unit.tier)
     if (!check || !claim) return
-    if (!tier) return this.giveUp(unit, `The ${unit.tier} tier is not available: it is not configured.`)
+    if (!tier) return await this.giveUp(unit, `The ${unit.tier} tier is not available: it is not configured.`)
 
     const controller = new AbortController()
     const mine = this.controllers.get(check.id) ?? new Set()
@@ -279,7 +279,7 @@ export class JobRunner {
         model: unit.model,
         checkId: check.id,
         organizationId: check.organizationId,
-        documentText: this.documentText(check.documentId),
+        documentText: await this.documentText(check.documentId),
         signal: AbortSignal.any([
           controller.signal,
           AbortSignal.timeout(tier.unitTimeoutMs ?? this.options.unitTimeoutMs),
@@ -291,22 +291,22 @@ export class JobRunner {
       else if (tier.judge)
         outcome = await tier.judge({
           ...input,
-          votes: this.store.results.votes(check.id, claim.id, unit.tier),
+          votes: await this.store.results.votes(check.id, claim.id, unit.tier),
         })
       else throw new PermanentError(`The ${unit.tier} tier has no judge.`)
       // Written with the other units that land in the same turn (a batch of votes): one commit for them all.
       this.landing.set(check.id, (this.landing.get(check.id) ?? 0) + 1)
-      const recording = this.store.batched(() => {
-        if (!this.store.units.finish(unit.id)) return false // cancelled meanwhile
+      const recording = await this.store.batched(async (tx) => {
+        if (!await tx.units.finish(unit.id)) return false // cancelled meanwhile
         if (outcome.evaluation)
-          this.store.results.addEvaluation(
+          await tx.results.addEvaluation(
             check.id,
             claim.id,
             outcome.evaluation,
             outcome.partEvaluations ?? null,
           )
         if (outcome.voteStances)
-          this.store.results.judgeVoteCitations(
+          await tx.results.judgeVoteCitations(
             check.id,
             claim.id,
             unit.tier,
@@ -316,10 +316,10 @@ export class JobRunner {
         // A judge unit's debate votes land with its consensus, in this one transaction: a unit that dies
         // mid-debate recorded nothing and debates again, so no round-2 vote is ever written twice.
         for (const vote of outcome.debate ?? [])
-          this.store.results.addEvaluation(check.id, claim.id, vote, vote.parts ?? null)
-        this.store.results.addIssues(check.id, claim.id, outcome.issues)
+          await tx.results.addEvaluation(check.id, claim.id, vote, vote.parts ?? null)
+        tx.results.addIssues(check.id, claim.id, outcome.issues)
         if (outcome.consensus)
-          this.store.results.setConsensus(
+          await tx.results.setConsensus(
             check.id,
             claim.id,
             unit.tier,
@@ -327,7 +327,7 @@ export class JobRunner {
             outcome.consensusUsage ?? null,
             outcome.partConsensus ?? null,
           )
-        this.queueJudge(unit)
+        await this.queueJudge(unit)
         return true
       })
       const recorded = await recording.catch((error: unknown) => {
@@ -352,20 +352,20 @@ export class JobRunner {
       // A consensus moves the check's progress (claims done per tier): say so, unless that ended the check. The
       // last of the units written together settles the check, once the others have said so.
       this.announced(check.id)
-      const ended = this.landing.has(check.id) ? false : this.settle(check.id)
-      if (outcome.consensus && !ended) this.emitProgress(check.id, unit.tier)
+      const ended = this.landing.has(check.id) ? false : await this.settle(check.id)
+      if (outcome.consensus && !ended) await this.emitProgress(check.id, unit.tier)
     } catch (error) {
       if (controller.signal.aborted) {
         // Cancelled (its units are already marked) or the engine is stopping (the unit waits for the next start).
-        if (!this.running) this.store.units.retryLater(unit.id, 'The engine stopped.', this.now())
+        if (!this.running) await this.store.units.retryLater(unit.id, 'The engine stopped.', this.now())
         return
       }
       const reason = error instanceof Error ? error.message : String(error)
       if (unit.attempts < this.options.maxAttempts && !(error instanceof PermanentError)) {
         const at = this.clock.now().getTime() + this.options.retryDelayMs(unit.attempts)
-        this.store.units.retryLater(unit.id, reason, iso(at))
+        await this.store.units.retryLater(unit.id, reason, iso(at))
       } else {
-        this.giveUp(unit, reason)
+        await this.giveUp(unit, reason)
       }
     } finally {
       mine.delete(controller)
@@ -373,21 +373,21 @@ export class JobRunner {
     }
   }
 
-  private giveUp(unit: UnitRecord, reason: string): void {
-    this.store.transaction(() => {
-      if (this.store.units.fail(unit.id, reason)) this.queueJudge(unit)
+  private async giveUp(unit: UnitRecord, reason: string): Promise<void> {
+    await this.store.transaction(async (tx) => {
+      if (await tx.units.fail(unit.id, reason)) await this.queueJudge(unit)
     })
-    this.settle(unit.checkId)
+    await this.settle(unit.checkId)
   }
 
   /// Called in the transaction that ends a panel unit (done or failed): when it was the claim-tier's last open
   /// one and at least one vote is in, queues the judge unit. If every panel unit failed there is no judge, and
   /// the claim-tier ends without consensus (refunded when the check settles).
-  private queueJudge(unit: UnitRecord): void {
+  private async queueJudge(unit: UnitRecord): Promise<void> {
     if (unit.model === JUDGE_UNIT || !this.tiers.get(unit.tier)?.judge) return
-    if (this.store.units.openFor(unit.checkId, unit.claimId, unit.tier) > 0) return
-    if (this.store.results.votes(unit.checkId, unit.claimId, unit.tier).length === 0) return
-    this.store.units.enqueueOnce(
+    if (await this.store.units.openFor(unit.checkId, unit.claimId, unit.tier) > 0) return
+    if ((await this.store.results.votes(unit.checkId, unit.claimId, unit.tier)).length === 0) return
+    await this.store.units.enqueueOnce(
       unit.checkId,
       { claimId: unit.claimId, tier: unit.tier, model: JUDGE_UNIT },
       this.now(),
@@ -397,33 +397,33 @@ export class JobRunner {
   /// Ends the check once none of its units is open: completed when all succeeded, otherwise failed with the
   /// claim-tiers that reached no consensus refunded. The conditional update lets only one ending win; true when
   /// this call ended it.
-  private settle(checkId: string): boolean {
+  private async settle(checkId: string): Promise<boolean> {
     // Most units end with others still open: that read needs no write transaction.
-    if (this.store.units.anyOpen(checkId)) return false
-    const ended = this.store.transaction(() => {
-      if (this.store.units.anyOpen(checkId)) return false
-      const check = this.store.checks.byId(checkId)
+    if (await this.store.units.anyOpen(checkId)) return false
+    const ended = await this.store.transaction(async (tx) => {
+      if (await tx.units.anyOpen(checkId)) return false
+      const check = await tx.checks.byId(checkId)
       if (!check) return false
-      const failed = this.store.units.failedUndecided(checkId)
+      const failed = await tx.units.failedUndecided(checkId)
       const at = this.now()
       if (failed === 0) {
-        if (!this.store.checks.end(checkId, { status: 'completed', refunded: 0, error: null, at }))
+        if (!await tx.checks.end(checkId, { status: 'completed', refunded: 0, error: null, at }))
           return false
-        queueCheckEvent(this.store, checkId, at) // the webhook event, with the ending or not at all
+        await queueCheckEvent(tx, checkId, at) // the webhook event, with the ending or not at all
         return true
       }
-      const decided = this.store.results.decided(checkId)
+      const decided = await tx.results.decided(checkId)
       const refund = check.tiers.reduce((sum, tier) => {
         const undecided = check.claimCount - decided.filter((entry) => entry.tier === tier).length
         return sum + undecided * (check.unitPrices[tier] ?? 0)
       }, 0)
       const error = {
         code: 'unit_failed',
-        message: `${failed} claim check${failed === 1 ? '' : 's'} failed: ${this.store.units.lastError(checkId) ?? 'unknown error'}`,
+        message: `${failed} claim check${failed === 1 ? '' : 's'} failed: ${await tx.units.lastError(checkId) ?? 'unknown error'}`,
       }
-      if (!this.store.checks.end(checkId, { status: 'failed', refunded: refund, error, at })) return false
-      this.store.ledger.record(check.organizationId, 'refund', refund, checkId, at)
-      queueCheckEvent(this.store, checkId, at)
+      if (!await tx.checks.end(checkId, { status: 'failed', refunded: refund, error, at })) return false
+      await tx.ledger.record(check.organizationId, 'refund', refund, checkId, at)
+      await queueCheckEvent(tx, checkId, at)
       return true
     })
     if (ended) {
@@ -431,34 +431,34 @@ export class JobRunner {
       this.checks.delete(checkId)
       // A finished check's text is no longer needed here (a long one is megabytes).
       this.lastDocument = null
-      this.emitCheck(checkId)
+      await this.emitCheck(checkId)
     }
     return ended
   }
 
   /// The running check moved on by one consensus in `tier` (one that was cancelled meanwhile has said so).
-  private emitProgress(checkId: string, tier: Tier): void {
-    const record = this.store.checks.byId(checkId)
+  private async emitProgress(checkId: string, tier: Tier): Promise<void> {
+    const record = await this.store.checks.byId(checkId)
     if (record?.status !== 'running') return
     const counted = this.claimsDone.get(checkId)
     const done = counted
       ? { ...counted, [tier]: (counted[tier] ?? 0) + 1 }
-      : this.store.checks.claimsDone(checkId)
+      : await this.store.checks.claimsDone(checkId)
     this.claimsDone.set(checkId, done)
     this.events.emit({
       type: 'check',
       organizationId: record.organizationId,
-      check: checkView(this.store, record, done),
+      check: await checkView(this.store, record, done),
     })
   }
 
-  private emitCheck(checkId: string): void {
-    const record = this.store.checks.byId(checkId)
+  private async emitCheck(checkId: string): Promise<void> {
+    const record = await this.store.checks.byId(checkId)
     if (record)
       this.events.emit({
         type: 'check',
         organizationId: record.organizationId,
-        check: checkView(this.store, record),
+        check: await checkView(this.store, record),
       })
   }
 }

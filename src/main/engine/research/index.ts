@@ -191,7 +191,7 @@ export class DeepResearch implements JobQueue {
     let context = ''
     let claimId: string | null = null
     const found = hasClaim
-      ? this.store.research.claimOfOrganization(principal.organizationId, request.claimId as string)
+      ? await this.store.research.claimOfOrganization(principal.organizationId, request.claimId as string)
       : null
     if (hasClaim && !found)
       throw new ApiError(
@@ -215,8 +215,8 @@ export class DeepResearch implements JobQueue {
     const now = this.clock.now().toISOString()
     const id = newId('rsc', this.clock.now())
     const price = this.config.pricing.research
-    this.store.transaction(() => {
-      this.store.research.insert({
+    await this.store.transaction(async (tx) => {
+      await tx.research.insert({
         id,
         organizationId: principal.organizationId,
         claimId,
@@ -225,12 +225,12 @@ export class DeepResearch implements JobQueue {
         charged: price,
         createdAt: now,
       })
-      chargeOrRefuse(this.store.ledger, principal.organizationId, price, id, now, 'Deep research')
+      await chargeOrRefuse(tx.ledger, principal.organizationId, price, id, now, 'Deep research')
     })
     // The answer shows the run as accepted; the runner may pick it up at once.
-    const accepted = this.get(principal, id)
-    this.emit(id, null, {})
-    this.runner.wake()
+    const accepted = await this.get(principal, id)
+    await this.emit(id, null, {})
+    await this.runner.wake()
     return accepted
   }
 
@@ -256,32 +256,32 @@ export class DeepResearch implements JobQueue {
           'nothing was charged. Try again in a moment.',
       )
     })
-    if (resolution) this.store.documents.resolve(claim.id, resolution)
-    return this.store.documents.claim(claim.id) ?? claim
+    if (resolution) await this.store.documents.resolve(claim.id, resolution)
+    return await this.store.documents.claim(claim.id) ?? claim
   }
 
   /// `GET /research`: the organization's recent runs, newest first (the History lists them with the checks).
-  list(principal: Principal): ResearchList {
-    return { data: this.store.research.recent(principal.organizationId, 50).map(researchView) }
+  async list(principal: Principal): Promise<ResearchList> {
+    return { data: (await this.store.research.recent(principal.organizationId, 50)).map(researchView) }
   }
 
   /// `GET /research/{id}`; another organization's run is not found.
-  get(principal: Principal, id: string): Research {
-    const record = this.store.research.get(principal.organizationId, id)
+  async get(principal: Principal, id: string): Promise<Research> {
+    const record = await this.store.research.get(principal.organizationId, id)
     if (!record) throw new ApiError('not_found', `No research ${id}.`)
     return researchView(record)
   }
 
-  lease(now: string, limit: number): Job[] {
-    return this.store.research.lease(now, limit).map((record) => this.job(record))
+  async lease(now: string, limit: number): Promise<Job[]> {
+    return (await this.store.research.lease(now, limit)).map((record) => this.job(record))
   }
 
-  nextDue(): string | null {
-    return this.store.research.nextDue()
+  async nextDue(): Promise<string | null> {
+    return await this.store.research.nextDue()
   }
 
-  releaseAbandoned(now: string): void {
-    this.store.research.releaseAbandoned(now)
+  async releaseAbandoned(now: string): Promise<void> {
+    await this.store.research.releaseAbandoned(now)
   }
 
   private now(): string {
@@ -289,8 +289,8 @@ export class DeepResearch implements JobQueue {
   }
 
   /// Tells the organization's editors where run `id` stands, on the engine's event stream.
-  private emit(id: string, step: ResearchStep | null, state: ResearchState): void {
-    const record = this.store.research.byId(id) as ResearchRecord
+  private async emit(id: string, step: ResearchStep | null, state: ResearchState): Promise<void> {
+    const record = await this.store.research.byId(id) as ResearchRecord
     this.events.emit({
       type: 'research',
       organizationId: record.organizationId,
@@ -308,31 +308,31 @@ export class DeepResearch implements JobQueue {
       attempts: record.attempts,
       run: async (signal) => {
         const result = await this.steps(record, state, signal)
-        const ended = this.store.research.complete(record.id, JSON.stringify(result), this.now())
-        if (ended) this.emit(record.id, null, state)
+        const ended = await this.store.research.complete(record.id, JSON.stringify(result), this.now())
+        if (ended) await this.emit(record.id, null, state)
       },
-      retryLater: (at) => this.store.research.retryLater(record.id, at),
-      fail: (reason) => {
+      retryLater: async (at) => await this.store.research.retryLater(record.id, at),
+      fail: async (reason) => {
         const at = this.now()
-        const ended = this.store.transaction(() => {
-          const done = this.store.research.fail(
+        const ended = await this.store.transaction(async (tx) => {
+          const done = await tx.research.fail(
             record.id,
             'research_failed',
             (reason || 'research failed').slice(0, 500),
             record.charged,
             at,
           )
-          if (done) this.store.ledger.record(record.organizationId, 'refund', record.charged, record.id, at)
+          if (done) await tx.ledger.record(record.organizationId, 'refund', record.charged, record.id, at)
           return done
         })
-        if (ended) this.emit(record.id, null, state)
+        if (ended) await this.emit(record.id, null, state)
       },
     }
   }
 
-  private save(record: ResearchRecord, state: ResearchState, step: ResearchStep): void {
-    this.store.research.saveState(record.id, JSON.stringify(state), this.now())
-    this.emit(record.id, step, state)
+  private async save(record: ResearchRecord, state: ResearchState, step: ResearchStep): Promise<void> {
+    await this.store.research.saveState(record.id, JSON.stringify(state), this.now())
+    await this.emit(record.id, step, state)
   }
 
   private async steps(
@@ -345,7 +345,7 @@ export class DeepResearch implements JobQueue {
     if (!client || !judge) throw new Error('Deep research needs a panel and a judge in the configuration.')
     const claim = record.text
     const today = todayOf(this.now(), ALL_STEPS)
-    const web = this.web.forOrganization(record.organizationId)
+    const web = await this.web.forOrganization(record.organizationId)
 
     if (!state.plan) {
       const { object } = await client.generate(judge, {
@@ -366,7 +366,7 @@ export class DeepResearch implements JobQueue {
         contradictionQueries: clean(object.contradictionQueries).slice(0, 3),
       }
       if (state.plan.supportQueries.length === 0) state.plan.supportQueries.push(claim.slice(0, 300))
-      this.save(record, state, 'plan')
+      await this.save(record, state, 'plan')
     }
     const plan = state.plan
     // Each search's passages: the best 12 by their words, of which the judge keeps at most the 6 that bear
@@ -395,12 +395,12 @@ export class DeepResearch implements JobQueue {
       // The sub-questions are what settles the claim: their answers are searched as well as its support.
       state.answers ??= await search(plan.subQuestions)
       state.support = await search(plan.supportQueries)
-      this.save(record, state, 'search-support')
+      await this.save(record, state, 'search-support')
     }
     if (!state.contradiction) {
       const queries = plan.contradictionQueries.length > 0 ? plan.contradictionQueries : [`${claim} false`]
       state.contradiction = await search(queries)
-      this.save(record, state, 'search-contradiction')
+      await this.save(record, state, 'search-contradiction')
     }
     const passages = [...(state.answers ?? []), ...state.support, ...state.contradiction].filter(
       (passage, index, all) =>
@@ -421,7 +421,7 @@ export class DeepResearch implements JobQueue {
       const map = await this.buildMap(web, claim, object, passages, signal)
       if (!validMap(map)) throw new Error('The argument map had no proof or dissent.')
       state.map = await this.judgedMap(web, claim, map, today, signal)
-      this.save(record, state, 'map')
+      await this.save(record, state, 'map')
     }
     const map = state.map
     state.votes ??= []
@@ -440,7 +440,7 @@ export class DeepResearch implements JobQueue {
         detail: consistentDetail(object.verdict, object.detail),
         rationale: object.rationale.trim().slice(0, 2000),
       })
-      this.save(record, state, 'votes')
+      await this.save(record, state, 'votes')
     }
     // Votes saved by a run started before votes had kinds have none.
     const votes = state.votes
@@ -462,7 +462,7 @@ export class DeepResearch implements JobQueue {
       name: 'research_finding',
       signal,
     })
-    this.emit(record.id, 'verdict', state)
+    await this.emit(record.id, 'verdict', state)
     const sources = distinctCitations(map.nodes.flatMap((node) => node.sources))
     // Supported needs a quote that confirms the claim, refuted one that contradicts it (a map saved before
     // stances were judged has none judged: any verified quote counts).

@@ -261,19 +261,19 @@ export class AppSettings {
     )
   }
 
-  listTokens(principal: Principal): TokenList {
-    return { data: this.admin.listTokens(principal.organizationId).map(tokenView) }
+  async listTokens(principal: Principal): Promise<TokenList> {
+    return { data: (await this.admin.listTokens(principal.organizationId)).map(tokenView) }
   }
 
-  createToken(principal: Principal, request: CreateTokenRequest): CreatedToken {
+  async createToken(principal: Principal, request: CreateTokenRequest): Promise<CreatedToken> {
     const name = request.name?.trim() || null
-    const { value, token } = this.admin.createToken(request.scope, principal.organizationId, name)
+    const { value, token } = await this.admin.createToken(request.scope, principal.organizationId, name)
     return { token: tokenView(token), value }
   }
 
   /// Revokes one of the organization's tokens; never the one this window itself signs in with.
-  revokeToken(principal: Principal, id: string): ApiToken {
-    const token = this.store.tokens.get(id)
+  async revokeToken(principal: Principal, id: string): Promise<ApiToken> {
+    const token = await this.store.tokens.get(id)
     if (!token || token.organizationId !== principal.organizationId) {
       throw new ApiError('not_found', `There is no token ${id}.`)
     }
@@ -283,13 +283,13 @@ export class AppSettings {
         'This is the token this window signs in with; it cannot revoke itself.',
       )
     }
-    if (token.revokedAt === null) this.admin.revokeToken(id)
-    return tokenView(this.store.tokens.get(id) ?? token)
+    if (token.revokedAt === null) await this.admin.revokeToken(id)
+    return tokenView(await this.store.tokens.get(id) ?? token)
   }
 
   /// Adds credits to the organization's balance.
-  grantCredits(principal: Principal, amount: number): Credits {
-    return { balance: this.admin.grantCredits(principal.organizationId, amount), prices: this.base.pricing }
+  async grantCredits(principal: Principal, amount: number): Promise<Credits> {
+    return { balance: await this.admin.grantCredits(principal.organizationId, amount), prices: this.base.pricing }
   }
 
   private modelView(model: ModelConfig): SettingsModel {

@@ -91,8 +91,8 @@ const ACTIVE = CheckStatus.options.filter((status) => !hasEnded({ status }))
 export class Checks {
   constructor(private readonly db: Db) {}
 
-  insert(check: CheckRecord): void {
-    this.db
+  async insert(check: CheckRecord): Promise<void> {
+    await this.db
       .prepare(
         `INSERT INTO checks (id, organization_id, document_id, status, name, author, source_url, callback_url, tiers,
            unit_prices, claim_count, charged, refunded, created_at, updated_at, manuscript_id, manuscript_part,
@@ -123,22 +123,22 @@ export class Checks {
   }
 
   /// The check if it belongs to the organization; another organization's is as good as absent.
-  get(organizationId: string, id: string): CheckRecord | null {
-    const row = this.db
+  async get(organizationId: string, id: string): Promise<CheckRecord | null> {
+    const row = await this.db
       .prepare('SELECT * FROM checks WHERE id = ? AND organization_id = ?')
       .get(id, organizationId) as Row | undefined
     return row ? toRecord(row) : null
   }
 
   /// For the job runner, which works for every organization.
-  byId(id: string): CheckRecord | null {
-    const row = this.db.prepare('SELECT * FROM checks WHERE id = ?').get(id) as Row | undefined
+  async byId(id: string): Promise<CheckRecord | null> {
+    const row = await this.db.prepare('SELECT * FROM checks WHERE id = ?').get(id) as Row | undefined
     return row ? toRecord(row) : null
   }
 
   /// The checks of the organization's manuscript `manuscriptId`, by part.
-  ofManuscript(organizationId: string, manuscriptId: string): CheckRecord[] {
-    const rows = this.db
+  async ofManuscript(organizationId: string, manuscriptId: string): Promise<CheckRecord[]> {
+    const rows = await this.db
       .prepare(
         'SELECT * FROM checks WHERE organization_id = ? AND manuscript_id = ? ORDER BY manuscript_part, id',
       )
@@ -148,8 +148,8 @@ export class Checks {
 
   /// Newest first, `limit` of them, after the check `before` (exclusive) when given; of a manuscript's parts
   /// only the first submitted, where the manuscript stands in the list.
-  list(organizationId: string, limit: number, before: string | null): CheckRecord[] {
-    const rows = this.db
+  async list(organizationId: string, limit: number, before: string | null): Promise<CheckRecord[]> {
+    const rows = await this.db
       .prepare(
         `SELECT * FROM checks WHERE organization_id = ? AND id < ?
            AND (manuscript_id IS NULL OR id = (SELECT MIN(part.id) FROM checks part
@@ -162,26 +162,26 @@ export class Checks {
   }
 
   /// Consensus entries per tier: the check's `progress.claimsDone`.
-  claimsDone(checkId: string): Partial<Record<Tier, number>> {
-    const rows = this.db
+  async claimsDone(checkId: string): Promise<Partial<Record<Tier, number>>> {
+    const rows = await this.db
       .prepare('SELECT tier, COUNT(*) AS done FROM consensus WHERE check_id = ? GROUP BY tier')
       .all(checkId) as { tier: Tier; done: number }[]
     return Object.fromEntries(rows.map((row) => [row.tier, Number(row.done)]))
   }
 
   /// queued -> running; false if it was not queued.
-  start(id: string, at: string): boolean {
+  async start(id: string, at: string): Promise<boolean> {
     return (
-      this.db
+      (await this.db
         .prepare("UPDATE checks SET status = 'running', updated_at = ? WHERE id = ? AND status = 'queued'")
-        .run(at, id).changes > 0
+        .run(at, id)).changes > 0
     )
   }
 
   /// Moves an active check to its terminal state. Only one ending can win: false if it had ended already.
-  end(id: string, ending: CheckEnding): boolean {
+  async end(id: string, ending: CheckEnding): Promise<boolean> {
     return (
-      this.db
+      (await this.db
         .prepare(
           `UPDATE checks SET status = ?, refunded = ?, error_code = ?, error_message = ?, updated_at = ?, completed_at = ?
            WHERE id = ? AND status IN (${ACTIVE.map(() => '?').join(', ')})`,
@@ -195,23 +195,23 @@ export class Checks {
           ending.at,
           id,
           ...ACTIVE,
-        ).changes > 0
+        )).changes > 0
     )
   }
 
-  edit(id: string, edits: CheckEdits, at: string): void {
+  async edit(id: string, edits: CheckEdits, at: string): Promise<void> {
     const columns = { name: 'name', author: 'author', sourceUrl: 'source_url' } as const
     const entries = Object.entries(edits) as [keyof CheckEdits, string | null][]
     if (entries.length === 0) return
     const sets = entries.map(([field]) => `${columns[field]} = ?`).join(', ')
-    this.db
+    await this.db
       .prepare(`UPDATE checks SET ${sets}, updated_at = ? WHERE id = ?`)
       .run(...entries.map(([, v]) => v), at, id)
   }
 
   /// Ids of the checks still queued or running, oldest first.
-  activeIds(): string[] {
-    const rows = this.db
+  async activeIds(): Promise<string[]> {
+    const rows = await this.db
       .prepare("SELECT id FROM checks WHERE status IN ('queued', 'running') ORDER BY id")
       .all() as {
       id: string

@@ -97,7 +97,7 @@ export class SqliteDatabase implements Database {
       dialect: 'sqlite',
       prepare: (sql) => statement(sql, direct),
       exec: (sql) => direct(() => void this.connection.exec(sql)),
-      transaction: (work) => work(held),
+      transaction: async (work) => await work(held),
     }
     this.held = held
     this.root = {

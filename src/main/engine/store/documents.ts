@@ -109,8 +109,8 @@ export class Documents {
     return () => this.resolvedListeners.delete(listener)
   }
 
-  insert(document: DocumentRecord, claims: readonly ClaimRecord[]): void {
-    this.db
+  async insert(document: DocumentRecord, claims: readonly ClaimRecord[]): Promise<void> {
+    await this.db
       .prepare(
         'INSERT INTO documents (id, organization_id, text, tiers, unit_prices, created_at, expires_at) ' +
           'VALUES (?, ?, ?, ?, ?, ?, ?)',
@@ -128,12 +128,12 @@ export class Documents {
       'INSERT INTO claims (id, document_id, text, char_start, char_end) VALUES (?, ?, ?, ?, ?)',
     )
     for (const claim of claims)
-      insertClaim.run(claim.id, document.id, claim.text, claim.charStart, claim.charEnd)
+      await insertClaim.run(claim.id, document.id, claim.text, claim.charStart, claim.charEnd)
   }
 
   /// The document if it belongs to the organization; another organization's is as good as absent.
-  get(organizationId: string, id: string): DocumentRecord | null {
-    const row = this.db
+  async get(organizationId: string, id: string): Promise<DocumentRecord | null> {
+    const row = await this.db
       .prepare(
         'SELECT id, organization_id, text, tiers, unit_prices, created_at, expires_at FROM documents ' +
           'WHERE id = ? AND organization_id = ?',
@@ -154,22 +154,22 @@ export class Documents {
   }
 
   /// Keeps an estimate from expiring once it is submitted or queued; false when it has expired already.
-  keep(id: string): boolean {
-    return this.db.prepare('UPDATE documents SET expires_at = NULL WHERE id = ?').run(id).changes > 0
+  async keep(id: string): Promise<boolean> {
+    return (await this.db.prepare('UPDATE documents SET expires_at = NULL WHERE id = ?').run(id)).changes > 0
   }
 
   /// Whether the organization's document `id` was an estimate that expired (and was deleted) lately.
-  expired(organizationId: string, id: string): boolean {
+  async expired(organizationId: string, id: string): Promise<boolean> {
     return (
-      this.db
+      await this.db
         .prepare('SELECT 1 FROM expired_documents WHERE id = ? AND organization_id = ?')
         .get(id, organizationId) !== undefined
     )
   }
 
   /// When the next estimate expires, if any does.
-  nextExpiry(): string | null {
-    const row = this.db
+  async nextExpiry(): Promise<string | null> {
+    const row = await this.db
       .prepare('SELECT MIN(expires_at) AS due FROM documents WHERE expires_at IS NOT NULL')
       .get() as { due: string | null }
     return row.due
@@ -178,52 +178,52 @@ export class Documents {
   /// Deletes the estimates expired by `now` with their claims, keeping their ids so that a late submission is
   /// told it expired, until `forgetBefore`. An estimate whose claim deep research was asked about stays (the
   /// research refers to one). Answers how many expired.
-  expire(now: string, forgetBefore: string): number {
-    const due = this.db
+  async expire(now: string, forgetBefore: string): Promise<number> {
+    const due = await this.db
       .prepare(`SELECT id, organization_id FROM documents d WHERE ${UNSUBMITTED} AND expires_at <= ?`)
       .all(now) as { id: string; organization_id: string }[]
-    this.expireNow(due, now)
-    this.db.prepare('DELETE FROM expired_documents WHERE expired_at < ?').run(forgetBefore)
+    await this.expireNow(due, now)
+    await this.db.prepare('DELETE FROM expired_documents WHERE expired_at < ?').run(forgetBefore)
     return due.length
   }
 
   /// Expires the organization's unsubmitted estimates but the `kept` newest, as `expire` does: what one
   /// organization keeps for free is bounded. Answers how many expired.
-  expireOldest(organizationId: string, kept: number, now: string): number {
-    const due = this.db
+  async expireOldest(organizationId: string, kept: number, now: string): Promise<number> {
+    const due = await this.db
       .prepare(
         `SELECT id, organization_id FROM documents d WHERE ${UNSUBMITTED} AND organization_id = ? ` +
           'ORDER BY id DESC LIMIT -1 OFFSET ?',
       )
       .all(organizationId, kept) as { id: string; organization_id: string }[]
-    this.expireNow(due, now)
+    await this.expireNow(due, now)
     return due.length
   }
 
   /// Deletes estimates with their claims, keeping their ids (see `expire`).
-  private expireNow(due: readonly { id: string; organization_id: string }[], now: string): void {
+  private async expireNow(due: readonly { id: string; organization_id: string }[], now: string): Promise<void> {
     const deleteClaims = this.db.prepare('DELETE FROM claims WHERE document_id = ?')
     const deleteDocument = this.db.prepare('DELETE FROM documents WHERE id = ?')
     const remember = this.db.prepare(
       'INSERT INTO expired_documents (id, organization_id, expired_at) VALUES (?, ?, ?)',
     )
     for (const { id, organization_id } of due) {
-      deleteClaims.run(id)
-      deleteDocument.run(id)
-      remember.run(id, organization_id, now)
+      await deleteClaims.run(id)
+      await deleteDocument.run(id)
+      await remember.run(id, organization_id, now)
     }
   }
 
-  text(id: string): string {
-    const row = this.db.prepare('SELECT text FROM documents WHERE id = ?').get(id) as
+  async text(id: string): Promise<string> {
+    const row = await this.db.prepare('SELECT text FROM documents WHERE id = ?').get(id) as
       { text: string } | undefined
     if (!row) throw new Error(`document ${id} is missing`)
     return row.text
   }
 
   /// The document's claims in text order.
-  claims(documentId: string): ClaimRecord[] {
-    const rows = this.db
+  async claims(documentId: string): Promise<ClaimRecord[]> {
+    const rows = await this.db
       .prepare(`SELECT ${claimColumns()} FROM claims WHERE document_id = ? ORDER BY char_start, id`)
       .all(documentId) as ClaimRow[]
     return rows.map(toClaim)
@@ -231,8 +231,8 @@ export class Documents {
 
   /// Up to `limit` of the document's claims in text order, after `after` (from the first when null): a long
   /// document's claims a page at a time.
-  claimsAfter(documentId: string, after: ClaimRecord | null, limit: number): ClaimRecord[] {
-    const rows = this.db
+  async claimsAfter(documentId: string, after: ClaimRecord | null, limit: number): Promise<ClaimRecord[]> {
+    const rows = await this.db
       .prepare(
         `SELECT ${claimColumns()} FROM claims WHERE document_id = ? AND (char_start, id) > (?, ?)
          ORDER BY char_start, id LIMIT ?`,
@@ -241,15 +241,15 @@ export class Documents {
     return rows.map(toClaim)
   }
 
-  claim(id: string): ClaimRecord | null {
-    const row = this.db.prepare(`SELECT ${claimColumns()} FROM claims WHERE id = ?`).get(id) as
+  async claim(id: string): Promise<ClaimRecord | null> {
+    const row = await this.db.prepare(`SELECT ${claimColumns()} FROM claims WHERE id = ?`).get(id) as
       ClaimRow | undefined
     return row ? toClaim(row) : null
   }
 
   /// The tokens resolving the claim cost (its share of a batched request), when the resolver reported them.
-  resolverUsage(claimId: string): TokenUsage | null {
-    const row = this.db
+  async resolverUsage(claimId: string): Promise<TokenUsage | null> {
+    const row = await this.db
       .prepare(
         'SELECT resolver_input_tokens AS input, resolver_output_tokens AS output FROM claims WHERE id = ?',
       )
@@ -263,8 +263,8 @@ export class Documents {
   /// statement, whichever process resolved it. False when the claim was resolved already.
   /// Stores the resolutions of claims resolved together in one transaction, and gives each claim as stored
   /// (another process may have resolved it first).
-  resolveAll(resolved: ReadonlyArray<{ claim: ClaimRecord; resolution: Resolution }>): Promise<ClaimRecord[]> {
-    return this.db.transaction(async (db) => {
+  async resolveAll(resolved: ReadonlyArray<{ claim: ClaimRecord; resolution: Resolution }>): Promise<ClaimRecord[]> {
+    return await this.db.transaction(async (db) => {
       const documents = new Documents(db, this.resolvedListeners)
       const stored: ClaimRecord[] = []
       for (const { claim, resolution } of resolved) {
@@ -282,8 +282,8 @@ export class Documents {
     })
   }
 
-  resolve(claimId: string, resolution: Resolution): boolean {
-    const changed = this.db
+  async resolve(claimId: string, resolution: Resolution): Promise<boolean> {
+    const changed = await this.db
       .prepare(
         `UPDATE claims SET statement = ?, parts = ?, statement_state = ?, resolver_input_tokens = ?,
            resolver_output_tokens = ?

@@ -75,8 +75,8 @@ const STORED_AS_JSON = new Set<keyof DraftChanges>(['anchors', 'title', 'filePat
 export class Drafts {
   constructor(private readonly db: Db) {}
 
-  insert(draft: DraftRecord): void {
-    this.db
+  async insert(draft: DraftRecord): Promise<void> {
+    await this.db
       .prepare(`INSERT INTO drafts (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
       .run(
         draft.id,
@@ -94,24 +94,24 @@ export class Drafts {
   }
 
   /// The draft if it belongs to the organization.
-  get(organizationId: string, id: string): DraftRecord | null {
-    const row = this.db
+  async get(organizationId: string, id: string): Promise<DraftRecord | null> {
+    const row = await this.db
       .prepare(`SELECT ${COLUMNS} FROM drafts WHERE id = ? AND organization_id = ?`)
       .get(id, organizationId) as DraftRow | undefined
     return row ? toDraft(row) : null
   }
 
   /// The organization's draft of a file, if it has one.
-  byFile(organizationId: string, filePath: string): DraftRecord | null {
-    const row = this.db
+  async byFile(organizationId: string, filePath: string): Promise<DraftRecord | null> {
+    const row = await this.db
       .prepare(`SELECT ${COLUMNS} FROM drafts WHERE organization_id = ? AND file_path = ?`)
       .get(organizationId, encoded(filePath)) as DraftRow | undefined
     return row ? toDraft(row) : null
   }
 
   /// The most recently opened drafts first.
-  recent(organizationId: string, limit: number): DraftRecord[] {
-    const rows = this.db
+  async recent(organizationId: string, limit: number): Promise<DraftRecord[]> {
+    const rows = await this.db
       .prepare(
         `SELECT ${COLUMNS} FROM drafts WHERE organization_id = ? ORDER BY opened_at DESC, id DESC LIMIT ?`,
       )
@@ -121,8 +121,8 @@ export class Drafts {
 
   /// How many drafts the organization keeps, and the bytes their texts take in the store (octet_length reads
   /// only the stored length, not the texts).
-  usage(organizationId: string): { drafts: number; bytes: number } {
-    const row = this.db
+  async usage(organizationId: string): Promise<{ drafts: number; bytes: number }> {
+    const row = await this.db
       .prepare(
         'SELECT COUNT(*) AS drafts, COALESCE(SUM(octet_length(text)), 0) AS bytes FROM drafts WHERE organization_id = ?',
       )
@@ -130,7 +130,7 @@ export class Drafts {
     return { drafts: Number(row.drafts), bytes: Number(row.bytes) }
   }
 
-  update(id: string, changes: DraftChanges): void {
+  async update(id: string, changes: DraftChanges): Promise<void> {
     const sets = ['updated_at = ?']
     const values: unknown[] = [changes.updatedAt]
     for (const [key, column] of Object.entries(CHANGED_COLUMNS) as [keyof typeof CHANGED_COLUMNS, string][]) {
@@ -139,6 +139,6 @@ export class Drafts {
       sets.push(`${column} = ?`)
       values.push(STORED_AS_JSON.has(key) && value !== null ? JSON.stringify(value) : value)
     }
-    this.db.prepare(`UPDATE drafts SET ${sets.join(', ')} WHERE id = ?`).run(...values, id)
+    await this.db.prepare(`UPDATE drafts SET ${sets.join(', ')} WHERE id = ?`).run(...values, id)
   }
 }

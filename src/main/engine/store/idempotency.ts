@@ -4,15 +4,15 @@ import type { Db } from './database'
 export class IdempotencyKeys {
   constructor(private readonly db: Db) {}
 
-  find(organizationId: string, key: string): { requestHash: string; checkId: string } | null {
-    const row = this.db
+  async find(organizationId: string, key: string): Promise<{ requestHash: string; checkId: string } | null> {
+    const row = await this.db
       .prepare('SELECT request_hash, check_id FROM idempotency_keys WHERE organization_id = ? AND key = ?')
       .get(organizationId, key) as { request_hash: string; check_id: string } | undefined
     return row ? { requestHash: row.request_hash, checkId: row.check_id } : null
   }
 
-  insert(organizationId: string, key: string, requestHash: string, checkId: string, at: string): void {
-    this.db
+  async insert(organizationId: string, key: string, requestHash: string, checkId: string, at: string): Promise<void> {
+    await this.db
       .prepare(
         'INSERT INTO idempotency_keys (organization_id, key, request_hash, check_id, created_at) VALUES (?, ?, ?, ?, ?)',
       )

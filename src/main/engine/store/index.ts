@@ -78,7 +78,7 @@ export class Store {
     this.results = new Results(db)
     this.idempotencyKeys = new IdempotencyKeys(db)
     this.outbox = new Outbox(db)
-    this.voteCache = new VoteCache(db, (work) => this.root().batched((tx) => work(tx.voteCache)))
+    this.voteCache = new VoteCache(db, async (work) => await this.root().batched((tx) => work(tx.voteCache)))
     this.research = new ResearchRuns(db)
     this.settings = new SettingsStore(db)
     this.drafts = new Drafts(db)
@@ -90,14 +90,14 @@ export class Store {
   /// `factdesk serve` and `factdesk web` runs the folder can sign; ones stored in the clear by older versions are
   /// sealed now.
   static async open(dataDir: string): Promise<Store> {
-    return Store.over(SqliteDatabase.open(join(dataDir, 'factdesk.db')), fileSecretBox(dataDir))
+    return await Store.over(SqliteDatabase.open(join(dataDir, 'factdesk.db')), fileSecretBox(dataDir))
   }
 
   /// The store over an opened and migrated database.
   static async over(database: Database, box: SecretBox): Promise<Store> {
     const store = new Store({ database, box, resolvedListeners: new Set(), batch: [] }, null)
     try {
-      await store.transaction((tx) => tx.webhookSecrets.sealPlaintext())
+      await store.transaction(async (tx) => await tx.webhookSecrets.sealPlaintext())
     } catch (error) {
       await store.close()
       throw error
@@ -111,15 +111,15 @@ export class Store {
   }
 
   /// Runs `work` as one read transaction: every query in it sees the same snapshot.
-  snapshot<T>(work: (tx: Store) => Promise<T>): Promise<T> {
-    return this.transaction(work, { readOnly: true })
+  async snapshot<T>(work: (tx: Store) => Promise<T>): Promise<T> {
+    return await this.transaction(work, { readOnly: true })
   }
 
   /// Runs `work` as one write transaction, with a store of its own: everything it wrote lands, or nothing if it
   /// throws. Inside a transaction, the same transaction.
-  transaction<T>(work: (tx: Store) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
-    if (this.connection) return work(this)
-    return within(this.shared.database, (connection) => work(new Store(this.shared, connection)), options)
+  async transaction<T>(work: (tx: Store) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+    if (this.connection) return await work(this)
+    return await within(this.shared.database, (connection) => work(new Store(this.shared, connection)), options)
   }
 
   /// Runs `work` in one write transaction with the other work batched in the same turn of the event loop, so that
@@ -171,9 +171,9 @@ export class Store {
 
 /// Runs `work` in a transaction of `database`, marking the asynchronous work inside it so that the root store
 /// refuses it.
-function within<T>(database: Database, work: (db: Db) => Promise<T>, options: TransactionOptions): Promise<T> {
+async function within<T>(database: Database, work: (db: Db) => Promise<T>, options: TransactionOptions): Promise<T> {
   if (insideOpen(database)) return Promise.reject(new RootStoreInTransactionError())
-  return database.transaction((connection) => {
+  return await database.transaction((connection) => {
     const context = { database, open: true }
     return inside.run(context, async () => {
       try {
@@ -199,15 +199,15 @@ function guarded(database: Database): Db {
   const statement = (sql: string): Statement => {
     const prepared = root.prepare(sql)
     return {
-      get: async (...params) => (check(), prepared.get(...params)),
-      all: async (...params) => (check(), prepared.all(...params)),
-      run: async (...params) => (check(), prepared.run(...params)),
+      get: async (...params) => (check(), await prepared.get(...params)),
+      all: async (...params) => (check(), await prepared.all(...params)),
+      run: async (...params) => (check(), await prepared.run(...params)),
     }
   }
   return {
     dialect: root.dialect,
     prepare: statement,
-    exec: async (sql) => (check(), root.exec(sql)),
-    transaction: (work) => within(database, work, {}),
+    exec: async (sql) => (check(), await root.exec(sql)),
+    transaction: async (work) => await within(database, work, {}),
   }
 }

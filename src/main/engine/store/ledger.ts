@@ -19,8 +19,8 @@ export class InsufficientCreditsError extends Error {
 export class Ledger {
   constructor(private readonly db: Db) {}
 
-  balance(organizationId: string): number {
-    const row = this.db
+  async balance(organizationId: string): Promise<number> {
+    const row = await this.db
       .prepare(
         `SELECT COALESCE(SUM(CASE kind WHEN 'charge' THEN -amount ELSE amount END), 0) AS balance
          FROM ledger_entries WHERE organization_id = ?`,
@@ -30,14 +30,14 @@ export class Ledger {
   }
 
   /// Adds a row. A zero amount records nothing; a charge larger than the balance throws.
-  record(organizationId: string, kind: LedgerKind, amount: number, subject: string | null, at: string): void {
+  async record(organizationId: string, kind: LedgerKind, amount: number, subject: string | null, at: string): Promise<void> {
     if (!Number.isSafeInteger(amount) || amount < 0) throw new RangeError(`invalid credit amount ${amount}`)
     if (amount === 0) return
     if (kind === 'charge') {
-      const balance = this.balance(organizationId)
+      const balance = await this.balance(organizationId)
       if (balance < amount) throw new InsufficientCreditsError(balance, amount)
     }
-    this.db
+    await this.db
       .prepare(
         'INSERT INTO ledger_entries (organization_id, kind, amount, subject, created_at) VALUES (?, ?, ?, ?, ?)',
       )
@@ -45,8 +45,8 @@ export class Ledger {
   }
 
   /// Sums per kind, for audits and the ledger invariant.
-  totals(organizationId: string): Record<LedgerKind, number> {
-    const rows = this.db
+  async totals(organizationId: string): Promise<Record<LedgerKind, number>> {
+    const rows = await this.db
       .prepare(
         'SELECT kind, SUM(amount) AS total FROM ledger_entries WHERE organization_id = ? GROUP BY kind',
       )

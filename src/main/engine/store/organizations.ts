@@ -13,20 +13,20 @@ const toOrganization = (row: Row): Organization => ({ id: row.id, name: row.name
 export class Organizations {
   constructor(private readonly db: Db) {}
 
-  insert(organization: Organization, isDefault: boolean): void {
-    this.db
+  async insert(organization: Organization, isDefault: boolean): Promise<void> {
+    await this.db
       .prepare('INSERT INTO organizations (id, name, is_default, created_at) VALUES (?, ?, ?, ?)')
       .run(organization.id, organization.name, isDefault ? 1 : 0, organization.createdAt)
   }
 
-  get(id: string): Organization | null {
-    const row = this.db.prepare('SELECT id, name, created_at FROM organizations WHERE id = ?').get(id) as
+  async get(id: string): Promise<Organization | null> {
+    const row = await this.db.prepare('SELECT id, name, created_at FROM organizations WHERE id = ?').get(id) as
       Row | undefined
     return row ? toOrganization(row) : null
   }
 
-  getDefault(): Organization | null {
-    const row = this.db
+  async getDefault(): Promise<Organization | null> {
+    const row = await this.db
       .prepare('SELECT id, name, created_at FROM organizations WHERE is_default = 1')
       .get() as Row | undefined
     return row ? toOrganization(row) : null

@@ -72,10 +72,10 @@ export class Outbox {
 
   /// Queues an event, due at once. Callers write it in the transaction that ends its check; a check has at
   /// most one event (the unique check_id refuses a second).
-  insert(
+  async insert(
     event: Pick<OutboxRecord, 'id' | 'organizationId' | 'checkId' | 'type' | 'url' | 'body' | 'createdAt'>,
-  ): void {
-    this.db
+  ): Promise<void> {
+    await this.db
       .prepare(
         `INSERT INTO webhook_events (id, organization_id, check_id, type, url, body, created_at, next_attempt_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -92,20 +92,20 @@ export class Outbox {
       )
   }
 
-  get(id: string): OutboxRecord | null {
-    const row = this.db.prepare('SELECT * FROM webhook_events WHERE id = ?').get(id) as Row | undefined
+  async get(id: string): Promise<OutboxRecord | null> {
+    const row = await this.db.prepare('SELECT * FROM webhook_events WHERE id = ?').get(id) as Row | undefined
     return row ? toRecord(row) : null
   }
 
-  forCheck(checkId: string): OutboxRecord | null {
-    const row = this.db.prepare('SELECT * FROM webhook_events WHERE check_id = ?').get(checkId) as
+  async forCheck(checkId: string): Promise<OutboxRecord | null> {
+    const row = await this.db.prepare('SELECT * FROM webhook_events WHERE check_id = ?').get(checkId) as
       Row | undefined
     return row ? toRecord(row) : null
   }
 
   /// The event's attempts, first first.
-  attempts(eventId: string): AttemptRecord[] {
-    const rows = this.db
+  async attempts(eventId: string): Promise<AttemptRecord[]> {
+    const rows = await this.db
       .prepare(
         'SELECT attempt, attempted_at, status_code, error FROM webhook_attempts WHERE event_id = ? ORDER BY attempt',
       )
@@ -124,8 +124,8 @@ export class Outbox {
   }
 
   /// Pending events due at `now`, earliest first.
-  due(now: string, limit: number): OutboxRecord[] {
-    const rows = this.db
+  async due(now: string, limit: number): Promise<OutboxRecord[]> {
+    const rows = await this.db
       .prepare(
         `SELECT * FROM webhook_events WHERE status = 'pending' AND next_attempt_at <= ?
          ORDER BY next_attempt_at, id LIMIT ?`,
@@ -135,8 +135,8 @@ export class Outbox {
   }
 
   /// The first `limit` pending events by due time, to schedule the next wake-up.
-  upcoming(limit: number): { id: string; nextAttemptAt: string }[] {
-    const rows = this.db
+  async upcoming(limit: number): Promise<{ id: string; nextAttemptAt: string }[]> {
+    const rows = await this.db
       .prepare(
         `SELECT id, next_attempt_at FROM webhook_events WHERE status = 'pending' AND next_attempt_at IS NOT NULL
          ORDER BY next_attempt_at, id LIMIT ?`,
@@ -147,8 +147,8 @@ export class Outbox {
 
   /// Records attempt number `attempt` and its outcome. Only the attempt that follows the recorded ones of a
   /// pending event counts: false (and nothing written) otherwise.
-  recordAttempt(eventId: string, attempt: AttemptRecord, outcome: AttemptOutcome): boolean {
-    const changed = this.db
+  async recordAttempt(eventId: string, attempt: AttemptRecord, outcome: AttemptOutcome): Promise<boolean> {
+    const changed = (await this.db
       .prepare(
         `UPDATE webhook_events SET status = ?, attempts = ?, next_attempt_at = ?, last_attempt_at = ?,
            last_status_code = ?, last_error = ?
@@ -163,9 +163,9 @@ export class Outbox {
         attempt.error,
         eventId,
         attempt.attempt - 1,
-      ).changes
+      )).changes
     if (changed === 0) return false
-    this.db
+    await this.db
       .prepare(
         'INSERT INTO webhook_attempts (event_id, attempt, attempted_at, status_code, error) VALUES (?, ?, ?, ?, ?)',
       )

@@ -64,13 +64,13 @@ export class PendingChecks {
   constructor(private readonly db: Db) {}
 
   /// Queues a check, due at once.
-  insert(
+  async insert(
     record: Pick<
       PendingRecord,
       'id' | 'organizationId' | 'tokenId' | 'request' | 'label' | 'idempotencyKey' | 'createdAt'
     >,
-  ): void {
-    this.db
+  ): Promise<void> {
+    await this.db
       .prepare(
         `INSERT INTO pending_checks (id, organization_id, token_id, request, label, idempotency_key, next_attempt_at,
            created_at, updated_at)
@@ -90,23 +90,23 @@ export class PendingChecks {
   }
 
   /// One of the organization's pending checks.
-  get(organizationId: string, id: string): PendingRecord | null {
-    const row = this.db
+  async get(organizationId: string, id: string): Promise<PendingRecord | null> {
+    const row = await this.db
       .prepare('SELECT * FROM pending_checks WHERE organization_id = ? AND id = ?')
       .get(organizationId, id) as Row | undefined
     return row ? toRecord(row) : null
   }
 
-  byKey(organizationId: string, idempotencyKey: string): PendingRecord | null {
-    const row = this.db
+  async byKey(organizationId: string, idempotencyKey: string): Promise<PendingRecord | null> {
+    const row = await this.db
       .prepare('SELECT * FROM pending_checks WHERE organization_id = ? AND idempotency_key = ?')
       .get(organizationId, idempotencyKey) as Row | undefined
     return row ? toRecord(row) : null
   }
 
   /// How many of the organization's checks wait.
-  waiting(organizationId: string): number {
-    const row = this.db
+  async waiting(organizationId: string): Promise<number> {
+    const row = await this.db
       .prepare("SELECT COUNT(*) AS n FROM pending_checks WHERE organization_id = ? AND status = 'waiting'")
       .get(organizationId) as { n: number }
     return Number(row.n)
@@ -114,8 +114,8 @@ export class PendingChecks {
 
   /// The organization's pending checks, newest first; only those in `status` when given. Of a manuscript's parts
   /// only the first queued, where the manuscript stands in the list, when any of its parts is in `status`.
-  list(organizationId: string, limit: number, status: PendingRecord['status'] | null): PendingRecord[] {
-    const rows = this.db
+  async list(organizationId: string, limit: number, status: PendingRecord['status'] | null): Promise<PendingRecord[]> {
+    const rows = await this.db
       .prepare(
         `SELECT * FROM pending_checks WHERE organization_id = ?
            AND (${MANUSCRIPT} IS NULL
@@ -133,16 +133,16 @@ export class PendingChecks {
   }
 
   /// The organization's pending parts of the manuscript `manuscriptId`, in the order they were queued.
-  ofManuscript(organizationId: string, manuscriptId: string): PendingRecord[] {
-    const rows = this.db
+  async ofManuscript(organizationId: string, manuscriptId: string): Promise<PendingRecord[]> {
+    const rows = await this.db
       .prepare(`SELECT * FROM pending_checks WHERE organization_id = ? AND ${MANUSCRIPT} = ? ORDER BY id`)
       .all(organizationId, manuscriptId) as Row[]
     return rows.map(toRecord)
   }
 
   /// Waiting checks due at `now`, earliest first.
-  due(now: string, limit: number): PendingRecord[] {
-    const rows = this.db
+  async due(now: string, limit: number): Promise<PendingRecord[]> {
+    const rows = await this.db
       .prepare(
         `SELECT * FROM pending_checks WHERE status = 'waiting' AND next_attempt_at <= ?
          ORDER BY next_attempt_at, id LIMIT ?`,
@@ -152,8 +152,8 @@ export class PendingChecks {
   }
 
   /// When the earliest waiting check falls due; null when none waits.
-  nextDue(): string | null {
-    const row = this.db
+  async nextDue(): Promise<string | null> {
+    const row = await this.db
       .prepare(`SELECT MIN(next_attempt_at) AS next FROM pending_checks WHERE status = 'waiting'`)
       .get() as { next: string | null }
     return row.next
@@ -161,47 +161,47 @@ export class PendingChecks {
 
   /// Records attempt number `attempt`, which could not submit, and when to try again. False (nothing written)
   /// unless the check still waits with the attempts before it recorded.
-  retryLater(id: string, attempt: number, nextAttemptAt: string, reason: string, at: string): boolean {
+  async retryLater(id: string, attempt: number, nextAttemptAt: string, reason: string, at: string): Promise<boolean> {
     return (
-      this.db
+      (await this.db
         .prepare(
           `UPDATE pending_checks SET attempts = ?, next_attempt_at = ?, last_error = ?, updated_at = ?
            WHERE id = ? AND status = 'waiting' AND attempts = ?`,
         )
-        .run(attempt, nextAttemptAt, reason, at, id, attempt - 1).changes > 0
+        .run(attempt, nextAttemptAt, reason, at, id, attempt - 1)).changes > 0
     )
   }
 
   /// Marks a waiting check submitted as `checkId`; false when it no longer waits (cancelled meanwhile).
-  submitted(id: string, attempt: number, checkId: string, at: string): boolean {
+  async submitted(id: string, attempt: number, checkId: string, at: string): Promise<boolean> {
     return (
-      this.db
+      (await this.db
         .prepare(
           `UPDATE pending_checks SET status = 'submitted', attempts = ?, check_id = ?, next_attempt_at = NULL,
              last_error = NULL, updated_at = ?
            WHERE id = ? AND status = 'waiting'`,
         )
-        .run(attempt, checkId, at, id).changes > 0
+        .run(attempt, checkId, at, id)).changes > 0
     )
   }
 
   /// Ends a waiting check as failed: its submission was refused for a reason waiting will not change.
-  fail(id: string, attempt: number, error: { code: string; message: string }, at: string): boolean {
+  async fail(id: string, attempt: number, error: { code: string; message: string }, at: string): Promise<boolean> {
     return (
-      this.db
+      (await this.db
         .prepare(
           `UPDATE pending_checks SET status = 'failed', attempts = ?, error_code = ?, error_message = ?,
              next_attempt_at = NULL, updated_at = ?
            WHERE id = ? AND status = 'waiting'`,
         )
-        .run(attempt, error.code, error.message, at, id).changes > 0
+        .run(attempt, error.code, error.message, at, id)).changes > 0
     )
   }
 
   /// Forgets the organization's ended checks that never ran (failed or cancelled) but the `keep` most recent: their
   /// texts would never be read again, and an organization that cannot pay must not fill the store with them.
-  forgetEnded(organizationId: string, keep: number): void {
-    this.db
+  async forgetEnded(organizationId: string, keep: number): Promise<void> {
+    await this.db
       .prepare(
         `DELETE FROM pending_checks WHERE organization_id = ? AND status IN ('failed', 'cancelled') AND id NOT IN (
            SELECT id FROM pending_checks WHERE organization_id = ? AND status IN ('failed', 'cancelled')
@@ -211,14 +211,14 @@ export class PendingChecks {
   }
 
   /// Cancels a waiting check; false when it no longer waits.
-  cancel(id: string, at: string): boolean {
+  async cancel(id: string, at: string): Promise<boolean> {
     return (
-      this.db
+      (await this.db
         .prepare(
           `UPDATE pending_checks SET status = 'cancelled', next_attempt_at = NULL, updated_at = ?
            WHERE id = ? AND status = 'waiting'`,
         )
-        .run(at, id).changes > 0
+        .run(at, id)).changes > 0
     )
   }
 }

@@ -64,13 +64,13 @@ const record = (row: Row): ResearchRecord => ({
 export class ResearchRuns {
   constructor(private readonly db: Db) {}
 
-  insert(
+  async insert(
     run: Pick<
       ResearchRecord,
       'id' | 'organizationId' | 'claimId' | 'text' | 'context' | 'charged' | 'createdAt'
     >,
-  ): void {
-    this.db
+  ): Promise<void> {
+    await this.db
       .prepare(
         `INSERT INTO research (id, organization_id, claim_id, text, context, status, charged, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, 'queued', ?, ?, ?)`,
@@ -87,30 +87,30 @@ export class ResearchRuns {
       )
   }
 
-  get(organizationId: string, id: string): ResearchRecord | null {
-    const row = this.db
+  async get(organizationId: string, id: string): Promise<ResearchRecord | null> {
+    const row = await this.db
       .prepare('SELECT * FROM research WHERE id = ? AND organization_id = ?')
       .get(id, organizationId) as Row | undefined
     return row ? record(row) : null
   }
 
   /// The organization's `limit` most recent runs, newest first.
-  recent(organizationId: string, limit: number): ResearchRecord[] {
-    const rows = this.db
+  async recent(organizationId: string, limit: number): Promise<ResearchRecord[]> {
+    const rows = await this.db
       .prepare('SELECT * FROM research WHERE organization_id = ? ORDER BY created_at DESC, id DESC LIMIT ?')
       .all(organizationId, limit) as Row[]
     return rows.map(record)
   }
 
-  byId(id: string): ResearchRecord | null {
-    const row = this.db.prepare('SELECT * FROM research WHERE id = ?').get(id) as Row | undefined
+  async byId(id: string): Promise<ResearchRecord | null> {
+    const row = await this.db.prepare('SELECT * FROM research WHERE id = ?').get(id) as Row | undefined
     return row ? record(row) : null
   }
 
   /// Leases up to `limit` runs not yet ended that are due and not in an attempt, oldest first: marks them
   /// running and counts the attempt.
-  lease(now: string, limit: number): ResearchRecord[] {
-    const rows = this.db
+  async lease(now: string, limit: number): Promise<ResearchRecord[]> {
+    const rows = await this.db
       .prepare(
         `UPDATE research SET status = 'running', attempts = attempts + 1, leased = 1, updated_at = ?
          WHERE id IN (
@@ -125,8 +125,8 @@ export class ResearchRuns {
   }
 
   /// When the next run not yet ended and not in an attempt falls due; null when none waits.
-  nextDue(): string | null {
-    const row = this.db
+  async nextDue(): Promise<string | null> {
+    const row = await this.db
       .prepare(
         `SELECT MIN(COALESCE(available_at, created_at)) AS at FROM research
          WHERE status IN ('queued', 'running') AND leased = 0`,
@@ -136,15 +136,15 @@ export class ResearchRuns {
   }
 
   /// Ends a run's attempt without ending the run: it is due again at `at`.
-  retryLater(id: string, at: string): void {
-    this.db
+  async retryLater(id: string, at: string): Promise<void> {
+    await this.db
       .prepare(`UPDATE research SET leased = 0, available_at = ? WHERE id = ? AND status = 'running'`)
       .run(at, id)
   }
 
   /// Runs left in an attempt by a process that died: due again now. Only the engine holding the lock calls this.
-  releaseAbandoned(now: string): void {
-    this.db
+  async releaseAbandoned(now: string): Promise<void> {
+    await this.db
       .prepare(
         `UPDATE research SET leased = 0, available_at = ? WHERE leased = 1 AND status IN ('queued', 'running')`,
       )
@@ -152,15 +152,15 @@ export class ResearchRuns {
   }
 
   /// Saves the steps done so far.
-  saveState(id: string, state: string, at: string): void {
-    this.db
+  async saveState(id: string, state: string, at: string): Promise<void> {
+    await this.db
       .prepare(`UPDATE research SET state = ?, updated_at = ? WHERE id = ? AND status = 'running'`)
       .run(state, at, id)
   }
 
   /// Ends the run once: true when this call ended it.
-  complete(id: string, result: string, at: string): boolean {
-    const changed = this.db
+  async complete(id: string, result: string, at: string): Promise<boolean> {
+    const changed = await this.db
       .prepare(
         `UPDATE research SET status = 'completed', result = ?, updated_at = ?, completed_at = ? WHERE id = ? AND status IN ('queued', 'running')`,
       )
@@ -169,8 +169,8 @@ export class ResearchRuns {
   }
 
   /// Fails the run once and records its refund: true when this call ended it.
-  fail(id: string, code: string, message: string, refunded: number, at: string): boolean {
-    const changed = this.db
+  async fail(id: string, code: string, message: string, refunded: number, at: string): Promise<boolean> {
+    const changed = await this.db
       .prepare(
         `UPDATE research SET status = 'failed', error_code = ?, error_message = ?, refunded = ?, updated_at = ?, completed_at = ?
          WHERE id = ? AND status IN ('queued', 'running')`,
@@ -180,11 +180,11 @@ export class ResearchRuns {
   }
 
   /// A claim of one of the organization's estimates or checks, with its document's text; null otherwise.
-  claimOfOrganization(
+  async claimOfOrganization(
     organizationId: string,
     claimId: string,
-  ): { claim: ClaimRecord; documentText: string } | null {
-    const row = this.db
+  ): Promise<{ claim: ClaimRecord; documentText: string } | null> {
+    const row = await this.db
       .prepare(
         `SELECT ${claimColumns('c')}, d.text AS document_text
          FROM claims c JOIN documents d ON d.id = c.document_id

@@ -110,13 +110,13 @@ export class Results {
   /// Records a model's vote, with its votes on each part of a multi-fact claim. The primary key makes a second
   /// vote of the same model on the same claim-tier and round fail, so a unit re-run after a crash can never
   /// count twice.
-  addEvaluation(
+  async addEvaluation(
     checkId: string,
     claimId: string,
     evaluation: Evaluation,
     parts: Evaluation[] | null = null,
-  ): void {
-    this.db
+  ): Promise<void> {
+    await this.db
       .prepare(
         `INSERT INTO evaluations (check_id, claim_id, tier, model, round, verdict, detail, confidence, rationale,
            citations, created_at, cached, input_tokens, output_tokens, parts)
@@ -143,15 +143,15 @@ export class Results {
 
   /// Records a claim-tier's consensus, with the tokens its judge spent when there was one and the consensus on
   /// each part of a multi-fact claim.
-  setConsensus(
+  async setConsensus(
     checkId: string,
     claimId: string,
     tier: Tier,
     consensus: Consensus,
     usage: TokenUsage | null = null,
     parts: Consensus[] | null = null,
-  ): void {
-    this.db
+  ): Promise<void> {
+    await this.db
       .prepare(
         `INSERT INTO consensus (check_id, claim_id, tier, verdict, confidence, agreement, reasoning, citations, correction, decided_at,
            detail, sourced, sources, decided_by, calibrated_confidence, fallbacks, input_tokens, output_tokens, parts)
@@ -182,23 +182,23 @@ export class Results {
 
   /// Gives the claim-tier's votes the stances judged for their citations (by URL and quote); on a multi-fact
   /// claim each part's votes those judged toward that part.
-  judgeVoteCitations(
+  async judgeVoteCitations(
     checkId: string,
     claimId: string,
     tier: Tier,
     stances: readonly Citation[],
     partStances: readonly Citation[][] | null,
-  ): void {
+  ): Promise<void> {
     const update = this.db.prepare(
       `UPDATE evaluations SET citations = ?, parts = ?
        WHERE check_id = ? AND claim_id = ? AND tier = ? AND model = ? AND round = ?`,
     )
-    for (const vote of this.votes(checkId, claimId, tier)) {
+    for (const vote of await this.votes(checkId, claimId, tier)) {
       const parts = vote.parts?.map((part, index) => ({
         ...part,
         citations: withStances(part.citations, partStances?.[index] ?? stances),
       }))
-      update.run(
+      await update.run(
         JSON.stringify(withStances(vote.citations, stances)),
         parts ? JSON.stringify(parts) : null,
         checkId,
@@ -211,8 +211,8 @@ export class Results {
   }
 
   /// The votes on one claim-tier of a check, in the order they landed.
-  votes(checkId: string, claimId: string, tier: Tier): PanelVote[] {
-    const rows = this.db
+  async votes(checkId: string, claimId: string, tier: Tier): Promise<PanelVote[]> {
+    const rows = await this.db
       .prepare(
         `SELECT ${EVALUATION_COLUMNS}, parts FROM evaluations
          WHERE check_id = ? AND claim_id = ? AND tier = ? ORDER BY created_at, model`,
@@ -225,8 +225,8 @@ export class Results {
   }
 
   /// How many consensus entries of the check reached each verdict, every tier counted.
-  verdicts(checkId: string): Record<string, number> {
-    const rows = this.db
+  async verdicts(checkId: string): Promise<Record<string, number>> {
+    const rows = await this.db
       .prepare(
         'SELECT verdict, COUNT(*) AS count FROM consensus WHERE check_id = ? GROUP BY verdict ORDER BY verdict',
       )
@@ -236,10 +236,10 @@ export class Results {
 
   /// Model tokens a check spent: its votes, its judges' consensus (t3's with its research) and the resolving of
   /// its claims into statements.
-  tokens(checkId: string): { input: number; output: number } {
+  async tokens(checkId: string): Promise<{ input: number; output: number }> {
     let input = 0
     let output = 0
-    for (const spent of this.tokensByClaim(checkId).values()) {
+    for (const spent of (await this.tokensByClaim(checkId)).values()) {
       input += spent.input
       output += spent.output
     }
@@ -248,10 +248,10 @@ export class Results {
 
   /// The tokens of `tokens` per claim, of every claim or of `claimIds` only; a claim that spent none is absent.
   /// Carried votes and consensus were spent by the check they come from.
-  tokensByClaim(
+  async tokensByClaim(
     checkId: string,
     claimIds: readonly string[] | null = null,
-  ): Map<string, { input: number; output: number }> {
+  ): Promise<Map<string, { input: number; output: number }>> {
     const only = ofClaims(claimIds)
     // Given claims are found by their ids: by the document, every page of a long report would read all of them.
     const resolved =
@@ -260,7 +260,7 @@ export class Results {
            FROM claims c JOIN checks k ON k.document_id = c.document_id WHERE k.id = ?`
         : `SELECT id, resolver_input_tokens, resolver_output_tokens FROM claims
            WHERE id IN (SELECT value FROM json_each(?)) AND +document_id = (SELECT document_id FROM checks WHERE id = ?)`
-    const rows = this.db
+    const rows = await this.db
       .prepare(
         `SELECT claim_id, SUM(input) AS input, SUM(output) AS output FROM (
            SELECT claim_id, input_tokens AS input, output_tokens AS output FROM evaluations
@@ -303,13 +303,13 @@ export class Results {
 
   /// Copies a claim's votes, consensus and (t1) issues in `tiers` from an earlier check to a re-check's unchanged
   /// claim, its issues moved with the claim; each names the check it was carried from.
-  carry(
+  async carry(
     from: { checkId: string; claimId: string; charStart: number },
     to: { checkId: string; claimId: string; charStart: number },
     tiers: readonly Tier[],
-  ): void {
+  ): Promise<void> {
     const tierList = JSON.stringify(tiers)
-    this.db
+    await this.db
       .prepare(
         `INSERT INTO evaluations (check_id, claim_id, tier, model, round, verdict, detail, confidence, rationale,
            citations, created_at, cached, input_tokens, output_tokens, parts, carried_from)
@@ -318,7 +318,7 @@ export class Results {
          FROM evaluations WHERE check_id = ? AND claim_id = ? AND tier IN (SELECT value FROM json_each(?))`,
       )
       .run(to.checkId, to.claimId, from.checkId, from.claimId, tierList)
-    this.db
+    await this.db
       .prepare(
         `INSERT INTO consensus (check_id, claim_id, tier, verdict, confidence, agreement, reasoning, citations,
            correction, decided_at, detail, sourced, sources, decided_by, calibrated_confidence, fallbacks,
@@ -330,14 +330,14 @@ export class Results {
       )
       .run(to.checkId, to.claimId, from.checkId, from.claimId, tierList)
     // What the kept verdicts were checked as (resolved once, its tokens counted by the earlier check).
-    this.db
+    await this.db
       .prepare(
         `UPDATE claims SET (statement, parts) = (SELECT statement, parts FROM claims WHERE id = ?)
          WHERE id = ? AND statement IS NULL`,
       )
       .run(from.claimId, to.claimId)
     if (!tiers.includes('t1')) return
-    this.db
+    await this.db
       .prepare(
         `INSERT INTO claim_issues (check_id, claim_id, position, char_start, char_end, message, suggestions, rule)
          SELECT ?, ?, position, char_start + ?, char_end + ?, message, suggestions, rule
@@ -354,8 +354,8 @@ export class Results {
   }
 
   /// Claim-tiers of the check that reached a consensus.
-  decided(checkId: string): { claimId: string; tier: Tier }[] {
-    const rows = this.db.prepare('SELECT claim_id, tier FROM consensus WHERE check_id = ?').all(checkId) as {
+  async decided(checkId: string): Promise<{ claimId: string; tier: Tier }[]> {
+    const rows = await this.db.prepare('SELECT claim_id, tier FROM consensus WHERE check_id = ?').all(checkId) as {
       claim_id: string
       tier: Tier
     }[]
@@ -364,7 +364,7 @@ export class Results {
 
   /// All results of a check, or of its claims `claimIds` only (a report's claims refreshed as they land), read
   /// with three indexed queries.
-  forCheck(checkId: string, claimIds: readonly string[] | null = null): CheckResults {
+  async forCheck(checkId: string, claimIds: readonly string[] | null = null): Promise<CheckResults> {
     const results: CheckResults = {
       evaluations: new Map(),
       consensus: new Map(),
@@ -374,14 +374,14 @@ export class Results {
     }
     const only = ofClaims(claimIds)
     const params = [checkId, ...only.params]
-    const evaluations = this.db
+    const evaluations = await this.db
       .prepare(
         `SELECT ${EVALUATION_COLUMNS} FROM evaluations WHERE check_id = ?${only.sql}
          ORDER BY created_at, tier, model, round`,
       )
       .all(...params) as EvaluationRow[]
     for (const row of evaluations) push(results.evaluations, row.claim_id, toEvaluation(row))
-    const consensus = this.db
+    const consensus = await this.db
       .prepare(
         `SELECT claim_id, tier, verdict, confidence, agreement, reasoning, citations, correction, decided_at, detail,
            sourced, sources, decided_by, calibrated_confidence, fallbacks, parts, carried_from
@@ -417,7 +417,7 @@ export class Results {
       }
       if (row.carried_from !== null) results.carriedFrom.set(row.claim_id, row.carried_from)
     }
-    const issues = this.db
+    const issues = await this.db
       .prepare(
         `SELECT claim_id, char_start, char_end, message, suggestions, rule FROM claim_issues
          WHERE check_id = ?${only.sql} ORDER BY claim_id, position`,

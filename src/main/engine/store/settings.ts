@@ -6,9 +6,9 @@ export class SettingsStore {
   constructor(private readonly db: Db) {}
 
   /// Every saved part, parsed, and every sealed secret.
-  all(): { parts: Map<string, unknown>; sealed: Map<string, Buffer> } {
-    const parts = this.db.prepare('SELECT name, value FROM settings').all() as { name: string; value: string }[]
-    const sealed = this.db.prepare('SELECT name, sealed FROM secrets').all() as { name: string; sealed: Buffer }[]
+  async all(): Promise<{ parts: Map<string, unknown>; sealed: Map<string, Buffer> }> {
+    const parts = await this.db.prepare('SELECT name, value FROM settings').all() as { name: string; value: string }[]
+    const sealed = await this.db.prepare('SELECT name, sealed FROM secrets').all() as { name: string; sealed: Buffer }[]
     return {
       parts: new Map(parts.map((row) => [row.name, JSON.parse(row.value) as unknown])),
       sealed: new Map(sealed.map((row) => [row.name, Buffer.from(row.sealed)])),
@@ -16,14 +16,14 @@ export class SettingsStore {
   }
 
   /// A saved part, parsed; null when it was never saved.
-  get(name: string): unknown {
-    const row = this.db.prepare('SELECT value FROM settings WHERE name = ?').get(name) as
+  async get(name: string): Promise<unknown> {
+    const row = await this.db.prepare('SELECT value FROM settings WHERE name = ?').get(name) as
       { value: string } | undefined
     return row ? (JSON.parse(row.value) as unknown) : null
   }
 
-  put(name: string, value: unknown, at: string): void {
-    this.db
+  async put(name: string, value: unknown, at: string): Promise<void> {
+    await this.db
       .prepare(
         `INSERT INTO settings (name, value, updated_at) VALUES (?, ?, ?)
          ON CONFLICT (name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
@@ -31,8 +31,8 @@ export class SettingsStore {
       .run(name, JSON.stringify(value), at)
   }
 
-  putSealed(name: string, sealed: Buffer, at: string): void {
-    this.db
+  async putSealed(name: string, sealed: Buffer, at: string): Promise<void> {
+    await this.db
       .prepare(
         `INSERT INTO secrets (name, sealed, updated_at) VALUES (?, ?, ?)
          ON CONFLICT (name) DO UPDATE SET sealed = excluded.sealed, updated_at = excluded.updated_at`,
@@ -40,7 +40,7 @@ export class SettingsStore {
       .run(name, sealed, at)
   }
 
-  deleteSealed(name: string): void {
-    this.db.prepare('DELETE FROM secrets WHERE name = ?').run(name)
+  async deleteSealed(name: string): Promise<void> {
+    await this.db.prepare('DELETE FROM secrets WHERE name = ?').run(name)
   }
 }

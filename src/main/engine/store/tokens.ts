@@ -35,8 +35,8 @@ const toRecord = (row: Row): TokenRecord => ({
 export class Tokens {
   constructor(private readonly db: Db) {}
 
-  insert(token: Omit<TokenRecord, 'revokedAt'>, hash: string): void {
-    this.db
+  async insert(token: Omit<TokenRecord, 'revokedAt'>, hash: string): Promise<void> {
+    await this.db
       .prepare(
         'INSERT INTO tokens (id, organization_id, name, scope, hash, created_at, session_expires_at) ' +
           'VALUES (?, ?, ?, ?, ?, ?, ?)',
@@ -52,37 +52,37 @@ export class Tokens {
       )
   }
 
-  findByHash(hash: string): TokenRecord | null {
-    const row = this.db.prepare(`SELECT ${COLUMNS} FROM tokens WHERE hash = ?`).get(hash) as Row | undefined
+  async findByHash(hash: string): Promise<TokenRecord | null> {
+    const row = await this.db.prepare(`SELECT ${COLUMNS} FROM tokens WHERE hash = ?`).get(hash) as Row | undefined
     return row ? toRecord(row) : null
   }
 
-  get(id: string): TokenRecord | null {
-    const row = this.db.prepare(`SELECT ${COLUMNS} FROM tokens WHERE id = ?`).get(id) as Row | undefined
+  async get(id: string): Promise<TokenRecord | null> {
+    const row = await this.db.prepare(`SELECT ${COLUMNS} FROM tokens WHERE id = ?`).get(id) as Row | undefined
     return row ? toRecord(row) : null
   }
 
   /// Every token, or those of one organization, oldest first.
-  list(organizationId?: string): TokenRecord[] {
+  async list(organizationId?: string): Promise<TokenRecord[]> {
     const rows = organizationId
-      ? this.db
+      ? await this.db
           .prepare(`SELECT ${COLUMNS} FROM tokens WHERE organization_id = ? ORDER BY id`)
           .all(organizationId)
-      : this.db.prepare(`SELECT ${COLUMNS} FROM tokens ORDER BY id`).all()
+      : await this.db.prepare(`SELECT ${COLUMNS} FROM tokens ORDER BY id`).all()
     return (rows as Row[]).map(toRecord)
   }
 
   /// Revokes the browser sessions that ended before `at`, so that the list of tokens does not fill up with them.
-  revokeEndedSessions(at: string): void {
-    this.db
+  async revokeEndedSessions(at: string): Promise<void> {
+    await this.db
       .prepare('UPDATE tokens SET revoked_at = ? WHERE revoked_at IS NULL AND session_expires_at <= ?')
       .run(at, at)
   }
 
   /// Marks the token revoked; false if it does not exist or was revoked already.
-  revoke(id: string, at: string): boolean {
+  async revoke(id: string, at: string): Promise<boolean> {
     return (
-      this.db.prepare('UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(at, id)
+      (await this.db.prepare('UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(at, id))
         .changes > 0
     )
   }

@@ -33,20 +33,20 @@ const toRecord = (row: Row): UnitRecord => ({
 export class Units {
   constructor(private readonly db: Db) {}
 
-  enqueue(
+  async enqueue(
     checkId: string,
     units: readonly { claimId: string; tier: Tier; model: string }[],
     at: string,
-  ): void {
+  ): Promise<void> {
     const insert = this.db.prepare(
       'INSERT INTO units (check_id, claim_id, tier, model, available_at) VALUES (?, ?, ?, ?, ?)',
     )
-    for (const unit of units) insert.run(checkId, unit.claimId, unit.tier, unit.model, at)
+    for (const unit of units) await insert.run(checkId, unit.claimId, unit.tier, unit.model, at)
   }
 
   /// Leases up to `limit` units that are due, oldest first, until `leaseUntil`.
-  lease(now: string, leaseUntil: string, limit: number): UnitRecord[] {
-    const rows = this.db
+  async lease(now: string, leaseUntil: string, limit: number): Promise<UnitRecord[]> {
+    const rows = await this.db
       .prepare(
         `UPDATE units SET status = 'running', attempts = attempts + 1, lease_until = ?
          WHERE id IN (SELECT id FROM units WHERE status = 'pending' AND available_at <= ? ORDER BY id LIMIT ?)
@@ -57,8 +57,8 @@ export class Units {
   }
 
   /// When the next pending unit falls due, or null when none is waiting.
-  nextDue(): string | null {
-    const row = this.db
+  async nextDue(): Promise<string | null> {
+    const row = await this.db
       .prepare("SELECT MIN(available_at) AS at FROM units WHERE status = 'pending'")
       .get() as {
       at: string | null
@@ -67,26 +67,26 @@ export class Units {
   }
 
   /// Units left running by a process that died: due again now. Only the engine holding the lock calls this.
-  releaseAbandoned(now: string): number {
-    return this.db
+  async releaseAbandoned(now: string): Promise<number> {
+    return (await this.db
       .prepare(
         "UPDATE units SET status = 'pending', lease_until = NULL, available_at = ? WHERE status = 'running'",
       )
-      .run(now).changes
+      .run(now)).changes
   }
 
   /// Marks a running unit done; false if it was no longer running (cancelled meanwhile).
-  finish(id: number): boolean {
+  async finish(id: number): Promise<boolean> {
     return (
-      this.db
+      (await this.db
         .prepare("UPDATE units SET status = 'done', lease_until = NULL WHERE id = ? AND status = 'running'")
-        .run(id).changes > 0
+        .run(id)).changes > 0
     )
   }
 
   /// Puts a unit back to wait until `availableAt` after a transient failure.
-  retryLater(id: number, error: string, availableAt: string): void {
-    this.db
+  async retryLater(id: number, error: string, availableAt: string): Promise<void> {
+    await this.db
       .prepare(
         "UPDATE units SET status = 'pending', lease_until = NULL, last_error = ?, available_at = ? WHERE id = ? AND status = 'running'",
       )
@@ -94,31 +94,31 @@ export class Units {
   }
 
   /// Gives up on a running unit; false if it was no longer running (cancelled meanwhile).
-  fail(id: number, error: string): boolean {
+  async fail(id: number, error: string): Promise<boolean> {
     return (
-      this.db
+      (await this.db
         .prepare(
           "UPDATE units SET status = 'failed', lease_until = NULL, last_error = ? WHERE id = ? AND status = 'running'",
         )
-        .run(error, id).changes > 0
+        .run(error, id)).changes > 0
     )
   }
 
   /// Queues one unit unless the check has it already; true if it was queued.
-  enqueueOnce(checkId: string, unit: { claimId: string; tier: Tier; model: string }, at: string): boolean {
+  async enqueueOnce(checkId: string, unit: { claimId: string; tier: Tier; model: string }, at: string): Promise<boolean> {
     return (
-      this.db
+      (await this.db
         .prepare(
           `INSERT INTO units (check_id, claim_id, tier, model, available_at) VALUES (?, ?, ?, ?, ?)
            ON CONFLICT (check_id, claim_id, tier, model) DO NOTHING`,
         )
-        .run(checkId, unit.claimId, unit.tier, unit.model, at).changes > 0
+        .run(checkId, unit.claimId, unit.tier, unit.model, at)).changes > 0
     )
   }
 
   /// How many units of one claim-tier of a check are still pending or running.
-  openFor(checkId: string, claimId: string, tier: Tier): number {
-    const row = this.db
+  async openFor(checkId: string, claimId: string, tier: Tier): Promise<number> {
+    const row = await this.db
       .prepare(
         `SELECT COUNT(*) AS open FROM units
          WHERE check_id = ? AND claim_id = ? AND tier = ? AND status IN ('pending', 'running')`,
@@ -129,8 +129,8 @@ export class Units {
 
   /// The models queued per claim for each tier of the check that has a panel: distinct named models other than
   /// the judge's unit name `judge`.
-  panelSizes(checkId: string, judge: string): Partial<Record<Tier, number>> {
-    const rows = this.db
+  async panelSizes(checkId: string, judge: string): Promise<Partial<Record<Tier, number>>> {
+    const rows = await this.db
       .prepare(
         `SELECT tier, COUNT(DISTINCT model) AS models FROM units
          WHERE check_id = ? AND model NOT IN ('', ?) GROUP BY tier`,
@@ -140,8 +140,8 @@ export class Units {
   }
 
   /// Stops every unit of a check that has not finished.
-  cancelCheck(checkId: string): void {
-    this.db
+  async cancelCheck(checkId: string): Promise<void> {
+    await this.db
       .prepare(
         "UPDATE units SET status = 'cancelled', lease_until = NULL WHERE check_id = ? AND status IN ('pending', 'running')",
       )
@@ -150,9 +150,9 @@ export class Units {
 
   /// Whether any unit of the check is still pending or running: one probe of the (check_id, status) index, as
   /// this is asked each time a unit ends (counting every unit of a large check each time made checks quadratic).
-  anyOpen(checkId: string): boolean {
+  async anyOpen(checkId: string): Promise<boolean> {
     return (
-      this.db
+      await this.db
         .prepare(
           `SELECT 1 FROM units INDEXED BY units_by_check
            WHERE check_id = ? AND status IN ('pending', 'running') LIMIT 1`,
@@ -163,8 +163,8 @@ export class Units {
 
   /// How many units of the check failed without their claim-tier reaching a consensus (a panel model that failed
   /// while the others' votes were judged costs the check nothing).
-  failedUndecided(checkId: string): number {
-    const row = this.db
+  async failedUndecided(checkId: string): Promise<number> {
+    const row = await this.db
       .prepare(
         `SELECT COUNT(*) AS failed FROM units INDEXED BY units_by_check
          WHERE check_id = ? AND status = 'failed' AND NOT EXISTS (
@@ -176,8 +176,8 @@ export class Units {
   }
 
   /// The last error of the check's failed units, for its `error` message.
-  lastError(checkId: string): string | null {
-    const row = this.db
+  async lastError(checkId: string): Promise<string | null> {
+    const row = await this.db
       .prepare(
         `SELECT last_error FROM units WHERE check_id = ? AND status = 'failed' AND NOT EXISTS (
            SELECT 1 FROM consensus c

@@ -45,8 +45,8 @@ export class VoteCache {
   ) {}
 
   /// The model's vote on this claim given at or after `since`, or null.
-  get(organizationId: string, modelKey: string, claim: VotedClaim, since: string): CachedVote | null {
-    const row = this.db
+  async get(organizationId: string, modelKey: string, claim: VotedClaim, since: string): Promise<CachedVote | null> {
+    const row = await this.db
       .prepare(
         `SELECT verdict, detail, confidence, rationale, created_at FROM vote_cache
          WHERE organization_id = ? AND model_key = ? AND claim_hash = ? AND created_at >= ?`,
@@ -70,8 +70,8 @@ export class VoteCache {
     void this.batched((cache) => cache.write(organizationId, modelKey, hash, vote)).catch(() => undefined)
   }
 
-  private write(organizationId: string, modelKey: string, hash: string, vote: CachedVote): void {
-    this.db
+  private async write(organizationId: string, modelKey: string, hash: string, vote: CachedVote): Promise<void> {
+    await this.db
       .prepare(
         `INSERT INTO vote_cache
            (organization_id, model_key, claim_hash, verdict, detail, confidence, rationale, created_at)
@@ -93,7 +93,7 @@ export class VoteCache {
   }
 
   /// Forgets votes given before `before`.
-  prune(before: string): number {
-    return this.db.prepare('DELETE FROM vote_cache WHERE created_at < ?').run(before).changes
+  async prune(before: string): Promise<number> {
+    return (await this.db.prepare('DELETE FROM vote_cache WHERE created_at < ?').run(before)).changes
   }
 }

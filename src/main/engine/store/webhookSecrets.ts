@@ -26,8 +26,8 @@ export class WebhookSecrets {
     private readonly box: SecretBox,
   ) {}
 
-  insert(organizationId: string, record: SecretRecord): void {
-    this.db
+  async insert(organizationId: string, record: SecretRecord): Promise<void> {
+    await this.db
       .prepare(
         'INSERT INTO webhook_secrets (id, organization_id, secret, created_at, expires_at) VALUES (?, ?, ?, ?, ?)',
       )
@@ -35,18 +35,18 @@ export class WebhookSecrets {
   }
 
   /// Seals the secrets that older versions stored as they were (called inside a transaction); returns how many.
-  sealPlaintext(): number {
-    const rows = this.db
+  async sealPlaintext(): Promise<number> {
+    const rows = await this.db
       .prepare(`SELECT id, secret FROM webhook_secrets WHERE secret NOT LIKE '${SEALED}%'`)
       .all() as { id: string; secret: string }[]
     const update = this.db.prepare('UPDATE webhook_secrets SET secret = ? WHERE id = ?')
-    for (const row of rows) update.run(this.seal(row.secret), row.id)
+    for (const row of rows) await update.run(this.seal(row.secret), row.id)
     return rows.length
   }
 
   /// The secrets that still sign at `at`: the current one first, then rotated-out ones, last retired first.
-  valid(organizationId: string, at: string): SecretRecord[] {
-    const rows = this.db
+  async valid(organizationId: string, at: string): Promise<SecretRecord[]> {
+    const rows = await this.db
       .prepare(
         `SELECT id, secret, created_at, expires_at FROM webhook_secrets
          WHERE organization_id = ? AND (expires_at IS NULL OR expires_at > ?)
@@ -62,8 +62,8 @@ export class WebhookSecrets {
   }
 
   /// Gives the current secret an expiry, making room for a new current one.
-  retireCurrent(organizationId: string, expiresAt: string): void {
-    this.db
+  async retireCurrent(organizationId: string, expiresAt: string): Promise<void> {
+    await this.db
       .prepare('UPDATE webhook_secrets SET expires_at = ? WHERE organization_id = ? AND expires_at IS NULL')
       .run(expiresAt, organizationId)
   }

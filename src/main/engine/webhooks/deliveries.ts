@@ -98,7 +98,7 @@ export class WebhookDeliveries {
   async deliverDue(): Promise<void> {
     const tried = new Set<string>() // one attempt per event and pass, whatever happens to it
     while (this.running) {
-      const due = this.store.outbox.due(
+      const due = await this.store.outbox.due(
         this.clock.now().toISOString(),
         BATCH + this.inFlight.size + tried.size,
       )
@@ -117,7 +117,7 @@ export class WebhookDeliveries {
       await Promise.all(attempts)
       if (started === 0) break
     }
-    this.schedule()
+    await this.schedule()
   }
 
   private kick(): void {
@@ -125,9 +125,9 @@ export class WebhookDeliveries {
   }
 
   /// Sleeps until the next pending event falls due (at most a minute, then looks again).
-  private schedule(): void {
+  private async schedule(): Promise<void> {
     const next = this.running
-      ? this.store.outbox.upcoming(this.inFlight.size + 1).find((event) => !this.inFlight.has(event.id))
+      ? (await this.store.outbox.upcoming(this.inFlight.size + 1)).find((event) => !this.inFlight.has(event.id))
       : undefined
     this.alarm.set(next?.nextAttemptAt ?? null)
   }
@@ -166,14 +166,14 @@ export class WebhookDeliveries {
             status: 'pending',
             nextAttemptAt: new Date(this.clock.now().getTime() + delay * 1000).toISOString(),
           }
-    const recorded = this.store.transaction(() =>
-      this.store.outbox.recordAttempt(
+    const recorded = await this.store.transaction(async (tx) =>
+      await tx.outbox.recordAttempt(
         event.id,
         { attempt, attemptedAt: attemptedAt.toISOString(), statusCode: sent.statusCode, error: sent.error },
         outcome,
       ),
     )
-    if (recorded) this.emitCheck(event.checkId)
+    if (recorded) await this.emitCheck(event.checkId)
     return recorded
   }
 
@@ -188,8 +188,8 @@ export class WebhookDeliveries {
       const url = new URL(event.url)
       const addresses = await untilAborted(resolveTarget(url, allowLocal, this.options.resolveHost), signal)
       const now = this.clock.now()
-      const secrets = this.store.webhookSecrets
-        .valid(event.organizationId, now.toISOString())
+      const secrets = (await this.store.webhookSecrets
+        .valid(event.organizationId, now.toISOString()))
         .map((record) => record.secret)
       if (secrets.length === 0) return { statusCode: null, error: 'The organization has no signing secret.' }
       const headers: OutgoingHttpHeaders = {
@@ -244,13 +244,13 @@ export class WebhookDeliveries {
     })
   }
 
-  private emitCheck(checkId: string): void {
-    const record = this.store.checks.byId(checkId)
+  private async emitCheck(checkId: string): Promise<void> {
+    const record = await this.store.checks.byId(checkId)
     if (record) {
       this.events.emit({
         type: 'check',
         organizationId: record.organizationId,
-        check: checkView(this.store, record),
+        check: await checkView(this.store, record),
       })
     }
   }

@@ -5,8 +5,8 @@ import type { Store } from '../store'
 /// Writes the event of a check that just ended into the outbox, if it has a `callbackUrl` and ended
 /// `completed` or `failed` (a cancelled check sends none). Call it inside the transaction that ended the
 /// check, so that the event exists exactly when the ending does.
-export function queueCheckEvent(store: Store, checkId: string, at: string): void {
-  const check = store.checks.byId(checkId)
+export async function queueCheckEvent(store: Store, checkId: string, at: string): Promise<void> {
+  const check = await store.checks.byId(checkId)
   if (!check?.callbackUrl || (check.status !== 'completed' && check.status !== 'failed')) return
   const id = newId('evt', new Date(at))
   const event: WebhookEvent = {
@@ -17,11 +17,11 @@ export function queueCheckEvent(store: Store, checkId: string, at: string): void
       checkId: check.id,
       status: check.status,
       claimCount: check.claimCount,
-      verdicts: store.results.verdicts(check.id),
+      verdicts: await store.results.verdicts(check.id),
       completedAt: check.completedAt,
     },
   }
-  store.outbox.insert({
+  await store.outbox.insert({
     id,
     organizationId: check.organizationId,
     checkId: check.id,

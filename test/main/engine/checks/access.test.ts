@@ -140,9 +140,9 @@ describe('over IPC', () => {
   const APP = `${page.href}#/`
   let dataDir: string
   let engine: Engine
-  beforeAll(() => {
+  beforeAll(async () => {
     dataDir = tempDir()
-    engine = openEngine({ dataDir, runJobs: false })
+    engine = await openEngine({ dataDir, runJobs: false })
   })
   afterAll(async () => {
     await engine.close()
@@ -150,21 +150,21 @@ describe('over IPC', () => {
   })
 
   /// The page's dispatch as if the window's principal were `scope`'s, and the owner or not.
-  const dispatchAs = (scope: 'read' | 'write', owner: boolean) => {
-    const principal = { ...engine.localPrincipal(), scope, owner }
+  const dispatchAs = async (scope: 'read' | 'write', owner: boolean) => {
+    const principal = { ...await engine.localPrincipal(), scope, owner }
     return createDispatch({ ...engine, localPrincipal: () => principal }, page)
   }
 
   it.each(OPERATIONS)('%s refuses a caller below its access, its arguments valid', async (operation) => {
     for (const below of BELOW[OPERATION_TABLE[operation].access]) {
-      const result = await dispatchAs(below, false)(operation, SAMPLE_ARGS[operation], APP)
+      const result = await (await dispatchAs(below, false))(operation, SAMPLE_ARGS[operation], APP)
       expect(result.ok, `${operation} as ${below}`).toBe(false)
       expect(refusal(result), `${operation} as ${below}`).toBe('forbidden')
     }
   })
 
   it.each(OPERATIONS)('%s lets the desktop owner through', async (operation) => {
-    const result = await dispatchAs('write', true)(operation, SAMPLE_ARGS[operation], APP)
+    const result = await (await dispatchAs('write', true))(operation, SAMPLE_ARGS[operation], APP)
     if (!result.ok) expect(refusal(result), operation).not.toBe('forbidden')
   })
 })

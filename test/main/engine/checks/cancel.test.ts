@@ -12,7 +12,7 @@ import {
 let server: TestServer
 afterEach(() => server.close())
 
-const ledger = (s: TestServer) => s.engine.admin.ledger(s.organizationId)
+const ledger = async (s: TestServer) => await s.engine.admin.ledger(s.organizationId)
 const balance = async () => (await call(server, 'GET', '/credits')).json.balance as number
 
 describe('POST /checks/{id}/cancel', () => {
@@ -37,7 +37,7 @@ describe('POST /checks/{id}/cancel', () => {
     expect(again.status).toBe(200)
     expect(again.json.status).toBe('cancelled')
     expect(await balance()).toBe(1000)
-    expect(ledger(server)).toEqual({
+    expect(await ledger(server)).toEqual({
       grant: 1000,
       charge: check.credits.charged,
       refund: check.credits.charged,
@@ -88,7 +88,7 @@ describe('POST /checks/{id}/cancel', () => {
       }
       tier.open = false
     }
-    const totals = ledger(server)
+    const totals = await ledger(server)
     const checks = (await call(server, 'GET', '/checks?limit=100')).json.data
     const refunded = checks.reduce((sum: number, c: any) => sum + c.credits.refunded, 0)
     const charged = checks.reduce((sum: number, c: any) => sum + c.credits.charged, 0)
@@ -101,8 +101,8 @@ describe('POST /checks/{id}/cancel', () => {
     server = await startServer({ tiers: new Map([['t1', new GatedTier(false)]]) })
     const check = (await call(server, 'POST', '/checks', { body: { text: THREE_CLAIMS, tiers: ['t1'] } }))
       .json
-    const other = server.engine.admin.createOrganization('B', 100)
-    const token = server.engine.admin.createToken('write', other.id, null).value
+    const other = await server.engine.admin.createOrganization('B', 100)
+    const token = (await server.engine.admin.createToken('write', other.id, null)).value
     for (const [method, path] of [
       ['POST', `/checks/${check.id}/cancel`],
       ['GET', `/checks/${check.id}`],

@@ -78,8 +78,8 @@ describe('POST /checks/estimate', () => {
   })
 
   it('says when the balance does not cover the price', async () => {
-    const org = server.engine.admin.createOrganization('Poor', 1)
-    const token = server.engine.admin.createToken('write', org.id, null).value
+    const org = await server.engine.admin.createOrganization('Poor', 1)
+    const token = (await server.engine.admin.createToken('write', org.id, null)).value
     const res = await call(server, 'POST', '/checks/estimate', { token, body: { text: TEXT, tiers: ['t3'] } })
     expect(res.json).toMatchObject({ balance: 1, sufficient: false })
   })

@@ -31,8 +31,8 @@ describe('estimates per minute', () => {
     expect(expectEnvelope(refused.json, 'rate_limited').message).toMatch(/more than 3 estimates in a minute/)
 
     // Another organization has its own minute.
-    const other = server.engine.admin.createOrganization('Other', 0)
-    const otherToken = server.engine.admin.createToken('write', other.id, 'other').value
+    const other = await server.engine.admin.createOrganization('Other', 0)
+    const otherToken = (await server.engine.admin.createToken('write', other.id, 'other')).value
     expect((await estimate(server, otherToken)).status).toBe(200)
 
     clock.advance(MINUTE_MS / 2)
@@ -90,8 +90,8 @@ describe('claim extraction of a check', () => {
   it('an organization whose balance covers no claim is refused (402) before its text is read for claims', async () => {
     const clock = new ManualClock()
     server = await startServer({ clock, config: { limits: { estimatesPerMinute: 2 } } })
-    const broke = server.engine.admin.createOrganization('Broke', 0)
-    const token = server.engine.admin.createToken('write', broke.id, 'broke').value
+    const broke = await server.engine.admin.createOrganization('Broke', 0)
+    const token = (await server.engine.admin.createToken('write', broke.id, 'broke')).value
     const long = `${TEXT} `.repeat(2000)
     for (let i = 0; i < 5; i++) {
       const refused = await call(server, 'POST', '/checks', {
@@ -132,13 +132,13 @@ describe('estimates never submitted', () => {
     }
     // Submitted ones are no longer estimates: three new ones are kept beside them.
     for (let i = 0; i < 3; i++) made.push((await estimate(server)).json.documentId as string)
-    const store = Store.open(server.dataDir)
+    const store = await Store.open(server.dataDir)
     try {
       for (const documentId of made.slice(2)) {
-        expect(store.documents.get(server.organizationId, documentId), documentId).not.toBeNull()
+        expect(await store.documents.get(server.organizationId, documentId), documentId).not.toBeNull()
       }
     } finally {
-      store.close()
+      await store.close()
     }
   })
 
@@ -149,7 +149,7 @@ describe('estimates never submitted', () => {
       config: { limits: { estimateHours: 2 } },
       tiers: new Map([['t1', new GatedTier(true)]]),
     })
-    server.engine.admin.grantCredits(server.organizationId, 1000)
+    await server.engine.admin.grantCredits(server.organizationId, 1000)
     const kept = (await estimate(server)).json
     const left = (await estimate(server)).json
     const submitted = await call(server, 'POST', '/checks', {
@@ -158,7 +158,7 @@ describe('estimates never submitted', () => {
     expect(submitted.status).toBe(202)
 
     clock.advance(2 * HOUR_MS - 1)
-    expect(server.engine.estimates.sweep()).toBe(0)
+    expect(await server.engine.estimates.sweep()).toBe(0)
     clock.advance(1)
     // Expired by the clock, even before the sweep has deleted it.
     const late = await call(server, 'POST', '/checks', {
@@ -167,14 +167,14 @@ describe('estimates never submitted', () => {
     expect(late.status).toBe(422)
     expect(expectEnvelope(late.json, 'unprocessable').message).toMatch(/expired/)
 
-    expect(server.engine.estimates.sweep()).toBe(1)
-    const store = Store.open(server.dataDir)
+    expect(await server.engine.estimates.sweep()).toBe(1)
+    const store = await Store.open(server.dataDir)
     try {
-      expect(store.documents.claims(left.documentId)).toEqual([])
-      expect(store.documents.get(server.organizationId, left.documentId)).toBeNull()
-      expect(store.documents.claims(kept.documentId)).toHaveLength(kept.claimCount)
+      expect(await store.documents.claims(left.documentId)).toEqual([])
+      expect(await store.documents.get(server.organizationId, left.documentId)).toBeNull()
+      expect(await store.documents.claims(kept.documentId)).toHaveLength(kept.claimCount)
     } finally {
-      store.close()
+      await store.close()
     }
     const again = await call(server, 'POST', '/checks', {
       body: { documentId: left.documentId, tiers: ['t1'] },
@@ -195,11 +195,11 @@ describe('estimates never submitted', () => {
       config: { limits: { estimateHours: 1 } },
       tiers: new Map([['t1', new GatedTier(true)]]),
     })
-    const principal = server.engine.localPrincipal()
+    const principal = await server.engine.localPrincipal()
     const queued = (await estimate(server)).json
-    server.engine.pending.queue(principal, { documentId: queued.documentId, tiers: ['t1'] })
+    await server.engine.pending.queue(principal, { documentId: queued.documentId, tiers: ['t1'] })
     clock.advance(2 * HOUR_MS)
-    expect(server.engine.estimates.sweep()).toBe(0)
+    expect(await server.engine.estimates.sweep()).toBe(0)
   })
 
   it('give their space back: the database file shrinks to within 10% of its size before them', async () => {
@@ -216,7 +216,7 @@ describe('estimates never submitted', () => {
     expect(filled).toBeGreaterThan(before * 5)
 
     clock.advance(HOUR_MS)
-    expect(server.engine.estimates.sweep()).toBe(20)
+    expect(await server.engine.estimates.sweep()).toBe(20)
     expect(databaseBytes(server.dataDir)).toBeLessThanOrEqual(before * 1.1)
   })
 })

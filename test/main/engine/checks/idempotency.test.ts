@@ -57,8 +57,8 @@ describe('Idempotency-Key', () => {
   })
 
   it('keys belong to one organization', async () => {
-    const other = server.engine.admin.createOrganization('B', 100)
-    const token = server.engine.admin.createToken('write', other.id, null).value
+    const other = await server.engine.admin.createOrganization('B', 100)
+    const token = (await server.engine.admin.createToken('write', other.id, null)).value
     const mine = await submit('key-4', { text: TEXT, tiers: ['t1'] })
     const theirs = await call(server, 'POST', '/checks', {
       token,

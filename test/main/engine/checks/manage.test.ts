@@ -49,8 +49,8 @@ describe('PATCH /checks/{id}', () => {
 
 describe('GET /checks', () => {
   it('lists newest first, a page at a time, with an opaque cursor', async () => {
-    const org = server.engine.admin.createOrganization('Lister', 100)
-    const token = server.engine.admin.createToken('write', org.id, null).value
+    const org = await server.engine.admin.createOrganization('Lister', 100)
+    const token = (await server.engine.admin.createToken('write', org.id, null)).value
     const ids: string[] = []
     for (let i = 0; i < 5; i++)
       ids.push(
@@ -59,7 +59,7 @@ describe('GET /checks', () => {
     const first = CheckList.parse(
       (
         await call(server, 'GET', '/checks?limit=2', {
-          token: server.engine.admin.createToken('read', org.id, null).value,
+          token: (await server.engine.admin.createToken('read', org.id, null)).value,
         })
       ).json,
     )

@@ -89,8 +89,8 @@ describe('a manuscript checked in parts', () => {
     expect(report.summary.claimCount).toBe(check.claimCount)
 
     // Another organization finds no such check.
-    const other = server.engine.admin.createOrganization('Other', 100)
-    const token = server.engine.admin.createToken('write', other.id, 'other').value
+    const other = await server.engine.admin.createOrganization('Other', 100)
+    const token = (await server.engine.admin.createToken('write', other.id, 'other')).value
     expectEnvelope((await call(server, 'GET', `/checks/${BOOK}`, { token })).json, 'not_found')
     expect((await call(server, 'GET', `/checks/${BOOK}/export?format=json`, { token })).status).toBe(404)
   })

@@ -136,8 +136,8 @@ describe('re-checking only what changed', () => {
   }, 60_000)
 
   it('refuses another organization’s check exactly as an unknown one, creating and charging nothing', async () => {
-    const other = server.engine.admin.createOrganization('Other', 1000)
-    const token = server.engine.admin.createToken('write', other.id, null).value
+    const other = await server.engine.admin.createOrganization('Other', 1000)
+    const token = (await server.engine.admin.createToken('write', other.id, null)).value
     const theirs = (await call(server, 'POST', '/checks', { token, body: { text: TEXT, tiers: ['t1'] } }))
       .json
     // Completed, so that only its organization tells it apart.

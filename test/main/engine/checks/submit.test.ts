@@ -125,8 +125,8 @@ describe('POST /checks', () => {
   })
 
   it('402 when the balance is too small, and nothing is created', async () => {
-    const org = server.engine.admin.createOrganization('Almost broke', 2)
-    const token = server.engine.admin.createToken('write', org.id, null).value
+    const org = await server.engine.admin.createOrganization('Almost broke', 2)
+    const token = (await server.engine.admin.createToken('write', org.id, null)).value
     const res = await call(server, 'POST', '/checks', { token, body: { text: THREE_CLAIMS, tiers: ['t1'] } })
     expect(res.status).toBe(402)
     expect(expectEnvelope(res.json, 'insufficient_credits').message).toMatch(
@@ -135,8 +135,8 @@ describe('POST /checks', () => {
     expect(await balance(token)).toBe(2)
     expect((await call(server, 'GET', '/checks', { token })).json.data).toEqual([])
     // One claim, one credit: said in the singular.
-    const broke = server.engine.admin.createOrganization('Broke', 0)
-    const brokeToken = server.engine.admin.createToken('write', broke.id, null).value
+    const broke = await server.engine.admin.createOrganization('Broke', 0)
+    const brokeToken = (await server.engine.admin.createToken('write', broke.id, null)).value
     const one = await call(server, 'POST', '/checks', {
       token: brokeToken,
       body: { text: 'The Eiffel Tower is 330 metres tall.', tiers: ['t1'] },

@@ -115,8 +115,8 @@ describe('GET /checks/{id}/export', () => {
     const missing = await call(server, 'GET', `/checks/${checkId}/export`, { token: server.read })
     expect(missing.status).toBe(400)
 
-    const other = server.engine.admin.createOrganization('Other', 10)
-    const outsider = server.engine.admin.createToken('read', other.id, 'outsider').value
+    const other = await server.engine.admin.createOrganization('Other', 10)
+    const outsider = (await server.engine.admin.createToken('read', other.id, 'outsider')).value
     const hidden = await call(server, 'GET', `/checks/${checkId}/export?format=html`, { token: outsider })
     expect(hidden.status).toBe(404)
     expectEnvelope(hidden.json, 'not_found')

@@ -11,15 +11,15 @@ import { tempDir } from '../../../helpers/server'
 // A t1 check run in a data folder, then exported by `factdesk export` from that folder.
 async function checkedFolder(): Promise<{ dir: string; checkId: string }> {
   const dir = tempDir()
-  const engine = openEngine({ dataDir: dir, runJobs: true })
+  const engine = await openEngine({ dataDir: dir, runJobs: true })
   try {
-    const principal = engine.localPrincipal()
+    const principal = await engine.localPrincipal()
     const { check } = await engine.service.submit(principal, {
       text: 'The Moon is 384,400 km from the Earth.\n\nWater boils at 50 degrees Celsius at sea level.',
       tiers: ['t1'],
       name: 'science.md',
     })
-    if (!hasEnded(engine.service.getCheck(principal, check.id))) await engine.events.ended(check.id)
+    if (!hasEnded(await engine.service.getCheck(principal, check.id))) await engine.events.ended(check.id)
     return { dir, checkId: check.id }
   } finally {
     await engine.close()
@@ -61,10 +61,10 @@ describe('factdesk export', () => {
 
   it("asks for --org for a check of another organization, and exports it with that organization's id", async () => {
     const { dir, checkId } = await checkedFolder()
-    const engine = openEngine({ dataDir: dir, runJobs: false })
+    const engine = await openEngine({ dataDir: dir, runJobs: false })
     let other: string
     try {
-      other = engine.admin.createOrganization('Other desk', 0).id
+      other = (await engine.admin.createOrganization('Other desk', 0)).id
     } finally {
       await engine.close()
     }

@@ -20,18 +20,18 @@ let checkId: string
 const printed: string[] = []
 
 beforeAll(async () => {
-  engine = openEngine({ dataDir: tempDir(), runJobs: true })
+  engine = await openEngine({ dataDir: tempDir(), runJobs: true })
   dispatch = createDispatch(engine, page, undefined, async (html) => {
     printed.push(html)
     return new TextEncoder().encode('%PDF-1.7 printed')
   })
-  const principal = engine.localPrincipal()
+  const principal = await engine.localPrincipal()
   const { check } = await engine.service.submit(principal, {
     text: 'Lake Baikal is the deepest lake in the world.',
     tiers: ['t1'],
   })
   checkId = check.id
-  if (!hasEnded(engine.service.getCheck(principal, check.id))) await engine.events.ended(check.id)
+  if (!hasEnded(await engine.service.getCheck(principal, check.id))) await engine.events.ended(check.id)
 }, 60_000)
 
 afterAll(() => engine.close())
@@ -66,12 +66,12 @@ describe('the export operation over IPC', () => {
 
 describe('the export operation with a remote service chosen', () => {
   it("exports the remote check's report, not a local one", async () => {
-    const desktop = openEngine({ dataDir: tempDir(), runJobs: false })
+    const desktop = await openEngine({ dataDir: tempDir(), runJobs: false })
     desktop.settings.switches.offerRemoteService()
     const services = new ServiceSwitch(desktop.settings.switches, { poll: { intervalMs: 20 } })
     const server = await startServer()
     try {
-      const token = server.engine.admin.createToken('write', server.organizationId, 'desktop').value
+      const token = (await server.engine.admin.createToken('write', server.organizationId, 'desktop')).value
       const remote = createDispatch(desktop, page, services)
       const saved = await remote(
         'updateSettings',

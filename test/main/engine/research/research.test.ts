@@ -188,7 +188,7 @@ describe('deep research', () => {
     const done = await waitForResearch(s, res.json.id)
     expectGoodResult(done)
     expect(await balance(s)).toBe(before - 40)
-    expect(s.engine.admin.ledger(s.organizationId).charge).toBe(40)
+    expect((await s.engine.admin.ledger(s.organizationId)).charge).toBe(40)
     expect(events.map((e) => e.step)).toEqual(
       expect.arrayContaining(['plan', 'search-support', 'search-contradiction', 'map', 'votes', 'verdict']),
     )
@@ -252,8 +252,8 @@ describe('deep research', () => {
     expect(estimated.json).toMatchObject({ claimId: estimate.claims[0].claimId, text: CLAIM })
     expect((await waitForResearch(s, estimated.json.id)).status).toBe('completed')
     // Another organization learns nothing about the claim and pays nothing.
-    const other = s.engine.admin.createOrganization('Other', 100)
-    const otherToken = s.engine.admin.createToken('write', other.id, 'other').value
+    const other = await s.engine.admin.createOrganization('Other', 100)
+    const otherToken = (await s.engine.admin.createToken('write', other.id, 'other')).value
     const refused = await call(s, 'POST', '/research', {
       token: otherToken,
       body: { claimId: claim.claimId },
@@ -262,7 +262,7 @@ describe('deep research', () => {
     expect(expectEnvelope(refused.json, 'not_found').message).toBe(
       `No claim ${claim.claimId} in this organization's estimates or checks.`,
     )
-    expect(s.engine.admin.ledger(other.id).charge).toBe(0)
+    expect((await s.engine.admin.ledger(other.id)).charge).toBe(0)
     expect((await call(s, 'GET', '/credits', { token: otherToken })).json.balance).toBe(100)
   })
 
@@ -318,12 +318,12 @@ describe('deep research', () => {
       expect(res.status).toBe(400)
       expectEnvelope(res.json, 'bad_request')
     }
-    const poor = s.engine.admin.createOrganization('poor', 39)
-    const token = s.engine.admin.createToken('write', poor.id, 'poor').value
+    const poor = await s.engine.admin.createOrganization('poor', 39)
+    const token = (await s.engine.admin.createToken('write', poor.id, 'poor')).value
     const res = await call(s, 'POST', '/research', { token, body: { text: CLAIM } })
     expect(res.status).toBe(402)
     expectEnvelope(res.json, 'insufficient_credits')
-    expect(s.engine.admin.ledger(poor.id).charge).toBe(0)
+    expect((await s.engine.admin.ledger(poor.id)).charge).toBe(0)
   })
 
   it('is refunded exactly once when it fails, also after a restart', async () => {
@@ -342,13 +342,13 @@ describe('deep research', () => {
     expect(fake!.requests.filter((r) => schemaName(r) === 'argument_map')).toHaveLength(2)
     expect(ended).toEqual(['queued', 'failed'])
     expect(await balance(s)).toBe(before)
-    expect(s.engine.admin.ledger(s.organizationId)).toMatchObject({ charge: 40, refund: 40 })
+    expect(await s.engine.admin.ledger(s.organizationId)).toMatchObject({ charge: 40, refund: 40 })
     const dataDir = s.dataDir
     await s.close()
     server = undefined
     const again = await setUp({ maxAttempts: 2 }, failing, dataDir)
     expect((await call(again, 'GET', `/research/${res.json.id}`)).json.status).toBe('failed')
-    expect(again.engine.admin.ledger(again.organizationId)).toMatchObject({ charge: 40, refund: 40 })
+    expect(await again.engine.admin.ledger(again.organizationId)).toMatchObject({ charge: 40, refund: 40 })
   })
 
   it('fails at once, refunded, when the search provider refuses its key', async () => {
@@ -381,8 +381,8 @@ describe('deep research', () => {
 
   it("streams its progress on GET /events in order, to the organization's stream only", async () => {
     const s = await setUp()
-    const other = s.engine.admin.createOrganization('Other', 100)
-    const otherToken = s.engine.admin.createToken('write', other.id, 'other').value
+    const other = await s.engine.admin.createOrganization('Other', 100)
+    const otherToken = (await s.engine.admin.createToken('write', other.id, 'other')).value
     const mine = await openEvents(s, s.read)
     const theirs = await openEvents(s, otherToken)
     const ended = (id: string) => (updates: ReportUpdate[]) =>
@@ -436,7 +436,7 @@ describe('deep research', () => {
     // The steps done before the restart were not done again; the run was charged once.
     expect(fake.requests.filter((r) => schemaName(r) === 'research_plan')).toHaveLength(1)
     expect(fake.requests.filter((r) => schemaName(r) === 'argument_map')).toHaveLength(1)
-    expect(second.engine.admin.ledger(second.organizationId)).toMatchObject({ charge: 40, refund: 0 })
+    expect(await second.engine.admin.ledger(second.organizationId)).toMatchObject({ charge: 40, refund: 0 })
   })
 
   it('a step that fails is retried by the job runner after its backoff, which a restart keeps', async () => {
@@ -453,16 +453,16 @@ describe('deep research', () => {
     )
     const res = await call(first, 'POST', '/research', { body: { text: CLAIM } })
     // The runner puts the run back in the queue, due after its backoff, in the store.
-    const store = Store.open(first.dataDir)
+    const store = await Store.open(first.dataDir)
     const due = new Date(failedAt + 60_000).toISOString()
     try {
-      for (const deadline = Date.now() + 15_000; store.research.nextDue() !== due;) {
-        if (Date.now() > deadline) throw new Error(`research next due ${store.research.nextDue()}`)
+      for (const deadline = Date.now() + 15_000; await store.research.nextDue() !== due;) {
+        if (Date.now() > deadline) throw new Error(`research next due ${await store.research.nextDue()}`)
         await new Promise((resolve) => setTimeout(resolve, 20))
       }
-      expect(store.research.byId(res.json.id)).toMatchObject({ status: 'running', attempts: 1 })
+      expect(await store.research.byId(res.json.id)).toMatchObject({ status: 'running', attempts: 1 })
     } finally {
-      store.close()
+      await store.close()
     }
     const dataDir = first.dataDir
     await first.close()
@@ -472,7 +472,7 @@ describe('deep research', () => {
     expectGoodResult(await waitForResearch(second, res.json.id))
     expect(fake!.requests.filter((r) => schemaName(r) === 'argument_map')).toHaveLength(2)
     expect(fake!.requests.filter((r) => schemaName(r) === 'research_plan')).toHaveLength(1)
-    expect(second.engine.admin.ledger(second.organizationId)).toMatchObject({ charge: 40, refund: 0 })
+    expect(await second.engine.admin.ledger(second.organizationId)).toMatchObject({ charge: 40, refund: 0 })
   })
 
   it('that reads no source fails and says so, refunded, without asking for a map', async () => {

@@ -68,7 +68,7 @@ async function research(sources: { prefer?: string[]; never?: string[] }): Promi
     search: { baseURL: wiki.apiUrl },
     web: { allowLocalTargets: true },
   })
-  await server.engine.settings.update(server.engine.localPrincipal(), { sources })
+  await server.engine.settings.update(await server.engine.localPrincipal(), { sources })
   const res = await call(server, 'POST', '/research', { body: { text: CLAIM } })
   expect(res.status).toBe(202)
   return Research.parse(await waitForResearch(server, res.json.id))

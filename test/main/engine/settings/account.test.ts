@@ -53,8 +53,8 @@ describe('API tokens', () => {
     expectEnvelope(own.json, 'unprocessable')
     expect((await server.owner('GET', '/me')).status).toBe(200)
 
-    const other = server.engine.admin.createOrganization('Elsewhere', 0)
-    const foreign = server.engine.admin.createToken('read', other.id, null)
+    const other = await server.engine.admin.createOrganization('Elsewhere', 0)
+    const foreign = await server.engine.admin.createToken('read', other.id, null)
     const res = await server.owner('POST', `/tokens/${foreign.token.id}/revoke`)
     expect(res.status).toBe(404)
     expectEnvelope(res.json, 'not_found')

@@ -30,9 +30,9 @@ const keychain: SecretBox = {
   decrypt: (sealed) => Buffer.from(sealed.map((byte) => byte ^ 0x5a)).toString('utf8'),
 }
 
-beforeEach(() => {
+beforeEach(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'factdesk-settings-'))
-  engine = openEngine({ dataDir, runJobs: false, secretBox: keychain })
+  engine = await openEngine({ dataDir, runJobs: false, secretBox: keychain })
   dispatch = createDispatch(engine, page)
 })
 
@@ -85,12 +85,12 @@ describe('settings over IPC (the desktop app is the owner)', () => {
 describe('a desktop without a keychain', () => {
   it('refuses to save a key, in words, and saves nothing of that change; keys saved before still open', async () => {
     await engine.close()
-    engine = openEngine({ dataDir, runJobs: false })
-    engine.settings.update(engine.localPrincipal(), {
+    engine = await openEngine({ dataDir, runJobs: false })
+    engine.settings.update(await engine.localPrincipal(), {
       models: { panel: [{ id: 'a', provider: 'openai', model: 'gpt-5-mini', apiKey: 'sk-before-1111' }] },
     })
     await engine.close()
-    engine = openEngine({
+    engine = await openEngine({
       dataDir,
       runJobs: false,
       secretBox: refusingSecretBox(fileSecretBox(dataDir), NO_KEYCHAIN),

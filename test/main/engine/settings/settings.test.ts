@@ -554,7 +554,7 @@ describe('the source policy, per organization', () => {
     expect((await server.owner('GET', '/settings')).json.sources.never).toEqual(['farm.example'])
     // Another organization keeps the configuration's policy (here none).
     const { engine } = server
-    const other = engine.admin.createOrganization('Another newsroom', 100)
+    const other = await engine.admin.createOrganization('Another newsroom', 100)
     const principal = { organizationId: other.id, tokenId: 'tok_other', scope: 'write' as const, owner: true }
     expect(engine.settings.view(principal).sources).toEqual(empty)
     expect(engine.settings.sourcePolicy(other.id)).toEqual(empty)

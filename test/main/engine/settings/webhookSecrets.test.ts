@@ -32,9 +32,9 @@ describe('webhook signing secrets at rest', () => {
     }
   })
 
-  it('secrets stored in the clear by an older version are sealed at the next open and read back whole', () => {
+  it('secrets stored in the clear by an older version are sealed at the next open and read back whole', async () => {
     const dataDir = tempDir()
-    Store.open(dataDir).close()
+    (await Store.open(dataDir)).close()
     const db = new Database(join(dataDir, 'factdesk.db'))
     db.prepare(
       "INSERT INTO organizations (id, name, created_at) VALUES ('org_old', 'Old', '2026-01-01T00:00:00Z')",
@@ -44,13 +44,13 @@ describe('webhook signing secrets at rest', () => {
     ).run()
     db.close()
 
-    const store = Store.open(dataDir)
+    const store = await Store.open(dataDir)
     try {
-      expect(store.webhookSecrets.valid('org_old', '2026-01-02T00:00:00Z').map((s) => s.secret)).toEqual([
+      expect((await store.webhookSecrets.valid('org_old', '2026-01-02T00:00:00Z')).map((s) => s.secret)).toEqual([
         'whsec_plain-old-secret',
       ])
     } finally {
-      store.close()
+      await store.close()
     }
     const raw = new Database(join(dataDir, 'factdesk.db'))
     const row = raw.prepare("SELECT secret FROM webhook_secrets WHERE id = 'whs_old'").get() as {

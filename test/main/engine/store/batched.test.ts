@@ -7,35 +7,35 @@ const at = '2026-01-01T00:00:00.000Z'
 describe('batched writes', () => {
   it('write together what lands in one turn, each all or nothing: one that throws takes none of the others with it', async () => {
     const dir = tempDir()
-    const store = Store.open(dir)
+    const store = await Store.open(dir)
     try {
       const written = Promise.allSettled([
-        store.batched(() => store.settings.put('a', { n: 1 }, at)),
-        store.batched(() => {
-          store.settings.put('b', { n: 2 }, at)
+        store.batched(async (tx) => await tx.settings.put('a', { n: 1 }, at)),
+        store.batched(async (tx) => {
+          await tx.settings.put('b', { n: 2 }, at)
           throw new Error('this unit failed half-way')
         }),
-        store.batched(() => {
-          store.settings.put('c', { n: 3 }, at)
+        store.batched(async (tx) => {
+          await tx.settings.put('c', { n: 3 }, at)
           return 'c'
         }),
       ])
       // Nothing is written before the turn ends.
-      expect(store.settings.get('a')).toBeNull()
+      expect(await store.settings.get('a')).toBeNull()
       const [a, b, c] = await written
       expect(a.status).toBe('fulfilled')
       expect(b).toEqual({ status: 'rejected', reason: new Error('this unit failed half-way') })
       expect(c).toEqual({ status: 'fulfilled', value: 'c' })
     } finally {
-      store.close()
+      await store.close()
     }
-    const reopened = Store.open(dir)
+    const reopened = await Store.open(dir)
     try {
-      expect(reopened.settings.get('a')).toEqual({ n: 1 })
-      expect(reopened.settings.get('b')).toBeNull()
-      expect(reopened.settings.get('c')).toEqual({ n: 3 })
+      expect(await reopened.settings.get('a')).toEqual({ n: 1 })
+      expect(await reopened.settings.get('b')).toBeNull()
+      expect(await reopened.settings.get('c')).toEqual({ n: 3 })
     } finally {
-      reopened.close()
+      await reopened.close()
     }
   })
 })

@@ -9,9 +9,9 @@ import { tempDir } from '../../../helpers/server'
 const AT = '2026-11-28T00:00:00.000Z'
 
 /// A store with one document of `texts`, its claims unresolved.
-function withClaims(dir: string, texts: string[]): { store: Store; claims: ClaimRecord[] } {
-  const store = Store.open(dir)
-  store.organizations.insert({ id: 'org_1', name: 'Desk', createdAt: AT }, false)
+async function withClaims(dir: string, texts: string[]): Promise<{ store: Store; claims: ClaimRecord[] }> {
+  const store = await Store.open(dir)
+  await store.organizations.insert({ id: 'org_1', name: 'Desk', createdAt: AT }, false)
   let at = 0
   const claims = texts.map((text, index) => {
     const claim = {
@@ -28,15 +28,15 @@ function withClaims(dir: string, texts: string[]): { store: Store; claims: Claim
     return claim
   })
   const document = { id: 'doc_1', organizationId: 'org_1', text: texts.join(' '), tiers: [], createdAt: AT }
-  store.documents.insert({ ...document, unitPrices: null, expiresAt: null }, claims)
+  await store.documents.insert({ ...document, unitPrices: null, expiresAt: null }, claims)
   return { store, claims }
 }
 
 describe('a claim’s statement as stored', () => {
-  it('keeps how it came to be, read back after the store is opened again', () => {
+  it('keeps how it came to be, read back after the store is opened again', async () => {
     const dir = tempDir()
-    const { store, claims } = withClaims(dir, ['It was completed in 1889.', 'It opened in 1883.'])
-    store.documents.resolveAll([
+    const { store, claims } = await withClaims(dir, ['It was completed in 1889.', 'It opened in 1883.'])
+    await store.documents.resolveAll([
       {
         claim: claims[0]!,
         resolution: { statement: claims[0]!.text, parts: null, state: 'unresolved', usage: null },
@@ -46,25 +46,25 @@ describe('a claim’s statement as stored', () => {
         resolution: { statement: 'The bridge opened in 1883.', parts: null, state: 'resolved', usage: null },
       },
     ])
-    store.close()
-    const again = Store.open(dir)
-    expect(again.documents.claims('doc_1').map((claim) => claim.statementState)).toEqual([
+    await store.close()
+    const again = await Store.open(dir)
+    expect((await again.documents.claims('doc_1')).map((claim) => claim.statementState)).toEqual([
       'unresolved',
       'resolved',
     ])
-    again.close()
+    await again.close()
   })
 
-  it('is taken as resolved when it was stored before its state was kept; a claim not resolved has none', () => {
+  it('is taken as resolved when it was stored before its state was kept; a claim not resolved has none', async () => {
     const dir = tempDir()
-    const { store, claims } = withClaims(dir, ['It was completed in 1889.', 'It opened in 1883.'])
-    store.documents.resolve(claims[0]!.id, {
+    const { store, claims } = await withClaims(dir, ['It was completed in 1889.', 'It opened in 1883.'])
+    await store.documents.resolve(claims[0]!.id, {
       statement: 'The Eiffel Tower was completed in 1889.',
       parts: null,
       state: 'resolved',
       usage: null,
     })
-    store.close()
+    await store.close()
     // The database as the version before made it: no state column (nor the columns of the migrations after it).
     const file = join(dir, 'factdesk.db')
     const db = new Database(file)
@@ -73,11 +73,11 @@ describe('a claim’s statement as stored', () => {
     db.exec(`PRAGMA user_version = ${MIGRATIONS.findIndex((sql) => sql.includes('statement_state'))}`)
     db.close()
 
-    const again = Store.open(dir)
-    expect(again.documents.claims('doc_1').map((claim) => [claim.statement, claim.statementState])).toEqual([
+    const again = await Store.open(dir)
+    expect((await again.documents.claims('doc_1')).map((claim) => [claim.statement, claim.statementState])).toEqual([
       ['The Eiffel Tower was completed in 1889.', 'resolved'],
       [null, null],
     ])
-    again.close()
+    await again.close()
   })
 })

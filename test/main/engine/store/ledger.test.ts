@@ -9,8 +9,8 @@ import { tempDir } from '../../../helpers/server'
 const AT = '2026-01-01T00:00:00.000Z'
 
 describe('the credits ledger', () => {
-  it('after any sequence of operations: balance = grants - charges + refunds, never negative', () => {
-    const store = Store.open(tempDir())
+  it('after any sequence of operations: balance = grants - charges + refunds, never negative', async () => {
+    const store = await Store.open(tempDir())
     let n = 0
     fc.assert(
       fc.property(
@@ -23,7 +23,7 @@ describe('the credits ledger', () => {
           let expected = 0
           for (const { kind, amount } of operations) {
             try {
-              store.transaction(() => store.ledger.record(org, kind, amount, null, AT))
+              store.transaction(async (tx) => await tx.ledger.record(org, kind, amount, null, AT))
               expected += kind === 'charge' ? -amount : amount
             } catch (error) {
               expect(error).toBeInstanceOf(InsufficientCreditsError)
@@ -39,15 +39,15 @@ describe('the credits ledger', () => {
       ),
       { numRuns: 100 },
     )
-    store.close()
+    await store.close()
   })
 
-  it('the database itself refuses a charge that would make the balance negative', () => {
+  it('the database itself refuses a charge that would make the balance negative', async () => {
     const dir = tempDir()
-    const store = Store.open(dir)
-    store.organizations.insert({ id: 'org_a', name: 'A', createdAt: AT }, false)
-    store.ledger.record('org_a', 'grant', 5, null, AT)
-    store.close()
+    const store = await Store.open(dir)
+    await store.organizations.insert({ id: 'org_a', name: 'A', createdAt: AT }, false)
+    await store.ledger.record('org_a', 'grant', 5, null, AT)
+    await store.close()
     const db = new Database(join(dir, 'factdesk.db'))
     const insert = db.prepare(
       "INSERT INTO ledger_entries (organization_id, kind, amount, created_at) VALUES ('org_a', 'charge', ?, ?)",
@@ -58,12 +58,12 @@ describe('the credits ledger', () => {
     db.close()
   })
 
-  it('refuses negative, fractional and unsafe amounts', () => {
-    const store = Store.open(tempDir())
-    store.organizations.insert({ id: 'org_a', name: 'A', createdAt: AT }, false)
+  it('refuses negative, fractional and unsafe amounts', async () => {
+    const store = await Store.open(tempDir())
+    await store.organizations.insert({ id: 'org_a', name: 'A', createdAt: AT }, false)
     for (const amount of [-1, 1.5, Number.MAX_SAFE_INTEGER + 2]) {
-      expect(() => store.ledger.record('org_a', 'grant', amount, null, AT)).toThrow(RangeError)
+      await expect(await store.ledger.record('org_a', 'grant', amount, null, AT)).rejects.toThrow(RangeError)
     }
-    store.close()
+    await store.close()
   })
 })

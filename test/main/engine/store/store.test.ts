@@ -19,9 +19,9 @@ import { MIGRATIONS } from '../../../../src/main/engine/store/migrations'
 import { tempDir } from '../../../helpers/server'
 
 describe('the store', () => {
-  it('migrates an empty folder to the latest schema, in WAL mode', () => {
+  it('migrates an empty folder to the latest schema, in WAL mode', async () => {
     const dir = tempDir()
-    Store.open(dir).close()
+    (await Store.open(dir)).close()
     const db = new Database(join(dir, 'factdesk.db'))
     const version = db.prepare('PRAGMA user_version').get() as { user_version: number }
     expect(version.user_version).toBe(MIGRATIONS.length)
@@ -39,9 +39,9 @@ describe('the store', () => {
 
   it('keeps a new data folder and its database readable by their owner only', async () => {
     const dir = join(tempDir(), 'new folder')
-    const engine = openEngine({ dataDir: dir, runJobs: true })
+    const engine = await openEngine({ dataDir: dir, runJobs: true })
     try {
-      engine.localPrincipal()
+      await engine.localPrincipal()
       expect(statSync(dir).mode & 0o777).toBe(0o700)
       for (const file of ['factdesk.db', 'factdesk.db-wal', 'factdesk.db-shm'])
         expect(statSync(join(dir, file)).mode & 0o777, file).toBe(0o600)
@@ -52,41 +52,40 @@ describe('the store', () => {
 
   it('reopening keeps the data and creates no second default organization', async () => {
     const dir = tempDir()
-    const first = openEngine({ dataDir: dir })
-    const organization = first.admin.defaultOrganization()
-    const { value } = first.admin.createToken('read', organization.id, 'kept')
-    first.admin.grantCredits(organization.id, 5)
+    const first = await openEngine({ dataDir: dir })
+    const organization = await first.admin.defaultOrganization()
+    const { value } = await first.admin.createToken('read', organization.id, 'kept')
+    await first.admin.grantCredits(organization.id, 5)
     await first.close()
 
-    const second = openEngine({ dataDir: dir })
-    expect(second.admin.defaultOrganization()).toEqual(organization)
-    const principal = second.service.authenticate(value)
-    expect(second.service.credits(principal).balance).toBe(1005)
+    const second = await openEngine({ dataDir: dir })
+    expect(await second.admin.defaultOrganization()).toEqual(organization)
+    const principal = await second.service.authenticate(value)
+    expect((await second.service.credits(principal)).balance).toBe(1005)
     await second.close()
   })
 
-  it('refuses a folder written by a newer schema', () => {
+  it('refuses a folder written by a newer schema', async () => {
     const dir = tempDir()
-    Store.open(dir).close()
+    (await Store.open(dir)).close()
     const db = new Database(join(dir, 'factdesk.db'))
     db.exec(`PRAGMA user_version = ${MIGRATIONS.length + 1}`)
     db.close()
-    expect(() => Store.open(dir)).toThrow(/newer Factdesk/)
+    await expect(await Store.open(dir)).rejects.toThrow(/newer Factdesk/)
   })
 
-  it('rolls back a failed transaction completely', () => {
-    const store = Store.open(tempDir())
+  it('rolls back a failed transaction completely', async () => {
+    const store = await Store.open(tempDir())
     const organization = { id: 'org_rollback', name: 'Half', createdAt: '2026-01-01T00:00:00.000Z' }
-    expect(() =>
-      store.transaction(() => {
-        store.organizations.insert(organization, false)
-        store.ledger.record(organization.id, 'grant', 10, null, organization.createdAt)
-        store.ledger.record(organization.id, 'charge', 11, null, organization.createdAt)
+    await expect(await store.transaction(async (tx) => {
+        await tx.organizations.insert(organization, false)
+        await tx.ledger.record(organization.id, 'grant', 10, null, organization.createdAt)
+        await tx.ledger.record(organization.id, 'charge', 11, null, organization.createdAt)
       }),
-    ).toThrow(/does not cover/)
-    expect(store.organizations.get(organization.id)).toBeNull()
-    expect(store.ledger.balance(organization.id)).toBe(0)
-    store.close()
+    ).rejects.toThrow(/does not cover/)
+    expect(await store.organizations.get(organization.id)).toBeNull()
+    expect(await store.ledger.balance(organization.id)).toBe(0)
+    await store.close()
   })
 })
 
@@ -98,9 +97,9 @@ describe('space of deleted rows', () => {
     return Number(mode)
   }
 
-  it('is given back incrementally, by a new database and by one from before once it is opened', () => {
+  it('is given back incrementally, by a new database and by one from before once it is opened', async () => {
     const fresh = tempDir()
-    Store.open(fresh).close()
+    (await Store.open(fresh)).close()
     expect(autoVacuum(join(fresh, 'factdesk.db'))).toBe(2)
 
     // A database as an earlier version made it: every table, no auto-vacuum.
@@ -112,7 +111,7 @@ describe('space of deleted rows', () => {
     db.exec(`PRAGMA user_version = ${MIGRATIONS.length}`)
     db.close()
     expect(autoVacuum(file)).toBe(0)
-    Store.open(old).close()
+    (await Store.open(old)).close()
     expect(autoVacuum(file)).toBe(2)
   })
 })
@@ -120,8 +119,8 @@ describe('space of deleted rows', () => {
 describe('closing the store', () => {
   it('leaves the database file whole: the write-ahead log is folded back into it', async () => {
     const dir = tempDir()
-    const engine = openEngine({ dataDir: dir, runJobs: true })
-    engine.admin.createToken('write', engine.admin.defaultOrganization().id, 'backup')
+    const engine = await openEngine({ dataDir: dir, runJobs: true })
+    await engine.admin.createToken('write', (await engine.admin.defaultOrganization()).id, 'backup')
     await engine.close()
     const wal = join(dir, 'factdesk.db-wal')
     expect(existsSync(wal) ? statSync(wal).size : 0).toBe(0)
@@ -143,16 +142,16 @@ function processState(pid: number): string | null {
 describe('the data-folder lock', () => {
   it('a second engine that runs jobs on the same folder gets a clear error; read-only tools still work', async () => {
     const dir = tempDir()
-    const first = openEngine({ dataDir: dir, runJobs: true })
-    expect(() => openEngine({ dataDir: dir, runJobs: true })).toThrow(DataFolderLockedError)
-    expect(() => openEngine({ dataDir: dir, runJobs: true })).toThrow(
+    const first = await openEngine({ dataDir: dir, runJobs: true })
+    await expect(await openEngine({ dataDir: dir, runJobs: true })).rejects.toThrow(DataFolderLockedError)
+    await expect(await openEngine({ dataDir: dir, runJobs: true })).rejects.toThrow(
       /in use by another Factdesk engine \(process \d+\)/,
     )
-    const cli = openEngine({ dataDir: dir })
-    expect(cli.admin.defaultOrganization().id).toBe(first.admin.defaultOrganization().id)
+    const cli = await openEngine({ dataDir: dir })
+    expect((await cli.admin.defaultOrganization()).id).toBe((await first.admin.defaultOrganization()).id)
     await cli.close()
     await first.close()
-    const again = openEngine({ dataDir: dir, runJobs: true })
+    const again = await openEngine({ dataDir: dir, runJobs: true })
     await again.close()
     expect(existsSync(join(dir, 'engine.lock'))).toBe(false)
   })

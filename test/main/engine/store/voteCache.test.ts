@@ -17,8 +17,8 @@ const vote = {
 describe('the vote cache’s key', () => {
   it('is a statement’s words, as before; a claim checked as its words is keyed by its context too', async () => {
     const dir = tempDir()
-    const store = Store.open(dir)
-    store.organizations.insert({ id: 'org_1', name: 'Desk', createdAt: vote.createdAt }, false)
+    const store = await Store.open(dir)
+    await store.organizations.insert({ id: 'org_1', name: 'Desk', createdAt: vote.createdAt }, false)
     const cache = store.voteCache
     const statement = 'The Eiffel Tower was completed in 1889.'
     // A vote cached before contexts were keyed: the hash of the statement alone.
@@ -31,7 +31,7 @@ describe('the vote cache’s key', () => {
       .run(createHash('sha256').update(statement).digest('hex'), vote.createdAt)
     earlier.close()
     expect(
-      cache.get('org_1', 'model', { text: ` ${statement.replace(' ', '  ')}`, context: null }, SINCE),
+      await cache.get('org_1', 'model', { text: ` ${statement.replace(' ', '  ')}`, context: null }, SINCE),
     ).toMatchObject({ verdict: 'supported' })
 
     const bare = 'It was completed in 1889.'
@@ -39,8 +39,8 @@ describe('the vote cache’s key', () => {
     await expect
       .poll(() => cache.get('org_1', 'model', { text: bare, context: 'eiffel' }, SINCE))
       .not.toBeNull()
-    expect(cache.get('org_1', 'model', { text: bare, context: 'brooklyn' }, SINCE)).toBeNull()
-    expect(cache.get('org_1', 'model', { text: bare, context: null }, SINCE)).toBeNull()
-    store.close()
+    expect(await cache.get('org_1', 'model', { text: bare, context: 'brooklyn' }, SINCE)).toBeNull()
+    expect(await cache.get('org_1', 'model', { text: bare, context: null }, SINCE)).toBeNull()
+    await store.close()
   })
 })

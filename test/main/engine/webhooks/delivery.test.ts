@@ -96,7 +96,7 @@ describe('webhook deliveries', () => {
     const listed = (await call(server, 'GET', '/checks')).json.data.find((c: any) => c.id === check.id)
     expect(listed.webhook).toEqual(webhook)
     expect((await call(server, 'GET', `/checks/${check.id}/report`)).json.check.webhook).toEqual(webhook)
-    expect(server.engine.service.getCheck(server.engine.localPrincipal(), check.id).webhook).toEqual(webhook)
+    expect((await server.engine.service.getCheck(await server.engine.localPrincipal(), check.id)).webhook).toEqual(webhook)
     expect(seen.at(-1)).toEqual(webhook)
 
     // Acknowledged: never sent again, however much time passes.
@@ -330,7 +330,7 @@ describe('webhook deliveries', () => {
     await waitForEnd(server, submitted.id)
     for (const ms of [0, 10_000, 86_400_000]) await advance(server, submitted.id, ms)
     expect(receiver.requests).toEqual([])
-    expect(server.store.outbox.forCheck(submitted.id)).toBeNull()
+    expect(await server.store.outbox.forCheck(submitted.id)).toBeNull()
     expect((await call(server, 'GET', `/checks/${submitted.id}`)).json.webhook).toMatchObject({
       status: 'skipped',
       eventId: null,
@@ -344,7 +344,7 @@ describe('webhook deliveries', () => {
     expect(res.json.webhook).toBeNull()
     const check = await endAndDeliver(server, res.json.id)
     expect(check.webhook).toBeNull()
-    expect(server.store.outbox.forCheck(check.id)).toBeNull()
+    expect(await server.store.outbox.forCheck(check.id)).toBeNull()
   })
 
   it('the event is written in the transaction that ends the check: no ending without its event', async () => {
@@ -367,7 +367,7 @@ describe('webhook deliveries', () => {
       const check = (await call(server, 'GET', `/checks/${submitted.id}`)).json
       expect(check.status).toBe('running')
       expect(check.completedAt).toBeNull()
-      expect(outbox.forCheck(submitted.id)).toBeNull()
+      expect(await outbox.forCheck(submitted.id)).toBeNull()
     } finally {
       db.exec('DROP TRIGGER refuse_events')
       db.close()
@@ -378,8 +378,7 @@ describe('webhook deliveries', () => {
     await expect.poll(() => tier.started.length).toBe(6)
     const ended = await endAndDeliver(server, other.id)
     expect(ended.webhook.status).toBe('delivered')
-    expect(() =>
-      outbox.insert({
+    await expect(await outbox.insert({
         id: 'evt_duplicate',
         organizationId: server.organizationId,
         checkId: other.id,
@@ -388,7 +387,7 @@ describe('webhook deliveries', () => {
         body: '{}',
         createdAt: server.clock.now().toISOString(),
       }),
-    ).toThrow(/UNIQUE/)
+    ).rejects.toThrow(/UNIQUE/)
     expect(receiver.requests).toHaveLength(1)
   })
 })

@@ -127,13 +127,13 @@ export async function startWebhookServer(
     webhooks: options.webhooks,
   })
   // A second connection to the same database, to look behind the API (WAL lets it read alongside).
-  const store = Store.open(dataDir)
+  const store = await Store.open(dataDir)
   return {
     ...server,
     clock,
     store,
     close: async () => {
-      store.close()
+      await store.close()
       await server.close()
     },
   }

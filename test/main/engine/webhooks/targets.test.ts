@@ -217,7 +217,7 @@ describe('callbackUrl at delivery', () => {
     // Neither the check's view nor the stored attempts say what the name resolved to.
     const stored = JSON.stringify([
       (await call(server, 'GET', `/checks/${check.id}`)).json,
-      server.store.outbox.attempts(server.store.outbox.forCheck(check.id)!.id),
+      server.store.outbox.attempts((await server.store.outbox.forCheck(check.id))!.id),
     ])
     for (const address of ['10.0.0.5', '169.254.169.254']) expect(stored).not.toContain(address)
 
@@ -235,7 +235,7 @@ describe('callbackUrl at delivery', () => {
       attempts: 1,
       log: [{ statusCode: null, error: expect.stringMatching(/^connect ECONNREFUSED /) }],
     })
-    const event = server.store.outbox.forCheck(check.id)!
+    const event = (await server.store.outbox.forCheck(check.id))!
     const stored = JSON.stringify([
       (await call(server, 'GET', `/checks/${check.id}`)).json,
       event,
@@ -253,8 +253,8 @@ describe('callbackUrl at delivery', () => {
       attempts: 1,
       log: [{ statusCode: null, error: 'could not connect (2 addresses tried: ECONNREFUSED)' }],
     })
-    const event = server.store.outbox.forCheck(check.id)!
-    expect(server.store.outbox.attempts(event.id)).toMatchObject([
+    const event = (await server.store.outbox.forCheck(check.id))!
+    expect(await server.store.outbox.attempts(event.id)).toMatchObject([
       { error: 'could not connect (2 addresses tried: ECONNREFUSED)' },
     ])
   })

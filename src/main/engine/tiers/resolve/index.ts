@@ -260,9 +260,9 @@ export class StatementResolver {
     if (input.claim.statement !== null) return input.claim
     let batch = this.batches.get(input.claim.id)
     if (!batch) {
-      const stored = this.documents.claim(input.claim.id)
+      const stored = await this.documents.claim(input.claim.id)
       if (stored && stored.statement !== null) return stored
-      batch = this.start(input)
+      batch = await this.start(input)
     }
     const { group } = batch
     group.waiting++
@@ -276,8 +276,8 @@ export class StatementResolver {
 
   /// Starts resolving the document's unresolved claims: the unit's claim with the next ones, then the rest in
   /// order (earlier ones last), a request per batch, all at once.
-  private start(input: UnitInput): Batch {
-    const all = this.documents.claims(input.claim.documentId)
+  private async start(input: UnitInput): Promise<Batch> {
+    const all = await this.documents.claims(input.claim.documentId)
     const at = Math.max(
       0,
       all.findIndex((claim) => claim.id === input.claim.id),

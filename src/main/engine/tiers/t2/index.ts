@@ -80,7 +80,7 @@ export function modelTier(
     const since = new Date(Date.parse(now) - VOTE_CACHE_MS).toISOString()
     // Expired votes are forgotten, at most once an hour.
     if (Date.parse(now) - prunedAt > 60 * 60 * 1000) {
-      cache.prune(since)
+      await cache.prune(since)
       prunedAt = Date.parse(now)
     }
     // Keyed by the statement, or the words with their context: the same words about another subject are

@@ -288,14 +288,14 @@ export function webTier(
     : async (_client, _verifier, _web, _statement, citations) => ({ citations: [...citations], usage: null })
 
   /// The claim's research, done once however many panel units ask (and again after a restart).
-  function evidenceFor(input: UnitInput): Promise<ClaimEvidence> {
+  async function evidenceFor(input: UnitInput): Promise<ClaimEvidence> {
     const key = `${input.checkId}:${input.claim.id}`
     const known = evidence.get(key)
     if (known) return known
     const found = research(
       input.claim,
       input.documentText,
-      web.forOrganization(input.organizationId, input.checkId),
+      await web.forOrganization(input.organizationId, input.checkId),
       input.signal,
       todayOf(input.now(), steps),
     )

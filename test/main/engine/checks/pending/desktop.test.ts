@@ -22,7 +22,7 @@ beforeEach(async () => {
   dataDir = tempDir()
   models = await Relay.reserve()
   const model = (id: string) => ({ id, provider: 'openai-compatible', baseURL: models.url('/v1'), model: id })
-  engine = openEngine({
+  engine = await openEngine({
     dataDir,
     runJobs: false,
     config: Config.parse({ models: { panel: [model('a')], judge: model('judge') } }),
@@ -58,11 +58,11 @@ describe('check when online in the desktop app', () => {
     expect((await dispatch('listPendingChecks', ['yes'], APP)).ok).toBe(false)
   })
 
-  it('announces a started check through the system only while the window is in the background', () => {
+  it('announces a started check through the system only while the window is in the background', async () => {
     const shown: string[] = []
     let focused = true
     const window = { isFocused: () => focused, isDestroyed: () => false }
-    const organizationId = engine.localPrincipal().organizationId
+    const organizationId = (await engine.localPrincipal()).organizationId
     const stop = announceInBackground(engine.events, organizationId, window, (_title, body) =>
       shown.push(body),
     )
@@ -100,7 +100,7 @@ describe('check when online in the desktop app', () => {
     const shown: string[] = []
     let focused = false
     const window = { isFocused: () => focused, isDestroyed: () => false }
-    const organizationId = engine.localPrincipal().organizationId
+    const organizationId = (await engine.localPrincipal()).organizationId
     const stop = announceInBackground(engine.events, organizationId, window, (_title, body) =>
       shown.push(body),
     )

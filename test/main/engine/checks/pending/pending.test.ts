@@ -255,7 +255,7 @@ describe('check when online', () => {
     await models.open(fake.baseURL)
     // The worker's submission, made as the worker makes it (the queueing token, the queued key), and then the
     // engine stops before the pending check is marked.
-    const principal = first.engine.service.authenticate(first.write)
+    const principal = await first.engine.service.authenticate(first.write)
     const request = { text: TEXT, tiers: ['t2' as const] }
     const { check } = await first.engine.service.submit(principal, request, queued.idempotencyKey)
     await stop(first)
@@ -345,8 +345,8 @@ describe('check when online', () => {
     const clock = new ManualClock(new Date())
     const server = await start({ clock })
     // Enough for one claim, so it is queued, but not for the text's two.
-    const org = server.engine.admin.createOrganization('Small desk', 4)
-    const token = server.engine.admin.createToken('write', org.id, 'small').value
+    const org = await server.engine.admin.createOrganization('Small desk', 4)
+    const token = (await server.engine.admin.createToken('write', org.id, 'small')).value
     const res = await call(server, 'POST', '/pending-checks', { token, body: { text: TEXT, tiers: ['t2'] } })
     expect(res.status).toBe(202)
     await server.engine.pending.runDue() // after the try made when it was queued, offline
@@ -379,8 +379,8 @@ describe('check when online', () => {
   it('belongs to its organization, and needs write scope to queue or cancel', async () => {
     const server = await start()
     const queued = await queue(server, { text: TEXT, tiers: ['t2'] })
-    const org = server.engine.admin.createOrganization('Other desk', 100)
-    const other = server.engine.admin.createToken('write', org.id, 'other').value
+    const org = await server.engine.admin.createOrganization('Other desk', 100)
+    const other = (await server.engine.admin.createToken('write', org.id, 'other')).value
     expect((await call(server, 'GET', '/pending-checks', { token: other })).json.data).toEqual([])
     const hidden = await call(server, 'GET', `/pending-checks/${queued.id}`, { token: other })
     expect(hidden.status).toBe(404)

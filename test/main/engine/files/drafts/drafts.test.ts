@@ -69,8 +69,8 @@ describe('drafts over REST', () => {
 
   it('keeps drafts to their organization, and writes to write tokens', async () => {
     const draft = (await call(server, 'POST', '/drafts', { body: { text: 'Mine.' } })).json
-    const other = server.engine.admin.createOrganization('Other', 0)
-    const stranger = server.engine.admin.createToken('write', other.id, 'stranger').value
+    const other = await server.engine.admin.createOrganization('Other', 0)
+    const stranger = (await server.engine.admin.createToken('write', other.id, 'stranger')).value
     for (const [method, path] of [
       ['POST', `/drafts/${draft.id}/open`],
       ['PATCH', `/drafts/${draft.id}`],
@@ -213,10 +213,10 @@ describe('drafts and files in the desktop app', () => {
     },
   }
 
-  beforeEach(() => {
+  beforeEach(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'factdesk-drafts-'))
     folder = mkdtempSync(join(tmpdir(), 'factdesk-files-'))
-    engine = openEngine({ dataDir, runJobs: false })
+    engine = await openEngine({ dataDir, runJobs: false })
     chosen = { open: null, save: null, replace: false, keepUnsavedEdits: true }
     asked.length = 0
     askedToReplace.length = 0
@@ -404,14 +404,14 @@ describe('drafts and files in the desktop app', () => {
   })
 
   it('keeps an autosave that lands while its file is written', async () => {
-    const principal = engine.localPrincipal()
+    const principal = await engine.localPrincipal()
     const path = join(folder, 'race.md')
-    const draft = engine.drafts.create(principal, { text: 'One.\n' })
+    const draft = await engine.drafts.create(principal, { text: 'One.\n' })
     const saving = engine.drafts.saveFile(principal, draft.id, 'One. Two.\n', path)
-    engine.drafts.save(principal, draft.id, { text: 'One. Two. Three.\n' })
+    await engine.drafts.save(principal, draft.id, { text: 'One. Two. Three.\n' })
     expect(await saving).toMatchObject({ filePath: path, fileModified: true })
     expect(readFileSync(path, 'utf8')).toBe('One. Two.\n')
-    expect(engine.drafts.open(principal, draft.id).text).toBe('One. Two. Three.\n')
+    expect((await engine.drafts.open(principal, draft.id)).text).toBe('One. Two. Three.\n')
   })
 
   it('refuses a file too long for a draft by its size, before reading it', async () => {
@@ -456,7 +456,7 @@ describe('drafts and files in the desktop app', () => {
 
   it('asks where to save a draft without a file, and saves nothing when the dialog is cancelled', async () => {
     const files = createFileDispatch(engine, page, dialogs)
-    const draft = engine.drafts.create(engine.localPrincipal(), { text: 'Draft text.' })
+    const draft = await engine.drafts.create(await engine.localPrincipal(), { text: 'Draft text.' })
     expect(ok(await files('saveFile', [draft.id, 'Draft text.'], APP))).toBeNull()
     expect(asked).toEqual([{ title: 'Untitled', filePath: null }])
     chosen.save = join(folder, 'draft.txt')
@@ -498,7 +498,7 @@ describe('drafts and files in the desktop app', () => {
 
   it('answers only the app page, and says why a file could not be saved', async () => {
     const files = createFileDispatch(engine, page, dialogs)
-    const draft = engine.drafts.create(engine.localPrincipal(), {})
+    const draft = await engine.drafts.create(await engine.localPrincipal(), {})
     expect(ErrorEnvelope.parse(await files('openFile', [], 'https://evil.example/')).error.code).toBe(
       'forbidden',
     )

@@ -210,8 +210,8 @@ describe('imports', () => {
     expect(expectEnvelope(refused.json, 'rate_limited').message).toMatch(/limits\.importsAtOnce/)
 
     // Another organization imports meanwhile.
-    const other = subject.engine.admin.createOrganization('Other', 0)
-    const otherToken = subject.engine.admin.createToken('write', other.id, 'other').value
+    const other = await subject.engine.admin.createOrganization('Other', 0)
+    const otherToken = (await subject.engine.admin.createToken('write', other.id, 'other')).value
     const theirs = await call(subject, 'POST', '/drafts/import', {
       token: otherToken,
       body: { name: 'a.md', content: base64('Theirs.') },

@@ -26,16 +26,16 @@ afterEach(async () => {
 
 describe('t1 warm at once', () => {
   it('starts the spelling worker when an engine that runs jobs opens, and checks the first claims on it', async () => {
-    engine = openEngine({ dataDir: tempDir(), runJobs: true })
+    engine = await openEngine({ dataDir: tempDir(), runJobs: true })
     expect(startWorker).toHaveBeenCalledTimes(1)
 
-    const principal = engine.localPrincipal()
+    const principal = await engine.localPrincipal()
     const { check } = await engine.service.submit(principal, {
       text: 'The tower was bilt in 1889. It is 330 metres tall. Paris has 2 million people. The river is 777 km long.',
       tiers: ['t1'],
     })
-    if (!hasEnded(engine.service.getCheck(principal, check.id))) await engine.events.ended(check.id)
-    const report = engine.service.report(principal, check.id)
+    if (!hasEnded(await engine.service.getCheck(principal, check.id))) await engine.events.ended(check.id)
+    const report = await engine.service.report(principal, check.id)
     expect(report.check.status).toBe('completed')
     expect(
       report.claims.some((claim) => claim.issues.some((issue) => issue.suggestions.includes('built'))),
@@ -43,13 +43,13 @@ describe('t1 warm at once', () => {
     expect(startWorker).toHaveBeenCalledTimes(1)
   }, 60_000)
 
-  it('starts no thread pool when it opens: claim extraction starts its threads on the first text', () => {
-    engine = openEngine({ dataDir: tempDir(), runJobs: true })
+  it('starts no thread pool when it opens: claim extraction starts its threads on the first text', async () => {
+    engine = await openEngine({ dataDir: tempDir(), runJobs: true })
     expect(workerPool).not.toHaveBeenCalled()
   })
 
-  it('starts no worker in an engine that runs no jobs', () => {
-    engine = openEngine({ dataDir: tempDir(), runJobs: false })
+  it('starts no worker in an engine that runs no jobs', async () => {
+    engine = await openEngine({ dataDir: tempDir(), runJobs: false })
     expect(startWorker).not.toHaveBeenCalled()
   })
 })

@@ -58,8 +58,8 @@ describe('the vote cache', () => {
     expect(second.claims.every((c) => c.consensus.t2?.decidedBy === 'panel')).toBe(true)
 
     // Another organization asks the models itself.
-    const other = server.engine.admin.createOrganization('Other', 100)
-    const token = server.engine.admin.createToken('write', other.id, null).value
+    const other = await server.engine.admin.createOrganization('Other', 100)
+    const token = (await server.engine.admin.createToken('write', other.id, null)).value
     const third = await run(TEXT, token)
     expect(third.claims.flatMap((c) => c.evaluations).every((e) => !e.cached)).toBe(true)
     expect(panelRequests(fake)).toHaveLength(2 * asked)

@@ -147,7 +147,7 @@ describe('t3 under a source policy', () => {
   it("follows the organization's policy saved in Settings, as it stood when the check was submitted", async () => {
     await setUp(POLICY, ['trusted', 'other'])
     const { engine } = server
-    const owner = engine.localPrincipal()
+    const owner = await engine.localPrincipal()
     await engine.settings.update(owner, { sources: { prefer: [], never: ['trusted.example'] } })
     const result = await runT3()
     const saved = { prefer: [], only: [], never: ['trusted.example'] }
