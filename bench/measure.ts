@@ -38,12 +38,12 @@ export function summarise(name: string, unit: string, samples: readonly number[]
 }
 
 /// Times `work` `runs` times after `warmup` untimed runs, in milliseconds.
-export function timeIt(name: string, work: () => void, runs = 30, warmup = 3): Figure {
-  for (let i = 0; i < warmup; i++) work()
+export async function timeIt(name: string, work: () => unknown, runs = 30, warmup = 3): Promise<Figure> {
+  for (let i = 0; i < warmup; i++) await work()
   const times: number[] = []
   for (let i = 0; i < runs; i++) {
     const start = performance.now()
-    work()
+    await work()
     times.push(performance.now() - start)
   }
   return summarise(name, 'ms', times)

@@ -170,7 +170,7 @@ export async function reportBenchmarks(): Promise<Figure[]> {
         'claims/s',
         [claims / seconds],
       ),
-      timeIt(
+      await timeIt(
         `report of ${report.claims.length.toLocaleString('en')} claims`,
         () => engine.service.report(principal, checkId),
         claims > 1000 ? 10 : 30,

@@ -152,19 +152,26 @@ export interface VerdictFigure {
 }
 
 /// What an engine must offer the measurement: today's and the one before #22 alike.
+/// An engine of this commit or of an earlier one, whose store answered at once (before it was asynchronous).
 export interface MeasuredEngine {
   localPrincipal(): unknown
   service: {
     submit(principal: unknown, input: { text: string; tiers: Tier[] }): Promise<{ check: { id: string } }>
-    getCheck(principal: unknown, id: string): { status: string }
-    report(principal: unknown, id: string): { check: { status: string }; claims: unknown[] }
+    getCheck(principal: unknown, id: string): MaybeAsync<{ status: string }>
+    report(principal: unknown, id: string): MaybeAsync<{ check: { status: string }; claims: unknown[] }>
   }
   events: { ended(id: string): Promise<unknown> }
   close(): Promise<void>
 }
 
 /// The engine's options for the bench: a panel of three and a judge on the fake models, search on the fake wiki.
-export type OpenBenchEngine = (options: { dataDir: string; config: unknown; runJobs: true }) => MeasuredEngine
+type MaybeAsync<T> = T | Promise<T>
+
+export type OpenBenchEngine = (options: {
+  dataDir: string
+  config: unknown
+  runJobs: true
+}) => MaybeAsync<MeasuredEngine>
 
 const round = (n: number) => Math.round(n * 10) / 10
 
@@ -198,7 +205,7 @@ export async function measureWith(
     baseURL: fake.baseURL,
     model: name,
   })
-  const engine = open({
+  const engine = await open({
     dataDir,
     config: parse({
       models: {
@@ -212,10 +219,10 @@ export async function measureWith(
     runJobs: true,
   })
   try {
-    const principal = engine.localPrincipal()
+    const principal = await engine.localPrincipal()
     const { check } = await engine.service.submit(principal, { text: ARTICLE, tiers: [tier] })
-    if (!ended(engine.service.getCheck(principal, check.id))) await engine.events.ended(check.id)
-    const report = engine.service.report(principal, check.id)
+    if (!ended(await engine.service.getCheck(principal, check.id))) await engine.events.ended(check.id)
+    const report = await engine.service.report(principal, check.id)
     if (report.check.status !== 'completed') throw new Error(`bench check ${report.check.status}`)
     const claims = report.claims.length
     const resolving = (request: RecordedRequest) =>

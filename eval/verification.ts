@@ -146,7 +146,7 @@ const verification: EvalSet = {
     const headline: Record<Tier, Decided[]> = { t1: [], t2: [], t3: [] }
     for (const path of files.sort()) {
       const claims = readClaims(path).slice(0, limit)
-      const ways: [string, () => Way][] = []
+      const ways: [string, () => Way | Promise<Way>][] = []
       for (const [name, steps] of ablations('t2')) {
         ways.push([
           `t2${name}`,
@@ -177,7 +177,7 @@ const verification: EvalSet = {
               ),
           ])
       for (const [how, make] of ways) {
-        const decide = make()
+        const decide = await make()
         const decided = await eachClaim(claims, async (item, index): Promise<Decided> => {
           // Every request the claim's check makes, by any step, counted as it is made.
           const tally: RequestTally = { requests: 0, tokens: new Map() }
@@ -309,7 +309,7 @@ async function byTier(
   const dataDir = mkdtempSync(join(tmpdir(), 'factdesk-eval-'))
   const store = await Store.open(dataDir)
   const organizationId = (await new Admin(store, systemClock).defaultOrganization()).id
-  const inner = await make(store)
+  const inner = make(store)
   if (!inner) throw new Error(`${tier} is not configured`)
   const resolver = resolveWith && statementResolver(resolveWith, store.documents, apiKeys())
   const checker = resolver ? resolvedTier(inner, resolver) : inner

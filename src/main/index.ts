@@ -42,6 +42,8 @@ const dataDir = resolve(defaultDataDir())
 const dataFolderProblem = setDataFolder(dataDir)
 
 let engine: Engine | undefined
+/// The organization of the desktop's own principal in `engine`.
+let localOrganization: string | undefined
 let services: ServiceSwitch | undefined
 let bounds: WindowBounds | undefined
 let mainWindow: BrowserWindow | undefined
@@ -91,7 +93,13 @@ async function start(): Promise<void> {
   if (dataFolderProblem) throw dataFolderProblem
   // Throws a readable error when the data folder is locked by a running `factdesk serve` (or is unusable).
   const configPath = configFile(process.argv.slice(1))
-  const opened = await openEngine({ dataDir, configPath, runJobs: true, secretBox: keychainSecretBox(dataDir) })
+  const opened = await openEngine({
+    dataDir,
+    configPath,
+    runJobs: true,
+    secretBox: keychainSecretBox(dataDir),
+  })
+  localOrganization = (await opened.localPrincipal()).organizationId
   engine = opened
   // Said, not fatal: the app runs without what the warning is about.
   for (const message of opened.warnings)
@@ -109,7 +117,7 @@ async function start(): Promise<void> {
   // Files on disk: the drafts stay on this computer whichever service checks them.
   registerFileIpc(createFileDispatch(opened, page, dialogs))
   bounds = new WindowBounds()
-  await showMainWindow()
+  showMainWindow()
   filesToOpen.openWith((path) => {
     const window = showMainWindow()
     if (window)
@@ -118,8 +126,8 @@ async function start(): Promise<void> {
 }
 
 // Brings the editor's window forward, opening it if there is none (macOS keeps the app alive without one).
-async function showMainWindow(): Promise<BrowserWindow | undefined> {
-  if (!engine || !bounds) return undefined
+function showMainWindow(): BrowserWindow | undefined {
+  if (!engine || !bounds || localOrganization === undefined) return undefined
   if (mainWindow && !mainWindow.isDestroyed()) {
     if (mainWindow.isMinimized()) mainWindow.restore()
     mainWindow.focus()
@@ -128,7 +136,7 @@ async function showMainWindow(): Promise<BrowserWindow | undefined> {
   const window = createMainWindow(page, preload, bounds)
   mainWindow = window
   // Report changes of the desktop's organization reach the page as they happen.
-  const { organizationId } = await engine.localPrincipal()
+  const organizationId = localOrganization
   forwardReports(engine.events, organizationId, window.webContents, page)
   // And so do the polled updates of a remote service.
   if (services) forwardReports(services.events(organizationId), organizationId, window.webContents, page)

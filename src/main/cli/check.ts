@@ -37,7 +37,8 @@ export async function runCheck(
   const onSignal = (): void => {
     if (!interrupted) {
       interrupted = true
-      checkIds.forEach(cancel)
+      // Each cancelled check ends, which the wait below for the checks' ends hears.
+      Promise.all(checkIds.map(cancel)).catch((error: unknown) => console.error(error))
     } else if (checkIds.length > 0) process.exit(130)
   }
   process.on('SIGINT', onSignal)
@@ -83,7 +84,9 @@ export async function runCheck(
     }
     // Once charged, so the balance is what is left.
     if (!interrupted)
-      console.error(`balance ${formatted((await engine.service.credits(principal)).balance)} after the charge`)
+      console.error(
+        `balance ${formatted((await engine.service.credits(principal)).balance)} after the charge`,
+      )
     for (const id of checkIds)
       if (!hasEnded(await engine.service.getCheck(principal, id))) await engine.events.ended(id)
     return await engine.service.report(principal, manuscriptId ?? (checkIds[0] as string))

@@ -22,7 +22,9 @@ export async function runExport(
       return await exportCheck(engine.service, principal, checkId, format, chromiumPdf, engine.exports.render)
     } catch (error) {
       const owner =
-        error instanceof ApiError && error.code === 'not_found' && await engine.admin.checkOrganization(checkId)
+        error instanceof ApiError &&
+        error.code === 'not_found' &&
+        (await engine.admin.checkOrganization(checkId))
       if (owner && owner !== principal.organizationId)
         throw new CommandError(`Check ${checkId} belongs to organization ${owner}: add --org ${owner}.`)
       throw error

@@ -197,17 +197,15 @@ async function token(args: string[]): Promise<void> {
         )
       }
     } else if (sub === 'list' && !id) {
-      const rows = (await engine.admin
-        .listTokens(values.org))
-        .map((t) => [
-          t.id,
-          t.organizationId,
-          t.scope,
-          t.revokedAt ? 'revoked' : 'active',
-          t.createdAt,
-          t.revokedAt ?? '',
-          t.name ?? '',
-        ])
+      const rows = (await engine.admin.listTokens(values.org)).map((t) => [
+        t.id,
+        t.organizationId,
+        t.scope,
+        t.revokedAt ? 'revoked' : 'active',
+        t.createdAt,
+        t.revokedAt ?? '',
+        t.name ?? '',
+      ])
       printTable(['ID', 'ORGANIZATION', 'SCOPE', 'STATE', 'CREATED', 'REVOKED', 'NAME'], rows)
     } else if (sub === 'revoke' && id && !extra) {
       await engine.admin.revokeToken(id)

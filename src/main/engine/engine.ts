@@ -218,10 +218,9 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
       if (local) return local
       const organization = await admin.defaultOrganization()
       const token =
-        (await admin
-          .listTokens(organization.id))
-          .find((t) => t.name === LOCAL_TOKEN_NAME && t.scope === 'write' && t.revokedAt === null) ??
-        (await admin.createToken('write', organization.id, LOCAL_TOKEN_NAME)).token
+        (await admin.listTokens(organization.id)).find(
+          (t) => t.name === LOCAL_TOKEN_NAME && t.scope === 'write' && t.revokedAt === null,
+        ) ?? (await admin.createToken('write', organization.id, LOCAL_TOKEN_NAME)).token
       local = { organizationId: organization.id, tokenId: token.id, scope: 'write', owner: true }
       return local
     },

@@ -100,7 +100,8 @@ const HANDLERS: Handlers = {
   listTokens: async ({ settings }, { principal }) => await settings.listTokens(principal),
   createToken: async ({ settings }, { principal }, request) => await settings.createToken(principal, request),
   revokeToken: async ({ settings }, { principal }, id) => await settings.revokeToken(principal, id),
-  grantCredits: async ({ settings }, { principal }, request) => await settings.grantCredits(principal, request.amount),
+  grantCredits: async ({ settings }, { principal }, request) =>
+    await settings.grantCredits(principal, request.amount),
   listDrafts: async ({ drafts }, { principal }) => await drafts.list(principal),
   createDraft: async ({ drafts }, { principal }, request) => await drafts.create(principal, request),
   openDraft: async ({ drafts }, { principal }, id) => await drafts.open(principal, id),
@@ -127,10 +128,13 @@ export async function runOperation<Op extends Operation>(
 }
 
 /// Every operation on the engine, each made as the principal `principal()` names when it is called.
-export function engineOperations(parts: OperationParts, principal: () => Principal): FactdeskOperations {
+export function engineOperations(
+  parts: OperationParts,
+  principal: () => Principal | Promise<Principal>,
+): FactdeskOperations {
   const operation =
     (name: Operation) =>
-    (...args: unknown[]) =>
-      runOperation(parts, name, { principal: principal() }, args as OperationArgs<Operation>)
+    async (...args: unknown[]) =>
+      runOperation(parts, name, { principal: await principal() }, args as OperationArgs<Operation>)
   return Object.fromEntries(OPERATIONS.map((name) => [name, operation(name)])) as FactdeskOperations
 }

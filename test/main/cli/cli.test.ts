@@ -55,7 +55,7 @@ describe('factdesk org, token and credits', { timeout: 120_000 }, () => {
         ?.split(/\s+/)[0] ?? ''
     expect((await factdesk(['token', 'revoke', tokenId, '--data-dir', dir])).code).toBe(0)
     const after = await openEngine({ dataDir: dir })
-    await expect(await after.service.authenticate(value)).rejects.toThrow(/not valid/)
+    await expect(after.service.authenticate(value)).rejects.toThrow(/not valid/)
     await after.close()
     // One word per column: the time of revocation has a column of its own.
     const table = (await factdesk(['token', 'list', '--data-dir', dir])).stdout.trim().split('\n')

@@ -33,7 +33,11 @@ describe('authentication', () => {
   }
 
   it('a revoked token gets 401 everywhere, also for a body that would be invalid', async () => {
-    const { value, token } = await server.engine.admin.createToken('write', server.organizationId, 'soon revoked')
+    const { value, token } = await server.engine.admin.createToken(
+      'write',
+      server.organizationId,
+      'soon revoked',
+    )
     expect((await call(server, 'GET', '/me', { token: value })).status).toBe(200)
     await server.engine.admin.revokeToken(token.id)
     for (const { method, path } of ENDPOINTS) {

@@ -234,7 +234,7 @@ describe('GET /checks/{id}/report, served from the report cache', () => {
         midway++
     }
     await compare()
-    while (!await ended()) {
+    while (!(await ended())) {
       await expect.poll(() => held.length > 0 || ended(), { timeout: 10_000 }).toBe(true)
       if (await ended()) break
       held.shift()?.()

@@ -189,11 +189,11 @@ describe('stored text', () => {
       const organizationId = (await new Admin(store, systemClock).defaultOrganization()).id
       let drafts = 0
       await fc.assert(
-        fc.property(anyText, (path) => {
+        fc.asyncProperty(anyText, async (path) => {
           const id = `drf_${(drafts += 1)}`
           const filePath = `/home/writer/${id}/${path}`
           const at = new Date().toISOString()
-          store.drafts.insert({
+          await store.drafts.insert({
             id,
             organizationId,
             title: path,
@@ -206,7 +206,11 @@ describe('stored text', () => {
             updatedAt: at,
             openedAt: at,
           })
-          expect(store.drafts.byFile(organizationId, filePath)).toMatchObject({ id, filePath, title: path })
+          expect(await store.drafts.byFile(organizationId, filePath)).toMatchObject({
+            id,
+            filePath,
+            title: path,
+          })
         }),
         { numRuns: 60 },
       )

@@ -50,8 +50,8 @@ export class Admin {
   /// The default organization, created with its starting balance the first time a data folder is opened.
   async defaultOrganization(): Promise<Organization> {
     return (
-      await this.store.organizations.getDefault() ??
-      await this.createOrganization('Default organization', DEFAULT_ORGANIZATION_CREDITS, true)
+      (await this.store.organizations.getDefault()) ??
+      (await this.createOrganization('Default organization', DEFAULT_ORGANIZATION_CREDITS, true))
     )
   }
 
@@ -108,7 +108,7 @@ export class Admin {
   }
 
   async revokeToken(id: string): Promise<void> {
-    if (!await this.store.tokens.get(id)) throw new ApiError('not_found', `There is no token ${id}.`)
+    if (!(await this.store.tokens.get(id))) throw new ApiError('not_found', `There is no token ${id}.`)
     await this.store.tokens.revoke(id, this.clock.now().toISOString())
   }
 
@@ -141,6 +141,7 @@ export class Admin {
   }
 
   private async requireOrganization(id: string): Promise<void> {
-    if (!await this.store.organizations.get(id)) throw new ApiError('not_found', `There is no organization ${id}.`)
+    if (!(await this.store.organizations.get(id)))
+      throw new ApiError('not_found', `There is no organization ${id}.`)
   }
 }

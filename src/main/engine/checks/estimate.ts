@@ -91,7 +91,11 @@ export class Estimates {
   /// claim is refused (402) before any work (unless a re-check may carry every claim at no cost), and extractions
   /// count against `limits.estimatesPerMinute` with the estimates. Checks queued to run when online are refused
   /// the same way when they are queued.
-  async requireExtraction(principal: Principal, request: CreateCheckRequest, tiers: readonly Tier[]): Promise<void> {
+  async requireExtraction(
+    principal: Principal,
+    request: CreateCheckRequest,
+    tiers: readonly Tier[],
+  ): Promise<void> {
     const cheapest = quote(1, tiers, this.config.pricing).total
     const balance = await this.store.ledger.balance(principal.organizationId)
     if (!request.previousCheckId && balance < cheapest) {
@@ -106,7 +110,8 @@ export class Estimates {
   /// The organization's document `id`, estimated for exactly `tiers`.
   async estimatedDocument(principal: Principal, id: string, tiers: readonly Tier[]): Promise<DocumentRecord> {
     const cached = await this.store.documents.get(principal.organizationId, id)
-    if (!cached && await this.store.documents.expired(principal.organizationId, id)) throw estimateExpired(id)
+    if (!cached && (await this.store.documents.expired(principal.organizationId, id)))
+      throw estimateExpired(id)
     if (!cached) throw new ApiError('not_found', `There is no document ${id}.`)
     if (cached.expiresAt !== null && cached.expiresAt <= this.clock.now().toISOString()) {
       throw estimateExpired(id)

@@ -18,7 +18,7 @@ export class EstimateExpiry {
     private readonly store: Store,
     private readonly clock: Clock,
   ) {
-    this.alarm = new Alarm(clock, async () => await this.wake())
+    this.alarm = new Alarm(clock, () => this.wake())
   }
 
   /// Expires what is due now, then wakes when the next estimate falls due.
@@ -37,7 +37,9 @@ export class EstimateExpiry {
   async sweep(): Promise<number> {
     const now = this.clock.now()
     const forgetBefore = new Date(now.getTime() - REMEMBER_EXPIRED_MS).toISOString()
-    const expired = await this.store.transaction(async (tx) => await tx.documents.expire(now.toISOString(), forgetBefore))
+    const expired = await this.store.transaction(
+      async (tx) => await tx.documents.expire(now.toISOString(), forgetBefore),
+    )
     if (expired > 0) await this.store.reclaimSpace()
     return expired
   }
@@ -52,6 +54,6 @@ export class EstimateExpiry {
     if (!this.running) return
     // New estimates may come at any time: with none waiting, look again in a while.
     const fallback = new Date(this.clock.now().getTime() + LOOK_AGAIN_MS).toISOString()
-    this.alarm.set(await this.store.documents.nextExpiry() ?? fallback, holdMs)
+    this.alarm.set((await this.store.documents.nextExpiry()) ?? fallback, holdMs)
   }
 }

@@ -18,7 +18,7 @@ import { checkView, reportView } from './views'
 
 /// What the service asks of the job runner.
 export interface Jobs {
-  submitted(checkId: string): void
+  submitted(checkId: string): Promise<void>
   abort(checkId: string): void
 }
 
@@ -35,7 +35,9 @@ export class CheckManager {
   /// A check, or a manuscript's: its parts' as one.
   async getCheck(principal: Principal, id: string): Promise<Check> {
     const parts = await this.manuscriptParts(principal, id)
-    return parts ? this.manuscriptCheck(id, parts) : await checkView(this.store, await this.findCheck(principal, id))
+    return parts
+      ? await this.manuscriptCheck(id, parts)
+      : await checkView(this.store, await this.findCheck(principal, id))
   }
 
   /// A check's report, or a manuscript's: its parts' as one, on the offsets of its whole text.
@@ -43,8 +45,8 @@ export class CheckManager {
     const parts = await this.manuscriptParts(principal, id)
     if (!parts) return await reportView(this.store, await this.findCheck(principal, id))
     return combinedReport(
-      this.manuscriptCheck(id, parts),
-      parts.map((part) => reportView(this.store, part)),
+      await this.manuscriptCheck(id, parts),
+      await Promise.all(parts.map((part) => reportView(this.store, part))),
     )
   }
 
@@ -60,8 +62,10 @@ export class CheckManager {
     const page = await this.store.checks.list(principal.organizationId, limit + 1, after)
     const shown = page.slice(0, limit)
     // A manuscript once, where its first part stands.
-    const data = shown.map((record) =>
-      record.manuscript ? this.getCheck(principal, record.manuscript.id) : checkView(this.store, record),
+    const data = await Promise.all(
+      shown.map((record) =>
+        record.manuscript ? this.getCheck(principal, record.manuscript.id) : checkView(this.store, record),
+      ),
     )
     const last = shown.at(-1)
     return {
@@ -126,11 +130,11 @@ export class CheckManager {
     return parts
   }
 
-  private manuscriptCheck(id: string, parts: readonly CheckRecord[]): Check {
+  private async manuscriptCheck(id: string, parts: readonly CheckRecord[]): Promise<Check> {
     const first = parts[0] as CheckRecord
     return combinedCheck(
       id,
-      parts.map((part) => checkView(this.store, part)),
+      await Promise.all(parts.map((part) => checkView(this.store, part))),
       first.manuscript?.parts ?? parts.length,
     )
   }

@@ -138,8 +138,8 @@ export class PendingQueue {
     if (idempotencyKey !== undefined) requireIdempotencyKey(idempotencyKey)
     const key = idempotencyKey ?? newSecret('pending-', 18)
     // A repeat answers the first below without counting against a limit.
-    if (!await this.store.pendingChecks.byKey(principal.organizationId, key)) {
-      if (await this.store.pendingChecks.waiting(principal.organizationId) >= this.waitingLimit) {
+    if (!(await this.store.pendingChecks.byKey(principal.organizationId, key))) {
+      if ((await this.store.pendingChecks.waiting(principal.organizationId)) >= this.waitingLimit) {
         throw quotaReached(
           'pendingChecks',
           `This organization has ${this.waitingLimit} checks waiting to run when online, the most it may: ` +
@@ -158,7 +158,7 @@ export class PendingQueue {
       const existing = await tx.pendingChecks.byKey(principal.organizationId, key)
       if (existing) return existing
       // A queued estimate is as good as submitted: it must not expire while it waits.
-      if (request.documentId !== undefined && !await tx.documents.keep(request.documentId)) {
+      if (request.documentId !== undefined && !(await tx.documents.keep(request.documentId))) {
         throw estimateExpired(request.documentId)
       }
       await tx.pendingChecks.insert({
@@ -192,7 +192,7 @@ export class PendingQueue {
       LIST_LIMIT,
       waiting ? 'waiting' : null,
     )
-    return { data: records.map((record) => this.view(record)) }
+    return { data: await Promise.all(records.map((record) => this.view(record))) }
   }
 
   /// A pending check; a manuscript's (by its id or a part's) as one.
@@ -207,9 +207,10 @@ export class PendingQueue {
     const found = await this.find(principal, id)
     const at = this.clock.now().toISOString()
     const cancelled = await this.store.transaction(async (tx) => {
-      const records = await this.recordsOf(found)
+      const records = await this.recordsOf(found, tx)
       if (records.some((record) => record.status === 'submitted')) return false
-      const ended = records.filter((record) => tx.pendingChecks.cancel(record.id, at)).length > 0
+      let ended = false
+      for (const record of records) if (await tx.pendingChecks.cancel(record.id, at)) ended = true
       await tx.pendingChecks.forgetEnded(principal.organizationId, this.waitingLimit)
       return ended
     })
@@ -323,7 +324,8 @@ export class PendingQueue {
     } else if ((await this.find(principal, record.id)).status === 'cancelled') {
       // Cancelled while it was being submitted: the check it became is cancelled too, and refunded in full
       // (unless it has ended already, as a short t1 check may have).
-      if (!hasEnded(await this.service.getCheck(principal, check.id))) await this.service.cancel(principal, check.id)
+      if (!hasEnded(await this.service.getCheck(principal, check.id)))
+        await this.service.cancel(principal, check.id)
     }
   }
 
@@ -335,7 +337,11 @@ export class PendingQueue {
     }
   }
 
-  private async end(record: PendingRecord, attempt: number, error: { code: string; message: string }): Promise<void> {
+  private async end(
+    record: PendingRecord,
+    attempt: number,
+    error: { code: string; message: string },
+  ): Promise<void> {
     if (await this.store.pendingChecks.fail(record.id, attempt, error, this.clock.now().toISOString())) {
       await this.emitRecord(record.organizationId, record.id)
       await this.store.pendingChecks.forgetEnded(record.organizationId, this.waitingLimit)
@@ -354,15 +360,17 @@ export class PendingQueue {
   /// The public shape of the pending check `record` is, or is a part of.
   private async view(record: PendingRecord): Promise<PendingCheck> {
     const manuscript = record.request.manuscript?.id
-    return manuscript === undefined ? pendingView(record) : manuscriptView(manuscript, await this.recordsOf(record))
+    return manuscript === undefined
+      ? pendingView(record)
+      : manuscriptView(manuscript, await this.recordsOf(record))
   }
 
-  /// As they are now: `record`, or the parts of the manuscript it is a part of.
-  private async recordsOf(record: PendingRecord): Promise<PendingRecord[]> {
+  /// As they are now in `store` (the root's, or a transaction's): `record`, or the parts of the manuscript it is
+  /// a part of.
+  private async recordsOf(record: PendingRecord, store = this.store): Promise<PendingRecord[]> {
     const manuscript = record.request.manuscript?.id
-    if (manuscript !== undefined)
-      return await this.store.pendingChecks.ofManuscript(record.organizationId, manuscript)
-    return [await this.store.pendingChecks.get(record.organizationId, record.id) ?? record]
+    if (manuscript !== undefined) return store.pendingChecks.ofManuscript(record.organizationId, manuscript)
+    return [(await store.pendingChecks.get(record.organizationId, record.id)) ?? record]
   }
 
   /// The pending check `id`; for a manuscript's id, its first part.

@@ -140,6 +140,12 @@ class KeptReport {
   private dropped = false
   /// True once every claim has been read in.
   complete = false
+  /// True when a claim that landed could not be read again: the report must be assembled anew.
+  broken = false
+  /// Claims that landed while the report was being assembled.
+  private readonly landedEarly = new Set<string>()
+  /// The claims being read again after they landed, one after another.
+  private updates: Promise<void> = Promise.resolve()
   /// Settles once every claim has been read in.
   readonly ready: Promise<void>
 
@@ -170,12 +176,26 @@ class KeptReport {
     this.serialized = null
   }
 
-  /// Something landed on claim `claimId`, or it was resolved: it is read again. A claim not read in yet is left
-  /// to the assembly, which reads it later.
-  async landed(claimId: string): Promise<void> {
+  /// Something landed on claim `claimId`, or it was resolved: it is read again, after what landed before it.
+  /// While the report is being assembled, the claim is read again at the end of the assembly (its page may have
+  /// been read before it landed).
+  landed(claimId: string): void {
+    if (!this.complete) {
+      this.landedEarly.add(claimId)
+      return
+    }
     if (!this.index.has(claimId)) return
-    const claim = await this.store.documents.claim(claimId)
-    if (claim) await this.keep([claim])
+    this.changed()
+    this.updates = this.updates
+      .then(() => this.reread([claimId]))
+      .catch(() => {
+        this.broken = true
+      })
+  }
+
+  private async reread(ids: readonly string[]): Promise<void> {
+    const claims = await Promise.all(ids.map((id) => this.store.documents.claim(id)))
+    await this.keep(claims.filter((claim) => claim !== null))
   }
 
   /// The report as it stands, serialized once per version.
@@ -199,7 +219,8 @@ class KeptReport {
   /// version), then copied into one buffer a stretch at a time (a 10,000-claim report is megabytes): nothing here
   /// goes over all claims at once.
   private async serialize(): Promise<ReportBytes> {
-    const record = await this.store.checks.byId(this.record.id) ?? this.record
+    await this.updates
+    const record = (await this.store.checks.byId(this.record.id)) ?? this.record
     const check = await checkView(this.store, record, this.tally.done)
     const summary = this.tally.summary(this.claims.length, this.tokens)
     const claims = this.claims.slice()
@@ -241,11 +262,14 @@ class KeptReport {
       const page = await this.store.documents.claimsAfter(this.record.documentId, after, PAGE)
       await this.keep(page)
       after = page.at(-1) ?? after
-      if (page.length < PAGE) {
-        this.complete = true
-        return
-      }
+      if (page.length < PAGE) break
     }
+    while (this.landedEarly.size > 0) {
+      const ids = [...this.landedEarly].filter((id) => this.index.has(id))
+      this.landedEarly.clear()
+      await this.reread(ids)
+    }
+    this.complete = true
   }
 
   /// Serializes `claims` as they are in the store now, in place of what was kept of them.
@@ -311,6 +335,10 @@ export class ReportCache {
     if (MANUSCRIPT_ID.test(checkId)) return this.manuscriptReport(principal, checkId)
     // A kept report knows its organization: a read of a kept report asks the store nothing.
     let report = this.reports.get(checkId)
+    if (report?.broken) {
+      this.forget(checkId, report)
+      report = undefined
+    }
     const record = report ? report.record : await this.store.checks.get(principal.organizationId, checkId)
     if (!record || record.organizationId !== principal.organizationId)
       throw new ApiError('not_found', `There is no check ${checkId}.`)

@@ -91,7 +91,11 @@ export class Service {
   estimate(principal: Principal, request: EstimateRequest): Promise<Estimate> {
     return this.estimates.estimate(principal, request)
   }
-  async requireExtraction(principal: Principal, request: CreateCheckRequest, tiers: readonly Tier[]): Promise<void> {
+  async requireExtraction(
+    principal: Principal,
+    request: CreateCheckRequest,
+    tiers: readonly Tier[],
+  ): Promise<void> {
     await this.estimates.requireExtraction(principal, request, tiers)
   }
 

@@ -77,7 +77,8 @@ export class Submissions {
     requireCallbackUrl(request.callbackUrl, config.webhooks.allowLocalTargets)
     const missing = tiers.find((tier) => !this.parts.tiers.has(tier))
     if (missing) throw new ApiError('unprocessable', tierUnavailable(missing))
-    if (request.documentId !== undefined) await estimates.estimatedDocument(principal, request.documentId, tiers)
+    if (request.documentId !== undefined)
+      await estimates.estimatedDocument(principal, request.documentId, tiers)
     else requireCheckableText(request.text ?? '', config.limits.maxTextChars)
     if (request.previousCheckId)
       await requirePreviousCheck(store, principal.organizationId, request.previousCheckId)
@@ -160,7 +161,7 @@ export class Submissions {
       if (raced) return raced
       if (request.manuscript) await this.requireNewPart(principal, request.manuscript, tiers)
       if (fresh) await tx.documents.insert(document, claims)
-      else if (!await tx.documents.keep(document.id)) throw estimateExpired(document.id)
+      else if (!(await tx.documents.keep(document.id))) throw estimateExpired(document.id)
       await tx.checks.insert(record)
       await chargeOrRefuse(tx.ledger, principal.organizationId, price.total, record.id, now, 'This check')
       for (const claim of claims) {
@@ -192,7 +193,7 @@ export class Submissions {
     if (replayed) return replayed
     const check = await checkView(store, record)
     this.parts.events.emit({ type: 'check', organizationId: principal.organizationId, check })
-    this.parts.jobs.submitted(record.id)
+    await this.parts.jobs.submitted(record.id)
     return { check: await checks.getCheck(principal, record.id), replayed: false }
   }
 

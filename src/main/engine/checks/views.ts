@@ -39,7 +39,7 @@ export async function checkView(
   record: CheckRecord,
   counted?: Partial<Record<Tier, number>>,
 ): Promise<Check> {
-  const done = counted ?? await store.checks.claimsDone(record.id)
+  const done = counted ?? (await store.checks.claimsDone(record.id))
   const { organizationId: _organization, unitPrices: _prices, sourcePolicy: _policy, ...check } = record
   return {
     ...check,

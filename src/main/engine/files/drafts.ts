@@ -106,7 +106,9 @@ export class DraftService {
   }
 
   async create(principal: Principal, request: CreateDraftRequest): Promise<Draft> {
-    return viewOf(await this.insert(principal, request.title ?? UNTITLED_DRAFT, request.text ?? '', null, null))
+    return viewOf(
+      await this.insert(principal, request.title ?? UNTITLED_DRAFT, request.text ?? '', null, null),
+    )
   }
 
   /// The draft without its text (where its file is, say).
@@ -128,7 +130,8 @@ export class DraftService {
     if (request.title !== undefined && request.title !== draft.title) changes.title = request.title
     if (request.lastCheckId !== undefined && request.lastCheckId !== draft.lastCheckId) {
       changes.lastCheckId = request.lastCheckId
-      changes.anchors = request.lastCheckId === null ? [] : await this.anchorsOf(principal, request.lastCheckId)
+      changes.anchors =
+        request.lastCheckId === null ? [] : await this.anchorsOf(principal, request.lastCheckId)
     }
     if (request.savedToFile) changes.fileDigest = digestOf(request.text ?? draft.text)
     if (Object.keys(changes).length === 0) return summaryOf(draft)
@@ -260,15 +263,16 @@ export class DraftService {
     if (checks.length === 0 && principal.owner) return []
     if (checks.length === 0) throw new ApiError('not_found', `There is no check ${checkId}.`)
     let from = 0
-    return checks.flatMap((part) => {
-      const text = this.store.documents.text(part.documentId)
-      const anchors = this.store.documents.claims(part.documentId).map((claim) => {
+    const anchors: DraftAnchor[] = []
+    for (const part of checks) {
+      const text = await this.store.documents.text(part.documentId)
+      for (const claim of await this.store.documents.claims(part.documentId)) {
         const anchor = anchorOf(text, claim.charStart, claim.charEnd)
-        return { claimId: claim.id, ...anchor, start: anchor.start + from, end: anchor.end + from }
-      })
+        anchors.push({ claimId: claim.id, ...anchor, start: anchor.start + from, end: anchor.end + from })
+      }
       from += text.length
-      return anchors
-    })
+    }
+    return anchors
   }
 
   private async insert(
@@ -307,7 +311,11 @@ export class DraftService {
 
   /// Refuses a new draft of `text` (or `text` replacing the text of `replaced`) that would take the organization
   /// past `limits.drafts` or `limits.draftBytes`; a text no longer than the one it replaces always fits.
-  private async requireRoom(organizationId: string, text: string, replaced: DraftRecord | null): Promise<void> {
+  private async requireRoom(
+    organizationId: string,
+    text: string,
+    replaced: DraftRecord | null,
+  ): Promise<void> {
     const usage = await this.store.drafts.usage(organizationId)
     if (!replaced && usage.drafts >= this.limits.drafts) {
       throw quotaReached(

@@ -60,6 +60,9 @@ export interface Job {
   fail(reason: string): Promise<void>
 }
 
+/// How long the runner waits to lease again after the store refused a lease.
+const RETRY_LEASE_MS = 5_000
+
 /// Works the durable queue: leases due units, runs them through their tier with an AbortSignal, records the
 /// outcome and the unit's end in one transaction, retries with backoff, and ends each check exactly once.
 export class JobRunner {
@@ -67,7 +70,9 @@ export class JobRunner {
   private inFlight = 0
   private readonly queues = new Map<JobQueue, number>()
   private running = false
-  private pumping = false
+  /// The pass under way, if any.
+  private pumping: Promise<void> | null = null
+  private pumpAgain = false
   private pumpQueued = false
   private readonly alarm: Alarm
   private readonly controllers = new Map<string, Set<AbortController>>()
@@ -89,7 +94,7 @@ export class JobRunner {
     private readonly clock: Clock,
     private readonly options: RunnerOptions = DEFAULT_RUNNER_OPTIONS,
   ) {
-    this.alarm = new Alarm(clock, async () => await this.pump(), { keepAlive: true })
+    this.alarm = new Alarm(clock, () => this.pump(), { keepAlive: true })
   }
 
   /// Runs the jobs of `queue` too, from the next start on.
@@ -133,6 +138,7 @@ export class JobRunner {
     this.checks.clear()
     for (const set of this.controllers.values()) for (const controller of set) controller.abort()
     for (const controller of this.jobControllers) controller.abort()
+    await this.pumping
     if (!this.idle()) await new Promise<void>((resolve) => this.drained.push(resolve))
   }
 
@@ -181,37 +187,61 @@ export class JobRunner {
     )
   }
 
-  private async pump(): Promise<void> {
-    if (!this.running || this.pumping) return
-    this.pumping = true
-    try {
-      const concurrency = this.concurrency()
-      while (this.inFlight < concurrency) {
-        const now = this.clock.now().getTime()
-        const units = await this.store.transaction(async (tx) =>
-          await tx.units.lease(
-            iso(now),
-            iso(now + this.options.unitTimeoutMs),
-            concurrency - this.inFlight,
-          ),
-        )
-        if (units.length === 0) break
-        for (const unit of units) {
-          this.inFlight++
-          this.follow(this.run(unit), () => this.inFlight--)
-        }
-      }
-      for (const [queue, count] of this.queues) {
-        if (count >= queue.concurrency) continue
-        const jobs = await queue.lease(this.now(), queue.concurrency - count)
-        this.queues.set(queue, count + jobs.length)
-        for (const job of jobs)
-          this.follow(this.runJob(job), () => this.queues.set(queue, (this.queues.get(queue) ?? 1) - 1))
-      }
-      await this.scheduleNext()
-    } finally {
-      this.pumping = false
+  /// Leases what there is room for; a call while a pass is under way makes that pass look again when it ends, as
+  /// room may have been made after it looked.
+  private pump(): Promise<void> {
+    if (!this.running) return Promise.resolve()
+    if (this.pumping) {
+      this.pumpAgain = true
+      return this.pumping
     }
+    this.pumping = (async () => {
+      try {
+        do {
+          this.pumpAgain = false
+          await this.pass()
+        } while (this.pumpAgain && this.running)
+      } finally {
+        this.pumping = null
+      }
+    })()
+    return this.pumping
+  }
+
+  private async pass(): Promise<void> {
+    const concurrency = this.concurrency()
+    while (this.running && this.inFlight < concurrency) {
+      const now = this.clock.now().getTime()
+      const units = await this.store.units.lease(
+        iso(now),
+        iso(now + this.options.unitTimeoutMs),
+        concurrency - this.inFlight,
+      )
+      if (units.length === 0) break
+      if (!this.running) {
+        // Stopped while leasing: they wait for the next start.
+        for (const unit of units)
+          await this.store.units.retryLater(unit.id, 'The engine stopped.', this.now())
+        break
+      }
+      for (const unit of units) {
+        this.inFlight++
+        this.follow(this.run(unit), () => this.inFlight--)
+      }
+    }
+    for (const queue of this.queues.keys()) {
+      const room = queue.concurrency - (this.queues.get(queue) ?? 0)
+      if (!this.running || room <= 0) continue
+      const jobs = await queue.lease(this.now(), room)
+      if (!this.running) {
+        for (const job of jobs) await job.retryLater(this.now())
+        break
+      }
+      this.queues.set(queue, (this.queues.get(queue) ?? 0) + jobs.length)
+      for (const job of jobs)
+        this.follow(this.runJob(job), () => this.queues.set(queue, (this.queues.get(queue) ?? 1) - 1))
+    }
+    await this.scheduleNext()
   }
 
   /// When a piece of work ends: counts it out, tells `stop()` once nothing is in flight, and looks for more once
@@ -229,17 +259,23 @@ export class JobRunner {
     this.pumpQueued = true
     setImmediate(() => {
       this.pumpQueued = false
-      this.pump()
+      this.pump().catch((error: unknown) => {
+        // The store would not lease (busy, or out of reach): the alarm looks again shortly.
+        console.error('factdesk: the job runner could not lease work; it tries again shortly', error)
+        this.alarm.set(this.now(), RETRY_LEASE_MS)
+      })
     })
   }
 
   /// Wakes up when the next unit or job waiting for a retry falls due, if there is room for it.
   private async scheduleNext(): Promise<void> {
     if (!this.running) return this.alarm.set(null)
-    const due = [
-      this.inFlight < this.concurrency() ? await this.store.units.nextDue() : null,
-      ...[...this.queues].map(([queue, count]) => (count < queue.concurrency ? queue.nextDue() : null)),
-    ].filter((at): at is string => at !== null)
+    const due = (
+      await Promise.all([
+        this.inFlight < this.concurrency() ? this.store.units.nextDue() : null,
+        ...[...this.queues].map(([queue, count]) => (count < queue.concurrency ? queue.nextDue() : null)),
+      ])
+    ).filter((at): at is string => at !== null)
     this.alarm.set(due.length > 0 ? due.reduce((a, b) => (a < b ? a : b)) : null)
   }
 
@@ -296,8 +332,8 @@ export class JobRunner {
       else throw new PermanentError(`The ${unit.tier} tier has no judge.`)
       // Written with the other units that land in the same turn (a batch of votes): one commit for them all.
       this.landing.set(check.id, (this.landing.get(check.id) ?? 0) + 1)
-      const recording = await this.store.batched(async (tx) => {
-        if (!await tx.units.finish(unit.id)) return false // cancelled meanwhile
+      const recording = this.store.batched(async (tx) => {
+        if (!(await tx.units.finish(unit.id))) return false // cancelled meanwhile
         if (outcome.evaluation)
           await tx.results.addEvaluation(
             check.id,
@@ -317,7 +353,7 @@ export class JobRunner {
         // mid-debate recorded nothing and debates again, so no round-2 vote is ever written twice.
         for (const vote of outcome.debate ?? [])
           await tx.results.addEvaluation(check.id, claim.id, vote, vote.parts ?? null)
-        tx.results.addIssues(check.id, claim.id, outcome.issues)
+        await tx.results.addIssues(check.id, claim.id, outcome.issues)
         if (outcome.consensus)
           await tx.results.setConsensus(
             check.id,
@@ -327,7 +363,7 @@ export class JobRunner {
             outcome.consensusUsage ?? null,
             outcome.partConsensus ?? null,
           )
-        await this.queueJudge(unit)
+        await this.queueJudge(unit, tx)
         return true
       })
       const recorded = await recording.catch((error: unknown) => {
@@ -375,19 +411,19 @@ export class JobRunner {
 
   private async giveUp(unit: UnitRecord, reason: string): Promise<void> {
     await this.store.transaction(async (tx) => {
-      if (await tx.units.fail(unit.id, reason)) await this.queueJudge(unit)
+      if (await tx.units.fail(unit.id, reason)) await this.queueJudge(unit, tx)
     })
     await this.settle(unit.checkId)
   }
 
-  /// Called in the transaction that ends a panel unit (done or failed): when it was the claim-tier's last open
-  /// one and at least one vote is in, queues the judge unit. If every panel unit failed there is no judge, and
-  /// the claim-tier ends without consensus (refunded when the check settles).
-  private async queueJudge(unit: UnitRecord): Promise<void> {
+  /// Called in the transaction `tx` that ends a panel unit (done or failed): when it was the claim-tier's last
+  /// open one and at least one vote is in, queues the judge unit. If every panel unit failed there is no judge,
+  /// and the claim-tier ends without consensus (refunded when the check settles).
+  private async queueJudge(unit: UnitRecord, tx: Store): Promise<void> {
     if (unit.model === JUDGE_UNIT || !this.tiers.get(unit.tier)?.judge) return
-    if (await this.store.units.openFor(unit.checkId, unit.claimId, unit.tier) > 0) return
-    if ((await this.store.results.votes(unit.checkId, unit.claimId, unit.tier)).length === 0) return
-    await this.store.units.enqueueOnce(
+    if ((await tx.units.openFor(unit.checkId, unit.claimId, unit.tier)) > 0) return
+    if ((await tx.results.votes(unit.checkId, unit.claimId, unit.tier)).length === 0) return
+    await tx.units.enqueueOnce(
       unit.checkId,
       { claimId: unit.claimId, tier: unit.tier, model: JUDGE_UNIT },
       this.now(),
@@ -407,7 +443,7 @@ export class JobRunner {
       const failed = await tx.units.failedUndecided(checkId)
       const at = this.now()
       if (failed === 0) {
-        if (!await tx.checks.end(checkId, { status: 'completed', refunded: 0, error: null, at }))
+        if (!(await tx.checks.end(checkId, { status: 'completed', refunded: 0, error: null, at })))
           return false
         await queueCheckEvent(tx, checkId, at) // the webhook event, with the ending or not at all
         return true
@@ -419,9 +455,9 @@ export class JobRunner {
       }, 0)
       const error = {
         code: 'unit_failed',
-        message: `${failed} claim check${failed === 1 ? '' : 's'} failed: ${await tx.units.lastError(checkId) ?? 'unknown error'}`,
+        message: `${failed} claim check${failed === 1 ? '' : 's'} failed: ${(await tx.units.lastError(checkId)) ?? 'unknown error'}`,
       }
-      if (!await tx.checks.end(checkId, { status: 'failed', refunded: refund, error, at })) return false
+      if (!(await tx.checks.end(checkId, { status: 'failed', refunded: refund, error, at }))) return false
       await tx.ledger.record(check.organizationId, 'refund', refund, checkId, at)
       await queueCheckEvent(tx, checkId, at)
       return true

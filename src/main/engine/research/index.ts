@@ -257,7 +257,7 @@ export class DeepResearch implements JobQueue {
       )
     })
     if (resolution) await this.store.documents.resolve(claim.id, resolution)
-    return await this.store.documents.claim(claim.id) ?? claim
+    return (await this.store.documents.claim(claim.id)) ?? claim
   }
 
   /// `GET /research`: the organization's recent runs, newest first (the History lists them with the checks).
@@ -290,7 +290,7 @@ export class DeepResearch implements JobQueue {
 
   /// Tells the organization's editors where run `id` stands, on the engine's event stream.
   private async emit(id: string, step: ResearchStep | null, state: ResearchState): Promise<void> {
-    const record = await this.store.research.byId(id) as ResearchRecord
+    const record = (await this.store.research.byId(id)) as ResearchRecord
     this.events.emit({
       type: 'research',
       organizationId: record.organizationId,

@@ -284,12 +284,15 @@ export class AppSettings {
       )
     }
     if (token.revokedAt === null) await this.admin.revokeToken(id)
-    return tokenView(await this.store.tokens.get(id) ?? token)
+    return tokenView((await this.store.tokens.get(id)) ?? token)
   }
 
   /// Adds credits to the organization's balance.
   async grantCredits(principal: Principal, amount: number): Promise<Credits> {
-    return { balance: await this.admin.grantCredits(principal.organizationId, amount), prices: this.base.pricing }
+    return {
+      balance: await this.admin.grantCredits(principal.organizationId, amount),
+      prices: this.base.pricing,
+    }
   }
 
   private modelView(model: ModelConfig): SettingsModel {

@@ -42,7 +42,7 @@ export class SavedSettings implements SavedKeys {
     this.writes = writes
     try {
       try {
-        await work()
+        work()
       } finally {
         this.writes = null
       }

@@ -124,32 +124,32 @@ export class Checks {
 
   /// The check if it belongs to the organization; another organization's is as good as absent.
   async get(organizationId: string, id: string): Promise<CheckRecord | null> {
-    const row = await this.db
+    const row = (await this.db
       .prepare('SELECT * FROM checks WHERE id = ? AND organization_id = ?')
-      .get(id, organizationId) as Row | undefined
+      .get(id, organizationId)) as Row | undefined
     return row ? toRecord(row) : null
   }
 
   /// For the job runner, which works for every organization.
   async byId(id: string): Promise<CheckRecord | null> {
-    const row = await this.db.prepare('SELECT * FROM checks WHERE id = ?').get(id) as Row | undefined
+    const row = (await this.db.prepare('SELECT * FROM checks WHERE id = ?').get(id)) as Row | undefined
     return row ? toRecord(row) : null
   }
 
   /// The checks of the organization's manuscript `manuscriptId`, by part.
   async ofManuscript(organizationId: string, manuscriptId: string): Promise<CheckRecord[]> {
-    const rows = await this.db
+    const rows = (await this.db
       .prepare(
         'SELECT * FROM checks WHERE organization_id = ? AND manuscript_id = ? ORDER BY manuscript_part, id',
       )
-      .all(organizationId, manuscriptId) as Row[]
+      .all(organizationId, manuscriptId)) as Row[]
     return rows.map(toRecord)
   }
 
   /// Newest first, `limit` of them, after the check `before` (exclusive) when given; of a manuscript's parts
   /// only the first submitted, where the manuscript stands in the list.
   async list(organizationId: string, limit: number, before: string | null): Promise<CheckRecord[]> {
-    const rows = await this.db
+    const rows = (await this.db
       .prepare(
         `SELECT * FROM checks WHERE organization_id = ? AND id < ?
            AND (manuscript_id IS NULL OR id = (SELECT MIN(part.id) FROM checks part
@@ -157,45 +157,49 @@ export class Checks {
          ORDER BY id DESC LIMIT ?`,
       )
       // Every check id sorts before '~'.
-      .all(organizationId, before ?? '~', limit) as Row[]
+      .all(organizationId, before ?? '~', limit)) as Row[]
     return rows.map(toRecord)
   }
 
   /// Consensus entries per tier: the check's `progress.claimsDone`.
   async claimsDone(checkId: string): Promise<Partial<Record<Tier, number>>> {
-    const rows = await this.db
+    const rows = (await this.db
       .prepare('SELECT tier, COUNT(*) AS done FROM consensus WHERE check_id = ? GROUP BY tier')
-      .all(checkId) as { tier: Tier; done: number }[]
+      .all(checkId)) as { tier: Tier; done: number }[]
     return Object.fromEntries(rows.map((row) => [row.tier, Number(row.done)]))
   }
 
   /// queued -> running; false if it was not queued.
   async start(id: string, at: string): Promise<boolean> {
     return (
-      (await this.db
-        .prepare("UPDATE checks SET status = 'running', updated_at = ? WHERE id = ? AND status = 'queued'")
-        .run(at, id)).changes > 0
+      (
+        await this.db
+          .prepare("UPDATE checks SET status = 'running', updated_at = ? WHERE id = ? AND status = 'queued'")
+          .run(at, id)
+      ).changes > 0
     )
   }
 
   /// Moves an active check to its terminal state. Only one ending can win: false if it had ended already.
   async end(id: string, ending: CheckEnding): Promise<boolean> {
     return (
-      (await this.db
-        .prepare(
-          `UPDATE checks SET status = ?, refunded = ?, error_code = ?, error_message = ?, updated_at = ?, completed_at = ?
+      (
+        await this.db
+          .prepare(
+            `UPDATE checks SET status = ?, refunded = ?, error_code = ?, error_message = ?, updated_at = ?, completed_at = ?
            WHERE id = ? AND status IN (${ACTIVE.map(() => '?').join(', ')})`,
-        )
-        .run(
-          ending.status,
-          ending.refunded,
-          ending.error?.code ?? null,
-          ending.error?.message ?? null,
-          ending.at,
-          ending.at,
-          id,
-          ...ACTIVE,
-        )).changes > 0
+          )
+          .run(
+            ending.status,
+            ending.refunded,
+            ending.error?.code ?? null,
+            ending.error?.message ?? null,
+            ending.at,
+            ending.at,
+            id,
+            ...ACTIVE,
+          )
+      ).changes > 0
     )
   }
 
@@ -211,9 +215,9 @@ export class Checks {
 
   /// Ids of the checks still queued or running, oldest first.
   async activeIds(): Promise<string[]> {
-    const rows = await this.db
+    const rows = (await this.db
       .prepare("SELECT id FROM checks WHERE status IN ('queued', 'running') ORDER BY id")
-      .all() as {
+      .all()) as {
       id: string
     }[]
     return rows.map((row) => row.id)

@@ -74,6 +74,13 @@ const STATEMENTS_KEPT = 500
 
 type Libsqlite = InstanceType<typeof Libsql>
 
+/// A statement libsql prepared, as this file runs it.
+interface Prepared {
+  get(...params: unknown[]): unknown
+  all(...params: unknown[]): unknown[]
+  run(...params: unknown[]): { changes: number | bigint }
+}
+
 /// The SQLite file through libsql's synchronous API, behind the asynchronous face both dialects share. One
 /// connection, so every statement and every transaction takes the mutex: a transaction holds it from BEGIN to
 /// COMMIT, and nothing else runs on the connection in between.
@@ -81,7 +88,7 @@ export class SqliteDatabase implements Database {
   readonly dialect = 'sqlite'
   readonly root: Db
   private readonly mutex = new Mutex()
-  private readonly statements = new Map<string, ReturnType<Libsqlite['prepare']>>()
+  private readonly statements = new Map<string, Prepared>()
   /// The connection without the mutex: only for work that holds it.
   private readonly held: Db
 
@@ -136,11 +143,11 @@ export class SqliteDatabase implements Database {
     return new SqliteDatabase(connection)
   }
 
-  private prepared(sql: string): ReturnType<Libsqlite['prepare']> {
+  private prepared(sql: string): Prepared {
     let statement = this.statements.get(sql)
     if (!statement) {
       if (this.statements.size >= STATEMENTS_KEPT) this.statements.clear()
-      statement = this.connection.prepare(sql)
+      statement = this.connection.prepare(sql) as Prepared
       this.statements.set(sql, statement)
     }
     return statement

@@ -133,12 +133,12 @@ export class Documents {
 
   /// The document if it belongs to the organization; another organization's is as good as absent.
   async get(organizationId: string, id: string): Promise<DocumentRecord | null> {
-    const row = await this.db
+    const row = (await this.db
       .prepare(
         'SELECT id, organization_id, text, tiers, unit_prices, created_at, expires_at FROM documents ' +
           'WHERE id = ? AND organization_id = ?',
       )
-      .get(id, organizationId) as DocumentRow | undefined
+      .get(id, organizationId)) as DocumentRow | undefined
     return row
       ? {
           id: row.id,
@@ -161,17 +161,17 @@ export class Documents {
   /// Whether the organization's document `id` was an estimate that expired (and was deleted) lately.
   async expired(organizationId: string, id: string): Promise<boolean> {
     return (
-      await this.db
+      (await this.db
         .prepare('SELECT 1 FROM expired_documents WHERE id = ? AND organization_id = ?')
-        .get(id, organizationId) !== undefined
+        .get(id, organizationId)) !== undefined
     )
   }
 
   /// When the next estimate expires, if any does.
   async nextExpiry(): Promise<string | null> {
-    const row = await this.db
+    const row = (await this.db
       .prepare('SELECT MIN(expires_at) AS due FROM documents WHERE expires_at IS NOT NULL')
-      .get() as { due: string | null }
+      .get()) as { due: string | null }
     return row.due
   }
 
@@ -179,9 +179,9 @@ export class Documents {
   /// told it expired, until `forgetBefore`. An estimate whose claim deep research was asked about stays (the
   /// research refers to one). Answers how many expired.
   async expire(now: string, forgetBefore: string): Promise<number> {
-    const due = await this.db
+    const due = (await this.db
       .prepare(`SELECT id, organization_id FROM documents d WHERE ${UNSUBMITTED} AND expires_at <= ?`)
-      .all(now) as { id: string; organization_id: string }[]
+      .all(now)) as { id: string; organization_id: string }[]
     await this.expireNow(due, now)
     await this.db.prepare('DELETE FROM expired_documents WHERE expired_at < ?').run(forgetBefore)
     return due.length
@@ -190,18 +190,21 @@ export class Documents {
   /// Expires the organization's unsubmitted estimates but the `kept` newest, as `expire` does: what one
   /// organization keeps for free is bounded. Answers how many expired.
   async expireOldest(organizationId: string, kept: number, now: string): Promise<number> {
-    const due = await this.db
+    const due = (await this.db
       .prepare(
         `SELECT id, organization_id FROM documents d WHERE ${UNSUBMITTED} AND organization_id = ? ` +
           'ORDER BY id DESC LIMIT -1 OFFSET ?',
       )
-      .all(organizationId, kept) as { id: string; organization_id: string }[]
+      .all(organizationId, kept)) as { id: string; organization_id: string }[]
     await this.expireNow(due, now)
     return due.length
   }
 
   /// Deletes estimates with their claims, keeping their ids (see `expire`).
-  private async expireNow(due: readonly { id: string; organization_id: string }[], now: string): Promise<void> {
+  private async expireNow(
+    due: readonly { id: string; organization_id: string }[],
+    now: string,
+  ): Promise<void> {
     const deleteClaims = this.db.prepare('DELETE FROM claims WHERE document_id = ?')
     const deleteDocument = this.db.prepare('DELETE FROM documents WHERE id = ?')
     const remember = this.db.prepare(
@@ -215,7 +218,7 @@ export class Documents {
   }
 
   async text(id: string): Promise<string> {
-    const row = await this.db.prepare('SELECT text FROM documents WHERE id = ?').get(id) as
+    const row = (await this.db.prepare('SELECT text FROM documents WHERE id = ?').get(id)) as
       { text: string } | undefined
     if (!row) throw new Error(`document ${id} is missing`)
     return row.text
@@ -223,37 +226,37 @@ export class Documents {
 
   /// The document's claims in text order.
   async claims(documentId: string): Promise<ClaimRecord[]> {
-    const rows = await this.db
+    const rows = (await this.db
       .prepare(`SELECT ${claimColumns()} FROM claims WHERE document_id = ? ORDER BY char_start, id`)
-      .all(documentId) as ClaimRow[]
+      .all(documentId)) as ClaimRow[]
     return rows.map(toClaim)
   }
 
   /// Up to `limit` of the document's claims in text order, after `after` (from the first when null): a long
   /// document's claims a page at a time.
   async claimsAfter(documentId: string, after: ClaimRecord | null, limit: number): Promise<ClaimRecord[]> {
-    const rows = await this.db
+    const rows = (await this.db
       .prepare(
         `SELECT ${claimColumns()} FROM claims WHERE document_id = ? AND (char_start, id) > (?, ?)
          ORDER BY char_start, id LIMIT ?`,
       )
-      .all(documentId, after?.charStart ?? -1, after?.id ?? '', limit) as ClaimRow[]
+      .all(documentId, after?.charStart ?? -1, after?.id ?? '', limit)) as ClaimRow[]
     return rows.map(toClaim)
   }
 
   async claim(id: string): Promise<ClaimRecord | null> {
-    const row = await this.db.prepare(`SELECT ${claimColumns()} FROM claims WHERE id = ?`).get(id) as
+    const row = (await this.db.prepare(`SELECT ${claimColumns()} FROM claims WHERE id = ?`).get(id)) as
       ClaimRow | undefined
     return row ? toClaim(row) : null
   }
 
   /// The tokens resolving the claim cost (its share of a batched request), when the resolver reported them.
   async resolverUsage(claimId: string): Promise<TokenUsage | null> {
-    const row = await this.db
+    const row = (await this.db
       .prepare(
         'SELECT resolver_input_tokens AS input, resolver_output_tokens AS output FROM claims WHERE id = ?',
       )
-      .get(claimId) as { input: number | null; output: number | null } | undefined
+      .get(claimId)) as { input: number | null; output: number | null } | undefined
     return row && row.input !== null && row.output !== null
       ? { inputTokens: Number(row.input), outputTokens: Number(row.output) }
       : null
@@ -263,7 +266,9 @@ export class Documents {
   /// statement, whichever process resolved it. False when the claim was resolved already.
   /// Stores the resolutions of claims resolved together in one transaction, and gives each claim as stored
   /// (another process may have resolved it first).
-  async resolveAll(resolved: ReadonlyArray<{ claim: ClaimRecord; resolution: Resolution }>): Promise<ClaimRecord[]> {
+  async resolveAll(
+    resolved: ReadonlyArray<{ claim: ClaimRecord; resolution: Resolution }>,
+  ): Promise<ClaimRecord[]> {
     return await this.db.transaction(async (db) => {
       const documents = new Documents(db, this.resolvedListeners)
       const stored: ClaimRecord[] = []
@@ -283,7 +288,7 @@ export class Documents {
   }
 
   async resolve(claimId: string, resolution: Resolution): Promise<boolean> {
-    const changed = await this.db
+    const changed = (await this.db
       .prepare(
         `UPDATE claims SET statement = ?, parts = ?, statement_state = ?, resolver_input_tokens = ?,
            resolver_output_tokens = ?
@@ -296,7 +301,7 @@ export class Documents {
         resolution.usage?.inputTokens ?? null,
         resolution.usage?.outputTokens ?? null,
         claimId,
-      ) as { document_id: string } | undefined
+      )) as { document_id: string } | undefined
     if (!changed) return false
     for (const listener of this.resolvedListeners) listener({ id: claimId, documentId: changed.document_id })
     return true

@@ -95,38 +95,38 @@ export class Drafts {
 
   /// The draft if it belongs to the organization.
   async get(organizationId: string, id: string): Promise<DraftRecord | null> {
-    const row = await this.db
+    const row = (await this.db
       .prepare(`SELECT ${COLUMNS} FROM drafts WHERE id = ? AND organization_id = ?`)
-      .get(id, organizationId) as DraftRow | undefined
+      .get(id, organizationId)) as DraftRow | undefined
     return row ? toDraft(row) : null
   }
 
   /// The organization's draft of a file, if it has one.
   async byFile(organizationId: string, filePath: string): Promise<DraftRecord | null> {
-    const row = await this.db
+    const row = (await this.db
       .prepare(`SELECT ${COLUMNS} FROM drafts WHERE organization_id = ? AND file_path = ?`)
-      .get(organizationId, encoded(filePath)) as DraftRow | undefined
+      .get(organizationId, encoded(filePath))) as DraftRow | undefined
     return row ? toDraft(row) : null
   }
 
   /// The most recently opened drafts first.
   async recent(organizationId: string, limit: number): Promise<DraftRecord[]> {
-    const rows = await this.db
+    const rows = (await this.db
       .prepare(
         `SELECT ${COLUMNS} FROM drafts WHERE organization_id = ? ORDER BY opened_at DESC, id DESC LIMIT ?`,
       )
-      .all(organizationId, limit) as DraftRow[]
+      .all(organizationId, limit)) as DraftRow[]
     return rows.map(toDraft)
   }
 
   /// How many drafts the organization keeps, and the bytes their texts take in the store (octet_length reads
   /// only the stored length, not the texts).
   async usage(organizationId: string): Promise<{ drafts: number; bytes: number }> {
-    const row = await this.db
+    const row = (await this.db
       .prepare(
         'SELECT COUNT(*) AS drafts, COALESCE(SUM(octet_length(text)), 0) AS bytes FROM drafts WHERE organization_id = ?',
       )
-      .get(organizationId) as { drafts: number; bytes: number }
+      .get(organizationId)) as { drafts: number; bytes: number }
     return { drafts: Number(row.drafts), bytes: Number(row.bytes) }
   }
 

@@ -119,7 +119,11 @@ export class Store {
   /// throws. Inside a transaction, the same transaction.
   async transaction<T>(work: (tx: Store) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     if (this.connection) return await work(this)
-    return await within(this.shared.database, (connection) => work(new Store(this.shared, connection)), options)
+    return await within(
+      this.shared.database,
+      (connection) => work(new Store(this.shared, connection)),
+      options,
+    )
   }
 
   /// Runs `work` in one write transaction with the other work batched in the same turn of the event loop, so that
@@ -171,7 +175,11 @@ export class Store {
 
 /// Runs `work` in a transaction of `database`, marking the asynchronous work inside it so that the root store
 /// refuses it.
-async function within<T>(database: Database, work: (db: Db) => Promise<T>, options: TransactionOptions): Promise<T> {
+async function within<T>(
+  database: Database,
+  work: (db: Db) => Promise<T>,
+  options: TransactionOptions,
+): Promise<T> {
   if (insideOpen(database)) return Promise.reject(new RootStoreInTransactionError())
   return await database.transaction((connection) => {
     const context = { database, open: true }

@@ -20,17 +20,23 @@ export class Ledger {
   constructor(private readonly db: Db) {}
 
   async balance(organizationId: string): Promise<number> {
-    const row = await this.db
+    const row = (await this.db
       .prepare(
         `SELECT COALESCE(SUM(CASE kind WHEN 'charge' THEN -amount ELSE amount END), 0) AS balance
          FROM ledger_entries WHERE organization_id = ?`,
       )
-      .get(organizationId) as { balance: number }
+      .get(organizationId)) as { balance: number }
     return Number(row.balance)
   }
 
   /// Adds a row. A zero amount records nothing; a charge larger than the balance throws.
-  async record(organizationId: string, kind: LedgerKind, amount: number, subject: string | null, at: string): Promise<void> {
+  async record(
+    organizationId: string,
+    kind: LedgerKind,
+    amount: number,
+    subject: string | null,
+    at: string,
+  ): Promise<void> {
     if (!Number.isSafeInteger(amount) || amount < 0) throw new RangeError(`invalid credit amount ${amount}`)
     if (amount === 0) return
     if (kind === 'charge') {
@@ -46,11 +52,11 @@ export class Ledger {
 
   /// Sums per kind, for audits and the ledger invariant.
   async totals(organizationId: string): Promise<Record<LedgerKind, number>> {
-    const rows = await this.db
+    const rows = (await this.db
       .prepare(
         'SELECT kind, SUM(amount) AS total FROM ledger_entries WHERE organization_id = ? GROUP BY kind',
       )
-      .all(organizationId) as { kind: LedgerKind; total: number }[]
+      .all(organizationId)) as { kind: LedgerKind; total: number }[]
     const totals: Record<LedgerKind, number> = { grant: 0, charge: 0, refund: 0 }
     for (const row of rows) totals[row.kind] = Number(row.total)
     return totals

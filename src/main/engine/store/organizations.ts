@@ -20,15 +20,16 @@ export class Organizations {
   }
 
   async get(id: string): Promise<Organization | null> {
-    const row = await this.db.prepare('SELECT id, name, created_at FROM organizations WHERE id = ?').get(id) as
-      Row | undefined
+    const row = (await this.db
+      .prepare('SELECT id, name, created_at FROM organizations WHERE id = ?')
+      .get(id)) as Row | undefined
     return row ? toOrganization(row) : null
   }
 
   async getDefault(): Promise<Organization | null> {
-    const row = await this.db
+    const row = (await this.db
       .prepare('SELECT id, name, created_at FROM organizations WHERE is_default = 1')
-      .get() as Row | undefined
+      .get()) as Row | undefined
     return row ? toOrganization(row) : null
   }
 }

@@ -93,23 +93,24 @@ export class Outbox {
   }
 
   async get(id: string): Promise<OutboxRecord | null> {
-    const row = await this.db.prepare('SELECT * FROM webhook_events WHERE id = ?').get(id) as Row | undefined
+    const row = (await this.db.prepare('SELECT * FROM webhook_events WHERE id = ?').get(id)) as
+      Row | undefined
     return row ? toRecord(row) : null
   }
 
   async forCheck(checkId: string): Promise<OutboxRecord | null> {
-    const row = await this.db.prepare('SELECT * FROM webhook_events WHERE check_id = ?').get(checkId) as
+    const row = (await this.db.prepare('SELECT * FROM webhook_events WHERE check_id = ?').get(checkId)) as
       Row | undefined
     return row ? toRecord(row) : null
   }
 
   /// The event's attempts, first first.
   async attempts(eventId: string): Promise<AttemptRecord[]> {
-    const rows = await this.db
+    const rows = (await this.db
       .prepare(
         'SELECT attempt, attempted_at, status_code, error FROM webhook_attempts WHERE event_id = ? ORDER BY attempt',
       )
-      .all(eventId) as {
+      .all(eventId)) as {
       attempt: number
       attempted_at: string
       status_code: number | null
@@ -125,45 +126,47 @@ export class Outbox {
 
   /// Pending events due at `now`, earliest first.
   async due(now: string, limit: number): Promise<OutboxRecord[]> {
-    const rows = await this.db
+    const rows = (await this.db
       .prepare(
         `SELECT * FROM webhook_events WHERE status = 'pending' AND next_attempt_at <= ?
          ORDER BY next_attempt_at, id LIMIT ?`,
       )
-      .all(now, limit) as Row[]
+      .all(now, limit)) as Row[]
     return rows.map(toRecord)
   }
 
   /// The first `limit` pending events by due time, to schedule the next wake-up.
   async upcoming(limit: number): Promise<{ id: string; nextAttemptAt: string }[]> {
-    const rows = await this.db
+    const rows = (await this.db
       .prepare(
         `SELECT id, next_attempt_at FROM webhook_events WHERE status = 'pending' AND next_attempt_at IS NOT NULL
          ORDER BY next_attempt_at, id LIMIT ?`,
       )
-      .all(limit) as { id: string; next_attempt_at: string }[]
+      .all(limit)) as { id: string; next_attempt_at: string }[]
     return rows.map((row) => ({ id: row.id, nextAttemptAt: row.next_attempt_at }))
   }
 
   /// Records attempt number `attempt` and its outcome. Only the attempt that follows the recorded ones of a
   /// pending event counts: false (and nothing written) otherwise.
   async recordAttempt(eventId: string, attempt: AttemptRecord, outcome: AttemptOutcome): Promise<boolean> {
-    const changed = (await this.db
-      .prepare(
-        `UPDATE webhook_events SET status = ?, attempts = ?, next_attempt_at = ?, last_attempt_at = ?,
+    const changed = (
+      await this.db
+        .prepare(
+          `UPDATE webhook_events SET status = ?, attempts = ?, next_attempt_at = ?, last_attempt_at = ?,
            last_status_code = ?, last_error = ?
          WHERE id = ? AND status = 'pending' AND attempts = ?`,
-      )
-      .run(
-        outcome.status,
-        attempt.attempt,
-        outcome.status === 'pending' ? outcome.nextAttemptAt : null,
-        attempt.attemptedAt,
-        attempt.statusCode,
-        attempt.error,
-        eventId,
-        attempt.attempt - 1,
-      )).changes
+        )
+        .run(
+          outcome.status,
+          attempt.attempt,
+          outcome.status === 'pending' ? outcome.nextAttemptAt : null,
+          attempt.attemptedAt,
+          attempt.statusCode,
+          attempt.error,
+          eventId,
+          attempt.attempt - 1,
+        )
+    ).changes
     if (changed === 0) return false
     await this.db
       .prepare(

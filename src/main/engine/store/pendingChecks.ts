@@ -91,31 +91,35 @@ export class PendingChecks {
 
   /// One of the organization's pending checks.
   async get(organizationId: string, id: string): Promise<PendingRecord | null> {
-    const row = await this.db
+    const row = (await this.db
       .prepare('SELECT * FROM pending_checks WHERE organization_id = ? AND id = ?')
-      .get(organizationId, id) as Row | undefined
+      .get(organizationId, id)) as Row | undefined
     return row ? toRecord(row) : null
   }
 
   async byKey(organizationId: string, idempotencyKey: string): Promise<PendingRecord | null> {
-    const row = await this.db
+    const row = (await this.db
       .prepare('SELECT * FROM pending_checks WHERE organization_id = ? AND idempotency_key = ?')
-      .get(organizationId, idempotencyKey) as Row | undefined
+      .get(organizationId, idempotencyKey)) as Row | undefined
     return row ? toRecord(row) : null
   }
 
   /// How many of the organization's checks wait.
   async waiting(organizationId: string): Promise<number> {
-    const row = await this.db
+    const row = (await this.db
       .prepare("SELECT COUNT(*) AS n FROM pending_checks WHERE organization_id = ? AND status = 'waiting'")
-      .get(organizationId) as { n: number }
+      .get(organizationId)) as { n: number }
     return Number(row.n)
   }
 
   /// The organization's pending checks, newest first; only those in `status` when given. Of a manuscript's parts
   /// only the first queued, where the manuscript stands in the list, when any of its parts is in `status`.
-  async list(organizationId: string, limit: number, status: PendingRecord['status'] | null): Promise<PendingRecord[]> {
-    const rows = await this.db
+  async list(
+    organizationId: string,
+    limit: number,
+    status: PendingRecord['status'] | null,
+  ): Promise<PendingRecord[]> {
+    const rows = (await this.db
       .prepare(
         `SELECT * FROM pending_checks WHERE organization_id = ?
            AND (${MANUSCRIPT} IS NULL
@@ -128,73 +132,90 @@ export class PendingChecks {
                  AND json_extract(part.request, '$.manuscript.id') = ${MANUSCRIPT} AND part.status = ?)))
          ORDER BY id DESC LIMIT ?`,
       )
-      .all(organizationId, status, status, status, status, limit) as Row[]
+      .all(organizationId, status, status, status, status, limit)) as Row[]
     return rows.map(toRecord)
   }
 
   /// The organization's pending parts of the manuscript `manuscriptId`, in the order they were queued.
   async ofManuscript(organizationId: string, manuscriptId: string): Promise<PendingRecord[]> {
-    const rows = await this.db
+    const rows = (await this.db
       .prepare(`SELECT * FROM pending_checks WHERE organization_id = ? AND ${MANUSCRIPT} = ? ORDER BY id`)
-      .all(organizationId, manuscriptId) as Row[]
+      .all(organizationId, manuscriptId)) as Row[]
     return rows.map(toRecord)
   }
 
   /// Waiting checks due at `now`, earliest first.
   async due(now: string, limit: number): Promise<PendingRecord[]> {
-    const rows = await this.db
+    const rows = (await this.db
       .prepare(
         `SELECT * FROM pending_checks WHERE status = 'waiting' AND next_attempt_at <= ?
          ORDER BY next_attempt_at, id LIMIT ?`,
       )
-      .all(now, limit) as Row[]
+      .all(now, limit)) as Row[]
     return rows.map(toRecord)
   }
 
   /// When the earliest waiting check falls due; null when none waits.
   async nextDue(): Promise<string | null> {
-    const row = await this.db
+    const row = (await this.db
       .prepare(`SELECT MIN(next_attempt_at) AS next FROM pending_checks WHERE status = 'waiting'`)
-      .get() as { next: string | null }
+      .get()) as { next: string | null }
     return row.next
   }
 
   /// Records attempt number `attempt`, which could not submit, and when to try again. False (nothing written)
   /// unless the check still waits with the attempts before it recorded.
-  async retryLater(id: string, attempt: number, nextAttemptAt: string, reason: string, at: string): Promise<boolean> {
+  async retryLater(
+    id: string,
+    attempt: number,
+    nextAttemptAt: string,
+    reason: string,
+    at: string,
+  ): Promise<boolean> {
     return (
-      (await this.db
-        .prepare(
-          `UPDATE pending_checks SET attempts = ?, next_attempt_at = ?, last_error = ?, updated_at = ?
+      (
+        await this.db
+          .prepare(
+            `UPDATE pending_checks SET attempts = ?, next_attempt_at = ?, last_error = ?, updated_at = ?
            WHERE id = ? AND status = 'waiting' AND attempts = ?`,
-        )
-        .run(attempt, nextAttemptAt, reason, at, id, attempt - 1)).changes > 0
+          )
+          .run(attempt, nextAttemptAt, reason, at, id, attempt - 1)
+      ).changes > 0
     )
   }
 
   /// Marks a waiting check submitted as `checkId`; false when it no longer waits (cancelled meanwhile).
   async submitted(id: string, attempt: number, checkId: string, at: string): Promise<boolean> {
     return (
-      (await this.db
-        .prepare(
-          `UPDATE pending_checks SET status = 'submitted', attempts = ?, check_id = ?, next_attempt_at = NULL,
+      (
+        await this.db
+          .prepare(
+            `UPDATE pending_checks SET status = 'submitted', attempts = ?, check_id = ?, next_attempt_at = NULL,
              last_error = NULL, updated_at = ?
            WHERE id = ? AND status = 'waiting'`,
-        )
-        .run(attempt, checkId, at, id)).changes > 0
+          )
+          .run(attempt, checkId, at, id)
+      ).changes > 0
     )
   }
 
   /// Ends a waiting check as failed: its submission was refused for a reason waiting will not change.
-  async fail(id: string, attempt: number, error: { code: string; message: string }, at: string): Promise<boolean> {
+  async fail(
+    id: string,
+    attempt: number,
+    error: { code: string; message: string },
+    at: string,
+  ): Promise<boolean> {
     return (
-      (await this.db
-        .prepare(
-          `UPDATE pending_checks SET status = 'failed', attempts = ?, error_code = ?, error_message = ?,
+      (
+        await this.db
+          .prepare(
+            `UPDATE pending_checks SET status = 'failed', attempts = ?, error_code = ?, error_message = ?,
              next_attempt_at = NULL, updated_at = ?
            WHERE id = ? AND status = 'waiting'`,
-        )
-        .run(attempt, error.code, error.message, at, id)).changes > 0
+          )
+          .run(attempt, error.code, error.message, at, id)
+      ).changes > 0
     )
   }
 
@@ -213,12 +234,14 @@ export class PendingChecks {
   /// Cancels a waiting check; false when it no longer waits.
   async cancel(id: string, at: string): Promise<boolean> {
     return (
-      (await this.db
-        .prepare(
-          `UPDATE pending_checks SET status = 'cancelled', next_attempt_at = NULL, updated_at = ?
+      (
+        await this.db
+          .prepare(
+            `UPDATE pending_checks SET status = 'cancelled', next_attempt_at = NULL, updated_at = ?
            WHERE id = ? AND status = 'waiting'`,
-        )
-        .run(at, id)).changes > 0
+          )
+          .run(at, id)
+      ).changes > 0
     )
   }
 }

@@ -88,29 +88,29 @@ export class ResearchRuns {
   }
 
   async get(organizationId: string, id: string): Promise<ResearchRecord | null> {
-    const row = await this.db
+    const row = (await this.db
       .prepare('SELECT * FROM research WHERE id = ? AND organization_id = ?')
-      .get(id, organizationId) as Row | undefined
+      .get(id, organizationId)) as Row | undefined
     return row ? record(row) : null
   }
 
   /// The organization's `limit` most recent runs, newest first.
   async recent(organizationId: string, limit: number): Promise<ResearchRecord[]> {
-    const rows = await this.db
+    const rows = (await this.db
       .prepare('SELECT * FROM research WHERE organization_id = ? ORDER BY created_at DESC, id DESC LIMIT ?')
-      .all(organizationId, limit) as Row[]
+      .all(organizationId, limit)) as Row[]
     return rows.map(record)
   }
 
   async byId(id: string): Promise<ResearchRecord | null> {
-    const row = await this.db.prepare('SELECT * FROM research WHERE id = ?').get(id) as Row | undefined
+    const row = (await this.db.prepare('SELECT * FROM research WHERE id = ?').get(id)) as Row | undefined
     return row ? record(row) : null
   }
 
   /// Leases up to `limit` runs not yet ended that are due and not in an attempt, oldest first: marks them
   /// running and counts the attempt.
   async lease(now: string, limit: number): Promise<ResearchRecord[]> {
-    const rows = await this.db
+    const rows = (await this.db
       .prepare(
         `UPDATE research SET status = 'running', attempts = attempts + 1, leased = 1, updated_at = ?
          WHERE id IN (
@@ -120,18 +120,18 @@ export class ResearchRuns {
          )
          RETURNING *`,
       )
-      .all(now, now, limit) as Row[]
+      .all(now, now, limit)) as Row[]
     return rows.map(record).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
   }
 
   /// When the next run not yet ended and not in an attempt falls due; null when none waits.
   async nextDue(): Promise<string | null> {
-    const row = await this.db
+    const row = (await this.db
       .prepare(
         `SELECT MIN(COALESCE(available_at, created_at)) AS at FROM research
          WHERE status IN ('queued', 'running') AND leased = 0`,
       )
-      .get() as { at: string | null }
+      .get()) as { at: string | null }
     return row.at
   }
 
@@ -184,13 +184,13 @@ export class ResearchRuns {
     organizationId: string,
     claimId: string,
   ): Promise<{ claim: ClaimRecord; documentText: string } | null> {
-    const row = await this.db
+    const row = (await this.db
       .prepare(
         `SELECT ${claimColumns('c')}, d.text AS document_text
          FROM claims c JOIN documents d ON d.id = c.document_id
          WHERE c.id = ? AND d.organization_id = ?`,
       )
-      .get(claimId, organizationId) as (ClaimRow & { document_text: string }) | undefined
+      .get(claimId, organizationId)) as (ClaimRow & { document_text: string }) | undefined
     return row ? { claim: toClaim(row), documentText: row.document_text } : null
   }
 }

@@ -212,12 +212,12 @@ export class Results {
 
   /// The votes on one claim-tier of a check, in the order they landed.
   async votes(checkId: string, claimId: string, tier: Tier): Promise<PanelVote[]> {
-    const rows = await this.db
+    const rows = (await this.db
       .prepare(
         `SELECT ${EVALUATION_COLUMNS}, parts FROM evaluations
          WHERE check_id = ? AND claim_id = ? AND tier = ? ORDER BY created_at, model`,
       )
-      .all(checkId, claimId, tier) as (EvaluationRow & { parts: string | null })[]
+      .all(checkId, claimId, tier)) as (EvaluationRow & { parts: string | null })[]
     return rows.map((row) => ({
       ...toEvaluation(row),
       parts: row.parts === null ? null : (JSON.parse(row.parts) as Evaluation[]),
@@ -226,11 +226,11 @@ export class Results {
 
   /// How many consensus entries of the check reached each verdict, every tier counted.
   async verdicts(checkId: string): Promise<Record<string, number>> {
-    const rows = await this.db
+    const rows = (await this.db
       .prepare(
         'SELECT verdict, COUNT(*) AS count FROM consensus WHERE check_id = ? GROUP BY verdict ORDER BY verdict',
       )
-      .all(checkId) as { verdict: string; count: number }[]
+      .all(checkId)) as { verdict: string; count: number }[]
     return Object.fromEntries(rows.map((row) => [row.verdict, Number(row.count)]))
   }
 
@@ -260,7 +260,7 @@ export class Results {
            FROM claims c JOIN checks k ON k.document_id = c.document_id WHERE k.id = ?`
         : `SELECT id, resolver_input_tokens, resolver_output_tokens FROM claims
            WHERE id IN (SELECT value FROM json_each(?)) AND +document_id = (SELECT document_id FROM checks WHERE id = ?)`
-    const rows = await this.db
+    const rows = (await this.db
       .prepare(
         `SELECT claim_id, SUM(input) AS input, SUM(output) AS output FROM (
            SELECT claim_id, input_tokens AS input, output_tokens AS output FROM evaluations
@@ -272,7 +272,7 @@ export class Results {
            ${resolved})
          GROUP BY claim_id HAVING SUM(input) IS NOT NULL OR SUM(output) IS NOT NULL`,
       )
-      .all(checkId, ...only.params, checkId, ...only.params, ...only.params, checkId) as {
+      .all(checkId, ...only.params, checkId, ...only.params, ...only.params, checkId)) as {
       claim_id: string
       input: number | null
       output: number | null
@@ -282,13 +282,13 @@ export class Results {
     )
   }
 
-  addIssues(checkId: string, claimId: string, issues: readonly TextIssue[]): void {
+  async addIssues(checkId: string, claimId: string, issues: readonly TextIssue[]): Promise<void> {
     const insert = this.db.prepare(
       `INSERT INTO claim_issues (check_id, claim_id, position, char_start, char_end, message, suggestions, rule)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     )
-    issues.forEach((issue, position) =>
-      insert.run(
+    for (const [position, issue] of issues.entries())
+      await insert.run(
         checkId,
         claimId,
         position,
@@ -297,8 +297,7 @@ export class Results {
         issue.message,
         JSON.stringify(issue.suggestions),
         issue.rule,
-      ),
-    )
+      )
   }
 
   /// Copies a claim's votes, consensus and (t1) issues in `tiers` from an earlier check to a re-check's unchanged
@@ -355,7 +354,9 @@ export class Results {
 
   /// Claim-tiers of the check that reached a consensus.
   async decided(checkId: string): Promise<{ claimId: string; tier: Tier }[]> {
-    const rows = await this.db.prepare('SELECT claim_id, tier FROM consensus WHERE check_id = ?').all(checkId) as {
+    const rows = (await this.db
+      .prepare('SELECT claim_id, tier FROM consensus WHERE check_id = ?')
+      .all(checkId)) as {
       claim_id: string
       tier: Tier
     }[]
@@ -374,20 +375,20 @@ export class Results {
     }
     const only = ofClaims(claimIds)
     const params = [checkId, ...only.params]
-    const evaluations = await this.db
+    const evaluations = (await this.db
       .prepare(
         `SELECT ${EVALUATION_COLUMNS} FROM evaluations WHERE check_id = ?${only.sql}
          ORDER BY created_at, tier, model, round`,
       )
-      .all(...params) as EvaluationRow[]
+      .all(...params)) as EvaluationRow[]
     for (const row of evaluations) push(results.evaluations, row.claim_id, toEvaluation(row))
-    const consensus = await this.db
+    const consensus = (await this.db
       .prepare(
         `SELECT claim_id, tier, verdict, confidence, agreement, reasoning, citations, correction, decided_at, detail,
            sourced, sources, decided_by, calibrated_confidence, fallbacks, parts, carried_from
          FROM consensus WHERE check_id = ?${only.sql} ORDER BY claim_id, tier`,
       )
-      .all(...params) as ConsensusRow[]
+      .all(...params)) as ConsensusRow[]
     for (const row of consensus) {
       const entry = results.consensus.get(row.claim_id) ?? {}
       entry[row.tier] = {
@@ -417,12 +418,12 @@ export class Results {
       }
       if (row.carried_from !== null) results.carriedFrom.set(row.claim_id, row.carried_from)
     }
-    const issues = await this.db
+    const issues = (await this.db
       .prepare(
         `SELECT claim_id, char_start, char_end, message, suggestions, rule FROM claim_issues
          WHERE check_id = ?${only.sql} ORDER BY claim_id, position`,
       )
-      .all(...params) as IssueRow[]
+      .all(...params)) as IssueRow[]
     for (const row of issues) {
       push(results.issues, row.claim_id, {
         charStart: row.char_start,

@@ -7,8 +7,14 @@ export class SettingsStore {
 
   /// Every saved part, parsed, and every sealed secret.
   async all(): Promise<{ parts: Map<string, unknown>; sealed: Map<string, Buffer> }> {
-    const parts = await this.db.prepare('SELECT name, value FROM settings').all() as { name: string; value: string }[]
-    const sealed = await this.db.prepare('SELECT name, sealed FROM secrets').all() as { name: string; sealed: Buffer }[]
+    const parts = (await this.db.prepare('SELECT name, value FROM settings').all()) as {
+      name: string
+      value: string
+    }[]
+    const sealed = (await this.db.prepare('SELECT name, sealed FROM secrets').all()) as {
+      name: string
+      sealed: Buffer
+    }[]
     return {
       parts: new Map(parts.map((row) => [row.name, JSON.parse(row.value) as unknown])),
       sealed: new Map(sealed.map((row) => [row.name, Buffer.from(row.sealed)])),
@@ -17,7 +23,7 @@ export class SettingsStore {
 
   /// A saved part, parsed; null when it was never saved.
   async get(name: string): Promise<unknown> {
-    const row = await this.db.prepare('SELECT value FROM settings WHERE name = ?').get(name) as
+    const row = (await this.db.prepare('SELECT value FROM settings WHERE name = ?').get(name)) as
       { value: string } | undefined
     return row ? (JSON.parse(row.value) as unknown) : null
   }

@@ -53,12 +53,14 @@ export class Tokens {
   }
 
   async findByHash(hash: string): Promise<TokenRecord | null> {
-    const row = await this.db.prepare(`SELECT ${COLUMNS} FROM tokens WHERE hash = ?`).get(hash) as Row | undefined
+    const row = (await this.db.prepare(`SELECT ${COLUMNS} FROM tokens WHERE hash = ?`).get(hash)) as
+      Row | undefined
     return row ? toRecord(row) : null
   }
 
   async get(id: string): Promise<TokenRecord | null> {
-    const row = await this.db.prepare(`SELECT ${COLUMNS} FROM tokens WHERE id = ?`).get(id) as Row | undefined
+    const row = (await this.db.prepare(`SELECT ${COLUMNS} FROM tokens WHERE id = ?`).get(id)) as
+      Row | undefined
     return row ? toRecord(row) : null
   }
 
@@ -82,8 +84,11 @@ export class Tokens {
   /// Marks the token revoked; false if it does not exist or was revoked already.
   async revoke(id: string, at: string): Promise<boolean> {
     return (
-      (await this.db.prepare('UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(at, id))
-        .changes > 0
+      (
+        await this.db
+          .prepare('UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL')
+          .run(at, id)
+      ).changes > 0
     )
   }
 }

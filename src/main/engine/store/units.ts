@@ -46,21 +46,21 @@ export class Units {
 
   /// Leases up to `limit` units that are due, oldest first, until `leaseUntil`.
   async lease(now: string, leaseUntil: string, limit: number): Promise<UnitRecord[]> {
-    const rows = await this.db
+    const rows = (await this.db
       .prepare(
         `UPDATE units SET status = 'running', attempts = attempts + 1, lease_until = ?
          WHERE id IN (SELECT id FROM units WHERE status = 'pending' AND available_at <= ? ORDER BY id LIMIT ?)
          RETURNING id, check_id, claim_id, tier, model, attempts`,
       )
-      .all(leaseUntil, now, limit) as Row[]
+      .all(leaseUntil, now, limit)) as Row[]
     return rows.map(toRecord).sort((a, b) => a.id - b.id)
   }
 
   /// When the next pending unit falls due, or null when none is waiting.
   async nextDue(): Promise<string | null> {
-    const row = await this.db
+    const row = (await this.db
       .prepare("SELECT MIN(available_at) AS at FROM units WHERE status = 'pending'")
-      .get() as {
+      .get()) as {
       at: string | null
     }
     return row.at
@@ -68,19 +68,23 @@ export class Units {
 
   /// Units left running by a process that died: due again now. Only the engine holding the lock calls this.
   async releaseAbandoned(now: string): Promise<number> {
-    return (await this.db
-      .prepare(
-        "UPDATE units SET status = 'pending', lease_until = NULL, available_at = ? WHERE status = 'running'",
-      )
-      .run(now)).changes
+    return (
+      await this.db
+        .prepare(
+          "UPDATE units SET status = 'pending', lease_until = NULL, available_at = ? WHERE status = 'running'",
+        )
+        .run(now)
+    ).changes
   }
 
   /// Marks a running unit done; false if it was no longer running (cancelled meanwhile).
   async finish(id: number): Promise<boolean> {
     return (
-      (await this.db
-        .prepare("UPDATE units SET status = 'done', lease_until = NULL WHERE id = ? AND status = 'running'")
-        .run(id)).changes > 0
+      (
+        await this.db
+          .prepare("UPDATE units SET status = 'done', lease_until = NULL WHERE id = ? AND status = 'running'")
+          .run(id)
+      ).changes > 0
     )
   }
 
@@ -96,46 +100,54 @@ export class Units {
   /// Gives up on a running unit; false if it was no longer running (cancelled meanwhile).
   async fail(id: number, error: string): Promise<boolean> {
     return (
-      (await this.db
-        .prepare(
-          "UPDATE units SET status = 'failed', lease_until = NULL, last_error = ? WHERE id = ? AND status = 'running'",
-        )
-        .run(error, id)).changes > 0
+      (
+        await this.db
+          .prepare(
+            "UPDATE units SET status = 'failed', lease_until = NULL, last_error = ? WHERE id = ? AND status = 'running'",
+          )
+          .run(error, id)
+      ).changes > 0
     )
   }
 
   /// Queues one unit unless the check has it already; true if it was queued.
-  async enqueueOnce(checkId: string, unit: { claimId: string; tier: Tier; model: string }, at: string): Promise<boolean> {
+  async enqueueOnce(
+    checkId: string,
+    unit: { claimId: string; tier: Tier; model: string },
+    at: string,
+  ): Promise<boolean> {
     return (
-      (await this.db
-        .prepare(
-          `INSERT INTO units (check_id, claim_id, tier, model, available_at) VALUES (?, ?, ?, ?, ?)
+      (
+        await this.db
+          .prepare(
+            `INSERT INTO units (check_id, claim_id, tier, model, available_at) VALUES (?, ?, ?, ?, ?)
            ON CONFLICT (check_id, claim_id, tier, model) DO NOTHING`,
-        )
-        .run(checkId, unit.claimId, unit.tier, unit.model, at)).changes > 0
+          )
+          .run(checkId, unit.claimId, unit.tier, unit.model, at)
+      ).changes > 0
     )
   }
 
   /// How many units of one claim-tier of a check are still pending or running.
   async openFor(checkId: string, claimId: string, tier: Tier): Promise<number> {
-    const row = await this.db
+    const row = (await this.db
       .prepare(
         `SELECT COUNT(*) AS open FROM units
          WHERE check_id = ? AND claim_id = ? AND tier = ? AND status IN ('pending', 'running')`,
       )
-      .get(checkId, claimId, tier) as { open: number }
+      .get(checkId, claimId, tier)) as { open: number }
     return Number(row.open)
   }
 
   /// The models queued per claim for each tier of the check that has a panel: distinct named models other than
   /// the judge's unit name `judge`.
   async panelSizes(checkId: string, judge: string): Promise<Partial<Record<Tier, number>>> {
-    const rows = await this.db
+    const rows = (await this.db
       .prepare(
         `SELECT tier, COUNT(DISTINCT model) AS models FROM units
          WHERE check_id = ? AND model NOT IN ('', ?) GROUP BY tier`,
       )
-      .all(checkId, judge) as { tier: Tier; models: number }[]
+      .all(checkId, judge)) as { tier: Tier; models: number }[]
     return Object.fromEntries(rows.map((row) => [row.tier, Number(row.models)]))
   }
 
@@ -152,39 +164,39 @@ export class Units {
   /// this is asked each time a unit ends (counting every unit of a large check each time made checks quadratic).
   async anyOpen(checkId: string): Promise<boolean> {
     return (
-      await this.db
+      (await this.db
         .prepare(
           `SELECT 1 FROM units INDEXED BY units_by_check
            WHERE check_id = ? AND status IN ('pending', 'running') LIMIT 1`,
         )
-        .get(checkId) !== undefined
+        .get(checkId)) !== undefined
     )
   }
 
   /// How many units of the check failed without their claim-tier reaching a consensus (a panel model that failed
   /// while the others' votes were judged costs the check nothing).
   async failedUndecided(checkId: string): Promise<number> {
-    const row = await this.db
+    const row = (await this.db
       .prepare(
         `SELECT COUNT(*) AS failed FROM units INDEXED BY units_by_check
          WHERE check_id = ? AND status = 'failed' AND NOT EXISTS (
            SELECT 1 FROM consensus c
            WHERE c.check_id = units.check_id AND c.claim_id = units.claim_id AND c.tier = units.tier)`,
       )
-      .get(checkId) as { failed: number }
+      .get(checkId)) as { failed: number }
     return Number(row.failed)
   }
 
   /// The last error of the check's failed units, for its `error` message.
   async lastError(checkId: string): Promise<string | null> {
-    const row = await this.db
+    const row = (await this.db
       .prepare(
         `SELECT last_error FROM units WHERE check_id = ? AND status = 'failed' AND NOT EXISTS (
            SELECT 1 FROM consensus c
            WHERE c.check_id = units.check_id AND c.claim_id = units.claim_id AND c.tier = units.tier)
          ORDER BY id DESC LIMIT 1`,
       )
-      .get(checkId) as { last_error: string | null } | undefined
+      .get(checkId)) as { last_error: string | null } | undefined
     return row?.last_error ?? null
   }
 }

@@ -45,13 +45,18 @@ export class VoteCache {
   ) {}
 
   /// The model's vote on this claim given at or after `since`, or null.
-  async get(organizationId: string, modelKey: string, claim: VotedClaim, since: string): Promise<CachedVote | null> {
-    const row = await this.db
+  async get(
+    organizationId: string,
+    modelKey: string,
+    claim: VotedClaim,
+    since: string,
+  ): Promise<CachedVote | null> {
+    const row = (await this.db
       .prepare(
         `SELECT verdict, detail, confidence, rationale, created_at FROM vote_cache
          WHERE organization_id = ? AND model_key = ? AND claim_hash = ? AND created_at >= ?`,
       )
-      .get(organizationId, modelKey, claimHash(claim), since) as Row | undefined
+      .get(organizationId, modelKey, claimHash(claim), since)) as Row | undefined
     return row
       ? {
           verdict: row.verdict,
@@ -70,7 +75,12 @@ export class VoteCache {
     void this.batched((cache) => cache.write(organizationId, modelKey, hash, vote)).catch(() => undefined)
   }
 
-  private async write(organizationId: string, modelKey: string, hash: string, vote: CachedVote): Promise<void> {
+  private async write(
+    organizationId: string,
+    modelKey: string,
+    hash: string,
+    vote: CachedVote,
+  ): Promise<void> {
     await this.db
       .prepare(
         `INSERT INTO vote_cache

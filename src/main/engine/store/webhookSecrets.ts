@@ -36,9 +36,9 @@ export class WebhookSecrets {
 
   /// Seals the secrets that older versions stored as they were (called inside a transaction); returns how many.
   async sealPlaintext(): Promise<number> {
-    const rows = await this.db
+    const rows = (await this.db
       .prepare(`SELECT id, secret FROM webhook_secrets WHERE secret NOT LIKE '${SEALED}%'`)
-      .all() as { id: string; secret: string }[]
+      .all()) as { id: string; secret: string }[]
     const update = this.db.prepare('UPDATE webhook_secrets SET secret = ? WHERE id = ?')
     for (const row of rows) await update.run(this.seal(row.secret), row.id)
     return rows.length
@@ -46,13 +46,13 @@ export class WebhookSecrets {
 
   /// The secrets that still sign at `at`: the current one first, then rotated-out ones, last retired first.
   async valid(organizationId: string, at: string): Promise<SecretRecord[]> {
-    const rows = await this.db
+    const rows = (await this.db
       .prepare(
         `SELECT id, secret, created_at, expires_at FROM webhook_secrets
          WHERE organization_id = ? AND (expires_at IS NULL OR expires_at > ?)
          ORDER BY expires_at IS NOT NULL, expires_at DESC, created_at DESC`,
       )
-      .all(organizationId, at) as Row[]
+      .all(organizationId, at)) as Row[]
     return rows.map((row) => ({
       id: row.id,
       secret: row.secret.startsWith(SEALED) ? this.unseal(row.secret) : row.secret,

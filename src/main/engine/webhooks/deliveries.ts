@@ -127,7 +127,9 @@ export class WebhookDeliveries {
   /// Sleeps until the next pending event falls due (at most a minute, then looks again).
   private async schedule(): Promise<void> {
     const next = this.running
-      ? (await this.store.outbox.upcoming(this.inFlight.size + 1)).find((event) => !this.inFlight.has(event.id))
+      ? (await this.store.outbox.upcoming(this.inFlight.size + 1)).find(
+          (event) => !this.inFlight.has(event.id),
+        )
       : undefined
     this.alarm.set(next?.nextAttemptAt ?? null)
   }
@@ -143,7 +145,8 @@ export class WebhookDeliveries {
       .catch(() => undefined)
       .finally(() => {
         this.inFlight.delete(event.id)
-        this.schedule()
+        // The store would not say what is due next: look again a while later.
+        this.schedule().catch(() => this.alarm.set(this.clock.now().toISOString(), HOLD_UNRECORDED_MS))
       })
     this.inFlight.set(event.id, run)
     return run
@@ -166,12 +169,13 @@ export class WebhookDeliveries {
             status: 'pending',
             nextAttemptAt: new Date(this.clock.now().getTime() + delay * 1000).toISOString(),
           }
-    const recorded = await this.store.transaction(async (tx) =>
-      await tx.outbox.recordAttempt(
-        event.id,
-        { attempt, attemptedAt: attemptedAt.toISOString(), statusCode: sent.statusCode, error: sent.error },
-        outcome,
-      ),
+    const recorded = await this.store.transaction(
+      async (tx) =>
+        await tx.outbox.recordAttempt(
+          event.id,
+          { attempt, attemptedAt: attemptedAt.toISOString(), statusCode: sent.statusCode, error: sent.error },
+          outcome,
+        ),
     )
     if (recorded) await this.emitCheck(event.checkId)
     return recorded
@@ -188,9 +192,9 @@ export class WebhookDeliveries {
       const url = new URL(event.url)
       const addresses = await untilAborted(resolveTarget(url, allowLocal, this.options.resolveHost), signal)
       const now = this.clock.now()
-      const secrets = (await this.store.webhookSecrets
-        .valid(event.organizationId, now.toISOString()))
-        .map((record) => record.secret)
+      const secrets = (await this.store.webhookSecrets.valid(event.organizationId, now.toISOString())).map(
+        (record) => record.secret,
+      )
       if (secrets.length === 0) return { statusCode: null, error: 'The organization has no signing secret.' }
       const headers: OutgoingHttpHeaders = {
         'Content-Type': 'application/json',

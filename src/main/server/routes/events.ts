@@ -39,7 +39,7 @@ const events = createRoute({
 /// when the server stops (`stopping`): their clients reconnect, to it or to the next one.
 export function eventRoutes(
   reports: Pick<ReportEvents, 'subscribe' | 'since'>,
-  isCurrent: (tokenId: string) => boolean,
+  isCurrent: (tokenId: string) => Promise<boolean>,
   stopping?: AbortSignal,
 ): OpenAPIHono<ApiEnv> {
   return new OpenAPIHono<ApiEnv>().openapi(events, (c) => {
@@ -56,7 +56,7 @@ export function eventRoutes(
       let pending = Promise.resolve()
       const send = (write: () => Promise<unknown>): void => {
         pending = pending
-          .then(() => (isCurrent(tokenId) ? write() : end()))
+          .then(async () => ((await isCurrent(tokenId)) ? write() : end()))
           .then(
             () => undefined,
             () => undefined,

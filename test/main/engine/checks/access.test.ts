@@ -151,8 +151,8 @@ describe('over IPC', () => {
 
   /// The page's dispatch as if the window's principal were `scope`'s, and the owner or not.
   const dispatchAs = async (scope: 'read' | 'write', owner: boolean) => {
-    const principal = { ...await engine.localPrincipal(), scope, owner }
-    return createDispatch({ ...engine, localPrincipal: () => principal }, page)
+    const principal = { ...(await engine.localPrincipal()), scope, owner }
+    return createDispatch({ ...engine, localPrincipal: async () => principal }, page)
   }
 
   it.each(OPERATIONS)('%s refuses a caller below its access, its arguments valid', async (operation) => {

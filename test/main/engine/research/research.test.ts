@@ -456,7 +456,7 @@ describe('deep research', () => {
     const store = await Store.open(first.dataDir)
     const due = new Date(failedAt + 60_000).toISOString()
     try {
-      for (const deadline = Date.now() + 15_000; await store.research.nextDue() !== due;) {
+      for (const deadline = Date.now() + 15_000; (await store.research.nextDue()) !== due;) {
         if (Date.now() > deadline) throw new Error(`research next due ${await store.research.nextDue()}`)
         await new Promise((resolve) => setTimeout(resolve, 20))
       }

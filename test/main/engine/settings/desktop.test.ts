@@ -86,7 +86,7 @@ describe('a desktop without a keychain', () => {
   it('refuses to save a key, in words, and saves nothing of that change; keys saved before still open', async () => {
     await engine.close()
     engine = await openEngine({ dataDir, runJobs: false })
-    engine.settings.update(await engine.localPrincipal(), {
+    await engine.settings.update(await engine.localPrincipal(), {
       models: { panel: [{ id: 'a', provider: 'openai', model: 'gpt-5-mini', apiKey: 'sk-before-1111' }] },
     })
     await engine.close()

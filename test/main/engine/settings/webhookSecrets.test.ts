@@ -34,7 +34,7 @@ describe('webhook signing secrets at rest', () => {
 
   it('secrets stored in the clear by an older version are sealed at the next open and read back whole', async () => {
     const dataDir = tempDir()
-    (await Store.open(dataDir)).close()
+    await (await Store.open(dataDir)).close()
     const db = new Database(join(dataDir, 'factdesk.db'))
     db.prepare(
       "INSERT INTO organizations (id, name, created_at) VALUES ('org_old', 'Old', '2026-01-01T00:00:00Z')",
@@ -46,9 +46,9 @@ describe('webhook signing secrets at rest', () => {
 
     const store = await Store.open(dataDir)
     try {
-      expect((await store.webhookSecrets.valid('org_old', '2026-01-02T00:00:00Z')).map((s) => s.secret)).toEqual([
-        'whsec_plain-old-secret',
-      ])
+      expect(
+        (await store.webhookSecrets.valid('org_old', '2026-01-02T00:00:00Z')).map((s) => s.secret),
+      ).toEqual(['whsec_plain-old-secret'])
     } finally {
       await store.close()
     }

@@ -74,7 +74,9 @@ describe('a claim’s statement as stored', () => {
     db.close()
 
     const again = await Store.open(dir)
-    expect((await again.documents.claims('doc_1')).map((claim) => [claim.statement, claim.statementState])).toEqual([
+    expect(
+      (await again.documents.claims('doc_1')).map((claim) => [claim.statement, claim.statementState]),
+    ).toEqual([
       ['The Eiffel Tower was completed in 1889.', 'resolved'],
       [null, null],
     ])

@@ -12,29 +12,29 @@ describe('the credits ledger', () => {
   it('after any sequence of operations: balance = grants - charges + refunds, never negative', async () => {
     const store = await Store.open(tempDir())
     let n = 0
-    fc.assert(
-      fc.property(
+    await fc.assert(
+      fc.asyncProperty(
         fc.array(fc.record({ kind: fc.constantFrom('grant', 'charge', 'refund'), amount: fc.nat(500) }), {
           maxLength: 40,
         }),
-        (operations) => {
+        async (operations) => {
           const org = `org_${n++}`
-          store.organizations.insert({ id: org, name: org, createdAt: AT }, false)
+          await store.organizations.insert({ id: org, name: org, createdAt: AT }, false)
           let expected = 0
           for (const { kind, amount } of operations) {
             try {
-              store.transaction(async (tx) => await tx.ledger.record(org, kind, amount, null, AT))
+              await store.transaction((tx) => tx.ledger.record(org, kind, amount, null, AT))
               expected += kind === 'charge' ? -amount : amount
             } catch (error) {
               expect(error).toBeInstanceOf(InsufficientCreditsError)
               expect(kind).toBe('charge')
               expect(amount).toBeGreaterThan(expected)
             }
-            expect(store.ledger.balance(org)).toBe(expected)
+            expect(await store.ledger.balance(org)).toBe(expected)
             expect(expected).toBeGreaterThanOrEqual(0)
           }
-          const totals = store.ledger.totals(org)
-          expect(store.ledger.balance(org)).toBe(totals.grant - totals.charge + totals.refund)
+          const totals = await store.ledger.totals(org)
+          expect(await store.ledger.balance(org)).toBe(totals.grant - totals.charge + totals.refund)
         },
       ),
       { numRuns: 100 },
@@ -62,7 +62,7 @@ describe('the credits ledger', () => {
     const store = await Store.open(tempDir())
     await store.organizations.insert({ id: 'org_a', name: 'A', createdAt: AT }, false)
     for (const amount of [-1, 1.5, Number.MAX_SAFE_INTEGER + 2]) {
-      await expect(await store.ledger.record('org_a', 'grant', amount, null, AT)).rejects.toThrow(RangeError)
+      await expect(store.ledger.record('org_a', 'grant', amount, null, AT)).rejects.toThrow(RangeError)
     }
     await store.close()
   })

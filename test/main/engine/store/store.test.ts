@@ -21,7 +21,7 @@ import { tempDir } from '../../../helpers/server'
 describe('the store', () => {
   it('migrates an empty folder to the latest schema, in WAL mode', async () => {
     const dir = tempDir()
-    (await Store.open(dir)).close()
+    await (await Store.open(dir)).close()
     const db = new Database(join(dir, 'factdesk.db'))
     const version = db.prepare('PRAGMA user_version').get() as { user_version: number }
     expect(version.user_version).toBe(MIGRATIONS.length)
@@ -67,17 +67,18 @@ describe('the store', () => {
 
   it('refuses a folder written by a newer schema', async () => {
     const dir = tempDir()
-    (await Store.open(dir)).close()
+    await (await Store.open(dir)).close()
     const db = new Database(join(dir, 'factdesk.db'))
     db.exec(`PRAGMA user_version = ${MIGRATIONS.length + 1}`)
     db.close()
-    await expect(await Store.open(dir)).rejects.toThrow(/newer Factdesk/)
+    await expect(Store.open(dir)).rejects.toThrow(/newer Factdesk/)
   })
 
   it('rolls back a failed transaction completely', async () => {
     const store = await Store.open(tempDir())
     const organization = { id: 'org_rollback', name: 'Half', createdAt: '2026-01-01T00:00:00.000Z' }
-    await expect(await store.transaction(async (tx) => {
+    await expect(
+      store.transaction(async (tx) => {
         await tx.organizations.insert(organization, false)
         await tx.ledger.record(organization.id, 'grant', 10, null, organization.createdAt)
         await tx.ledger.record(organization.id, 'charge', 11, null, organization.createdAt)
@@ -99,7 +100,7 @@ describe('space of deleted rows', () => {
 
   it('is given back incrementally, by a new database and by one from before once it is opened', async () => {
     const fresh = tempDir()
-    (await Store.open(fresh)).close()
+    await (await Store.open(fresh)).close()
     expect(autoVacuum(join(fresh, 'factdesk.db'))).toBe(2)
 
     // A database as an earlier version made it: every table, no auto-vacuum.
@@ -111,7 +112,7 @@ describe('space of deleted rows', () => {
     db.exec(`PRAGMA user_version = ${MIGRATIONS.length}`)
     db.close()
     expect(autoVacuum(file)).toBe(0)
-    (await Store.open(old)).close()
+    await (await Store.open(old)).close()
     expect(autoVacuum(file)).toBe(2)
   })
 })
@@ -143,8 +144,8 @@ describe('the data-folder lock', () => {
   it('a second engine that runs jobs on the same folder gets a clear error; read-only tools still work', async () => {
     const dir = tempDir()
     const first = await openEngine({ dataDir: dir, runJobs: true })
-    await expect(await openEngine({ dataDir: dir, runJobs: true })).rejects.toThrow(DataFolderLockedError)
-    await expect(await openEngine({ dataDir: dir, runJobs: true })).rejects.toThrow(
+    await expect(openEngine({ dataDir: dir, runJobs: true })).rejects.toThrow(DataFolderLockedError)
+    await expect(openEngine({ dataDir: dir, runJobs: true })).rejects.toThrow(
       /in use by another Factdesk engine \(process \d+\)/,
     )
     const cli = await openEngine({ dataDir: dir })

@@ -96,7 +96,9 @@ describe('webhook deliveries', () => {
     const listed = (await call(server, 'GET', '/checks')).json.data.find((c: any) => c.id === check.id)
     expect(listed.webhook).toEqual(webhook)
     expect((await call(server, 'GET', `/checks/${check.id}/report`)).json.check.webhook).toEqual(webhook)
-    expect((await server.engine.service.getCheck(await server.engine.localPrincipal(), check.id)).webhook).toEqual(webhook)
+    expect(
+      (await server.engine.service.getCheck(await server.engine.localPrincipal(), check.id)).webhook,
+    ).toEqual(webhook)
     expect(seen.at(-1)).toEqual(webhook)
 
     // Acknowledged: never sent again, however much time passes.
@@ -378,7 +380,8 @@ describe('webhook deliveries', () => {
     await expect.poll(() => tier.started.length).toBe(6)
     const ended = await endAndDeliver(server, other.id)
     expect(ended.webhook.status).toBe('delivered')
-    await expect(await outbox.insert({
+    await expect(
+      await outbox.insert({
         id: 'evt_duplicate',
         organizationId: server.organizationId,
         checkId: other.id,

@@ -307,8 +307,8 @@ export class StatementResolver {
       input.now().slice(0, 10),
       group.controller.signal,
     )
-      .then((resolutions) => {
-        const stored = this.documents.resolveAll(
+      .then(async (resolutions) => {
+        const stored = await this.documents.resolveAll(
           claims.map((claim, index) => ({ claim, resolution: resolutions[index] as Resolution })),
         )
         return new Map(stored.map((claim) => [claim.id, claim]))

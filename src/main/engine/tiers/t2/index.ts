@@ -86,7 +86,9 @@ export function modelTier(
     // Keyed by the statement, or the words with their context: the same words about another subject are
     // another claim.
     const asChecked = claims.map((claim) => votedOn(input.documentText, claim))
-    const hits = asChecked.map((claim) => cache.get(input.organizationId, handle.cacheKey, claim, since))
+    const hits = await Promise.all(
+      asChecked.map((claim) => cache.get(input.organizationId, handle.cacheKey, claim, since)),
+    )
     const asked = claims.filter((_, index) => !hits[index])
     const answers = await batcher.votes(
       handle,
