@@ -313,11 +313,16 @@ async function byTier(
   if (!inner) throw new Error(`${tier} is not configured`)
   const resolver = resolveWith && statementResolver(resolveWith, store.documents, apiKeys())
   const checker = resolver ? resolvedTier(inner, resolver) : inner
-  // Each document is stored when its first claim is checked.
-  const documents = new Map<number, { text: string; claims: ClaimRecord[] }>()
-  const documentOf = async (number: number) => {
+  // Each document is stored when its first claim is checked (the others wait for it).
+  const documents = new Map<number, Promise<{ text: string; claims: ClaimRecord[] }>>()
+  const documentOf = (number: number) => {
     const known = documents.get(number)
     if (known) return known
+    const stored = storeDocument(number)
+    documents.set(number, stored)
+    return stored
+  }
+  const storeDocument = async (number: number) => {
     const documentId = `eval_${number + 1}`
     let text = ''
     const records = claims
@@ -344,9 +349,7 @@ async function byTier(
       { id: documentId, organizationId, text, tiers: [tier], unitPrices: null, createdAt, expiresAt: null },
       records,
     )
-    const document = { text, claims: records }
-    documents.set(number, document)
-    return document
+    return { text, claims: records }
   }
   const decide: Decide = async (_item, index) => {
     const document = await documentOf(Math.floor(index / DOCUMENT_CLAIMS))

@@ -84,7 +84,7 @@ export class CheckManager {
       return await this.getCheck(principal, id)
     }
     const cancelled = await this.store.transaction(async (tx) => {
-      const check = await this.findCheck(principal, id)
+      const check = await this.findCheck(principal, id, tx)
       if (check.status === 'cancelled') return false
       if (check.status === 'completed' || check.status === 'failed') {
         throw new ApiError(
@@ -139,8 +139,8 @@ export class CheckManager {
     )
   }
 
-  private async findCheck(principal: Principal, id: string): Promise<CheckRecord> {
-    const check = await this.store.checks.get(principal.organizationId, id)
+  private async findCheck(principal: Principal, id: string, store = this.store): Promise<CheckRecord> {
+    const check = await store.checks.get(principal.organizationId, id)
     if (!check) throw new ApiError('not_found', `There is no check ${id}.`)
     return check
   }

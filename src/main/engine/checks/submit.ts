@@ -100,17 +100,22 @@ export class Submissions {
     if (idempotencyKey !== undefined) requireIdempotencyKey(idempotencyKey)
     const hash = requestHash(request)
 
-    const replay = async (): Promise<{ check: Check; replayed: boolean } | null> => {
+    /// The check an earlier request with the same key made, as `from` (the root store, or a transaction) has it.
+    const earlierWith = async (from: Store): Promise<string | null> => {
       if (idempotencyKey === undefined) return null
-      const earlier = await store.idempotencyKeys.find(principal.organizationId, idempotencyKey)
+      const earlier = await from.idempotencyKeys.find(principal.organizationId, idempotencyKey)
       if (!earlier) return null
       if (earlier.requestHash !== hash) {
         throw new ApiError('unprocessable', 'This Idempotency-Key was used with a different request body.')
       }
-      return { check: await checks.getCheck(principal, earlier.checkId), replayed: true }
+      return earlier.checkId
     }
-    const earlier = await replay()
-    if (earlier) return earlier
+    const replay = async (checkId: string) => ({
+      check: await checks.getCheck(principal, checkId),
+      replayed: true,
+    })
+    const earlier = await earlierWith(store)
+    if (earlier) return replay(earlier)
     if (request.documentId === undefined) await estimates.requireExtraction(principal, request, tiers)
     await this.parts.reachability?.require(tiers)
     if (request.callbackUrl) {
@@ -155,11 +160,11 @@ export class Submissions {
       ...(request.manuscript ? { manuscript: request.manuscript } : {}),
       sourcePolicy: tiers.includes('t3') ? this.parts.sourcePolicy(principal.organizationId) : null,
     }
-    const replayed = await store.transaction(async (tx) => {
+    const raced = await store.transaction(async (tx) => {
       // Checked again inside the write transaction: the first of concurrent repeats wins.
-      const raced = await replay()
+      const raced = await earlierWith(tx)
       if (raced) return raced
-      if (request.manuscript) await this.requireNewPart(principal, request.manuscript, tiers)
+      if (request.manuscript) await this.requireNewPart(principal, request.manuscript, tiers, tx)
       if (fresh) await tx.documents.insert(document, claims)
       else if (!(await tx.documents.keep(document.id))) throw estimateExpired(document.id)
       await tx.checks.insert(record)
@@ -190,7 +195,7 @@ export class Submissions {
       }
       return null
     })
-    if (replayed) return replayed
+    if (raced) return replay(raced)
     const check = await checkView(store, record)
     this.parts.events.emit({ type: 'check', organizationId: principal.organizationId, check })
     await this.parts.jobs.submitted(record.id)
@@ -203,8 +208,9 @@ export class Submissions {
     principal: Principal,
     manuscript: NonNullable<CreateCheckRequest['manuscript']>,
     tiers: readonly Tier[],
+    store: Store,
   ): Promise<void> {
-    const earlier = await this.parts.store.checks.ofManuscript(principal.organizationId, manuscript.id)
+    const earlier = await store.checks.ofManuscript(principal.organizationId, manuscript.id)
     const misfit = earlier.find(
       (check) =>
         check.manuscript?.parts !== manuscript.parts ||

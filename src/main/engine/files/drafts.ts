@@ -200,10 +200,10 @@ export class DraftService {
     const keep = await keepUnsavedEdits(editsTitle)
     // Read again: an autosave may have landed while the writer was asked.
     return await this.store.transaction(async (tx) => {
-      const current = await this.find(principal, draft.id)
-      if (keep) return viewOf(await this.change(current, { openedAt: this.now() }))
+      const current = await this.find(principal, draft.id, tx)
+      if (keep) return viewOf(await this.change(current, { openedAt: this.now() }, tx))
       const now = this.now()
-      await this.requireRoom(principal.organizationId, current.text, null)
+      await this.requireRoom(principal.organizationId, current.text, null, tx)
       await tx.drafts.insert({
         ...current,
         id: newId('drf', this.clock.now()),
@@ -213,7 +213,7 @@ export class DraftService {
         createdAt: now,
         updatedAt: now,
       })
-      return viewOf(await this.change(current, { text, fileDigest: digest, openedAt: now }))
+      return viewOf(await this.change(current, { text, fileDigest: digest, openedAt: now }, tx))
     })
   }
 
@@ -242,15 +242,19 @@ export class DraftService {
     return await this.store.transaction(async (tx) => {
       if (previous && previous.id !== id)
         await tx.drafts.update(previous.id, { filePath: null, fileDigest: null, updatedAt: this.now() })
-      const current = await this.find(principal, id)
+      const current = await this.find(principal, id, tx)
       return summaryOf(
-        await this.change(current, {
-          text: current.text === draft.text ? text : current.text,
-          filePath: path,
-          fileDigest: digestOf(text),
-          title: basename(path),
-          openedAt: this.now(),
-        }),
+        await this.change(
+          current,
+          {
+            text: current.text === draft.text ? text : current.text,
+            filePath: path,
+            fileDigest: digestOf(text),
+            title: basename(path),
+            openedAt: this.now(),
+          },
+          tx,
+        ),
       )
     })
   }
@@ -302,10 +306,15 @@ export class DraftService {
     return draft
   }
 
-  private async change(draft: DraftRecord, changes: Omit<DraftChanges, 'updatedAt'>): Promise<DraftRecord> {
-    if (changes.text !== undefined) await this.requireRoom(draft.organizationId, changes.text, draft)
+  /// Changes a draft in `store` (the root's, or a transaction's).
+  private async change(
+    draft: DraftRecord,
+    changes: Omit<DraftChanges, 'updatedAt'>,
+    store = this.store,
+  ): Promise<DraftRecord> {
+    if (changes.text !== undefined) await this.requireRoom(draft.organizationId, changes.text, draft, store)
     const updatedAt = this.now()
-    await this.store.drafts.update(draft.id, { ...changes, updatedAt })
+    await store.drafts.update(draft.id, { ...changes, updatedAt })
     return { ...draft, ...changes, updatedAt }
   }
 
@@ -315,8 +324,9 @@ export class DraftService {
     organizationId: string,
     text: string,
     replaced: DraftRecord | null,
+    store = this.store,
   ): Promise<void> {
-    const usage = await this.store.drafts.usage(organizationId)
+    const usage = await store.drafts.usage(organizationId)
     if (!replaced && usage.drafts >= this.limits.drafts) {
       throw quotaReached(
         'drafts',
@@ -333,8 +343,8 @@ export class DraftService {
     }
   }
 
-  private async find(principal: Principal, id: string): Promise<DraftRecord> {
-    const draft = await this.store.drafts.get(principal.organizationId, id)
+  private async find(principal: Principal, id: string, store = this.store): Promise<DraftRecord> {
+    const draft = await store.drafts.get(principal.organizationId, id)
     if (!draft) throw new ApiError('not_found', `There is no draft ${id}.`)
     return draft
   }

@@ -4,6 +4,8 @@ import type { ReportEvents } from '../base/events'
 import type { Store } from '../store'
 import type { CheckRecord } from '../store/checks'
 import type { UnitRecord } from '../store/units'
+import type { ClaimRecord } from '../store/documents'
+import type { PanelVote } from '../store/results'
 import { PermanentError } from '../base/errors'
 import { JUDGE_UNIT, type TierChecker, type UnitOutcome } from '../tiers/tier'
 import { checkView } from '../checks/views'
@@ -46,6 +48,17 @@ export interface JobQueue {
   nextDue(): Promise<string | null>
   /// Jobs left leased by a process that died: due again now. Only the engine holding the lock calls this.
   releaseAbandoned(now: string): Promise<void>
+}
+
+/// A leased unit with what its tier needs from the store.
+interface Prepared {
+  unit: UnitRecord
+  check: CheckRecord
+  claim: ClaimRecord
+  tier: TierChecker
+  documentText: string
+  /// The panel's votes, for a judge unit.
+  votes: PanelVote[]
 }
 
 /// One leased job.
@@ -224,10 +237,19 @@ export class JobRunner {
           await this.store.units.retryLater(unit.id, 'The engine stopped.', this.now())
         break
       }
+      // Each unit's reads first, in the order leased; then their tiers start in that order, in one turn, so that
+      // the units leased together are asked together (a batch of claims in one request).
+      this.inFlight += units.length
+      const ready: Prepared[] = []
       for (const unit of units) {
-        this.inFlight++
-        this.follow(this.run(unit), () => this.inFlight--)
+        const prepared = await this.prepare(unit).catch(async (error: unknown) => {
+          await this.failedToStart(unit, error)
+          return null
+        })
+        if (prepared) ready.push(prepared)
+        else this.inFlight--
       }
+      for (const prepared of ready) this.follow(this.run(prepared), () => this.inFlight--)
     }
     for (const queue of this.queues.keys()) {
       const room = queue.concurrency - (this.queues.get(queue) ?? 0)
@@ -299,13 +321,28 @@ export class JobRunner {
     }
   }
 
-  private async run(unit: UnitRecord): Promise<void> {
+  /// What a unit needs from the store before its tier runs; null when there is nothing to run (its check ended,
+  /// or its tier is not configured and it was given up).
+  private async prepare(unit: UnitRecord): Promise<Prepared | null> {
     const check = await this.runningCheck(unit.checkId)
     const claim = await this.store.documents.claim(unit.claimId)
     const tier = this.tiers.get(unit.tier)
-    if (!check || !claim) return
-    if (!tier) return await this.giveUp(unit, `The ${unit.tier} tier is not available: it is not configured.`)
+    if (!check || !claim) return null
+    if (!tier) {
+      await this.giveUp(unit, `The ${unit.tier} tier is not available: it is not configured.`)
+      return null
+    }
+    return {
+      unit,
+      check,
+      claim,
+      tier,
+      documentText: await this.documentText(check.documentId),
+      votes: unit.model === JUDGE_UNIT ? await this.store.results.votes(check.id, claim.id, unit.tier) : [],
+    }
+  }
 
+  private async run({ unit, check, claim, tier, documentText, votes }: Prepared): Promise<void> {
     const controller = new AbortController()
     const mine = this.controllers.get(check.id) ?? new Set()
     this.controllers.set(check.id, mine.add(controller))
@@ -315,7 +352,7 @@ export class JobRunner {
         model: unit.model,
         checkId: check.id,
         organizationId: check.organizationId,
-        documentText: await this.documentText(check.documentId),
+        documentText,
         signal: AbortSignal.any([
           controller.signal,
           AbortSignal.timeout(tier.unitTimeoutMs ?? this.options.unitTimeoutMs),
@@ -324,11 +361,7 @@ export class JobRunner {
       }
       let outcome: UnitOutcome
       if (unit.model !== JUDGE_UNIT) outcome = await tier.check(input)
-      else if (tier.judge)
-        outcome = await tier.judge({
-          ...input,
-          votes: await this.store.results.votes(check.id, claim.id, unit.tier),
-        })
+      else if (tier.judge) outcome = await tier.judge({ ...input, votes })
       else throw new PermanentError(`The ${unit.tier} tier has no judge.`)
       // Written with the other units that land in the same turn (a batch of votes): one commit for them all.
       this.landing.set(check.id, (this.landing.get(check.id) ?? 0) + 1)
@@ -407,6 +440,14 @@ export class JobRunner {
       mine.delete(controller)
       if (mine.size === 0) this.controllers.delete(check.id)
     }
+  }
+
+  /// A unit whose reads failed (the store busy or out of reach) waits a while and is tried again, not counted as
+  /// an attempt of its tier.
+  private async failedToStart(unit: UnitRecord, error: unknown): Promise<void> {
+    console.error(`factdesk: unit ${unit.id} could not start; it is tried again shortly`, error)
+    const at = iso(this.clock.now().getTime() + RETRY_LEASE_MS)
+    await this.store.units.retryLater(unit.id, String(error), at).catch(() => undefined)
   }
 
   private async giveUp(unit: UnitRecord, reason: string): Promise<void> {

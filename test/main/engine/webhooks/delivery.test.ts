@@ -381,7 +381,7 @@ describe('webhook deliveries', () => {
     const ended = await endAndDeliver(server, other.id)
     expect(ended.webhook.status).toBe('delivered')
     await expect(
-      await outbox.insert({
+      outbox.insert({
         id: 'evt_duplicate',
         organizationId: server.organizationId,
         checkId: other.id,

@@ -242,6 +242,8 @@ interface Batch {
 /// tier, every unit and a restarted engine check the same statement.
 export class StatementResolver {
   private readonly batches = new Map<string, Batch>()
+  /// The units looking for their claim's batch, one after another.
+  private planning: Promise<unknown> = Promise.resolve()
 
   constructor(
     private readonly client: ModelClient,
@@ -258,12 +260,9 @@ export class StatementResolver {
   /// The unit's claim as stored once resolved: its statement and how it came to be (its `statementState`).
   async resolve(input: UnitInput): Promise<ClaimRecord> {
     if (input.claim.statement !== null) return input.claim
-    let batch = this.batches.get(input.claim.id)
-    if (!batch) {
-      const stored = await this.documents.claim(input.claim.id)
-      if (stored && stored.statement !== null) return stored
-      batch = await this.start(input)
-    }
+    const found = this.batches.get(input.claim.id) ?? (await this.planned(input))
+    if (!('group' in found)) return found
+    const batch = found
     const { group } = batch
     group.waiting++
     try {
@@ -272,6 +271,21 @@ export class StatementResolver {
       // Units of the group not yet running will want the other requests: only an abort stops them.
       if (--group.waiting === 0 && input.signal.aborted) group.controller.abort(input.signal.reason)
     }
+  }
+
+  /// The claim as stored when it was resolved meanwhile, else its batch, started with the document's other
+  /// unresolved claims unless a unit of the same document has started it: one unit at a time looks, so that the
+  /// units that run together find one set of batches.
+  private planned(input: UnitInput): Promise<Batch | ClaimRecord> {
+    const planned = this.planning.then(async () => {
+      const batch = this.batches.get(input.claim.id)
+      if (batch) return batch
+      const stored = await this.documents.claim(input.claim.id)
+      if (stored && stored.statement !== null) return stored
+      return this.start(input)
+    })
+    this.planning = planned.catch(() => undefined)
+    return planned
   }
 
   /// Starts resolving the document's unresolved claims: the unit's claim with the next ones, then the rest in

@@ -292,13 +292,12 @@ export function webTier(
     const key = `${input.checkId}:${input.claim.id}`
     const known = evidence.get(key)
     if (known) return known
-    const found = research(
-      input.claim,
-      input.documentText,
-      await web.forOrganization(input.organizationId, input.checkId),
-      input.signal,
-      todayOf(input.now(), steps),
-    )
+    // Remembered before anything is awaited, so that the other panel units find it.
+    const found = web
+      .forOrganization(input.organizationId, input.checkId)
+      .then((within) =>
+        research(input.claim, input.documentText, within, input.signal, todayOf(input.now(), steps)),
+      )
     evidence.set(key, found)
     found.catch(() => evidence.delete(key))
     while (evidence.size > REMEMBERED) evidence.delete(evidence.keys().next().value as string)
