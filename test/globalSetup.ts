@@ -1,9 +1,11 @@
 // One temporary folder for the whole run: every data folder, export and child process's file that a test
 // makes under the system's temporary directory lands in it (TMPDIR is inherited by the test workers and
-// the processes they start), and it is removed when the run ends, so runs leave nothing behind.
+// the processes they start), and it is removed when the run ends, so runs leave nothing behind. The PostgreSQL
+// cluster a test file may have started there (helpers/postgres.ts) is stopped first.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { stopTestCluster } from './helpers/postgres'
 
 export default function setup(): () => void {
   const previous = process.env.TMPDIR
@@ -12,6 +14,7 @@ export default function setup(): () => void {
   return () => {
     if (previous === undefined) delete process.env.TMPDIR
     else process.env.TMPDIR = previous
+    stopTestCluster(root)
     rmSync(root, { recursive: true, force: true })
   }
 }
