@@ -30,6 +30,8 @@ import { makeDataFolder } from './base/paths'
 export interface EngineOptions {
   /// Folder of the SQLite store and the lock.
   dataDir: string
+  /// The PostgreSQL database of a team server (`postgres://…`); absent means the data folder's SQLite file.
+  database?: string
   /// JSON configuration file; absent means defaults.
   configPath?: string
   /// An already loaded configuration (wins over `configPath`).
@@ -111,7 +113,9 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
   let store: Store | undefined
   let admin: Admin
   try {
-    store = await Store.open(options.dataDir)
+    store = options.database
+      ? await Store.connect(options.database, fileSecretBox(options.dataDir))
+      : await Store.open(options.dataDir)
     admin = new Admin(store, clock)
     await admin.defaultOrganization()
   } catch (error) {

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { join } from 'node:path'
 import { fileSecretBox, type SecretBox } from '../base/secrets'
+import { PostgresDatabase } from './postgres'
 import { SqliteDatabase, type Database, type Db, type Statement, type TransactionOptions } from './database'
 import { Checks } from './checks'
 import { Documents, type ResolvedListener } from './documents'
@@ -91,6 +92,11 @@ export class Store {
   /// sealed now.
   static async open(dataDir: string): Promise<Store> {
     return await Store.over(SqliteDatabase.open(join(dataDir, 'factdesk.db')), fileSecretBox(dataDir))
+  }
+
+  /// Connects to the PostgreSQL database at `url` (a team server's), creating or migrating its schema.
+  static async connect(url: string, box: SecretBox): Promise<Store> {
+    return Store.over(await PostgresDatabase.open(url), box)
   }
 
   /// The store over an opened and migrated database.
