@@ -69,37 +69,51 @@ function findBinaries(): string | null {
   return (process.env.PATH ?? '').split(':').find((dir) => dir !== '' && has(dir)) ?? null
 }
 
+/// Why PostgreSQL tests cannot run here; null when they can. In CI they must: there it throws instead.
+export function postgresMissing(): string | null {
+  if (process.env.FACTDESK_TEST_DATABASE_URL || findBinaries()) return null
+  const reason =
+    'no PostgreSQL binaries (initdb, pg_ctl) in FACTDESK_POSTGRES_BIN, /usr/lib/postgresql/*/bin or the PATH, ' +
+    "and no FACTDESK_TEST_DATABASE_URL: install Debian's postgresql or set one of them"
+  if (process.env.CI && process.env.CI !== 'false')
+    throw new Error(`PostgreSQL tests cannot run in CI: ${reason}`)
+  return reason
+}
+
+/// The URL of the test server: FACTDESK_TEST_DATABASE_URL, or the run's own cluster, started by the first caller.
+let server: Promise<string> | null = null
+
+/// A fresh empty database (C collation, UTF-8) on the test server, and its URL; removed with the run's cluster.
+export async function freshDatabase(): Promise<{ url: string; name: string; admin: string }> {
+  const missing = postgresMissing()
+  if (missing) throw new Error(missing)
+  const external = process.env.FACTDESK_TEST_DATABASE_URL
+  server ??= external ? Promise.resolve(external) : clusterUrl(findBinaries() ?? '')
+  const admin = await server
+  const name = `factdesk_test_${process.pid}_${randomBytes(6).toString('hex')}`
+  await createDatabase(admin, name)
+  return { url: withDatabase(admin, name), name, admin }
+}
+
 /// PostgreSQL for one test file: call it at the file's top level. `skip` says why there is none (null when there
 /// is); `database()` makes a fresh empty database (C collation, UTF-8) and gives its URL. The file's databases are
 /// dropped after its tests.
 export function postgresForTests(): { skip: string | null; database: () => Promise<string> } {
-  const external = process.env.FACTDESK_TEST_DATABASE_URL
-  const bin = external ? null : findBinaries()
-  if (!external && !bin) {
-    const reason =
-      'no PostgreSQL binaries (initdb, pg_ctl) in FACTDESK_POSTGRES_BIN, /usr/lib/postgresql/*/bin or the PATH, ' +
-      "and no FACTDESK_TEST_DATABASE_URL: install Debian's postgresql or set one of them"
-    if (process.env.CI && process.env.CI !== 'false')
-      throw new Error(`PostgreSQL tests cannot run in CI: ${reason}`)
-    console.warn(`PostgreSQL tests skipped: ${reason}`)
-    return { skip: reason, database: () => Promise.reject(new Error(reason)) }
+  const skip = postgresMissing()
+  if (skip) {
+    console.warn(`PostgreSQL tests skipped: ${skip}`)
+    return { skip, database: () => Promise.reject(new Error(skip)) }
   }
-  const made: string[] = []
-  let server: Promise<string> | null = null
+  const made: { name: string; admin: string }[] = []
   afterAll(async () => {
-    if (made.length === 0 || !server) return
-    const admin = await server
-    for (const name of made) await dropDatabase(admin, name)
+    for (const { admin, name } of made) await dropDatabase(admin, name)
   })
   return {
     skip: null,
     database: async () => {
-      server ??= external ? Promise.resolve(external) : clusterUrl(bin ?? '')
-      const admin = await server
-      const name = `factdesk_test_${process.pid}_${made.length}_${randomBytes(4).toString('hex')}`
-      await createDatabase(admin, name)
-      made.push(name)
-      return withDatabase(admin, name)
+      const { url, name, admin } = await freshDatabase()
+      made.push({ name, admin })
+      return url
     },
   }
 }

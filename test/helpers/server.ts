@@ -10,6 +10,7 @@ import { createApp } from '../../src/main/server/app'
 import { API_BASE } from '../../src/shared/rest'
 import { hasEnded } from '../../src/shared/vocabulary'
 import { listen, type Listening } from '../../src/main/server/listen'
+import { databaseOf } from './database'
 
 /// A fresh data folder under the system's temporary directory.
 export const tempDir = (): string => mkdtempSync(join(tmpdir(), 'factdesk-test-'))
@@ -52,6 +53,7 @@ export async function startServer(
   const dataDir = options.dataDir ?? tempDir()
   const engine = await openEngine({
     dataDir,
+    ...(await databaseOf(dataDir)),
     ...(options.configPath
       ? { configPath: options.configPath }
       : { config: Config.parse(options.config ?? {}) }),

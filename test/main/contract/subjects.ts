@@ -10,6 +10,7 @@ import { ServiceSwitch } from '../../../src/main/remote/switch'
 import { toUpdate } from '../../../src/main/engine/base/events'
 import { exited, factdesk, startFactdesk } from '../../helpers/cli'
 import { tempDir } from '../../helpers/server'
+import { databaseOf } from '../../helpers/database'
 
 /// What the contract tests talk to: the operations of the specification's API and the updates of their checks.
 export interface Subject {
@@ -21,7 +22,13 @@ export interface Subject {
 /// The embedded engine in this process, reached through the same operations the desktop dispatch calls (as
 /// the desktop's own principal); its updates as the window's forwarder gets them.
 export async function embeddedSubject(config: ConfigInput): Promise<Subject> {
-  const engine = await openEngine({ dataDir: tempDir(), config: Config.parse(config), runJobs: true })
+  const dataDir = tempDir()
+  const engine = await openEngine({
+    dataDir,
+    ...(await databaseOf(dataDir)),
+    config: Config.parse(config),
+    runJobs: true,
+  })
   const services = new ServiceSwitch(engine.settings.switches)
   const ops: FactdeskOperations = engineOperations({ ...engine, services, printPdf: chromiumPdf }, () =>
     engine.localPrincipal(),

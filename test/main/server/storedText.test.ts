@@ -9,6 +9,7 @@ import { Store } from '../../../src/main/engine/store'
 import { MIGRATIONS } from '../../../src/main/engine/store/migrations'
 import { call, expectEnvelope, tempDir } from '../../helpers/server'
 import { startOwnerServer, type OwnerServer } from '../engine/settings/session'
+import { databaseOf } from '../../helpers/database'
 
 // Every text the API stores goes in as arbitrary strings (U+0000, lone surrogates and astral characters
 // included) and is either refused with a 400 naming the member and the offset of the first bad UTF-16 unit, or
@@ -171,7 +172,7 @@ describe('stored text', () => {
       { numRuns: 40 },
     )
     // Read back from the database file by another engine.
-    const engine = await openEngine({ dataDir: server.dataDir })
+    const engine = await openEngine({ dataDir: server.dataDir, ...(await databaseOf(server.dataDir)) })
     try {
       const principal = await engine.localPrincipal()
       for (const [id, text, title] of ids) {

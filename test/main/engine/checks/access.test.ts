@@ -13,6 +13,7 @@ import { openEngine, type Engine } from '../../../../src/main/engine/engine'
 import { appPage } from '../../../../src/main/desktop/appPage'
 import { createDispatch } from '../../../../src/main/desktop/dispatch'
 import { call, startServer, tempDir, type TestServer } from '../../../helpers/server'
+import { databaseOf } from '../../../helpers/database'
 
 // Who may call what is each operation's declared `access`, and nothing else: this walks the table and sends every
 // operation, on REST and over IPC, as each caller below its access, and as one that may call it.
@@ -142,7 +143,7 @@ describe('over IPC', () => {
   let engine: Engine
   beforeAll(async () => {
     dataDir = tempDir()
-    engine = await openEngine({ dataDir, runJobs: false })
+    engine = await openEngine({ dataDir, ...(await databaseOf(dataDir)), runJobs: false })
   })
   afterAll(async () => {
     await engine.close()

@@ -12,6 +12,7 @@ import {
   refusingSecretBox,
   type SecretBox,
 } from '../../../../src/main/engine/base/secrets'
+import { databaseOf } from '../../../helpers/database'
 
 const page = appPage(undefined)
 const APP = `${page.href}#/`
@@ -32,7 +33,7 @@ const keychain: SecretBox = {
 
 beforeEach(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'factdesk-settings-'))
-  engine = await openEngine({ dataDir, runJobs: false, secretBox: keychain })
+  engine = await openEngine({ dataDir, ...(await databaseOf(dataDir)), runJobs: false, secretBox: keychain })
   dispatch = createDispatch(engine, page)
 })
 
@@ -85,12 +86,13 @@ describe('settings over IPC (the desktop app is the owner)', () => {
 describe('a desktop without a keychain', () => {
   it('refuses to save a key, in words, and saves nothing of that change; keys saved before still open', async () => {
     await engine.close()
-    engine = await openEngine({ dataDir, runJobs: false })
+    engine = await openEngine({ dataDir, ...(await databaseOf(dataDir)), runJobs: false })
     await engine.settings.update(await engine.localPrincipal(), {
       models: { panel: [{ id: 'a', provider: 'openai', model: 'gpt-5-mini', apiKey: 'sk-before-1111' }] },
     })
     await engine.close()
     engine = await openEngine({
+      ...(await databaseOf(dataDir)),
       dataDir,
       runJobs: false,
       secretBox: refusingSecretBox(fileSecretBox(dataDir), NO_KEYCHAIN),

@@ -8,6 +8,7 @@ import { createDispatch, type Dispatch } from '../../../../../src/main/desktop/d
 import { announceInBackground } from '../../../../../src/main/desktop/notify'
 import { tempDir } from '../../../../helpers/server'
 import { Relay } from './relay'
+import { databaseOf } from '../../../../helpers/database'
 
 const page = appPage(undefined)
 const APP = `${page.href}#/`
@@ -24,6 +25,7 @@ beforeEach(async () => {
   const model = (id: string) => ({ id, provider: 'openai-compatible', baseURL: models.url('/v1'), model: id })
   engine = await openEngine({
     dataDir,
+    ...(await databaseOf(dataDir)),
     runJobs: false,
     config: Config.parse({ models: { panel: [model('a')], judge: model('judge') } }),
   })

@@ -13,6 +13,7 @@ import { previewOf } from '../../../../../src/main/engine/files/drafts'
 import { buildDocx } from '../docx'
 import { call, expectEnvelope, startServer, waitForEnd, type TestServer } from '../../../../helpers/server'
 import { GatedTier } from '../../../../helpers/tiers'
+import { databaseOf } from '../../../../helpers/database'
 
 const ARTICLE =
   'The Eiffel Tower is 330 metres tall. It was finished in 1889. Paris is the capital of France.'
@@ -216,7 +217,7 @@ describe('drafts and files in the desktop app', () => {
   beforeEach(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'factdesk-drafts-'))
     folder = mkdtempSync(join(tmpdir(), 'factdesk-files-'))
-    engine = await openEngine({ dataDir, runJobs: false })
+    engine = await openEngine({ dataDir, ...(await databaseOf(dataDir)), runJobs: false })
     chosen = { open: null, save: null, replace: false, keepUnsavedEdits: true }
     asked.length = 0
     askedToReplace.length = 0
