@@ -31,7 +31,7 @@ export default defineConfig({
         ? []
         : [
             {
-              extends: true,
+              extends: true as const,
               test: { name: 'postgres', include: ON_BOTH_STORES, env: { FACTDESK_TEST_STORE: 'postgres' } },
             },
           ]),

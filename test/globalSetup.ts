@@ -8,12 +8,17 @@ import { join } from 'node:path'
 import { stopTestCluster } from './helpers/postgres'
 
 export default function setup(): () => void {
+  // Each project of the run (vitest.config.ts: on SQLite, on PostgreSQL) sets up in turn: the first makes the
+  // folder, the others use it, and the first's teardown, the last to run, removes it.
+  if (process.env.FACTDESK_TEST_ROOT) return () => undefined
   const previous = process.env.TMPDIR
   const root = mkdtempSync(join(tmpdir(), 'factdesk-tests-'))
   process.env.TMPDIR = root
+  process.env.FACTDESK_TEST_ROOT = root
   return () => {
     if (previous === undefined) delete process.env.TMPDIR
     else process.env.TMPDIR = previous
+    delete process.env.FACTDESK_TEST_ROOT
     stopTestCluster(root)
     rmSync(root, { recursive: true, force: true })
   }
