@@ -13,7 +13,7 @@ import { promisify } from 'node:util'
 import { apiBenchmarks } from './api'
 import { claimBenchmarks } from './claims'
 import { editorBenchmarks } from './editorRun'
-import { engineBenchmarks } from './engine'
+import { engineBenchmarks, teamBenchmarks } from './engine'
 import { estimateBenchmarks } from './estimates'
 import { limitBenchmarks } from './limits'
 import { benchArgs, measurementsMarkdown, shown, spread, type BenchRun } from './markdown'
@@ -32,6 +32,7 @@ const BENCHMARKS: Record<string, () => Promise<Figure[]>> = {
   tokens: async () => (await tokenBenchmarks()).flatMap(tokenFigures),
   verdicts: async () => verdictFigures(await verdictBenchmarks()),
   engine: engineBenchmarks,
+  team: teamBenchmarks,
   api: apiBenchmarks,
   estimates: estimateBenchmarks,
   limits: limitBenchmarks,
