@@ -8,6 +8,7 @@ import {
 } from '../../../shared/schemas'
 import type { Clock } from '../base/clock'
 import { Alarm } from '../base/alarm'
+import { HeldLeases, LEASE_MS, POLL_MS, newLeaseId, nextLook } from '../jobs/leases'
 import { hasEnded } from '../../../shared/vocabulary'
 import { type ReportEvents } from '../base/events'
 import { newId, newSecret } from '../base/ids'
@@ -25,16 +26,23 @@ import { requireIdempotencyKey } from './validation'
 // the Idempotency-Key it will be submitted with. A worker tries each when it falls due: it probes the providers
 // afresh, and while they stay unreachable waits longer each time (backoff); once they answer, it submits through
 // the service's normal path with the key, so a crash between submitting and recording the check makes the next
-// attempt replay the same check rather than create and charge a second one.
+// attempt replay the same check rather than create and charge a second one. Each attempt holds a lease on its
+// check, so that replicas of a team server never try one check at once, and one that died is taken over.
 
 export interface PendingOptions {
   /// How long to wait after the `attempts`-th attempt could not submit.
   retryDelayMs(attempts: number): number
+  /// How long the lease of a check lasts while an attempt at it runs; renewed every third of it (leases.ts).
+  leaseMs: number
+  /// On PostgreSQL, how often the worker looks for checks another replica left behind.
+  pollMs: number
 }
 
 /// 5 s after the first attempt, doubling up to 5 minutes.
 const DEFAULT_PENDING_OPTIONS: PendingOptions = {
   retryDelayMs: (attempts) => Math.min(5_000 * 2 ** Math.max(0, attempts - 1), 300_000),
+  leaseMs: LEASE_MS,
+  pollMs: POLL_MS,
 }
 
 /// Pending checks listed at most.
@@ -109,6 +117,7 @@ export class PendingQueue {
   private readonly alarm: Alarm
   private passes: Promise<void> = Promise.resolve()
   private readonly options: PendingOptions
+  private readonly leases: HeldLeases
 
   constructor(
     private readonly store: Store,
@@ -122,6 +131,9 @@ export class PendingQueue {
   ) {
     this.options = { ...DEFAULT_PENDING_OPTIONS, ...options }
     this.alarm = new Alarm(clock, () => this.kick())
+    this.leases = new HeldLeases(clock, this.options.leaseMs, (ids, until) =>
+      store.pendingChecks.renew(ids, until),
+    )
   }
 
   /// Queues `request` to be submitted as the principal's token once its providers answer. It is refused now
@@ -227,10 +239,15 @@ export class PendingQueue {
     return pending
   }
 
-  /// Starts the worker: what is due now at once, the rest when it falls due.
+  /// Starts the worker: what is due now at once, the rest when it falls due. On SQLite the data folder's one
+  /// engine first ends the leases a process that died left (as the job runner does).
   start(): void {
     if (this.running) return
     this.running = true
+    if (this.store.dialect === 'sqlite') {
+      const at = this.clock.now().toISOString()
+      this.passes = this.passes.then(() => this.store.pendingChecks.expireLeases(at)).catch(() => undefined)
+    }
     this.kick()
   }
 
@@ -253,11 +270,27 @@ export class PendingQueue {
     if (this.running) void this.runDue().catch(() => undefined)
   }
 
+  /// Tries up to BATCH due checks, one after the other, each leased as its turn comes (so that the others stay free
+  /// for other replicas meanwhile).
   private async pass(): Promise<void> {
     let held = 0
     try {
-      for (const record of await this.store.pendingChecks.due(this.clock.now().toISOString(), BATCH)) {
-        await this.attempt(record)
+      for (let tried = 0; tried < BATCH; tried++) {
+        const record = await this.store.pendingChecks.lease(
+          this.clock.now().toISOString(),
+          this.leases.until(),
+          newLeaseId(),
+        )
+        if (!record) break
+        const leaseId = record.leaseId as string
+        this.leases.hold(record.id, leaseId, () => undefined)
+        try {
+          await this.attempt(record, leaseId)
+        } finally {
+          // An attempt whose outcome could not be recorded (the store refused) leaves the check due again.
+          this.leases.letGo(record.id)
+          await this.store.pendingChecks.release(record.id, leaseId)
+        }
       }
     } catch {
       // The store refused to record an attempt (busy, say): that check is still due, so wait a while first.
@@ -270,15 +303,21 @@ export class PendingQueue {
   /// Sleeps until the next waiting check falls due, but at least `minimumMs` (at most a minute, then looks
   /// again).
   private async schedule(minimumMs = 0): Promise<void> {
-    this.alarm.set(this.running ? await this.store.pendingChecks.nextDue() : null, minimumMs)
+    const next = this.running ? await this.store.pendingChecks.nextDue() : null
+    this.alarm.set(
+      this.running ? nextLook(this.store.dialect, this.clock, next, this.options.pollMs) : null,
+      minimumMs,
+    )
   }
 
-  /// One attempt: probe the providers afresh; submit with the key when they answer, else wait longer.
-  private async attempt(record: PendingRecord): Promise<void> {
+  /// One attempt, under the lease `leaseId`: probe the providers afresh; submit with the key when they answer, else
+  /// wait longer. An attempt whose lease was lost meanwhile records nothing (the submission, made with the check's
+  /// key, is the same check another attempt makes or made).
+  private async attempt(record: PendingRecord, leaseId: string): Promise<void> {
     const attempt = record.attempts + 1
     const token = await this.store.tokens.get(record.tokenId)
     if (!token || token.revokedAt !== null) {
-      await this.end(record, attempt, {
+      await this.end(record, leaseId, attempt, {
         code: 'unauthorized',
         message: 'The token that queued this check was revoked.',
       })
@@ -295,8 +334,8 @@ export class PendingQueue {
       // A configuration that can never work fails the check now; an endpoint that is down is waited for.
       const refusal = unreachableError(down)
       if (refusal.code === 'unprocessable')
-        await this.end(record, attempt, { code: refusal.code, message: refusal.message })
-      else await this.retryLater(record, attempt, refusal.message)
+        await this.end(record, leaseId, attempt, { code: refusal.code, message: refusal.message })
+      else await this.retryLater(record, leaseId, attempt, refusal.message)
       return
     }
     let check: Check
@@ -308,18 +347,23 @@ export class PendingQueue {
         error instanceof ApiError &&
         !['providers_unreachable', 'rate_limited', 'internal_error'].includes(error.code)
       ) {
-        await this.end(record, attempt, { code: error.code, message: error.message })
+        await this.end(record, leaseId, attempt, { code: error.code, message: error.message })
       } else if (error instanceof ApiError) {
-        await this.retryLater(record, attempt, error.message)
+        await this.retryLater(record, leaseId, attempt, error.message)
       } else {
         // Its text may hold SQL or a path: logged here, and only named in the queue.
         console.error('factdesk: a pending check could not be submitted', error)
-        await this.retryLater(record, attempt, 'Something went wrong on our side; it will be tried again.')
+        await this.retryLater(
+          record,
+          leaseId,
+          attempt,
+          'Something went wrong on our side; it will be tried again.',
+        )
       }
       return
     }
     const at = this.clock.now().toISOString()
-    if (await this.store.pendingChecks.submitted(record.id, attempt, check.id, at)) {
+    if (await this.store.pendingChecks.submitted(record.id, leaseId, attempt, check.id, at)) {
       this.emit(record.organizationId, await this.get(principal, record.id), check)
     } else if ((await this.find(principal, record.id)).status === 'cancelled') {
       // Cancelled while it was being submitted: the check it became is cancelled too, and refunded in full
@@ -329,20 +373,28 @@ export class PendingQueue {
     }
   }
 
-  private async retryLater(record: PendingRecord, attempt: number, reason: string): Promise<void> {
+  private async retryLater(
+    record: PendingRecord,
+    leaseId: string,
+    attempt: number,
+    reason: string,
+  ): Promise<void> {
     const now = this.clock.now()
-    const next = new Date(now.getTime() + this.options.retryDelayMs(attempt)).toISOString()
-    if (await this.store.pendingChecks.retryLater(record.id, attempt, next, reason, now.toISOString())) {
+    const nextAttemptAt = new Date(now.getTime() + this.options.retryDelayMs(attempt)).toISOString()
+    const retry = { nextAttemptAt, reason }
+    if (await this.store.pendingChecks.retryLater(record.id, leaseId, attempt, retry, now.toISOString())) {
       await this.emitRecord(record.organizationId, record.id)
     }
   }
 
   private async end(
     record: PendingRecord,
+    leaseId: string,
     attempt: number,
     error: { code: string; message: string },
   ): Promise<void> {
-    if (await this.store.pendingChecks.fail(record.id, attempt, error, this.clock.now().toISOString())) {
+    const at = this.clock.now().toISOString()
+    if (await this.store.pendingChecks.fail(record.id, leaseId, attempt, error, at)) {
       await this.emitRecord(record.organizationId, record.id)
       await this.store.pendingChecks.forgetEnded(record.organizationId, this.waitingLimit)
     }

@@ -11,6 +11,7 @@ import { JUDGE_UNIT, type TierChecker, type UnitOutcome } from '../tiers/tier'
 import { checkView } from '../checks/views'
 import { Alarm } from '../base/alarm'
 import { queueCheckEvent } from '../webhooks/event'
+import { HeldLeases, LEASE_MS, POLL_MS, newLeaseId, nextLook } from './leases'
 
 export interface RunnerOptions {
   /// Units worked on at once; null: as many as the tiers in use ask for (t2 wants twice its providers' request
@@ -22,6 +23,10 @@ export interface RunnerOptions {
   maxAttempts: number
   /// Wait before attempt `attempt + 1`, after `attempt` failed.
   retryDelayMs(attempt: number): number
+  /// How long a lease of a unit or a job lasts; renewed every third of it while the work runs (leases.ts).
+  leaseMs: number
+  /// On PostgreSQL, how often the runner looks for work that other replicas queued or left behind.
+  pollMs: number
 }
 
 /// Exponential backoff with jitter: about 1 s, 2 s, 4 s … capped at a minute.
@@ -30,6 +35,8 @@ export const DEFAULT_RUNNER_OPTIONS: RunnerOptions = {
   unitTimeoutMs: 60_000,
   maxAttempts: 3,
   retryDelayMs: (attempt) => Math.min(60_000, 1000 * 2 ** (attempt - 1)) * (0.75 + Math.random() / 2),
+  leaseMs: LEASE_MS,
+  pollMs: POLL_MS,
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString()
@@ -37,17 +44,21 @@ const iso = (ms: number): string => new Date(ms).toISOString()
 const MIN_CONCURRENCY = 4
 
 /// Durable work of another kind than the checks' units (deep research runs), kept in its own table of the same
-/// database: the runner leases it beside the units, retries a failed attempt with the same backoff, gives it
-/// back when the engine stops and takes it back after a crash.
+/// database: the runner leases it beside the units as it leases them (an expiring lease under a token, renewed
+/// while the attempt runs), retries a failed attempt with the same backoff, gives it back when the engine stops
+/// and takes it over once the lease of a holder that died has expired.
 export interface JobQueue {
   /// Jobs of this queue in flight at once (apart from the units').
   readonly concurrency: number
-  /// Leases up to `limit` jobs that are due, counting an attempt of each.
-  lease(now: string, limit: number): Promise<Job[]>
-  /// When the next job falls due; null when none waits.
+  /// Leases until `leaseUntil` up to `limit` jobs that are due or whose lease ended at `now`, counting an
+  /// attempt of each.
+  lease(now: string, leaseUntil: string, limit: number): Promise<Job[]>
+  /// When a job can next be leased (one falls due, or a lease ends); null when none waits.
   nextDue(): Promise<string | null>
-  /// Jobs left leased by a process that died: due again now. Only the engine holding the lock calls this.
-  releaseAbandoned(now: string): Promise<void>
+  /// Extends to `leaseUntil` the leases with these tokens of jobs still held; gives the ids of those jobs.
+  renew(leaseIds: readonly string[], leaseUntil: string): Promise<string[]>
+  /// Ends every lease at `now`, so that the next lease takes the jobs: only for SQLite's one engine at its start.
+  expireLeases(now: string): Promise<void>
 }
 
 /// A leased unit with what its tier needs from the store.
@@ -63,6 +74,9 @@ interface Prepared {
 
 /// One leased job.
 export interface Job {
+  readonly id: string
+  /// The token of its lease, which every write of the attempt requires.
+  readonly leaseId: string
   /// Attempts so far, this one included.
   readonly attempts: number
   /// Runs this attempt; a throw fails it (a PermanentError for good).
@@ -82,6 +96,9 @@ export class JobRunner {
   /// Units in flight, and the jobs of each queue.
   private inFlight = 0
   private readonly queues = new Map<JobQueue, number>()
+  /// The leases of the units in flight, and of each queue's jobs.
+  private readonly unitLeases: HeldLeases
+  private readonly jobLeases = new Map<JobQueue, HeldLeases>()
   private running = false
   /// The pass under way, if any.
   private pumping: Promise<void> | null = null
@@ -108,17 +125,27 @@ export class JobRunner {
     private readonly options: RunnerOptions = DEFAULT_RUNNER_OPTIONS,
   ) {
     this.alarm = new Alarm(clock, () => this.pump(), { keepAlive: true })
+    this.unitLeases = new HeldLeases(clock, options.leaseMs, (ids, until) => store.units.renew(ids, until))
   }
 
   /// Runs the jobs of `queue` too, from the next start on.
   add(queue: JobQueue): void {
     this.queues.set(queue, 0)
+    this.jobLeases.set(
+      queue,
+      new HeldLeases(this.clock, this.options.leaseMs, (ids, until) => queue.renew(ids, until)),
+    )
   }
 
-  /// Starts working, first taking back what a previous process left unfinished when it died.
+  /// Starts working. Nothing running is reset: on PostgreSQL other replicas hold live leases, and the work of one
+  /// that died is taken over as its leases expire. On SQLite the data folder's lock admits one engine that runs
+  /// jobs (store/lock.ts), so whatever is still leased was left by a process of the folder that died: its leases
+  /// are ended now, so that a restart resumes its checks at once rather than a lease later.
   async start(): Promise<void> {
-    await this.store.units.releaseAbandoned(this.now())
-    for (const queue of this.queues.keys()) await queue.releaseAbandoned(this.now())
+    if (this.store.dialect === 'sqlite') {
+      await this.store.units.expireLeases(this.now())
+      for (const queue of this.queues.keys()) await queue.expireLeases(this.now())
+    }
     this.running = true
     // A process that died between a check's last unit and its ending left the check active with nothing open.
     for (const checkId of await this.store.checks.activeIds()) await this.settle(checkId)
@@ -153,6 +180,8 @@ export class JobRunner {
     for (const controller of this.jobControllers) controller.abort()
     await this.pumping
     if (!this.idle()) await new Promise<void>((resolve) => this.drained.push(resolve))
+    this.unitLeases.clear()
+    for (const leases of this.jobLeases.values()) leases.clear()
   }
 
   /// Nothing in flight: no unit, no job.
@@ -222,19 +251,22 @@ export class JobRunner {
   }
 
   private async pass(): Promise<void> {
+    // What is in flight here stays leased, whatever the clock did meanwhile: it is not this pass's to take.
+    await this.unitLeases.renewIfDue()
+    for (const leases of this.jobLeases.values()) await leases.renewIfDue()
     const concurrency = this.concurrency()
     while (this.running && this.inFlight < concurrency) {
-      const now = this.clock.now().getTime()
       const units = await this.store.units.lease(
-        iso(now),
-        iso(now + this.options.unitTimeoutMs),
+        this.now(),
+        this.unitLeases.until(),
+        newLeaseId(),
         concurrency - this.inFlight,
       )
       if (units.length === 0) break
       if (!this.running) {
         // Stopped while leasing: they wait for the next start.
         for (const unit of units)
-          await this.store.units.retryLater(unit.id, 'The engine stopped.', this.now())
+          await this.store.units.retryLater(unit.id, unit.leaseId, 'The engine stopped.', this.now())
         break
       }
       // Each unit's reads first, in the order leased; then their tiers start in that order, in one turn, so that
@@ -254,14 +286,15 @@ export class JobRunner {
     for (const queue of this.queues.keys()) {
       const room = queue.concurrency - (this.queues.get(queue) ?? 0)
       if (!this.running || room <= 0) continue
-      const jobs = await queue.lease(this.now(), room)
+      const leases = this.jobLeases.get(queue) as HeldLeases
+      const jobs = await queue.lease(this.now(), leases.until(), room)
       if (!this.running) {
         for (const job of jobs) await job.retryLater(this.now())
         break
       }
       this.queues.set(queue, (this.queues.get(queue) ?? 0) + jobs.length)
       for (const job of jobs)
-        this.follow(this.runJob(job), () => this.queues.set(queue, (this.queues.get(queue) ?? 1) - 1))
+        this.follow(this.runJob(job, leases), () => this.queues.set(queue, (this.queues.get(queue) ?? 1) - 1))
     }
     await this.scheduleNext()
   }
@@ -269,7 +302,15 @@ export class JobRunner {
   /// When a piece of work ends: counts it out, tells `stop()` once nothing is in flight, and looks for more once
   /// the work ending in this turn (a batch's units) has all ended: their places are leased together.
   private follow(work: Promise<void>, ended: () => void): void {
-    void work.finally(() => {
+    const settled = work.catch((error: unknown) => {
+      // Its end could not be written (the store out of reach): it stays leased until the lease expires, and is
+      // then taken again, here or by another replica.
+      console.error(
+        'factdesk: the end of a piece of work could not be written; it is taken again later',
+        error,
+      )
+    })
+    void settled.finally(() => {
       ended()
       if (this.idle()) this.drained.splice(0).forEach((resolve) => resolve())
       this.pumpSoon()
@@ -298,14 +339,17 @@ export class JobRunner {
         ...[...this.queues].map(([queue, count]) => (count < queue.concurrency ? queue.nextDue() : null)),
       ])
     ).filter((at): at is string => at !== null)
-    this.alarm.set(due.length > 0 ? due.reduce((a, b) => (a < b ? a : b)) : null)
+    const next = due.length > 0 ? due.reduce((a, b) => (a < b ? a : b)) : null
+    this.alarm.set(nextLook(this.store.dialect, this.clock, next, this.options.pollMs))
   }
 
   /// One attempt at a job: a failure is retried after the runner's backoff, until its last attempt or a
-  /// permanent failure; a job the engine's stop aborted waits for the next start.
-  private async runJob(job: Job): Promise<void> {
+  /// permanent failure; a job the engine's stop aborted waits for the next start. One whose lease was lost is
+  /// aborted too, and whatever it writes then is refused.
+  private async runJob(job: Job, leases: HeldLeases): Promise<void> {
     const controller = new AbortController()
     this.jobControllers.add(controller)
+    leases.hold(job.id, job.leaseId, () => controller.abort())
     try {
       await job.run(controller.signal)
     } catch (error) {
@@ -317,6 +361,7 @@ export class JobRunner {
         await job.fail(reason)
       }
     } finally {
+      leases.letGo(job.id)
       this.jobControllers.delete(controller)
     }
   }
@@ -346,6 +391,8 @@ export class JobRunner {
     const controller = new AbortController()
     const mine = this.controllers.get(check.id) ?? new Set()
     this.controllers.set(check.id, mine.add(controller))
+    // A lease lost (expired and taken over) stops the tier: whatever the unit would write is refused anyway.
+    this.unitLeases.hold(unit.id, unit.leaseId, () => controller.abort())
     try {
       const input = {
         claim,
@@ -366,7 +413,8 @@ export class JobRunner {
       // Written with the other units that land in the same turn (a batch of votes): one commit for them all.
       this.landing.set(check.id, (this.landing.get(check.id) ?? 0) + 1)
       const recording = this.store.batched(async (tx) => {
-        if (!(await tx.units.finish(unit.id))) return false // cancelled meanwhile
+        // Cancelled meanwhile, or its lease lost: nothing of it is written.
+        if (!(await tx.units.finish(unit.id, unit.leaseId))) return false
         if (outcome.evaluation)
           await tx.results.addEvaluation(
             check.id,
@@ -425,18 +473,21 @@ export class JobRunner {
       if (outcome.consensus && !ended) await this.emitProgress(check.id, unit.tier)
     } catch (error) {
       if (controller.signal.aborted) {
-        // Cancelled (its units are already marked) or the engine is stopping (the unit waits for the next start).
-        if (!this.running) await this.store.units.retryLater(unit.id, 'The engine stopped.', this.now())
+        // Cancelled (its units are already marked), its lease lost (another holds it) or the engine is stopping
+        // (the unit waits for the next start).
+        if (!this.running)
+          await this.store.units.retryLater(unit.id, unit.leaseId, 'The engine stopped.', this.now())
         return
       }
       const reason = error instanceof Error ? error.message : String(error)
       if (unit.attempts < this.options.maxAttempts && !(error instanceof PermanentError)) {
         const at = this.clock.now().getTime() + this.options.retryDelayMs(unit.attempts)
-        await this.store.units.retryLater(unit.id, reason, iso(at))
+        await this.store.units.retryLater(unit.id, unit.leaseId, reason, iso(at))
       } else {
         await this.giveUp(unit, reason)
       }
     } finally {
+      this.unitLeases.letGo(unit.id)
       mine.delete(controller)
       if (mine.size === 0) this.controllers.delete(check.id)
     }
@@ -447,12 +498,12 @@ export class JobRunner {
   private async failedToStart(unit: UnitRecord, error: unknown): Promise<void> {
     console.error(`factdesk: unit ${unit.id} could not start; it is tried again shortly`, error)
     const at = iso(this.clock.now().getTime() + RETRY_LEASE_MS)
-    await this.store.units.retryLater(unit.id, String(error), at).catch(() => undefined)
+    await this.store.units.retryLater(unit.id, unit.leaseId, String(error), at).catch(() => undefined)
   }
 
   private async giveUp(unit: UnitRecord, reason: string): Promise<void> {
     await this.store.transaction(async (tx) => {
-      if (await tx.units.fail(unit.id, reason)) await this.queueJudge(unit, tx)
+      if (await tx.units.fail(unit.id, unit.leaseId, reason)) await this.queueJudge(unit, tx)
     })
     await this.settle(unit.checkId)
   }

@@ -10,6 +10,7 @@ import type { Clock } from '../base/clock'
 import type { ReportEvents } from '../base/events'
 import { newId } from '../base/ids'
 import type { Job, JobQueue, JobRunner } from '../jobs/runner'
+import { newLeaseId } from '../jobs/leases'
 import { apiKeys, type ApiKeys } from '../base/keys'
 import { ModelClient, modelHandle, modelSettings, type ModelHandle } from '../models'
 import type { Principal } from '../checks/access'
@@ -272,16 +273,21 @@ export class DeepResearch implements JobQueue {
     return researchView(record)
   }
 
-  async lease(now: string, limit: number): Promise<Job[]> {
-    return (await this.store.research.lease(now, limit)).map((record) => this.job(record))
+  async lease(now: string, leaseUntil: string, limit: number): Promise<Job[]> {
+    const leased = await this.store.research.lease(now, leaseUntil, newLeaseId(), limit)
+    return leased.map((record) => this.job(record))
   }
 
   async nextDue(): Promise<string | null> {
     return await this.store.research.nextDue()
   }
 
-  async releaseAbandoned(now: string): Promise<void> {
-    await this.store.research.releaseAbandoned(now)
+  async renew(leaseIds: readonly string[], leaseUntil: string): Promise<string[]> {
+    return await this.store.research.renew(leaseIds, leaseUntil)
+  }
+
+  async expireLeases(now: string): Promise<void> {
+    await this.store.research.expireLeases(now)
   }
 
   private now(): string {
@@ -301,25 +307,37 @@ export class DeepResearch implements JobQueue {
   }
 
   /// A leased run as the runner's job: an attempt runs its remaining steps, each saved as it ends; after the
-  /// last attempt (or a permanent failure) the run fails and is refunded in one transaction.
+  /// last attempt (or a permanent failure) the run fails and is refunded in one transaction. Every write holds the
+  /// lease: an attempt whose lease another replica took over saves, ends and refunds nothing.
   private job(record: ResearchRecord): Job {
     const state = JSON.parse(record.state) as ResearchState
+    const leaseId = record.leaseId as string
     return {
+      id: record.id,
+      leaseId,
       attempts: record.attempts,
       run: async (signal) => {
         const result = await this.steps(record, state, signal)
-        const ended = await this.store.research.complete(record.id, JSON.stringify(result), this.now())
+        const ended = await this.store.research.complete(
+          record.id,
+          leaseId,
+          JSON.stringify(result),
+          this.now(),
+        )
         if (ended) await this.emit(record.id, null, state)
       },
-      retryLater: async (at) => await this.store.research.retryLater(record.id, at),
+      retryLater: async (at) => await this.store.research.retryLater(record.id, leaseId, at),
       fail: async (reason) => {
         const at = this.now()
         const ended = await this.store.transaction(async (tx) => {
           const done = await tx.research.fail(
             record.id,
-            'research_failed',
-            (reason || 'research failed').slice(0, 500),
-            record.charged,
+            leaseId,
+            {
+              code: 'research_failed',
+              message: (reason || 'research failed').slice(0, 500),
+              refunded: record.charged,
+            },
             at,
           )
           if (done) await tx.ledger.record(record.organizationId, 'refund', record.charged, record.id, at)
@@ -330,8 +348,17 @@ export class DeepResearch implements JobQueue {
     }
   }
 
+  /// Saves a step's end; an attempt that lost its lease stops here (another replica runs the run now).
   private async save(record: ResearchRecord, state: ResearchState, step: ResearchStep): Promise<void> {
-    await this.store.research.saveState(record.id, JSON.stringify(state), this.now())
+    if (
+      !(await this.store.research.saveState(
+        record.id,
+        record.leaseId as string,
+        JSON.stringify(state),
+        this.now(),
+      ))
+    )
+      throw new Error(`Research ${record.id}: this attempt's lease was lost; another one runs it.`)
     await this.emit(record.id, step, state)
   }
 

@@ -1,4 +1,4 @@
-import type { Db } from './database'
+import { sql, type Db } from './database'
 
 export type WebhookEventType = 'check.completed' | 'check.failed'
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed'
@@ -20,6 +20,8 @@ export interface OutboxRecord {
   lastAttemptAt: string | null
   lastStatusCode: number | null
   lastError: string | null
+  /// The token of the event's last lease: an attempt is recorded only while it holds it.
+  leaseId: string | null
 }
 
 /// One delivery attempt: the receiver's status code, or why there was none.
@@ -48,6 +50,7 @@ interface Row {
   last_attempt_at: string | null
   last_status_code: number | null
   last_error: string | null
+  lease_id: string | null
 }
 
 const toRecord = (row: Row): OutboxRecord => ({
@@ -64,6 +67,7 @@ const toRecord = (row: Row): OutboxRecord => ({
   lastAttemptAt: row.last_attempt_at,
   lastStatusCode: row.last_status_code === null ? null : Number(row.last_status_code),
   lastError: row.last_error,
+  leaseId: row.lease_id,
 })
 
 /// The durable outbox of webhook events and the log of their delivery attempts.
@@ -124,37 +128,86 @@ export class Outbox {
     }))
   }
 
-  /// Pending events due at `now`, earliest first.
-  async due(now: string, limit: number): Promise<OutboxRecord[]> {
+  /// Leases until `leaseUntil`, under the token `leaseId`, up to `limit` pending events due at `now` that no
+  /// attempt holds (or whose attempt's lease ended: its holder died), earliest first. On PostgreSQL the events
+  /// another replica is leasing at the same moment are skipped: one attempt at a time per event.
+  async lease(now: string, leaseUntil: string, leaseId: string, limit: number): Promise<OutboxRecord[]> {
     const rows = (await this.db
       .prepare(
-        `SELECT * FROM webhook_events WHERE status = 'pending' AND next_attempt_at <= ?
-         ORDER BY next_attempt_at, id LIMIT ?`,
+        `UPDATE webhook_events SET lease_until = ?, lease_id = ?
+         WHERE id IN (
+           SELECT id FROM webhook_events
+           WHERE status = 'pending' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
+           ORDER BY next_attempt_at, id LIMIT ?${sql(this.db, { sqlite: '', postgres: ' FOR UPDATE SKIP LOCKED' })}
+         )
+         RETURNING *`,
       )
-      .all(now, limit)) as Row[]
-    return rows.map(toRecord)
+      .all(leaseUntil, leaseId, now, now, limit)) as Row[]
+    return rows
+      .map(toRecord)
+      .sort(
+        (a, b) => (a.nextAttemptAt ?? '').localeCompare(b.nextAttemptAt ?? '') || a.id.localeCompare(b.id),
+      )
   }
 
-  /// The first `limit` pending events by due time, to schedule the next wake-up.
-  async upcoming(limit: number): Promise<{ id: string; nextAttemptAt: string }[]> {
+  /// When a pending event can next be leased: its next attempt falls due, or the lease of an attempt at it ends,
+  /// whichever is later; null when none is pending.
+  async nextDue(): Promise<string | null> {
+    const row = (await this.db
+      .prepare(
+        `SELECT MIN(CASE WHEN lease_until > next_attempt_at THEN lease_until ELSE next_attempt_at END) AS at
+         FROM webhook_events WHERE status = 'pending' AND next_attempt_at IS NOT NULL`,
+      )
+      .get()) as { at: string | null }
+    return row.at
+  }
+
+  /// Extends to `leaseUntil` the leases with these tokens of events still pending; gives the ids of those events.
+  async renew(leaseIds: readonly string[], leaseUntil: string): Promise<string[]> {
+    if (leaseIds.length === 0) return []
     const rows = (await this.db
       .prepare(
-        `SELECT id, next_attempt_at FROM webhook_events WHERE status = 'pending' AND next_attempt_at IS NOT NULL
-         ORDER BY next_attempt_at, id LIMIT ?`,
+        `UPDATE webhook_events SET lease_until = ?
+         WHERE status = 'pending' AND lease_until IS NOT NULL AND lease_id IN (${leaseIds.map(() => '?').join(', ')})
+         RETURNING id`,
       )
-      .all(limit)) as { id: string; next_attempt_at: string }[]
-    return rows.map((row) => ({ id: row.id, nextAttemptAt: row.next_attempt_at }))
+      .all(leaseUntil, ...leaseIds)) as { id: string }[]
+    return rows.map((row) => row.id)
   }
 
-  /// Records attempt number `attempt` and its outcome. Only the attempt that follows the recorded ones of a
-  /// pending event counts: false (and nothing written) otherwise.
-  async recordAttempt(eventId: string, attempt: AttemptRecord, outcome: AttemptOutcome): Promise<boolean> {
+  /// Gives back the lease `leaseId` of an event whose attempt did not happen (the engine stopped): it is due again
+  /// at once.
+  async release(id: string, leaseId: string): Promise<void> {
+    await this.db
+      .prepare('UPDATE webhook_events SET lease_until = NULL WHERE id = ? AND lease_id = ?')
+      .run(id, leaseId)
+  }
+
+  /// Ends every lease of a pending event at `now`: only for SQLite's one engine at its start, whose leases were
+  /// left by a process of the data folder that died.
+  async expireLeases(now: string): Promise<void> {
+    await this.db
+      .prepare(
+        "UPDATE webhook_events SET lease_until = ? WHERE status = 'pending' AND lease_until IS NOT NULL",
+      )
+      .run(now)
+  }
+
+  /// Records attempt number `attempt` and its outcome, made under the lease `leaseId`, and ends the lease. Only
+  /// the attempt that follows the recorded ones of a pending event, while its lease holds, counts: false (and
+  /// nothing written) otherwise.
+  async recordAttempt(
+    eventId: string,
+    leaseId: string,
+    attempt: AttemptRecord,
+    outcome: AttemptOutcome,
+  ): Promise<boolean> {
     const changed = (
       await this.db
         .prepare(
           `UPDATE webhook_events SET status = ?, attempts = ?, next_attempt_at = ?, last_attempt_at = ?,
-           last_status_code = ?, last_error = ?
-         WHERE id = ? AND status = 'pending' AND attempts = ?`,
+           last_status_code = ?, last_error = ?, lease_until = NULL
+         WHERE id = ? AND status = 'pending' AND attempts = ? AND lease_id = ? AND lease_until IS NOT NULL`,
         )
         .run(
           outcome.status,
@@ -165,6 +218,7 @@ export class Outbox {
           attempt.error,
           eventId,
           attempt.attempt - 1,
+          leaseId,
         )
     ).changes
     if (changed === 0) return false

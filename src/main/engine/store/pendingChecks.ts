@@ -1,5 +1,5 @@
 import type { CreateCheckRequest, PendingCheck } from '../../../shared/schemas'
-import type { Db } from './database'
+import { sql, type Db } from './database'
 
 /// A check queued to run when its providers can be reached: the request as it will be submitted, who queued it
 /// (the token it is submitted as) and the `Idempotency-Key` that makes the submission happen once.
@@ -18,6 +18,8 @@ export interface PendingRecord {
   error: { code: string; message: string } | null
   createdAt: string
   updatedAt: string
+  /// The token of its last lease: an attempt's outcome is recorded only while the attempt holds it.
+  leaseId: string | null
 }
 
 interface Row {
@@ -36,6 +38,7 @@ interface Row {
   error_message: string | null
   created_at: string
   updated_at: string
+  lease_id: string | null
 }
 
 const toRecord = (row: Row): PendingRecord => ({
@@ -53,13 +56,15 @@ const toRecord = (row: Row): PendingRecord => ({
   error: row.error_code ? { code: row.error_code, message: row.error_message ?? '' } : null,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
+  leaseId: row.lease_id,
 })
 
 /// The manuscript a pending check is a part of, in SQL.
 const MANUSCRIPT = `json_extract(pending_checks.request, '$.manuscript.id')`
 
 /// The durable queue of checks waiting for their providers. Every change of state is a conditional update of a
-/// waiting row, so a cancel and a submission never both win.
+/// waiting row, so a cancel and a submission never both win; an attempt holds a lease on its row, and records its
+/// outcome only while it holds it.
 export class PendingChecks {
   constructor(private readonly db: Db) {}
 
@@ -144,64 +149,116 @@ export class PendingChecks {
     return rows.map(toRecord)
   }
 
-  /// Waiting checks due at `now`, earliest first.
-  async due(now: string, limit: number): Promise<PendingRecord[]> {
-    const rows = (await this.db
+  /// Leases until `leaseUntil`, under the token `leaseId`, the waiting check due at `now` that falls due first and
+  /// that no attempt holds (or whose attempt's lease ended: its holder died); null when there is none. On
+  /// PostgreSQL the checks another replica is leasing at the same moment are skipped.
+  async lease(now: string, leaseUntil: string, leaseId: string): Promise<PendingRecord | null> {
+    const row = (await this.db
       .prepare(
-        `SELECT * FROM pending_checks WHERE status = 'waiting' AND next_attempt_at <= ?
-         ORDER BY next_attempt_at, id LIMIT ?`,
+        `UPDATE pending_checks SET lease_until = ?, lease_id = ?
+         WHERE id IN (
+           SELECT id FROM pending_checks
+           WHERE status = 'waiting' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
+           ORDER BY next_attempt_at, id LIMIT 1${sql(this.db, { sqlite: '', postgres: ' FOR UPDATE SKIP LOCKED' })}
+         )
+         RETURNING *`,
       )
-      .all(now, limit)) as Row[]
-    return rows.map(toRecord)
+      .get(leaseUntil, leaseId, now, now)) as Row | undefined
+    return row ? toRecord(row) : null
   }
 
-  /// When the earliest waiting check falls due; null when none waits.
+  /// When a waiting check can next be leased: it falls due, or the lease of an attempt at it ends, whichever is
+  /// later; null when none waits.
   async nextDue(): Promise<string | null> {
     const row = (await this.db
-      .prepare(`SELECT MIN(next_attempt_at) AS next FROM pending_checks WHERE status = 'waiting'`)
+      .prepare(
+        `SELECT MIN(CASE WHEN lease_until > next_attempt_at THEN lease_until ELSE next_attempt_at END) AS next
+         FROM pending_checks WHERE status = 'waiting'`,
+      )
       .get()) as { next: string | null }
     return row.next
   }
 
-  /// Records attempt number `attempt`, which could not submit, and when to try again. False (nothing written)
-  /// unless the check still waits with the attempts before it recorded.
+  /// Extends to `leaseUntil` the leases with these tokens of checks still waiting; gives the ids of those checks.
+  async renew(leaseIds: readonly string[], leaseUntil: string): Promise<string[]> {
+    if (leaseIds.length === 0) return []
+    const rows = (await this.db
+      .prepare(
+        `UPDATE pending_checks SET lease_until = ?
+         WHERE status = 'waiting' AND lease_until IS NOT NULL AND lease_id IN (${leaseIds.map(() => '?').join(', ')})
+         RETURNING id`,
+      )
+      .all(leaseUntil, ...leaseIds)) as { id: string }[]
+    return rows.map((row) => row.id)
+  }
+
+  /// Gives back the lease `leaseId` of a check that was not attempted (the worker stopped): due again at once.
+  async release(id: string, leaseId: string): Promise<void> {
+    await this.db
+      .prepare('UPDATE pending_checks SET lease_until = NULL WHERE id = ? AND lease_id = ?')
+      .run(id, leaseId)
+  }
+
+  /// Ends every lease of a waiting check at `now`: only for SQLite's one engine at its start, whose leases were
+  /// left by a process of the data folder that died.
+  async expireLeases(now: string): Promise<void> {
+    await this.db
+      .prepare(
+        "UPDATE pending_checks SET lease_until = ? WHERE status = 'waiting' AND lease_until IS NOT NULL",
+      )
+      .run(now)
+  }
+
+  /// Records attempt number `attempt`, made under the lease `leaseId`, which could not submit, and when to try
+  /// again; ends the lease. False (nothing written) unless the check still waits with the attempts before it
+  /// recorded and the lease held.
   async retryLater(
     id: string,
+    leaseId: string,
     attempt: number,
-    nextAttemptAt: string,
-    reason: string,
+    retry: { nextAttemptAt: string; reason: string },
     at: string,
   ): Promise<boolean> {
     return (
       (
         await this.db
           .prepare(
-            `UPDATE pending_checks SET attempts = ?, next_attempt_at = ?, last_error = ?, updated_at = ?
-           WHERE id = ? AND status = 'waiting' AND attempts = ?`,
+            `UPDATE pending_checks SET attempts = ?, next_attempt_at = ?, last_error = ?, updated_at = ?,
+             lease_until = NULL
+           WHERE id = ? AND status = 'waiting' AND attempts = ? AND lease_id = ? AND lease_until IS NOT NULL`,
           )
-          .run(attempt, nextAttemptAt, reason, at, id, attempt - 1)
+          .run(attempt, retry.nextAttemptAt, retry.reason, at, id, attempt - 1, leaseId)
       ).changes > 0
     )
   }
 
-  /// Marks a waiting check submitted as `checkId`; false when it no longer waits (cancelled meanwhile).
-  async submitted(id: string, attempt: number, checkId: string, at: string): Promise<boolean> {
+  /// Marks a waiting check submitted as `checkId` by the attempt holding the lease `leaseId`; false when it no
+  /// longer waits (cancelled meanwhile) or the lease was lost.
+  async submitted(
+    id: string,
+    leaseId: string,
+    attempt: number,
+    checkId: string,
+    at: string,
+  ): Promise<boolean> {
     return (
       (
         await this.db
           .prepare(
             `UPDATE pending_checks SET status = 'submitted', attempts = ?, check_id = ?, next_attempt_at = NULL,
-             last_error = NULL, updated_at = ?
-           WHERE id = ? AND status = 'waiting'`,
+             last_error = NULL, updated_at = ?, lease_until = NULL
+           WHERE id = ? AND status = 'waiting' AND lease_id = ? AND lease_until IS NOT NULL`,
           )
-          .run(attempt, checkId, at, id)
+          .run(attempt, checkId, at, id, leaseId)
       ).changes > 0
     )
   }
 
-  /// Ends a waiting check as failed: its submission was refused for a reason waiting will not change.
+  /// Ends a waiting check as failed, from the attempt holding the lease `leaseId`: its submission was refused for
+  /// a reason waiting will not change. False when it no longer waits or the lease was lost.
   async fail(
     id: string,
+    leaseId: string,
     attempt: number,
     error: { code: string; message: string },
     at: string,
@@ -211,10 +268,10 @@ export class PendingChecks {
         await this.db
           .prepare(
             `UPDATE pending_checks SET status = 'failed', attempts = ?, error_code = ?, error_message = ?,
-             next_attempt_at = NULL, updated_at = ?
-           WHERE id = ? AND status = 'waiting'`,
+             next_attempt_at = NULL, updated_at = ?, lease_until = NULL
+           WHERE id = ? AND status = 'waiting' AND lease_id = ? AND lease_until IS NOT NULL`,
           )
-          .run(attempt, error.code, error.message, at, id)
+          .run(attempt, error.code, error.message, at, id, leaseId)
       ).changes > 0
     )
   }

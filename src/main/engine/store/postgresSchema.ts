@@ -338,4 +338,14 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX expired_documents_by_age ON expired_documents (expired_at);
   `,
+  // 2: the leases' tokens (SQLite's migration 25).
+  `
+  ALTER TABLE units ADD COLUMN lease_id text;
+  ALTER TABLE research ADD COLUMN lease_until text;
+  ALTER TABLE research ADD COLUMN lease_id text;
+  ALTER TABLE webhook_events ADD COLUMN lease_until text;
+  ALTER TABLE webhook_events ADD COLUMN lease_id text;
+  ALTER TABLE pending_checks ADD COLUMN lease_until text;
+  ALTER TABLE pending_checks ADD COLUMN lease_id text;
+  `,
 ]

@@ -1,5 +1,5 @@
 import type { Tier } from '../../../shared/schemas'
-import type { Db } from './database'
+import { sql, type Db } from './database'
 
 /// One unit of work: a claim checked in one tier (by one model, where a tier has several).
 export interface UnitRecord {
@@ -9,6 +9,8 @@ export interface UnitRecord {
   tier: Tier
   model: string
   attempts: number
+  /// The token of the lease the unit is held under: its end and its results are written only with it.
+  leaseId: string
 }
 
 interface Row {
@@ -18,6 +20,7 @@ interface Row {
   tier: Tier
   model: string
   attempts: number
+  lease_id: string
 }
 
 const toRecord = (row: Row): UnitRecord => ({
@@ -27,6 +30,7 @@ const toRecord = (row: Row): UnitRecord => ({
   tier: row.tier,
   model: row.model,
   attempts: Number(row.attempts),
+  leaseId: row.lease_id,
 })
 
 /// The durable work queue, in the same database as the checks it serves.
@@ -44,68 +48,94 @@ export class Units {
     for (const unit of units) await insert.run(checkId, unit.claimId, unit.tier, unit.model, at)
   }
 
-  /// Leases up to `limit` units that are due, oldest first, until `leaseUntil`.
-  async lease(now: string, leaseUntil: string, limit: number): Promise<UnitRecord[]> {
+  /// Leases up to `limit` units, oldest first, until `leaseUntil` under the token `leaseId`, counting an attempt of
+  /// each: pending units that are due, and running ones whose lease ended at `now` (their holder died or lost
+  /// touch). On PostgreSQL the rows another replica is leasing at the same moment are skipped, not waited for, so
+  /// that no unit is leased twice; SQLite's one writer leases one batch at a time.
+  async lease(now: string, leaseUntil: string, leaseId: string, limit: number): Promise<UnitRecord[]> {
     const rows = (await this.db
       .prepare(
-        `UPDATE units SET status = 'running', attempts = attempts + 1, lease_until = ?
-         WHERE id IN (SELECT id FROM units WHERE status = 'pending' AND available_at <= ? ORDER BY id LIMIT ?)
-         RETURNING id, check_id, claim_id, tier, model, attempts`,
+        `UPDATE units SET status = 'running', attempts = attempts + 1, lease_until = ?, lease_id = ?
+         WHERE id IN (${sql(this.db, {
+           sqlite: `SELECT id FROM units WHERE status = 'pending' AND available_at <= ?
+             UNION ALL SELECT id FROM units WHERE status = 'running' AND lease_until <= ?
+             ORDER BY id LIMIT ?`,
+           postgres: `SELECT id FROM units
+             WHERE (status = 'pending' AND available_at <= ?) OR (status = 'running' AND lease_until <= ?)
+             ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED`,
+         })})
+         RETURNING id, check_id, claim_id, tier, model, attempts, lease_id`,
       )
-      .all(leaseUntil, now, limit)) as Row[]
+      .all(leaseUntil, leaseId, now, now, limit)) as Row[]
     return rows.map(toRecord).sort((a, b) => a.id - b.id)
   }
 
-  /// When the next pending unit falls due, or null when none is waiting.
+  /// When a unit can next be leased: the next pending one falls due, or the first lease of a running one ends;
+  /// null when there is neither.
   async nextDue(): Promise<string | null> {
     const row = (await this.db
-      .prepare("SELECT MIN(available_at) AS at FROM units WHERE status = 'pending'")
-      .get()) as {
-      at: string | null
-    }
-    return row.at
-  }
-
-  /// Units left running by a process that died: due again now. Only the engine holding the lock calls this.
-  async releaseAbandoned(now: string): Promise<number> {
-    return (
-      await this.db
-        .prepare(
-          "UPDATE units SET status = 'pending', lease_until = NULL, available_at = ? WHERE status = 'running'",
-        )
-        .run(now)
-    ).changes
-  }
-
-  /// Marks a running unit done; false if it was no longer running (cancelled meanwhile).
-  async finish(id: number): Promise<boolean> {
-    return (
-      (
-        await this.db
-          .prepare("UPDATE units SET status = 'done', lease_until = NULL WHERE id = ? AND status = 'running'")
-          .run(id)
-      ).changes > 0
-    )
-  }
-
-  /// Puts a unit back to wait until `availableAt` after a transient failure.
-  async retryLater(id: number, error: string, availableAt: string): Promise<void> {
-    await this.db
       .prepare(
-        "UPDATE units SET status = 'pending', lease_until = NULL, last_error = ?, available_at = ? WHERE id = ? AND status = 'running'",
+        `SELECT (SELECT MIN(available_at) FROM units WHERE status = 'pending') AS due,
+           (SELECT MIN(lease_until) FROM units WHERE status = 'running') AS expires`,
       )
-      .run(error, availableAt, id)
+      .get()) as { due: string | null; expires: string | null }
+    return [row.due, row.expires].reduce((a, b) => (a === null || (b !== null && b < a) ? b : a), null)
   }
 
-  /// Gives up on a running unit; false if it was no longer running (cancelled meanwhile).
-  async fail(id: number, error: string): Promise<boolean> {
+  /// Extends to `leaseUntil` the leases with these tokens of units still running; gives the ids of those units.
+  async renew(leaseIds: readonly string[], leaseUntil: string): Promise<string[]> {
+    if (leaseIds.length === 0) return []
+    const rows = (await this.db
+      .prepare(
+        `UPDATE units SET lease_until = ?
+         WHERE status = 'running' AND lease_id IN (${leaseIds.map(() => '?').join(', ')}) RETURNING id`,
+      )
+      .all(leaseUntil, ...leaseIds)) as { id: number }[]
+    return rows.map((row) => String(row.id))
+  }
+
+  /// Ends the lease of every running unit at `now`, so that the next lease takes them: only for SQLite's one
+  /// engine at its start, whose units still running were left by a process of the data folder that died.
+  async expireLeases(now: string): Promise<void> {
+    await this.db.prepare("UPDATE units SET lease_until = ? WHERE status = 'running'").run(now)
+  }
+
+  /// Marks a unit done while its lease `leaseId` holds; false if it no longer does (cancelled meanwhile, or its
+  /// lease expired and another took it over), and then nothing of the unit's may be written.
+  async finish(id: number, leaseId: string): Promise<boolean> {
     return (
       (
         await this.db
           .prepare(
-            "UPDATE units SET status = 'failed', lease_until = NULL, last_error = ? WHERE id = ? AND status = 'running'",
+            "UPDATE units SET status = 'done', lease_until = NULL WHERE id = ? AND status = 'running' AND lease_id = ?",
           )
-          .run(error, id)
+          .run(id, leaseId)
+      ).changes > 0
+    )
+  }
+
+  /// Puts a unit whose lease `leaseId` holds back to wait until `availableAt` (after a transient failure, or when
+  /// the engine stops).
+  async retryLater(id: number, leaseId: string, error: string, availableAt: string): Promise<void> {
+    await this.db
+      .prepare(
+        `UPDATE units SET status = 'pending', lease_until = NULL, last_error = ?, available_at = ?
+         WHERE id = ? AND status = 'running' AND lease_id = ?`,
+      )
+      .run(error, availableAt, id, leaseId)
+  }
+
+  /// Gives up on a unit while its lease `leaseId` holds; false if it no longer does (cancelled meanwhile, or taken
+  /// over).
+  async fail(id: number, leaseId: string, error: string): Promise<boolean> {
+    return (
+      (
+        await this.db
+          .prepare(
+            `UPDATE units SET status = 'failed', lease_until = NULL, last_error = ?
+             WHERE id = ? AND status = 'running' AND lease_id = ?`,
+          )
+          .run(error, id, leaseId)
       ).changes > 0
     )
   }

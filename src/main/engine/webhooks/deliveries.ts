@@ -8,6 +8,7 @@ import type { ReportEvents } from '../base/events'
 import type { Store } from '../store'
 import type { AttemptOutcome, OutboxRecord } from '../store/outbox'
 import { Alarm } from '../base/alarm'
+import { HeldLeases, LEASE_MS, POLL_MS, newLeaseId, nextLook } from '../jobs/leases'
 import { requireCallbackUrl } from '../checks/validation'
 import { checkView } from '../checks/views'
 import { signatureHeader } from './sign'
@@ -17,9 +18,18 @@ export interface DeliveryOptions {
   resolveHost: HostResolver
   /// How long one attempt may take, connection and response headers included.
   timeoutMs: number
+  /// How long the lease of an event lasts while an attempt at it runs; renewed every third of it (leases.ts).
+  leaseMs: number
+  /// On PostgreSQL, how often the worker looks for events another replica left behind.
+  pollMs: number
 }
 
-const DEFAULT_DELIVERY_OPTIONS: DeliveryOptions = { resolveHost: lookupHost, timeoutMs: 10_000 }
+const DEFAULT_DELIVERY_OPTIONS: DeliveryOptions = {
+  resolveHost: lookupHost,
+  timeoutMs: 10_000,
+  leaseMs: LEASE_MS,
+  pollMs: POLL_MS,
+}
 
 /// Attempts started together at most, per pass over the due events.
 const BATCH = 16
@@ -46,9 +56,13 @@ interface Sent {
 /// Delivers the outbox's webhook events: signs each attempt afresh, re-checks the target's addresses before
 /// connecting (and connects only to the addresses checked), never follows redirects, and retries on the
 /// configured schedule until an attempt is acknowledged or the schedule runs out. Everything it knows is in
-/// the store, so a restarted engine continues where the last one stopped.
+/// the store, so a restarted engine continues where the last one stopped. An attempt holds a lease on its event, so
+/// that replicas of a team server never send one event at once, and one that died is taken over.
 export class WebhookDeliveries {
   private running = false
+  /// Ending the leases a process that died left, before the first look at the outbox (SQLite only).
+  private recovered: Promise<void> = Promise.resolve()
+  private readonly leases: HeldLeases
   private readonly alarm: Alarm
   private stopping = new AbortController()
   private unsubscribe: (() => void) | null = null
@@ -64,13 +78,17 @@ export class WebhookDeliveries {
   ) {
     this.options = { ...DEFAULT_DELIVERY_OPTIONS, ...options }
     this.alarm = new Alarm(clock, () => this.kick())
+    this.leases = new HeldLeases(clock, this.options.leaseMs, (ids, until) => store.outbox.renew(ids, until))
   }
 
-  /// Starts delivering: what is due now at once, the rest on schedule, and each new event as its check ends.
+  /// Starts delivering: what is due now at once, the rest on schedule, and each new event as its check ends. On
+  /// SQLite the data folder's one engine first ends the leases a process that died left (as the job runner does).
   start(): void {
     if (this.running) return
     this.running = true
     this.stopping = new AbortController()
+    if (this.store.dialect === 'sqlite')
+      this.recovered = this.store.outbox.expireLeases(this.clock.now().toISOString()).catch(() => undefined)
     this.unsubscribe = this.events.subscribe((event) => {
       if (
         event.type === 'check' &&
@@ -90,25 +108,29 @@ export class WebhookDeliveries {
     this.alarm.clear()
     this.stopping.abort()
     await Promise.allSettled([...this.inFlight.values()])
+    this.leases.clear()
   }
 
   /// Makes every attempt that is due by the engine's clock now, and resolves when they (and any attempt
-  /// already in flight for a due event) are recorded. The timer loop calls it; tests call it after moving
-  /// their clock.
+  /// already in flight here) are recorded. The timer loop calls it; tests call it after moving their clock.
   async deliverDue(): Promise<void> {
+    await this.recovered
     const tried = new Set<string>() // one attempt per event and pass, whatever happens to it
     while (this.running) {
-      const due = await this.store.outbox.due(
+      // What is in flight here stays leased, whatever the clock did meanwhile.
+      await this.leases.renewIfDue()
+      const attempts = [...this.inFlight.values()]
+      const leased = await this.store.outbox.lease(
         this.clock.now().toISOString(),
-        BATCH + this.inFlight.size + tried.size,
+        this.leases.until(),
+        newLeaseId(),
+        BATCH,
       )
-      const attempts: Promise<void>[] = []
       let started = 0
-      for (const event of due) {
-        const current = this.inFlight.get(event.id)
-        if (current) {
-          attempts.push(current)
-        } else if (!tried.has(event.id)) {
+      for (const event of leased) {
+        if (tried.has(event.id) || this.inFlight.has(event.id)) {
+          await this.store.outbox.release(event.id, event.leaseId as string)
+        } else {
           tried.add(event.id)
           started++
           attempts.push(this.attempt(event))
@@ -124,26 +146,30 @@ export class WebhookDeliveries {
     if (this.running) void this.deliverDue().catch(() => undefined)
   }
 
-  /// Sleeps until the next pending event falls due (at most a minute, then looks again).
+  /// Sleeps until the next pending event can be leased (at most a minute, then looks again; on PostgreSQL, at most
+  /// `pollMs`).
   private async schedule(): Promise<void> {
-    const next = this.running
-      ? (await this.store.outbox.upcoming(this.inFlight.size + 1)).find(
-          (event) => !this.inFlight.has(event.id),
-        )
-      : undefined
-    this.alarm.set(next?.nextAttemptAt ?? null)
+    const next = this.running ? await this.store.outbox.nextDue() : null
+    this.alarm.set(this.running ? nextLook(this.store.dialect, this.clock, next, this.options.pollMs) : null)
   }
 
   private attempt(event: OutboxRecord): Promise<void> {
-    const run = this.send(event)
+    const leaseId = event.leaseId as string
+    // A lease lost meanwhile (taken over after it expired) is let go: this attempt's outcome will not be recorded.
+    this.leases.hold(event.id, leaseId, () => undefined)
+    const run = this.send(event, leaseId)
       .catch(() => false)
       .then(async (recorded) => {
-        // An attempt the store would not record stays in flight a while, so that it is not sent again at once.
-        if (!recorded && this.running)
-          await sleep(HOLD_UNRECORDED_MS, undefined, { signal: this.stopping.signal })
+        // An attempt the store would not record stays in flight a while, so that it is not sent again at once;
+        // then its event is due again (unless its lease went to another replica).
+        if (recorded) return
+        if (this.running)
+          await sleep(HOLD_UNRECORDED_MS, undefined, { signal: this.stopping.signal }).catch(() => undefined)
+        await this.store.outbox.release(event.id, leaseId)
       })
       .catch(() => undefined)
       .finally(() => {
+        this.leases.letGo(event.id)
         this.inFlight.delete(event.id)
         // The store would not say what is due next: look again a while later.
         this.schedule().catch(() => this.alarm.set(this.clock.now().toISOString(), HOLD_UNRECORDED_MS))
@@ -152,12 +178,17 @@ export class WebhookDeliveries {
     return run
   }
 
-  /// One attempt: check the target, sign, POST, record the outcome and the next attempt. True once recorded.
-  private async send(event: OutboxRecord): Promise<boolean> {
+  /// One attempt under the lease `leaseId`: check the target, sign, POST, record the outcome and the next attempt.
+  /// True once recorded.
+  private async send(event: OutboxRecord, leaseId: string): Promise<boolean> {
     const attempt = event.attempts + 1
     const attemptedAt = this.clock.now()
     const sent = await this.post(event)
-    if (!this.running || this.stopping.signal.aborted) return true // stopping: this attempt does not count
+    if (!this.running || this.stopping.signal.aborted) {
+      // Stopping: this attempt does not count, and the event is due again at once (here or on another replica).
+      await this.store.outbox.release(event.id, leaseId)
+      return true
+    }
     const delays = this.config.retryDelaysSeconds
     const acknowledged = sent.statusCode !== null && sent.statusCode >= 200 && sent.statusCode < 300
     const delay = delays[attempt - 1]
@@ -173,6 +204,7 @@ export class WebhookDeliveries {
       async (tx) =>
         await tx.outbox.recordAttempt(
           event.id,
+          leaseId,
           { attempt, attemptedAt: attemptedAt.toISOString(), statusCode: sent.statusCode, error: sent.error },
           outcome,
         ),
