@@ -338,4 +338,13 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX expired_documents_by_age ON expired_documents (expired_at);
   `,
+  // 2: SQLite's migration 25, the keys the replicas share (engineKeys.ts).
+  `
+  CREATE TABLE engine_keys (
+    name text PRIMARY KEY,
+    key bytea,
+    fingerprint text NOT NULL,
+    created_at text NOT NULL
+  );
+  `,
 ]
