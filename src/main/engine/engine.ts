@@ -66,7 +66,7 @@ export interface EngineOptions {
   reachability?: Partial<ReachabilityOptions>
   /// How checks queued to run when online are retried (tests shorten the delays).
   pending?: Partial<PendingOptions>
-  /// How many bytes of serialized reports are kept (REPORT_CACHE_BYTES by default).
+  /// How many bytes of serialized reports are kept (REPORT_CACHE_BYTES by default; none with `database`).
   reportCacheBytes?: number
 }
 
@@ -208,7 +208,13 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
   if (options.runJobs) pending.start()
   const estimates = new EstimateExpiry(store, clock)
   if (options.runJobs) await estimates.start()
-  const reports = new ReportCache(store, events, options.reportCacheBytes)
+  // On a team server another replica's work changes reports without an event here: until the cache hears of it
+  // through the database, a report is put together at each read and not kept.
+  const reports = new ReportCache(
+    store,
+    events,
+    options.reportCacheBytes ?? (options.database ? 0 : undefined),
+  )
   let local: Principal | null = null
   return {
     service,

@@ -241,6 +241,31 @@ describe.skipIf(postgres.skip)('replicas on one PostgreSQL database', { timeout:
     }
   })
 
+  // Skipped until a report's queries run on PostgreSQL (store/results.ts is being ported to it): then it must pass.
+  it.skip('a report read on one replica follows the changes another replica makes', async () => {
+    const database = await postgres.database()
+    const [writer, reader] = [await replica(database), await replica(database)]
+    const principal = await writer.localPrincipal()
+    const check = await storedCheck(database, writer, 'running')
+    const statusOf = async () =>
+      JSON.parse((await reader.reports.report(principal, check)).json.toString()).check
+    expect(await statusOf()).toMatchObject({ status: 'running', name: null })
+    await writer.service.patch(principal, check, { name: 'Renamed on the writer' })
+    expect(await statusOf()).toMatchObject({ status: 'running', name: 'Renamed on the writer' })
+    const store = await Store.connect(database)
+    try {
+      await store.checks.end(check, {
+        status: 'completed',
+        refunded: 0,
+        error: null,
+        at: new Date().toISOString(),
+      })
+    } finally {
+      await store.close()
+    }
+    expect(await statusOf()).toMatchObject({ status: 'completed' })
+  })
+
   it('a database that cannot be used is said in one line, its URL without the password', async () => {
     const database = await postgres.database()
     const url = new URL(database)
