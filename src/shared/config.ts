@@ -74,7 +74,23 @@ export const SEARCH_BASE_URLS = {
   searxng: '',
 } as const
 
+/// Whether `text` is a PostgreSQL URL as libpq and node-postgres read it: `postgres://` or `postgresql://`, then
+/// user, password, host, port, database and parameters, each optional.
+export const isDatabaseUrl = (text: string): boolean =>
+  /^postgres(?:ql)?:\/\//i.test(text) && URL.canParse(text)
+
+/// A team server's PostgreSQL database, e.g. "postgres://factdesk@db.example.org:5432/factdesk".
+export const DatabaseUrl = z
+  .string()
+  .refine(
+    isDatabaseUrl,
+    'must be a PostgreSQL URL, such as "postgres://factdesk@db.example.org:5432/factdesk"',
+  )
+
 export const Config = z.strictObject({
+  /// The team server's PostgreSQL database, for the `factdesk` commands (`--database` and FACTDESK_DATABASE_URL
+  /// win over it); absent means the data folder's SQLite. The desktop app does not read it.
+  database: DatabaseUrl.optional(),
   models: z
     .strictObject({
       panel: z

@@ -6,11 +6,15 @@ const run = promisify(execFile)
 /// The CLI's source, which `node --import tsx` runs.
 export const CLI = join(import.meta.dirname, '../../src/main/cli/index.ts')
 
-/// Runs `factdesk ARGS` (from source, through tsx) to completion.
-export async function factdesk(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+/// Runs `factdesk ARGS` (from source, through tsx) to completion, in `env` (by default this process's).
+export async function factdesk(
+  args: string[],
+  env?: NodeJS.ProcessEnv,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', CLI, ...args], {
       timeout: 30_000,
+      env,
     })
     return { code: 0, stdout, stderr }
   } catch (error) {
@@ -19,22 +23,24 @@ export async function factdesk(args: string[]): Promise<{ code: number; stdout: 
   }
 }
 
-/// Starts `factdesk ARGS` (from source, through tsx) with its output piped.
-export const spawnFactdesk = (args: string[]): ChildProcessWithoutNullStreams =>
-  spawn(process.execPath, ['--import', 'tsx', CLI, ...args])
+/// Starts `factdesk ARGS` (from source, through tsx) with its output piped, in `env` (by default this process's).
+export const spawnFactdesk = (args: string[], env?: NodeJS.ProcessEnv): ChildProcessWithoutNullStreams =>
+  spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { env })
 
-/// Starts a long-running `factdesk ARGS` and resolves with its first line of output.
+/// Starts a long-running `factdesk ARGS` and resolves with its first line of output; `said()` is what it has
+/// written to its standard error so far.
 export function startFactdesk(
   args: string[],
-): Promise<{ child: ChildProcessWithoutNullStreams; line: string }> {
-  const child = spawnFactdesk(args)
+  env?: NodeJS.ProcessEnv,
+): Promise<{ child: ChildProcessWithoutNullStreams; line: string; said: () => string }> {
+  const child = spawnFactdesk(args, env)
   return new Promise((resolve, reject) => {
     let out = ''
     let err = ''
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString()
       const newline = out.indexOf('\n')
-      if (newline >= 0) resolve({ child, line: out.slice(0, newline) })
+      if (newline >= 0) resolve({ child, line: out.slice(0, newline), said: () => err })
     })
     child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()))
     child.once('exit', (code) => reject(new Error(`factdesk exited with ${code}: ${err}`)))

@@ -4,10 +4,12 @@ import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { ApiError } from '../../shared/errors'
 import { EXPORT_FORMAT_IDS, EXPORT_FORMAT_WORDS, EXPORT_FORMATS } from '../../shared/exportFormats'
 import { ExportFormat, Scope, Tier } from '../../shared/schemas'
-import { ConfigError } from '../engine/base/config'
+import { isDatabaseUrl, type Config } from '../../shared/config'
+import { ConfigError, loadConfig } from '../engine/base/config'
 import { openEngine, type Engine } from '../engine/engine'
 import { DataFolderError, defaultDataDir } from '../engine/base/paths'
 import { DataFolderLockedError } from '../engine/store/lock'
+import { DatabaseUnusableError, shownUrl } from '../engine/store/connection'
 import { textOfAnyFile } from '../engine/files/formats'
 import { API_BASE } from '../../shared/rest'
 import { createApp } from '../server/app'
@@ -42,9 +44,15 @@ const USAGE = `Usage: factdesk <command> [options]
 Every command takes --data-dir DIR (default: the desktop app's data folder, or
 FACTDESK_DATA_DIR) and --config FILE. The models and search provider of a --config
 given to check or export win over those saved in the app's Settings; serve and web
-keep the saved ones and say at start where each comes from. check runs t1 unless
---tiers says otherwise; Ctrl+C during a check cancels it, and its credits are
-refunded.
+keep the saved ones and say at start which store they use and where each comes
+from. check runs t1 unless --tiers says otherwise; Ctrl+C during a check cancels
+it, and its credits are refunded.
+
+Every command also takes --database URL: a team server's PostgreSQL
+(postgres://USER@HOST:PORT/DATABASE) instead of the data folder's SQLite; without
+it, FACTDESK_DATABASE_URL, else the config file's "database". Each serve, web or
+check needs a --data-dir of its own even then. FACTDESK_SECRET_KEY (32 bytes in
+hex) seals the database's secrets instead of the key the database keeps.
 
 Exit status: 0 done, 1 failed (or a check that did not complete), 2 a mistake in
 the command line.`
@@ -52,6 +60,7 @@ the command line.`
 const common = {
   'data-dir': { type: 'string' },
   config: { type: 'string' },
+  database: { type: 'string' },
 } satisfies ParseArgsConfig['options']
 
 const serverOptions = {
@@ -68,24 +77,70 @@ function parse<O extends NonNullable<ParseArgsConfig['options']>>(args: string[]
   }
 }
 
-/// Opens the engine of `--data-dir` with `--config`. With `configWins`, a `--config` given wins over the models
-/// and search provider saved in Settings (a run of `check` or `export`); the servers keep the app's order.
+/// An opened engine, and the store it uses in words (for the servers to say at start).
+interface Opened {
+  engine: Engine
+  store: string
+}
+
+/// Opens the engine of `--data-dir` with `--config`, on the team server's database when one is named (`--database`,
+/// else FACTDESK_DATABASE_URL, else the config file's `database`), else on the data folder's SQLite. With
+/// `configWins`, a `--config` given wins over the models and search provider saved in Settings (a run of `check`
+/// or `export`); the servers keep the app's order.
 async function open(
-  values: { 'data-dir'?: string; config?: string },
+  values: { 'data-dir'?: string; config?: string; database?: string },
   runJobs: boolean,
   configWins = false,
-): Promise<Engine> {
+): Promise<Opened> {
   // An empty value is a mistake (an unset shell variable, say), not a wish for the default.
   if (values['data-dir'] === '') throw new UsageError('--data-dir must name a folder.')
   if (values.config === '') throw new UsageError('--config must name a file.')
+  if (values.database !== undefined && !isDatabaseUrl(values.database))
+    throw new UsageError(`--database ${DATABASE_URL_WANTED}`)
+  const config = loadConfig(values.config)
+  const database = databaseOf(values.database, process.env.FACTDESK_DATABASE_URL, config, values.config)
+  const dataDir = resolve(values['data-dir'] ?? defaultDataDir())
+  const secretKey = process.env.FACTDESK_SECRET_KEY || undefined
+  if (!database && secretKey)
+    console.error(
+      "factdesk: warning: FACTDESK_SECRET_KEY is read only with a database; the data folder's secret.key seals " +
+        'its secrets.',
+    )
   const engine = await openEngine({
-    dataDir: resolve(values['data-dir'] ?? defaultDataDir()),
+    dataDir,
+    config,
     configPath: values.config,
     configWins: configWins && values.config !== undefined,
     runJobs,
+    ...(database ? { database: database.url, secretKey } : {}),
   })
   for (const warning of engine.warnings) console.error(`factdesk: warning: ${warning}`)
-  return engine
+  const store = database
+    ? `PostgreSQL at ${shownUrl(database.url)} (from ${database.from})`
+    : `SQLite at ${join(dataDir, 'factdesk.db')}`
+  return { engine, store }
+}
+
+/// What a database URL must be, after the name of where it was given.
+const DATABASE_URL_WANTED =
+  'must be a PostgreSQL URL, such as postgres://factdesk@db.example.org:5432/factdesk.'
+
+/// The team server's database and where it was named: `--database` wins over FACTDESK_DATABASE_URL, which wins
+/// over the config file's `database` (validated with the file); null when none names one (the data folder's
+/// SQLite). An empty variable is an unset one.
+function databaseOf(
+  flag: string | undefined,
+  variable: string | undefined,
+  config: Config,
+  configPath: string | undefined,
+): { url: string; from: string } | null {
+  if (flag !== undefined) return { url: flag, from: '--database' }
+  if (variable) {
+    if (!isDatabaseUrl(variable)) throw new CommandError(`FACTDESK_DATABASE_URL ${DATABASE_URL_WANTED}`)
+    return { url: variable, from: 'FACTDESK_DATABASE_URL' }
+  }
+  if (config.database !== undefined) return { url: config.database, from: configPath ?? 'the configuration' }
+  return null
 }
 
 function wholeNumber(text: string | undefined, what: string): number {
@@ -103,7 +158,7 @@ async function runServer(args: string[], withEditor: boolean): Promise<void> {
   if (!host || /[\s/]/.test(host))
     throw new UsageError('--host must be an address of this computer, such as 127.0.0.1.')
   const rendererDir = withEditor ? findRenderer() : null
-  const engine = await open(values, true)
+  const { engine, store } = await open(values, true)
   let oneTimeToken: string | null = null
   const makeApp = (stopping: AbortSignal) => {
     const app = createApp(engine, { acceptSessionCookie: withEditor, stopping })
@@ -128,6 +183,7 @@ async function runServer(args: string[], withEditor: boolean): Promise<void> {
   process.once('SIGINT', stop)
   // Settings saved in the data folder win over the file here, as in the app: say which is in force.
   const sources = engine.settings.sources(values.config ?? null)
+  console.error(`factdesk: store: ${store}`)
   console.error(`factdesk: models from ${sources.models}; search from ${sources.search}`)
   console.log(
     oneTimeToken
@@ -164,7 +220,7 @@ async function org(args: string[]): Promise<void> {
   const [sub, name, extra] = positionals
   if (sub !== 'create' || !name || extra)
     throw new UsageError('Usage: factdesk org create NAME [--credits N]')
-  const engine = await open(values, false)
+  const { engine } = await open(values, false)
   try {
     console.log((await engine.admin.createOrganization(name, wholeNumber(values.credits, '--credits'))).id)
   } finally {
@@ -180,7 +236,7 @@ async function token(args: string[]): Promise<void> {
     name: { type: 'string' },
   })
   const [sub, id, extra] = positionals
-  const engine = await open(values, false)
+  const { engine } = await open(values, false)
   try {
     if (sub === 'create' && !id) {
       const scope = Scope.safeParse(values.scope)
@@ -223,7 +279,7 @@ async function credits(args: string[]): Promise<void> {
   const [sub, amount, extra] = positionals
   if (sub !== 'grant' || !values.org || extra)
     throw new UsageError('Usage: factdesk credits grant --org ID AMOUNT')
-  const engine = await open(values, false)
+  const { engine } = await open(values, false)
   try {
     const balance = await engine.admin.grantCredits(values.org, wholeNumber(amount, 'AMOUNT'))
     console.log(`balance ${balance}`)
@@ -255,7 +311,7 @@ async function check(args: string[]): Promise<void> {
     throw new CommandError(`Cannot read ${file}: ${(error as Error).message}`)
   }
   const text = await textOfAnyFile(file, bytes)
-  const engine = await open(values, true, true)
+  const { engine } = await open(values, true, true)
   try {
     const report = await runCheck(engine, text, tiers, basename(file), values.since ?? null)
     console.log(values.json ? JSON.stringify(report, null, 2) : formatReport(report))
@@ -280,7 +336,7 @@ async function exportReport(args: string[]): Promise<void> {
   if (!format.success) throw new UsageError(`--format must be ${EXPORT_FORMAT_WORDS}. ${usage}`)
   if (values.out === undefined && !EXPORT_FORMATS[format.data].text)
     throw new UsageError(`A ${format.data} export needs --out FILE.`)
-  const engine = await open(values, false, true)
+  const { engine } = await open(values, false, true)
   try {
     await runExport(engine, checkId, format.data, values.out, values.org)
   } finally {
@@ -342,9 +398,14 @@ const asksForHelp = args.includes('--help') || args.includes('-h')
     console.error(`factdesk: ${error.message}\n\n${USAGE}`)
     process.exit(2)
   }
-  const known = [ApiError, ConfigError, DataFolderError, DataFolderLockedError, CommandError].some(
-    (kind) => error instanceof kind,
-  )
+  const known = [
+    ApiError,
+    ConfigError,
+    DataFolderError,
+    DataFolderLockedError,
+    DatabaseUnusableError,
+    CommandError,
+  ].some((kind) => error instanceof kind)
   // Anything else in one line: a stack or a program's whole error output is not for the terminal.
   console.error(`factdesk: ${known ? (error as Error).message : String(error).split('\n')[0]}`)
   process.exit(1)

@@ -17,7 +17,7 @@ import type { Principal } from './checks/access'
 import { Service } from './checks/service'
 import { Store } from './store'
 import { lockDataFolder } from './store/lock'
-import { fileSecretBox, type SecretBox } from './base/secrets'
+import type { SecretBox } from './base/secrets'
 import { AppSettings } from './settings'
 import { createTiers, setModelTiers } from './tiers'
 import type { VerdictSteps } from './tiers/steps'
@@ -28,10 +28,15 @@ import type { Tier } from '../../shared/schemas'
 import { makeDataFolder } from './base/paths'
 
 export interface EngineOptions {
-  /// Folder of the SQLite store and the lock.
+  /// Folder of the SQLite store, its key file and the lock; with `database`, of the lock alone.
   dataDir: string
-  /// The PostgreSQL database of a team server (`postgres://…`); absent means the data folder's SQLite file.
+  /// The PostgreSQL database of a team server (`postgres://…`); absent means the data folder's SQLite file. The
+  /// configuration's `database` is not read here: the command line resolves it (`--database`, FACTDESK_DATABASE_URL,
+  /// then the file), and the desktop app keeps its SQLite.
   database?: string
+  /// With `database`: the key that seals stored secrets on every replica (FACTDESK_SECRET_KEY, 32 bytes in hex or
+  /// base64); absent means the key the database keeps.
+  secretKey?: string
   /// JSON configuration file; absent means defaults.
   configPath?: string
   /// An already loaded configuration (wins over `configPath`).
@@ -52,7 +57,8 @@ export interface EngineOptions {
   webhooks?: Partial<DeliveryOptions>
   /// How t3 and deep research reach the web (tests inject a resolver, a clock or a search provider).
   web?: WebOptions
-  /// Seals saved API keys: the desktop app's uses the system keychain; by default a key file in `dataDir`.
+  /// Seals saved API keys: the desktop app's uses the system keychain; by default the store's box (a key file in
+  /// `dataDir`, or the team server's key).
   secretBox?: SecretBox
   /// Where a local Ollama is looked for (tests point it at a fake).
   ollamaOrigin?: string
@@ -60,7 +66,7 @@ export interface EngineOptions {
   reachability?: Partial<ReachabilityOptions>
   /// How checks queued to run when online are retried (tests shorten the delays).
   pending?: Partial<PendingOptions>
-  /// How many bytes of serialized reports are kept (REPORT_CACHE_BYTES by default).
+  /// How many bytes of serialized reports are kept (REPORT_CACHE_BYTES by default; none with `database`).
   reportCacheBytes?: number
 }
 
@@ -114,7 +120,7 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
   let admin: Admin
   try {
     store = options.database
-      ? await Store.connect(options.database, fileSecretBox(options.dataDir))
+      ? await Store.connect(options.database, options.secretKey)
       : await Store.open(options.dataDir)
     admin = new Admin(store, clock)
     await admin.defaultOrganization()
@@ -134,7 +140,8 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
     ...options.web,
   }
   const settings = await AppSettings.open(store, admin, fileConfig, clock, {
-    box: options.secretBox ?? fileSecretBox(options.dataDir),
+    // The store's box by default: the data folder's key file, or on a team server the key every replica has.
+    box: options.secretBox ?? store.secretBox,
     ollamaOrigin: options.ollamaOrigin,
     resolveHost: options.web?.fetch?.resolveHost,
     fileWins: options.configWins,
@@ -201,7 +208,13 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
   if (options.runJobs) pending.start()
   const estimates = new EstimateExpiry(store, clock)
   if (options.runJobs) await estimates.start()
-  const reports = new ReportCache(store, events, options.reportCacheBytes)
+  // On a team server another replica's work changes reports without an event here: until the cache hears of it
+  // through the database, a report is put together at each read and not kept.
+  const reports = new ReportCache(
+    store,
+    events,
+    options.reportCacheBytes ?? (options.database ? 0 : undefined),
+  )
   let local: Principal | null = null
   return {
     service,

@@ -82,7 +82,7 @@ describe('factdesk check with models saved in Settings', { timeout: 120_000 }, (
     expect(result.stderr).not.toMatch(/POST|pending-checks/)
   })
 
-  it('serve says at start where its models and search provider come from', async () => {
+  it('serve says at start which store it uses and where its models and search provider come from', async () => {
     const { data, config } = await folderWithSavedModels()
     const child = spawnFactdesk(['serve', '--port', '0', '--config', config, '--data-dir', data])
     let said = ''
@@ -90,6 +90,9 @@ describe('factdesk check with models saved in Settings', { timeout: 120_000 }, (
     await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()))
     child.kill('SIGTERM')
     expect(await exited(child)).toBe(0)
-    expect(said).toBe(`factdesk: models from Settings (saved in the data folder); search from ${config}\n`)
+    expect(said).toBe(
+      `factdesk: store: SQLite at ${join(data, 'factdesk.db')}\n` +
+        `factdesk: models from Settings (saved in the data folder); search from ${config}\n`,
+    )
   })
 })

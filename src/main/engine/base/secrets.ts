@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto'
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto'
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { ApiError } from '../../../shared/errors'
@@ -22,12 +22,39 @@ export interface SecretRefusal {
 const KEY_FILE = 'secret.key'
 const IV_BYTES = 12
 const TAG_BYTES = 16
+const KEY_BYTES = 32
 
 /// AES-256-GCM with a random key kept in `secret.key` in the data folder (created on first use, readable by
 /// its owner only). A sealed secret is the IV, the authentication tag and the ciphertext.
 export function fileSecretBox(dataDir: string): SecretBox {
   let loaded: Buffer | null = null
-  const key = (): Buffer => (loaded ??= readOrCreateKey(join(dataDir, KEY_FILE)))
+  return aesSecretBox(() => (loaded ??= readOrCreateKey(join(dataDir, KEY_FILE))))
+}
+
+/// AES-256-GCM with a key of 32 bytes given whole: a team server's, which every replica has (see
+/// `teamSecretBox`). Sealed as `fileSecretBox` seals.
+export function keySecretBox(key: Buffer): SecretBox {
+  if (key.length !== KEY_BYTES) throw new Error(`A secret key is ${KEY_BYTES} bytes, not ${key.length}.`)
+  return aesSecretBox(() => key)
+}
+
+/// A key of 32 bytes written as 64 hexadecimal digits (`openssl rand -hex 32`) or in base64
+/// (`openssl rand -base64 32`); null when `text` is neither.
+export function parseSecretKey(text: string): Buffer | null {
+  const trimmed = text.trim()
+  if (/^[0-9a-fA-F]{64}$/.test(trimmed)) return Buffer.from(trimmed, 'hex')
+  if (!/^[A-Za-z0-9+/_-]{43}={0,1}$/.test(trimmed)) return null
+  const key = Buffer.from(trimmed, 'base64')
+  return key.length === KEY_BYTES ? key : null
+}
+
+/// Names a key without revealing it: the first 16 hex digits of an HMAC keyed with it. Two replicas whose
+/// fingerprints differ seal with different keys.
+export function keyFingerprint(key: Buffer): string {
+  return createHmac('sha256', key).update('factdesk secret key fingerprint').digest('hex').slice(0, 16)
+}
+
+function aesSecretBox(key: () => Buffer): SecretBox {
   return {
     refusal: null,
     encrypt(plain) {
@@ -75,12 +102,12 @@ export function refusingSecretBox(legacy: SecretBox, reason: SecretRefusal): Sec
 function readOrCreateKey(file: string): Buffer {
   try {
     const key = readFileSync(file)
-    if (key.length === 32) return key
-    throw new Error(`${file} is not a key of 32 bytes; remove it and enter the API keys again.`)
+    if (key.length === KEY_BYTES) return key
+    throw new Error(`${file} is not a key of ${KEY_BYTES} bytes; remove it and enter the API keys again.`)
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
   }
-  const key = randomBytes(32)
+  const key = randomBytes(KEY_BYTES)
   // 'wx' fails if another process wrote the file meanwhile; then its key is the one to use.
   try {
     writeFileSync(file, key, { mode: 0o600, flag: 'wx' })

@@ -49,10 +49,17 @@ export class Admin {
 
   /// The default organization, created with its starting balance the first time a data folder is opened.
   async defaultOrganization(): Promise<Organization> {
-    return (
-      (await this.store.organizations.getDefault()) ??
-      (await this.createOrganization('Default organization', DEFAULT_ORGANIZATION_CREDITS, true))
-    )
+    const found = await this.store.organizations.getDefault()
+    if (found) return found
+    try {
+      return await this.createOrganization('Default organization', DEFAULT_ORGANIZATION_CREDITS, true)
+    } catch (error) {
+      // Another process made it first (replicas of a team server starting together): the one default is theirs,
+      // and this one's transaction, refused by the unique index, left nothing behind.
+      const made = await this.store.organizations.getDefault()
+      if (made) return made
+      throw error
+    }
   }
 
   /// A new token; its value is returned here once and never stored.

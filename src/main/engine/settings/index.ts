@@ -109,10 +109,9 @@ export class AppSettings {
   /// Where the models and the search provider in force come from: Settings, or the configuration file (`file`,
   /// null when none was given and the defaults apply).
   sources(file: string | null): ConfigSources {
+    const where = this.store.dialect === 'postgres' ? 'the database' : 'the data folder'
     const from = (saved: unknown): string =>
-      !this.options.fileWins && saved !== null
-        ? 'Settings (saved in the data folder)'
-        : (file ?? 'the defaults')
+      !this.options.fileWins && saved !== null ? `Settings (saved in ${where})` : (file ?? 'the defaults')
     return {
       models: from(this.saved.part('models', SavedModels)),
       search: from(this.saved.part('search', SavedSearch)),

@@ -1,7 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { join } from 'node:path'
-import { fileSecretBox, type SecretBox } from '../base/secrets'
-import { PostgresDatabase } from './postgres'
+import { fileSecretBox, parseSecretKey, type SecretBox } from '../base/secrets'
+import { DatabaseUnusableError, openTeamDatabase } from './connection'
+import { teamSecretBox } from './engineKeys'
 import { SqliteDatabase, type Database, type Db, type Statement, type TransactionOptions } from './database'
 import { Checks } from './checks'
 import { Documents, type ResolvedListener } from './documents'
@@ -94,9 +95,25 @@ export class Store {
     return await Store.over(SqliteDatabase.open(join(dataDir, 'factdesk.db')), fileSecretBox(dataDir))
   }
 
-  /// Connects to the PostgreSQL database at `url` (a team server's), creating or migrating its schema.
-  static async connect(url: string, box: SecretBox): Promise<Store> {
-    return Store.over(await PostgresDatabase.open(url), box)
+  /// Connects to the PostgreSQL database at `url` (a team server's), creating or migrating its schema. Its stored
+  /// secrets are sealed with `secretKey` (FACTDESK_SECRET_KEY, 32 bytes in hex or base64) when given, else with the
+  /// key the database keeps: never with a data folder's, which the other replicas do not have (`teamSecretBox`).
+  static async connect(url: string, secretKey?: string): Promise<Store> {
+    const given = secretKey === undefined ? null : parseSecretKey(secretKey)
+    if (given === null && secretKey !== undefined)
+      throw new DatabaseUnusableError(
+        'FACTDESK_SECRET_KEY must be a key of 32 bytes, written as 64 hexadecimal digits (openssl rand -hex 32) ' +
+          'or in base64.',
+      )
+    const database = await openTeamDatabase(url)
+    let box: SecretBox
+    try {
+      box = await teamSecretBox(database.root, given, new Date().toISOString())
+    } catch (error) {
+      await database.close()
+      throw error
+    }
+    return await Store.over(database, box)
   }
 
   /// The store over an opened and migrated database.
@@ -109,6 +126,12 @@ export class Store {
       throw error
     }
     return store
+  }
+
+  /// Seals the secrets this store keeps (webhook signing secrets): a data folder's `secret.key`, or the key a
+  /// team server's replicas share.
+  get secretBox(): SecretBox {
+    return this.shared.box
   }
 
   /// Which SQL the database speaks.

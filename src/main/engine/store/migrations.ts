@@ -431,4 +431,15 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE pending_checks ADD COLUMN lease_until TEXT;
   ALTER TABLE pending_checks ADD COLUMN lease_id TEXT;
   `,
+  // The keys a team server's replicas share, kept in its database (engineKeys.ts): the key that seals stored
+  // secrets, or only its fingerprint when the key comes from FACTDESK_SECRET_KEY. A data folder's SQLite keeps this
+  // table empty: its secrets are sealed with the folder's secret.key.
+  `
+  CREATE TABLE engine_keys (
+    name TEXT PRIMARY KEY,
+    key BLOB,
+    fingerprint TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  ) WITHOUT ROWID;
+  `,
 ]

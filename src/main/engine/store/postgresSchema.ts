@@ -348,4 +348,13 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   ALTER TABLE pending_checks ADD COLUMN lease_until text;
   ALTER TABLE pending_checks ADD COLUMN lease_id text;
   `,
+  // 3: SQLite's migration 26, the keys the replicas share (engineKeys.ts).
+  `
+  CREATE TABLE engine_keys (
+    name text PRIMARY KEY,
+    key bytea,
+    fingerprint text NOT NULL,
+    created_at text NOT NULL
+  );
+  `,
 ]

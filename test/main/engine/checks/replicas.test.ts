@@ -7,7 +7,6 @@ import { join } from 'node:path'
 import Database from 'libsql'
 import { afterEach, describe, expect, it } from 'vitest'
 import { Config } from '../../../../src/shared/config'
-import { fileSecretBox } from '../../../../src/main/engine/base/secrets'
 import { openEngine, type Engine, type EngineOptions } from '../../../../src/main/engine/engine'
 import { Store } from '../../../../src/main/engine/store'
 import type { CheckRecord } from '../../../../src/main/engine/store/checks'
@@ -59,7 +58,7 @@ async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 20
 
 /// A store of the test's own over the replicas' database (or the data folder's SQLite), to read what they wrote.
 async function reader(database: string | undefined, dataDir = tempDir()): Promise<Store> {
-  const store = database ? await Store.connect(database, fileSecretBox(dataDir)) : await Store.open(dataDir)
+  const store = database ? await Store.connect(database) : await Store.open(dataDir)
   opened.push(store)
   return store
 }

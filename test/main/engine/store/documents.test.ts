@@ -65,11 +65,12 @@ describe('a claim’s statement as stored', () => {
       usage: null,
     })
     await store.close()
-    // The database as the version before made it: no state column (nor the columns of the migrations after it).
+    // The database as the version before made it: no state column (nor what the migrations after it made).
     const file = join(dir, 'factdesk.db')
     const db = new Database(file)
     db.exec('ALTER TABLE claims DROP COLUMN statement_state')
     db.exec('ALTER TABLE vote_cache DROP COLUMN detail')
+    db.exec('DROP TABLE engine_keys')
     db.exec(`PRAGMA user_version = ${MIGRATIONS.findIndex((sql) => sql.includes('statement_state'))}`)
     db.close()
 

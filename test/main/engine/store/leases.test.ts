@@ -2,7 +2,6 @@
 // holder renews, and the fencing that refuses every write of a holder whose lease was taken over. The same on the
 // data folder's SQLite and on PostgreSQL, where two stores stand for two replicas on one database.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { fileSecretBox } from '../../../../src/main/engine/base/secrets'
 import { Store } from '../../../../src/main/engine/store'
 import type { ClaimRecord } from '../../../../src/main/engine/store/documents'
 import { postgresForTests } from '../../../helpers/postgres'
@@ -33,7 +32,7 @@ describe.each([
     if (onPostgres && postgres.skip) return context.skip()
     const dataDir = tempDir()
     const database = onPostgres ? await postgres.database() : null
-    const open = () => (database ? Store.connect(database, fileSecretBox(dataDir)) : Store.open(dataDir))
+    const open = () => (database ? Store.connect(database) : Store.open(dataDir))
     a = await open()
     b = await open()
     await a.organizations.insert({ id: ORGANIZATION, name: 'Leases', createdAt: at(0) }, false)
