@@ -70,7 +70,7 @@ export interface Engine {
   readonly admin: Admin
   readonly config: Config
   readonly dataDir: string
-  /// Report changes as they happen.
+  /// Report changes as they happen (on a team server, every replica's).
   readonly events: ReportEvents
   /// Checks' reports, serialized and kept up to date.
   readonly reports: ReportCache
@@ -94,7 +94,8 @@ export interface Engine {
   /// organization, with write scope.
   localPrincipal(): Promise<Principal>
   /// Stops the job runner (in-flight units go back to the queue), the webhook deliveries (an attempt in flight
-  /// is made again at the next start), the tiers' workers and the store.
+  /// is made again at the next start), the tiers' workers, the events (a team server's stored first) and the
+  /// store.
   close(): Promise<void>
 }
 
@@ -123,7 +124,9 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
     unlock()
     throw error
   }
-  const events = new ReportEvents()
+  // A team server's replicas share their events through the database; a data folder's are this process's.
+  const events =
+    store.dialect === 'postgres' ? await ReportEvents.shared(store.events, clock) : new ReportEvents()
   // The store as closures see it (narrowed: opened above).
   const openStore = store
   // A check's t3 follows the source policy it was submitted under; deep research, its organization's now.
@@ -238,6 +241,7 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
       await claims.close()
       reports.close()
       await exports.close()
+      await events.close()
       await store.close()
       unlock()
     },
