@@ -113,20 +113,21 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
   const unlock = options.runJobs ? lockDataFolder(options.dataDir) : () => undefined
   let store: Store | undefined
   let admin: Admin
+  let events: ReportEvents
   try {
     store = options.database
       ? await Store.connect(options.database, fileSecretBox(options.dataDir))
       : await Store.open(options.dataDir)
     admin = new Admin(store, clock)
     await admin.defaultOrganization()
+    // A team server's replicas share their events through the database; a data folder's are this process's.
+    events =
+      store.dialect === 'postgres' ? await ReportEvents.shared(store.events, clock) : new ReportEvents()
   } catch (error) {
     await store?.close()
     unlock()
     throw error
   }
-  // A team server's replicas share their events through the database; a data folder's are this process's.
-  const events =
-    store.dialect === 'postgres' ? await ReportEvents.shared(store.events, clock) : new ReportEvents()
   // The store as closures see it (narrowed: opened above).
   const openStore = store
   // A check's t3 follows the source policy it was submitted under; deep research, its organization's now.
