@@ -18,6 +18,14 @@ export class GatedTier implements TierChecker {
     return ['']
   }
 
+  /// Lets the unit of claim `claimId` finish, once it waits.
+  release(claimId: string): void {
+    const release = this.waiting.get(claimId)
+    if (!release) throw new Error(`no unit of claim ${claimId} waits`)
+    this.waiting.delete(claimId)
+    release()
+  }
+
   /// Lets every waiting unit finish.
   releaseAll(): void {
     this.open = true

@@ -66,7 +66,7 @@ export interface EngineOptions {
   reachability?: Partial<ReachabilityOptions>
   /// How checks queued to run when online are retried (tests shorten the delays).
   pending?: Partial<PendingOptions>
-  /// How many bytes of serialized reports are kept (REPORT_CACHE_BYTES by default; none with `database`).
+  /// How many bytes of serialized reports are kept (REPORT_CACHE_BYTES by default).
   reportCacheBytes?: number
 }
 
@@ -76,7 +76,7 @@ export interface Engine {
   readonly admin: Admin
   readonly config: Config
   readonly dataDir: string
-  /// Report changes as they happen.
+  /// Report changes as they happen (on a team server, every replica's).
   readonly events: ReportEvents
   /// Checks' reports, serialized and kept up to date.
   readonly reports: ReportCache
@@ -100,7 +100,8 @@ export interface Engine {
   /// organization, with write scope.
   localPrincipal(): Promise<Principal>
   /// Stops the job runner (in-flight units go back to the queue), the webhook deliveries (an attempt in flight
-  /// is made again at the next start), the tiers' workers and the store.
+  /// is made again at the next start), the tiers' workers, the events (a team server's stored first) and the
+  /// store.
   close(): Promise<void>
 }
 
@@ -118,18 +119,21 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
   const unlock = options.runJobs ? lockDataFolder(options.dataDir) : () => undefined
   let store: Store | undefined
   let admin: Admin
+  let events: ReportEvents
   try {
     store = options.database
       ? await Store.connect(options.database, options.secretKey)
       : await Store.open(options.dataDir)
     admin = new Admin(store, clock)
     await admin.defaultOrganization()
+    // A team server's replicas share their events through the database; a data folder's are this process's.
+    events =
+      store.dialect === 'postgres' ? await ReportEvents.shared(store.events, clock) : new ReportEvents()
   } catch (error) {
     await store?.close()
     unlock()
     throw error
   }
-  const events = new ReportEvents()
   // The store as closures see it (narrowed: opened above).
   const openStore = store
   // A check's t3 follows the source policy it was submitted under; deep research, its organization's now.
@@ -208,13 +212,9 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
   if (options.runJobs) pending.start()
   const estimates = new EstimateExpiry(store, clock)
   if (options.runJobs) await estimates.start()
-  // On a team server another replica's work changes reports without an event here: until the cache hears of it
-  // through the database, a report is put together at each read and not kept.
-  const reports = new ReportCache(
-    store,
-    events,
-    options.reportCacheBytes ?? (options.database ? 0 : undefined),
-  )
+  // On a team server the events of every replica reach it through the database (base/events.ts), so that a kept
+  // report follows another replica's work too.
+  const reports = new ReportCache(store, events, options.reportCacheBytes)
   let local: Principal | null = null
   return {
     service,
@@ -251,6 +251,7 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
       await claims.close()
       reports.close()
       await exports.close()
+      await events.close()
       await store.close()
       unlock()
     },

@@ -304,9 +304,10 @@ class KeptReport {
 /// report changes only through events the engine emits (a vote or consensus landing, the check's status,
 /// progress, edits and webhook delivery) and through claims being resolved (by its own or another check of the
 /// same document, or by deep research); the cache follows both, so a terminal check's report is built once and
-/// a running one's is updated a claim at a time. In memory rather than in the store: only the process that
-/// holds the data folder's lock writes results, a rebuild after a restart is one read, and nothing is written
-/// for reports nobody reads.
+/// a running one's is updated a claim at a time. In memory rather than in the store: a rebuild after a restart is
+/// one read, and nothing is written for reports nobody reads. Each replica of a team server keeps its own, told of
+/// what the others write by the same events (`ReportEvents.shared`): a claim resolved on another replica is heard
+/// through the vote or the deep research run that follows it.
 export class ReportCache {
   private readonly reports = new Map<string, KeptReport>()
   private readonly instance = randomBytes(4).toString('hex')
@@ -320,14 +321,24 @@ export class ReportCache {
   ) {
     this.stops = [
       events.subscribe((event) => {
-        if (event.type === 'claim') this.reports.get(event.checkId)?.landed(event.claimId)
+        // A vote lands on its check's report; the claim may have been resolved for it (on another replica, where
+        // `onResolved` below is not heard), which shows in the reports of the document's other checks too.
+        if (event.type === 'claim') this.claimChanged(event.claimId)
         else if (event.type === 'check') this.reports.get(event.check.id)?.changed()
+        // Deep research resolves its claim before it is accepted.
+        else if (event.type === 'research' && event.step === null && event.research.claimId !== null)
+          this.claimChanged(event.research.claimId)
       }),
       store.documents.onResolved((claim) => {
         for (const report of this.reports.values())
           if (report.record.documentId === claim.documentId) report.landed(claim.id)
       }),
     ]
+  }
+
+  /// Claim `claimId` changed: every report that shows it reads it again.
+  private claimChanged(claimId: string): void {
+    for (const report of this.reports.values()) report.landed(claimId)
   }
 
   /// The organization's check `checkId`'s report as it stands, serialized.

@@ -39,12 +39,22 @@ export interface TransactionOptions {
   lockOrg?: string
 }
 
+/// A channel's notifications being listened to (`Database.listen`).
+export interface Notifications {
+  /// Stops listening and closes the connection it had.
+  close(): Promise<void>
+}
+
 /// A database the store runs on: statements one by one on `root`, or `transaction`'s connection for a unit of work
 /// that lands whole or not at all.
 export interface Database {
   readonly dialect: Dialect
   readonly root: Db
   transaction<T>(work: (db: Db) => Promise<T>, options?: TransactionOptions): Promise<T>
+  /// Calls `heard` for each notification on `channel` (PostgreSQL's LISTEN), from now until closed, and again
+  /// whenever its connection came back after being lost; resolves once listening. Absent on SQLite, which one
+  /// process at a time writes.
+  listen?(channel: string, heard: () => void): Promise<Notifications>
   /// Gives the space of deleted rows back to the file system (SQLite only; PostgreSQL's autovacuum does it).
   reclaimSpace(): Promise<void>
   close(): Promise<void>

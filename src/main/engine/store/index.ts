@@ -7,6 +7,7 @@ import { SqliteDatabase, type Database, type Db, type Statement, type Transactio
 import { Checks } from './checks'
 import { Documents, type ResolvedListener } from './documents'
 import { Drafts } from './drafts'
+import { Events } from './events'
 import { IdempotencyKeys } from './idempotency'
 import { Ledger } from './ledger'
 import { Organizations } from './organizations'
@@ -63,6 +64,7 @@ export class Store {
   readonly settings: SettingsStore
   readonly drafts: Drafts
   readonly pendingChecks: PendingChecks
+  readonly events: Events
 
   private constructor(
     private readonly shared: Shared,
@@ -85,6 +87,7 @@ export class Store {
     this.settings = new SettingsStore(db)
     this.drafts = new Drafts(db)
     this.pendingChecks = new PendingChecks(db)
+    this.events = new Events(db, shared.database.listen?.bind(shared.database) ?? null)
   }
 
   /// Opens (creating if needed) `factdesk.db` in the data folder and migrates it. Webhook signing secrets are

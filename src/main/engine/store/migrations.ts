@@ -442,4 +442,16 @@ export const MIGRATIONS: readonly string[] = [
     created_at TEXT NOT NULL
   ) WITHOUT ROWID;
   `,
+  // Report events in order, with an id that only grows (AUTOINCREMENT: never reused once pruned): a team server's
+  // replicas share them through this table (base/events.ts); the body is the organization's `ReportUpdate` as
+  // JSON. Kept a day at most.
+  `
+  CREATE TABLE events (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    organization_id TEXT NOT NULL,
+    body TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX events_by_organization ON events (organization_id, id);
+  `,
 ]

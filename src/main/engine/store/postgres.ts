@@ -1,11 +1,17 @@
 import pg from 'pg'
-import type { Database, Db, RunResult, Statement, TransactionOptions } from './database'
+import type { Database, Db, Notifications, RunResult, Statement, TransactionOptions } from './database'
 import { POSTGRES_MIGRATIONS } from './postgresSchema'
 
 /// The advisory locks Factdesk takes, as (class, key) pairs: the two-number form keeps them apart from locks taken
 /// with one number, and the class (FD and a purpose) from another application's on the same database.
 const MIGRATION_LOCK = [0x46440001, 0]
 const ORGANIZATION_LOCK_CLASS = 0x46440002
+/// Held while events are appended (store/events.ts), so that their ids are committed in order.
+export const EVENTS_LOCK = [0x46440003, 0] as const
+
+/// How long a listening connection that was lost waits before it connects again: doubling from the first to the
+/// last, while the database cannot be reached.
+const RECONNECT_MS = { first: 100, last: 5_000 }
 
 /// Translations kept: statements are written once, but a few are built per call (lists of ids, chosen columns).
 const TRANSLATIONS_KEPT = 500
@@ -93,8 +99,12 @@ export class PostgresDatabase implements Database {
   readonly dialect = 'postgres'
   readonly root: Db
   private readonly translations = new Map<string, Translated>()
+  private readonly listeners = new Set<ChannelListener>()
 
-  private constructor(private readonly pool: pg.Pool) {
+  private constructor(
+    private readonly pool: pg.Pool,
+    private readonly url: string,
+  ) {
     this.root = {
       dialect: 'postgres',
       prepare: (sql) => this.statement(sql, (query) => this.pool.query(query)),
@@ -116,7 +126,7 @@ export class PostgresDatabase implements Database {
       await pool.end()
       throw error
     }
-    return new PostgresDatabase(pool)
+    return new PostgresDatabase(pool, url)
   }
 
   /// Runs `work` in one transaction on one connection of the pool: BEGIN (REPEATABLE READ READ ONLY for a
@@ -177,9 +187,25 @@ export class PostgresDatabase implements Database {
   /// Nothing to do: PostgreSQL's autovacuum gives the space of deleted rows back.
   async reclaimSpace(): Promise<void> {}
 
-  /// Ends the pool, once every connection it lent is back.
-  close(): Promise<void> {
-    return this.pool.end()
+  /// Listens to `channel` on a connection of its own, outside the pool (a pooled one would drop its LISTEN when
+  /// given back): lost, it connects again and calls `heard`, as notifications sent meanwhile were lost.
+  async listen(channel: string, heard: () => void): Promise<Notifications> {
+    const listener = new ChannelListener(this.url, channel, heard)
+    await listener.start()
+    this.listeners.add(listener)
+    return {
+      close: async () => {
+        this.listeners.delete(listener)
+        await listener.close()
+      },
+    }
+  }
+
+  /// Stops listening, then ends the pool once every connection it lent is back.
+  async close(): Promise<void> {
+    await Promise.all([...this.listeners].map((listener) => listener.close()))
+    this.listeners.clear()
+    await this.pool.end()
   }
 
   private statement(sql: string, run: (query: pg.QueryConfig) => Promise<pg.QueryResult>): Statement {
@@ -202,6 +228,90 @@ export class PostgresDatabase implements Database {
       this.translations.set(sql, translated)
     }
     return translated
+  }
+}
+
+/// One channel's LISTEN on a connection of its own, connected again whenever it is lost.
+class ChannelListener {
+  private client: pg.Client | null = null
+  private closed = false
+  private retry: NodeJS.Timeout | null = null
+  /// A connection being made again, for `close` to wait for.
+  private connecting: Promise<void> | null = null
+  private delay = RECONNECT_MS.first
+
+  constructor(
+    private readonly url: string,
+    private readonly channel: string,
+    private readonly heard: () => void,
+  ) {}
+
+  /// Connects and listens; rejects when the database cannot be reached now.
+  async start(): Promise<void> {
+    await this.connect()
+  }
+
+  async close(): Promise<void> {
+    this.closed = true
+    if (this.retry) clearTimeout(this.retry)
+    this.retry = null
+    const client = this.client
+    this.client = null
+    await client?.end().catch(() => undefined)
+    await this.connecting?.catch(() => undefined)
+  }
+
+  private async connect(): Promise<void> {
+    // Keep-alive probes find a connection that died without a word (a host or a network gone).
+    const client = new pg.Client({
+      connectionString: this.url,
+      keepAlive: true,
+      application_name: 'factdesk-events',
+    })
+    client.on('notification', (message) => {
+      if (message.channel === this.channel && client === this.client) this.heard()
+    })
+    client.on('error', () => this.lost(client))
+    client.on('end', () => this.lost(client))
+    try {
+      await client.connect()
+      await client.query(`LISTEN ${pg.escapeIdentifier(this.channel)}`)
+    } catch (error) {
+      await client.end().catch(() => undefined)
+      throw error
+    }
+    if (this.closed) {
+      await client.end().catch(() => undefined)
+      return
+    }
+    this.client = client
+  }
+
+  /// The connection broke: connect again, after a pause that doubles while it fails.
+  private lost(client: pg.Client): void {
+    if (client !== this.client) return
+    this.client = null
+    void client.end().catch(() => undefined)
+    this.reconnect()
+  }
+
+  private reconnect(): void {
+    if (this.closed || this.retry) return
+    this.retry = setTimeout(() => {
+      this.retry = null
+      this.connecting = this.connect().then(
+        () => {
+          this.connecting = null
+          this.delay = RECONNECT_MS.first
+          if (!this.closed) this.heard()
+        },
+        () => {
+          this.connecting = null
+          this.delay = Math.min(this.delay * 2, RECONNECT_MS.last)
+          this.reconnect()
+        },
+      )
+    }, this.delay)
   }
 }
 

@@ -357,4 +357,16 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
     created_at text NOT NULL
   );
   `,
+  // 4 (SQLite's 27): report events in order, shared by the replicas (base/events.ts). Each append takes the events'
+  // lock (store/events.ts), so ids are committed in the order they are given and a reader that goes on from the
+  // last id it read skips none.
+  `
+  CREATE TABLE events (
+    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    organization_id text NOT NULL,
+    body text NOT NULL,
+    created_at text NOT NULL
+  );
+  CREATE INDEX events_by_organization ON events (organization_id, id);
+  `,
 ]

@@ -1,6 +1,12 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
 import { streamSSE } from 'hono/streaming'
-import { RECENT_EVENTS, toUpdate, type ReportEvent, type ReportEvents } from '../../engine/base/events'
+import {
+  RECENT_EVENTS,
+  REPLAY_LIMIT,
+  toUpdate,
+  type ReportEvent,
+  type ReportEvents,
+} from '../../engine/base/events'
 import { EVENTS_PATH } from '../../../shared/rest'
 import type { ApiEnv } from '../auth'
 import { errorResponses } from './responses'
@@ -18,9 +24,11 @@ const events = createRoute({
     'check\'s status, progress or credits change, `{"type":"claim",...}` when a vote, a consensus or ' +
     'spelling issues land on a claim, and `{"type":"research","research":Research,"step","sourcesRead"}` ' +
     "when a deep research run is accepted, ends a step or ends. Only the token's organization is streamed. " +
-    'Each event has an `id`; a client that reconnects with `Last-Event-ID` (as `EventSource` does) is first ' +
-    'sent the events it missed, or `{"type":"resync"}` when they are no longer known (the server restarted, or ' +
-    `more than ${RECENT_EVENTS} changes happened): it should then read again what it shows.`,
+    'Each event has an `id`; a client that reconnects with `Last-Event-ID` (as `EventSource` does), to this ' +
+    'server or to another replica of a team server, is first sent the events it missed, or ' +
+    '`{"type":"resync"}` when they are no longer known (a server on a data folder restarted, or more than ' +
+    `${RECENT_EVENTS} changes happened; a team server keeps a day of changes, up to ${REPLAY_LIMIT} of them ` +
+    'sent again): it should then read again what it shows.',
   request: {
     headers: z.object({ 'last-event-id': z.string().optional() }),
   },
@@ -35,10 +43,11 @@ const events = createRoute({
 
 /// The event stream the browser-mode editor listens to, scoped to the caller's organization. A token revoked
 /// (or a browser session ended) while its stream is open ends the stream: `isCurrent` is asked before each
-/// event and at each keep-alive. A stream that comes back after a break gets what it missed first. Streams end
-/// when the server stops (`stopping`): their clients reconnect, to it or to the next one.
+/// event and at each keep-alive. A stream that comes back after a break gets what it missed first (from any
+/// replica of a team server). Streams end when the server stops (`stopping`): their clients reconnect, to it or
+/// to the next one.
 export function eventRoutes(
-  reports: Pick<ReportEvents, 'subscribe' | 'since'>,
+  reports: Pick<ReportEvents, 'subscribe' | 'follow'>,
   isCurrent: (tokenId: string) => Promise<boolean>,
   stopping?: AbortSignal,
 ): OpenAPIHono<ApiEnv> {
@@ -67,13 +76,9 @@ export function eventRoutes(
         const data = JSON.stringify(toUpdate(event))
         send(() => stream.writeSSE({ id, data }))
       }
-      // In one turn: no event can come between the missed ones and the first one heard.
-      const stop = reports.subscribe(pass)
-      if (lastId !== undefined) {
-        const missed = reports.since(lastId)
-        if (missed) for (const { id, event } of missed) pass(event, id)
-        else send(() => stream.writeSSE({ data: JSON.stringify({ type: 'resync' }) }))
-      }
+      const resync = (): void => send(() => stream.writeSSE({ data: JSON.stringify({ type: 'resync' }) }))
+      const stop =
+        lastId === undefined ? reports.subscribe(pass) : reports.follow(lastId, organizationId, pass, resync)
       const keepAlive = setInterval(() => send(() => stream.write(': keep-alive\n\n')), KEEP_ALIVE_MS)
       await stream.write(': connected\n\n')
       await ended

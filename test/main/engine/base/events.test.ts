@@ -20,33 +20,37 @@ function emitted(events: ReportEvents, count: number, from = 0): string[] {
 }
 
 describe("the engine's numbered events", () => {
-  it('gives what came after an id, in order, for as long as the latest events are kept', () => {
+  it('gives what came after an id, in order, for as long as the latest events are kept', async () => {
     const events = new ReportEvents()
     const ids = emitted(events, 5)
     expect(new Set(ids).size).toBe(5)
     expect(
-      events.since(ids[1]!)!.map(({ id, event }) => [id, event.type === 'research' && event.sourcesRead]),
+      (await events.since(ids[1]!))!.map(({ id, event }) => [
+        id,
+        event.type === 'research' && event.sourcesRead,
+      ]),
     ).toEqual([
       [ids[2], 2],
       [ids[3], 3],
       [ids[4], 4],
     ])
-    expect(events.since(ids[4]!)).toEqual([])
+    expect(await events.since(ids[4]!)).toEqual([])
     // Three times as many events later, the oldest ones are gone; the latest ones are all there.
     const later = emitted(events, 3 * RECENT_EVENTS, 5)
-    expect(events.since(ids[4]!)).toBeNull()
-    const kept = events.since(later[later.length - RECENT_EVENTS - 1]!)!
+    expect(await events.since(ids[4]!)).toBeNull()
+    const kept = (await events.since(later[later.length - RECENT_EVENTS - 1]!))!
     expect(kept.map(({ id }) => id)).toEqual(later.slice(-RECENT_EVENTS))
   })
 
-  it("cannot tell what came after another stream's id, a future one, or what is not an id", () => {
+  it("cannot tell what came after another stream's id, a future one, or what is not an id", async () => {
     const events = new ReportEvents()
     const ids = emitted(events, 3)
     const other = emitted(new ReportEvents(), 3)
-    expect(events.since(other[0]!)).toBeNull()
+    expect(await events.since(other[0]!)).toBeNull()
     const [name] = ids[0]!.split('-')
-    expect(events.since(`${name}-4`)).toBeNull()
-    expect(events.since(`${name}-0`)!.length).toBe(3)
-    for (const bad of ['', 'x', `${name}-`, `${name}-1e3`, `${name}--1`]) expect(events.since(bad)).toBeNull()
+    expect(await events.since(`${name}-4`)).toBeNull()
+    expect((await events.since(`${name}-0`))!.length).toBe(3)
+    for (const bad of ['', 'x', `${name}-`, `${name}-1e3`, `${name}--1`])
+      expect(await events.since(bad)).toBeNull()
   })
 })
