@@ -160,12 +160,24 @@ export class Submissions {
       ...(request.manuscript ? { manuscript: request.manuscript } : {}),
       sourcePolicy: tiers.includes('t3') ? this.parts.sourcePolicy(principal.organizationId) : null,
     }
-    // Under the organization's lock, as it charges.
+    // Under the organization's lock, as it charges; the key is taken first, so that of concurrent repeats the
+    // first takes it and the others, finding it taken, replay its check.
     const raced = await store.transaction(
       async (tx) => {
-        // Checked again inside the write transaction: the first of concurrent repeats wins.
-        const raced = await earlierWith(tx)
-        if (raced) return raced
+        if (idempotencyKey !== undefined) {
+          const taken = await tx.idempotencyKeys.take(
+            principal.organizationId,
+            idempotencyKey,
+            hash,
+            record.id,
+            now,
+          )
+          if (!taken) {
+            const first = await earlierWith(tx)
+            if (first) return first
+            throw new Error('An Idempotency-Key was taken, and yet its row cannot be read.')
+          }
+        }
         if (request.manuscript) await this.requireNewPart(principal, request.manuscript, tiers, tx)
         if (fresh) await tx.documents.insert(document, claims)
         else if (!(await tx.documents.keep(document.id))) throw estimateExpired(document.id)
@@ -196,9 +208,6 @@ export class Submissions {
             ),
         )
         await tx.units.enqueue(record.id, units, now)
-        if (idempotencyKey !== undefined) {
-          await tx.idempotencyKeys.insert(principal.organizationId, idempotencyKey, hash, record.id, now)
-        }
         return null
       },
       { lockOrg: principal.organizationId },
