@@ -34,16 +34,19 @@ export class Admin {
       name: name.trim(),
       createdAt: now.toISOString(),
     }
-    await this.store.transaction(async (tx) => {
-      await tx.organizations.insert(organization, isDefault)
-      await tx.webhookSecrets.insert(organization.id, {
-        id: newId('whs', now),
-        secret: newWebhookSecret(),
-        createdAt: organization.createdAt,
-        expiresAt: null,
-      })
-      await tx.ledger.record(organization.id, 'grant', credits, null, organization.createdAt)
-    })
+    await this.store.transaction(
+      async (tx) => {
+        await tx.organizations.insert(organization, isDefault)
+        await tx.webhookSecrets.insert(organization.id, {
+          id: newId('whs', now),
+          secret: newWebhookSecret(),
+          createdAt: organization.createdAt,
+          expiresAt: null,
+        })
+        await tx.ledger.record(organization.id, 'grant', credits, null, organization.createdAt)
+      },
+      { lockOrg: organization.id },
+    )
     return organization
   }
 
@@ -125,10 +128,13 @@ export class Admin {
     if (!Number.isSafeInteger(amount) || amount <= 0) {
       throw new ApiError('bad_request', 'The amount must be a whole number of credits, more than zero.')
     }
-    return await this.store.transaction(async (tx) => {
-      await tx.ledger.record(organizationId, 'grant', amount, null, this.clock.now().toISOString())
-      return await tx.ledger.balance(organizationId)
-    })
+    return await this.store.transaction(
+      async (tx) => {
+        await tx.ledger.record(organizationId, 'grant', amount, null, this.clock.now().toISOString())
+        return await tx.ledger.balance(organizationId)
+      },
+      { lockOrg: organizationId },
+    )
   }
 
   /// The organization's ledger summed per kind: grants, charges, refunds.

@@ -83,21 +83,24 @@ export class CheckManager {
       for (const part of going.length > 0 ? going : parts.slice(-1)) await this.cancel(principal, part.id)
       return await this.getCheck(principal, id)
     }
-    const cancelled = await this.store.transaction(async (tx) => {
-      const check = await this.findCheck(principal, id, tx)
-      if (check.status === 'cancelled') return false
-      if (check.status === 'completed' || check.status === 'failed') {
-        throw new ApiError(
-          'unprocessable',
-          `Check ${id} has already ${check.status === 'completed' ? 'completed' : 'failed'}.`,
-        )
-      }
-      const at = this.clock.now().toISOString()
-      await tx.checks.end(id, { status: 'cancelled', refunded: check.credits.charged, error: null, at })
-      await tx.units.cancelCheck(id)
-      await tx.ledger.record(check.organizationId, 'refund', check.credits.charged, id, at)
-      return true
-    })
+    const cancelled = await this.store.transaction(
+      async (tx) => {
+        const check = await this.findCheck(principal, id, tx)
+        if (check.status === 'cancelled') return false
+        if (check.status === 'completed' || check.status === 'failed') {
+          throw new ApiError(
+            'unprocessable',
+            `Check ${id} has already ${check.status === 'completed' ? 'completed' : 'failed'}.`,
+          )
+        }
+        const at = this.clock.now().toISOString()
+        await tx.checks.end(id, { status: 'cancelled', refunded: check.credits.charged, error: null, at })
+        await tx.units.cancelCheck(id)
+        await tx.ledger.record(check.organizationId, 'refund', check.credits.charged, id, at)
+        return true
+      },
+      { lockOrg: principal.organizationId },
+    )
     const check = await this.getCheck(principal, id)
     if (cancelled) {
       this.jobs.abort(id)

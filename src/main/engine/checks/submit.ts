@@ -160,41 +160,58 @@ export class Submissions {
       ...(request.manuscript ? { manuscript: request.manuscript } : {}),
       sourcePolicy: tiers.includes('t3') ? this.parts.sourcePolicy(principal.organizationId) : null,
     }
-    const raced = await store.transaction(async (tx) => {
-      // Checked again inside the write transaction: the first of concurrent repeats wins.
-      const raced = await earlierWith(tx)
-      if (raced) return raced
-      if (request.manuscript) await this.requireNewPart(principal, request.manuscript, tiers, tx)
-      if (fresh) await tx.documents.insert(document, claims)
-      else if (!(await tx.documents.keep(document.id))) throw estimateExpired(document.id)
-      await tx.checks.insert(record)
-      await chargeOrRefuse(tx.ledger, principal.organizationId, price.total, record.id, now, 'This check')
-      for (const claim of claims) {
-        const kept = carried?.claims.get(claim.id)
-        if (!kept) continue
-        await tx.results.carry(
-          {
-            checkId: kept.previousCheckId,
-            claimId: kept.previousClaim.id,
-            charStart: kept.previousClaim.charStart,
-          },
-          { checkId: record.id, claimId: claim.id, charStart: claim.charStart },
-          kept.tiers,
+    // Under the organization's lock, as it charges; the key is taken first, so that of concurrent repeats the
+    // first takes it and the others, finding it taken, replay its check.
+    const raced = await store.transaction(
+      async (tx) => {
+        if (idempotencyKey !== undefined) {
+          const taken = await tx.idempotencyKeys.take(
+            principal.organizationId,
+            idempotencyKey,
+            hash,
+            record.id,
+            now,
+          )
+          if (!taken) {
+            const first = await earlierWith(tx)
+            if (first) return first
+            throw new Error('An Idempotency-Key was taken, and yet its row cannot be read.')
+          }
+        }
+        if (request.manuscript) await this.requireNewPart(principal, request.manuscript, tiers, tx)
+        if (fresh) await tx.documents.insert(document, claims)
+        else if (!(await tx.documents.keep(document.id))) throw estimateExpired(document.id)
+        await tx.checks.insert(record)
+        await chargeOrRefuse(tx.ledger, principal.organizationId, price.total, record.id, now, 'This check')
+        for (const claim of claims) {
+          const kept = carried?.claims.get(claim.id)
+          if (!kept) continue
+          await tx.results.carry(
+            {
+              checkId: kept.previousCheckId,
+              claimId: kept.previousClaim.id,
+              charStart: kept.previousClaim.charStart,
+            },
+            { checkId: record.id, claimId: claim.id, charStart: claim.charStart },
+            kept.tiers,
+          )
+        }
+        const units = claims.flatMap((claim) =>
+          tiers
+            .filter((tier) => !carried?.claims.get(claim.id)?.tiers.includes(tier))
+            .flatMap((tier) =>
+              (this.parts.tiers.get(tier)?.models() ?? []).map((model) => ({
+                claimId: claim.id,
+                tier,
+                model,
+              })),
+            ),
         )
-      }
-      const units = claims.flatMap((claim) =>
-        tiers
-          .filter((tier) => !carried?.claims.get(claim.id)?.tiers.includes(tier))
-          .flatMap((tier) =>
-            (this.parts.tiers.get(tier)?.models() ?? []).map((model) => ({ claimId: claim.id, tier, model })),
-          ),
-      )
-      await tx.units.enqueue(record.id, units, now)
-      if (idempotencyKey !== undefined) {
-        await tx.idempotencyKeys.insert(principal.organizationId, idempotencyKey, hash, record.id, now)
-      }
-      return null
-    })
+        await tx.units.enqueue(record.id, units, now)
+        return null
+      },
+      { lockOrg: principal.organizationId },
+    )
     if (raced) return replay(raced)
     const check = await checkView(store, record)
     this.parts.events.emit({ type: 'check', organizationId: principal.organizationId, check })

@@ -523,37 +523,43 @@ export class JobRunner {
   }
 
   /// Ends the check once none of its units is open: completed when all succeeded, otherwise failed with the
-  /// claim-tiers that reached no consensus refunded. The conditional update lets only one ending win; true when
-  /// this call ended it.
+  /// claim-tiers that reached no consensus refunded, under the organization's lock. The conditional update lets
+  /// only one ending win; true when this call ended it.
   private async settle(checkId: string): Promise<boolean> {
     // Most units end with others still open: that read needs no write transaction.
     if (await this.store.units.anyOpen(checkId)) return false
-    const ended = await this.store.transaction(async (tx) => {
-      if (await tx.units.anyOpen(checkId)) return false
-      const check = await tx.checks.byId(checkId)
-      if (!check) return false
-      const failed = await tx.units.failedUndecided(checkId)
-      const at = this.now()
-      if (failed === 0) {
-        if (!(await tx.checks.end(checkId, { status: 'completed', refunded: 0, error: null, at })))
-          return false
-        await queueCheckEvent(tx, checkId, at) // the webhook event, with the ending or not at all
+    const organizationId = (this.checks.get(checkId) ?? (await this.store.checks.byId(checkId)))
+      ?.organizationId
+    if (organizationId === undefined) return false
+    const ended = await this.store.transaction(
+      async (tx) => {
+        if (await tx.units.anyOpen(checkId)) return false
+        const check = await tx.checks.byId(checkId)
+        if (!check) return false
+        const failed = await tx.units.failedUndecided(checkId)
+        const at = this.now()
+        if (failed === 0) {
+          if (!(await tx.checks.end(checkId, { status: 'completed', refunded: 0, error: null, at })))
+            return false
+          await queueCheckEvent(tx, checkId, at) // the webhook event, with the ending or not at all
+          return true
+        }
+        const decided = await tx.results.decided(checkId)
+        const refund = check.tiers.reduce((sum, tier) => {
+          const undecided = check.claimCount - decided.filter((entry) => entry.tier === tier).length
+          return sum + undecided * (check.unitPrices[tier] ?? 0)
+        }, 0)
+        const error = {
+          code: 'unit_failed',
+          message: `${failed} claim check${failed === 1 ? '' : 's'} failed: ${(await tx.units.lastError(checkId)) ?? 'unknown error'}`,
+        }
+        if (!(await tx.checks.end(checkId, { status: 'failed', refunded: refund, error, at }))) return false
+        await tx.ledger.record(check.organizationId, 'refund', refund, checkId, at)
+        await queueCheckEvent(tx, checkId, at)
         return true
-      }
-      const decided = await tx.results.decided(checkId)
-      const refund = check.tiers.reduce((sum, tier) => {
-        const undecided = check.claimCount - decided.filter((entry) => entry.tier === tier).length
-        return sum + undecided * (check.unitPrices[tier] ?? 0)
-      }, 0)
-      const error = {
-        code: 'unit_failed',
-        message: `${failed} claim check${failed === 1 ? '' : 's'} failed: ${(await tx.units.lastError(checkId)) ?? 'unknown error'}`,
-      }
-      if (!(await tx.checks.end(checkId, { status: 'failed', refunded: refund, error, at }))) return false
-      await tx.ledger.record(check.organizationId, 'refund', refund, checkId, at)
-      await queueCheckEvent(tx, checkId, at)
-      return true
-    })
+      },
+      { lockOrg: organizationId },
+    )
     if (ended) {
       this.claimsDone.delete(checkId)
       this.checks.delete(checkId)

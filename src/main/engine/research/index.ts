@@ -216,18 +216,21 @@ export class DeepResearch implements JobQueue {
     const now = this.clock.now().toISOString()
     const id = newId('rsc', this.clock.now())
     const price = this.config.pricing.research
-    await this.store.transaction(async (tx) => {
-      await tx.research.insert({
-        id,
-        organizationId: principal.organizationId,
-        claimId,
-        text,
-        context,
-        charged: price,
-        createdAt: now,
-      })
-      await chargeOrRefuse(tx.ledger, principal.organizationId, price, id, now, 'Deep research')
-    })
+    await this.store.transaction(
+      async (tx) => {
+        await tx.research.insert({
+          id,
+          organizationId: principal.organizationId,
+          claimId,
+          text,
+          context,
+          charged: price,
+          createdAt: now,
+        })
+        await chargeOrRefuse(tx.ledger, principal.organizationId, price, id, now, 'Deep research')
+      },
+      { lockOrg: principal.organizationId },
+    )
     // The answer shows the run as accepted; the runner may pick it up at once.
     const accepted = await this.get(principal, id)
     await this.emit(id, null, {})
@@ -329,20 +332,23 @@ export class DeepResearch implements JobQueue {
       retryLater: async (at) => await this.store.research.retryLater(record.id, leaseId, at),
       fail: async (reason) => {
         const at = this.now()
-        const ended = await this.store.transaction(async (tx) => {
-          const done = await tx.research.fail(
-            record.id,
-            leaseId,
-            {
-              code: 'research_failed',
-              message: (reason || 'research failed').slice(0, 500),
-              refunded: record.charged,
-            },
-            at,
-          )
-          if (done) await tx.ledger.record(record.organizationId, 'refund', record.charged, record.id, at)
-          return done
-        })
+        const ended = await this.store.transaction(
+          async (tx) => {
+            const done = await tx.research.fail(
+              record.id,
+              leaseId,
+              {
+                code: 'research_failed',
+                message: (reason || 'research failed').slice(0, 500),
+                refunded: record.charged,
+              },
+              at,
+            )
+            if (done) await tx.ledger.record(record.organizationId, 'refund', record.charged, record.id, at)
+            return done
+          },
+          { lockOrg: record.organizationId },
+        )
         if (ended) await this.emit(record.id, null, state)
       },
     }

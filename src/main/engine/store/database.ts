@@ -31,6 +31,14 @@ export interface Db {
 /// Picks the SQL of the database's dialect, for the few statements the two do not share.
 export const sql = (db: Db, both: Record<Dialect, string>): string => both[db.dialect]
 
+/// A subquery of the strings of a JSON array given as one parameter (a list of ids, of tiers), for
+/// `column IN (…)`: one parameter however long the list, so that the statement is prepared once.
+export const jsonStrings = (db: Db): string =>
+  sql(db, {
+    sqlite: 'SELECT value FROM json_each(?)',
+    postgres: 'SELECT json_array_elements_text(CAST(? AS json))',
+  })
+
 export interface TransactionOptions {
   /// Only reads, all from one snapshot of the database.
   readOnly?: boolean

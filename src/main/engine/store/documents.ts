@@ -190,12 +190,14 @@ export class Documents {
   /// Expires the organization's unsubmitted estimates but the `kept` newest, as `expire` does: what one
   /// organization keeps for free is bounded. Answers how many expired.
   async expireOldest(organizationId: string, kept: number, now: string): Promise<number> {
+    // All but the first `kept`: SQLite says so with LIMIT -1 OFFSET, PostgreSQL with LIMIT ALL; both with this.
     const due = (await this.db
       .prepare(
-        `SELECT id, organization_id FROM documents d WHERE ${UNSUBMITTED} AND organization_id = ? ` +
-          'ORDER BY id DESC LIMIT -1 OFFSET ?',
+        `SELECT id, organization_id FROM documents d WHERE ${UNSUBMITTED} AND organization_id = ? AND id NOT IN (
+           SELECT id FROM documents d WHERE ${UNSUBMITTED} AND organization_id = ? ORDER BY id DESC LIMIT ?)
+         ORDER BY id DESC`,
       )
-      .all(organizationId, kept)) as { id: string; organization_id: string }[]
+      .all(organizationId, organizationId, kept)) as { id: string; organization_id: string }[]
     await this.expireNow(due, now)
     return due.length
   }

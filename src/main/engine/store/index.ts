@@ -70,11 +70,13 @@ export class Store {
     private readonly shared: Shared,
     /// The transaction's connection; null for the root store.
     private readonly connection: Db | null,
+    /// The organization whose lock the transaction holds (`lockOrg`), if any.
+    lockedOrganization: string | null = null,
   ) {
     const db = connection ?? guarded(shared.database)
     this.organizations = new Organizations(db)
     this.tokens = new Tokens(db)
-    this.ledger = new Ledger(db)
+    this.ledger = new Ledger(db, lockedOrganization)
     this.webhookSecrets = new WebhookSecrets(db, shared.box)
     this.documents = new Documents(db, shared.resolvedListeners)
     this.checks = new Checks(db)
@@ -148,12 +150,13 @@ export class Store {
   }
 
   /// Runs `work` as one write transaction, with a store of its own: everything it wrote lands, or nothing if it
-  /// throws. Inside a transaction, the same transaction.
+  /// throws. Inside a transaction, the same transaction, with the lock it holds (another `lockOrg` is not taken,
+  /// and the ledger refuses that organization's rows).
   async transaction<T>(work: (tx: Store) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     if (this.connection) return await work(this)
     return await within(
       this.shared.database,
-      (connection) => work(new Store(this.shared, connection)),
+      (connection) => work(new Store(this.shared, connection, options.lockOrg ?? null)),
       options,
     )
   }

@@ -59,8 +59,13 @@ const toRecord = (row: Row): PendingRecord => ({
   leaseId: row.lease_id,
 })
 
-/// The manuscript a pending check is a part of, in SQL.
-const MANUSCRIPT = `json_extract(pending_checks.request, '$.manuscript.id')`
+/// The manuscript the pending check `row` (a name of `pending_checks` in the query) is a part of, in SQL: the
+/// `manuscript.id` of its request's JSON, null for a whole text.
+const manuscriptOf = (db: Db, row: string): string =>
+  sql(db, {
+    sqlite: `json_extract(${row}.request, '$.manuscript.id')`,
+    postgres: `(${row}.request::jsonb #>> '{manuscript,id}')`,
+  })
 
 /// The durable queue of checks waiting for their providers. Every change of state is a conditional update of a
 /// waiting row, so a cancel and a submission never both win; an attempt holds a lease on its row, and records its
@@ -124,17 +129,19 @@ export class PendingChecks {
     limit: number,
     status: PendingRecord['status'] | null,
   ): Promise<PendingRecord[]> {
+    const manuscript = manuscriptOf(this.db, 'pending_checks')
+    const partOf = manuscriptOf(this.db, 'part')
+    // A parameter compared with NULL alone has no type PostgreSQL can tell: it is given one.
     const rows = (await this.db
       .prepare(
         `SELECT * FROM pending_checks WHERE organization_id = ?
-           AND (${MANUSCRIPT} IS NULL
-             AND (? IS NULL OR status = ?)
+           AND (${manuscript} IS NULL
+             AND (CAST(? AS TEXT) IS NULL OR status = ?)
              OR id = (SELECT MIN(part.id) FROM pending_checks part
+               WHERE part.organization_id = pending_checks.organization_id AND ${partOf} = ${manuscript})
+             AND (CAST(? AS TEXT) IS NULL OR EXISTS (SELECT 1 FROM pending_checks part
                WHERE part.organization_id = pending_checks.organization_id
-                 AND json_extract(part.request, '$.manuscript.id') = ${MANUSCRIPT})
-             AND (? IS NULL OR EXISTS (SELECT 1 FROM pending_checks part
-               WHERE part.organization_id = pending_checks.organization_id
-                 AND json_extract(part.request, '$.manuscript.id') = ${MANUSCRIPT} AND part.status = ?)))
+                 AND ${partOf} = ${manuscript} AND part.status = ?)))
          ORDER BY id DESC LIMIT ?`,
       )
       .all(organizationId, status, status, status, status, limit)) as Row[]
@@ -144,7 +151,10 @@ export class PendingChecks {
   /// The organization's pending parts of the manuscript `manuscriptId`, in the order they were queued.
   async ofManuscript(organizationId: string, manuscriptId: string): Promise<PendingRecord[]> {
     const rows = (await this.db
-      .prepare(`SELECT * FROM pending_checks WHERE organization_id = ? AND ${MANUSCRIPT} = ? ORDER BY id`)
+      .prepare(
+        `SELECT * FROM pending_checks WHERE organization_id = ? AND ${manuscriptOf(this.db, 'pending_checks')} = ?
+         ORDER BY id`,
+      )
       .all(organizationId, manuscriptId)) as Row[]
     return rows.map(toRecord)
   }

@@ -1,4 +1,5 @@
 import pg from 'pg'
+import { ApiError } from '../../../shared/errors'
 import type { Database, Db, Notifications, RunResult, Statement, TransactionOptions } from './database'
 import { POSTGRES_MIGRATIONS } from './postgresSchema'
 
@@ -211,8 +212,10 @@ export class PostgresDatabase implements Database {
   private statement(sql: string, run: (query: pg.QueryConfig) => Promise<pg.QueryResult>): Statement {
     const { text } = this.translated(sql)
     // The extended protocol, even without parameters: one statement, never a script.
-    const query = (values: unknown[]): pg.QueryConfig =>
-      ({ text, values, queryMode: 'extended' }) as pg.QueryConfig
+    const query = (values: unknown[]): pg.QueryConfig => {
+      refuseNul(values)
+      return { text, values, queryMode: 'extended' } as pg.QueryConfig
+    }
     return {
       get: async (...params) => (await run(query(params))).rows[0],
       all: async (...params) => (await run(query(params))).rows,
@@ -312,6 +315,21 @@ class ChannelListener {
         },
       )
     }, this.delay)
+  }
+}
+
+/// Refuses a text parameter holding U+0000 before the statement is sent: PostgreSQL's text cannot hold it (SQLite
+/// stores it, and its driver reads the text back cut there). Where a person typed the text, the API and the
+/// engine refuse it first, naming the field (`requireStorableText`); this is the same refusal for the rest (an
+/// organization's name from the CLI), a request to correct rather than the server's failure.
+function refuseNul(values: readonly unknown[]): void {
+  for (const value of values) {
+    const at = typeof value === 'string' ? value.indexOf('\u0000') : -1
+    if (at !== -1)
+      throw new ApiError(
+        'bad_request',
+        `A text holds U+0000 at offset ${at}: the team server's database cannot store that character.`,
+      )
   }
 }
 

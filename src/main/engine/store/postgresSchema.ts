@@ -369,4 +369,9 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX events_by_organization ON events (organization_id, id);
   `,
+  // 5: an Idempotency-Key is taken first in its check's transaction, before the check is written: its reference to
+  // the check may wait for COMMIT (SET CONSTRAINTS … DEFERRED; SQLite's transaction says PRAGMA defer_foreign_keys).
+  `
+  ALTER TABLE idempotency_keys ALTER CONSTRAINT idempotency_keys_check_id_fkey DEFERRABLE INITIALLY IMMEDIATE;
+  `,
 ]

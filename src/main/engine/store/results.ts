@@ -8,7 +8,7 @@ import type {
   TokenUsage,
 } from '../../../shared/schemas'
 import { storedCitation, withStances } from '../../../shared/citations'
-import type { Db } from './database'
+import { jsonStrings, sql, type Db } from './database'
 
 interface EvaluationRow {
   claim_id: string
@@ -92,10 +92,15 @@ export interface CheckResults {
 }
 
 /// A query's condition to the claims `claimIds` (none when null), and its parameter.
-const ofClaims = (claimIds: readonly string[] | null) =>
+const ofClaims = (db: Db, claimIds: readonly string[] | null) =>
   claimIds === null
     ? { sql: '', params: [] }
-    : { sql: ' AND claim_id IN (SELECT value FROM json_each(?))', params: [JSON.stringify(claimIds)] }
+    : { sql: ` AND claim_id IN (${jsonStrings(db)})`, params: [JSON.stringify(claimIds)] }
+
+/// `claims.document_id` in a condition SQLite must not answer through the claims' document index (`+`, its
+/// way of saying so: the claims are found by their ids, and the index would read the whole document's). PostgreSQL
+/// has no such hint (`+` is no operator on text there): its planner weighs the indexes itself.
+const NOT_BY_DOCUMENT = (db: Db): string => sql(db, { sqlite: '+document_id', postgres: 'document_id' })
 
 function push<T>(map: Map<string, T[]>, key: string, value: T): void {
   const list = map.get(key)
@@ -252,14 +257,14 @@ export class Results {
     checkId: string,
     claimIds: readonly string[] | null = null,
   ): Promise<Map<string, { input: number; output: number }>> {
-    const only = ofClaims(claimIds)
+    const only = ofClaims(this.db, claimIds)
     // Given claims are found by their ids: by the document, every page of a long report would read all of them.
     const resolved =
       claimIds === null
         ? `SELECT c.id, c.resolver_input_tokens, c.resolver_output_tokens
            FROM claims c JOIN checks k ON k.document_id = c.document_id WHERE k.id = ?`
         : `SELECT id, resolver_input_tokens, resolver_output_tokens FROM claims
-           WHERE id IN (SELECT value FROM json_each(?)) AND +document_id = (SELECT document_id FROM checks WHERE id = ?)`
+           WHERE id IN (${jsonStrings(this.db)}) AND ${NOT_BY_DOCUMENT(this.db)} = (SELECT document_id FROM checks WHERE id = ?)`
     const rows = (await this.db
       .prepare(
         `SELECT claim_id, SUM(input) AS input, SUM(output) AS output FROM (
@@ -269,7 +274,7 @@ export class Results {
            SELECT claim_id, input_tokens, output_tokens FROM consensus
            WHERE check_id = ? AND carried_from IS NULL${only.sql}
            UNION ALL
-           ${resolved})
+           ${resolved}) AS spent
          GROUP BY claim_id HAVING SUM(input) IS NOT NULL OR SUM(output) IS NOT NULL`,
       )
       .all(checkId, ...only.params, checkId, ...only.params, ...only.params, checkId)) as {
@@ -314,7 +319,7 @@ export class Results {
            citations, created_at, cached, input_tokens, output_tokens, parts, carried_from)
          SELECT ?, ?, tier, model, round, verdict, detail, confidence, rationale, citations, created_at, cached,
            input_tokens, output_tokens, parts, check_id
-         FROM evaluations WHERE check_id = ? AND claim_id = ? AND tier IN (SELECT value FROM json_each(?))`,
+         FROM evaluations WHERE check_id = ? AND claim_id = ? AND tier IN (${jsonStrings(this.db)})`,
       )
       .run(to.checkId, to.claimId, from.checkId, from.claimId, tierList)
     await this.db
@@ -325,7 +330,7 @@ export class Results {
          SELECT ?, ?, tier, verdict, confidence, agreement, reasoning, citations, correction, decided_at, detail,
            sourced, sources, decided_by, calibrated_confidence, fallbacks, input_tokens, output_tokens, parts,
            check_id
-         FROM consensus WHERE check_id = ? AND claim_id = ? AND tier IN (SELECT value FROM json_each(?))`,
+         FROM consensus WHERE check_id = ? AND claim_id = ? AND tier IN (${jsonStrings(this.db)})`,
       )
       .run(to.checkId, to.claimId, from.checkId, from.claimId, tierList)
     // What the kept verdicts were checked as (resolved once, its tokens counted by the earlier check).
@@ -373,7 +378,7 @@ export class Results {
       issues: new Map(),
       carriedFrom: new Map(),
     }
-    const only = ofClaims(claimIds)
+    const only = ofClaims(this.db, claimIds)
     const params = [checkId, ...only.params]
     const evaluations = (await this.db
       .prepare(

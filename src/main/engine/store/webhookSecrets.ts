@@ -37,7 +37,10 @@ export class WebhookSecrets {
   /// Seals the secrets that older versions stored as they were (called inside a transaction); returns how many.
   async sealPlaintext(): Promise<number> {
     const rows = (await this.db
-      .prepare(`SELECT id, secret FROM webhook_secrets WHERE secret NOT LIKE '${SEALED}%'`)
+      // Compared byte for byte, as `valid` reads them (LIKE ignores case in SQLite, and not in PostgreSQL).
+      .prepare(
+        `SELECT id, secret FROM webhook_secrets WHERE substr(secret, 1, ${SEALED.length}) <> '${SEALED}'`,
+      )
       .all()) as { id: string; secret: string }[]
     const update = this.db.prepare('UPDATE webhook_secrets SET secret = ? WHERE id = ?')
     for (const row of rows) await update.run(this.seal(row.secret), row.id)

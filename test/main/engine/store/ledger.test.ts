@@ -3,7 +3,7 @@ import Database from 'libsql'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { Store } from '../../../../src/main/engine/store'
-import { InsufficientCreditsError } from '../../../../src/main/engine/store/ledger'
+import { InsufficientCreditsError, LedgerUnlockedError } from '../../../../src/main/engine/store/ledger'
 import { tempDir } from '../../../helpers/server'
 
 const AT = '2026-01-01T00:00:00.000Z'
@@ -23,7 +23,7 @@ describe('the credits ledger', () => {
           let expected = 0
           for (const { kind, amount } of operations) {
             try {
-              await store.transaction((tx) => tx.ledger.record(org, kind, amount, null, AT))
+              await store.transaction((tx) => tx.ledger.record(org, kind, amount, null, AT), { lockOrg: org })
               expected += kind === 'charge' ? -amount : amount
             } catch (error) {
               expect(error).toBeInstanceOf(InsufficientCreditsError)
@@ -46,7 +46,7 @@ describe('the credits ledger', () => {
     const dir = tempDir()
     const store = await Store.open(dir)
     await store.organizations.insert({ id: 'org_a', name: 'A', createdAt: AT }, false)
-    await store.ledger.record('org_a', 'grant', 5, null, AT)
+    await store.transaction((tx) => tx.ledger.record('org_a', 'grant', 5, null, AT), { lockOrg: 'org_a' })
     await store.close()
     const db = new Database(join(dir, 'factdesk.db'))
     const insert = db.prepare(
@@ -62,8 +62,32 @@ describe('the credits ledger', () => {
     const store = await Store.open(tempDir())
     await store.organizations.insert({ id: 'org_a', name: 'A', createdAt: AT }, false)
     for (const amount of [-1, 1.5, Number.MAX_SAFE_INTEGER + 2]) {
-      await expect(store.ledger.record('org_a', 'grant', amount, null, AT)).rejects.toThrow(RangeError)
+      await expect(
+        store.transaction((tx) => tx.ledger.record('org_a', 'grant', amount, null, AT), { lockOrg: 'org_a' }),
+      ).rejects.toThrow(RangeError)
     }
+    await store.close()
+  })
+
+  it("refuses a row written outside its organization's lock: on the root store, without lockOrg, or under another's", async () => {
+    const store = await Store.open(tempDir())
+    for (const id of ['org_a', 'org_b'])
+      await store.organizations.insert({ id, name: id, createdAt: AT }, false)
+    await expect(store.ledger.record('org_a', 'grant', 5, null, AT)).rejects.toThrow(LedgerUnlockedError)
+    for (const kind of ['grant', 'charge', 'refund'] as const) {
+      await expect(store.transaction((tx) => tx.ledger.record('org_a', kind, 1, null, AT))).rejects.toThrow(
+        LedgerUnlockedError,
+      )
+      await expect(
+        store.transaction((tx) => tx.ledger.record('org_a', kind, 1, null, AT), { lockOrg: 'org_b' }),
+      ).rejects.toThrow(LedgerUnlockedError)
+    }
+    // A transaction inside the locked one is the same transaction, with its lock.
+    await store.transaction(
+      (tx) => tx.transaction((inner) => inner.ledger.record('org_a', 'grant', 5, null, AT)),
+      { lockOrg: 'org_a' },
+    )
+    expect(await store.ledger.totals('org_a')).toEqual({ grant: 5, charge: 0, refund: 0 })
     await store.close()
   })
 })

@@ -78,11 +78,14 @@ describe('the store', () => {
     const store = await Store.open(tempDir())
     const organization = { id: 'org_rollback', name: 'Half', createdAt: '2026-01-01T00:00:00.000Z' }
     await expect(
-      store.transaction(async (tx) => {
-        await tx.organizations.insert(organization, false)
-        await tx.ledger.record(organization.id, 'grant', 10, null, organization.createdAt)
-        await tx.ledger.record(organization.id, 'charge', 11, null, organization.createdAt)
-      }),
+      store.transaction(
+        async (tx) => {
+          await tx.organizations.insert(organization, false)
+          await tx.ledger.record(organization.id, 'grant', 10, null, organization.createdAt)
+          await tx.ledger.record(organization.id, 'charge', 11, null, organization.createdAt)
+        },
+        { lockOrg: organization.id },
+      ),
     ).rejects.toThrow(/does not cover/)
     expect(await store.organizations.get(organization.id)).toBeNull()
     expect(await store.ledger.balance(organization.id)).toBe(0)
