@@ -70,7 +70,18 @@ describe('a claim’s statement as stored', () => {
     const db = new Database(file)
     db.exec('ALTER TABLE claims DROP COLUMN statement_state')
     db.exec('ALTER TABLE vote_cache DROP COLUMN detail')
+    for (const [table, column] of [
+      ['units', 'lease_id'],
+      ['research', 'lease_until'],
+      ['research', 'lease_id'],
+      ['webhook_events', 'lease_until'],
+      ['webhook_events', 'lease_id'],
+      ['pending_checks', 'lease_until'],
+      ['pending_checks', 'lease_id'],
+    ])
+      db.exec(`ALTER TABLE ${table} DROP COLUMN ${column}`)
     db.exec('DROP TABLE engine_keys')
+    db.exec('DROP TABLE events')
     db.exec(`PRAGMA user_version = ${MIGRATIONS.findIndex((sql) => sql.includes('statement_state'))}`)
     db.close()
 
