@@ -53,7 +53,7 @@ async function replica(database: string, gate: GatedTier, runJobs: boolean): Pro
 /// The events `engine` hears, with their ids, from now on.
 function heard(engine: Engine): { events: { id: string; event: ReportEvent }[]; stop: () => void } {
   const events: { id: string; event: ReportEvent }[] = []
-  const stop = engine.events.subscribe((event, id) => events.push({ id, event }))
+  const stop = engine.events.numbered((event, id) => events.push({ id, event }))
   return { events, stop }
 }
 

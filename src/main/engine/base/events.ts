@@ -42,8 +42,12 @@ export const SHARED_EVENTS_KEPT = { ms: 24 * 3600_000, count: 100_000 }
 /// The most events a stream that reconnects is sent before the live ones; beyond, it is told to read again.
 export const REPLAY_LIMIT = 10_000
 
-/// Hands a numbered event to the engine's subscribers.
-type Deliver = (event: ReportEvent, id: string, seq: number) => void
+/// How a log hands events to the engine's subscribers: each change as soon as this process knows of it (its own
+/// when emitted, another replica's when read), and each change with its id, in the log's order.
+interface Deliver {
+  change(event: ReportEvent): void
+  numbered(event: ReportEvent, id: string, seq: number): void
+}
 
 /// Where an engine's events are numbered and kept for streams that reconnect.
 interface EventLog {
@@ -75,6 +79,11 @@ export interface EventTable {
 /// are numbered and kept in this process (one process per folder: nothing else writes them); on a team server's
 /// PostgreSQL (`ReportEvents.shared`) they go through the database's `events` table, so that every replica hears
 /// what every replica emits, in one order, under ids they all share.
+///
+/// Two ways to listen: `subscribe` hears each change as soon as this process knows of it (what it emits at once,
+/// as on SQLite, so that what a request changed shows in the next read of the same replica), and `numbered`
+/// (`follow` for a stream that reconnects) hears each change with its id, in the order every replica hears it.
+/// In one process both hear the same changes at the same moment.
 export class ReportEvents {
   private readonly emitter = new EventEmitter()
   private readonly log: EventLog
@@ -83,7 +92,10 @@ export class ReportEvents {
   constructor(openLog: (deliver: Deliver) => EventLog = (deliver) => new MemoryLog(deliver)) {
     // Every open editor window or event-stream client is one listener.
     this.emitter.setMaxListeners(0)
-    this.log = openLog((event, id, seq) => this.emitter.emit('report', event, id, seq))
+    this.log = openLog({
+      change: (event) => this.emitter.emit('change', event),
+      numbered: (event, id, seq) => this.emitter.emit('numbered', event, id, seq),
+    })
   }
 
   /// The stream of a team server: events stored in `table`, heard from every replica. Resolves once listening.
@@ -93,8 +105,8 @@ export class ReportEvents {
     return events
   }
 
-  /// Tells every subscriber of `event`: in this process at once; on a team server once it is stored, a
-  /// millisecond or two later, on every replica.
+  /// Tells every subscriber of `event`: in this process at once; on a team server, the other replicas and the
+  /// numbered listeners once it is stored and read back, a millisecond or two later.
   emit(event: ReportEvent): void {
     this.log.append(event)
   }
@@ -107,9 +119,9 @@ export class ReportEvents {
   }
 
   /// Calls `listener` for the events of `organizationId` after the one named `lastId` (those that came before
-  /// this call first, in order), then for every change as it comes, none twice and none left out; or calls
-  /// `resync` first, then `listener` for the changes to come, when what came after `lastId` cannot be told (as
-  /// `since`). Returns the function that stops listening.
+  /// this call first, in order), then for every change as it comes (as `numbered`), none twice and none left
+  /// out; or calls `resync` first, then `listener` for the changes to come, when what came after `lastId` cannot
+  /// be told (as `since`). Returns the function that stops listening.
   follow(
     lastId: string,
     organizationId: string,
@@ -124,7 +136,7 @@ export class ReportEvents {
       if (held) held.push({ id, seq, event })
       else if (seq > sent) listener(event, id)
     }
-    this.emitter.on('report', live)
+    this.emitter.on('numbered', live)
     const replay = (missed: NumberedEvent[] | null): void => {
       if (stopped) return
       const waiting = held ?? []
@@ -146,7 +158,7 @@ export class ReportEvents {
     })
     return () => {
       stopped = true
-      this.emitter.off('report', live)
+      this.emitter.off('numbered', live)
     }
   }
 
@@ -163,10 +175,18 @@ export class ReportEvents {
     })
   }
 
-  /// Calls `listener` for every change, with the change's id; returns the function that stops listening.
-  subscribe(listener: (event: ReportEvent, id: string) => void): () => void {
-    this.emitter.on('report', listener)
-    return () => this.emitter.off('report', listener)
+  /// Calls `listener` for every change as soon as this process knows of it: one it emits at once, another
+  /// replica's when read (so not always in the order of their ids); returns the function that stops listening.
+  subscribe(listener: (event: ReportEvent) => void): () => void {
+    this.emitter.on('change', listener)
+    return () => this.emitter.off('change', listener)
+  }
+
+  /// Calls `listener` for every change with its id, in the order of the ids (on a team server, once stored and
+  /// read back); returns the function that stops listening.
+  numbered(listener: (event: ReportEvent, id: string) => void): () => void {
+    this.emitter.on('numbered', listener)
+    return () => this.emitter.off('numbered', listener)
   }
 
   /// Stores the events emitted so far (on a team server) and stops listening to other replicas.
@@ -190,7 +210,8 @@ class MemoryLog implements EventLog {
     const numbered = { id: `${this.name}-${this.count}`, seq: this.count, event }
     this.recent.push(numbered)
     if (this.recent.length >= 2 * RECENT_EVENTS) this.recent = this.recent.slice(-RECENT_EVENTS)
-    this.deliver(event, numbered.id, numbered.seq)
+    this.deliver.change(event)
+    this.deliver.numbered(event, numbered.id, numbered.seq)
   }
 
   async since(lastId: string, organizationId?: string): Promise<NumberedEvent[] | null> {
@@ -221,15 +242,19 @@ const RETRY_MS = 1_000
 const PRUNE_EVERY_MS = 10 * 60_000
 
 /// A team server's events: appended to the database's table (each replica's in the order it emitted them) and
-/// delivered to this replica's subscribers as they are read back, from the last id read, in the order of their
-/// ids: this replica's and every other's alike. The database tells each replica when events were appended
-/// (NOTIFY, carrying only the last id); a notification lost while the listening connection was down only delays
-/// the events, as the replica reads on from its last id when the connection is back, and after each of its own
-/// appends.
+/// delivered to this replica's numbered listeners as they are read back, from the last id read, in the order of
+/// their ids: this replica's and every other's alike; its other subscribers hear its own at once, and the other
+/// replicas' when read. The database tells each replica when events were appended (NOTIFY, carrying only the
+/// last id); a notification lost while the listening connection was down only delays the events, as the replica
+/// reads on from its last id when the connection is back, and after each of its own appends.
 class TableLog implements EventLog {
   /// Emitted and not yet appended, oldest first.
   private readonly queue: ReportEvent[] = []
   private appending: Promise<void> | null = null
+  /// The append statement in flight, until the ids it gave are in `own`.
+  private sending: Promise<void> | null = null
+  /// Ids of this replica's events not yet read back: its subscribers heard them when emitted.
+  private readonly own = new Set<number>()
   /// The last id delivered; null until started.
   private cursor: number | null = null
   private reading: Promise<void> | null = null
@@ -259,6 +284,7 @@ class TableLog implements EventLog {
       console.error(`factdesk: a ${event.type} event came after the events were closed; it is not sent`)
       return
     }
+    this.deliver.change(event)
     this.queue.push(event)
     this.appending ??= this.appendQueued().finally(() => (this.appending = null))
   }
@@ -272,14 +298,20 @@ class TableLog implements EventLog {
         organizationId: event.organizationId,
         body: JSON.stringify(toUpdate(event)),
       }))
+      const sending = this.table.append(rows, this.clock.now().toISOString()).then((ids) => {
+        for (const id of ids) this.own.add(id)
+      })
+      this.sending = sending
       try {
-        await this.table.append(rows, this.clock.now().toISOString())
+        await sending
       } catch (error) {
         if (++tries < APPEND_TRIES && !this.closed) {
           await new Promise((resolve) => setTimeout(resolve, RETRY_MS))
           continue
         }
         console.error(`factdesk: ${batch.length} events could not be stored, and are not sent`, error)
+      } finally {
+        if (this.sending === sending) this.sending = null
       }
       tries = 0
       this.queue.splice(0, batch.length)
@@ -306,13 +338,11 @@ class TableLog implements EventLog {
         this.readAgain = false
         for (;;) {
           const rows = await this.table.after(this.cursor ?? 0, PAGE)
+          // A row of this replica's may be read before its append's answer is: the ids it gave are waited for.
+          await this.sending?.catch(() => undefined)
           for (const row of rows) {
             this.cursor = row.id
-            try {
-              this.deliver(this.parse(row), String(row.id), row.id)
-            } catch (error) {
-              console.error('factdesk: a subscriber to the events failed', error)
-            }
+            this.pass(row)
           }
           if (rows.length < PAGE || this.closed) break
         }
@@ -324,6 +354,17 @@ class TableLog implements EventLog {
         this.retry = null
         void this.catchUp()
       }, RETRY_MS)
+    }
+  }
+
+  /// Hands a row read back to the numbered listeners, and to the subscribers unless it is this replica's own.
+  private pass(row: { id: number; organizationId: string; body: string }): void {
+    try {
+      const event = this.parse(row)
+      this.deliver.numbered(event, String(row.id), row.id)
+      if (!this.own.delete(row.id)) this.deliver.change(event)
+    } catch (error) {
+      console.error('factdesk: a subscriber to the events failed', error)
     }
   }
 

@@ -47,7 +47,7 @@ const events = createRoute({
 /// replica of a team server). Streams end when the server stops (`stopping`): their clients reconnect, to it or
 /// to the next one.
 export function eventRoutes(
-  reports: Pick<ReportEvents, 'subscribe' | 'follow'>,
+  reports: Pick<ReportEvents, 'numbered' | 'follow'>,
   isCurrent: (tokenId: string) => Promise<boolean>,
   stopping?: AbortSignal,
 ): OpenAPIHono<ApiEnv> {
@@ -78,7 +78,7 @@ export function eventRoutes(
       }
       const resync = (): void => send(() => stream.writeSSE({ data: JSON.stringify({ type: 'resync' }) }))
       const stop =
-        lastId === undefined ? reports.subscribe(pass) : reports.follow(lastId, organizationId, pass, resync)
+        lastId === undefined ? reports.numbered(pass) : reports.follow(lastId, organizationId, pass, resync)
       const keepAlive = setInterval(() => send(() => stream.write(': keep-alive\n\n')), KEEP_ALIVE_MS)
       await stream.write(': connected\n\n')
       await ended

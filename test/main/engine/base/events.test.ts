@@ -13,7 +13,7 @@ const change = (n: number): ReportEvent => ({
 /// Emits `count` events and returns their ids, as a listener heard them.
 function emitted(events: ReportEvents, count: number, from = 0): string[] {
   const ids: string[] = []
-  const stop = events.subscribe((_event, id) => ids.push(id))
+  const stop = events.numbered((_event, id) => ids.push(id))
   for (let n = from; n < from + count; n++) events.emit(change(n))
   stop()
   return ids

@@ -25,7 +25,7 @@ type Heard = [string, number][]
 
 function listening(events: ReportEvents): Heard {
   const heard: Heard = []
-  events.subscribe((event, id) => heard.push([id, numberOf(event)]))
+  events.numbered((event, id) => heard.push([id, numberOf(event)]))
   return heard
 }
 
@@ -47,7 +47,7 @@ describe('following the events of one process', () => {
   it('sends what came after an id, then what comes, none twice; or resync, then what comes', async () => {
     const events = new ReportEvents()
     const ids: string[] = []
-    events.subscribe((_event, id) => ids.push(id))
+    events.numbered((_event, id) => ids.push(id))
     for (let n = 0; n < 3; n++) events.emit(change(n))
     const followed: Heard = []
     const stop = events.follow(
@@ -112,6 +112,34 @@ describe.skipIf(postgres.skip)('the events of a team server', () => {
       sourcesRead: onA[0]![1],
     })
     expect(stored!.organizationId).toBe('org_1')
+  })
+
+  it('a subscriber hears what its replica emits at once, what another does when read, each once', async () => {
+    const url = await postgres.database()
+    const [a, b] = [await replica(url), await replica(url)]
+    const changes = (events: ReportEvents): number[] => {
+      const heard: number[] = []
+      events.subscribe((event) => heard.push(numberOf(event)))
+      return heard
+    }
+    const [onA, onB, numberedOnA] = [changes(a.events), changes(b.events), listening(a.events)]
+    a.events.emit(change(1))
+    // At once, as in one process: what a request changed shows in the next read on this replica.
+    expect(onA).toEqual([1])
+    expect(numberedOnA).toEqual([])
+    b.events.emit(change(2))
+    a.events.emit(change(3))
+    expect(onA).toEqual([1, 3])
+    await expect.poll(() => numberedOnA.length).toBe(3)
+    await expect.poll(() => onA).toEqual([1, 3, 2])
+    // Many more from both, side by side: each heard once on each replica.
+    for (let n = 4; n < 200; n++) (n % 2 === 0 ? a : b).events.emit(change(n))
+    const all = Array.from({ length: 199 }, (_, i) => i + 1)
+    await expect.poll(() => numberedOnA.length, { timeout: 10_000 }).toBe(199)
+    await expect.poll(() => onB.length, { timeout: 10_000 }).toBe(199)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(onA.toSorted((x, y) => x - y)).toEqual(all)
+    expect(onB.toSorted((x, y) => x - y)).toEqual(all)
   })
 
   it('a stream following from an id while replicas emit gets every later event once, in order', async () => {
