@@ -70,6 +70,9 @@ describe('a claim’s statement as stored', () => {
     const db = new Database(file)
     db.exec('ALTER TABLE claims DROP COLUMN statement_state')
     db.exec('ALTER TABLE vote_cache DROP COLUMN detail')
+    db.exec('ALTER TABLE units DROP COLUMN lease_id')
+    for (const table of ['research', 'webhook_events', 'pending_checks'])
+      db.exec(`ALTER TABLE ${table} DROP COLUMN lease_until; ALTER TABLE ${table} DROP COLUMN lease_id`)
     db.exec(`PRAGMA user_version = ${MIGRATIONS.findIndex((sql) => sql.includes('statement_state'))}`)
     db.close()
 
