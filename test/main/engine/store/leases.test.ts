@@ -3,8 +3,8 @@
 // data folder's SQLite and on PostgreSQL, where two stores stand for two replicas on one database.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { Store } from '../../../../src/main/engine/store'
-import type { ClaimRecord } from '../../../../src/main/engine/store/documents'
 import { postgresForTests } from '../../../helpers/postgres'
+import { ORGANIZATION, seedCheck, seedOrganization, TEXT, TOKEN } from '../../../helpers/seed'
 import { tempDir } from '../../../helpers/server'
 
 const postgres = postgresForTests()
@@ -14,11 +14,6 @@ const start = Date.now()
 const at = (seconds: number): string => new Date(start + seconds * 1000).toISOString()
 const LATER = at(3600)
 
-const ORGANIZATION = 'org_leases'
-const TOKEN = 'tok_leases'
-const TEXT =
-  'Everest is 8849 m tall. The Nile is 6650 km long. Baikal is 1642 m deep. The Amazon is 6400 km long.'
-
 describe.each([
   { dialect: 'SQLite', postgres: false },
   { dialect: 'PostgreSQL', postgres: true },
@@ -26,7 +21,6 @@ describe.each([
   /// Two stores over one database: two replicas.
   let a: Store
   let b: Store
-  let checks = 0
 
   beforeEach(async (context) => {
     if (onPostgres && postgres.skip) return context.skip()
@@ -35,9 +29,7 @@ describe.each([
     const open = () => (database ? Store.connect(database) : Store.open(dataDir))
     a = await open()
     b = await open()
-    await a.organizations.insert({ id: ORGANIZATION, name: 'Leases', createdAt: at(0) }, false)
-    const token = { organizationId: ORGANIZATION, name: null, scope: 'write' as const, createdAt: at(0) }
-    await a.tokens.insert({ id: TOKEN, ...token, sessionExpiresAt: null }, 'hash')
+    await seedOrganization(a, at(0))
   })
   afterEach(async () => {
     await a?.close()
@@ -45,46 +37,7 @@ describe.each([
   })
 
   /// A check of four claims, queued at 0: its units wait.
-  async function submitted(): Promise<string> {
-    const n = ++checks
-    const [id, documentId] = [`chk_${n}`, `doc_${n}`]
-    const claims: ClaimRecord[] = TEXT.split(/(?<=\.) /).map((text, i) => ({
-      id: `clm_${n}_${i}`,
-      documentId,
-      text,
-      charStart: TEXT.indexOf(text),
-      charEnd: TEXT.indexOf(text) + text.length,
-      statement: null,
-      parts: null,
-      statementState: null,
-    }))
-    await a.transaction(async (tx) => {
-      const priced = { tiers: ['t1' as const], unitPrices: { t1: 1 }, createdAt: at(0) }
-      await tx.documents.insert(
-        { id: documentId, organizationId: ORGANIZATION, text: TEXT, ...priced, expiresAt: null },
-        claims,
-      )
-      await tx.checks.insert({
-        id,
-        organizationId: ORGANIZATION,
-        documentId,
-        status: 'queued',
-        ...{ name: null, author: null, sourceUrl: null, callbackUrl: null },
-        ...priced,
-        claimCount: claims.length,
-        credits: { charged: claims.length, refunded: 0 },
-        updatedAt: at(0),
-        completedAt: null,
-        error: null,
-      })
-      await tx.units.enqueue(
-        id,
-        claims.map((claim) => ({ claimId: claim.id, tier: 't1' as const, model: '' })),
-        at(0),
-      )
-    })
-    return id
-  }
+  const submitted = (): Promise<string> => seedCheck(a, at(0))
 
   describe('units', () => {
     it('a unit leased and held is not leased again; once its lease has expired, another takes it over', async () => {
