@@ -6,13 +6,11 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { Config } from '../../../../src/shared/config'
 import { systemClock } from '../../../../src/main/engine/base/clock'
 import { ReportEvents } from '../../../../src/main/engine/base/events'
-import { fileSecretBox } from '../../../../src/main/engine/base/secrets'
 import { newWebhookSecret } from '../../../../src/main/engine/checks/account'
 import { Store } from '../../../../src/main/engine/store'
 import { WebhookDeliveries } from '../../../../src/main/engine/webhooks/deliveries'
 import { postgresForTests } from '../../../helpers/postgres'
 import { ORGANIZATION, seedCheck, seedOrganization } from '../../../helpers/seed'
-import { tempDir } from '../../../helpers/server'
 import { startReceiver, type Receiver } from './helpers'
 
 const postgres = postgresForTests()
@@ -29,10 +27,9 @@ afterEach(async () => {
   ;[closing, receiver] = [[], undefined]
 })
 
-/// A replica's store and delivery worker, started; its store sealed with the key of `dataDir`, which the replicas
-/// share here.
-async function replica(database: string, dataDir: string) {
-  const store = await Store.connect(database, fileSecretBox(dataDir))
+/// A replica's store and delivery worker, started; the replicas share the database's key for stored secrets.
+async function replica(database: string) {
+  const store = await Store.connect(database)
   const deliveries = new WebhookDeliveries(store, CONFIG, systemClock, new ReportEvents(), {
     leaseMs: LEASE_MS,
     pollMs: 50,
@@ -76,32 +73,32 @@ async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 10
 
 describe.skipIf(postgres.skip)('webhook deliveries of replicas on one PostgreSQL database', () => {
   it('one attempt at a time: the other replica waits while the receiver takes longer than a lease', async () => {
-    const [database, dataDir] = [await postgres.database(), tempDir()]
+    const database = await postgres.database()
     receiver = await startReceiver()
     receiver.replies = [{ status: 200, delayMs: 4 * LEASE_MS }]
-    const seeding = await Store.connect(database, fileSecretBox(dataDir))
+    const seeding = await Store.connect(database)
     closing.push(seeding)
     const id = await queued(seeding, `${receiver.origin}/hook`)
-    await replica(database, dataDir)
-    await replica(database, dataDir)
+    await replica(database)
+    await replica(database)
     await until(async () => (await seeding.outbox.get(id))?.status === 'delivered')
     expect(receiver.requests).toHaveLength(1)
     expect(await seeding.outbox.attempts(id)).toMatchObject([{ attempt: 1, statusCode: 200 }])
   })
 
   it('a replica that dies mid-attempt leaves its event to the other once its lease expires; that attempt is recorded', async () => {
-    const [database, dataDir] = [await postgres.database(), tempDir()]
+    const database = await postgres.database()
     receiver = await startReceiver()
     receiver.replies = ['hang']
-    const seeding = await Store.connect(database, fileSecretBox(dataDir))
+    const seeding = await Store.connect(database)
     closing.push(seeding)
     const id = await queued(seeding, `${receiver.origin}/hook`)
-    const doomed = await replica(database, dataDir)
+    const doomed = await replica(database)
     await until(() => receiver?.requests.length === 1)
     // It dies: its connections are gone, it renews nothing and records nothing.
     await doomed.store.close()
     const died = Date.now()
-    await replica(database, dataDir)
+    await replica(database)
     await until(async () => (await seeding.outbox.get(id))?.status === 'delivered')
     expect(Date.now() - died).toBeGreaterThanOrEqual(LEASE_MS / 3)
     expect(receiver.requests).toHaveLength(2)
