@@ -8,7 +8,7 @@ import {
 } from '../../../shared/schemas'
 import type { Clock } from '../base/clock'
 import { Alarm } from '../base/alarm'
-import { HeldLeases, LEASE_MS, POLL_MS, newLeaseId, nextLook } from '../jobs/leases'
+import { HeldLeases, LEASE_MS, POLL_MS, newLeaseId, nextLook } from '../store/leases'
 import { hasEnded } from '../../../shared/vocabulary'
 import { type ReportEvents } from '../base/events'
 import { newId, newSecret } from '../base/ids'

@@ -11,7 +11,7 @@ import { JUDGE_UNIT, type TierChecker, type UnitOutcome } from '../tiers/tier'
 import { checkView } from '../checks/views'
 import { Alarm } from '../base/alarm'
 import { queueCheckEvent } from '../webhooks/event'
-import { HeldLeases, LEASE_MS, POLL_MS, newLeaseId, nextLook } from './leases'
+import { HeldLeases, LEASE_MS, POLL_MS, newLeaseId, nextLook } from '../store/leases'
 
 export interface RunnerOptions {
   /// Units worked on at once; null: as many as the tiers in use ask for (t2 wants twice its providers' request

@@ -418,7 +418,7 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE vote_cache ADD COLUMN detail TEXT;
   `,
-  // Leases that replicas of a team server share (jobs/leases.ts): each lease of a unit, a research run, a webhook
+  // Leases that replicas of a team server share (store/leases.ts): each lease of a unit, a research run, a webhook
   // event or a pending check carries a token, and its results are written only while the token is still the row's,
   // so that a holder whose lease expired and was taken over writes nothing. Webhook events and pending checks are
   // leased while an attempt runs, until lease_until; a unit or a run already had one.

@@ -5,7 +5,7 @@
 // rows over (a new token), and should the first one come back it writes nothing.
 import { randomUUID } from 'node:crypto'
 import type { Clock } from '../base/clock'
-import type { Dialect } from '../store/database'
+import type { Dialect } from './database'
 
 /// How long a lease lasts unless renewed: the longest a dead replica's work waits before another takes it over.
 export const LEASE_MS = 30_000
