@@ -264,7 +264,7 @@ describe('deep research', () => {
     )
     expect((await s.engine.admin.ledger(other.id)).charge).toBe(0)
     expect((await call(s, 'GET', '/credits', { token: otherToken })).json.balance).toBe(100)
-  })
+  }, 60_000)
 
   it('by claimId: researches the claim as its self-contained statement, resolving it first when no check has', async () => {
     const s = await setUp()
