@@ -77,6 +77,12 @@ describeStores('the store', (kind) => {
     await second.close()
   })
 
+  it('closes once, however often it is closed', async () => {
+    const store = await (await kind.place()).open()
+    await Promise.all([store.close(), store.close()])
+    await store.close()
+  })
+
   it('rolls back a failed transaction completely', async () => {
     const store = await (await kind.place()).open()
     const organization = { id: 'org_rollback', name: 'Half', createdAt: '2026-01-01T00:00:00.000Z' }
