@@ -10,6 +10,25 @@ import { createApp } from '../../src/main/server/app'
 import { API_BASE } from '../../src/shared/rest'
 import { hasEnded } from '../../src/shared/vocabulary'
 import { listen, type Listening } from '../../src/main/server/listen'
+import { fileSecretBox } from '../../src/main/engine/base/secrets'
+import { Store } from '../../src/main/engine/store'
+import { postgresForTests } from './postgres'
+
+/// The store the tests' servers run on: SQLite, or with FACTDESK_TEST_STORE=postgres PostgreSQL (a suite written
+/// for SQLite run on the team server's store). Tests of the SQLite file itself run on SQLite only.
+export const TEST_STORE: 'sqlite' | 'postgres' =
+  process.env.FACTDESK_TEST_STORE === 'postgres' ? 'postgres' : 'sqlite'
+const serversPostgres = TEST_STORE === 'postgres' ? postgresForTests() : null
+const databases = new Map<string, Promise<string>>()
+
+/// The PostgreSQL database of a data folder under FACTDESK_TEST_STORE=postgres, made the first time it is asked
+/// for (an engine started again on the folder finds its data there); undefined on SQLite.
+export function testDatabase(dataDir: string): Promise<string> | undefined {
+  if (!serversPostgres) return undefined
+  let database = databases.get(dataDir)
+  if (!database) databases.set(dataDir, (database = serversPostgres.database()))
+  return database
+}
 
 /// A fresh data folder under the system's temporary directory.
 export const tempDir = (): string => mkdtempSync(join(tmpdir(), 'factdesk-test-'))
@@ -22,6 +41,10 @@ export interface TestServer {
   engine: Engine
   /// The engine's data folder.
   dataDir: string
+  /// The engine's PostgreSQL database; undefined on the data folder's SQLite.
+  database: string | undefined
+  /// A store of its own over the engine's database, for what a test reads or writes past the API.
+  openStore(): Promise<Store>
   origin: string
   /// Base URL of the API, e.g. http://127.0.0.1:PORT/api/v1
   api: string
@@ -40,6 +63,9 @@ export async function startServer(
     /// A config file read as `serve --config FILE` reads it (with what lies beside it); wins over `config`.
     configPath?: string
     dataDir?: string
+    /// A PostgreSQL database's URL (`openEngine`'s `database`); absent: the data folder's SQLite (or, with
+    /// FACTDESK_TEST_STORE=postgres, the folder's database there).
+    database?: string
     extend?: (app: Hono, engine: Engine) => void
     tiers?: EngineOptions['tiers']
     runner?: EngineOptions['runner']
@@ -50,8 +76,10 @@ export async function startServer(
   } = {},
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? tempDir()
+  const database = options.database ?? (await testDatabase(dataDir))
   const engine = await openEngine({
     dataDir,
+    database,
     ...(options.configPath
       ? { configPath: options.configPath }
       : { config: Config.parse(options.config ?? {}) }),
@@ -84,6 +112,8 @@ export async function startServer(
   return {
     engine,
     dataDir,
+    database,
+    openStore: () => (database ? Store.connect(database, fileSecretBox(dataDir)) : Store.open(dataDir)),
     origin: server.origin,
     api: server.origin + API_BASE,
     write: (await engine.admin.createToken('write', organizationId, 'test write')).value,

@@ -170,8 +170,8 @@ describe('stored text', () => {
       }),
       { numRuns: 40 },
     )
-    // Read back from the database file by another engine.
-    const engine = await openEngine({ dataDir: server.dataDir })
+    // Read back from the database by another engine.
+    const engine = await openEngine({ dataDir: server.dataDir, database: server.database })
     try {
       const principal = await engine.localPrincipal()
       for (const [id, text, title] of ids) {
