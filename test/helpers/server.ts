@@ -10,6 +10,7 @@ import { createApp } from '../../src/main/server/app'
 import { API_BASE } from '../../src/shared/rest'
 import { hasEnded } from '../../src/shared/vocabulary'
 import { listen, type Listening } from '../../src/main/server/listen'
+import { Store } from '../../src/main/engine/store'
 import { databaseOf } from './database'
 
 /// A fresh data folder under the system's temporary directory.
@@ -23,6 +24,10 @@ export interface TestServer {
   engine: Engine
   /// The engine's data folder.
   dataDir: string
+  /// The engine's PostgreSQL database; undefined on the data folder's SQLite.
+  database: string | undefined
+  /// A store of its own over the engine's database, for what a test reads or writes past the API.
+  openStore(): Promise<Store>
   origin: string
   /// Base URL of the API, e.g. http://127.0.0.1:PORT/api/v1
   api: string
@@ -41,6 +46,9 @@ export async function startServer(
     /// A config file read as `serve --config FILE` reads it (with what lies beside it); wins over `config`.
     configPath?: string
     dataDir?: string
+    /// A PostgreSQL database's URL (`openEngine`'s `database`); absent: the data folder's SQLite (or, with
+    /// FACTDESK_TEST_STORE=postgres, the folder's database there).
+    database?: string
     extend?: (app: Hono, engine: Engine) => void
     tiers?: EngineOptions['tiers']
     runner?: EngineOptions['runner']
@@ -51,9 +59,10 @@ export async function startServer(
   } = {},
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? tempDir()
+  const database = options.database ?? (await databaseOf(dataDir)).database
   const engine = await openEngine({
     dataDir,
-    ...(await databaseOf(dataDir)),
+    database,
     ...(options.configPath
       ? { configPath: options.configPath }
       : { config: Config.parse(options.config ?? {}) }),
@@ -86,6 +95,8 @@ export async function startServer(
   return {
     engine,
     dataDir,
+    database,
+    openStore: () => (database ? Store.connect(database) : Store.open(dataDir)),
     origin: server.origin,
     api: server.origin + API_BASE,
     write: (await engine.admin.createToken('write', organizationId, 'test write')).value,

@@ -3,7 +3,6 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { afterEach, describe, expect, it } from 'vitest'
 import { hasEnded } from '../../../src/shared/vocabulary'
 import { ReportCache } from '../../../src/main/engine/checks/reports'
-import { Store } from '../../../src/main/engine/store'
 import { startFakeOpenAI, type FakeOpenAI } from '../../helpers/fakeOpenAI'
 import { call, startServer, waitForEnd, type TestServer } from '../../helpers/server'
 import { GatedTier } from '../../helpers/tiers'
@@ -260,7 +259,7 @@ describe('GET /checks/{id}/report, served from the report cache', () => {
     ]
     const principal = await server.engine.localPrincipal()
     // Second connections to the same store: what one report takes, then room for two and a half.
-    const store = await Store.open(server.dataDir)
+    const store = await server.openStore()
     const measure = new ReportCache(store, server.engine.events)
     await measure.report(principal, ids[0] as string)
     const oneReport = measure.size

@@ -38,6 +38,8 @@ async function replica(database: string, gate: GatedTier, runJobs: boolean): Pro
   return {
     engine,
     dataDir,
+    database,
+    openStore: () => Store.connect(database),
     origin: server.origin,
     api: server.origin + API_BASE,
     write: (await engine.admin.createToken('write', organizationId, 'test write')).value,

@@ -9,7 +9,6 @@ import { Store } from '../../../src/main/engine/store'
 import { MIGRATIONS } from '../../../src/main/engine/store/migrations'
 import { call, expectEnvelope, tempDir } from '../../helpers/server'
 import { startOwnerServer, type OwnerServer } from '../engine/settings/session'
-import { databaseOf } from '../../helpers/database'
 
 // Every text the API stores goes in as arbitrary strings (U+0000, lone surrogates and astral characters
 // included) and is either refused with a 400 naming the member and the offset of the first bad UTF-16 unit, or
@@ -171,8 +170,8 @@ describe('stored text', () => {
       }),
       { numRuns: 40 },
     )
-    // Read back from the database file by another engine.
-    const engine = await openEngine({ dataDir: server.dataDir, ...(await databaseOf(server.dataDir)) })
+    // Read back from the database by another engine.
+    const engine = await openEngine({ dataDir: server.dataDir, database: server.database })
     try {
       const principal = await engine.localPrincipal()
       for (const [id, text, title] of ids) {

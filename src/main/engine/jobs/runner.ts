@@ -10,8 +10,8 @@ import { PermanentError } from '../base/errors'
 import { JUDGE_UNIT, type TierChecker, type UnitOutcome } from '../tiers/tier'
 import { checkView } from '../checks/views'
 import { Alarm } from '../base/alarm'
-import { queueCheckEvent } from '../webhooks/event'
 import { HeldLeases, LEASE_MS, POLL_MS, newLeaseId, nextLook } from '../store/leases'
+import { queueJudge, settleCheck } from './settle'
 
 export interface RunnerOptions {
   /// Units worked on at once; null: as many as the tiers in use ask for (t2 wants twice its providers' request
@@ -413,6 +413,8 @@ export class JobRunner {
       // Written with the other units that land in the same turn (a batch of votes): one commit for them all.
       this.landing.set(check.id, (this.landing.get(check.id) ?? 0) + 1)
       const recording = this.store.batched(async (tx) => {
+        // The check's lock first, as whatever may end its claim-tier or the check (settle.ts).
+        await tx.checks.lock(check.id)
         // Cancelled meanwhile, or its lease lost: nothing of it is written.
         if (!(await tx.units.finish(unit.id, unit.leaseId))) return false
         if (outcome.evaluation)
@@ -503,63 +505,28 @@ export class JobRunner {
 
   private async giveUp(unit: UnitRecord, reason: string): Promise<void> {
     await this.store.transaction(async (tx) => {
+      await tx.checks.lock(unit.checkId)
       if (await tx.units.fail(unit.id, unit.leaseId, reason)) await this.queueJudge(unit, tx)
     })
     await this.settle(unit.checkId)
   }
 
-  /// Called in the transaction `tx` that ends a panel unit (done or failed): when it was the claim-tier's last
-  /// open one and at least one vote is in, queues the judge unit. If every panel unit failed there is no judge,
-  /// and the claim-tier ends without consensus (refunded when the check settles).
+  /// Queues the claim-tier's judge if `unit` was its last open panel unit (`queueJudge`), in the transaction that
+  /// ended the unit under its check's lock.
   private async queueJudge(unit: UnitRecord, tx: Store): Promise<void> {
-    if (unit.model === JUDGE_UNIT || !this.tiers.get(unit.tier)?.judge) return
-    if ((await tx.units.openFor(unit.checkId, unit.claimId, unit.tier)) > 0) return
-    if ((await tx.results.votes(unit.checkId, unit.claimId, unit.tier)).length === 0) return
-    await tx.units.enqueueOnce(
-      unit.checkId,
-      { claimId: unit.claimId, tier: unit.tier, model: JUDGE_UNIT },
-      this.now(),
-    )
+    if (this.tiers.get(unit.tier)?.judge) await queueJudge(tx, unit, this.now())
   }
 
-  /// Ends the check once none of its units is open: completed when all succeeded, otherwise failed with the
-  /// claim-tiers that reached no consensus refunded, under the organization's lock. The conditional update lets
-  /// only one ending win; true when this call ended it.
+  /// Ends the check once none of its units is open (`settleCheck`), in a transaction under its organization's
+  /// lock, as it may refund; true when this call ended it.
   private async settle(checkId: string): Promise<boolean> {
     // Most units end with others still open: that read needs no write transaction.
     if (await this.store.units.anyOpen(checkId)) return false
-    const organizationId = (this.checks.get(checkId) ?? (await this.store.checks.byId(checkId)))
-      ?.organizationId
-    if (organizationId === undefined) return false
-    const ended = await this.store.transaction(
-      async (tx) => {
-        if (await tx.units.anyOpen(checkId)) return false
-        const check = await tx.checks.byId(checkId)
-        if (!check) return false
-        const failed = await tx.units.failedUndecided(checkId)
-        const at = this.now()
-        if (failed === 0) {
-          if (!(await tx.checks.end(checkId, { status: 'completed', refunded: 0, error: null, at })))
-            return false
-          await queueCheckEvent(tx, checkId, at) // the webhook event, with the ending or not at all
-          return true
-        }
-        const decided = await tx.results.decided(checkId)
-        const refund = check.tiers.reduce((sum, tier) => {
-          const undecided = check.claimCount - decided.filter((entry) => entry.tier === tier).length
-          return sum + undecided * (check.unitPrices[tier] ?? 0)
-        }, 0)
-        const error = {
-          code: 'unit_failed',
-          message: `${failed} claim check${failed === 1 ? '' : 's'} failed: ${(await tx.units.lastError(checkId)) ?? 'unknown error'}`,
-        }
-        if (!(await tx.checks.end(checkId, { status: 'failed', refunded: refund, error, at }))) return false
-        await tx.ledger.record(check.organizationId, 'refund', refund, checkId, at)
-        await queueCheckEvent(tx, checkId, at)
-        return true
-      },
-      { lockOrg: organizationId },
-    )
+    const check = this.checks.get(checkId) ?? (await this.store.checks.byId(checkId))
+    if (!check) return false
+    const ended = await this.store.transaction((tx) => settleCheck(tx, checkId, this.now()), {
+      lockOrg: check.organizationId,
+    })
     if (ended) {
       this.claimsDone.delete(checkId)
       this.checks.delete(checkId)

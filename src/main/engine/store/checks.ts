@@ -6,7 +6,7 @@ import {
   type Tier,
 } from '../../../shared/schemas'
 import { hasEnded, type EndedCheckStatus } from '../../../shared/vocabulary'
-import type { Db } from './database'
+import { sql, type Db } from './database'
 
 /// A check as stored; `progress` is derived from its consensus rows when read, `webhook` from the outbox.
 /// `unitPrices` are the prices per claim it was charged at, so that a partial refund pays back exactly what
@@ -133,6 +133,23 @@ export class Checks {
   /// For the job runner, which works for every organization.
   async byId(id: string): Promise<CheckRecord | null> {
     const row = (await this.db.prepare('SELECT * FROM checks WHERE id = ?').get(id)) as Row | undefined
+    return row ? toRecord(row) : null
+  }
+
+  /// The check, its row locked until the transaction ends (PostgreSQL; SQLite's writer is alone anyway). The
+  /// transactions that end its units or the check take this first (jobs/settle.ts), so that they run one after
+  /// the other and each reads what the one before committed (every statement after the lock sees it, under READ
+  /// COMMITTED). It is the lock an UPDATE of the row takes (`NO KEY UPDATE`): a cancel waits for it, or it for the
+  /// cancel, before either writes the units; a foreign key's check does not wait for it.
+  async lock(id: string): Promise<CheckRecord | null> {
+    const row = (await this.db
+      .prepare(
+        sql(this.db, {
+          sqlite: 'SELECT * FROM checks WHERE id = ?',
+          postgres: 'SELECT * FROM checks WHERE id = ? FOR NO KEY UPDATE',
+        }),
+      )
+      .get(id)) as Row | undefined
     return row ? toRecord(row) : null
   }
 

@@ -43,6 +43,8 @@ interface Shared {
     resolve(result: unknown): void
     reject(error: unknown): void
   }[]
+  /// The batch being written, if any: the next one waits for it.
+  writing: Promise<void>
 }
 
 /// The engine's store: one module per aggregate over one database (SQLite, or PostgreSQL on a team server). The
@@ -123,7 +125,10 @@ export class Store {
 
   /// The store over an opened and migrated database.
   static async over(database: Database, box: SecretBox): Promise<Store> {
-    const store = new Store({ database, box, resolvedListeners: new Set(), batch: [] }, null)
+    const store = new Store(
+      { database, box, resolvedListeners: new Set(), batch: [], writing: Promise.resolve() },
+      null,
+    )
     try {
       await store.transaction(async (tx) => await tx.webhookSecrets.sealPlaintext())
     } catch (error) {
@@ -163,12 +168,20 @@ export class Store {
 
   /// Runs `work` in one write transaction with the other work batched in the same turn of the event loop, so that
   /// writes that land together (a batch of votes) cost one commit. Each work's writes are all in or all out: when
-  /// one throws, the others are written again, each alone.
+  /// one throws, the others are written again, each alone. One batch is written at a time, and the work that
+  /// arrives meanwhile is the next: on PostgreSQL, two batches side by side could take their checks' locks in
+  /// opposite orders.
   batched<T>(work: (tx: Store) => Promise<T>): Promise<T> {
     const { batch } = this.shared
     return new Promise<T>((resolve, reject) => {
       batch.push({ work, resolve: resolve as (result: unknown) => void, reject })
-      if (batch.length === 1) setImmediate(() => inside.exit(() => void this.root().writeBatch()))
+      if (batch.length === 1)
+        setImmediate(() =>
+          inside.exit(() => {
+            const root = this.root()
+            this.shared.writing = this.shared.writing.then(() => root.writeBatch())
+          }),
+        )
     })
   }
 

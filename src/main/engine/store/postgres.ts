@@ -17,6 +17,11 @@ const RECONNECT_MS = { first: 100, last: 5_000 }
 /// Translations kept: statements are written once, but a few are built per call (lists of ids, chosen columns).
 const TRANSLATIONS_KEPT = 500
 
+/// Connections a replica keeps open (pg's default pool size). They are opened at start and kept while idle: a new
+/// one costs its authentication and a server process, tens of milliseconds, enough for units started together to
+/// miss each other's batch (t2 gathers a model's votes for 15 ms) when a burst of work follows a quiet while.
+const CONNECTIONS = 10
+
 /// A statement's SQL with PostgreSQL's numbered parameters, and how many it takes.
 interface Translated {
   text: string
@@ -101,6 +106,7 @@ export class PostgresDatabase implements Database {
   readonly root: Db
   private readonly translations = new Map<string, Translated>()
   private readonly listeners = new Set<ChannelListener>()
+  private closing: Promise<void> | null = null
 
   private constructor(
     private readonly pool: pg.Pool,
@@ -115,14 +121,24 @@ export class PostgresDatabase implements Database {
   }
 
   /// Connects to the database at `url` (postgres://…) and migrates it: under a session advisory lock, so that
-  /// replicas starting together migrate it once, the others waiting and then finding nothing to do.
+  /// replicas starting together migrate it once, the others waiting and then finding nothing to do. Then opens
+  /// the pool's other connections.
   static async open(url: string): Promise<PostgresDatabase> {
-    const pool = new pg.Pool({ connectionString: url, types: sqliteLikeTypes() })
+    const pool = new pg.Pool({
+      connectionString: url,
+      types: sqliteLikeTypes(),
+      max: CONNECTIONS,
+      idleTimeoutMillis: 0,
+    })
     // A connection the server closes while it waits in the pool (a restart, a failover) leaves the pool, and the
     // next statement opens a new one: nothing to do, but without a listener the error would end the process.
     pool.on('error', () => undefined)
     try {
       await migrate(pool)
+      const opened = await Promise.allSettled(Array.from({ length: CONNECTIONS }, () => pool.connect()))
+      for (const connection of opened) if (connection.status === 'fulfilled') connection.value.release()
+      const failed = opened.find((connection) => connection.status === 'rejected')
+      if (failed) throw failed.reason
     } catch (error) {
       await pool.end()
       throw error
@@ -202,11 +218,15 @@ export class PostgresDatabase implements Database {
     }
   }
 
-  /// Stops listening, then ends the pool once every connection it lent is back.
-  async close(): Promise<void> {
-    await Promise.all([...this.listeners].map((listener) => listener.close()))
-    this.listeners.clear()
-    await this.pool.end()
+  /// Stops listening, then ends the pool once every connection it lent is back. Closing again answers the first
+  /// close, as SQLite's does (the pool refuses a second end).
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await Promise.all([...this.listeners].map((listener) => listener.close()))
+      this.listeners.clear()
+      await this.pool.end()
+    })()
+    return this.closing
   }
 
   private statement(sql: string, run: (query: pg.QueryConfig) => Promise<pg.QueryResult>): Statement {

@@ -3,6 +3,7 @@ import Database from 'libsql'
 import { describe, expect, it } from 'vitest'
 import { exited, factdesk, startFactdesk } from '../../../helpers/cli'
 import { call, startServer, tempDir, waitForEnd } from '../../../helpers/server'
+import { onPostgres } from '../../../helpers/database'
 import { GatedTier } from '../../../helpers/tiers'
 
 const CLAIMS = 3000
@@ -66,7 +67,8 @@ describe('a crash in the middle of a check', () => {
   }, 120_000)
 })
 
-describe('a crash between a check’s last unit and its ending', () => {
+// The ending is undone in the SQLite file itself.
+describe.runIf(!onPostgres)('a crash between a check’s last unit and its ending', () => {
   it('the next start ends the check', async () => {
     const dataDir = tempDir()
     const first = await startServer({ dataDir, tiers: new Map([['t1', new GatedTier(true)]]) })

@@ -194,6 +194,10 @@ describe('POST /checks', () => {
     const stop = server.engine.events.subscribe((event) => events.push(event))
     const res = await call(server, 'POST', '/checks', { body: { text: THREE_CLAIMS, tiers: ['t1'] } })
     await waitForEnd(server, res.json.id)
+    // The ending is told once it is written: an answer to GET may come first.
+    await expect
+      .poll(() => events.some((e) => e.type === 'check' && e.check.id === res.json.id && e.check.completedAt))
+      .toBe(true)
     stop()
     const mine = events.filter((e) => (e.type === 'check' ? e.check.id : e.checkId) === res.json.id)
     // The check moves with each claim done, and ends with the last.

@@ -4,7 +4,6 @@ import type { ReportUpdate } from '../../../../src/shared/api'
 import { ManualClock, type Clock } from '../../../../src/main/engine/base/clock'
 import type { RunnerOptions } from '../../../../src/main/engine/jobs/runner'
 import { validMap } from '../../../../src/main/engine/research'
-import { Store } from '../../../../src/main/engine/store'
 import { normaliseSpace } from '../../../../src/main/engine/web'
 import {
   claimsToResolve,
@@ -453,7 +452,7 @@ describe('deep research', () => {
     )
     const res = await call(first, 'POST', '/research', { body: { text: CLAIM } })
     // The runner puts the run back in the queue, due after its backoff, in the store.
-    const store = await Store.open(first.dataDir)
+    const store = await first.openStore()
     const due = new Date(failedAt + 60_000).toISOString()
     try {
       for (const deadline = Date.now() + 15_000; (await store.research.nextDue()) !== due;) {

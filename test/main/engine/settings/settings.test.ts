@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Settings } from '../../../../src/shared/schemas'
+import { PostgresDatabase } from '../../../../src/main/engine/store/postgres'
 import { startFakeOpenAI, type FakeOpenAI } from '../../../helpers/fakeOpenAI'
 import { FakeSearch } from '../../../helpers/fakeSearch'
 import { call, expectEnvelope, waitForEnd } from '../../../helpers/server'
@@ -63,6 +64,18 @@ describe('settings belong to the person at this computer', () => {
   })
 })
 
+/// Every setting and sealed secret as a PostgreSQL database stores them.
+async function settingsBytes(url: string): Promise<Buffer> {
+  const db = await PostgresDatabase.open(url)
+  try {
+    const values = (await db.root.prepare('SELECT value FROM settings').all()) as { value: string }[]
+    const sealed = (await db.root.prepare('SELECT sealed FROM secrets').all()) as { sealed: Buffer }[]
+    return Buffer.concat([...values.map((row) => Buffer.from(row.value)), ...sealed.map((row) => row.sealed)])
+  } finally {
+    await db.close()
+  }
+}
+
 describe('models and keys', () => {
   it('a saved key is never sent back: only hasKey and its last four characters', async () => {
     const saved = await server.owner('PATCH', '/settings', {
@@ -77,14 +90,17 @@ describe('models and keys', () => {
     expect(read.json.models.panel[0].key).toEqual({ hasKey: true, last4: 'wxyz' })
   })
 
-  it('keys are encrypted at rest: the key text is in no file of the data folder', async () => {
+  it('keys are encrypted at rest: the key text is in no file of the data folder, nor in the database', async () => {
     await server.owner('PATCH', '/settings', {
       models: { panel: [model('panel-a', 'model-a', { apiKey: KEY })], judge: model('judge', 'model-judge') },
     })
     const files = readdirSync(server.dataDir).filter((name) => name.startsWith('factdesk.db'))
-    expect(files).toContain('factdesk.db')
-    for (const file of files) {
-      const bytes = readFileSync(join(server.dataDir, file))
+    if (!server.database) expect(files).toContain('factdesk.db')
+    const stored = server.database ? [['database', await settingsBytes(server.database)] as const] : []
+    for (const [file, bytes] of [
+      ...files.map((file) => [file, readFileSync(join(server.dataDir, file))] as const),
+      ...stored,
+    ]) {
       expect(bytes.includes(Buffer.from('SECRET')), file).toBe(false)
       expect(bytes.includes(Buffer.from('SECRET', 'utf16le')), file).toBe(false)
     }

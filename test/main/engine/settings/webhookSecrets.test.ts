@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import Database from 'libsql'
 import { describe, expect, it } from 'vitest'
 import { Store } from '../../../../src/main/engine/store'
+import { PostgresDatabase } from '../../../../src/main/engine/store/postgres'
 import { call, startServer, tempDir } from '../../../helpers/server'
 
 /// Every byte of the data folder's SQLite files (the database and its write-ahead log).
@@ -13,8 +14,19 @@ const databaseBytes = (dataDir: string): Buffer =>
       .map((name) => readFileSync(join(dataDir, name))),
   )
 
+/// Every secret as a PostgreSQL database stores it.
+async function tableBytes(url: string): Promise<Buffer> {
+  const db = await PostgresDatabase.open(url)
+  try {
+    const rows = (await db.root.prepare('SELECT secret FROM webhook_secrets').all()) as { secret: string }[]
+    return Buffer.from(rows.map((row) => row.secret).join('\n'))
+  } finally {
+    await db.close()
+  }
+}
+
 describe('webhook signing secrets at rest', () => {
-  it('are sealed in SQLite, read back whole, and rotate as before', async () => {
+  it('are sealed in the database, read back whole, and rotate as before', async () => {
     const server = await startServer()
     try {
       const first = (await call(server, 'GET', '/webhook-secret')).json.secret as string
@@ -22,7 +34,7 @@ describe('webhook signing secrets at rest', () => {
       const now = await call(server, 'GET', '/webhook-secret')
       expect(now.json.secret).toBe(rotated)
       expect(now.json.previous).toHaveLength(1)
-      const bytes = databaseBytes(server.dataDir)
+      const bytes = server.database ? await tableBytes(server.database) : databaseBytes(server.dataDir)
       for (const secret of [first, rotated]) {
         expect(bytes.includes(Buffer.from(secret))).toBe(false)
         expect(bytes.includes(Buffer.from(secret.slice('whsec_'.length, 20)))).toBe(false)

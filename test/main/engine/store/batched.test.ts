@@ -1,13 +1,12 @@
-import { describe, expect, it } from 'vitest'
-import { Store } from '../../../../src/main/engine/store'
-import { tempDir } from '../../../helpers/server'
+import { expect, it } from 'vitest'
+import { describeStores } from '../../../helpers/stores'
 
 const at = '2026-01-01T00:00:00.000Z'
 
-describe('batched writes', () => {
+describeStores('batched writes', (kind) => {
   it('write together what lands in one turn, each all or nothing: one that throws takes none of the others with it', async () => {
-    const dir = tempDir()
-    const store = await Store.open(dir)
+    const place = await kind.place()
+    const store = await place.open()
     try {
       const written = Promise.allSettled([
         store.batched(async (tx) => await tx.settings.put('a', { n: 1 }, at)),
@@ -29,7 +28,7 @@ describe('batched writes', () => {
     } finally {
       await store.close()
     }
-    const reopened = await Store.open(dir)
+    const reopened = await place.open()
     try {
       expect(await reopened.settings.get('a')).toEqual({ n: 1 })
       expect(await reopened.settings.get('b')).toBeNull()

@@ -5,12 +5,16 @@ import { Store } from '../../../../src/main/engine/store'
 import type { ClaimRecord } from '../../../../src/main/engine/store/documents'
 import { MIGRATIONS } from '../../../../src/main/engine/store/migrations'
 import { tempDir } from '../../../helpers/server'
+import { describeStores } from '../../../helpers/stores'
 
 const AT = '2026-11-28T00:00:00.000Z'
 
 /// A store with one document of `texts`, its claims unresolved.
-async function withClaims(dir: string, texts: string[]): Promise<{ store: Store; claims: ClaimRecord[] }> {
-  const store = await Store.open(dir)
+async function withClaims(
+  open: () => Promise<Store>,
+  texts: string[],
+): Promise<{ store: Store; claims: ClaimRecord[] }> {
+  const store = await open()
   await store.organizations.insert({ id: 'org_1', name: 'Desk', createdAt: AT }, false)
   let at = 0
   const claims = texts.map((text, index) => {
@@ -32,10 +36,13 @@ async function withClaims(dir: string, texts: string[]): Promise<{ store: Store;
   return { store, claims }
 }
 
-describe('a claim’s statement as stored', () => {
+describeStores('a claim’s statement as stored', (kind) => {
   it('keeps how it came to be, read back after the store is opened again', async () => {
-    const dir = tempDir()
-    const { store, claims } = await withClaims(dir, ['It was completed in 1889.', 'It opened in 1883.'])
+    const place = await kind.place()
+    const { store, claims } = await withClaims(place.open, [
+      'It was completed in 1889.',
+      'It opened in 1883.',
+    ])
     await store.documents.resolveAll([
       {
         claim: claims[0]!,
@@ -47,17 +54,22 @@ describe('a claim’s statement as stored', () => {
       },
     ])
     await store.close()
-    const again = await Store.open(dir)
+    const again = await place.open()
     expect((await again.documents.claims('doc_1')).map((claim) => claim.statementState)).toEqual([
       'unresolved',
       'resolved',
     ])
     await again.close()
   })
+})
 
+describe('a claim’s statement as stored in SQLite', () => {
   it('is taken as resolved when it was stored before its state was kept; a claim not resolved has none', async () => {
     const dir = tempDir()
-    const { store, claims } = await withClaims(dir, ['It was completed in 1889.', 'It opened in 1883.'])
+    const { store, claims } = await withClaims(
+      () => Store.open(dir),
+      ['It was completed in 1889.', 'It opened in 1883.'],
+    )
     await store.documents.resolve(claims[0]!.id, {
       statement: 'The Eiffel Tower was completed in 1889.',
       parts: null,

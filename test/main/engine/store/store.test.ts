@@ -17,8 +17,9 @@ import { Store } from '../../../../src/main/engine/store'
 import { DataFolderLockedError, lockDataFolder } from '../../../../src/main/engine/store/lock'
 import { MIGRATIONS } from '../../../../src/main/engine/store/migrations'
 import { tempDir } from '../../../helpers/server'
+import { describeStores } from '../../../helpers/stores'
 
-describe('the store', () => {
+describe('the store’s SQLite file', () => {
   it('migrates an empty folder to the latest schema, in WAL mode', async () => {
     const dir = tempDir()
     await (await Store.open(dir)).close()
@@ -50,21 +51,6 @@ describe('the store', () => {
     }
   })
 
-  it('reopening keeps the data and creates no second default organization', async () => {
-    const dir = tempDir()
-    const first = await openEngine({ dataDir: dir })
-    const organization = await first.admin.defaultOrganization()
-    const { value } = await first.admin.createToken('read', organization.id, 'kept')
-    await first.admin.grantCredits(organization.id, 5)
-    await first.close()
-
-    const second = await openEngine({ dataDir: dir })
-    expect(await second.admin.defaultOrganization()).toEqual(organization)
-    const principal = await second.service.authenticate(value)
-    expect((await second.service.credits(principal)).balance).toBe(1005)
-    await second.close()
-  })
-
   it('refuses a folder written by a newer schema', async () => {
     const dir = tempDir()
     await (await Store.open(dir)).close()
@@ -73,9 +59,32 @@ describe('the store', () => {
     db.close()
     await expect(Store.open(dir)).rejects.toThrow(/newer Factdesk/)
   })
+})
+
+describeStores('the store', (kind) => {
+  it('reopening keeps the data and creates no second default organization', async () => {
+    const { dataDir, database } = await kind.place()
+    const first = await openEngine({ dataDir, database })
+    const organization = await first.admin.defaultOrganization()
+    const { value } = await first.admin.createToken('read', organization.id, 'kept')
+    await first.admin.grantCredits(organization.id, 5)
+    await first.close()
+
+    const second = await openEngine({ dataDir, database })
+    expect(await second.admin.defaultOrganization()).toEqual(organization)
+    const principal = await second.service.authenticate(value)
+    expect((await second.service.credits(principal)).balance).toBe(1005)
+    await second.close()
+  })
+
+  it('closes once, however often it is closed', async () => {
+    const store = await (await kind.place()).open()
+    await Promise.all([store.close(), store.close()])
+    await store.close()
+  })
 
   it('rolls back a failed transaction completely', async () => {
-    const store = await Store.open(tempDir())
+    const store = await (await kind.place()).open()
     const organization = { id: 'org_rollback', name: 'Half', createdAt: '2026-01-01T00:00:00.000Z' }
     await expect(
       store.transaction(

@@ -1,9 +1,6 @@
 import { createHash } from 'node:crypto'
-import { join } from 'node:path'
-import Database from 'libsql'
-import { describe, expect, it } from 'vitest'
-import { Store } from '../../../../src/main/engine/store'
-import { tempDir } from '../../../helpers/server'
+import { expect, it } from 'vitest'
+import { describeStores } from '../../../helpers/stores'
 
 const SINCE = '2026-11-27T00:00:00.000Z'
 const vote = {
@@ -14,22 +11,22 @@ const vote = {
   createdAt: '2026-11-28T00:00:00.000Z',
 }
 
-describe('the vote cache’s key', () => {
+describeStores('the vote cache’s key', (kind) => {
   it('is a statement’s words, as before; a claim checked as its words is keyed by its context too', async () => {
-    const dir = tempDir()
-    const store = await Store.open(dir)
+    const place = await kind.place()
+    const store = await place.open()
     await store.organizations.insert({ id: 'org_1', name: 'Desk', createdAt: vote.createdAt }, false)
     const cache = store.voteCache
     const statement = 'The Eiffel Tower was completed in 1889.'
     // A vote cached before contexts were keyed: the hash of the statement alone.
-    const earlier = new Database(join(dir, 'factdesk.db'))
-    earlier
+    const earlier = await place.raw()
+    await earlier.root
       .prepare(
         `INSERT INTO vote_cache (organization_id, model_key, claim_hash, verdict, confidence, rationale, created_at)
          VALUES ('org_1', 'model', ?, 'supported', 0.9, 'Known.', ?)`,
       )
       .run(createHash('sha256').update(statement).digest('hex'), vote.createdAt)
-    earlier.close()
+    await earlier.close()
     expect(
       await cache.get('org_1', 'model', { text: ` ${statement.replace(' ', '  ')}`, context: null }, SINCE),
     ).toMatchObject({ verdict: 'supported' })

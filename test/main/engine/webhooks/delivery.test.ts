@@ -1,8 +1,9 @@
 import { join } from 'node:path'
-import Database from 'libsql'
 import { describe, expect, it } from 'vitest'
 import { Check } from '../../../../src/shared/schemas'
 import { verifyWebhook } from '../../../../src/shared/webhooks'
+import { SqliteDatabase, sql } from '../../../../src/main/engine/store/database'
+import { PostgresDatabase } from '../../../../src/main/engine/store/postgres'
 import { GatedTier } from '../../../helpers/tiers'
 import { call, THREE_CLAIMS, waitForEnd } from '../../../helpers/server'
 import {
@@ -357,9 +358,17 @@ describe('webhook deliveries', () => {
     await expect.poll(() => tier.started.length).toBe(3)
     const outbox = server.store.outbox
     // The disk refuses the event: a trigger, set from a second connection, fails every insert into the outbox.
-    const db = new Database(join(server.dataDir, 'factdesk.db'))
-    db.exec(
-      "CREATE TRIGGER refuse_events BEFORE INSERT ON webhook_events BEGIN SELECT RAISE(ABORT, 'the disk is full'); END",
+    const db = server.database
+      ? await PostgresDatabase.open(server.database)
+      : SqliteDatabase.open(join(server.dataDir, 'factdesk.db'))
+    await db.root.exec(
+      sql(db.root, {
+        sqlite:
+          "CREATE TRIGGER refuse_events BEFORE INSERT ON webhook_events BEGIN SELECT RAISE(ABORT, 'the disk is full'); END",
+        postgres: `CREATE FUNCTION refuse_events() RETURNS trigger LANGUAGE plpgsql AS $$
+          BEGIN RAISE EXCEPTION 'the disk is full'; END $$;
+          CREATE TRIGGER refuse_events BEFORE INSERT ON webhook_events FOR EACH ROW EXECUTE FUNCTION refuse_events()`,
+      }),
     )
     try {
       tier.releaseAll()
@@ -371,8 +380,13 @@ describe('webhook deliveries', () => {
       expect(check.completedAt).toBeNull()
       expect(await outbox.forCheck(submitted.id)).toBeNull()
     } finally {
-      db.exec('DROP TRIGGER refuse_events')
-      db.close()
+      await db.root.exec(
+        sql(db.root, {
+          sqlite: 'DROP TRIGGER refuse_events',
+          postgres: 'DROP TRIGGER refuse_events ON webhook_events; DROP FUNCTION refuse_events()',
+        }),
+      )
+      await db.close()
     }
 
     // And one ending writes exactly one event: a second event for the same check is refused by the store.
@@ -390,7 +404,7 @@ describe('webhook deliveries', () => {
         body: '{}',
         createdAt: server.clock.now().toISOString(),
       }),
-    ).rejects.toThrow(/UNIQUE/)
+    ).rejects.toThrow(/UNIQUE|unique constraint/)
     expect(receiver.requests).toHaveLength(1)
   })
 })

@@ -3,7 +3,7 @@ import type { AddressInfo, Socket } from 'node:net'
 import type { ConfigInput } from '../../../../src/shared/config'
 import { ManualClock } from '../../../../src/main/engine/base/clock'
 import type { EngineOptions } from '../../../../src/main/engine/engine'
-import { Store } from '../../../../src/main/engine/store'
+import type { Store } from '../../../../src/main/engine/store'
 import { GatedTier } from '../../../helpers/tiers'
 import {
   call,
@@ -127,7 +127,7 @@ export async function startWebhookServer(
     webhooks: options.webhooks,
   })
   // A second connection to the same database, to look behind the API (WAL lets it read alongside).
-  const store = await Store.open(dataDir)
+  const store = await server.openStore()
   return {
     ...server,
     clock,
