@@ -11,7 +11,7 @@ import { Store } from '../../../../src/main/engine/store'
 import { WebhookDeliveries } from '../../../../src/main/engine/webhooks/deliveries'
 import { postgresForTests } from '../../../helpers/postgres'
 import { ORGANIZATION, seedCheck, seedOrganization } from '../../../helpers/seed'
-import { startReceiver, type Receiver } from './helpers'
+import { startReceiver, type Receiver } from '../webhooks/helpers'
 
 const postgres = postgresForTests()
 
