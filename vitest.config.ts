@@ -2,10 +2,9 @@ import { defineConfig } from 'vitest/config'
 import { postgresMissing } from './test/helpers/postgres'
 
 /// The tests that touch the store, run a second time with their engines on PostgreSQL (test/helpers/database.ts)
-/// as a team server runs, by `npm run test:postgres`; the rest (editor, claims, models, exports) does not depend on
-/// the store. Not yet part of `npm test`: some of them still fail on PostgreSQL (see the CHANGELOG). The tests
-/// written for PostgreSQL itself (the store's, the replicas', the shared events', the team CLI's) run in every
-/// `npm test`.
+/// as a team server runs: project `postgres`, in every `npm test` (alone: `npm run test:postgres`). The rest
+/// (editor, claims, models, exports) does not depend on the store. The tests written for PostgreSQL itself (the
+/// store's, the replicas', the shared events', the team CLI's) are in project `sqlite` and pick their stores.
 const ON_BOTH_STORES = [
   'test/main/server/**/*.test.ts',
   'test/main/contract/**/*.test.ts',
@@ -16,9 +15,8 @@ const ON_BOTH_STORES = [
   'test/main/engine/webhooks/**/*.test.ts',
 ]
 
-/// Asked for, and without PostgreSQL here (and outside CI, where it must be), the second run says why it cannot.
-const asked = process.env.FACTDESK_TEST_STORE === 'postgres'
-const missing = asked ? postgresMissing() : null
+/// Without PostgreSQL here (and outside CI, where it must be), the second run says why it cannot.
+const missing = postgresMissing()
 if (missing) console.warn(`The tests on PostgreSQL are left out: ${missing}`)
 
 export default defineConfig({
@@ -31,7 +29,7 @@ export default defineConfig({
     reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
     projects: [
       { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'] } },
-      ...(!asked || missing
+      ...(missing
         ? []
         : [
             {

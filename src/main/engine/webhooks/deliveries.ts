@@ -67,6 +67,8 @@ export class WebhookDeliveries {
   private stopping = new AbortController()
   private unsubscribe: (() => void) | null = null
   private readonly inFlight = new Map<string, Promise<void>>()
+  /// The pass that is leasing, if any: the next waits for it.
+  private leasing: Promise<unknown> = Promise.resolve()
   private readonly options: DeliveryOptions
 
   constructor(
@@ -119,7 +121,19 @@ export class WebhookDeliveries {
     while (this.running) {
       // What is in flight here stays leased, whatever the clock did meanwhile.
       await this.leases.renewIfDue()
-      const attempts = [...this.inFlight.values()]
+      const started = await this.startDue(tried)
+      // Every attempt in flight here, also those another pass (the timer's) started: leased and started in one
+      // step, none is between the two while this pass looks.
+      await Promise.all(this.inFlight.values())
+      if (started === 0) break
+    }
+    await this.schedule()
+  }
+
+  /// Leases what is due and starts an attempt of each event not `tried` yet in the calling pass: how many it
+  /// started. One pass at a time leases, so that an event leased here is in flight before another pass looks.
+  private startDue(tried: Set<string>): Promise<number> {
+    const step = this.leasing.then(async () => {
       const leased = await this.store.outbox.lease(
         this.clock.now().toISOString(),
         this.leases.until(),
@@ -133,13 +147,13 @@ export class WebhookDeliveries {
         } else {
           tried.add(event.id)
           started++
-          attempts.push(this.attempt(event))
+          void this.attempt(event)
         }
       }
-      await Promise.all(attempts)
-      if (started === 0) break
-    }
-    await this.schedule()
+      return started
+    })
+    this.leasing = step.catch(() => undefined)
+    return step
   }
 
   private kick(): void {

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Settings } from '../../../../src/shared/schemas'
@@ -104,7 +104,10 @@ describe('models and keys', () => {
       expect(bytes.includes(Buffer.from('SECRET')), file).toBe(false)
       expect(bytes.includes(Buffer.from('SECRET', 'utf16le')), file).toBe(false)
     }
-    expect(statSync(join(server.dataDir, 'secret.key')).mode & 0o777).toBe(0o600)
+    // The key: a data folder's in its own file, readable by its owner alone; a team server's in the database
+    // (engine_keys), never in a replica's folder.
+    if (server.database) expect(existsSync(join(server.dataDir, 'secret.key'))).toBe(false)
+    else expect(statSync(join(server.dataDir, 'secret.key')).mode & 0o777).toBe(0o600)
   })
 
   it('saved models reach the tiers for new work, and the saved key is sent to the model', async () => {
