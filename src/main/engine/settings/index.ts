@@ -63,6 +63,8 @@ export class AppSettings {
   readonly probes: ConnectionProbes
   /// The remote service and the local REST server.
   readonly switches: ServiceSwitches
+  /// The models, search provider and keys the tiers were last told of (`onConfigChanged`), as JSON.
+  private toldInForce: string
 
   private constructor(
     private readonly store: Store,
@@ -75,6 +77,7 @@ export class AppSettings {
     this.keys = apiKeys(options.fileWins ? null : this.saved, options.env)
     this.probes = new ConnectionProbes(this, options)
     this.switches = new ServiceSwitches(this.saved)
+    this.toldInForce = this.inForce()
   }
 
   /// The settings saved in `store`, over the configuration file `base`.
@@ -85,7 +88,11 @@ export class AppSettings {
     clock: Clock,
     options: SettingsOptions,
   ): Promise<AppSettings> {
-    return new AppSettings(store, admin, base, clock, options, await SavedSettings.load(store, options.box))
+    let settings: AppSettings | null = null
+    // Another replica's models or search provider reach the tiers here too, for new work.
+    const saved = await SavedSettings.load(store, options.box, () => settings?.changedElsewhere())
+    settings = new AppSettings(store, admin, base, clock, options, saved)
+    return settings
   }
 
   /// The configuration file overlaid by the saved models and search provider (not when the file wins).
@@ -210,9 +217,26 @@ export class AppSettings {
       if (patch.localServer) this.switches.saveLocalServer(patch.localServer, at)
       if (patch.service) this.switches.saveService(patch.service, at)
     })
-    if (patch.models || patch.search) this.options.onConfigChanged(this.effective())
+    if (patch.models || patch.search) this.tellInForce()
     if (patch.localServer) await this.switches.applyLocalServer()
     return this.view(principal)
+  }
+
+  /// Tells the tiers of the models, search provider and keys in force after another replica saved settings, when
+  /// they changed (this replica's own saves are told in `update`).
+  private changedElsewhere(): void {
+    if (this.inForce() !== this.toldInForce) this.tellInForce()
+  }
+
+  private tellInForce(): void {
+    this.toldInForce = this.inForce()
+    this.options.onConfigChanged(this.effective())
+  }
+
+  /// The models, the search provider and their keys in force, as JSON.
+  private inForce(): string {
+    const { models, search } = this.effective()
+    return JSON.stringify({ models, search, keys: this.saved.sealedKeys() })
   }
 
   /// Refuses (422) a search provider whose host resolves to a non-public address: t3 could never reach it (it

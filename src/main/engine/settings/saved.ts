@@ -9,7 +9,7 @@ import type { SettingsStore } from '../store/settings'
 /// The settings as the store keeps them: parts saved as JSON (read through their schemas) and keys sealed by
 /// the secret box, which leave here only as `hasKey` and their last four characters, or to the main process.
 /// They are read once into memory (the engine asks for them at every turn, and they are small); `change` writes
-/// them through.
+/// them through, and on a team server tells the other replicas, which read them again.
 export class SavedSettings implements SavedKeys {
   private parts = new Map<string, unknown>()
   private sealed = new Map<string, Buffer>()
@@ -21,9 +21,15 @@ export class SavedSettings implements SavedKeys {
     readonly box: SecretBox,
   ) {}
 
-  /// The settings saved in `store`.
-  static async load(store: Store, box: SecretBox): Promise<SavedSettings> {
+  /// The settings saved in `store`, read again whenever another replica of a team server changed them, and then
+  /// `changedElsewhere` called (the listening ends with the store).
+  static async load(store: Store, box: SecretBox, changedElsewhere: () => void): Promise<SavedSettings> {
     const saved = new SavedSettings(store, box)
+    await store.settings.listen(() => {
+      saved.reload().then(changedElsewhere, (error: unknown) => {
+        console.error('factdesk: the settings another replica saved could not be read', error)
+      })
+    })
     await saved.reload()
     return saved
   }
@@ -48,6 +54,7 @@ export class SavedSettings implements SavedKeys {
       }
       await this.store.transaction(async (tx) => {
         for (const write of writes) await write(tx.settings)
+        await tx.settings.tell()
       })
     } catch (error) {
       await this.reload()
@@ -74,6 +81,11 @@ export class SavedSettings implements SavedKeys {
   /// The names of every saved key.
   keyNames(): string[] {
     return [...this.sealed.keys()].sort()
+  }
+
+  /// Every saved key as sealed, by name: what changes whenever a key is saved or removed.
+  sealedKeys(): string {
+    return JSON.stringify(this.keyNames().map((name) => [name, this.sealed.get(name)?.toString('base64')]))
   }
 
   /// The saved key `name`, opened; undefined when none is saved.

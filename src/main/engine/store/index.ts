@@ -88,10 +88,11 @@ export class Store {
     this.outbox = new Outbox(db)
     this.voteCache = new VoteCache(db, async (work) => await this.root().batched((tx) => work(tx.voteCache)))
     this.research = new ResearchRuns(db)
-    this.settings = new SettingsStore(db)
+    const listen = shared.database.listen?.bind(shared.database) ?? null
+    this.settings = new SettingsStore(db, listen)
     this.drafts = new Drafts(db)
     this.pendingChecks = new PendingChecks(db)
-    this.events = new Events(db, shared.database.listen?.bind(shared.database) ?? null)
+    this.events = new Events(db, listen)
   }
 
   /// Opens (creating if needed) `factdesk.db` in the data folder and migrates it. Webhook signing secrets are

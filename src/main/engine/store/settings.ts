@@ -1,9 +1,28 @@
-import type { Db } from './database'
+import type { Db, Notifications } from './database'
+
+/// The channel a team server's replicas are told on that the settings changed (no payload).
+export const SETTINGS_CHANNEL = 'factdesk_settings'
 
 /// The app's settings, one JSON value per part (`models`, `search`, `writing`, `localServer`, and each
 /// organization's `sources:…`), and its secrets, stored only as the secret box sealed them.
 export class SettingsStore {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly listenTo: ((channel: string, heard: () => void) => Promise<Notifications>) | null,
+  ) {}
+
+  /// Tells the other replicas of a team server, when the transaction commits, that the settings changed
+  /// (`NOTIFY`); nothing on SQLite, where one process keeps the data folder.
+  async tell(): Promise<void> {
+    if (this.db.dialect === 'postgres')
+      await this.db.prepare('SELECT pg_notify(?, ?)').get(SETTINGS_CHANNEL, '')
+  }
+
+  /// Calls `changed` whenever another replica changed the settings (and each time the listening connection came
+  /// back, as a change may have been missed meanwhile); null on SQLite.
+  async listen(changed: () => void): Promise<Notifications | null> {
+    return this.listenTo ? await this.listenTo(SETTINGS_CHANNEL, changed) : null
+  }
 
   /// Every saved part, parsed, and every sealed secret.
   async all(): Promise<{ parts: Map<string, unknown>; sealed: Map<string, Buffer> }> {

@@ -1,6 +1,7 @@
 // Every method of every store module, run on each store on one walk through the life of checks, estimates,
 // research, drafts and pending checks, noting what each answers: PostgreSQL must answer exactly what SQLite does,
 // and a method the walk leaves out fails the test (add it to the walk).
+import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { Citation, Consensus, Evaluation } from '../../../../src/shared/schemas'
 import { Checks, type CheckRecord } from '../../../../src/main/engine/store/checks'
@@ -622,7 +623,18 @@ async function walk(store: Store, place: StorePlace): Promise<[string, unknown][
 
   // Settings and sealed secrets.
   await store.settings.put('models', { panel: ['a', 'b'] }, t(110))
-  await store.settings.put('models', { panel: ['c'] }, t(111))
+  // Heard by a listener of its own on PostgreSQL once committed; said to nobody on SQLite.
+  const heard: string[] = []
+  const listening = await store.settings.listen(() => heard.push('changed'))
+  await store.transaction(async (tx) => {
+    await tx.settings.put('models', { panel: ['c'] }, t(111))
+    await tx.settings.tell()
+  })
+  if (listening) {
+    for (let waited = 0; heard.length === 0 && waited < 5_000; waited += 10) await sleep(10)
+    await listening.close()
+  }
+  note('told', heard.length > 0 || listening === null)
   note('setting', await store.settings.get('models'))
   note('no setting', await store.settings.get('search'))
   await store.settings.putSealed('openai', Buffer.from([0, 1, 2, 255, 0]), t(112))
