@@ -28,12 +28,15 @@ export const spawnFactdesk = (args: string[], env?: NodeJS.ProcessEnv): ChildPro
   spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { env })
 
 /// Starts a long-running `factdesk ARGS` and resolves with its first line of output; `said()` is what it has
-/// written to its standard error so far.
+/// written to its standard error so far. `spawned` is given the process at once, for a test to stop it even if
+/// it never says its first line.
 export function startFactdesk(
   args: string[],
   env?: NodeJS.ProcessEnv,
+  spawned?: (child: ChildProcessWithoutNullStreams) => void,
 ): Promise<{ child: ChildProcessWithoutNullStreams; line: string; said: () => string }> {
   const child = spawnFactdesk(args, env)
+  spawned?.(child)
   return new Promise((resolve, reject) => {
     let out = ''
     let err = ''
@@ -47,8 +50,10 @@ export function startFactdesk(
   })
 }
 
-/// Resolves with the exit code once the process ends.
+/// Resolves with the exit code once the process ends (null when a signal ended it), at once if it has ended.
 export const exited = (child: ChildProcessWithoutNullStreams): Promise<number | null> =>
   new Promise((resolve) =>
-    child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code)),
+    child.exitCode !== null || child.signalCode !== null
+      ? resolve(child.exitCode)
+      : child.once('exit', (code) => resolve(code)),
   )

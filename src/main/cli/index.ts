@@ -10,6 +10,7 @@ import { openEngine, type Engine } from '../engine/engine'
 import { DataFolderError, defaultDataDir } from '../engine/base/paths'
 import { DataFolderLockedError } from '../engine/store/lock'
 import { DatabaseUnusableError, shownUrl } from '../engine/store/connection'
+import { LEASE_MS } from '../engine/store/leases'
 import { textOfAnyFile } from '../engine/files/formats'
 import { API_BASE } from '../../shared/rest'
 import { createApp } from '../server/app'
@@ -53,6 +54,8 @@ Every command also takes --database URL: a team server's PostgreSQL
 it, FACTDESK_DATABASE_URL, else the config file's "database". Each serve, web or
 check needs a --data-dir of its own even then. FACTDESK_SECRET_KEY (32 bytes in
 hex) seals the database's secrets instead of the key the database keeps.
+FACTDESK_LEASE_MS shortens the 30 s leases of a replica's work, after which
+another replica takes over the work of one that died (for tests).
 
 Exit status: 0 done, 1 failed (or a check that did not complete), 2 a mistake in
 the command line.`
@@ -77,10 +80,12 @@ function parse<O extends NonNullable<ParseArgsConfig['options']>>(args: string[]
   }
 }
 
-/// An opened engine, and the store it uses in words (for the servers to say at start).
+/// An opened engine, the store it uses in words and the length of its leases when FACTDESK_LEASE_MS sets it (for
+/// the servers to say at start).
 interface Opened {
   engine: Engine
   store: string
+  leaseMs: number | undefined
 }
 
 /// Opens the engine of `--data-dir` with `--config`, on the team server's database when one is named (`--database`,
@@ -106,6 +111,7 @@ async function open(
       "factdesk: warning: FACTDESK_SECRET_KEY is read only with a database; the data folder's secret.key seals " +
         'its secrets.',
     )
+  const leaseMs = leaseMsOf(process.env.FACTDESK_LEASE_MS)
   const engine = await openEngine({
     dataDir,
     config,
@@ -113,12 +119,27 @@ async function open(
     configWins: configWins && values.config !== undefined,
     runJobs,
     ...(database ? { database: database.url, secretKey } : {}),
+    ...(leaseMs ? { runner: { leaseMs }, pending: { leaseMs }, webhooks: { leaseMs } } : {}),
   })
   for (const warning of engine.warnings) console.error(`factdesk: warning: ${warning}`)
   const store = database
     ? `PostgreSQL at ${shownUrl(database.url)} (from ${database.from})`
     : `SQLite at ${join(dataDir, 'factdesk.db')}`
-  return { engine, store }
+  return { engine, store, leaseMs }
+}
+
+/// How long the leases of this process's work last (store/leases.ts), from FACTDESK_LEASE_MS: shorter than LEASE_MS
+/// only, never longer (a dead replica's work must not wait longer), and renewed every third of it, so not too
+/// short either. The tests' replicas take a dead one's work over within seconds. Unset or empty: LEASE_MS.
+function leaseMsOf(variable: string | undefined): number | undefined {
+  if (!variable) return undefined
+  const [least, most] = [300, LEASE_MS]
+  const ms = /^\d+$/.test(variable) ? Number(variable) : NaN
+  if (!(ms >= least && ms <= most))
+    throw new CommandError(
+      `FACTDESK_LEASE_MS must be a whole number of milliseconds from ${least} to ${most}, not "${variable}".`,
+    )
+  return ms
 }
 
 /// What a database URL must be, after the name of where it was given.
@@ -158,7 +179,7 @@ async function runServer(args: string[], withEditor: boolean): Promise<void> {
   if (!host || /[\s/]/.test(host))
     throw new UsageError('--host must be an address of this computer, such as 127.0.0.1.')
   const rendererDir = withEditor ? findRenderer() : null
-  const { engine, store } = await open(values, true)
+  const { engine, store, leaseMs } = await open(values, true)
   let oneTimeToken: string | null = null
   const makeApp = (stopping: AbortSignal) => {
     const app = createApp(engine, { acceptSessionCookie: withEditor, stopping })
@@ -185,6 +206,7 @@ async function runServer(args: string[], withEditor: boolean): Promise<void> {
   const sources = engine.settings.sources(values.config ?? null)
   console.error(`factdesk: store: ${store}`)
   console.error(`factdesk: models from ${sources.models}; search from ${sources.search}`)
+  if (leaseMs) console.error(`factdesk: leases of ${leaseMs} ms (from FACTDESK_LEASE_MS)`)
   console.log(
     oneTimeToken
       ? `open ${server.origin}/#token=${oneTimeToken}`

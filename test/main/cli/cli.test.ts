@@ -144,6 +144,17 @@ describe('factdesk org, token and credits', { timeout: 120_000 }, () => {
     const empty = await factdesk(['token', 'list', '--data-dir', ''])
     expect(empty.code).toBe(2)
     expect(empty.stderr).toMatch(/--data-dir must name a folder/)
+    // Leases longer than LEASE_MS would leave a dead replica's work waiting longer; a lease is no duration in words.
+    for (const lease of ['60000', '3s']) {
+      const result = await factdesk(['token', 'list', '--data-dir', dir], {
+        ...process.env,
+        FACTDESK_LEASE_MS: lease,
+      })
+      expect(result.code, lease).toBe(1)
+      expect(result.stderr, lease).toBe(
+        `factdesk: FACTDESK_LEASE_MS must be a whole number of milliseconds from 300 to 30000, not "${lease}".\n`,
+      )
+    }
     const file = join(dir, 'factdesk.db')
     for (const folder of [file, join(file, 'sub')]) {
       const inTheWay = await factdesk(['token', 'list', '--data-dir', folder])
