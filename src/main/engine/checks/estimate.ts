@@ -48,7 +48,7 @@ export class Estimates {
   async estimate(principal: Principal, request: EstimateRequest): Promise<Estimate> {
     requireStorableText({ text: request.text })
     requireCheckableText(request.text, this.config.limits.maxTextChars)
-    this.extractions.require(principal.organizationId, 'estimates')
+    await this.countExtraction(principal.organizationId, 'estimates')
     const tiers = canonicalTiers(request.tiers)
     const expiresAt = new Date(this.clock.now().getTime() + this.config.limits.estimateHours * HOUR_MS)
     const { document, claims } = await this.newDocument(
@@ -104,7 +104,15 @@ export class Estimates {
         `A check of ${tiers.join(', ')} costs at least one claim's price: one claim costs ${cheapest} ${cheapest === 1 ? 'credit' : 'credits'}; the balance is ${balance}.`,
       )
     }
-    this.extractions.require(principal.organizationId, 'estimates and checks of a text')
+    await this.countExtraction(principal.organizationId, 'estimates and checks of a text')
+  }
+
+  /// Counts an extraction of `what` against `limits.estimatesPerMinute`, or refuses it (429), under the
+  /// organization's lock.
+  private async countExtraction(organizationId: string, what: string): Promise<void> {
+    await this.store.transaction((tx) => this.extractions.require(tx.recentRequests, organizationId, what), {
+      lockOrg: organizationId,
+    })
   }
 
   /// The organization's document `id`, estimated for exactly `tiers`.

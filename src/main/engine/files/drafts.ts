@@ -286,7 +286,10 @@ export class DraftService {
     filePath: string | null,
     fileDigest: string | null,
   ): Promise<DraftRecord> {
-    this.newDrafts.require(principal.organizationId, 'new drafts')
+    await this.store.transaction(
+      (tx) => this.newDrafts.require(tx.recentRequests, principal.organizationId, 'new drafts'),
+      { lockOrg: principal.organizationId },
+    )
     await this.requireRoom(principal.organizationId, text, null)
     const now = this.now()
     const draft: DraftRecord = {

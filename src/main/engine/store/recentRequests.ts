@@ -1,20 +1,19 @@
-import type { LimitName } from '../base/rateLimit'
+import type { LimitName, RequestLog } from '../base/rateLimit'
 import { requireOrganizationLock, type Db } from './database'
 
 /// The requests each organization made in the last minute, per limit of so many a minute (`PerMinuteLimit`): kept
 /// in the database, so that every replica of a team server counts the same ones. Counted in a transaction that
 /// holds the organization's lock, so that requests made at the same moment on two replicas are counted one after
 /// the other.
-export class RecentRequests {
+export class RecentRequests implements RequestLog {
   constructor(
     private readonly db: Db,
     /// The organization whose lock the transaction holds; null outside a transaction or without `lockOrg`.
     private readonly lockedOrganization: string | null,
   ) {}
 
-  /// Counts a request of `organizationId` made `at` against `limit`, unless `most` of its requests were made after
-  /// `since` already: then counts nothing and answers when the oldest of those was made. Forgets the organization's
-  /// requests of that limit made at or before `since` first, so that the table holds a minute's at most.
+  /// `RequestLog.take`, in a transaction that holds the organization's lock. Forgets the organization's requests of
+  /// that limit made at or before `since` first, so that the table keeps a minute's at most.
   async take(
     organizationId: string,
     limit: LimitName,
