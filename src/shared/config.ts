@@ -223,7 +223,8 @@ export const Config = z.strictObject({
         .positive()
         .max(MAX_FILE_BYTES)
         .default(8 * 1024 * 1024),
-      /// Imports an organization may have in flight at once.
+      /// Imports an organization may have in flight at once, on each replica of a team server: the limit guards the
+      /// process's memory, which holds a file while it is read.
       importsAtOnce: z.number().int().positive().max(100).default(2),
     })
     .prefault({}),

@@ -7,11 +7,23 @@ const MINUTE_MS = 60_000
 /// A limit of the config file's `limits`, by name.
 export type LimitName = keyof Config['limits']
 
-/// At most `limit` requests per key (an organization) in any minute by the engine's clock. Kept in memory: the
-/// limit protects this process's event loop and disk, and a restart forgets at most a minute.
-export class PerMinuteLimit {
-  private readonly recent = new Map<string, number[]>()
+/// The requests of the last minute, where a `PerMinuteLimit` counts them: the store's (store/recentRequests.ts), in
+/// the database every replica of a team server shares.
+export interface RequestLog {
+  /// Counts a request of `organizationId` made `at` against `limit`, unless `most` of its requests were made after
+  /// `since` already: then counts nothing and answers when the oldest of those was made.
+  take(
+    organizationId: string,
+    limit: LimitName,
+    most: number,
+    since: string,
+    at: string,
+  ): Promise<string | null>
+}
 
+/// At most `limit` requests per organization in any minute by the engine's clock. Counted in the store, so that
+/// an organization gets its limit in all, however many replicas of a team server its requests reach.
+export class PerMinuteLimit {
   constructor(
     private readonly clock: Clock,
     private readonly limit: number,
@@ -19,25 +31,21 @@ export class PerMinuteLimit {
     private readonly name: LimitName,
   ) {}
 
-  /// Counts one request for `key` and answers null, or, when the minute's are used up, counts nothing and
-  /// answers the whole seconds until the oldest of them leaves the minute.
-  take(key: string): number | null {
+  /// Counts one request of `what` (in words, plural) for the organization in `requests`, or refuses it: 429
+  /// `rate_limited` with the whole seconds until the oldest of the minute's requests leaves it, nothing counted.
+  /// `requests` is a transaction's that holds the organization's lock, so that requests made at the same moment,
+  /// on any replica, are counted one after the other.
+  async require(requests: RequestLog, organizationId: string, what: string): Promise<void> {
     const now = this.clock.now().getTime()
-    const within = (this.recent.get(key) ?? []).filter((at) => at > now - MINUTE_MS)
-    if (within.length >= this.limit) {
-      this.recent.set(key, within)
-      return Math.max(1, Math.ceil(((within[0] as number) + MINUTE_MS - now) / 1000))
-    }
-    within.push(now)
-    this.recent.set(key, within)
-    return null
-  }
-
-  /// Counts one request of `what` (in words, plural) for the organization `key`, or refuses it: 429
-  /// `rate_limited` with the seconds to wait.
-  require(key: string, what: string): void {
-    const wait = this.take(key)
-    if (wait === null) return
+    const oldest = await requests.take(
+      organizationId,
+      this.name,
+      this.limit,
+      new Date(now - MINUTE_MS).toISOString(),
+      new Date(now).toISOString(),
+    )
+    if (oldest === null) return
+    const wait = Math.max(1, Math.ceil((Date.parse(oldest) + MINUTE_MS - now) / 1000))
     throw new ApiError(
       'rate_limited',
       `This organization asked for more than ${this.limit} ${what} in a minute (limits.${this.name}); try again in ${wait} s.`,
@@ -47,7 +55,9 @@ export class PerMinuteLimit {
   }
 }
 
-/// At most `limit` pieces of work per key (an organization) in flight at once.
+/// At most `limit` pieces of work per key (an organization) in flight at once in this process: the limit guards
+/// this process's memory (a file being imported is held in it whole), so each replica of a team server counts its
+/// own.
 export class AtOnceLimit {
   private readonly running = new Map<string, number>()
 

@@ -48,7 +48,7 @@ export class Estimates {
   async estimate(principal: Principal, request: EstimateRequest): Promise<Estimate> {
     requireStorableText({ text: request.text })
     requireCheckableText(request.text, this.config.limits.maxTextChars)
-    this.extractions.require(principal.organizationId, 'estimates')
+    await this.countExtraction(principal.organizationId, 'estimates')
     const tiers = canonicalTiers(request.tiers)
     const expiresAt = new Date(this.clock.now().getTime() + this.config.limits.estimateHours * HOUR_MS)
     const { document, claims } = await this.newDocument(
@@ -90,21 +90,30 @@ export class Estimates {
   /// Refuses to extract the claims of a check's text for free: an organization whose balance cannot cover one
   /// claim is refused (402) before any work (unless a re-check may carry every claim at no cost), and extractions
   /// count against `limits.estimatesPerMinute` with the estimates. Checks queued to run when online are refused
-  /// the same way when they are queued.
+  /// the same way when they are queued, in `store`'s transaction (one that holds the organization's lock).
   async requireExtraction(
     principal: Principal,
     request: CreateCheckRequest,
     tiers: readonly Tier[],
+    store = this.store,
   ): Promise<void> {
     const cheapest = quote(1, tiers, this.config.pricing).total
-    const balance = await this.store.ledger.balance(principal.organizationId)
+    const balance = await store.ledger.balance(principal.organizationId)
     if (!request.previousCheckId && balance < cheapest) {
       throw new ApiError(
         'insufficient_credits',
         `A check of ${tiers.join(', ')} costs at least one claim's price: one claim costs ${cheapest} ${cheapest === 1 ? 'credit' : 'credits'}; the balance is ${balance}.`,
       )
     }
-    this.extractions.require(principal.organizationId, 'estimates and checks of a text')
+    await this.countExtraction(principal.organizationId, 'estimates and checks of a text', store)
+  }
+
+  /// Counts an extraction of `what` against `limits.estimatesPerMinute`, or refuses it (429), under the
+  /// organization's lock: in `store`'s transaction, or in one of its own from the root store.
+  private async countExtraction(organizationId: string, what: string, store = this.store): Promise<void> {
+    await store.transaction((tx) => this.extractions.require(tx.recentRequests, organizationId, what), {
+      lockOrg: organizationId,
+    })
   }
 
   /// The organization's document `id`, estimated for exactly `tiers`.

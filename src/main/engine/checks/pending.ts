@@ -149,41 +149,45 @@ export class PendingQueue {
     const tiers = await this.service.requireSubmittable(principal, request)
     if (idempotencyKey !== undefined) requireIdempotencyKey(idempotencyKey)
     const key = idempotencyKey ?? newSecret('pending-', 18)
-    // A repeat answers the first below without counting against a limit.
-    if (!(await this.store.pendingChecks.byKey(principal.organizationId, key))) {
-      if ((await this.store.pendingChecks.waiting(principal.organizationId)) >= this.waitingLimit) {
-        throw quotaReached(
-          'pendingChecks',
-          `This organization has ${this.waitingLimit} checks waiting to run when online, the most it may: ` +
-            'cancel one or wait until they run',
-        )
-      }
-      if (request.documentId === undefined) await this.service.requireExtraction(principal, request, tiers)
-    }
     const now = this.clock.now()
     const text =
       request.documentId === undefined
         ? (request.text ?? '')
         : ((await this.store.documents.get(principal.organizationId, request.documentId))?.text ?? '')
     const id = newId('pnd', now)
-    const earlier = await this.store.transaction(async (tx) => {
-      const existing = await tx.pendingChecks.byKey(principal.organizationId, key)
-      if (existing) return existing
-      // A queued estimate is as good as submitted: it must not expire while it waits.
-      if (request.documentId !== undefined && !(await tx.documents.keep(request.documentId))) {
-        throw estimateExpired(request.documentId)
-      }
-      await tx.pendingChecks.insert({
-        id,
-        organizationId: principal.organizationId,
-        tokenId: principal.tokenId,
-        request,
-        label: labelOf(request.name, text),
-        idempotencyKey: key,
-        createdAt: now.toISOString(),
-      })
-      return null
-    })
+    // Under the organization's lock: the checks waiting are counted and this one queued in one step, so that
+    // requests at once, on any replica, never pass the quota together.
+    const earlier = await this.store.transaction(
+      async (tx) => {
+        // A repeat answers the first without counting against a limit.
+        const existing = await tx.pendingChecks.byKey(principal.organizationId, key)
+        if (existing) return existing
+        if ((await tx.pendingChecks.waiting(principal.organizationId)) >= this.waitingLimit) {
+          throw quotaReached(
+            'pendingChecks',
+            `This organization has ${this.waitingLimit} checks waiting to run when online, the most it may: ` +
+              'cancel one or wait until they run',
+          )
+        }
+        if (request.documentId === undefined)
+          await this.service.requireExtraction(principal, request, tiers, tx)
+        // A queued estimate is as good as submitted: it must not expire while it waits.
+        if (request.documentId !== undefined && !(await tx.documents.keep(request.documentId))) {
+          throw estimateExpired(request.documentId)
+        }
+        await tx.pendingChecks.insert({
+          id,
+          organizationId: principal.organizationId,
+          tokenId: principal.tokenId,
+          request,
+          label: labelOf(request.name, text),
+          idempotencyKey: key,
+          createdAt: now.toISOString(),
+        })
+        return null
+      },
+      { lockOrg: principal.organizationId },
+    )
     if (earlier) {
       if (requestHash(earlier.request) !== requestHash(request)) {
         throw new ApiError('unprocessable', 'This Idempotency-Key was used with a different request body.')

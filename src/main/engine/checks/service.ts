@@ -95,8 +95,9 @@ export class Service {
     principal: Principal,
     request: CreateCheckRequest,
     tiers: readonly Tier[],
+    store?: Store,
   ): Promise<void> {
-    await this.estimates.requireExtraction(principal, request, tiers)
+    await this.estimates.requireExtraction(principal, request, tiers, store)
   }
 
   async requireSubmittable(principal: Principal, request: CreateCheckRequest): Promise<Tier[]> {

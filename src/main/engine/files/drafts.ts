@@ -199,22 +199,25 @@ export class DraftService {
     const editsTitle = `${basename(name, extname(name))} (unsaved edits)${extname(name)}`
     const keep = await keepUnsavedEdits(editsTitle)
     // Read again: an autosave may have landed while the writer was asked.
-    return await this.store.transaction(async (tx) => {
-      const current = await this.find(principal, draft.id, tx)
-      if (keep) return viewOf(await this.change(current, { openedAt: this.now() }, tx))
-      const now = this.now()
-      await this.requireRoom(principal.organizationId, current.text, null, tx)
-      await tx.drafts.insert({
-        ...current,
-        id: newId('drf', this.clock.now()),
-        title: editsTitle,
-        filePath: null,
-        fileDigest: null,
-        createdAt: now,
-        updatedAt: now,
-      })
-      return viewOf(await this.change(current, { text, fileDigest: digest, openedAt: now }, tx))
-    })
+    return await this.store.transaction(
+      async (tx) => {
+        const current = await this.find(principal, draft.id, tx)
+        if (keep) return viewOf(await this.change(current, { openedAt: this.now() }, tx))
+        const now = this.now()
+        await this.requireRoom(principal.organizationId, current.text, null, tx)
+        await tx.drafts.insert({
+          ...current,
+          id: newId('drf', this.clock.now()),
+          title: editsTitle,
+          filePath: null,
+          fileDigest: null,
+          createdAt: now,
+          updatedAt: now,
+        })
+        return viewOf(await this.change(current, { text, fileDigest: digest, openedAt: now }, tx))
+      },
+      { lockOrg: principal.organizationId },
+    )
   }
 
   /// Whether the draft's own file at `path` changed on disk since the draft last opened or saved it: another
@@ -239,24 +242,27 @@ export class DraftService {
     await writeFileAtomic(path, fileText(text, replaced ? conventionsOf(replaced) : EDITOR_CONVENTIONS))
     // A file has one draft: one that held this path before lets it go.
     const previous = await this.store.drafts.byFile(principal.organizationId, path)
-    return await this.store.transaction(async (tx) => {
-      if (previous && previous.id !== id)
-        await tx.drafts.update(previous.id, { filePath: null, fileDigest: null, updatedAt: this.now() })
-      const current = await this.find(principal, id, tx)
-      return summaryOf(
-        await this.change(
-          current,
-          {
-            text: current.text === draft.text ? text : current.text,
-            filePath: path,
-            fileDigest: digestOf(text),
-            title: basename(path),
-            openedAt: this.now(),
-          },
-          tx,
-        ),
-      )
-    })
+    return await this.store.transaction(
+      async (tx) => {
+        if (previous && previous.id !== id)
+          await tx.drafts.update(previous.id, { filePath: null, fileDigest: null, updatedAt: this.now() })
+        const current = await this.find(principal, id, tx)
+        return summaryOf(
+          await this.change(
+            current,
+            {
+              text: current.text === draft.text ? text : current.text,
+              filePath: path,
+              fileDigest: digestOf(text),
+              title: basename(path),
+              openedAt: this.now(),
+            },
+            tx,
+          ),
+        )
+      },
+      { lockOrg: principal.organizationId },
+    )
   }
 
   private async anchorsOf(principal: Principal, checkId: string): Promise<DraftAnchor[]> {
@@ -286,8 +292,6 @@ export class DraftService {
     filePath: string | null,
     fileDigest: string | null,
   ): Promise<DraftRecord> {
-    this.newDrafts.require(principal.organizationId, 'new drafts')
-    await this.requireRoom(principal.organizationId, text, null)
     const now = this.now()
     const draft: DraftRecord = {
       id: newId('drf', this.clock.now()),
@@ -302,29 +306,48 @@ export class DraftService {
       updatedAt: now,
       openedAt: now,
     }
-    await this.store.drafts.insert(draft)
+    // Under the organization's lock: the minute's new drafts and the quota are counted and the draft written in
+    // one step, so that requests at once, on any replica, never pass a limit together; a refusal counts nothing.
+    await this.store.transaction(
+      async (tx) => {
+        await this.newDrafts.require(tx.recentRequests, principal.organizationId, 'new drafts')
+        await this.requireRoom(principal.organizationId, text, null, tx)
+        await tx.drafts.insert(draft)
+      },
+      { lockOrg: principal.organizationId },
+    )
     return draft
   }
 
-  /// Changes a draft in `store` (the root's, or a transaction's).
+  /// Changes a draft in `store` (the root's, or a transaction's that holds the organization's lock): a new text is
+  /// measured against the quota, as the draft is now, and saved in one step under the organization's lock.
   private async change(
     draft: DraftRecord,
     changes: Omit<DraftChanges, 'updatedAt'>,
     store = this.store,
   ): Promise<DraftRecord> {
-    if (changes.text !== undefined) await this.requireRoom(draft.organizationId, changes.text, draft, store)
     const updatedAt = this.now()
-    await store.drafts.update(draft.id, { ...changes, updatedAt })
+    await store.transaction(
+      async (tx) => {
+        if (changes.text !== undefined) {
+          const current = (await tx.drafts.get(draft.organizationId, draft.id)) ?? draft
+          await this.requireRoom(draft.organizationId, changes.text, current, tx)
+        }
+        await tx.drafts.update(draft.id, { ...changes, updatedAt })
+      },
+      { lockOrg: draft.organizationId },
+    )
     return { ...draft, ...changes, updatedAt }
   }
 
   /// Refuses a new draft of `text` (or `text` replacing the text of `replaced`) that would take the organization
-  /// past `limits.drafts` or `limits.draftBytes`; a text no longer than the one it replaces always fits.
+  /// past `limits.drafts` or `limits.draftBytes`; a text no longer than the one it replaces always fits. In a
+  /// transaction that holds the organization's lock, with the write it allows.
   private async requireRoom(
     organizationId: string,
     text: string,
     replaced: DraftRecord | null,
-    store = this.store,
+    store: Store,
   ): Promise<void> {
     const usage = await store.drafts.usage(organizationId)
     if (!replaced && usage.drafts >= this.limits.drafts) {

@@ -47,6 +47,25 @@ export interface TransactionOptions {
   lockOrg?: string
 }
 
+/// Thrown when a row that must be written under its organization's lock (a ledger row, a request counted against a
+/// limit) is written outside a transaction holding it.
+export class OrganizationUnlockedError extends Error {
+  constructor(what: string, organizationId: string) {
+    super(
+      `${what} of ${organizationId} was written outside its organization's lock: write it in ` +
+        `store.transaction(work, { lockOrg: '${organizationId}' }).`,
+    )
+    this.name = 'OrganizationUnlockedError'
+  }
+}
+
+/// Refuses to write `what` of `organizationId` unless the transaction holds that organization's lock (`locked`:
+/// null outside a transaction or without `lockOrg`). SQLite's single writer needs no lock, but the rule holds there
+/// too, so that code that forgets it fails on the store every test runs on.
+export function requireOrganizationLock(locked: string | null, organizationId: string, what: string): void {
+  if (locked !== organizationId) throw new OrganizationUnlockedError(what, organizationId)
+}
+
 /// A channel's notifications being listened to (`Database.listen`).
 export interface Notifications {
   /// Stops listening and closes the connection it had.

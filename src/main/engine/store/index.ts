@@ -13,6 +13,7 @@ import { Ledger } from './ledger'
 import { Organizations } from './organizations'
 import { Outbox } from './outbox'
 import { PendingChecks } from './pendingChecks'
+import { RecentRequests } from './recentRequests'
 import { ResearchRuns } from './research'
 import { Results } from './results'
 import { SettingsStore } from './settings'
@@ -66,6 +67,7 @@ export class Store {
   readonly settings: SettingsStore
   readonly drafts: Drafts
   readonly pendingChecks: PendingChecks
+  readonly recentRequests: RecentRequests
   readonly events: Events
 
   private constructor(
@@ -92,6 +94,7 @@ export class Store {
     this.settings = new SettingsStore(db, listen)
     this.drafts = new Drafts(db)
     this.pendingChecks = new PendingChecks(db)
+    this.recentRequests = new RecentRequests(db, lockedOrganization)
     this.events = new Events(db, listen)
   }
 

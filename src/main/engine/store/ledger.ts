@@ -1,4 +1,4 @@
-import type { Db } from './database'
+import { requireOrganizationLock, type Db } from './database'
 
 /// What a ledger row records: credits granted, charged for work, or refunded.
 export type LedgerKind = 'grant' | 'charge' | 'refund'
@@ -14,22 +14,11 @@ export class InsufficientCreditsError extends Error {
   }
 }
 
-/// Thrown when a ledger row is written outside a transaction holding its organization's lock.
-export class LedgerUnlockedError extends Error {
-  constructor(organizationId: string) {
-    super(
-      `A ledger row of ${organizationId} was written outside its organization's lock: write it in ` +
-        `store.transaction(work, { lockOrg: '${organizationId}' }).`,
-    )
-    this.name = 'LedgerUnlockedError'
-  }
-}
-
 /// The credits ledger: every grant, charge and refund is a row; the balance is their sum. Callers write
 /// inside a transaction so that a charge and the work it pays for land together or not at all, and one that
 /// holds the organization's lock (`lockOrg`): on PostgreSQL two charges in two transactions would otherwise each
-/// read the balance without the other and both pass. SQLite's single writer needs no lock, but the rule holds
-/// there too, so that code that forgets it fails on the store every test runs on.
+/// read the balance without the other and both pass. A row written without the lock is refused on SQLite too
+/// (`requireOrganizationLock`).
 export class Ledger {
   constructor(
     private readonly db: Db,
@@ -56,7 +45,7 @@ export class Ledger {
     at: string,
   ): Promise<void> {
     if (!Number.isSafeInteger(amount) || amount < 0) throw new RangeError(`invalid credit amount ${amount}`)
-    if (this.lockedOrganization !== organizationId) throw new LedgerUnlockedError(organizationId)
+    requireOrganizationLock(this.lockedOrganization, organizationId, 'A ledger row')
     if (amount === 0) return
     if (kind === 'charge') {
       const balance = await this.balance(organizationId)

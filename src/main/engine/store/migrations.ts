@@ -454,4 +454,16 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX events_by_organization ON events (organization_id, id);
   `,
+  // The requests each organization made in the last minute, per limit (`limits.estimatesPerMinute`,
+  // `limits.draftsPerMinute`): counted in the database, so that a team server's replicas count the same ones
+  // (store/recentRequests.ts). A request's rows are forgotten once it is a minute old.
+  `
+  CREATE TABLE recent_requests (
+    id INTEGER PRIMARY KEY,
+    organization_id TEXT NOT NULL,
+    limit_name TEXT NOT NULL,
+    made_at TEXT NOT NULL
+  );
+  CREATE INDEX recent_requests_by_limit ON recent_requests (organization_id, limit_name, made_at);
+  `,
 ]

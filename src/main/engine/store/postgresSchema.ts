@@ -374,4 +374,15 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE idempotency_keys ALTER CONSTRAINT idempotency_keys_check_id_fkey DEFERRABLE INITIALLY IMMEDIATE;
   `,
+  // 6 (SQLite's 28): the requests of the last minute that the per-minute limits count, shared by the replicas
+  // (store/recentRequests.ts).
+  `
+  CREATE TABLE recent_requests (
+    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    organization_id text NOT NULL,
+    limit_name text NOT NULL,
+    made_at text NOT NULL
+  );
+  CREATE INDEX recent_requests_by_limit ON recent_requests (organization_id, limit_name, made_at);
+  `,
 ]

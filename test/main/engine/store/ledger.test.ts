@@ -2,7 +2,8 @@ import fc from 'fast-check'
 import { expect, it } from 'vitest'
 import { ApiError } from '../../../../src/shared/errors'
 import { chargeOrRefuse } from '../../../../src/main/engine/checks/credits'
-import { InsufficientCreditsError, LedgerUnlockedError } from '../../../../src/main/engine/store/ledger'
+import { OrganizationUnlockedError } from '../../../../src/main/engine/store/database'
+import { InsufficientCreditsError } from '../../../../src/main/engine/store/ledger'
 import { describeStores } from '../../../helpers/stores'
 
 const AT = '2026-01-01T00:00:00.000Z'
@@ -77,14 +78,16 @@ describeStores('the credits ledger', (kind) => {
     const store = await (await kind.place()).open()
     for (const id of ['org_a', 'org_b'])
       await store.organizations.insert({ id, name: id, createdAt: AT }, false)
-    await expect(store.ledger.record('org_a', 'grant', 5, null, AT)).rejects.toThrow(LedgerUnlockedError)
+    await expect(store.ledger.record('org_a', 'grant', 5, null, AT)).rejects.toThrow(
+      OrganizationUnlockedError,
+    )
     for (const kind of ['grant', 'charge', 'refund'] as const) {
       await expect(store.transaction((tx) => tx.ledger.record('org_a', kind, 1, null, AT))).rejects.toThrow(
-        LedgerUnlockedError,
+        OrganizationUnlockedError,
       )
       await expect(
         store.transaction((tx) => tx.ledger.record('org_a', kind, 1, null, AT), { lockOrg: 'org_b' }),
-      ).rejects.toThrow(LedgerUnlockedError)
+      ).rejects.toThrow(OrganizationUnlockedError)
     }
     // A transaction inside the locked one is the same transaction, with its lock.
     await store.transaction(

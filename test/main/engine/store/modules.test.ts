@@ -12,6 +12,7 @@ import { Ledger } from '../../../../src/main/engine/store/ledger'
 import { Organizations } from '../../../../src/main/engine/store/organizations'
 import { Outbox } from '../../../../src/main/engine/store/outbox'
 import { PendingChecks } from '../../../../src/main/engine/store/pendingChecks'
+import { RecentRequests } from '../../../../src/main/engine/store/recentRequests'
 import { ResearchRuns } from '../../../../src/main/engine/store/research'
 import { Results } from '../../../../src/main/engine/store/results'
 import { SettingsStore } from '../../../../src/main/engine/store/settings'
@@ -39,6 +40,7 @@ const MODULES = {
   SettingsStore,
   Drafts,
   PendingChecks,
+  RecentRequests,
 }
 
 /// The methods called during the walk under way, as `Module.method` (private ones too: each holds SQL).
@@ -758,6 +760,20 @@ async function walk(store: Store, place: StorePlace): Promise<[string, unknown][
   note('cancelled again', await store.pendingChecks.cancel('pnd_1', t(137)))
   await store.pendingChecks.forgetEnded('org_a', 1)
   note('pending after forgetting', await store.pendingChecks.list('org_a', 10, null))
+
+  // Requests counted against a limit of two a minute: at 140 s, 141 s and 142 s (the third refused, answering when
+  // the oldest was made), then past the minute of the first two.
+  const counted = (second: number, limit: 'draftsPerMinute' | 'estimatesPerMinute' = 'draftsPerMinute') =>
+    locked((tx) => tx.recentRequests.take('org_a', limit, 2, t(second - 60), t(second)))
+  for (const second of [140, 141, 142]) note(`request at ${second} s`, await counted(second))
+  note('under another limit', await counted(142, 'estimatesPerMinute'))
+  for (const second of [200, 201, 202]) note(`request at ${second} s`, await counted(second))
+  note(
+    'a request outside the lock',
+    await store.recentRequests
+      .take('org_a', 'draftsPerMinute', 2, t(143), t(203))
+      .catch((error: Error) => error.name),
+  )
   return noted
 }
 
