@@ -2,6 +2,7 @@ import type { Consensus, Evaluation, TextIssue, Tier } from '../../../shared/sch
 import type { Clock } from '../base/clock'
 import type { ReportEvents } from '../base/events'
 import type { Store } from '../store'
+import type { Notifications } from '../store/database'
 import type { CheckRecord } from '../store/checks'
 import type { UnitRecord } from '../store/units'
 import type { ClaimRecord } from '../store/documents'
@@ -104,6 +105,8 @@ export class JobRunner {
   private pumping: Promise<void> | null = null
   private pumpAgain = false
   private pumpQueued = false
+  /// Hearing of units other replicas queued (PostgreSQL), while started.
+  private listening: Notifications | null = null
   private readonly alarm: Alarm
   private readonly controllers = new Map<string, Set<AbortController>>()
   private readonly jobControllers = new Set<AbortController>()
@@ -147,6 +150,8 @@ export class JobRunner {
       for (const queue of this.queues.keys()) await queue.expireLeases(this.now())
     }
     this.running = true
+    // On PostgreSQL, units another replica queued are leased at once rather than at the next look.
+    this.listening = await this.store.units.listen(() => this.pumpSoon())
     // A process that died between a check's last unit and its ending left the check active with nothing open.
     for (const checkId of await this.store.checks.activeIds()) await this.settle(checkId)
     await this.pump()
@@ -174,6 +179,8 @@ export class JobRunner {
   async stop(): Promise<void> {
     this.running = false
     this.alarm.clear()
+    await this.listening?.close()
+    this.listening = null
     this.claimsDone.clear()
     this.checks.clear()
     for (const set of this.controllers.values()) for (const controller of set) controller.abort()

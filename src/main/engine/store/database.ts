@@ -72,6 +72,30 @@ export interface Notifications {
   close(): Promise<void>
 }
 
+/// Listens to a channel of the database (`Database.listen`); absent on SQLite.
+export type Listen = (channel: string, heard: () => void) => Promise<Notifications>
+
+/// A channel a team server's replicas tell each other on that something changed: `NOTIFY` without a payload, sent
+/// when the telling transaction commits. On SQLite, where one process keeps the data folder, nobody is told.
+export class Channel {
+  constructor(
+    private readonly db: Db,
+    private readonly name: string,
+    private readonly listenTo: Listen | null,
+  ) {}
+
+  /// Tells the replicas listening (this one too), once the transaction commits.
+  async tell(): Promise<void> {
+    if (this.db.dialect === 'postgres') await this.db.prepare('SELECT pg_notify(?, ?)').get(this.name, '')
+  }
+
+  /// Calls `heard` whenever a replica told, and each time the listening connection came back (something may have
+  /// been told meanwhile); null on SQLite.
+  async listen(heard: () => void): Promise<Notifications | null> {
+    return this.listenTo ? await this.listenTo(this.name, heard) : null
+  }
+}
+
 /// A database the store runs on: statements one by one on `root`, or `transaction`'s connection for a unit of work
 /// that lands whole or not at all.
 export interface Database {

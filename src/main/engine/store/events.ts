@@ -1,4 +1,4 @@
-import type { Db, Notifications } from './database'
+import type { Db, Listen, Notifications } from './database'
 import { EVENTS_LOCK } from './postgres'
 
 /// The channel a team server's replicas are told of new events on: its payload is the last id appended.
@@ -17,7 +17,7 @@ export interface StoredEvent {
 export class Events {
   constructor(
     private readonly db: Db,
-    private readonly listenTo: ((channel: string, heard: () => void) => Promise<Notifications>) | null,
+    private readonly listenTo: Listen | null,
   ) {}
 
   /// Appends `events` in the order given, created `at`; gives their ids, in the same order. On PostgreSQL in one

@@ -84,13 +84,13 @@ export class Store {
     this.webhookSecrets = new WebhookSecrets(db, shared.box)
     this.documents = new Documents(db, shared.resolvedListeners)
     this.checks = new Checks(db)
-    this.units = new Units(db)
+    const listen = shared.database.listen?.bind(shared.database) ?? null
+    this.units = new Units(db, listen)
     this.results = new Results(db)
     this.idempotencyKeys = new IdempotencyKeys(db)
     this.outbox = new Outbox(db)
     this.voteCache = new VoteCache(db, async (work) => await this.root().batched((tx) => work(tx.voteCache)))
     this.research = new ResearchRuns(db)
-    const listen = shared.database.listen?.bind(shared.database) ?? null
     this.settings = new SettingsStore(db, listen)
     this.drafts = new Drafts(db)
     this.pendingChecks = new PendingChecks(db)

@@ -1,27 +1,26 @@
-import type { Db, Notifications } from './database'
-
-/// The channel a team server's replicas are told on that the settings changed (no payload).
-export const SETTINGS_CHANNEL = 'factdesk_settings'
+import { Channel, type Db, type Listen, type Notifications } from './database'
 
 /// The app's settings, one JSON value per part (`models`, `search`, `writing`, `localServer`, and each
 /// organization's `sources:…`), and its secrets, stored only as the secret box sealed them.
 export class SettingsStore {
+  /// Where a team server's replicas are told that the settings changed.
+  private readonly changes: Channel
+
   constructor(
     private readonly db: Db,
-    private readonly listenTo: ((channel: string, heard: () => void) => Promise<Notifications>) | null,
-  ) {}
-
-  /// Tells the other replicas of a team server, when the transaction commits, that the settings changed
-  /// (`NOTIFY`); nothing on SQLite, where one process keeps the data folder.
-  async tell(): Promise<void> {
-    if (this.db.dialect === 'postgres')
-      await this.db.prepare('SELECT pg_notify(?, ?)').get(SETTINGS_CHANNEL, '')
+    listenTo: Listen | null,
+  ) {
+    this.changes = new Channel(db, 'factdesk_settings', listenTo)
   }
 
-  /// Calls `changed` whenever another replica changed the settings (and each time the listening connection came
-  /// back, as a change may have been missed meanwhile); null on SQLite.
+  /// Tells the other replicas of a team server, when the transaction commits, that the settings changed.
+  async tell(): Promise<void> {
+    await this.changes.tell()
+  }
+
+  /// Calls `changed` whenever a replica changed the settings (or may have: see `Channel.listen`); null on SQLite.
   async listen(changed: () => void): Promise<Notifications | null> {
-    return this.listenTo ? await this.listenTo(SETTINGS_CHANNEL, changed) : null
+    return await this.changes.listen(changed)
   }
 
   /// Every saved part, parsed, and every sealed secret.

@@ -1,5 +1,5 @@
 import type { Tier } from '../../../shared/schemas'
-import { sql, type Db } from './database'
+import { Channel, sql, type Db, type Listen, type Notifications } from './database'
 
 /// One unit of work: a claim checked in one tier (by one model, where a tier has several).
 export interface UnitRecord {
@@ -40,7 +40,20 @@ const UNITS_OF_CHECK = (db: Db): string =>
 
 /// The durable work queue, in the same database as the checks it serves.
 export class Units {
-  constructor(private readonly db: Db) {}
+  /// Where a team server's replicas are told that units were queued, so that idle ones lease them at once.
+  private readonly queued: Channel
+
+  constructor(
+    private readonly db: Db,
+    listenTo: Listen | null,
+  ) {
+    this.queued = new Channel(db, 'factdesk_units', listenTo)
+  }
+
+  /// Calls `heard` whenever a replica queued units (or may have: see `Channel.listen`); null on SQLite.
+  async listen(heard: () => void): Promise<Notifications | null> {
+    return await this.queued.listen(heard)
+  }
 
   async enqueue(
     checkId: string,
@@ -51,6 +64,7 @@ export class Units {
       'INSERT INTO units (check_id, claim_id, tier, model, available_at) VALUES (?, ?, ?, ?, ?)',
     )
     for (const unit of units) await insert.run(checkId, unit.claimId, unit.tier, unit.model, at)
+    if (units.length > 0) await this.queued.tell()
   }
 
   /// Leases up to `limit` units, oldest first, until `leaseUntil` under the token `leaseId`, counting an attempt of
@@ -151,7 +165,7 @@ export class Units {
     unit: { claimId: string; tier: Tier; model: string },
     at: string,
   ): Promise<boolean> {
-    return (
+    const queued =
       (
         await this.db
           .prepare(
@@ -160,7 +174,8 @@ export class Units {
           )
           .run(checkId, unit.claimId, unit.tier, unit.model, at)
       ).changes > 0
-    )
+    if (queued) await this.queued.tell()
+    return queued
   }
 
   /// How many units of one claim-tier of a check are still pending or running.

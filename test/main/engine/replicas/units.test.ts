@@ -110,6 +110,19 @@ describe.skipIf(postgres.skip)('replicas on one PostgreSQL database', () => {
     expect(tierB.started.length).toBeGreaterThanOrEqual(2)
   })
 
+  it('units queued on one replica are told to the others, which lease them at once rather than at their next look', async () => {
+    const database = await postgres.database()
+    const front = await replica(database, { runJobs: false })
+    // A worker that would look for work again only after a minute: it must be told.
+    const tier = new GatedTier()
+    await replica(database, { tier, runner: { pollMs: 60_000 } })
+    const principal = await front.localPrincipal()
+    const { check } = await front.service.submit(principal, { text: crates(3), tiers: ['t1'] })
+    await until(() => tier.started.length === 3, 10_000)
+    tier.releaseAll()
+    expect((await ended(await reader(database), check.id)).status).toBe('completed')
+  })
+
   it('a replica killed mid-unit: the others leave its units alone while it renews, and take them over once its leases expire', async () => {
     const database = await postgres.database()
     // A replica that serves the API and runs no jobs takes the check.

@@ -22,7 +22,16 @@ import { VoteCache } from '../../../../src/main/engine/store/voteCache'
 import { WebhookSecrets } from '../../../../src/main/engine/store/webhookSecrets'
 import { openEngine } from '../../../../src/main/engine/engine'
 import type { Store } from '../../../../src/main/engine/store'
+import type { Notifications } from '../../../../src/main/engine/store/database'
 import { describeStores, type StorePlace } from '../../../helpers/stores'
+
+/// Whether a listener heard what it was told (waiting up to 5 s), then stops it; true on SQLite, where nobody listens.
+async function heardOnce(listening: Notifications | null, heard: readonly string[]): Promise<boolean> {
+  if (!listening) return true
+  for (let waited = 0; heard.length === 0 && waited < 5_000; waited += 10) await sleep(10)
+  await listening.close()
+  return heard.length > 0
+}
 
 const MODULES = {
   Organizations,
@@ -360,6 +369,9 @@ async function walk(store: Store, place: StorePlace): Promise<[string, unknown][
   note('active', await store.checks.activeIds())
 
   // Its units.
+  // Queued units are told to a listener of its own on PostgreSQL; to nobody on SQLite.
+  const queuedHeard: string[] = []
+  const hearingUnits = await store.units.listen(() => queuedHeard.push('queued'))
   await store.units.enqueue(
     'chk_1',
     [
@@ -372,6 +384,7 @@ async function walk(store: Store, place: StorePlace): Promise<[string, unknown][
     ],
     t(20),
   )
+  note('units told', await heardOnce(hearingUnits, queuedHeard))
   note('next due', await store.units.nextDue())
   note('leased', await store.units.lease(t(21), t(80), 'lease-1', 3))
   note('open for a claim-tier', await store.units.openFor('chk_1', 'clm_1', 't1'))
@@ -632,11 +645,7 @@ async function walk(store: Store, place: StorePlace): Promise<[string, unknown][
     await tx.settings.put('models', { panel: ['c'] }, t(111))
     await tx.settings.tell()
   })
-  if (listening) {
-    for (let waited = 0; heard.length === 0 && waited < 5_000; waited += 10) await sleep(10)
-    await listening.close()
-  }
-  note('told', heard.length > 0 || listening === null)
+  note('settings told', await heardOnce(listening, heard))
   note('setting', await store.settings.get('models'))
   note('no setting', await store.settings.get('search'))
   await store.settings.putSealed('openai', Buffer.from([0, 1, 2, 255, 0]), t(112))
