@@ -284,9 +284,9 @@ class TableLog implements EventLog {
       console.error(`factdesk: a ${event.type} event came after the events were closed; it is not sent`)
       return
     }
-    this.deliver.change(event)
     this.queue.push(event)
     this.appending ??= this.appendQueued().finally(() => (this.appending = null))
+    this.deliver.change(event)
   }
 
   /// Appends what is queued, a batch at a time, in order; each batch is read back at once.
