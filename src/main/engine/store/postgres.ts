@@ -289,7 +289,8 @@ class ChannelListener {
     const client = new pg.Client({
       connectionString: this.url,
       keepAlive: true,
-      application_name: 'factdesk-events',
+      // Named after its channel, as pg_stat_activity shows it: factdesk-events, factdesk-units, factdesk-settings.
+      application_name: this.channel.replaceAll('_', '-'),
     })
     client.on('notification', (message) => {
       if (message.channel === this.channel && client === this.client) this.heard()
