@@ -15,6 +15,9 @@ export class SavedSettings implements SavedKeys {
   private sealed = new Map<string, Buffer>()
   /// The writes of the `change` under way, stored together when it ends.
   private writes: ((settings: SettingsStore) => Promise<void>)[] | null = null
+  /// The change or reading under way: the next waits for it, so that a reading never lands over a change that
+  /// committed after it read, nor reads one that has not committed yet.
+  private turn: Promise<unknown> = Promise.resolve()
 
   private constructor(
     private readonly store: Store,
@@ -34,32 +37,45 @@ export class SavedSettings implements SavedKeys {
     return saved
   }
 
-  /// Reads the settings again from the store.
+  /// Reads the settings again from the store, after the change under way.
   async reload(): Promise<void> {
+    await this.inTurn(() => this.readAll())
+  }
+
+  /// Runs `work`, whose `put` and `saveKey` take effect here at once, then stores all it changed in one
+  /// transaction, after the change or reading under way. When `work` throws or the store refuses, nothing is
+  /// stored and the settings are read again.
+  async change(work: () => void): Promise<void> {
+    await this.inTurn(async () => {
+      const writes: ((settings: SettingsStore) => Promise<void>)[] = []
+      this.writes = writes
+      try {
+        try {
+          work()
+        } finally {
+          this.writes = null
+        }
+        await this.store.transaction(async (tx) => {
+          for (const write of writes) await write(tx.settings)
+          await tx.settings.tell()
+        })
+      } catch (error) {
+        await this.readAll()
+        throw error
+      }
+    })
+  }
+
+  private async readAll(): Promise<void> {
     const { parts, sealed } = await this.store.settings.all()
     this.parts = parts
     this.sealed = sealed
   }
 
-  /// Runs `work`, whose `put` and `saveKey` take effect here at once, then stores all it changed in one
-  /// transaction. When `work` throws or the store refuses, nothing is stored and the settings are read again.
-  async change(work: () => void): Promise<void> {
-    const writes: ((settings: SettingsStore) => Promise<void>)[] = []
-    this.writes = writes
-    try {
-      try {
-        work()
-      } finally {
-        this.writes = null
-      }
-      await this.store.transaction(async (tx) => {
-        for (const write of writes) await write(tx.settings)
-        await tx.settings.tell()
-      })
-    } catch (error) {
-      await this.reload()
-      throw error
-    }
+  private inTurn<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.turn.then(work)
+    this.turn = run.catch(() => undefined)
+    return run
   }
 
   /// A saved part; null when none is saved or it no longer reads as `schema`.

@@ -78,4 +78,17 @@ describe.skipIf(postgres.skip)('settings saved on one replica', () => {
     await checkOn(checking, 'Rome is the capital of Italy.')
     expect(started.of('model-a').at(-1)?.headers.authorization).toBe(`Bearer ${NEW_KEY}`)
   })
+
+  it('on the replica that saves them, each save reads back at once, whatever the telling of the one before does', async () => {
+    const engine = await replica(await postgres.database(), false)
+    const owner = await engine.localPrincipal()
+    for (let n = 0; n < 40; n++) {
+      const word = `word${n}`
+      await engine.settings.update(owner, { writing: { dictionary: [word] } })
+      // The save before told every replica, this one too, which reads the settings again: never over this save.
+      expect(engine.settings.view(owner).writing.dictionary).toEqual([word])
+      await new Promise((resolve) => setTimeout(resolve, n % 3))
+      expect(engine.settings.view(owner).writing.dictionary).toEqual([word])
+    }
+  })
 })
