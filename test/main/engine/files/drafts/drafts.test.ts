@@ -13,7 +13,7 @@ import { previewOf } from '../../../../../src/main/engine/files/drafts'
 import { buildDocx } from '../docx'
 import { call, expectEnvelope, startServer, waitForEnd, type TestServer } from '../../../../helpers/server'
 import { GatedTier } from '../../../../helpers/tiers'
-import { databaseOf } from '../../../../helpers/database'
+import { databaseOf, onPostgres } from '../../../../helpers/database'
 
 const ARTICLE =
   'The Eiffel Tower is 330 metres tall. It was finished in 1889. Paris is the capital of France.'
@@ -404,7 +404,9 @@ describe('drafts and files in the desktop app', () => {
     expect(ok(await autosave('listDrafts', [], APP)).data).toHaveLength(1)
   })
 
-  it('keeps an autosave that lands while its file is written', async () => {
+  // Files on disk are the desktop app's, which keeps its data folder's SQLite: its one writer takes the save and
+  // the autosave in the order they came, which a team server's pool of connections does not promise.
+  it.skipIf(onPostgres)('keeps an autosave that lands while its file is written', async () => {
     const principal = await engine.localPrincipal()
     const path = join(folder, 'race.md')
     const draft = await engine.drafts.create(principal, { text: 'One.\n' })
