@@ -215,7 +215,10 @@ export class Submissions {
     if (raced) return replay(raced)
     const check = await checkView(store, record)
     this.parts.events.emit({ type: 'check', organizationId: principal.organizationId, check })
+    // The other replicas of a team server are told of its units after its `queued` event: none says it is
+    // running before that.
     await this.parts.jobs.submitted(record.id)
+    await store.units.tellQueued()
     return { check: await checks.getCheck(principal, record.id), replayed: false }
   }
 

@@ -55,6 +55,12 @@ export class Units {
     return await this.queued.listen(heard)
   }
 
+  /// Tells the replicas that units were queued (`enqueue` does not: a check's are told once its `queued` event is
+  /// out, so that no replica starts it, and says so, before that event).
+  async tellQueued(): Promise<void> {
+    await this.queued.tell()
+  }
+
   async enqueue(
     checkId: string,
     units: readonly { claimId: string; tier: Tier; model: string }[],
@@ -64,7 +70,6 @@ export class Units {
       'INSERT INTO units (check_id, claim_id, tier, model, available_at) VALUES (?, ?, ?, ?, ?)',
     )
     for (const unit of units) await insert.run(checkId, unit.claimId, unit.tier, unit.model, at)
-    if (units.length > 0) await this.queued.tell()
   }
 
   /// Leases up to `limit` units, oldest first, until `leaseUntil` under the token `leaseId`, counting an attempt of

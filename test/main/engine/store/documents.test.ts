@@ -94,6 +94,7 @@ describe('a claim’s statement as stored in SQLite', () => {
       db.exec(`ALTER TABLE ${table} DROP COLUMN ${column}`)
     db.exec('DROP TABLE engine_keys')
     db.exec('DROP TABLE events')
+    db.exec('DROP TABLE recent_requests')
     db.exec(`PRAGMA user_version = ${MIGRATIONS.findIndex((sql) => sql.includes('statement_state'))}`)
     db.close()
 

@@ -384,6 +384,7 @@ async function walk(store: Store, place: StorePlace): Promise<[string, unknown][
     ],
     t(20),
   )
+  await store.units.tellQueued()
   note('units told', await heardOnce(hearingUnits, queuedHeard))
   note('next due', await store.units.nextDue())
   note('leased', await store.units.lease(t(21), t(80), 'lease-1', 3))
