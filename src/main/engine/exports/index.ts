@@ -1,10 +1,11 @@
 import type { ExportedFile } from '../../../shared/api'
 import { EXPORT_FORMATS } from '../../../shared/exportFormats'
-import type { ExportFormat, Report } from '../../../shared/schemas'
-import { attentionOf } from '../../../shared/verdicts'
+import type { ExportFormat, Report, ReportExport } from '../../../shared/schemas'
+import { EXPORT_VERDICTS } from '../../../shared/vocabulary'
 import type { Principal } from '../checks/access'
 import type { Service } from '../checks/service'
 import { OPENABLE } from '../files/formats'
+import { annotate, attentionLine, needingAttention } from './annotate'
 import type { PdfPrinter } from './pdf'
 import type { RenderedFormat } from './render'
 
@@ -41,10 +42,7 @@ const EXPORTERS: Record<
   pdf: async (report, printPdf, render) => printPdf(new TextDecoder().decode(await render(report, 'html'))),
   docx: (report, _printPdf, render) => render(report, 'docx'),
   md: (report, _printPdf, render) => render(report, 'md'),
-  // The report exactly as `GET /checks/{id}/report` answers it, the document's text included, and the claims
-  // that need attention.
-  json: async (report) =>
-    new TextEncoder().encode(`${JSON.stringify({ ...report, attention: attention(report) }, null, 2)}\n`),
+  json: async (report) => new TextEncoder().encode(`${JSON.stringify(reportExport(report), null, 2)}\n`),
 }
 
 /// A report as a file of the format, rendered by `render` (the engine's export pool). Offline: only the PDF
@@ -59,14 +57,27 @@ export async function exportReport(
   return { fileName: exportFileName(report, format), contentType: EXPORT_FORMATS[format].mediaType, data }
 }
 
-/// The claims that need the editor's attention, in text order, as the JSON export lists them.
-function attention(report: Report): { claimId: string; why: string; correction: string | null }[] {
-  return [...report.claims]
-    .sort((a, b) => a.charStart - b.charStart)
-    .flatMap((claim) => {
-      const found = attentionOf(claim, report.check)
-      return found ? [{ claimId: claim.claimId, why: found.why, correction: found.correction }] : []
-    })
+/// The JSON export: the report exactly as `GET /checks/{id}/report` answers it, the document's text included,
+/// with each claim counted by the verdict the other formats show, and their "Needs attention" list in data.
+function reportExport(report: Report): ReportExport {
+  const { claims, counts } = annotate(report)
+  const attention = needingAttention(claims)
+  return {
+    ...report,
+    summary: {
+      ...report.summary,
+      headlineVerdicts: {
+        ...Object.fromEntries(EXPORT_VERDICTS.map((verdict) => [verdict, 0])),
+        ...Object.fromEntries(counts.map(({ verdict, count }) => [verdict, count])),
+      } as ReportExport['summary']['headlineVerdicts'],
+      needAttention: attention.length,
+    },
+    attention: attention.map((claim) => ({
+      claimId: claim.claim.claimId,
+      why: attentionLine(claim),
+      correction: claim.correction,
+    })),
+  }
 }
 
 /// The annotated report of a check the principal may read (any scope; another organization's is not found).

@@ -1,6 +1,6 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
 import { OPERATION_TABLE, type OperationArgs } from '../../../shared/operations'
-import { Report } from '../../../shared/schemas'
+import { ReportExport, type ExportFormat } from '../../../shared/schemas'
 import { EXPORT_FORMATS } from '../../../shared/exportFormats'
 import { exportCheck, type Render } from '../../engine/exports'
 import type { PdfPrinter } from '../../engine/exports/pdf'
@@ -9,13 +9,12 @@ import type { ApiEnv } from '../auth'
 import { restArguments } from './operations'
 import { errorResponses } from './responses'
 
-/// The schema of a format's file: the report for JSON, else a string of text or of bytes.
-const bodyOf = (mediaType: string, text: boolean): z.ZodType =>
-  mediaType.startsWith('application/json')
-    ? Report
-    : text
-      ? z.string()
-      : z.string().meta({ format: 'binary' })
+/// The schemas of the formats whose files are JSON.
+const JSON_BODIES: Partial<Record<ExportFormat, z.ZodType>> = { json: ReportExport }
+
+/// The schema of a format's file: its JSON's, else a string of text or of bytes.
+const bodyOf = (format: ExportFormat, text: boolean): z.ZodType =>
+  JSON_BODIES[format] ?? (text ? z.string() : z.string().meta({ format: 'binary' }))
 
 const { summary, access, rest: route } = OPERATION_TABLE.export
 const { params, query } = restArguments('export', route)
@@ -37,10 +36,9 @@ const exportReport = createRoute({
         },
       },
       content: Object.fromEntries(
-        Object.values(EXPORT_FORMATS).map(({ mediaType, text }) => [
-          mediaType,
-          { schema: bodyOf(mediaType, text) },
-        ]),
+        (Object.entries(EXPORT_FORMATS) as [ExportFormat, (typeof EXPORT_FORMATS)[ExportFormat]][]).map(
+          ([format, { mediaType, text }]) => [mediaType, { schema: bodyOf(format, text) }],
+        ),
       ),
     },
     ...errorResponses(access),

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { parseHTML } from 'linkedom'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EXPORT_FORMAT_IDS, EXPORT_FORMATS } from '../../../../src/shared/exportFormats'
-import { Report } from '../../../../src/shared/schemas'
+import { Report, ReportExport } from '../../../../src/shared/schemas'
 import {
   call,
   expectEnvelope,
@@ -76,8 +76,16 @@ describe('GET /checks/{id}/export', () => {
     expect(String.fromCharCode(...docx.bytes.slice(0, 2))).toBe('PK')
     const json = await download('json')
     expect(json.response.headers.get('content-type')).toBe('application/json; charset=utf-8')
-    // The report, and the claims that need attention (none here).
-    expect(JSON.parse(new TextDecoder().decode(json.bytes))).toEqual({ ...report, attention: [] })
+    // The report, each claim counted by the verdict the report shows, and the claims that need attention (none).
+    const exported = ReportExport.parse(JSON.parse(new TextDecoder().decode(json.bytes)))
+    const { headlineVerdicts, needAttention, ...summary } = exported.summary
+    expect({ ...exported, summary }).toEqual({ ...report, attention: [] })
+    expect(needAttention).toBe(0)
+    const shown = report.claims.map((claim) => claim.consensus.t1?.verdict)
+    expect(Object.values(headlineVerdicts).reduce((all, count) => all + count, 0)).toBe(report.claims.length)
+    expect(headlineVerdicts.issues).toBe(shown.filter((verdict) => verdict === 'issues').length)
+    expect(headlineVerdicts.clean).toBe(shown.filter((verdict) => verdict === 'clean').length)
+    expect(headlineVerdicts.refuted).toBe(0)
   })
 
   it('serves every format of the registry with its media type, named with its extension', async () => {
