@@ -1,7 +1,6 @@
 import { z } from 'zod'
 import { EXPORT_FORMAT_IDS } from './exportFormats'
 import { siteName } from './sources'
-import { EXPORT_VERDICTS, type ExportVerdict } from './vocabulary'
 
 /// The contract: every resource of the service as a zod schema. The REST server validates and documents
 /// with these, the IPC layer validates with them, and the renderer types itself from them.
@@ -328,29 +327,35 @@ export const Report = z
   .meta({ id: 'Report' })
 export type Report = z.infer<typeof Report>
 
-/// A claim that needs the editor's attention, as the JSON export lists it: the same claims, reason and
-/// correction as the "Needs attention" list of the other formats.
-export const AttentionItem = z
+/// One schema.org ClaimReview of the `claimreview` export (JSON-LD, for publishing a check's verdicts where
+/// search engines read them): a decided claim's verdict as a rating on a scale of `worstRating` to `bestRating`.
+export const ClaimReview = z
   .object({
-    claimId: z.string(),
-    /// Why, in words: what a tier found, or why the check could not decide it.
-    why: z.string(),
-    /// The words that would replace the claim, as a tier suggested them; null when none did.
-    correction: z.string().nullable(),
+    '@context': z.literal('https://schema.org'),
+    '@type': z.literal('ClaimReview'),
+    /// The claim's words, without their Markdown marks.
+    claimReviewed: z.string(),
+    reviewRating: z.object({
+      '@type': z.literal('Rating'),
+      ratingValue: z.int(),
+      bestRating: z.int(),
+      worstRating: z.int(),
+      /// The verdict in words, e.g. "Misleading: partly true".
+      alternateName: z.string(),
+    }),
+    itemReviewed: z.object({
+      '@type': z.literal('Claim'),
+      /// Where the claim appears: the check's source, when it has one.
+      appearance: z.object({ '@type': z.literal('CreativeWork'), url: z.string() }).optional(),
+    }),
+    author: z.object({ '@type': z.literal('Organization'), name: z.string(), url: z.string().optional() }),
+    /// When the check completed.
+    datePublished: timestamp.optional(),
+    /// The claim in the check's source (a text fragment of its words), when the check has a source.
+    url: z.string().optional(),
   })
-  .meta({ id: 'AttentionItem' })
-export type AttentionItem = z.infer<typeof AttentionItem>
-
-/// The JSON export (an extension): the report, its summary counting each claim once by the verdict the
-/// exported report shows it with (`verdicts` counts each tier's), and the claims that need attention.
-export const ReportExport = Report.extend({
-  summary: Report.shape.summary.extend({
-    headlineVerdicts: z.record(z.enum(EXPORT_VERDICTS as [ExportVerdict, ...ExportVerdict[]]), z.int()),
-    needAttention: z.int(),
-  }),
-  attention: z.array(AttentionItem),
-}).meta({ id: 'ReportExport' })
-export type ReportExport = z.infer<typeof ReportExport>
+  .meta({ id: 'ClaimReview' })
+export type ClaimReview = z.infer<typeof ClaimReview>
 
 /// The formats a check's annotated report exports to (an extension), one per row of `EXPORT_FORMATS`.
 export const ExportFormat = z.enum(EXPORT_FORMAT_IDS).meta({ id: 'ExportFormat' })

@@ -4,7 +4,8 @@ import { join } from 'node:path'
 import { parseHTML } from 'linkedom'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EXPORT_FORMAT_IDS, EXPORT_FORMATS } from '../../../../src/shared/exportFormats'
-import { Report, ReportExport } from '../../../../src/shared/schemas'
+import { ReportExport } from '../../../../src/shared/reportExport'
+import { Report } from '../../../../src/shared/schemas'
 import {
   call,
   expectEnvelope,
@@ -138,13 +139,17 @@ describe('GET /checks/{id}/export', () => {
     expect(operation.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['format', 'id'])
     const format = operation.parameters.find((p: { name: string }) => p.name === 'format')
     expect(doc.components.schemas[format.schema.$ref.split('/').at(-1)].enum).toEqual(EXPORT_FORMAT_IDS)
-    expect(Object.keys(operation.responses['200'].content).sort()).toEqual([
+    const content = operation.responses['200'].content
+    expect(Object.keys(content).sort()).toEqual([
       'application/json; charset=utf-8',
+      'application/ld+json',
       'application/pdf',
       'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
       'text/html; charset=utf-8',
       'text/markdown; charset=utf-8',
     ])
+    expect(content['application/json; charset=utf-8'].schema.$ref).toBe('#/components/schemas/ReportExport')
+    expect(content['application/ld+json'].schema.items.$ref).toBe('#/components/schemas/ClaimReview')
     expect(Object.keys(operation.responses)).toContain('404')
   })
 })

@@ -11,7 +11,7 @@ import { toHtml } from '../../../../src/main/engine/exports/html'
 import { toMarkdown } from '../../../../src/main/engine/exports/markdown'
 import { chromiumPdf } from '../../../../src/main/engine/exports/pdf'
 import { renderFile } from '../../../../src/main/engine/exports/render'
-import { ReportExport } from '../../../../src/shared/schemas'
+import { ReportExport } from '../../../../src/shared/reportExport'
 import { pdfText, SPLIT_WHY, splitRefutationReport } from './fixture'
 
 const report = splitRefutationReport()
@@ -85,7 +85,7 @@ describe('a claim t2 refuted and t3 found no source for', () => {
   })
 
   it('JSON: the report with `attention`, each entry the claim, why and the correction', async () => {
-    const file = await exportReport(report, 'json', noPdf, renderFile)
+    const file = await exportReport(report, 'json', { render: renderFile, printPdf: noPdf, publisher: {} })
     const exported = ReportExport.parse(JSON.parse(new TextDecoder().decode(file.data)))
     // The same words as the Markdown list's item (its verdict and place aside).
     const item = toMarkdown(report)
