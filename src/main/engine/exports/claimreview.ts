@@ -17,9 +17,10 @@ const RATINGS = { refuted: 1, misleading: 3, supported: 5 } as const
 const WORST = 1
 const BEST = 5
 
+/// A claim with a verdict to publish.
 type Rated = AnnotatedClaim & { verdict: keyof typeof RATINGS }
 
-const isRated = (claim: AnnotatedClaim): claim is Rated => claim.verdict in RATINGS
+const isRated = (claim: AnnotatedClaim): claim is Rated => Object.hasOwn(RATINGS, claim.verdict)
 
 /// The address of a claim in its source: a text fragment of its words (`#:~:text=`), which a browser scrolls to
 /// and highlights. The characters a fragment gives a meaning of its own (`-`, `&`, `,`) are escaped too.

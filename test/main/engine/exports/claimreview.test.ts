@@ -3,6 +3,8 @@
 // with its alternateName, url and author; unverifiable claims are left out.
 import { describe, expect, it } from 'vitest'
 import { exportReport, type ExportTools } from '../../../../src/main/engine/exports'
+import { runOperation, type OperationParts } from '../../../../src/main/engine/operations'
+import { Config } from '../../../../src/shared/config'
 import { renderFile } from '../../../../src/main/engine/exports/render'
 import { ClaimReview, type Report } from '../../../../src/shared/schemas'
 import { decision } from '../../../helpers/resources'
@@ -101,5 +103,26 @@ describe('the ClaimReview export', () => {
       expect(review.itemReviewed).toEqual({ '@type': 'Claim' })
       expect(review.author).toEqual({ '@type': 'Organization', name: 'Factdesk' })
     }
+  })
+
+  it('is made by the export operation (the Export menu, over IPC) with the configuration’s publisher', async () => {
+    const report = publishedReport('https://news.example.org/landmarks')
+    const parts = {
+      service: { report: () => Promise.resolve(report) },
+      exports: { render: renderFile },
+      config: Config.parse({ publisher: { name: 'Example News' } }),
+      printPdf: noPdf,
+    } as unknown as OperationParts
+    const principal = { organizationId: 'org_1', tokenId: 'tok_1', scope: 'read' as const, owner: true }
+    const file = await runOperation(parts, 'export', { principal }, [
+      report.check.id,
+      { format: 'claimreview' },
+    ])
+    const parsed = (JSON.parse(new TextDecoder().decode(file.data)) as unknown[]).map((item) =>
+      ClaimReview.parse(item),
+    )
+    expect(parsed.map((review) => review.author)).toEqual(
+      Array(3).fill({ '@type': 'Organization', name: 'Example News' }),
+    )
   })
 })
