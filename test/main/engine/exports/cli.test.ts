@@ -87,7 +87,9 @@ describe('factdesk export', () => {
 
   it('is in the help with exactly the registry’s formats, in its order', async () => {
     const help = await factdesk(['help'])
-    expect(help.stdout).toContain('export CHECK_ID --format html|pdf|docx|md|json|claimreview [--out FILE] [--org ID]')
+    expect(help.stdout).toContain(
+      'export CHECK_ID --format html|pdf|docx|md|json|claimreview [--out FILE] [--org ID]',
+    )
     const formats = /export CHECK_ID --format (\S+)/.exec(help.stdout)?.[1]?.split('|')
     expect(formats).toEqual(Object.keys(EXPORT_FORMATS))
   })
