@@ -147,6 +147,13 @@ export const Config = z.strictObject({
       maxSearches: z.number().int().min(1).max(10).default(3),
     })
     .prefault({}),
+  /// Who publishes the checks' verdicts: the author of the `claimreview` export's reviews.
+  publisher: z
+    .strictObject({
+      name: z.string().trim().min(1).optional(),
+      url: z.url({ protocol: /^https?$/ }).optional(),
+    })
+    .prefault({}),
   /// The source policy of every organization that saved none of its own in Settings.
   sources: SourcePolicyInput.transform((policy) => ({
     prefer: policy.prefer ?? [],

@@ -50,6 +50,13 @@ export const EXPORT_FORMATS = {
     detail: 'the whole report and the text',
     text: true,
   },
+  claimreview: {
+    extension: 'jsonld',
+    mediaType: 'application/ld+json',
+    name: 'ClaimReview (JSON-LD)',
+    detail: 'the verdicts for publishing, as schema.org ClaimReview for search engines',
+    text: true,
+  },
 } as const satisfies Record<string, ExportFormatInfo>
 
 /// An export format's id, as the API and the CLI's `--format` take it.
@@ -58,5 +65,5 @@ export type ExportFormatId = keyof typeof EXPORT_FORMATS
 /// Every format's id, in the table's order (the `ExportFormat` schema's values).
 export const EXPORT_FORMAT_IDS = Object.keys(EXPORT_FORMATS) as [ExportFormatId, ...ExportFormatId[]]
 
-/// The formats' ids as a list in words: "html, pdf, docx, md or json".
+/// The formats' ids as a list in words: "html, pdf, docx, md, json or claimreview".
 export const EXPORT_FORMAT_WORDS = `${EXPORT_FORMAT_IDS.slice(0, -1).join(', ')} or ${EXPORT_FORMAT_IDS.at(-1)}`

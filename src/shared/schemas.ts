@@ -327,6 +327,36 @@ export const Report = z
   .meta({ id: 'Report' })
 export type Report = z.infer<typeof Report>
 
+/// One schema.org ClaimReview of the `claimreview` export (JSON-LD, for publishing a check's verdicts where
+/// search engines read them): a decided claim's verdict as a rating on a scale of `worstRating` to `bestRating`.
+export const ClaimReview = z
+  .object({
+    '@context': z.literal('https://schema.org'),
+    '@type': z.literal('ClaimReview'),
+    /// The claim's words, without their Markdown marks.
+    claimReviewed: z.string(),
+    reviewRating: z.object({
+      '@type': z.literal('Rating'),
+      ratingValue: z.int(),
+      bestRating: z.int(),
+      worstRating: z.int(),
+      /// The verdict in words, e.g. "Misleading: partly true".
+      alternateName: z.string(),
+    }),
+    itemReviewed: z.object({
+      '@type': z.literal('Claim'),
+      /// Where the claim appears: the check's source, when it has one.
+      appearance: z.object({ '@type': z.literal('CreativeWork'), url: z.string() }).optional(),
+    }),
+    author: z.object({ '@type': z.literal('Organization'), name: z.string(), url: z.string().optional() }),
+    /// When the check completed.
+    datePublished: timestamp.optional(),
+    /// The claim in the check's source (a text fragment of its words), when the check has a source.
+    url: z.string().optional(),
+  })
+  .meta({ id: 'ClaimReview' })
+export type ClaimReview = z.infer<typeof ClaimReview>
+
 /// The formats a check's annotated report exports to (an extension), one per row of `EXPORT_FORMATS`.
 export const ExportFormat = z.enum(EXPORT_FORMAT_IDS).meta({ id: 'ExportFormat' })
 export type ExportFormat = z.infer<typeof ExportFormat>

@@ -1,6 +1,7 @@
 import { counted, formatted } from '../../shared/counted'
 import { manuscriptParts, newManuscriptId } from '../../shared/manuscript'
 import { ApiError } from '../../shared/errors'
+import { EXPORT_FORMAT_IDS } from '../../shared/exportFormats'
 import type { CreateCheckRequest, Estimate, Report, Tier } from '../../shared/schemas'
 import { headlineConsensus } from '../../shared/verdicts'
 import type { Engine } from '../engine/engine'
@@ -110,6 +111,11 @@ async function submitted(
     throw error
   }
 }
+
+/// The line that names a finished check and how to export it, e.g. "Check chk_… completed: export it with
+/// factdesk export chk_… --format html|pdf|…"; on standard error, so that `--json` leaves one document on stdout.
+export const checkLine = ({ check }: Report): string =>
+  `Check ${check.id} ${check.status}: export it with factdesk export ${check.id} --format ${EXPORT_FORMAT_IDS.join('|')}`
 
 /// A report as plain text for a terminal.
 export function formatReport(report: Report): string {

@@ -19,7 +19,11 @@ export async function runExport(
   const principal = org === undefined ? local : await engine.admin.ownerIn(local, org)
   const file = await (async () => {
     try {
-      return await exportCheck(engine.service, principal, checkId, format, chromiumPdf, engine.exports.render)
+      return await exportCheck(engine.service, principal, checkId, format, {
+        render: engine.exports.render,
+        printPdf: chromiumPdf,
+        publisher: engine.config.publisher,
+      })
     } catch (error) {
       const owner =
         error instanceof ApiError &&

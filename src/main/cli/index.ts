@@ -16,7 +16,7 @@ import { API_BASE } from '../../shared/rest'
 import { createApp } from '../server/app'
 import { listen } from '../server/listen'
 import { mountWeb } from '../server/web'
-import { formatReport, runCheck } from './check'
+import { checkLine, formatReport, runCheck } from './check'
 import { CommandError, UsageError } from './errors'
 import { runExport } from './export'
 
@@ -34,7 +34,9 @@ const USAGE = `Usage: factdesk <command> [options]
   token revoke ID                          revoke a token
   credits grant --org ID AMOUNT            add credits to an organization
   check FILE [--tiers t1,t2,t3] [--json] [--since CHECK_ID]
-                                           estimate, run and print the report; with
+                                           estimate, run and print the report (--json:
+                                           the report as one JSON document), then the
+                                           check's id for export on stderr; with
                                            --since, claims unchanged since that check
                                            keep its verdicts and cost nothing
   ${EXPORT_USAGE}
@@ -337,6 +339,7 @@ async function check(args: string[]): Promise<void> {
   try {
     const report = await runCheck(engine, text, tiers, basename(file), values.since ?? null)
     console.log(values.json ? JSON.stringify(report, null, 2) : formatReport(report))
+    console.error(checkLine(report))
     if (report.check.status !== 'completed') process.exitCode = 1
   } finally {
     await engine.close()

@@ -19,7 +19,7 @@ export type Dispatch = (
 /// The parts of the engine the page's operations reach.
 type EngineParts = Pick<
   Engine,
-  'service' | 'research' | 'settings' | 'pending' | 'drafts' | 'exports' | 'localPrincipal'
+  'service' | 'research' | 'settings' | 'pending' | 'drafts' | 'exports' | 'config' | 'localPrincipal'
 >
 
 /// The IPC layer's one entry: only the app's own page is answered, arguments are checked against the shared
@@ -33,9 +33,9 @@ export function createDispatch(
 ): Dispatch {
   // The page's operations on the embedded engine, made as the desktop's own principal: what the window reaches
   // unless a remote service is chosen, and always for what belongs to this computer (settings, keys, tokens).
-  const { service, research, settings, pending, drafts, exports } = engine
+  const { service, research, settings, pending, drafts, exports, config } = engine
   const local = engineOperations(
-    { service, research, settings, pending, drafts, exports, services, printPdf },
+    { service, research, settings, pending, drafts, exports, config, services, printPdf },
     () => engine.localPrincipal(),
   )
   return async (operation, args, senderUrl) => {

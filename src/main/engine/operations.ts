@@ -23,11 +23,11 @@ export interface ServiceChoice {
   test(principal: Principal, request: ServiceTestRequest): Promise<ServiceTest>
 }
 
-/// What the operations reach: the engine's parts, the PDF printer of exports and, in the desktop app, its
-/// choice of service (a server is the service itself).
+/// What the operations reach: the engine's parts and configuration, the PDF printer of exports and, in the
+/// desktop app, its choice of service (a server is the service itself).
 export type OperationParts = Pick<
   Engine,
-  'service' | 'research' | 'settings' | 'pending' | 'drafts' | 'exports'
+  'service' | 'research' | 'settings' | 'pending' | 'drafts' | 'exports' | 'config'
 > & {
   printPdf: PdfPrinter
   services?: ServiceChoice
@@ -61,10 +61,10 @@ const HANDLERS: Handlers = {
   getCheck: async ({ service }, { principal }, id) => await service.getCheck(principal, id),
   report: async ({ service }, { principal }, id) => await service.report(principal, id),
   // Exported here from the report of whichever service holds the check, the remote one included.
-  export: async ({ service, services, printPdf, exports }, { principal }, id, { format }) => {
+  export: async ({ service, services, printPdf, exports, config }, { principal }, id, { format }) => {
     const remote = services?.current()
     const report = remote ? await remote.report(id) : await service.report(principal, id)
-    return exportReport(report, format, printPdf, exports.render)
+    return exportReport(report, format, { render: exports.render, printPdf, publisher: config.publisher })
   },
   listChecks: async ({ service }, { principal }, page) =>
     await service.listChecks(principal, page.limit, page.cursor ?? null),

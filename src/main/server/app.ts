@@ -59,14 +59,14 @@ function createApi(engine: Engine, options: AppOptions = {}): OpenAPIHono<ApiEnv
     requireJsonBody,
   )
   const printPdf = options.printPdf ?? chromiumPdf
-  const { service, research, settings, pending, drafts, exports } = engine
+  const { service, research, settings, pending, drafts, exports, config } = engine
   // Reports are served from the engine's serialized, kept-up-to-date copies (conditional and compressed).
   const middleware = { report: [cachedReport(engine.reports)] }
   api.route(
     '/',
-    operationRoutes({ service, research, settings, pending, drafts, exports, printPdf }, middleware),
+    operationRoutes({ service, research, settings, pending, drafts, exports, config, printPdf }, middleware),
   )
-  api.route('/', exportRoutes(service, exports.render, printPdf))
+  api.route('/', exportRoutes(service, { render: exports.render, printPdf, publisher: config.publisher }))
   api.route(
     '/',
     eventRoutes(engine.events, (tokenId) => service.isCurrent(tokenId), options.stopping),

@@ -284,7 +284,13 @@ describe('factdesk check', () => {
     writeFileSync(file, '# Paris\n\nThe letter was recieved in 1932 by the mayor of Paris.\n')
     const readable = await factdesk(['check', file, '--tiers', 't1', '--data-dir', join(dir, 'data')])
     expect(readable.code).toBe(0)
-    expect(readable.stderr).toBe('1 claim, 1 credit\nbalance 999 after the charge\n')
+    const line =
+      /^Check (chk_[0-9a-z]+) completed: export it with factdesk export \1 --format html\|pdf\|docx\|md\|json\|claimreview$/m
+    expect(readable.stderr).toMatch(
+      /^1 claim, 1 credit\nbalance 999 after the charge\nCheck chk_[0-9a-z]+ completed: .*\n$/,
+    )
+    const checkId = line.exec(readable.stderr)?.[1]
+    expect(readable.stdout).not.toContain('export it with')
     expect(readable.stdout).toMatch(/^article\.md: 1 claim, t1, completed \(charged 1, refunded 0\)/)
     expect(readable.stdout).toContain('1. "The letter was recieved in 1932 by the mayor of Paris."')
     expect(readable.stdout).toMatch(/t1: issues/)
@@ -292,8 +298,25 @@ describe('factdesk check', () => {
 
     const json = await factdesk(['check', file, '--tiers', 't1', '--json', '--data-dir', join(dir, 'data')])
     expect(json.code).toBe(0)
+    // Stdout is one JSON document, the whole report; the check's line is on stderr.
     const report = Report.parse(JSON.parse(json.stdout))
     expect(report.check).toMatchObject({ status: 'completed', name: 'article.md', claimCount: 1 })
+    expect(json.stderr).toContain(
+      `Check ${report.check.id} completed: export it with factdesk export ${report.check.id}`,
+    )
+
+    // The id printed is the one `factdesk export` takes.
+    expect(checkId).toBeDefined()
+    const exported = await factdesk([
+      'export',
+      checkId ?? '',
+      '--format',
+      'md',
+      '--data-dir',
+      join(dir, 'data'),
+    ])
+    expect(exported.code).toBe(0)
+    expect(exported.stdout).toContain('Fact-check report: article.md')
     expect(report.claims[0]?.consensus.t1?.verdict).toBe('issues')
     expect(report.summary.verdicts).toEqual({ issues: 1 })
   }, 60_000)
@@ -373,7 +396,7 @@ describe('factdesk check', () => {
     piped.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()))
     piped.stdout.once('data', () => piped.stdout.destroy())
     expect(await exited(piped)).toBe(0)
-    expect(errors).not.toMatch(/EPIPE|at /)
+    expect(errors).not.toMatch(/EPIPE|\n\s+at /)
     expect(await balanceOf(join(dir, 'data'))).toBe(100)
 
     // A reader gone before a check that did not complete: its exit status still says so.
@@ -382,7 +405,7 @@ describe('factdesk check', () => {
     const { code: goneCode, said } = await interruptOnceStarted(gone)
     expect(goneCode).toBe(1)
     expect(said).toMatch(/Cancelling the check chk_\w+/)
-    expect(said).not.toMatch(/EPIPE|at /)
+    expect(said).not.toMatch(/EPIPE|\n\s+at /)
   }, 120_000)
 })
 

@@ -27,17 +27,16 @@ describe('printing a PDF from a file', () => {
     expect(new TextEncoder().encode(html).length).toBeGreaterThan(2 * 1024 * 1024)
     const folder = join(tempDir(), 'printing')
     let loaded: string | null = null
-    const exported = await exportReport(
-      report,
-      'pdf',
-      (page) =>
+    const exported = await exportReport(report, 'pdf', {
+      render: renderFile,
+      printPdf: (page) =>
         printFromFile(page, folder, async (url) => {
           expect(url.startsWith('file:')).toBe(true)
           loaded = readFileSync(fileURLToPath(url), 'utf8')
           return new Uint8Array(new TextEncoder().encode('%PDF-1.7'))
         }),
-      renderFile,
-    )
+      publisher: {},
+    })
     expect(loaded).toBe(html)
     expect(new TextDecoder().decode(exported.data)).toBe('%PDF-1.7')
     expect(readdirSync(folder)).toEqual([])

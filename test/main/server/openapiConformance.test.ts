@@ -2,6 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { ClaimReview } from '../../../src/shared/schemas'
 import { startFakeOpenAI, type FakeOpenAI } from '../../helpers/fakeOpenAI'
 import { FakeWiki } from '../../helpers/fakeWiki'
 import { tempDir } from '../../helpers/server'
@@ -145,6 +147,23 @@ describe('the OpenAPI document', () => {
     const exported = await send('export', 200, 'GET', `/checks/${check.id}/export?format=json`)
     expect(exported.response.headers.get('Content-Disposition')).toMatch(/^attachment/)
     await send('export', 200, 'GET', `/checks/${check.id}/export?format=md`)
+    // Prism matches a media type without its suffix (`application/ld+json` as `application/json`, the JSON
+    // export's): the ClaimReview export is asked of the server itself and read with the schema the document's
+    // `ClaimReview` is generated from.
+    const reviews = await fetch(`${server.api}/checks/${check.id}/export?format=claimreview`, {
+      headers: as.write,
+    })
+    expect(reviews.headers.get('content-type')).toBe('application/ld+json')
+    expect(z.array(ClaimReview).safeParse(await reviews.json()).success).toBe(true)
+    const documented = (await (await fetch(`${server.api}/openapi.json`)).json()) as {
+      paths: Record<string, { get: { responses: { 200: { content: Record<string, { schema: unknown }> } } } }>
+    }
+    expect(
+      documented.paths['/checks/{id}/export']?.get.responses[200].content['application/ld+json']?.schema,
+    ).toEqual({
+      type: 'array',
+      items: { $ref: '#/components/schemas/ClaimReview' },
+    })
     await send('export', 404, 'GET', `/checks/${missing.chk}/export?format=html`)
     await send('listChecks', 200, 'GET', '/checks?limit=5')
     await send('listChecks', 400, 'GET', '/checks?cursor=%24%24%24')

@@ -105,6 +105,11 @@ export function annotate(report: Report): Annotated {
   return { report, title: check.name ?? `Check ${check.id}`, claims, segments, counts }
 }
 
+/// The claims that need the editor's attention (see `attentionOf`), in text order: every export's "Needs
+/// attention" list.
+export const needingAttention = <C extends AnnotatedClaim>(claims: readonly C[]): C[] =>
+  claims.filter((claim) => claim.attention !== null)
+
 /// A claim's verdict in words with its kind, e.g. "Misleading: partly true", "Check by hand".
 export function verdictWords(claim: Pick<AnnotatedClaim, 'verdict' | 'consensus'>): string {
   const detail = claim.verdict === 'disputed' ? null : claim.consensus?.detail

@@ -1,10 +1,13 @@
 import type { ExportedFile } from '../../../shared/api'
 import { EXPORT_FORMATS } from '../../../shared/exportFormats'
+import type { ReportExport } from '../../../shared/reportExport'
 import type { ExportFormat, Report } from '../../../shared/schemas'
-import { attentionOf } from '../../../shared/verdicts'
+import { EXPORT_VERDICTS } from '../../../shared/vocabulary'
 import type { Principal } from '../checks/access'
 import type { Service } from '../checks/service'
 import { OPENABLE } from '../files/formats'
+import { annotate, attentionLine, needingAttention } from './annotate'
+import { toClaimReviews, type Publisher } from './claimreview'
 import type { PdfPrinter } from './pdf'
 import type { RenderedFormat } from './render'
 
@@ -31,42 +34,64 @@ export function exportFileName(report: Report, format: ExportFormat): string {
 /// Renders a report as a file of a format that needs nothing but the report.
 export type Render = (report: Report, format: RenderedFormat) => Promise<Uint8Array<ArrayBuffer>>
 
-/// How each format is made from a report: rendered by the export pool, printed from the HTML (the PDF, which
-/// needs a local browser engine), or written here.
-const EXPORTERS: Record<
-  ExportFormat,
-  (report: Report, printPdf: PdfPrinter, render: Render) => Promise<Uint8Array<ArrayBuffer>>
-> = {
-  html: (report, _printPdf, render) => render(report, 'html'),
-  pdf: async (report, printPdf, render) => printPdf(new TextDecoder().decode(await render(report, 'html'))),
-  docx: (report, _printPdf, render) => render(report, 'docx'),
-  md: (report, _printPdf, render) => render(report, 'md'),
-  // The report exactly as `GET /checks/{id}/report` answers it, the document's text included, and the claims
-  // that need attention.
-  json: async (report) =>
-    new TextEncoder().encode(`${JSON.stringify({ ...report, attention: attention(report) }, null, 2)}\n`),
+/// What an export is made with besides the report: the export pool's renderer, the PDF printer (a local browser
+/// engine) and the configuration's publisher (the ClaimReview's author).
+export interface ExportTools {
+  render: Render
+  printPdf: PdfPrinter
+  publisher: Publisher
 }
 
-/// A report as a file of the format, rendered by `render` (the engine's export pool). Offline: only the PDF
-/// needs `printPdf` (a local browser engine).
+/// JSON as the JSON exports write it: indented, with a final newline.
+const jsonFile = (value: unknown): Uint8Array<ArrayBuffer> =>
+  new TextEncoder().encode(`${JSON.stringify(value, null, 2)}\n`)
+
+/// How each format is made from a report: rendered by the export pool, printed from the HTML (the PDF), or
+/// written here.
+const EXPORTERS: Record<
+  ExportFormat,
+  (report: Report, tools: ExportTools) => Promise<Uint8Array<ArrayBuffer>>
+> = {
+  html: (report, { render }) => render(report, 'html'),
+  pdf: async (report, { render, printPdf }) =>
+    printPdf(new TextDecoder().decode(await render(report, 'html'))),
+  docx: (report, { render }) => render(report, 'docx'),
+  md: (report, { render }) => render(report, 'md'),
+  json: (report) => Promise.resolve(jsonFile(reportExport(report))),
+  claimreview: (report, { publisher }) => Promise.resolve(jsonFile(toClaimReviews(report, publisher))),
+}
+
+/// A report as a file of the format. Offline: only the PDF needs a local browser engine.
 export async function exportReport(
   report: Report,
   format: ExportFormat,
-  printPdf: PdfPrinter,
-  render: Render,
+  tools: ExportTools,
 ): Promise<ExportedFile> {
-  const data = await EXPORTERS[format](report, printPdf, render)
+  const data = await EXPORTERS[format](report, tools)
   return { fileName: exportFileName(report, format), contentType: EXPORT_FORMATS[format].mediaType, data }
 }
 
-/// The claims that need the editor's attention, in text order, as the JSON export lists them.
-function attention(report: Report): { claimId: string; why: string; correction: string | null }[] {
-  return [...report.claims]
-    .sort((a, b) => a.charStart - b.charStart)
-    .flatMap((claim) => {
-      const found = attentionOf(claim, report.check)
-      return found ? [{ claimId: claim.claimId, why: found.why, correction: found.correction }] : []
-    })
+/// The JSON export: the report exactly as `GET /checks/{id}/report` answers it, the document's text included,
+/// with each claim counted by the verdict the other formats show, and their "Needs attention" list in data.
+function reportExport(report: Report): ReportExport {
+  const { claims, counts } = annotate(report)
+  const attention = needingAttention(claims)
+  return {
+    ...report,
+    summary: {
+      ...report.summary,
+      headlineVerdicts: {
+        ...Object.fromEntries(EXPORT_VERDICTS.map((verdict) => [verdict, 0])),
+        ...Object.fromEntries(counts.map(({ verdict, count }) => [verdict, count])),
+      } as ReportExport['summary']['headlineVerdicts'],
+      needAttention: attention.length,
+    },
+    attention: attention.map((claim) => ({
+      claimId: claim.claim.claimId,
+      why: attentionLine(claim),
+      correction: claim.correction,
+    })),
+  }
 }
 
 /// The annotated report of a check the principal may read (any scope; another organization's is not found).
@@ -75,6 +100,5 @@ export const exportCheck = async (
   principal: Principal,
   checkId: string,
   format: ExportFormat,
-  printPdf: PdfPrinter,
-  render: Render,
-): Promise<ExportedFile> => exportReport(await service.report(principal, checkId), format, printPdf, render)
+  tools: ExportTools,
+): Promise<ExportedFile> => exportReport(await service.report(principal, checkId), format, tools)

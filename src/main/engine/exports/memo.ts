@@ -4,7 +4,7 @@
 import { GFM, parser as commonMark } from '@lezer/markdown'
 import type { SyntaxNode } from '@lezer/common'
 import type { Report } from '../../../shared/schemas'
-import { annotate, isWebUrl, type Annotated, type AnnotatedClaim } from './annotate'
+import { annotate, isWebUrl, needingAttention, type Annotated, type AnnotatedClaim } from './annotate'
 
 const markdown = commonMark.configure(GFM)
 
@@ -60,7 +60,7 @@ export function memo(report: Report): Memo {
     ...claim,
     place: places.get(claim.number) ?? null,
   }))
-  return { ...annotated, claims, attention: claims.filter((claim) => claim.attention !== null), article }
+  return { ...annotated, claims, attention: needingAttention(claims), article }
 }
 
 /// Where a claim is, in words: "under “Economy”, paragraph 2".

@@ -1,21 +1,23 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
 import { OPERATION_TABLE, type OperationArgs } from '../../../shared/operations'
-import { Report } from '../../../shared/schemas'
+import { ReportExport } from '../../../shared/reportExport'
+import { ClaimReview, type ExportFormat } from '../../../shared/schemas'
 import { EXPORT_FORMATS } from '../../../shared/exportFormats'
-import { exportCheck, type Render } from '../../engine/exports'
-import type { PdfPrinter } from '../../engine/exports/pdf'
+import { exportCheck, type ExportTools } from '../../engine/exports'
 import type { Service } from '../../engine/checks/service'
 import type { ApiEnv } from '../auth'
 import { restArguments } from './operations'
 import { errorResponses } from './responses'
 
-/// The schema of a format's file: the report for JSON, else a string of text or of bytes.
-const bodyOf = (mediaType: string, text: boolean): z.ZodType =>
-  mediaType.startsWith('application/json')
-    ? Report
-    : text
-      ? z.string()
-      : z.string().meta({ format: 'binary' })
+/// The schemas of the formats whose files are JSON.
+const JSON_BODIES: Partial<Record<ExportFormat, z.ZodType>> = {
+  json: ReportExport,
+  claimreview: z.array(ClaimReview),
+}
+
+/// The schema of a format's file: its JSON's, else a string of text or of bytes.
+const bodyOf = (format: ExportFormat, text: boolean): z.ZodType =>
+  JSON_BODIES[format] ?? (text ? z.string() : z.string().meta({ format: 'binary' }))
 
 const { summary, access, rest: route } = OPERATION_TABLE.export
 const { params, query } = restArguments('export', route)
@@ -37,10 +39,9 @@ const exportReport = createRoute({
         },
       },
       content: Object.fromEntries(
-        Object.values(EXPORT_FORMATS).map(({ mediaType, text }) => [
-          mediaType,
-          { schema: bodyOf(mediaType, text) },
-        ]),
+        (Object.entries(EXPORT_FORMATS) as [ExportFormat, (typeof EXPORT_FORMATS)[ExportFormat]][]).map(
+          ([format, { mediaType, text }]) => [mediaType, { schema: bodyOf(format, text) }],
+        ),
       ),
     },
     ...errorResponses(access),
@@ -53,14 +54,13 @@ function attachment(fileName: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`
 }
 
-/// The export route; `render` renders the files (the engine's export pool), `printPdf` prints the HTML export
-/// for `format=pdf`.
-export function exportRoutes(service: Service, render: Render, printPdf: PdfPrinter): OpenAPIHono<ApiEnv> {
+/// The export route; `tools` make the files (see ExportTools).
+export function exportRoutes(service: Service, tools: ExportTools): OpenAPIHono<ApiEnv> {
   return new OpenAPIHono<ApiEnv>().openapi(exportReport, async (c) => {
     // Checked against the operation's arguments, `[id, { format }]`.
     const { id } = c.req.valid('param') as { id: OperationArgs<'export'>[0] }
     const { format } = c.req.valid('query') as OperationArgs<'export'>[1]
-    const file = await exportCheck(service, c.var.principal, id, format, printPdf, render)
+    const file = await exportCheck(service, c.var.principal, id, format, tools)
     return c.body(file.data, 200, {
       'Content-Type': file.contentType,
       'Content-Disposition': attachment(file.fileName),

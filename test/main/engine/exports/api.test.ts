@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { parseHTML } from 'linkedom'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EXPORT_FORMAT_IDS, EXPORT_FORMATS } from '../../../../src/shared/exportFormats'
+import { ReportExport } from '../../../../src/shared/reportExport'
 import { Report } from '../../../../src/shared/schemas'
 import {
   call,
@@ -76,8 +77,16 @@ describe('GET /checks/{id}/export', () => {
     expect(String.fromCharCode(...docx.bytes.slice(0, 2))).toBe('PK')
     const json = await download('json')
     expect(json.response.headers.get('content-type')).toBe('application/json; charset=utf-8')
-    // The report, and the claims that need attention (none here).
-    expect(JSON.parse(new TextDecoder().decode(json.bytes))).toEqual({ ...report, attention: [] })
+    // The report, each claim counted by the verdict the report shows, and the claims that need attention (none).
+    const exported = ReportExport.parse(JSON.parse(new TextDecoder().decode(json.bytes)))
+    const { headlineVerdicts, needAttention, ...summary } = exported.summary
+    expect({ ...exported, summary }).toEqual({ ...report, attention: [] })
+    expect(needAttention).toBe(0)
+    const shown = report.claims.map((claim) => claim.consensus.t1?.verdict)
+    expect(Object.values(headlineVerdicts).reduce((all, count) => all + count, 0)).toBe(report.claims.length)
+    expect(headlineVerdicts.issues).toBe(shown.filter((verdict) => verdict === 'issues').length)
+    expect(headlineVerdicts.clean).toBe(shown.filter((verdict) => verdict === 'clean').length)
+    expect(headlineVerdicts.refuted).toBe(0)
   })
 
   it('serves every format of the registry with its media type, named with its extension', async () => {
@@ -130,13 +139,17 @@ describe('GET /checks/{id}/export', () => {
     expect(operation.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['format', 'id'])
     const format = operation.parameters.find((p: { name: string }) => p.name === 'format')
     expect(doc.components.schemas[format.schema.$ref.split('/').at(-1)].enum).toEqual(EXPORT_FORMAT_IDS)
-    expect(Object.keys(operation.responses['200'].content).sort()).toEqual([
+    const content = operation.responses['200'].content
+    expect(Object.keys(content).sort()).toEqual([
       'application/json; charset=utf-8',
+      'application/ld+json',
       'application/pdf',
       'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
       'text/html; charset=utf-8',
       'text/markdown; charset=utf-8',
     ])
+    expect(content['application/json; charset=utf-8'].schema.$ref).toBe('#/components/schemas/ReportExport')
+    expect(content['application/ld+json'].schema.items.$ref).toBe('#/components/schemas/ClaimReview')
     expect(Object.keys(operation.responses)).toContain('404')
   })
 })

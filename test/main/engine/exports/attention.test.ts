@@ -11,6 +11,7 @@ import { toHtml } from '../../../../src/main/engine/exports/html'
 import { toMarkdown } from '../../../../src/main/engine/exports/markdown'
 import { chromiumPdf } from '../../../../src/main/engine/exports/pdf'
 import { renderFile } from '../../../../src/main/engine/exports/render'
+import { ReportExport } from '../../../../src/shared/reportExport'
 import { pdfText, SPLIT_WHY, splitRefutationReport } from './fixture'
 
 const report = splitRefutationReport()
@@ -84,10 +85,21 @@ describe('a claim t2 refuted and t3 found no source for', () => {
   })
 
   it('JSON: the report with `attention`, each entry the claim, why and the correction', async () => {
-    const file = await exportReport(report, 'json', noPdf, renderFile)
-    const exported = JSON.parse(new TextDecoder().decode(file.data)) as { attention: unknown }
+    const file = await exportReport(report, 'json', { render: renderFile, printPdf: noPdf, publisher: {} })
+    const exported = ReportExport.parse(JSON.parse(new TextDecoder().decode(file.data)))
+    // The same words as the Markdown list's item (its verdict and place aside).
+    const item = toMarkdown(report)
+      .split('\n')
+      .find((line) => line.startsWith('> 1. '))
     expect(exported.attention).toEqual([
-      { claimId: 'clm_split', why: SPLIT_WHY, correction: '(unverified) It was completed in 1889.' },
+      {
+        claimId: 'clm_split',
+        why: `${SPLIT_WHY} The models’ reason: The tower was completed in 1889, a century after 1789.`,
+        correction: '(unverified) It was completed in 1889.',
+      },
     ])
+    expect(item).toContain(exported.attention[0]?.why ?? 'an item')
+    expect(exported.summary.needAttention).toBe(1)
+    expect(exported.summary.headlineVerdicts).toMatchObject({ disputed: 1, supported: 1, refuted: 0 })
   })
 })

@@ -53,7 +53,11 @@ describe('factdesk export', () => {
     expect(binary.stderr).toContain('A docx export needs --out FILE.')
     const bad = await factdesk(['export', checkId, '--format', 'odt', '--data-dir', dir])
     expect(bad.code).toBe(2)
-    expect(bad.stderr).toContain('--format must be html, pdf, docx, md or json')
+    expect(bad.stderr).toContain('--format must be html, pdf, docx, md, json or claimreview')
+    // A t1 check decides no claim true or false: there is no review to publish.
+    const reviews = await factdesk(['export', checkId, '--format', 'claimreview', '--data-dir', dir])
+    expect(reviews.code).toBe(0)
+    expect(JSON.parse(reviews.stdout)).toEqual([])
     const unknown = await factdesk(['export', 'chk_nope', '--format', 'md', '--data-dir', dir])
     expect(unknown.code).toBe(1)
     expect(unknown.stderr).toContain('factdesk: There is no check chk_nope.')
@@ -83,7 +87,9 @@ describe('factdesk export', () => {
 
   it('is in the help with exactly the registry’s formats, in its order', async () => {
     const help = await factdesk(['help'])
-    expect(help.stdout).toContain('export CHECK_ID --format html|pdf|docx|md|json [--out FILE] [--org ID]')
+    expect(help.stdout).toContain(
+      'export CHECK_ID --format html|pdf|docx|md|json|claimreview [--out FILE] [--org ID]',
+    )
     const formats = /export CHECK_ID --format (\S+)/.exec(help.stdout)?.[1]?.split('|')
     expect(formats).toEqual(Object.keys(EXPORT_FORMATS))
   })

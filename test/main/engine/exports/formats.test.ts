@@ -369,7 +369,7 @@ describe('DOCX export', () => {
 
 describe('JSON export and file names', () => {
   it('is the report exactly, with the document text', async () => {
-    const file = await exportReport(report, 'json', noPdf, renderFile)
+    const file = await exportReport(report, 'json', { render: renderFile, printPdf: noPdf, publisher: {} })
     expect(file.contentType).toBe('application/json; charset=utf-8')
     const parsed = Report.parse(JSON.parse(new TextDecoder().decode(file.data)))
     expect(parsed).toEqual(report)
