@@ -44,13 +44,21 @@ export async function embeddedSubject(config: ConfigInput): Promise<Subject> {
   }
 }
 
-/// A `factdesk serve` child process on its own data folder with `config`, and a `RemoteService` talking to
-/// it with a write token made by `factdesk token create`; reports polled every 50 ms.
+/// A `factdesk serve` child process on its own data folder with `config` (and, under FACTDESK_TEST_STORE=postgres,
+/// a database of its own, named with `--database`), and a `RemoteService` talking to it with a write token made by
+/// `factdesk token create`; reports polled every 50 ms.
 export async function remoteSubject(config: ConfigInput): Promise<Subject & { service: RemoteService }> {
   const dataDir = tempDir()
   const configFile = join(dataDir, 'config.json')
   writeFileSync(configFile, JSON.stringify(config))
-  const common = ['--data-dir', dataDir, '--config', configFile]
+  const { database } = await databaseOf(dataDir)
+  const common = [
+    '--data-dir',
+    dataDir,
+    '--config',
+    configFile,
+    ...(database === undefined ? [] : ['--database', database]),
+  ]
   const created = await factdesk(['token', 'create', '--scope', 'write', ...common])
   if (created.code !== 0) throw new Error(`token create failed: ${created.stderr}`)
   const { child, line } = await startFactdesk(['serve', '--port', '0', ...common])
