@@ -28,7 +28,9 @@ describe('factdesk check --tiers t2', () => {
     const args = ['check', file, '--tiers', 't2', '--config', config, '--data-dir', join(dir, 'data')]
 
     const text = await factdesk(args)
-    expect(text.stderr).toBe('1 claim, 4 credits\nbalance 996 after the charge\n')
+    expect(text.stderr).toMatch(
+      /^1 claim, 4 credits\nbalance 996 after the charge\nCheck chk_\w+ completed: export it with factdesk export chk_\w+ --format [\w|]+\n$/,
+    )
     expect(text.code).toBe(0)
     expect(text.stdout).toContain('t2: refuted')
     expect(text.stdout).toContain('suggested: (unverified) The tower is 330 metres tall.')
