@@ -14,6 +14,8 @@ export interface PushListener {
   hear(update: ResearchUpdate): void
   /// The stream came back without what happened while it was away: what is shown must be read again.
   resync(): void
+  /// The stream is open (called before its first update), and `read` ends when it closes.
+  open?(): void
 }
 
 /// The longest event read: a research update with its whole argument map is far below it.
@@ -81,6 +83,7 @@ export class ResearchEvents {
     }
     if (this.wasOpen && !resuming) listener.resync()
     this.wasOpen = true
+    listener.open?.()
     const stream = new EventStreamParser()
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader()
     for (let read = await reader.read(); !read.done; read = await reader.read()) {

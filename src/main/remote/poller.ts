@@ -34,6 +34,9 @@ export interface PollSource {
 /// each run).
 const EARLY_LIMIT = 50
 
+/// How long a run's end a round read waits for the open stream to tell it, with the steps before it.
+const END_GRACE_MS = 2_000
+
 /// Turns polled reports into the `EngineUpdate`s the embedded engine pushes: while anyone listens, it reads the
 /// report of every check it was shown running (and every research run it started, and every pending check it
 /// was shown waiting), one round per interval, backs off while rounds fail, and forgets each once it has ended
@@ -56,6 +59,12 @@ export class ReportPoller {
   private closed = false
   /// Stops reading the pushed updates; null while they are not read.
   private pushed: AbortController | null = null
+  /// Whether the pushed updates' stream is open now.
+  private streaming = false
+  /// Runs a round saw ended while the stream was open, and when (`Date.now()`): the stream tells their last steps
+  /// and then their end, later than a round may read it (a team server's stream goes through its database); a
+  /// round tells the end once the stream has not for END_GRACE_MS.
+  private readonly endsAhead = new Map<string, number>()
   /// Whether the service turned out to have no pushed updates.
   private unpushed = false
   /// Ends the wait before the next round at once (on a resync); set afresh before each round.
@@ -129,7 +138,11 @@ export class ReportPoller {
     if (!events || this.pushed || this.unpushed || this.closed || this.listeners.size === 0) return
     const listening = new AbortController()
     this.pushed = listening
-    const listener: PushListener = { hear: (update) => this.hear(update), resync: () => this.hurry() }
+    const listener: PushListener = {
+      hear: (update) => this.hear(update),
+      resync: () => this.hurry(),
+      open: () => (this.streaming = true),
+    }
     const { intervalMs, maxBackoffMs } = this.options
     void (async () => {
       for (let failures = 0; !listening.signal.aborted;) {
@@ -138,6 +151,8 @@ export class ReportPoller {
           failures = 0
         } catch {
           failures++
+        } finally {
+          this.streaming = false
         }
         if (this.unpushed) break
         const waitMs = Math.min(maxBackoffMs, intervalMs * 2 ** failures)
@@ -165,8 +180,10 @@ export class ReportPoller {
       if (update.step !== null) this.emit(update)
       return
     }
-    if (researchEnded(research)) this.runs.delete(research.id)
-    else this.runs.set(research.id, research)
+    if (researchEnded(research)) {
+      this.runs.delete(research.id)
+      this.endsAhead.delete(research.id)
+    } else this.runs.set(research.id, research)
     this.emit(update)
   }
 
@@ -227,6 +244,12 @@ export class ReportPoller {
         // What is known now: a pushed update may have been heard while the run was read.
         const before = this.runs.get(researchId)
         if (!before || research.updatedAt < before.updatedAt) continue
+        if (researchEnded(research) && this.streaming) {
+          const seenAt = this.endsAhead.get(researchId) ?? Date.now()
+          this.endsAhead.set(researchId, seenAt)
+          if (Date.now() - seenAt < END_GRACE_MS) continue
+        }
+        this.endsAhead.delete(researchId)
         if (research.updatedAt !== before.updatedAt || research.status !== before.status) {
           const sourcesRead = research.result?.sources.length ?? 0
           this.emit({ type: 'research', research, step: null, sourcesRead })
@@ -234,8 +257,10 @@ export class ReportPoller {
         if (researchEnded(research)) this.runs.delete(researchId)
         else this.runs.set(researchId, research)
       } catch (error) {
-        if (error instanceof ApiError && error.code === 'not_found') this.runs.delete(researchId)
-        else failed = true
+        if (error instanceof ApiError && error.code === 'not_found') {
+          this.runs.delete(researchId)
+          this.endsAhead.delete(researchId)
+        } else failed = true
       }
     }
     for (const [pendingId, before] of [...this.waiting]) {

@@ -190,6 +190,17 @@ describe('RemoteService research steps from the service’s GET /events', () => 
     return updates
   }
 
+  it('tells every step, then the end once, when the stream lags behind the rounds (as a team server’s may)', async () => {
+    const { proxy, remote } = await setUpResearch()
+    // The rounds read the run ended while the stream is still telling its last steps.
+    proxy.plan = (request) => (isStream(request) ? { lagMs: 300 } : 'forward')
+    const updates = await research(remote)
+    const mine = updates.filter((update) => update.type === 'research')
+    expect(researchSteps(mine)).toEqual(RESEARCH_STEPS)
+    expect(mine.filter((update) => update.research.status === 'completed')).toHaveLength(1)
+    expect(mine.at(-1)).toMatchObject({ step: null, research: { status: 'completed' } })
+  })
+
   it('reads them again after the stream fails', async () => {
     const { proxy, remote } = await setUpResearch()
     let failing = 1

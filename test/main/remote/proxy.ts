@@ -2,9 +2,13 @@ import { createServer, request as forward, type IncomingHttpHeaders } from 'node
 import type { AddressInfo } from 'node:net'
 
 /// What the proxy does with one request: pass it on, pass it on but drop the answer (the service did the work;
-/// the client sees a lost connection), or answer itself without passing it on.
+/// the client sees a lost connection), pass it on with each piece of the answer held `lagMs` (a slow stream), or
+/// answer itself without passing it on.
 export type Plan =
-  'forward' | 'drop-answer' | { status: number; headers?: Record<string, string>; body?: string }
+  | 'forward'
+  | 'drop-answer'
+  | { lagMs: number }
+  | { status: number; headers?: Record<string, string>; body?: string }
 
 export interface SeenRequest {
   method: string
@@ -46,7 +50,7 @@ export async function startProxy(upstream: string): Promise<Proxy> {
     const seen = { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers }
     proxy.seen.push(seen)
     const plan = proxy.plan(seen)
-    if (typeof plan === 'object') {
+    if (typeof plan === 'object' && 'status' in plan) {
       req.resume()
       res.writeHead(plan.status, { 'Content-Type': 'application/json', ...plan.headers }).end(plan.body ?? '')
       return
@@ -69,7 +73,11 @@ export async function startProxy(upstream: string): Promise<Proxy> {
         }
         res.writeHead(answer.statusCode ?? 502, answer.headers)
         answer.on('error', () => res.destroy())
-        answer.pipe(res)
+        if (typeof plan === 'object') {
+          // Each piece is written `lagMs` after it came, in order.
+          answer.on('data', (chunk: Buffer) => void setTimeout(() => res.write(chunk), plan.lagMs))
+          answer.once('end', () => void setTimeout(() => res.end(), plan.lagMs))
+        } else answer.pipe(res)
       },
     )
     upstreamRequest.on('error', () => res.destroy())
