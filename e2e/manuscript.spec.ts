@@ -173,7 +173,7 @@ test.describe('a manuscript on a service that takes less than the default', () =
     const menu = page.getByRole('menu', { name: 'Export the report as' })
     const [json] = await Promise.all([
       page.waitForEvent('download'),
-      menu.getByRole('menuitem', { name: /JSON/ }).click(),
+      menu.getByRole('menuitem', { name: /^JSON/ }).click(),
     ])
     const report = Report.parse(JSON.parse(readFileSync(await json.path(), 'utf8')))
     expect(report.text).toBe(text)
