@@ -129,8 +129,9 @@ export function otherVerdictWords({ tier, consensus }: AnnotatedClaim['otherTier
   return `${tier}: ${VOCABULARY[consensus.verdict].label}${fellBack ? ` (${fellBack})` : ''}`
 }
 
-/// One line of why a claim has its verdict: the judge's reasoning up to its first sentence's end (160
-/// characters at most), or what a tier found when the headline verdict does not say it.
+/// One line of why a claim has its verdict: the deciding model's own reasoning up to its first sentence's end (the
+/// judge's, or for a panel that decided without it the surest agreeing panelist's in its last round, never the
+/// panel's count of its votes), or what a tier found when the headline verdict does not say it.
 export function reasonLine(claim: AnnotatedClaim): string {
   if (claim.attention?.disputed) return claim.attention.why
   const reasoning = claim.consensus?.reasoning.replace(/\s+/g, ' ').trim() ?? ''
@@ -139,22 +140,43 @@ export function reasonLine(claim: AnnotatedClaim): string {
   // The judge's own words argued for the verdict its quotes did not bear out: the line says why it is not that.
   const overruled = OVERRULED.exec(reasoning)?.[1]
   if (overruled) return `${overruled.charAt(0).toUpperCase()}${overruled.slice(1)}.`
-  return firstSentence(reasoning)
+  return shortened(decidingVote(claim)?.rationale ?? reasoning)
 }
 
-/// A text's first sentence on one line, 160 characters at most.
-function firstSentence(text: string): string {
-  const words = text.replace(/\s+/g, ' ').trim()
-  const sentence = /^.*?[.!?](?=\s|$)/u.exec(words)?.[0] ?? words
+/// The vote whose reasoning speaks for a decision the panel made without the judge: of the headline tier's votes
+/// for the verdict in their last round, the surest (the first of equals, in the models' order); none for the
+/// judge's decision, or when no vote gave a reason.
+function decidingVote({ consensus, tier, votes }: AnnotatedClaim): Evaluation | undefined {
+  if (consensus?.decidedBy !== 'panel' && consensus?.decidedBy !== 'majority') return undefined
+  const agreeing = votes.filter(
+    (vote) => vote.tier === tier && vote.verdict === consensus.verdict && vote.rationale.trim() !== '',
+  )
+  const last = Math.max(...agreeing.map((vote) => vote.round))
+  return agreeing
+    .filter((vote) => vote.round === last)
+    .reduce<Evaluation | undefined>(
+      (surest, vote) => (surest && surest.confidence >= vote.confidence ? surest : vote),
+      undefined,
+    )
+}
+
+/// A text's first sentence on one line, cut at a word with "…" when it is longer than 160 characters.
+function shortened(text: string): string {
+  const sentence = text
+    .replace(/\s+/g, ' ')
+    .trim()
+    .split(/(?<=[.!?])\s/u)[0] as string
   const chars = Array.from(sentence)
-  return chars.length <= 160 ? sentence : `${chars.slice(0, 159).join('').trimEnd()}…`
+  if (chars.length <= 160) return sentence
+  const cut = chars.slice(0, 159).join('')
+  return `${cut.replace(/\s+\S*$/u, '') || cut}…`
 }
 
 /// What the "Needs attention" list says of a claim after its verdict: why, the models' reason when the
 /// headline verdict does not give it (the first sentence), and where the correction is.
 export function attentionLine(claim: AnnotatedClaim): string {
   const { attention } = claim
-  const reason = attention?.disputed ? firstSentence(attention.reason) : ''
+  const reason = attention?.disputed ? shortened(attention.reason) : ''
   return [reasonLine(claim), reason ? `The models’ reason: ${reason}` : ''].filter(Boolean).join(' ')
 }
 
