@@ -78,6 +78,13 @@ test('estimates, checks with t1, keeps ranges while typing and opens a claim', a
     rgb(VOCABULARY.issues.colour.light),
   )
   expect(await claimTexts(page)).toEqual(highlighted)
+  // The toolbar pictures the ended check's verdicts as a bar, its parts in the vocabulary's colours.
+  const bar = toolbar.getByRole('img', { name: /^Verdicts: / })
+  await expect(bar).toHaveAttribute(
+    'aria-label',
+    `Verdicts: Spelling or grammar issues ${count - 1}, No issues 1`,
+  )
+  await expect(bar.locator('rect.fd-stage-issues')).toHaveCSS('fill', rgb(VOCABULARY.issues.colour.light))
   await expect(page.getByRole('contentinfo')).toContainText(`${1000 - count} credits`)
   // The t1 finding inside the last claim is marked where the typo is.
   await expect(page.locator('.cm-content .fd-issue', { hasText: 'yaer' })).toHaveCount(1)

@@ -2,6 +2,7 @@ import { citationFacts, stanceWords } from '../../../shared/citations'
 import { correctionWords } from '../../../shared/corrections'
 import type { Citation, Evaluation, Report } from '../../../shared/schemas'
 import { checkedAs } from '../../../shared/verdicts'
+import { barWords, verdictBar } from '../../../shared/verdictBar'
 import { EXPORT_VERDICTS, fillOf, VOCABULARY, type ExportVerdict } from '../../../shared/vocabulary'
 import {
   attentionLine,
@@ -44,6 +45,8 @@ h2.part { font: 600 0.9rem/1.3 system-ui, sans-serif; text-transform: uppercase;
 .facts { font: 0.8rem/1.4 system-ui, sans-serif; color: #555; margin: 0.3rem 0; }
 .counts { list-style: none; padding: 0; margin: 0.3rem 0; display: flex; flex-wrap: wrap; gap: 0.4rem 1.2rem; }
 .count { font: 600 0.9rem system-ui, sans-serif; }
+.verdict-bar { display: inline-block; width: 14rem; max-width: 40%; height: 9px; margin-left: 0.8rem; vertical-align: middle;
+  border-radius: 2px; }
 .attention { padding-left: 1.4rem; }
 .attention li { margin-bottom: 0.5rem; }
 .nothing { color: #555; }
@@ -132,10 +135,28 @@ function summary({ report, counts, attention: needing }: Memo): string {
   )
   return [
     '<h2 class="part">Summary</h2>',
-    `<p class="lead"><strong>${report.claims.length} claims, ${needing.length} need attention.</strong></p>`,
+    `<p class="lead"><strong>${report.claims.length} claims, ${needing.length} need attention.</strong>${bar(counts)}</p>`,
     `<ul class="counts">${items.join('')}</ul>`,
     `<p class="facts">Fact-check report by Factdesk · ${facts.join(' · ')}</p>`,
   ].join('\n')
+}
+
+/// The verdicts as one bar (see verdictBar), in their colours on the light page, as inline SVG: said in words
+/// to screen readers and, part by part, on hovering. Nothing when there are no claims.
+function bar(counts: Memo['counts']): string {
+  const parts = verdictBar(counts.map(({ verdict, count }) => ({ term: verdict, count })))
+  if (parts.length === 0) return ''
+  const words = escapeHtml(barWords(parts))
+  const rects = parts.map(
+    ({ term, count, x, width }) =>
+      `<rect x="${x}" y="0" width="${width}" height="1" fill="${VOCABULARY[term].colour.light}" ` +
+      `stroke="#fff" stroke-width="1" vector-effect="non-scaling-stroke" data-verdict="${term}">` +
+      `<title>${escapeHtml(barWords([{ term, count }]))}</title></rect>`,
+  )
+  return (
+    `<svg class="verdict-bar" role="img" aria-label="${words}" viewBox="0 0 100 1" preserveAspectRatio="none">` +
+    `<title>${words}</title>${rects.join('')}</svg>`
+  )
 }
 
 function attention({ attention: claims }: Memo): string {

@@ -1,12 +1,13 @@
 import type { JSX } from 'react'
-import { TIERS, type PriceList, type Tier } from '../../../shared/schemas'
+import { TIERS, type Check, type PriceList, type Report, type Tier } from '../../../shared/schemas'
 import { useAccount } from '../state/account'
 import { keptWords, unavailableWords } from '../state/recheck'
 import { useSettingsDialog } from './settings/open'
 import { counted } from '../../../shared/counted'
 import { endedMessage } from '../../../shared/notices'
 import { headlineConsensus } from '../../../shared/verdicts'
-import { hasEnded } from '../../../shared/vocabulary'
+import { barWords, verdictBar } from '../../../shared/verdictBar'
+import { hasEnded, TERMS } from '../../../shared/vocabulary'
 import { stageLabel, type ClaimStage } from '../editor/claims'
 import { CheckMenu } from './CheckMenu'
 import { ExportMenu } from './ExportMenu'
@@ -149,19 +150,57 @@ export function Toolbar({ prices }: { prices: PriceList | null }): JSX.Element {
 /// started and how it ended (`CheckAnnouncement`), not every claim.
 function Progress(): JSX.Element | null {
   const check = useChecks((store) => store.check)
+  const report = useChecks((store) => store.report)
   if (!check) return null
   const total = check.claimCount * check.tiers.length
   const done = check.tiers.reduce((sum, tier) => sum + (check.progress.claimsDone[tier] ?? 0), 0)
   const words = check.tiers
     .map((tier) => `${tier} ${check.progress.claimsDone[tier] ?? 0}/${check.claimCount}`)
     .join(' · ')
+  const verdicts = hasEnded(check) ? verdictsOf(check, report) : new Map<ClaimStage, number>()
   return (
     <div className="progress">
-      <progress max={Math.max(total, 1)} value={done} aria-label={`Claims done: ${words}`} />
+      {verdicts.size > 0 ? (
+        <VerdictBar verdicts={verdicts} />
+      ) : (
+        <progress max={Math.max(total, 1)} value={done} aria-label={`Claims done: ${words}`} />
+      )}
       <span className="progress-words">
         {check.status === 'running' || check.status === 'queued' ? words : check.status}
       </span>
     </div>
+  )
+}
+
+/// A check's claims by the verdict their badges show (their headline tier's), in text order of first use; the
+/// claims without one are left out. Empty until the check's report is read.
+function verdictsOf(check: Check, report: Report | null): Map<ClaimStage, number> {
+  const verdicts = new Map<ClaimStage, number>()
+  for (const claim of report?.check.id === check.id ? report.claims : []) {
+    const verdict = headlineConsensus(claim.consensus, check.tiers)?.verdict
+    if (verdict) verdicts.set(verdict, (verdicts.get(verdict) ?? 0) + 1)
+  }
+  return verdicts
+}
+
+/// An ended check's verdicts as one bar (see verdictBar), in the vocabulary's order and colours (light or dark
+/// as the page is); said in words to screen readers and, part by part, on hovering.
+function VerdictBar({ verdicts }: { verdicts: Map<ClaimStage, number> }): JSX.Element {
+  const parts = verdictBar(TERMS.map((term) => ({ term, count: verdicts.get(term as ClaimStage) ?? 0 })))
+  return (
+    <svg
+      className="verdict-bar"
+      role="img"
+      aria-label={`Verdicts: ${barWords(parts)}`}
+      viewBox="0 0 100 1"
+      preserveAspectRatio="none"
+    >
+      {parts.map(({ term, count, x, width }) => (
+        <rect key={term} className={`fd-stage-${term}`} x={x} y={0} width={width} height={1}>
+          <title>{barWords([{ term, count }])}</title>
+        </rect>
+      ))}
+    </svg>
   )
 }
 
@@ -189,12 +228,7 @@ function CheckAnnouncement(): JSX.Element {
   let text = ''
   if (check && !hasEnded(check)) text = `Checking ${counted(check.claimCount, 'claim')}.`
   else if (check) {
-    const verdicts = new Map<ClaimStage, number>()
-    for (const claim of report?.check.id === check.id ? report.claims : []) {
-      const verdict = headlineConsensus(claim.consensus, check.tiers)?.verdict
-      if (verdict) verdicts.set(verdict, (verdicts.get(verdict) ?? 0) + 1)
-    }
-    const counts = [...verdicts]
+    const counts = [...verdictsOf(check, report)]
       .map(([stage, count]) => `${stageLabel({ stage, votes: 0, panel: null, stale: false })}: ${count}`)
       .join(', ')
     text = `${endedMessage(check)}${counts ? ` ${counts}.` : ''}`

@@ -14,6 +14,7 @@ import { toHtml } from '../../../../src/main/engine/exports/html'
 import { toMarkdown } from '../../../../src/main/engine/exports/markdown'
 import { memo } from '../../../../src/main/engine/exports/memo'
 import { CHROMIUM_ARGS, chromiumPdf } from '../../../../src/main/engine/exports/pdf'
+import { VOCABULARY } from '../../../../src/shared/vocabulary'
 import { tempDir } from '../../../helpers/server'
 import { articleReport, HEBREW, LINKED_CLAIM_URL } from './article'
 
@@ -52,8 +53,21 @@ describe('the report of a 1,500-word article', () => {
     const { document } = parseHTML(toHtml(report))
     const attention = [...document.querySelectorAll('.attention li')]
     expect(attention.map((item) => item.getAttribute('data-claim-id'))).toEqual(expected.attention)
-    expect(document.querySelector('.lead')?.textContent).toBe(
+    expect(document.querySelector('.lead strong')?.textContent).toBe(
       `${report.claims.length} claims, 5 need attention.`,
+    )
+    // The verdicts pictured as one bar: a part per verdict, in the vocabulary's order and light colours.
+    const bar = document.querySelector('svg.verdict-bar')
+    const counts = memo(report).counts
+    expect(bar?.getAttribute('aria-label')).toBe(
+      counts.map(({ verdict, count }) => `${VOCABULARY[verdict].label} ${count}`).join(', '),
+    )
+    const parts = [...(bar?.querySelectorAll('rect') ?? [])]
+    expect(parts.map((part) => part.getAttribute('data-verdict'))).toEqual(
+      counts.map(({ verdict }) => verdict),
+    )
+    expect(parts.map((part) => part.getAttribute('fill'))).toEqual(
+      counts.map(({ verdict }) => VOCABULARY[verdict].colour.light),
     )
     const disputed = attention.find((item) => item.getAttribute('data-claim-id') === expected.disputed)
     expect(disputed?.textContent).toContain('Check by hand')

@@ -38,7 +38,7 @@ describe('a claim t2 refuted and t3 found no source for', () => {
 
   it('HTML (and so the PDF): listed with its why, reason and unverified correction, its note flagged', () => {
     const { document } = parseHTML(toHtml(report))
-    expect(document.querySelector('.lead')?.textContent).toBe('2 claims, 1 need attention.')
+    expect(document.querySelector('.lead strong')?.textContent).toBe('2 claims, 1 need attention.')
     const items = [...document.querySelectorAll('.attention li')]
     expect(items.map((li) => li.getAttribute('data-claim-id'))).toEqual(['clm_split'])
     const item = items[0]?.textContent ?? ''

@@ -90,7 +90,7 @@ describe('HTML export', () => {
       ]),
     )
     expect(counts).toEqual({ supported: 1, refuted: 1, misleading: 1, unchecked: 1 })
-    expect(document.querySelector('.lead')?.textContent).toBe('4 claims, 2 need attention.')
+    expect(document.querySelector('.lead strong')?.textContent).toBe('4 claims, 2 need attention.')
     expect(
       [...document.querySelectorAll('.attention li')].map((li) => li.getAttribute('data-claim-id')),
     ).toEqual(['clm_2', 'clm_3'])
