@@ -72,27 +72,35 @@ export interface Notifications {
   close(): Promise<void>
 }
 
-/// Listens to a channel of the database (`Database.listen`); absent on SQLite.
-export type Listen = (channel: string, heard: () => void) => Promise<Notifications>
+/// Listens to a channel of the database (`Database.listen`); absent on SQLite. `heard` is given the notification's
+/// payload, or null when the listening connection came back (something may have been told meanwhile).
+export type Listen = (channel: string, heard: (payload: string | null) => void) => Promise<Notifications>
 
-/// A channel a team server's replicas tell each other on that something changed: `NOTIFY` without a payload, sent
-/// when the telling transaction commits. On SQLite, where one process keeps the data folder, nobody is told.
+/// A channel a team server's replicas tell each other on that something changed: `NOTIFY` with the telling store's
+/// `sender` as its payload, sent when the telling transaction commits. A store does not hear itself: what it changed
+/// it already knows. On SQLite, where one process keeps the data folder, nobody is told.
 export class Channel {
   constructor(
     private readonly db: Db,
     private readonly name: string,
     private readonly listenTo: Listen | null,
+    /// Who tells: the same for a store and its transactions, another for every store opened.
+    private readonly sender: string,
   ) {}
 
-  /// Tells the replicas listening (this one too), once the transaction commits.
+  /// Tells the other replicas listening, once the transaction commits.
   async tell(): Promise<void> {
-    if (this.db.dialect === 'postgres') await this.db.prepare('SELECT pg_notify(?, ?)').get(this.name, '')
+    if (this.db.dialect === 'postgres')
+      await this.db.prepare('SELECT pg_notify(?, ?)').get(this.name, this.sender)
   }
 
-  /// Calls `heard` whenever a replica told, and each time the listening connection came back (something may have
-  /// been told meanwhile); null on SQLite.
+  /// Calls `heard` whenever another replica told, and each time the listening connection came back (something may
+  /// have been told meanwhile); null on SQLite.
   async listen(heard: () => void): Promise<Notifications | null> {
-    return this.listenTo ? await this.listenTo(this.name, heard) : null
+    if (!this.listenTo) return null
+    return await this.listenTo(this.name, (payload) => {
+      if (payload !== this.sender) heard()
+    })
   }
 }
 
@@ -105,7 +113,7 @@ export interface Database {
   /// Calls `heard` for each notification on `channel` (PostgreSQL's LISTEN), from now until closed, and again
   /// whenever its connection came back after being lost; resolves once listening. Absent on SQLite, which one
   /// process at a time writes.
-  listen?(channel: string, heard: () => void): Promise<Notifications>
+  listen?(channel: string, heard: (payload: string | null) => void): Promise<Notifications>
   /// Gives the space of deleted rows back to the file system (SQLite only; PostgreSQL's autovacuum does it).
   reclaimSpace(): Promise<void>
   close(): Promise<void>

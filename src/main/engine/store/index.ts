@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
+import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
 import { fileSecretBox, parseSecretKey, type SecretBox } from '../base/secrets'
 import { DatabaseUnusableError, openTeamDatabase } from './connection'
@@ -39,6 +40,8 @@ interface Shared {
   readonly database: Database
   readonly box: SecretBox
   readonly resolvedListeners: Set<ResolvedListener>
+  /// Who this store is when it tells the other replicas on a channel (see Channel).
+  readonly sender: string
   readonly batch: {
     work: (tx: Store) => Promise<unknown>
     resolve(result: unknown): void
@@ -85,13 +88,13 @@ export class Store {
     this.documents = new Documents(db, shared.resolvedListeners)
     this.checks = new Checks(db)
     const listen = shared.database.listen?.bind(shared.database) ?? null
-    this.units = new Units(db, listen)
+    this.units = new Units(db, listen, shared.sender)
     this.results = new Results(db)
     this.idempotencyKeys = new IdempotencyKeys(db)
     this.outbox = new Outbox(db)
     this.voteCache = new VoteCache(db, async (work) => await this.root().batched((tx) => work(tx.voteCache)))
     this.research = new ResearchRuns(db)
-    this.settings = new SettingsStore(db, listen)
+    this.settings = new SettingsStore(db, listen, shared.sender)
     this.drafts = new Drafts(db)
     this.pendingChecks = new PendingChecks(db)
     this.recentRequests = new RecentRequests(db, lockedOrganization)
@@ -130,7 +133,14 @@ export class Store {
   /// The store over an opened and migrated database.
   static async over(database: Database, box: SecretBox): Promise<Store> {
     const store = new Store(
-      { database, box, resolvedListeners: new Set(), batch: [], writing: Promise.resolve() },
+      {
+        database,
+        box,
+        resolvedListeners: new Set(),
+        sender: randomUUID(),
+        batch: [],
+        writing: Promise.resolve(),
+      },
       null,
     )
     try {

@@ -206,7 +206,7 @@ export class PostgresDatabase implements Database {
 
   /// Listens to `channel` on a connection of its own, outside the pool (a pooled one would drop its LISTEN when
   /// given back): lost, it connects again and calls `heard`, as notifications sent meanwhile were lost.
-  async listen(channel: string, heard: () => void): Promise<Notifications> {
+  async listen(channel: string, heard: (payload: string | null) => void): Promise<Notifications> {
     const listener = new ChannelListener(this.url, channel, heard)
     await listener.start()
     this.listeners.add(listener)
@@ -266,7 +266,7 @@ class ChannelListener {
   constructor(
     private readonly url: string,
     private readonly channel: string,
-    private readonly heard: () => void,
+    private readonly heard: (payload: string | null) => void,
   ) {}
 
   /// Connects and listens; rejects when the database cannot be reached now.
@@ -293,7 +293,7 @@ class ChannelListener {
       application_name: this.channel.replaceAll('_', '-'),
     })
     client.on('notification', (message) => {
-      if (message.channel === this.channel && client === this.client) this.heard()
+      if (message.channel === this.channel && client === this.client) this.heard(message.payload ?? '')
     })
     client.on('error', () => this.lost(client))
     client.on('end', () => this.lost(client))
@@ -327,7 +327,7 @@ class ChannelListener {
         () => {
           this.connecting = null
           this.delay = RECONNECT_MS.first
-          if (!this.closed) this.heard()
+          if (!this.closed) this.heard(null)
         },
         () => {
           this.connecting = null

@@ -9,8 +9,9 @@ export class SettingsStore {
   constructor(
     private readonly db: Db,
     listenTo: Listen | null,
+    sender: string,
   ) {
-    this.changes = new Channel(db, 'factdesk_settings', listenTo)
+    this.changes = new Channel(db, 'factdesk_settings', listenTo, sender)
   }
 
   /// Tells the other replicas of a team server, when the transaction commits, that the settings changed.
@@ -18,7 +19,7 @@ export class SettingsStore {
     await this.changes.tell()
   }
 
-  /// Calls `changed` whenever a replica changed the settings (or may have: see `Channel.listen`); null on SQLite.
+  /// Calls `changed` whenever another replica changed the settings (or may have: see `Channel.listen`); null on SQLite.
   async listen(changed: () => void): Promise<Notifications | null> {
     return await this.changes.listen(changed)
   }

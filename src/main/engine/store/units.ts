@@ -46,11 +46,12 @@ export class Units {
   constructor(
     private readonly db: Db,
     listenTo: Listen | null,
+    sender: string,
   ) {
-    this.queued = new Channel(db, 'factdesk_units', listenTo)
+    this.queued = new Channel(db, 'factdesk_units', listenTo, sender)
   }
 
-  /// Calls `heard` whenever a replica queued units (or may have: see `Channel.listen`); null on SQLite.
+  /// Calls `heard` whenever another replica queued units (or may have: see `Channel.listen`); null on SQLite.
   async listen(heard: () => void): Promise<Notifications | null> {
     return await this.queued.listen(heard)
   }

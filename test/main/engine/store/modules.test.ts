@@ -369,9 +369,13 @@ async function walk(store: Store, place: StorePlace): Promise<[string, unknown][
   note('active', await store.checks.activeIds())
 
   // Its units.
-  // Queued units are told to a listener of its own on PostgreSQL; to nobody on SQLite.
+  // Queued units are told to another replica's listener on PostgreSQL, not to the store that told (it knows);
+  // to nobody on SQLite.
+  const replica = place.database === undefined ? store : await place.open()
   const queuedHeard: string[] = []
-  const hearingUnits = await store.units.listen(() => queuedHeard.push('queued'))
+  const hearingUnits = await replica.units.listen(() => queuedHeard.push('queued'))
+  const selfHeard: string[] = []
+  const hearingItself = await store.units.listen(() => selfHeard.push('queued'))
   await store.units.enqueue(
     'chk_1',
     [
@@ -386,6 +390,8 @@ async function walk(store: Store, place: StorePlace): Promise<[string, unknown][
   )
   await store.units.tellQueued()
   note('units told', await heardOnce(hearingUnits, queuedHeard))
+  await hearingItself?.close()
+  note('units not told to the teller', selfHeard)
   note('next due', await store.units.nextDue())
   note('leased', await store.units.lease(t(21), t(80), 'lease-1', 3))
   note('open for a claim-tier', await store.units.openFor('chk_1', 'clm_1', 't1'))
@@ -639,14 +645,19 @@ async function walk(store: Store, place: StorePlace): Promise<[string, unknown][
 
   // Settings and sealed secrets.
   await store.settings.put('models', { panel: ['a', 'b'] }, t(110))
-  // Heard by a listener of its own on PostgreSQL once committed; said to nobody on SQLite.
+  // Heard by another replica on PostgreSQL once committed, not by the store that told; said to nobody on SQLite.
   const heard: string[] = []
-  const listening = await store.settings.listen(() => heard.push('changed'))
+  const listening = await replica.settings.listen(() => heard.push('changed'))
+  const changedItself: string[] = []
+  const hearingChanges = await store.settings.listen(() => changedItself.push('changed'))
   await store.transaction(async (tx) => {
     await tx.settings.put('models', { panel: ['c'] }, t(111))
     await tx.settings.tell()
   })
   note('settings told', await heardOnce(listening, heard))
+  await hearingChanges?.close()
+  note('settings not told to the teller', changedItself)
+  if (replica !== store) await replica.close()
   note('setting', await store.settings.get('models'))
   note('no setting', await store.settings.get('search'))
   await store.settings.putSealed('openai', Buffer.from([0, 1, 2, 255, 0]), t(112))
