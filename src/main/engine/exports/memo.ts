@@ -4,6 +4,7 @@
 import { GFM, parser as commonMark } from '@lezer/markdown'
 import type { SyntaxNode } from '@lezer/common'
 import type { Report } from '../../../shared/schemas'
+import { BYLINE_WORDS } from '../claims/bylines'
 import {
   annotate,
   isWebUrl,
@@ -129,7 +130,7 @@ const isRightToLeft = (text: string): boolean =>
 /// Whether a block is a short line of emphasis alone (a byline, a date line): "*By Dana Reporter*".
 const isEmphasisLine = (block: Block): boolean =>
   block.kind === 'paragraph' &&
-  plainText(block.inlines).split(' ').length <= 12 &&
+  plainText(block.inlines).split(' ').length <= BYLINE_WORDS &&
   block.inlines.every(
     (inline) => !('text' in inline) || inline.text.trim() === '' || inline.emphasis || inline.strong,
   )

@@ -24,6 +24,17 @@ const numberOf = (claimId: string): number =>
     .sort((a, b) => a.charStart - b.charStart)
     .findIndex((claim) => claim.claimId === claimId) + 1
 
+/// Claims of the article's report put on other words of another text, in order.
+const claimsOf = (text: string, sentences: string[]) =>
+  sentences.map((words, index) => {
+    const charStart = text.indexOf(words)
+    return { ...report.claims[index]!, text: words, charStart, charEnd: charStart + words.length }
+  })
+
+/// The places, in words, of claims on another text.
+const placesOf = (text: string, claims: ReturnType<typeof claimsOf>): string[] =>
+  memo(Report.parse({ ...report, text, claims })).claims.map((claim) => placeWords(claim.place))
+
 /// The places of the claims whose text the line of the article holds, in words.
 const placesOnLine = (prefix: string): string[] => {
   const memoed = memo(report)
@@ -49,6 +60,20 @@ describe('where a claim is, as a reader counts', () => {
     const hebrew = memoed.claims.find((claim) => claim.claim.text === HEBREW)!
     expect(placeWords(hebrew.place)).toBe('paragraph 1 under “Voices”')
     expect(placeWords(memoed.claims.at(-1)!.place)).toBe('paragraph 1 under “The archive”')
+  })
+
+  it('counts the paragraphs under the headline from the first after its byline and date line', () => {
+    const text =
+      '# The bridge\n\n*By Ann Lee*\n\n**20 November 2026**\n\nIt opened in 1889.\n\n*It is grey.*\n\n' +
+      '## Later\n\nIt rose in 1887.'
+    const claims = claimsOf(text, ['Ann Lee', 'It opened in 1889.', 'It is grey.', 'It rose in 1887.'])
+    // Short lines of emphasis count as paragraphs once the body has started.
+    expect(placesOf(text, claims)).toEqual([
+      'a line under “The bridge”',
+      'paragraph 1 under “The bridge”',
+      'paragraph 2 under “The bridge”',
+      'paragraph 1 under “Later”',
+    ])
   })
 
   it('counts list items within their list, and names the quotation', () => {
@@ -79,14 +104,7 @@ describe('where a claim is, as a reader counts', () => {
       'It is grey.',
       'It is made of iron.',
     ]
-    const claims = sentences.map((words, index) => {
-      const charStart = text.indexOf(words)
-      return { ...report.claims[index]!, text: words, charStart, charEnd: charStart + words.length }
-    })
-    const places = memo(Report.parse({ ...report, text, claims })).claims.map((claim) =>
-      placeWords(claim.place),
-    )
-    expect(places).toEqual([
+    expect(placesOf(text, claimsOf(text, sentences))).toEqual([
       'paragraph 1 in the introduction',
       'list item 2 of list 1 under “Towers”',
       'paragraph 2 under “Towers”',
@@ -96,15 +114,7 @@ describe('where a claim is, as a reader counts', () => {
     ])
     // A text without headings has no introduction: its paragraphs are counted from its start.
     const plain = 'The span is 300 metres.\n\nIt opened in 1889.'
-    const start = plain.indexOf(sentences[0]!)
-    const [only] = memo(
-      Report.parse({
-        ...report,
-        text: plain,
-        claims: [{ ...report.claims[0]!, text: sentences[0], charStart: start, charEnd: start + 18 }],
-      }),
-    ).claims
-    expect(placeWords(only!.place)).toBe('paragraph 2')
+    expect(placesOf(plain, claimsOf(plain, ['It opened in 1889.']))).toEqual(['paragraph 2'])
   })
 })
 
