@@ -1,7 +1,7 @@
 import { isRewrite } from '../../../shared/corrections'
 import { EXPORT_FORMATS } from '../../../shared/exportFormats'
-import type { Claim, Consensus, Evaluation, Report, Tier } from '../../../shared/schemas'
 import { withoutInlineMarks } from '../../../shared/markdown'
+import type { Claim, Consensus, Evaluation, Report, Tier } from '../../../shared/schemas'
 import { policyWords } from '../../../shared/sources'
 import {
   attentionOf,
