@@ -316,7 +316,8 @@ describe('factdesk check', () => {
       join(dir, 'data'),
     ])
     expect(exported.code).toBe(0)
-    expect(exported.stdout).toContain('Fact-check report: article.md')
+    // Titled with the article's headline, not its file's name.
+    expect(exported.stdout).toContain('Fact-check report: Paris')
     expect(report.claims[0]?.consensus.t1?.verdict).toBe('issues')
     expect(report.summary.verdicts).toEqual({ issues: 1 })
   }, 60_000)

@@ -12,8 +12,8 @@ const DATE_LINE = new RegExp(
     String.raw`(?:,?\s+(?:at\s+)?\d{1,2}[:.]\d{2}(?:\s*[ap]\.?m\.?)?(?:\s+\p{Lu}{2,5})?)?\.?$`,
   'iu',
 )
-// A byline names people, perhaps their role: a few words, not a sentence that ends.
-const BYLINE_WORDS = 12
+/// A byline names people, perhaps their role: a few words (at most these), not a sentence that ends.
+export const BYLINE_WORDS = 12
 
 /// The ranges of the text's heading, byline and date lines, in text order.
 export function titleLines(text: string): Span[] {

@@ -1,4 +1,6 @@
 import { isRewrite } from '../../../shared/corrections'
+import { EXPORT_FORMATS } from '../../../shared/exportFormats'
+import { withoutInlineMarks } from '../../../shared/markdown'
 import type { Claim, Consensus, Evaluation, Report, Tier } from '../../../shared/schemas'
 import { policyWords } from '../../../shared/sources'
 import {
@@ -11,6 +13,7 @@ import {
   type Attention,
 } from '../../../shared/verdicts'
 import { EXPORT_VERDICTS, VOCABULARY, type ExportVerdict } from '../../../shared/vocabulary'
+import { OPENABLE } from '../files/formats'
 
 /// One claim of an exported report: numbered in text order (its footnote), with the headline tier's verdict.
 export interface AnnotatedClaim {
@@ -29,6 +32,16 @@ export interface AnnotatedClaim {
   /// Every model's vote on the claim (not the spelling checker's), deepest tier first, then by round and model.
   votes: Evaluation[]
 }
+
+/// The extensions a check's name may end in when it is a file's name: a document's Factdesk opens, or an
+/// export's.
+const NAMED_EXTENSIONS = new Set([
+  ...OPENABLE.map((extension) => extension.slice(1)),
+  ...Object.values(EXPORT_FORMATS).map((format) => format.extension),
+])
+/// A check's name that is a file's name ends in this: its extension (dropped from its export's name; the
+/// title is then the article's headline).
+export const NAMED_FILE = new RegExp(`\\.(?:${[...NAMED_EXTENSIONS].join('|')})$`, 'i')
 
 const TIER_ORDER: Record<Tier, number> = { t3: 0, t2: 1, t1: 2 }
 
@@ -53,7 +66,6 @@ export interface Segment {
 /// the number of claims per verdict.
 export interface Annotated {
   report: Report
-  title: string
   claims: AnnotatedClaim[]
   segments: Segment[]
   counts: { verdict: ExportVerdict; count: number }[]
@@ -102,13 +114,18 @@ export function annotate(report: Report): Annotated {
     verdict,
     count: claims.filter((claim) => claim.verdict === verdict).length,
   })).filter(({ count }) => count > 0)
-  return { report, title: check.name ?? `Check ${check.id}`, claims, segments, counts }
+  return { report, claims, segments, counts }
 }
 
 /// The claims that need the editor's attention (see `attentionOf`), in text order: every export's "Needs
 /// attention" list.
 export const needingAttention = <C extends AnnotatedClaim>(claims: readonly C[]): C[] =>
   claims.filter((claim) => claim.attention !== null)
+
+/// A claim's words as a reader reads them, on one line: without the Markdown marks its text may hold (`**`,
+/// `_`, backticks, a link's address), as every export quotes it.
+export const claimWords = (claim: Pick<AnnotatedClaim, 'claim'>): string =>
+  withoutInlineMarks(claim.claim.text).replace(/\s+/g, ' ').trim()
 
 /// A claim's verdict in words with its kind, e.g. "Misleading: partly true", "Check by hand".
 export function verdictWords(claim: Pick<AnnotatedClaim, 'verdict' | 'consensus'>): string {

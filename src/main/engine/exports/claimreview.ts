@@ -1,9 +1,8 @@
 // A check's verdicts for publishing: schema.org ClaimReview in JSON-LD, the markup search engines read fact-checks
 // from (https://developers.google.com/search/docs/appearance/structured-data/factcheck).
 import type { Config } from '../../../shared/config'
-import { withoutInlineMarks } from '../../../shared/markdown'
 import type { ClaimReview, Report } from '../../../shared/schemas'
-import { annotate, isWebUrl, verdictWords, type AnnotatedClaim } from './annotate'
+import { annotate, claimWords, isWebUrl, verdictWords, type AnnotatedClaim } from './annotate'
 
 /// Who publishes the reviews, from the configuration's `publisher`.
 export type Publisher = Config['publisher']
@@ -49,7 +48,7 @@ export function toClaimReviews(report: Report, publisher: Publisher): ClaimRevie
   return annotate(report)
     .claims.filter(isRated)
     .map((claim) => {
-      const words = withoutInlineMarks(claim.claim.text).replace(/\s+/g, ' ').trim()
+      const words = claimWords(claim)
       return {
         '@context': 'https://schema.org',
         '@type': 'ClaimReview',

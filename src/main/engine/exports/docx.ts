@@ -1,5 +1,8 @@
 import {
   AlignmentType,
+  Bookmark,
+  BookmarkEnd,
+  BookmarkStart,
   CommentRangeEnd,
   CommentRangeStart,
   CommentReference,
@@ -8,6 +11,7 @@ import {
   ExternalHyperlink,
   HeadingLevel,
   InsertedTextRun,
+  InternalHyperlink,
   LevelFormat,
   Packer,
   Paragraph,
@@ -28,6 +32,7 @@ import { fillOf, VOCABULARY, type ExportVerdict } from '../../../shared/vocabula
 import {
   attentionLine,
   checkFacts,
+  claimWords,
   isWebUrl,
   otherVerdicts,
   otherVerdictWords,
@@ -45,6 +50,48 @@ const UNCONFIRMED_AUTHOR = 'Factdesk (unconfirmed)'
 /// The fill behind a claim's words, by verdict, as the HTML export shades them (hex without '#', as Word wants).
 const fill = (verdict: ExportVerdict): string => fillOf(verdict).slice(1).toUpperCase()
 
+/// Space between the paragraphs, in twentieths of a point: 6 pt after a paragraph (a list's items closer),
+/// and more before a heading than after it, so that a heading sits with what it heads.
+const STYLES = {
+  default: {
+    document: { paragraph: { spacing: { after: 120, line: 276 } } },
+    listParagraph: { paragraph: { spacing: { after: 60 } } },
+    ...Object.fromEntries(
+      (['heading1', 'heading2', 'heading3', 'heading4', 'heading5', 'heading6'] as const).map((heading) => [
+        heading,
+        { paragraph: { spacing: { before: 240, after: 80 }, keepNext: true } },
+      ]),
+    ),
+  },
+}
+
+/// The bookmark of a claim's words in the article, which the links to its place go to: `claim_3`.
+const bookmarkOf = (claim: Pick<MemoClaim, 'number'>): string => `claim_${claim.number}`
+
+/// The bookmark of a claim's words, numbered by its claim: the docx library numbers its bookmarks across every
+/// document the process writes, and the same report would not export the same twice.
+class ClaimBookmark extends Bookmark {
+  constructor(claim: MemoClaim, children: ParagraphChild[]) {
+    super({ id: bookmarkOf(claim), children })
+    Object.assign(this, {
+      start: new BookmarkStart(bookmarkOf(claim), claim.number),
+      end: new BookmarkEnd(claim.number),
+    })
+  }
+}
+
+/// Where a claim is, in words, as a link to its words in the article (plain words for a claim the article does
+/// not mark: it has no place).
+const placeLink = (claim: MemoClaim, style: { size?: number; italics?: boolean } = {}): ParagraphChild[] =>
+  claim.place === null
+    ? []
+    : [
+        new InternalHyperlink({
+          anchor: bookmarkOf(claim),
+          children: [new TextRun({ text: placeWords(claim.place), style: 'Hyperlink', ...style })],
+        }),
+      ]
+
 /// The numbering of the article's ordered lists.
 const ORDERED = 'ordered-list'
 
@@ -59,6 +106,7 @@ export async function toDocx(report: Report): Promise<Uint8Array<ArrayBuffer>> {
   const document = new Document({
     creator: AUTHOR,
     title: memoed.title,
+    styles: STYLES,
     numbering: {
       config: [
         {
@@ -145,8 +193,10 @@ function attention({ attention: needing }: Memo): Paragraph[] {
           numbering: { reference: ORDERED, level: 0, instance: 0 },
           children: [
             new TextRun({ text: `${verdictWords(claim)}: `, bold: true }),
-            new TextRun({ text: `“${claim.claim.text}” [${claim.number}]`, italics: true }),
-            new TextRun({ text: ` — ${placeWords(claim.place)}. ${attentionLine(claim)}` }),
+            new TextRun({ text: `“${claimWords(claim)}” [${claim.number}]`, italics: true }),
+            new TextRun(' — '),
+            ...placeLink(claim),
+            new TextRun({ text: `. ${attentionLine(claim)}` }),
             ...(claim.correction ? [new TextRun({ text: ` ${correctionNote(claim.correction)}` })] : []),
           ],
         }),
@@ -210,21 +260,32 @@ class ArticleWriter {
 
   private children(block: Block): ParagraphChild[] {
     const children: ParagraphChild[] = []
+    // The words of the claim being read, up to its note mark (or the block's end), bookmarked as its place.
+    let bookmarked: { claim: MemoClaim; children: ParagraphChild[] } | null = null
+    const bookmark = (): void => {
+      if (bookmarked) children.push(new ClaimBookmark(bookmarked.claim, bookmarked.children))
+      bookmarked = null
+    }
     for (const inline of block.inlines) {
       if ('note' in inline) {
         const id = inline.note - 1
+        if (bookmarked?.claim.number === inline.note) bookmark()
         if (this.started.has(inline.note))
           children.push(new CommentRangeEnd(id), new TextRun({ children: [new CommentReference(id)] }))
         continue
       }
       const claim = inline.claim === null ? undefined : this.claims.get(inline.claim)
       if (claim && !this.started.has(claim.number)) {
+        bookmark()
         this.started.add(claim.number)
         children.push(new CommentRangeStart(claim.number - 1))
+        bookmarked = { claim, children: [] }
       }
       const runs = this.runs(inline, block, claim)
-      children.push(...(inline.link ? [new ExternalHyperlink({ link: inline.link, children: runs })] : runs))
+      const into = bookmarked?.children ?? children
+      into.push(...(inline.link ? [new ExternalHyperlink({ link: inline.link, children: runs })] : runs))
     }
+    bookmark()
     return children
   }
 
@@ -301,23 +362,31 @@ function comment(claim: MemoClaim, date: string): ICommentOptions {
   return { id: claim.number - 1, author: AUTHOR, initials: 'FD', date: new Date(date), children }
 }
 
-/// The appendix: each claim's full note (what the verdict rests on, the reasoning, the correction, the
-/// sources with their quotes and dates, the spelling findings once) and every vote with its reasoning.
+/// The appendix, under one heading: each claim's full note (what the verdict rests on, the reasoning, the
+/// correction, the sources with their quotes and dates, the spelling findings once) and every vote with its
+/// reasoning.
 function appendix({ claims }: Memo): Paragraph[] {
   if (claims.length === 0) return []
   const small = (text: string, extra: { italics?: boolean; bold?: boolean } = {}): TextRun =>
     new TextRun({ text, size: 18, ...extra })
   return [
-    new Paragraph({ text: 'Appendix: details of each claim', heading: HeadingLevel.HEADING_1 }),
+    new Paragraph({ text: 'Details of each claim', heading: HeadingLevel.HEADING_1 }),
     ...claims.flatMap((claim) => {
       const { consensus } = claim
+      // Each note starts with a run-in heading of its own, not a heading of Word's: the navigation pane lists
+      // the report's parts, not every claim.
       const paragraphs = [
         new Paragraph({
-          heading: HeadingLevel.HEADING_3,
-          children: [new TextRun(`${claim.number}. ${verdictWords(claim)} — “${claim.claim.text}”`)],
-        }),
-        new Paragraph({
-          children: [small(`${verdictDetails(claim)}. ${placeWords(claim.place)}`, { italics: true })],
+          keepNext: true,
+          spacing: { before: 200 },
+          children: [
+            new TextRun({
+              text: `${claim.number}. ${verdictWords(claim)} — “${claimWords(claim)}”. `,
+              bold: true,
+            }),
+            small(`${verdictDetails(claim)}. `, { italics: true }),
+            ...placeLink(claim, { size: 18, italics: true }),
+          ],
         }),
       ]
       if (consensus?.reasoning) paragraphs.push(new Paragraph({ children: [small(consensus.reasoning)] }))

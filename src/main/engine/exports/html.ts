@@ -7,6 +7,7 @@ import { EXPORT_VERDICTS, fillOf, VOCABULARY, type ExportVerdict } from '../../.
 import {
   attentionLine,
   checkFacts,
+  claimWords,
   isWebUrl,
   otherVerdicts,
   otherVerdictWords,
@@ -165,13 +166,20 @@ function attention({ attention: claims }: Memo): string {
   const items = claims.map(
     (claim) =>
       `<li class="verdict-${claim.verdict}" data-claim-id="${escapeHtml(claim.claim.claimId)}">` +
-      `${label(claim.verdict, verdictWords(claim))} <span class="quoted">“${escapeHtml(claim.claim.text)}”</span>` +
+      `${label(claim.verdict, verdictWords(claim))} <span class="quoted">“${escapeHtml(claimWords(claim))}”</span>` +
       ` <a href="#note-${claim.number}">[${claim.number}]</a><br>` +
-      `<span class="place">${escapeHtml(placeWords(claim.place))}</span> ${escapeHtml(attentionLine(claim))}` +
+      `${place(claim)} ${escapeHtml(attentionLine(claim))}` +
       `${claim.correction ? ` ${correction(claim.correction)}` : ''}</li>`,
   )
   return ['<h2 class="part">Needs attention</h2>', '<ol class="attention">', ...items, '</ol>'].join('\n')
 }
+
+/// Where a claim is, in words, as a link to its words in the article (none for a claim the article does not
+/// mark: it has no place).
+const place = (claim: MemoClaim): string =>
+  claim.place === null
+    ? ''
+    : `<a class="place" href="#claim-${claim.number}">${escapeHtml(placeWords(claim.place))}</a>`
 
 /// The article's blocks as HTML: lists opened and closed by their items' depth.
 function article(blocks: readonly Block[], { claims }: Memo): string {

@@ -5,19 +5,10 @@ import type { ExportFormat, Report } from '../../../shared/schemas'
 import { EXPORT_VERDICTS } from '../../../shared/vocabulary'
 import type { Principal } from '../checks/access'
 import type { Service } from '../checks/service'
-import { OPENABLE } from '../files/formats'
-import { annotate, attentionLine, needingAttention } from './annotate'
+import { annotate, attentionLine, NAMED_FILE, needingAttention } from './annotate'
 import { toClaimReviews, type Publisher } from './claimreview'
 import type { PdfPrinter } from './pdf'
 import type { RenderedFormat } from './render'
-
-/// The extensions a check's name may end in, dropped from its export's name: a document's Factdesk opens, or
-/// an export's.
-const NAMED_EXTENSIONS = new Set([
-  ...OPENABLE.map((extension) => extension.slice(1)),
-  ...Object.values(EXPORT_FORMATS).map((format) => format.extension),
-])
-const NAMED_FILE = new RegExp(`\\.(?:${[...NAMED_EXTENSIONS].join('|')})$`, 'i')
 
 /// The name an export is saved under: the check's name (without the extension of a document file it may
 /// carry: "Report v1.2" keeps its ".2") or its id, then `-factcheck` and the format's extension, e.g.

@@ -7,6 +7,7 @@ import { VOCABULARY } from '../../../shared/vocabulary'
 import {
   attentionLine,
   checkFacts,
+  claimWords,
   isWebUrl,
   otherVerdicts,
   otherVerdictWords,
@@ -85,7 +86,7 @@ export function toMarkdown(report: Report): string {
     `> **Needs attention: ${annotated.attention.length === 0 ? 'nothing' : annotated.attention.length}**`,
     ...annotated.attention.map(
       (claim, index) =>
-        `> ${index + 1}. **${verdictWords(claim)}** “${escapeMarkdown(claim.claim.text)}” (note ${claim.number}), ` +
+        `> ${index + 1}. **${verdictWords(claim)}** “${escapeMarkdown(claimWords(claim))}” (note ${claim.number}), ` +
         `${escapeMarkdown(placeWords(claim.place))}: ${escapeMarkdown(attentionLine(claim))}` +
         (claim.correction ? ` Correction: ${escapeMarkdown(claim.correction)}` : ''),
     ),

@@ -4,7 +4,15 @@
 import { GFM, parser as commonMark } from '@lezer/markdown'
 import type { SyntaxNode } from '@lezer/common'
 import type { Report } from '../../../shared/schemas'
-import { annotate, isWebUrl, needingAttention, type Annotated, type AnnotatedClaim } from './annotate'
+import { BYLINE_WORDS } from '../claims/bylines'
+import {
+  annotate,
+  isWebUrl,
+  NAMED_FILE,
+  needingAttention,
+  type Annotated,
+  type AnnotatedClaim,
+} from './annotate'
 
 const markdown = commonMark.configure(GFM)
 
@@ -32,10 +40,23 @@ export interface Block {
   inlines: Inline[]
 }
 
-/// Where a claim is: under which heading (null before the first), in which paragraph of that section (from 1).
+/// What holds a claim, as a reader names it: a paragraph, a list item, a quotation, a heading, or one of the short
+/// lines under the headline (its byline, its date).
+export type PlaceKind = 'paragraph' | 'item' | 'quote' | 'heading' | 'line'
+
+/// Where a claim is, as a reader counts: in which paragraph, list item or quotation under which heading. The
+/// headline's byline and date line are no paragraphs; a list's items are counted within their list.
 export interface Place {
+  /// The heading the claim is under (or the heading it is in); null before the first heading.
   heading: string | null
-  paragraph: number
+  /// Whether the claim comes before the first heading of a text that has headings: in its introduction.
+  introduction: boolean
+  kind: PlaceKind
+  /// A paragraph's number under its heading, an item's in its list, a quotation's under its heading; null for
+  /// the only quotation under its heading, a heading and a line under the headline.
+  number: number | null
+  /// An item's list among the lists under its heading, when there are several; else null.
+  list: number | null
 }
 
 /// A claim of the memo: its verdict and notes (see AnnotatedClaim) and where it is.
@@ -44,6 +65,8 @@ export interface MemoClaim extends AnnotatedClaim {
 }
 
 export interface Memo extends Annotated {
+  /// The report's title (see `reportTitle`).
+  title: string
   claims: MemoClaim[]
   /// The claims that need attention, in text order.
   attention: MemoClaim[]
@@ -60,14 +83,36 @@ export function memo(report: Report): Memo {
     ...claim,
     place: places.get(claim.number) ?? null,
   }))
-  return { ...annotated, claims, attention: needingAttention(claims), article }
+  return {
+    ...annotated,
+    title: reportTitle(report, article),
+    claims,
+    attention: needingAttention(claims),
+    article,
+  }
 }
 
-/// Where a claim is, in words: "under “Economy”, paragraph 2".
-export const placeWords = (place: Place | null): string =>
-  place === null
-    ? ''
-    : `${place.heading === null ? 'before the first heading' : `under “${place.heading}”`}, paragraph ${place.paragraph}`
+/// The report's title: the check's name, unless it has none or its name is a file's ("climate-review.md"); then
+/// the article's headline (its first heading, as a reader reads it), else that name, else "Check chk_…".
+function reportTitle({ check }: Report, article: readonly Block[]): string {
+  const headline = article.find((block) => block.kind === 'heading')
+  const name = check.name?.trim() || null
+  if (name !== null && !NAMED_FILE.test(name)) return name
+  return (headline && plainText(headline.inlines)) || name || `Check ${check.id}`
+}
+
+/// Where a claim is, in words: "paragraph 2 under “Economy”", "list item 3 under “Ice and sea”", "the quotation
+/// under “Voices”", "paragraph 1 in the introduction".
+export function placeWords(place: Place | null): string {
+  if (place === null) return ''
+  const { heading, kind, number, list } = place
+  if (kind === 'heading') return heading === null ? 'a heading' : `the heading “${heading}”`
+  const where = place.introduction ? ' in the introduction' : heading === null ? '' : ` under “${heading}”`
+  if (kind === 'line') return `a line${where}`
+  if (kind === 'quote') return `${number === null ? 'the quotation' : `quotation ${number}`}${where}`
+  if (kind === 'item') return `list item ${number}${list === null ? '' : ` of list ${list}`}${where}`
+  return `paragraph ${number}${where}`
+}
 
 /// The words of a block's runs, as one line.
 const plainText = (inlines: readonly Inline[]): string =>
@@ -82,19 +127,71 @@ const plainText = (inlines: readonly Inline[]): string =>
 const isRightToLeft = (text: string): boolean =>
   /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/u.test(/\p{L}/u.exec(text)?.[0] ?? '')
 
+/// Whether a block is a short line of emphasis alone (a byline, a date line): "*By Dana Reporter*".
+const isEmphasisLine = (block: Block): boolean =>
+  block.kind === 'paragraph' &&
+  plainText(block.inlines).split(' ').length <= BYLINE_WORDS &&
+  block.inlines.every(
+    (inline) => !('text' in inline) || inline.text.trim() === '' || inline.emphasis || inline.strong,
+  )
+
+/// Each claim's place (see `Place`), by its number: where its first words are.
 function claimPlaces(article: readonly Block[]): Map<number, Place> {
-  const places = new Map<number, Place>()
+  const introduction = article.some((block) => block.kind === 'heading')
+  // The places of the blocks, then the count of quotations and lists under each heading (by its block's index).
+  const placed: ({ place: Place; section: number } | null)[] = []
+  const quotes = new Map<number, number>()
+  const lists = new Map<number, number>()
+  let section = -1
   let heading: string | null = null
-  let paragraph = 0
-  for (const block of article) {
+  let paragraphs = 0
+  // The numbers of the items of the list being read, by depth.
+  let items: number[] = []
+  // The short lines of emphasis right under the article's first block, its headline, are its byline and date.
+  let underHeadline = article[0]?.kind === 'heading'
+  article.forEach((block, index) => {
+    const previous = article[index - 1]
+    const at = { heading, introduction: introduction && section < 0, number: null, list: null }
+    let place: Place
     if (block.kind === 'heading') {
+      section = index
       heading = plainText(block.inlines)
-      paragraph = 0
-    } else paragraph++
+      paragraphs = 0
+      place = { ...at, heading, introduction: false, kind: 'heading' }
+    } else if (underHeadline && isEmphasisLine(block)) place = { ...at, kind: 'line' }
+    else if (block.kind === 'item') {
+      if (previous?.kind !== 'item') {
+        lists.set(section, (lists.get(section) ?? 0) + 1)
+        items = []
+      }
+      items = [...items.slice(0, block.level - 1), (items[block.level - 1] ?? 0) + 1]
+      place = { ...at, kind: 'item', number: items[block.level - 1] ?? 1, list: lists.get(section) ?? 1 }
+    } else if (block.kind === 'quote') {
+      if (previous?.kind !== 'quote') quotes.set(section, (quotes.get(section) ?? 0) + 1)
+      place = { ...at, kind: 'quote', number: quotes.get(section) ?? 1 }
+    } else if (block.kind === 'paragraph') place = { ...at, kind: 'paragraph', number: ++paragraphs }
+    else {
+      // Code and rules are no paragraphs a reader counts, and hold no claims.
+      placed.push(null)
+      return
+    }
+    if (index > 0 && place.kind !== 'line') underHeadline = false
+    placed.push({ place, section })
+  })
+  const places = new Map<number, Place>()
+  article.forEach((block, index) => {
+    const entry = placed[index]
+    if (!entry) return
+    const { place, section } = entry
+    const only = {
+      ...place,
+      number: place.kind === 'quote' && quotes.get(section) === 1 ? null : place.number,
+      list: place.kind === 'item' && lists.get(section) !== 1 ? place.list : null,
+    }
     for (const inline of block.inlines)
       if ('text' in inline && inline.claim !== null && !places.has(inline.claim))
-        places.set(inline.claim, { heading, paragraph: Math.max(paragraph, 1) })
-  }
+        places.set(inline.claim, only)
+  })
   return places
 }
 

@@ -42,7 +42,13 @@ describe('the report of a 1,500-word article', () => {
     expect(memoed.attention.map((claim) => claim.claim.claimId)).toEqual(expected.attention)
     const disputed = memoed.claims.find((claim) => claim.claim.claimId === expected.disputed)!
     expect(disputed.verdict).toBe('disputed')
-    expect(disputed.place).toEqual({ heading: 'Voices', paragraph: 3 })
+    expect(disputed.place).toEqual({
+      heading: 'Voices',
+      introduction: false,
+      kind: 'paragraph',
+      number: 2,
+      list: null,
+    })
     // A correction that is no rewrite of the claim is not offered.
     expect(
       memoed.claims.find((claim) => claim.claim.claimId === expected.badCorrection)?.correction,
@@ -71,7 +77,7 @@ describe('the report of a 1,500-word article', () => {
     )
     const disputed = attention.find((item) => item.getAttribute('data-claim-id') === expected.disputed)
     expect(disputed?.textContent).toContain('Check by hand')
-    expect(disputed?.textContent).toContain('under “Voices”, paragraph 3')
+    expect(disputed?.textContent).toContain('paragraph 2 under “Voices”')
     expect(disputed?.textContent).toContain('The t3 panel refuted it; no source confirmed it: check by hand.')
     // Counted apart from the unverifiable claims.
     expect(document.querySelector('.counts [data-verdict="unverifiable"] .count')?.textContent).toBe('1')
@@ -204,7 +210,9 @@ describe('the report of a 1,500-word article', () => {
     expect(
       [...attention.matchAll(/” \[(\d+)\]/g)].map(([, number]) => report.claims[Number(number) - 1]!.claimId),
     ).toEqual(expected.attention)
-    expect(accepted.indexOf('Appendix')).toBeGreaterThan(accepted.indexOf('What the record shows'))
+    expect(accepted.indexOf('Details of each claim')).toBeGreaterThan(
+      accepted.indexOf('What the record shows'),
+    )
   })
 
   it('is Markdown with a footnote per claim that starts with its verdict, none inside a heading', () => {

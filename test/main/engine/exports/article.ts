@@ -51,6 +51,13 @@ function falseClaims(): { claim: string; revised: string }[] {
 export const HEBREW = 'תל אביב נוסדה בשנת 1909 על חולות יפו.'
 export const LINKED_CLAIM_URL = 'https://example.org/archive/sea-ice'
 
+/// A paragraph added at the article's end on request, under a heading of its own: its claim holds Markdown (it
+/// starts inside strong emphasis, holds a link, code and emphasis), which a note quotes without its marks.
+export const MARKED_CLAIM =
+  'The Water Room**, where the [tide logs](https://example.org/tides) from `1910` are _still_ kept.'
+export const MARKED_CLAIM_WORDS = 'The Water Room, where the tide logs from 1910 are still kept.'
+const MARKED_SECTION = `## The archive\n\nVisitors call it **${MARKED_CLAIM}\n`
+
 /// What the article's claims are to be, by claim id, for the tests to compare with.
 export interface ArticleExpectations {
   attention: string[]
@@ -60,9 +67,12 @@ export interface ArticleExpectations {
   hebrew: string
   linked: string
   withFinding: string
+  /// The claim with Markdown marks (see MARKED_CLAIM), misleading; '' without it.
+  marked: string
 }
 
-export function articleReport(): { report: Report; expected: ArticleExpectations } {
+/// The article's report; `marked` adds a last paragraph whose claim holds Markdown (see MARKED_CLAIM).
+export function articleReport({ marked = false } = {}): { report: Report; expected: ArticleExpectations } {
   const pool = sentences()
   const [first, second] = falseClaims()
   if (!first || !second) throw new Error('no false claims in the data')
@@ -90,11 +100,12 @@ export function articleReport(): { report: Report; expected: ArticleExpectations
   ]
   const words = (): number => sections.join(' ').split(/\s+/).length
   while (words() < 1450) sections.push(`## Section ${sections.length}`, paragraph(4), paragraph(4))
-  const text = `${sections.join('\n\n')}\n`
+  const article = `${sections.join('\n\n')}\n`
+  const text = marked ? `${article}\n${MARKED_SECTION}` : article
 
   // Every sentence of a paragraph, list item or quote is a claim; headings, byline and date are not.
   const claimTexts: string[] = []
-  for (const block of text.split('\n')) {
+  for (const block of article.split('\n')) {
     if (/^#|^\*/.test(block) || block.trim() === '') continue
     const prose = block.replace(/^(?:- |> )/, '')
     for (const sentence of prose.replace(/See \[.*$/, '').match(/[^.]+\./g) ?? []) {
@@ -116,6 +127,11 @@ export function articleReport(): { report: Report; expected: ArticleExpectations
       charStart + sentence.length,
     )
   })
+  if (marked) {
+    const charStart = text.indexOf(MARKED_CLAIM)
+    claims.push(judged('clm_marked', MARKED_CLAIM, charStart, charStart + MARKED_CLAIM.length))
+  }
+  const markedClaim = marked ? (claims.at(-1) as Claim) : null
   const byText = (sentence: string): Claim => claims.find((claim) => claim.text === sentence) as Claim
   const refutedFirst = byText(first.claim)
   const refutedSecond = byText(second.claim)
@@ -127,6 +143,7 @@ export function articleReport(): { report: Report; expected: ArticleExpectations
   set(refutedFirst, 'refuted', { correction: first.revised })
   set(refutedSecond, 'refuted', { correction: `(unverified) ${second.revised}`, sourced: false, sources: 0 })
   set(misleading, 'misleading', { detail: 'partly_true' })
+  if (markedClaim) set(markedClaim, 'misleading', { detail: 'partly_true' })
   set(unverifiable, 'unverifiable', { detail: 'not_checkable', sourced: false, sources: 0 }, 'unverifiable')
   set(badCorrection, 'refuted', {
     correction: '(unverified) The claim is not accurate according to the sources.',
@@ -181,7 +198,14 @@ export function articleReport(): { report: Report; expected: ArticleExpectations
   return {
     report,
     expected: {
-      attention: [refutedFirst, misleading, disputed, badCorrection, refutedSecond]
+      attention: [
+        refutedFirst,
+        misleading,
+        disputed,
+        badCorrection,
+        refutedSecond,
+        ...(markedClaim ? [markedClaim] : []),
+      ]
         .sort((a, b) => a.charStart - b.charStart)
         .map((claim) => claim.claimId),
       disputed: disputed.claimId,
@@ -190,6 +214,7 @@ export function articleReport(): { report: Report; expected: ArticleExpectations
       hebrew: byText(HEBREW).claimId,
       linked: claims.find((claim) => text.slice(claim.charStart - 1, claim.charStart) === '[')?.claimId ?? '',
       withFinding: withFinding.claimId,
+      marked: markedClaim?.claimId ?? '',
     },
   }
 }

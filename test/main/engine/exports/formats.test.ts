@@ -319,7 +319,7 @@ describe('DOCX export', () => {
     // The summary comes first, and the details of each claim in an appendix after the article.
     const all = [...body.getElementsByTagName('w:t')].map((t) => t.textContent).join(' ')
     expect(all.indexOf('need attention')).toBeLessThan(all.indexOf('The Eiffel Tower'))
-    expect(all.indexOf('Appendix')).toBeGreaterThan(all.indexOf('Berlin is the capital'))
+    expect(all.indexOf('Details of each claim')).toBeGreaterThan(all.indexOf('Berlin is the capital'))
     expect(all).toContain('t2, round 1, model-a: Supported')
   })
 
@@ -328,7 +328,8 @@ describe('DOCX export', () => {
     const files = unzipSync(await toDocx(Report.parse({ ...report, text, claims: [] })))
     const xml = strFromU8(files['word/document.xml'] as Uint8Array)
     const paragraphs = [...xml.matchAll(/<w:p>(.*?)<\/w:p>/g)].map(([, inner]) => inner ?? '')
-    const holding = (words: string) => paragraphs.find((p) => p.includes(`>${words}</w:t>`)) ?? ''
+    // The article's paragraph (the report's title is its headline too).
+    const holding = (words: string) => paragraphs.findLast((p) => p.includes(`>${words}</w:t>`)) ?? ''
     // One level below the report's own headings: "#" is Heading 2, "##" Heading 3.
     expect(holding('Bridges')).toContain('<w:pStyle w:val="Heading3"/>')
     expect(holding('The span is 1,280 metres.')).toContain('<w:numPr>')
