@@ -11,6 +11,7 @@ import {
   type Attention,
 } from '../../../shared/verdicts'
 import { EXPORT_VERDICTS, VOCABULARY, type ExportVerdict } from '../../../shared/vocabulary'
+import { claimFixes, type SpellingFix } from './fixes'
 
 /// One claim of an exported report: numbered in text order (its footnote), with the headline tier's verdict.
 export interface AnnotatedClaim {
@@ -22,7 +23,7 @@ export interface AnnotatedClaim {
   /// Why the claim needs the editor's attention (see `attentionOf`), or null.
   attention: Attention | null
   /// The words that would replace the claim, when the correction of the headline tier (or of a tier that found
-  /// it refuted or misleading) is a rewrite of it.
+  /// it refuted or misleading) is a rewrite of it; the claim's spelling fixes made in it (see `claimFixes`).
   correction: string | null
   /// The other tiers that decided, deepest first.
   otherTiers: { tier: Tier; consensus: Consensus }[]
@@ -49,14 +50,16 @@ export interface Segment {
   claim: AnnotatedClaim | null
 }
 
-/// A report laid out for exporting: the claims with their verdicts, the text cut at the claims' offsets, and
-/// the number of claims per verdict.
+/// A report laid out for exporting: the claims with their verdicts, the text cut at the claims' offsets, the
+/// number of claims per verdict, and the spelling fixes.
 export interface Annotated {
   report: Report
   title: string
   claims: AnnotatedClaim[]
   segments: Segment[]
   counts: { verdict: ExportVerdict; count: number }[]
+  /// The spelling fixes of the claims, in text order (see `claimFixes`).
+  fixes: SpellingFix[]
 }
 
 /// Lays out a report for the exporters. Claims are cut out of `report.text` by their UTF-16 offsets; one whose
@@ -64,13 +67,20 @@ export interface Annotated {
 export function annotate(report: Report): Annotated {
   const { check, text } = report
   const tier = headlineTier(check.tiers)
+  const fixes: SpellingFix[] = []
   const claims = [...report.claims]
     .sort((a, b) => a.charStart - b.charStart)
     .map((claim, index): AnnotatedClaim => {
       const consensus = headlineConsensus(claim.consensus, check.tiers)
       const attention = attentionOf(claim, check)
       const disputed = attention?.disputed === true && consensus?.verdict === 'unverifiable'
-      const correction = consensus?.correction ?? attention?.correction ?? null
+      const suggested = consensus?.correction ?? attention?.correction ?? null
+      const { correction, fixes: fixed } = claimFixes(
+        text,
+        claim,
+        suggested && isRewrite(claim.text, suggested) ? suggested : null,
+      )
+      fixes.push(...fixed)
       return {
         number: index + 1,
         claim,
@@ -80,7 +90,7 @@ export function annotate(report: Report): Annotated {
           : (consensus?.verdict ?? (check.status === 'failed' ? 'failed' : 'unchecked')),
         consensus,
         attention,
-        correction: correction && isRewrite(claim.text, correction) ? correction : null,
+        correction,
         otherTiers: (['t3', 't2', 't1'] as const).flatMap((other) => {
           const decided = claim.consensus[other]
           return other !== tier && decided ? [{ tier: other, consensus: decided }] : []
@@ -102,7 +112,7 @@ export function annotate(report: Report): Annotated {
     verdict,
     count: claims.filter((claim) => claim.verdict === verdict).length,
   })).filter(({ count }) => count > 0)
-  return { report, title: check.name ?? `Check ${check.id}`, claims, segments, counts }
+  return { report, title: check.name ?? `Check ${check.id}`, claims, segments, counts, fixes }
 }
 
 /// The claims that need the editor's attention (see `attentionOf`), in text order: every export's "Needs

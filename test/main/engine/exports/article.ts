@@ -51,6 +51,35 @@ function falseClaims(): { claim: string; revised: string }[] {
 export const HEBREW = 'תל אביב נוסדה בשנת 1909 על חולות יפו.'
 export const LINKED_CLAIM_URL = 'https://example.org/archive/sea-ice'
 
+/// Sentences with a misspelt word each, as Harper finds it (its rule, its ranked suggestions), for plain
+/// supported claims of the article: five words it clearly stands for one word each, a name, and a word that could
+/// be two.
+const TYPOS = [
+  [
+    'Researchers kept seperate records of the winter sea ice for three decades.',
+    'seperate',
+    ['separate', 'separated', 'sewerage'],
+  ],
+  [
+    'Several coastal towns did not recieve the flood warnings in time.',
+    'recieve',
+    ['receive', 'relieve', 'recipe'],
+  ],
+  ['The largest melt on record occured in the summer of 2012.', 'occured', ['occurred', 'occur', 'obscured']],
+  [
+    'The goverment funded a new network of ocean buoys in 2019.',
+    'goverment',
+    ['government', 'movement', 'governments'],
+  ],
+  [
+    'Glaciologists say the retreat will definately continue this century.',
+    'definately',
+    ['definitely', 'delicately', 'defiantly'],
+  ],
+  ['Ice cores drilled by Zwally show the same warming trend.', 'Zwally', ['Wally', 'Ally', 'Zonally']],
+  ['The old survey maps used wods for the forested areas.', 'wods', ['words', 'woods', 'gods']],
+] as const
+
 /// What the article's claims are to be, by claim id, for the tests to compare with.
 export interface ArticleExpectations {
   attention: string[]
@@ -60,9 +89,15 @@ export interface ArticleExpectations {
   hebrew: string
   linked: string
   withFinding: string
+  /// With `typos`: the misspelt words that are spelling fixes, and the two that stay findings (a name, a word
+  /// that could be two), with their claims.
+  fixes: { claimId: string; word: string; suggestion: string }[]
+  unfixed: { claimId: string; word: string }[]
 }
 
-export function articleReport(): { report: Report; expected: ArticleExpectations } {
+/// The article's report; with `typos`, seven of its plain supported claims (none the tests pick by position)
+/// are sentences with a misspelt word instead (TYPOS), each with its spelling finding.
+export function articleReport({ typos = false } = {}): { report: Report; expected: ArticleExpectations } {
   const pool = sentences()
   const [first, second] = falseClaims()
   if (!first || !second) throw new Error('no false claims in the data')
@@ -90,7 +125,7 @@ export function articleReport(): { report: Report; expected: ArticleExpectations
   ]
   const words = (): number => sections.join(' ').split(/\s+/).length
   while (words() < 1450) sections.push(`## Section ${sections.length}`, paragraph(4), paragraph(4))
-  const text = `${sections.join('\n\n')}\n`
+  let text = `${sections.join('\n\n')}\n`
 
   // Every sentence of a paragraph, list item or quote is a claim; headings, byline and date are not.
   const claimTexts: string[] = []
@@ -103,6 +138,22 @@ export function articleReport(): { report: Report; expected: ArticleExpectations
     }
     const linked = /See \[(.+)\]\(/.exec(prose)
     if (linked) claimTexts.push(linked[1] as string)
+  }
+  // The typos replace every other claim before the last, far from the ones picked by position below; they are
+  // put in from the end, so that the offsets before each are still those of the article.
+  const typoAt = (index: number): number => claimTexts.length - 2 * (TYPOS.length - index)
+  if (typos) {
+    const starts: number[] = []
+    claimTexts.reduce((from, sentence) => {
+      starts.push(text.indexOf(sentence, from))
+      return (starts.at(-1) as number) + sentence.length
+    }, 0)
+    for (const [index, [sentence]] of [...TYPOS.entries()].reverse()) {
+      const at = typoAt(index)
+      const start = starts[at] as number
+      text = text.slice(0, start) + sentence + text.slice(start + (claimTexts[at] as string).length)
+      claimTexts[at] = sentence
+    }
   }
   let from = 0
   const claims: Claim[] = claimTexts.map((sentence, index) => {
@@ -151,6 +202,22 @@ export function articleReport(): { report: Report; expected: ArticleExpectations
   ]
   withFinding.consensus.t1 = consensus('issues', 'One spelling finding.', { sourced: false, sources: 0 })
   withFinding.consensus.t1.decidedBy = null
+  const misspelt = (typos ? TYPOS : []).map(([, word, suggestions], index) => {
+    const claim = claims[typoAt(index)] as Claim
+    const charStart = claim.charStart + claim.text.indexOf(word)
+    const message = `Did you mean to spell \`${word}\` this way?`
+    claim.issues = [
+      {
+        charStart,
+        charEnd: charStart + word.length,
+        message,
+        suggestions: [...suggestions],
+        rule: 'SpellCheck',
+      },
+    ]
+    claim.consensus.t1 = { ...consensus('issues', message, { sourced: false, sources: 0 }), decidedBy: null }
+    return { claimId: claim.claimId, word, suggestion: suggestions[0] }
+  })
 
   const report = Report.parse({
     check: checkResource({
@@ -190,6 +257,8 @@ export function articleReport(): { report: Report; expected: ArticleExpectations
       hebrew: byText(HEBREW).claimId,
       linked: claims.find((claim) => text.slice(claim.charStart - 1, claim.charStart) === '[')?.claimId ?? '',
       withFinding: withFinding.claimId,
+      fixes: misspelt.slice(0, 5),
+      unfixed: misspelt.slice(5).map(({ claimId, word }) => ({ claimId, word })),
     },
   }
 }
