@@ -32,6 +32,13 @@ export function messageParts(message: string): { text: string; code: boolean }[]
     .filter((part) => part.text !== '')
 }
 
+/// A message as plain text, where code cannot be shown: its backticks left out ("Did you mean to spell yaer
+/// this way?").
+export const plainMessage = (message: string): string =>
+  messageParts(message)
+    .map((part) => part.text)
+    .join('')
+
 /// Whether a finding of `rule` on `word` is answered by the writer's dictionary: the rule flags a word it does
 /// not know (or would split), and the word is known there.
 export const knownToDictionary = (rule: string, word: string, dictionary: ReadonlySet<string>): boolean =>

@@ -18,11 +18,16 @@ export const AttentionItem = z
 export type AttentionItem = z.infer<typeof AttentionItem>
 
 /// The JSON export (an extension): the report, its summary counting each claim once by the verdict the
-/// exported report shows it with (`verdicts` counts each tier's), and the claims that need attention.
+/// exported report shows it with (`verdicts` counts each tier's) and the spelling fixes the other formats make,
+/// and the claims that need attention.
 export const ReportExport = Report.extend({
   summary: Report.shape.summary.extend({
     headlineVerdicts: z.record(z.enum(EXPORT_VERDICTS as [ExportVerdict, ...ExportVerdict[]]), z.int()),
     needAttention: z.int(),
+    /// Misspelt words the other formats correct (a tracked change in Word, marked in the HTML and PDF article):
+    /// a spelling finding whose first suggestion is clearly the word meant, not in capitals (a name), nor in a
+    /// claim whose correction covers it.
+    spellingFixes: z.int(),
   }),
   attention: z.array(AttentionItem),
 }).meta({ id: 'ReportExport' })

@@ -129,9 +129,25 @@ function* edits(word: string): Generator<string> {
   }
 }
 
+/// How many edits a misspelt word may be from the word it clearly stands for.
+const CLEAR_EDITS = 2
+
+/// The suggestion a misspelt word clearly stands for, else null: the first, when it is at most two edits from the
+/// word and every other suggestion is farther. Here two letters swapped ("recieve") count half an edit, the
+/// commonest slip of all, so "receive" is clearly meant where "relieve" is one letter away too; "wods" (as far
+/// from "words" as from "woods") stands for none.
+export function clearSpelling(word: string, suggestions: readonly string[]): string | null {
+  const [first, ...others] = suggestions.map((suggestion) =>
+    distance(word.toLowerCase(), suggestion.toLowerCase(), 0.5),
+  )
+  if (first === undefined || first > CLEAR_EDITS || others.some((edits) => edits <= first)) return null
+  return suggestions[0] ?? null
+}
+
 /// Optimal-string-alignment distance (Damerau–Levenshtein without repeated edits of one place), where adding an
-/// apostrophe costs half an edit: writers leave it out ("dont", "youre") more than they mistype a letter.
-function distance(a: string, b: string): number {
+/// apostrophe costs half an edit: writers leave it out ("dont", "youre") more than they mistype a letter. Two
+/// neighbours swapped cost `swap`.
+function distance(a: string, b: string, swap = 1): number {
   const rows = a.length + 1
   const columns = b.length + 1
   const d: number[] = new Array<number>(rows * columns).fill(0)
@@ -144,7 +160,7 @@ function distance(a: string, b: string): number {
       const substitution = at(i - 1, j - 1) + (a[i - 1] === b[j - 1] ? 0 : 1)
       let best = Math.min(at(i - 1, j) + 1, at(i, j - 1) + insertion(j), substitution)
       if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        best = Math.min(best, at(i - 2, j - 2) + 1)
+        best = Math.min(best, at(i - 2, j - 2) + swap)
       d[i * columns + j] = best
     }
   }

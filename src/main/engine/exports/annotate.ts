@@ -14,6 +14,7 @@ import {
 } from '../../../shared/verdicts'
 import { EXPORT_VERDICTS, VOCABULARY, type ExportVerdict } from '../../../shared/vocabulary'
 import { OPENABLE } from '../files/formats'
+import { claimFixes, type SpellingFix } from './fixes'
 
 /// One claim of an exported report: numbered in text order (its footnote), with the headline tier's verdict.
 export interface AnnotatedClaim {
@@ -25,7 +26,7 @@ export interface AnnotatedClaim {
   /// Why the claim needs the editor's attention (see `attentionOf`), or null.
   attention: Attention | null
   /// The words that would replace the claim, when the correction of the headline tier (or of a tier that found
-  /// it refuted or misleading) is a rewrite of it.
+  /// it refuted or misleading) is a rewrite of it; the claim's spelling fixes made in it (see `claimFixes`).
   correction: string | null
   /// The other tiers that decided, deepest first.
   otherTiers: { tier: Tier; consensus: Consensus }[]
@@ -62,13 +63,15 @@ export interface Segment {
   claim: AnnotatedClaim | null
 }
 
-/// A report laid out for exporting: the claims with their verdicts, the text cut at the claims' offsets, and
-/// the number of claims per verdict.
+/// A report laid out for exporting: the claims with their verdicts, the text cut at the claims' offsets, the
+/// number of claims per verdict, and the spelling fixes.
 export interface Annotated {
   report: Report
   claims: AnnotatedClaim[]
   segments: Segment[]
   counts: { verdict: ExportVerdict; count: number }[]
+  /// The spelling fixes of the claims, in text order (see `claimFixes`).
+  fixes: SpellingFix[]
 }
 
 /// Lays out a report for the exporters. Claims are cut out of `report.text` by their UTF-16 offsets; one whose
@@ -76,13 +79,20 @@ export interface Annotated {
 export function annotate(report: Report): Annotated {
   const { check, text } = report
   const tier = headlineTier(check.tiers)
+  const fixes: SpellingFix[] = []
   const claims = [...report.claims]
     .sort((a, b) => a.charStart - b.charStart)
     .map((claim, index): AnnotatedClaim => {
       const consensus = headlineConsensus(claim.consensus, check.tiers)
       const attention = attentionOf(claim, check)
       const disputed = attention?.disputed === true && consensus?.verdict === 'unverifiable'
-      const correction = consensus?.correction ?? attention?.correction ?? null
+      const suggested = consensus?.correction ?? attention?.correction ?? null
+      const { correction, fixes: fixed } = claimFixes(
+        text,
+        claim,
+        suggested && isRewrite(claim.text, suggested) ? suggested : null,
+      )
+      fixes.push(...fixed)
       return {
         number: index + 1,
         claim,
@@ -92,7 +102,7 @@ export function annotate(report: Report): Annotated {
           : (consensus?.verdict ?? (check.status === 'failed' ? 'failed' : 'unchecked')),
         consensus,
         attention,
-        correction: correction && isRewrite(claim.text, correction) ? correction : null,
+        correction,
         otherTiers: (['t3', 't2', 't1'] as const).flatMap((other) => {
           const decided = claim.consensus[other]
           return other !== tier && decided ? [{ tier: other, consensus: decided }] : []
@@ -114,7 +124,7 @@ export function annotate(report: Report): Annotated {
     verdict,
     count: claims.filter((claim) => claim.verdict === verdict).length,
   })).filter(({ count }) => count > 0)
-  return { report, claims, segments, counts }
+  return { report, claims, segments, counts, fixes }
 }
 
 /// The claims that need the editor's attention (see `attentionOf`), in text order: every export's "Needs

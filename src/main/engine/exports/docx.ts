@@ -26,6 +26,8 @@ import {
 } from 'docx'
 import { citationFacts, stanceWords } from '../../../shared/citations'
 import { correctionParts, correctionWords } from '../../../shared/corrections'
+import { counted } from '../../../shared/counted'
+import { messageParts } from '../../../shared/findings'
 import type { Citation, Report } from '../../../shared/schemas'
 import { checkedAs } from '../../../shared/verdicts'
 import { fillOf, VOCABULARY, type ExportVerdict } from '../../../shared/vocabulary'
@@ -92,6 +94,9 @@ const placeLink = (claim: MemoClaim, style: { size?: number; italics?: boolean }
         }),
       ]
 
+/// The font of code: the article's, and the words a spelling or grammar message quotes.
+const CODE_FONT = 'Courier New'
+
 /// The numbering of the article's ordered lists.
 const ORDERED = 'ordered-list'
 
@@ -139,7 +144,7 @@ export async function toDocx(report: Report): Promise<Uint8Array<ArrayBuffer>> {
 }
 
 function summary(memoed: Memo): (Paragraph | Table)[] {
-  const { report, counts, attention: needing } = memoed
+  const { report, counts, attention: needing, fixes } = memoed
   const row = (name: string, value: string, bold = false): TableRow =>
     new TableRow({
       children: [name, value].map(
@@ -156,6 +161,9 @@ function summary(memoed: Memo): (Paragraph | Table)[] {
         }),
       ],
     }),
+    ...(fixes.length > 0
+      ? [new Paragraph(`${counted(fixes.length, 'spelling fix')}, tracked in the text.`)]
+      : []),
     new Table({
       width: { size: 60, type: WidthType.PERCENTAGE },
       rows: [
@@ -228,10 +236,10 @@ class ArticleWriter {
     this.revision = memoed.claims.length
   }
 
-  /// The date of a claim's verdict (its comment's and its correction's), else the check's.
-  date(claim: MemoClaim): string {
+  /// The date of a claim's verdict (its comment's, its correction's and its spelling fixes'), else the check's.
+  date(claim: MemoClaim | undefined): string {
     const { check } = this.memoed.report
-    return claim.consensus?.decidedAt ?? check.completedAt ?? check.updatedAt
+    return claim?.consensus?.decidedAt ?? check.completedAt ?? check.updatedAt
   }
 
   paragraphs(): Paragraph[] {
@@ -289,8 +297,8 @@ class ArticleWriter {
     return children
   }
 
-  /// A run's words; a claim's corrected words as Word's tracked deletions and insertions, when the claim is one
-  /// run of plain words (Accept then applies the correction).
+  /// A run's words; a misspelt word and a claim's corrected words as Word's tracked deletions and insertions,
+  /// the correction when the claim is one run of plain words (Accept then applies the fix, the correction).
   private runs(run: Run, block: Block, claim: MemoClaim | undefined): ParagraphChild[] {
     // Only what a run has: Word reads an absent property as its paragraph's.
     const style = {
@@ -298,12 +306,19 @@ class ArticleWriter {
       ...(run.emphasis ? { italics: true } : {}),
       ...(run.struck ? { strike: true } : {}),
       ...(block.rightToLeft ? { rightToLeft: true } : {}),
-      ...(run.code || block.kind === 'code' ? { font: 'Courier New' } : {}),
+      ...(run.code || block.kind === 'code' ? { font: CODE_FONT } : {}),
       ...(run.link ? { style: 'Hyperlink' } : {}),
       ...(claim ? { shading: { type: ShadingType.CLEAR, fill: fill(claim.verdict) } } : {}),
     }
     const text = (words: string): TextRun[] =>
       words.split('\n').map((line, index) => new TextRun({ text: line, break: index > 0 ? 1 : 0, ...style }))
+    if (run.fix) {
+      const tracked = { author: AUTHOR, date: this.date(claim), ...style }
+      return [
+        new DeletedTextRun({ id: this.revision++, text: run.text, ...tracked }),
+        new InsertedTextRun({ id: this.revision++, text: run.fix.suggestion, ...tracked }),
+      ]
+    }
     if (!claim?.correction || run.text !== claim.claim.text) return text(run.text)
     const date = this.date(claim)
     const { words, unverified } = correctionWords(claim.correction)
@@ -367,7 +382,7 @@ function comment(claim: MemoClaim, date: string): ICommentOptions {
 /// reasoning.
 function appendix({ claims }: Memo): Paragraph[] {
   if (claims.length === 0) return []
-  const small = (text: string, extra: { italics?: boolean; bold?: boolean } = {}): TextRun =>
+  const small = (text: string, extra: { italics?: boolean; bold?: boolean; font?: string } = {}): TextRun =>
     new TextRun({ text, size: 18, ...extra })
   return [
     new Paragraph({ text: 'Details of each claim', heading: HeadingLevel.HEADING_1 }),
@@ -409,7 +424,16 @@ function appendix({ claims }: Memo): Paragraph[] {
       for (const other of otherVerdicts(claim))
         paragraphs.push(new Paragraph({ children: [small(otherVerdictWords(other))] }))
       for (const issue of claim.claim.issues)
-        paragraphs.push(new Paragraph({ children: [small(`Spelling or grammar: ${issue.message}`)] }))
+        paragraphs.push(
+          new Paragraph({
+            children: [
+              small('Spelling or grammar: '),
+              ...messageParts(issue.message).map(({ text, code }) =>
+                small(text, code ? { font: CODE_FONT } : {}),
+              ),
+            ],
+          }),
+        )
       for (const vote of claim.votes)
         paragraphs.push(
           new Paragraph({

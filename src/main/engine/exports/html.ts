@@ -1,5 +1,7 @@
 import { citationFacts, stanceWords } from '../../../shared/citations'
 import { correctionWords } from '../../../shared/corrections'
+import { counted } from '../../../shared/counted'
+import { messageParts } from '../../../shared/findings'
 import type { Citation, Evaluation, Report } from '../../../shared/schemas'
 import { checkedAs } from '../../../shared/verdicts'
 import { barWords, verdictBar } from '../../../shared/verdictBar'
@@ -59,6 +61,8 @@ h2.part { font: 600 0.9rem/1.3 system-ui, sans-serif; text-transform: uppercase;
 .article pre { background: #f4f4f2; padding: 0.5rem; white-space: pre-wrap; }
 code { font: 0.9em/1.5 ui-monospace, 'DejaVu Sans Mono', monospace; background: #f4f4f2; }
 .claim { border-radius: 2px; padding: 0 1px; border-bottom: 2px solid var(--verdict); }
+del.fix { color: #b3261e; text-decoration: line-through; }
+ins.fix { color: #1a7f37; text-decoration: underline dotted; }
 .ref { font: 600 0.7rem system-ui, sans-serif; }
 .ref a, .back { color: var(--verdict); text-decoration: none; }
 ${VERDICT_STYLE}
@@ -126,7 +130,7 @@ export function toHtml(report: Report): string {
 const label = (verdict: ExportVerdict, words: string): string =>
   `<span class="verdict-label verdict-${verdict}">${escapeHtml(words)}</span>`
 
-function summary({ report, counts, attention: needing }: Memo): string {
+function summary({ report, counts, attention: needing, fixes }: Memo): string {
   const items = counts.map(
     ({ verdict, count }) =>
       `<li data-verdict="${verdict}">${label(verdict, VOCABULARY[verdict].label)} <span class="count">${count}</span></li>`,
@@ -138,6 +142,9 @@ function summary({ report, counts, attention: needing }: Memo): string {
     '<h2 class="part">Summary</h2>',
     `<p class="lead"><strong>${report.claims.length} claims, ${needing.length} need attention.</strong>${bar(counts)}</p>`,
     `<ul class="counts">${items.join('')}</ul>`,
+    ...(fixes.length > 0
+      ? [`<p class="fixes">${counted(fixes.length, 'spelling fix')}, marked in the article.</p>`]
+      : []),
     `<p class="facts">Fact-check report by Factdesk · ${facts.join(' · ')}</p>`,
   ].join('\n')
 }
@@ -239,8 +246,17 @@ function inlines(runs: readonly Inline[], claims: Map<number, MemoClaim>, marked
   return html
 }
 
+/// A run's words; a misspelt word struck through, followed by its fix.
 function run(inline: Run): string {
-  let html = escapeHtml(inline.text).replace(/\n/g, '<br>')
+  if (inline.fix === null) return styled(inline.text, inline)
+  return (
+    `<del class="fix" title="Spelling fix">${styled(inline.text, inline)}</del>` +
+    `<ins class="fix">${styled(inline.fix.suggestion, inline)}</ins>`
+  )
+}
+
+function styled(text: string, inline: Run): string {
+  let html = escapeHtml(text).replace(/\n/g, '<br>')
   if (inline.code) html = `<code>${html}</code>`
   if (inline.emphasis) html = `<em>${html}</em>`
   if (inline.strong) html = `<strong>${html}</strong>`
@@ -308,12 +324,18 @@ function detailParts(claim: MemoClaim): string[] {
     )
   for (const issue of claim.claim.issues)
     parts.push(
-      `<span class="finding">Spelling or grammar: ${escapeHtml(issue.message)}` +
+      `<span class="finding">Spelling or grammar: ${message(issue.message)}` +
         `${issue.suggestions[0] ? ` (suggested: “${escapeHtml(issue.suggestions[0])}”)` : ''}</span>`,
     )
   parts.push(...votes(claim.votes))
   return parts
 }
+
+/// A spelling or grammar message with the words it quotes as code.
+const message = (text: string): string =>
+  messageParts(text)
+    .map((part) => (part.code ? `<code>${escapeHtml(part.text)}</code>` : escapeHtml(part.text)))
+    .join('')
 
 /// The details of every claim that has any, one run-in paragraph each.
 function details({ claims }: Memo): string {

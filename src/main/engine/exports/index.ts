@@ -65,7 +65,7 @@ export async function exportReport(
 /// The JSON export: the report exactly as `GET /checks/{id}/report` answers it, the document's text included,
 /// with each claim counted by the verdict the other formats show, and their "Needs attention" list in data.
 function reportExport(report: Report): ReportExport {
-  const { claims, counts } = annotate(report)
+  const { claims, counts, fixes } = annotate(report)
   const attention = needingAttention(claims)
   return {
     ...report,
@@ -76,6 +76,7 @@ function reportExport(report: Report): ReportExport {
         ...Object.fromEntries(counts.map(({ verdict, count }) => [verdict, count])),
       } as ReportExport['summary']['headlineVerdicts'],
       needAttention: attention.length,
+      spellingFixes: fixes.length,
     },
     attention: attention.map((claim) => ({
       claimId: claim.claim.claimId,

@@ -1,5 +1,6 @@
 import { citationFacts, stanceWords } from '../../../shared/citations'
 import { counted } from '../../../shared/counted'
+import { messageParts } from '../../../shared/findings'
 import { markdownLines, PROSE, proseView } from '../../../shared/markdown'
 import type { Report } from '../../../shared/schemas'
 import { checkedAs } from '../../../shared/verdicts'
@@ -17,16 +18,20 @@ import {
   verdictWords,
   type AnnotatedClaim,
 } from './annotate'
+import type { SpellingFix } from './fixes'
 import { memo, placeWords } from './memo'
 
 /// Text from a model or a web page made literal in Markdown, on one line: no emphasis, code, links, HTML,
 /// entities or footnotes of its own. Only what Markdown would read as markup there is escaped.
-function escapeMarkdown(text: string): string {
-  return text
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/[\\`*_[\]<>~]|&(?=#?\w+;)/g, '\\$&')
-}
+const escapeMarkdown = (text: string): string => escapeMarkup(text.replace(/\s+/g, ' ').trim())
+
+const escapeMarkup = (text: string): string => text.replace(/[\\`*_[\]<>~]|&(?=#?\w+;)/g, '\\$&')
+
+/// A spelling or grammar message on one line, the words it quotes as code spans and the rest literal.
+const message = (text: string): string =>
+  messageParts(text.replace(/\s+/g, ' ').trim())
+    .map((part) => (part.code ? `\`${part.text}\`` : escapeMarkup(part.text)))
+    .join('')
 
 /// Where a claim's footnote reference goes in the text: after the markup that closes around the claim's
 /// last words (a link's `](url)`, emphasis), so that it neither breaks the link nor sits inside it; before a
@@ -81,6 +86,7 @@ export function toMarkdown(report: Report): string {
   return [
     `> **Fact-check report: ${escapeMarkdown(annotated.title)}** (Factdesk)  `,
     `> ${counted(report.claims.length, 'claim')}: ${summary.join(', ') || 'none'}  `,
+    ...(annotated.fixes.length > 0 ? [`> ${spellingFixes(annotated.fixes)}  `] : []),
     `> ${facts.join(' · ')}`,
     '>',
     `> **Needs attention: ${annotated.attention.length === 0 ? 'nothing' : annotated.attention.length}**`,
@@ -100,6 +106,13 @@ export function toMarkdown(report: Report): string {
     '',
   ].join('\n')
 }
+
+/// The spelling fixes in words, the text being as the writer wrote it: "2 spelling fixes: seperate → separate,
+/// recieve → receive".
+const spellingFixes = (fixes: readonly SpellingFix[]): string =>
+  `${counted(fixes.length, 'spelling fix')}: ${fixes
+    .map(({ word, suggestion }) => `${escapeMarkdown(word)} → ${escapeMarkdown(suggestion)}`)
+    .join(', ')}`
 
 /// A web address as a Markdown link destination in `<…>`: as the URL parser writes it (its escapes kept, not
 /// escaped twice), with the characters that would end the destination escaped.
@@ -128,7 +141,7 @@ function footnote(claim: AnnotatedClaim): string {
   const rest = reasoningRest(claim)
   if (rest) lines.push(`Reasoning: ${escapeMarkdown(rest)}`)
   for (const other of otherVerdicts(claim)) lines.push(escapeMarkdown(otherVerdictWords(other)))
-  for (const issue of claim.claim.issues) lines.push(`Spelling or grammar: ${escapeMarkdown(issue.message)}`)
+  for (const issue of claim.claim.issues) lines.push(`Spelling or grammar: ${message(issue.message)}`)
   for (const vote of claim.votes)
     lines.push(
       `Vote (${vote.tier}, round ${vote.round}, ${escapeMarkdown(vote.model)}): ${VOCABULARY[vote.verdict].label}` +

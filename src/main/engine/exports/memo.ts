@@ -13,13 +13,16 @@ import {
   type Annotated,
   type AnnotatedClaim,
 } from './annotate'
+import type { SpellingFix } from './fixes'
 
 const markdown = commonMark.configure(GFM)
 
-/// A run of the article's words with one style: inside a claim (its number) or not, a link or not.
+/// A run of the article's words with one style: inside a claim (its number) or not, a link or not; a misspelt
+/// word with its fix (the run's text is the whole word).
 export interface Run {
   text: string
   claim: number | null
+  fix: SpellingFix | null
   link: string | null
   strong: boolean
   emphasis: boolean
@@ -77,7 +80,7 @@ export interface Memo extends Annotated {
 export function memo(report: Report): Memo {
   const annotated = annotate(report)
   const placed = annotated.segments.flatMap(({ claim }) => (claim ? [claim] : []))
-  const article = new ArticleWriter(report.text, placed).write()
+  const article = new ArticleWriter(report.text, placed, annotated.fixes).write()
   const places = claimPlaces(article)
   const claims = annotated.claims.map((claim): MemoClaim => ({
     ...claim,
@@ -213,7 +216,7 @@ const MARKS = new Set([
   'TaskMarker',
 ])
 
-type Style = Omit<Run, 'text' | 'claim'>
+type Style = Omit<Run, 'text' | 'claim' | 'fix'>
 
 /// Writes the article's blocks from its Markdown syntax tree (UTF-16 offsets, as the claims'), cutting runs at
 /// the claims' ends and putting each claim's note mark after its last words, or after the link they end in.
@@ -228,10 +231,13 @@ class ArticleWriter {
   private next = 0
   /// The first claim that does not end before the text being read.
   private cursor = 0
+  /// The first spelling fix that does not end before the text being read.
+  private fixCursor = 0
 
   constructor(
     private readonly text: string,
     private readonly claims: readonly AnnotatedClaim[],
+    private readonly fixes: readonly SpellingFix[],
   ) {}
 
   write(): Block[] {
@@ -357,30 +363,44 @@ class ArticleWriter {
     } else this.inline(node, node.from, node.to)
   }
 
-  /// The text from `from` to `to` as runs, cut at the claims' edges; a line break inside a paragraph is a space.
+  /// The text from `from` to `to` as runs, cut at the claims' edges and around a spelling fix's word (a word
+  /// the markup cuts stays as written); a line break inside a paragraph is a space.
   private words(from: number, to: number, keepLines = false): void {
     let at = from
     while (at < to) {
-      // The text is read in order: the claims that end before it are behind for good.
+      // The text is read in order: the claims and fixes that end before it are behind for good.
       while (this.claims[this.cursor] && (this.claims[this.cursor] as AnnotatedClaim).claim.charEnd <= at)
         this.cursor++
+      while (this.fixes[this.fixCursor] && (this.fixes[this.fixCursor] as SpellingFix).charEnd <= at)
+        this.fixCursor++
       const next = this.claims[this.cursor]
       const inside = next !== undefined && next.claim.charStart <= at
-      const edge = Math.min(to, next === undefined ? to : inside ? next.claim.charEnd : next.claim.charStart)
+      const fix = this.fixes[this.fixCursor]
+      const fixEdge = fix === undefined ? to : fix.charStart <= at ? fix.charEnd : fix.charStart
+      const edge = Math.min(
+        to,
+        fixEdge,
+        next === undefined ? to : inside ? next.claim.charEnd : next.claim.charStart,
+      )
       const piece = this.text.slice(at, edge)
-      this.push(keepLines ? piece : piece.replace(/[ \t]*\r?\n[ \t]*/g, ' '), inside ? next.number : null)
+      const fixed = fix !== undefined && fix.charStart === at && fix.charEnd === edge ? fix : null
+      this.push(
+        keepLines ? piece : piece.replace(/[ \t]*\r?\n[ \t]*/g, ' '),
+        inside ? next.number : null,
+        fixed,
+      )
       at = edge
       this.passed(at)
     }
   }
 
-  private push(text: string, claim: number | null = null): void {
+  private push(text: string, claim: number | null = null, fix: SpellingFix | null = null): void {
     if (!this.inlines || text === '') return
     const last = this.inlines.findLast((inline) => 'text' in inline)
     const previous = last && 'text' in last ? last.text : '\n'
     // Spaces at a line's start (after a heading's or a quote's mark) and doubled by a soft break are not kept.
     const words = /[ \n]$/.test(previous) && this.style.code === false ? text.replace(/^[ \t]+/, '') : text
-    if (words !== '') this.inlines.push({ text: words, claim, ...this.style })
+    if (words !== '') this.inlines.push({ text: words, claim, fix, ...this.style })
   }
 
   /// Every claim that ends at or before `at` gets its note mark: here, or after the link it ends in.

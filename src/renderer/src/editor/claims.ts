@@ -10,6 +10,7 @@ import {
   type Range,
 } from '@codemirror/state'
 import { Decoration, EditorView, WidgetType, type DecorationSet } from '@codemirror/view'
+import { plainMessage } from '../../../shared/findings'
 import { VOCABULARY, type ClaimStage } from '../../../shared/vocabulary'
 
 export type { ClaimStage }
@@ -218,7 +219,7 @@ function draw(
     if (end > start) {
       const mark = Decoration.mark({
         class: issue.spelling ? 'fd-issue' : 'fd-issue fd-issue-grammar',
-        attributes: { title: issue.message },
+        attributes: { title: plainMessage(issue.message) },
       })
       findings.set(mark, issue)
       decorations.push(mark.range(start, end))

@@ -79,9 +79,11 @@ describe('GET /checks/{id}/export', () => {
     expect(json.response.headers.get('content-type')).toBe('application/json; charset=utf-8')
     // The report, each claim counted by the verdict the report shows, and the claims that need attention (none).
     const exported = ReportExport.parse(JSON.parse(new TextDecoder().decode(json.bytes)))
-    const { headlineVerdicts, needAttention, ...summary } = exported.summary
+    const { headlineVerdicts, needAttention, spellingFixes, ...summary } = exported.summary
     expect({ ...exported, summary }).toEqual({ ...report, attention: [] })
     expect(needAttention).toBe(0)
+    // A t1 check corrects "recieves" as its claim's correction: no spelling fix stands beside it.
+    expect(spellingFixes).toBe(0)
     const shown = report.claims.map((claim) => claim.consensus.t1?.verdict)
     expect(Object.values(headlineVerdicts).reduce((all, count) => all + count, 0)).toBe(report.claims.length)
     expect(headlineVerdicts.issues).toBe(shown.filter((verdict) => verdict === 'issues').length)

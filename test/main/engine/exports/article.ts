@@ -58,6 +58,35 @@ export const MARKED_CLAIM =
 export const MARKED_CLAIM_WORDS = 'The Water Room, where the tide logs from 1910 are still kept.'
 const MARKED_SECTION = `## The archive\n\nVisitors call it **${MARKED_CLAIM}\n`
 
+/// Sentences with a misspelt word each, as Harper finds it (its rule, its ranked suggestions), for plain
+/// supported claims of the article: five words it clearly stands for one word each, a name, and a word that could
+/// be two.
+const TYPOS = [
+  [
+    'Researchers kept seperate records of the winter sea ice for three decades.',
+    'seperate',
+    ['separate', 'separated', 'sewerage'],
+  ],
+  [
+    'Several coastal towns did not recieve the flood warnings in time.',
+    'recieve',
+    ['receive', 'relieve', 'recipe'],
+  ],
+  ['The largest melt on record occured in the summer of 2012.', 'occured', ['occurred', 'occur', 'obscured']],
+  [
+    'The goverment funded a new network of ocean buoys in 2019.',
+    'goverment',
+    ['government', 'movement', 'governments'],
+  ],
+  [
+    'Glaciologists say the retreat will definately continue this century.',
+    'definately',
+    ['definitely', 'delicately', 'defiantly'],
+  ],
+  ['Ice cores drilled by Zwally show the same warming trend.', 'Zwally', ['Wally', 'Ally', 'Zonally']],
+  ['The old survey maps used wods for the forested areas.', 'wods', ['words', 'woods', 'gods']],
+] as const
+
 /// What the article's claims are to be, by claim id, for the tests to compare with.
 export interface ArticleExpectations {
   attention: string[]
@@ -69,10 +98,19 @@ export interface ArticleExpectations {
   withFinding: string
   /// The claim with Markdown marks (see MARKED_CLAIM), misleading; '' without it.
   marked: string
+  /// With `typos`: the misspelt words that are spelling fixes, and the two that stay findings (a name, a word
+  /// that could be two), with their claims.
+  fixes: { claimId: string; word: string; suggestion: string }[]
+  unfixed: { claimId: string; word: string }[]
 }
 
-/// The article's report; `marked` adds a last paragraph whose claim holds Markdown (see MARKED_CLAIM).
-export function articleReport({ marked = false } = {}): { report: Report; expected: ArticleExpectations } {
+/// The article's report; `marked` adds a last paragraph whose claim holds Markdown (see MARKED_CLAIM); with
+/// `typos`, seven of its plain supported claims (none the tests pick by position) are sentences with a misspelt
+/// word instead (TYPOS), each with its spelling finding.
+export function articleReport({ marked = false, typos = false } = {}): {
+  report: Report
+  expected: ArticleExpectations
+} {
   const pool = sentences()
   const [first, second] = falseClaims()
   if (!first || !second) throw new Error('no false claims in the data')
@@ -100,8 +138,7 @@ export function articleReport({ marked = false } = {}): { report: Report; expect
   ]
   const words = (): number => sections.join(' ').split(/\s+/).length
   while (words() < 1450) sections.push(`## Section ${sections.length}`, paragraph(4), paragraph(4))
-  const article = `${sections.join('\n\n')}\n`
-  const text = marked ? `${article}\n${MARKED_SECTION}` : article
+  let article = `${sections.join('\n\n')}\n`
 
   // Every sentence of a paragraph, list item or quote is a claim; headings, byline and date are not.
   const claimTexts: string[] = []
@@ -115,6 +152,23 @@ export function articleReport({ marked = false } = {}): { report: Report; expect
     const linked = /See \[(.+)\]\(/.exec(prose)
     if (linked) claimTexts.push(linked[1] as string)
   }
+  // The typos replace every other claim before the last, far from the ones picked by position below; they are
+  // put in from the end, so that the offsets before each are still those of the article.
+  const typoAt = (index: number): number => claimTexts.length - 2 * (TYPOS.length - index)
+  if (typos) {
+    const starts: number[] = []
+    claimTexts.reduce((from, sentence) => {
+      starts.push(article.indexOf(sentence, from))
+      return (starts.at(-1) as number) + sentence.length
+    }, 0)
+    for (const [index, [sentence]] of [...TYPOS.entries()].reverse()) {
+      const at = typoAt(index)
+      const start = starts[at] as number
+      article = article.slice(0, start) + sentence + article.slice(start + (claimTexts[at] as string).length)
+      claimTexts[at] = sentence
+    }
+  }
+  const text = marked ? `${article}\n${MARKED_SECTION}` : article
   let from = 0
   const claims: Claim[] = claimTexts.map((sentence, index) => {
     const charStart = text.indexOf(sentence, from)
@@ -168,6 +222,22 @@ export function articleReport({ marked = false } = {}): { report: Report; expect
   ]
   withFinding.consensus.t1 = consensus('issues', 'One spelling finding.', { sourced: false, sources: 0 })
   withFinding.consensus.t1.decidedBy = null
+  const misspelt = (typos ? TYPOS : []).map(([, word, suggestions], index) => {
+    const claim = claims[typoAt(index)] as Claim
+    const charStart = claim.charStart + claim.text.indexOf(word)
+    const message = `Did you mean to spell \`${word}\` this way?`
+    claim.issues = [
+      {
+        charStart,
+        charEnd: charStart + word.length,
+        message,
+        suggestions: [...suggestions],
+        rule: 'SpellCheck',
+      },
+    ]
+    claim.consensus.t1 = { ...consensus('issues', message, { sourced: false, sources: 0 }), decidedBy: null }
+    return { claimId: claim.claimId, word, suggestion: suggestions[0] }
+  })
 
   const report = Report.parse({
     check: checkResource({
@@ -215,6 +285,8 @@ export function articleReport({ marked = false } = {}): { report: Report; expect
       linked: claims.find((claim) => text.slice(claim.charStart - 1, claim.charStart) === '[')?.claimId ?? '',
       withFinding: withFinding.claimId,
       marked: markedClaim?.claimId ?? '',
+      fixes: misspelt.slice(0, 5),
+      unfixed: misspelt.slice(5).map(({ claimId, word }) => ({ claimId, word })),
     },
   }
 }

@@ -1,6 +1,6 @@
 import type { Consensus, Evaluation, TextIssue } from '../../../../shared/schemas'
 import type { CheckResult } from './checker'
-import { SPELLING_RULE } from '../../../../shared/findings'
+import { plainMessage, SPELLING_RULE } from '../../../../shared/findings'
 import type { Finding } from './protocol'
 
 /// A claim as t1 sees it: its text and where that text starts in the submitted text (UTF-16).
@@ -41,7 +41,7 @@ export function t1Outcome(
   }))
   const verdict = issues.length ? 'issues' : 'clean'
   const rationale = issues.length
-    ? issues.map((issue) => issue.message).join(' ')
+    ? issues.map((issue) => plainMessage(issue.message)).join(' ')
     : 'No spelling or grammar issues found.'
   // A rule-based checker is a single, deterministic voter: nothing to weigh, so full confidence and agreement.
   return {

@@ -27,6 +27,8 @@ describe('t1Outcome', () => {
       model: 'harper.js 2.10.0',
       verdict: 'issues',
       createdAt: AT,
+      // The messages as plain words: the reasoning is shown where code cannot be.
+      rationale: 'Did you mean brown?',
     })
     expect(consensus).toMatchObject({ verdict: 'issues', correction: 'The brown fox.', decidedAt: AT })
   })

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { MAX_SUGGESTIONS, rankSpellings, spellingCandidates } from '../../../../../src/shared/spellings'
+import {
+  clearSpelling,
+  MAX_SUGGESTIONS,
+  rankSpellings,
+  spellingCandidates,
+} from '../../../../../src/shared/spellings'
 
 describe('spelling suggestions', () => {
   it('finds the listed words one edit away, else two, never the word itself', () => {
@@ -34,5 +39,18 @@ describe('spelling suggestions', () => {
   it('gives added words the capitals of the word they correct', () => {
     expect(rankSpellings('Recieve', [], ['receive'])).toEqual(['Receive'])
     expect(rankSpellings('RECIEVE', [], ['receive'])).toEqual(['RECEIVE'])
+  })
+
+  it('knows the word a misspelling clearly stands for: the first suggestion, close, the others farther', () => {
+    // Harper's suggestions, as t1 ranks them. Swapped letters count half: "receive" before "relieve".
+    expect(clearSpelling('recieve', ['receive', 'relieve', 'recipe'])).toBe('receive')
+    expect(clearSpelling('occured', ['occurred', 'occur', 'obscured'])).toBe('occurred')
+    expect(clearSpelling('Recieve', ['Receive', 'Relieve'])).toBe('Receive')
+    // As far from "words" as from "woods"; "grey" is one letter from "grew" and from "gray".
+    expect(clearSpelling('wods', ['words', 'woods', 'gods'])).toBeNull()
+    expect(clearSpelling('grey', ['grew', 'gray', 'trey'])).toBeNull()
+    // The only suggestion, but three edits away: a name more likely than a misspelling.
+    expect(clearSpelling('Millbrook', ['Billhook'])).toBeNull()
+    expect(clearSpelling('xyz', [])).toBeNull()
   })
 })
