@@ -16,13 +16,15 @@ import {
   TableCell,
   TableRow,
   TextRun,
+  UnderlineType,
   WidthType,
   type ICommentOptions,
+  type IRunOptions,
   type ParagraphChild,
 } from 'docx'
 import { citationFacts, stanceWords } from '../../../shared/citations'
 import { correctionParts, correctionWords } from '../../../shared/corrections'
-import type { Citation, Report } from '../../../shared/schemas'
+import type { Citation, ExportComments, Report } from '../../../shared/schemas'
 import { checkedAs } from '../../../shared/verdicts'
 import { fillOf, VOCABULARY, type ExportVerdict } from '../../../shared/vocabulary'
 import {
@@ -31,7 +33,11 @@ import {
   isWebUrl,
   otherVerdicts,
   otherVerdictWords,
+  QUIET_HEADING,
+  quietLine,
+  quietWhy,
   reasonLine,
+  shortClaim,
   verdictDetails,
   verdictWords,
 } from './annotate'
@@ -42,8 +48,22 @@ const AUTHOR = 'Factdesk'
 /// The author of a tracked correction no source confirmed: Word shows it on the change itself.
 const UNCONFIRMED_AUTHOR = 'Factdesk (unconfirmed)'
 
-/// The fill behind a claim's words, by verdict, as the HTML export shades them (hex without '#', as Word wants).
-const fill = (verdict: ExportVerdict): string => fillOf(verdict).slice(1).toUpperCase()
+/// A `#rrggbb` colour as Word wants it: hex without '#'.
+const wordColour = (colour: string): string => colour.slice(1).toUpperCase()
+
+/// The fill behind a claim's words, by verdict, as the HTML export shades them.
+const fill = (verdict: ExportVerdict): string => wordColour(fillOf(verdict))
+
+/// How a claim's words are marked: shaded by its verdict, or a quiet claim underlined with dots of its colour.
+const claimMark = ({ verdict, quiet }: MemoClaim): IRunOptions =>
+  quiet
+    ? {
+        underline: {
+          type: UnderlineType.DOTTED,
+          color: wordColour(VOCABULARY[verdict].colour.light),
+        },
+      }
+    : { shading: { type: ShadingType.CLEAR, fill: fill(verdict) } }
 
 /// The numbering of the article's ordered lists.
 const ORDERED = 'ordered-list'
@@ -51,9 +71,11 @@ const ORDERED = 'ordered-list'
 /// The report as a Word document, a fact-check memo: the summary, what needs attention, the article with its
 /// Markdown as Word's headings, lists and links, each claim shaded by its verdict and carrying a short comment
 /// (comment id = the claim's number − 1; its verdict, one line of reason, its sources as links), a correction as
-/// a tracked change on the claim's words; then an appendix with every claim's details and votes.
-export async function toDocx(report: Report): Promise<Uint8Array<ArrayBuffer>> {
-  const memoed = memo(report)
+/// a tracked change on the claim's words; then an appendix with every claim's details and votes. A quiet claim
+/// (see `AnnotatedClaim.quiet`) has a dotted underline, no comment and no details, and a line in the appendix's
+/// list of them.
+export async function toDocx(report: Report, comments?: ExportComments): Promise<Uint8Array<ArrayBuffer>> {
+  const memoed = memo(report, comments)
   const writer = new ArticleWriter(memoed)
   const article = writer.paragraphs()
   const document = new Document({
@@ -73,7 +95,11 @@ export async function toDocx(report: Report): Promise<Uint8Array<ArrayBuffer>> {
         },
       ],
     },
-    comments: { children: memoed.claims.map((claim) => comment(claim, writer.date(claim))) },
+    comments: {
+      children: memoed.claims
+        .filter((claim) => !claim.quiet)
+        .map((claim) => comment(claim, writer.date(claim))),
+    },
     sections: [
       {
         children: [
@@ -83,6 +109,7 @@ export async function toDocx(report: Report): Promise<Uint8Array<ArrayBuffer>> {
           new Paragraph({ text: 'Article', heading: HeadingLevel.HEADING_1 }),
           ...article,
           ...appendix(memoed),
+          ...quietList(memoed),
         ],
       },
     ],
@@ -91,7 +118,7 @@ export async function toDocx(report: Report): Promise<Uint8Array<ArrayBuffer>> {
 }
 
 function summary(memoed: Memo): (Paragraph | Table)[] {
-  const { report, counts, attention: needing } = memoed
+  const { report, counts, attention: needing, quiet } = memoed
   const row = (name: string, value: string, bold = false): TableRow =>
     new TableRow({
       children: [name, value].map(
@@ -108,6 +135,7 @@ function summary(memoed: Memo): (Paragraph | Table)[] {
         }),
       ],
     }),
+    ...(quiet.length > 0 ? [new Paragraph({ text: `${quietLine(quiet)}.` })] : []),
     new Table({
       width: { size: 60, type: WidthType.PERCENTAGE },
       rows: [
@@ -218,7 +246,7 @@ class ArticleWriter {
         continue
       }
       const claim = inline.claim === null ? undefined : this.claims.get(inline.claim)
-      if (claim && !this.started.has(claim.number)) {
+      if (claim && !claim.quiet && !this.started.has(claim.number)) {
         this.started.add(claim.number)
         children.push(new CommentRangeStart(claim.number - 1))
       }
@@ -239,7 +267,7 @@ class ArticleWriter {
       ...(block.rightToLeft ? { rightToLeft: true } : {}),
       ...(run.code || block.kind === 'code' ? { font: 'Courier New' } : {}),
       ...(run.link ? { style: 'Hyperlink' } : {}),
-      ...(claim ? { shading: { type: ShadingType.CLEAR, fill: fill(claim.verdict) } } : {}),
+      ...(claim ? claimMark(claim) : {}),
     }
     const text = (words: string): TextRun[] =>
       words.split('\n').map((line, index) => new TextRun({ text: line, break: index > 0 ? 1 : 0, ...style }))
@@ -310,6 +338,7 @@ function appendix({ claims }: Memo): Paragraph[] {
   return [
     new Paragraph({ text: 'Appendix: details of each claim', heading: HeadingLevel.HEADING_1 }),
     ...claims.flatMap((claim) => {
+      if (claim.quiet) return []
       const { consensus } = claim
       const paragraphs = [
         new Paragraph({
@@ -353,6 +382,28 @@ function appendix({ claims }: Memo): Paragraph[] {
           }),
         )
       return paragraphs
+    }),
+  ]
+}
+
+/// The appendix's list of the quiet claims, one line each: the claim's words, its place and the kind of
+/// unverifiable it is.
+function quietList({ quiet }: Memo): Paragraph[] {
+  if (quiet.length === 0) return []
+  return [
+    new Paragraph({ text: QUIET_HEADING, heading: HeadingLevel.HEADING_2 }),
+    ...quiet.map((claim) => {
+      const why = quietWhy(claim)
+      return new Paragraph({
+        bullet: { level: 0 },
+        children: [
+          new TextRun({ text: `“${shortClaim(claim)}”`, size: 18, italics: true }),
+          new TextRun({
+            text: `${claim.place ? ` — ${placeWords(claim.place)}` : ''}${why ? `: ${why}` : ''}`,
+            size: 18,
+          }),
+        ],
+      })
     }),
   ]
 }

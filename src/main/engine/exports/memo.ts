@@ -3,8 +3,15 @@
 
 import { GFM, parser as commonMark } from '@lezer/markdown'
 import type { SyntaxNode } from '@lezer/common'
-import type { Report } from '../../../shared/schemas'
-import { annotate, isWebUrl, needingAttention, type Annotated, type AnnotatedClaim } from './annotate'
+import type { ExportComments, Report } from '../../../shared/schemas'
+import {
+  annotate,
+  isWebUrl,
+  needingAttention,
+  quietClaims,
+  type Annotated,
+  type AnnotatedClaim,
+} from './annotate'
 
 const markdown = commonMark.configure(GFM)
 
@@ -47,12 +54,15 @@ export interface Memo extends Annotated {
   claims: MemoClaim[]
   /// The claims that need attention, in text order.
   attention: MemoClaim[]
+  /// The quiet claims, in text order: the list at the end.
+  quiet: MemoClaim[]
   article: Block[]
 }
 
-/// The report as a memo: the annotated claims with the article's blocks and each claim's place.
-export function memo(report: Report): Memo {
-  const annotated = annotate(report)
+/// The report as a memo: the annotated claims with the article's blocks and each claim's place. `comments`
+/// says which claims are noted one by one (see `annotate`).
+export function memo(report: Report, comments?: ExportComments): Memo {
+  const annotated = annotate(report, comments)
   const placed = annotated.segments.flatMap(({ claim }) => (claim ? [claim] : []))
   const article = new ArticleWriter(report.text, placed).write()
   const places = claimPlaces(article)
@@ -60,7 +70,7 @@ export function memo(report: Report): Memo {
     ...claim,
     place: places.get(claim.number) ?? null,
   }))
-  return { ...annotated, claims, attention: needingAttention(claims), article }
+  return { ...annotated, claims, attention: needingAttention(claims), quiet: quietClaims(claims), article }
 }
 
 /// Where a claim is, in words: "under “Economy”, paragraph 2".

@@ -60,9 +60,22 @@ export interface ArticleExpectations {
   hebrew: string
   linked: string
   withFinding: string
+  /// The claims an export lists at the end instead of noting each: unverifiable, with no finding, needing no
+  /// attention (in text order).
+  quiet: string[]
 }
 
-export function articleReport(): { report: Report; expected: ArticleExpectations } {
+/// A variant of the article: `unconfirmed`, as in a real check of a long article, nothing could confirm most
+/// claims (unverifiable, no evidence found), the spelling finding's claim among them; every tenth claim stays
+/// supported and the refuted, misleading and disputed claims stay as they are.
+export interface ArticleOptions {
+  unconfirmed?: boolean
+}
+
+export function articleReport(options: ArticleOptions = {}): {
+  report: Report
+  expected: ArticleExpectations
+} {
   const pool = sentences()
   const [first, second] = falseClaims()
   if (!first || !second) throw new Error('no false claims in the data')
@@ -140,6 +153,15 @@ export function articleReport(): { report: Report; expected: ArticleExpectations
     { detail: 'no_evidence', sourced: false, sources: 0, agreement: 0, citations: [] },
     'refuted',
   )
+  const quiet = [unverifiable]
+  if (options.unconfirmed) {
+    const decided = new Set([refutedFirst, refutedSecond, misleading, disputed, unverifiable, badCorrection])
+    claims.forEach((claim, index) => {
+      if (decided.has(claim) || index % 10 === 9) return
+      set(claim, 'unverifiable', { detail: 'no_evidence', sourced: false, sources: 0, citations: [] })
+      if (claim !== withFinding) quiet.push(claim)
+    })
+  }
   withFinding.issues = [
     {
       charStart: withFinding.charStart,
@@ -190,6 +212,7 @@ export function articleReport(): { report: Report; expected: ArticleExpectations
       hebrew: byText(HEBREW).claimId,
       linked: claims.find((claim) => text.slice(claim.charStart - 1, claim.charStart) === '[')?.claimId ?? '',
       withFinding: withFinding.claimId,
+      quiet: quiet.sort((a, b) => a.charStart - b.charStart).map((claim) => claim.claimId),
     },
   }
 }
