@@ -90,9 +90,8 @@ a { color: #2b6fd6; }
   body { max-width: none; padding: 0; font-size: 9.5pt; }
   .back, .more { display: none; }
   /* The notes and the details flow in two columns, a note free to continue in the next. */
-  .notes, .details { columns: 2; column-gap: 7mm; font-size: 8pt; line-height: 1.3; }
+  .notes, .details, .quiet-list { columns: 2; column-gap: 7mm; font-size: 8pt; line-height: 1.3; }
   .details { font-size: 7pt; }
-  .quiet-list { columns: 2; column-gap: 7mm; font-size: 8pt; line-height: 1.3; }
 }
 `
 
