@@ -121,7 +121,7 @@ export function toHtml(report: Report, comments?: ExportComments): string {
     `<article class="article">${article(memoed.article, memoed)}</article>`,
     notes(memoed),
     details(memoed),
-    quietList(memoed),
+    ...quietList(memoed),
     '</body>',
     '</html>',
     '',
@@ -317,9 +317,9 @@ function details({ claims }: Memo): string {
 }
 
 /// The list of the quiet claims at the end, one line each: the claim's words (a link to it in the article), its
-/// place and the kind of unverifiable it is.
-function quietList({ quiet }: Memo): string {
-  if (quiet.length === 0) return ''
+/// place and the kind of unverifiable it is. No lines when there are none.
+function quietList({ quiet }: Memo): string[] {
+  if (quiet.length === 0) return []
   const items = quiet.map((claim) => {
     const words = `“${escapeHtml(shortClaim(claim))}”`
     const why = quietWhy(claim)
@@ -330,12 +330,7 @@ function quietList({ quiet }: Memo): string {
       `${why ? ` · ${escapeHtml(why)}` : ''}</li>`
     )
   })
-  return [
-    `<h2 class="part" id="quiet">${QUIET_HEADING}</h2>`,
-    '<ul class="quiet-list">',
-    ...items,
-    '</ul>',
-  ].join('\n')
+  return [`<h2 class="part" id="quiet">${QUIET_HEADING}</h2>`, '<ul class="quiet-list">', ...items, '</ul>']
 }
 
 /// The votes, one piece per tier, round and verdict: "t3, round 1, Refuted: panel-a: …; panel-b: …".
