@@ -59,10 +59,14 @@ test('exports the checked text from the toolbar menu as HTML and Markdown downlo
   expect(document.querySelectorAll('script')).toHaveLength(0)
 
   // The keyboard reaches the menu too: Arrow keys, Home and End walk it, Tab leaves it closed, Enter picks.
+  // The formats come first, then the choice to note every claim.
+  const noteEvery = menu.getByRole('menuitemcheckbox', { name: /^Note every claim, the unconfirmed too/ })
   await exportButton.focus()
   await page.keyboard.press('Enter')
   await expect(menu.getByRole('menuitem').first()).toBeFocused()
   await page.keyboard.press('End')
+  await expect(noteEvery).toBeFocused()
+  await page.keyboard.press('ArrowUp')
   await expect(menu.getByRole('menuitem', { name: /^ClaimReview/ })).toBeFocused()
   await page.keyboard.press('Home')
   await expect(menu.getByRole('menuitem').first()).toBeFocused()
@@ -70,6 +74,8 @@ test('exports the checked text from the toolbar menu as HTML and Markdown downlo
   await expect(menu).toHaveCount(0)
   await exportButton.focus()
   await page.keyboard.press('Enter')
+  await page.keyboard.press('ArrowUp')
+  await expect(noteEvery).toBeFocused()
   await page.keyboard.press('ArrowUp')
   await expect(menu.getByRole('menuitem', { name: /^ClaimReview/ })).toBeFocused()
   await page.keyboard.press('ArrowUp')
@@ -80,5 +86,26 @@ test('exports the checked text from the toolbar menu as HTML and Markdown downlo
   const text = readFileSync(await markdown.path(), 'utf8')
   expect(text.match(/^\[\^claim-\d+\]:/gm)).toHaveLength(claims.length)
   await expect(menu).toHaveCount(0)
+
+  // Noting every claim is asked of the export, and the choice is kept for the next one.
+  await exportButton.click()
+  await expect(noteEvery).toHaveAttribute('aria-checked', 'false')
+  await noteEvery.click()
+  await expect(noteEvery).toHaveAttribute('aria-checked', 'true')
+  const [asked] = await Promise.all([
+    page.waitForRequest(/\/export\?/),
+    page.waitForEvent('download'),
+    menu.getByRole('menuitem', { name: /^Markdown/ }).click(),
+  ])
+  expect(new URL(asked.url()).searchParams.get('comments')).toBe('all')
+  await exportButton.click()
+  await expect(noteEvery).toHaveAttribute('aria-checked', 'true')
+  await noteEvery.click()
+  const [again] = await Promise.all([
+    page.waitForRequest(/\/export\?/),
+    page.waitForEvent('download'),
+    menu.getByRole('menuitem', { name: /^Markdown/ }).click(),
+  ])
+  expect(new URL(again.url()).searchParams.get('comments')).toBe('needed')
   expect(problems).toEqual([])
 })

@@ -18,6 +18,7 @@ import {
   DraftSummary,
   Estimate,
   EstimateRequest,
+  ExportComments,
   ExportFormat,
   GrantRequest,
   ImportFileRequest,
@@ -208,7 +209,7 @@ export const OPERATION_TABLE = {
     },
   },
   export: {
-    args: z.tuple([checkId, z.strictObject({ format: ExportFormat })]),
+    args: z.tuple([checkId, z.strictObject({ format: ExportFormat, comments: ExportComments.optional() })]),
     result: z.custom<ExportedFile>(),
     access: 'read',
     summary: 'The annotated report as a file (extension)',

@@ -361,6 +361,17 @@ export type ClaimReview = z.infer<typeof ClaimReview>
 export const ExportFormat = z.enum(EXPORT_FORMAT_IDS).meta({ id: 'ExportFormat' })
 export type ExportFormat = z.infer<typeof ExportFormat>
 
+/// Which claims an export notes one by one (a Word comment, a note, a footnote each): those that need it
+/// (`needed`, the default: a claim nothing confirmed, with no spelling finding and needing no attention, is only
+/// listed at the end) or `all` of them.
+export const ExportComments = z.enum(['needed', 'all']).meta({
+  id: 'ExportComments',
+  description:
+    'Which claims get a comment or note of their own: `needed` (the default) lists the claims nothing could ' +
+    'confirm at the end instead, `all` notes every claim',
+})
+export type ExportComments = z.infer<typeof ExportComments>
+
 export const PriceList = z
   .object({ t1: z.int(), t2: z.int(), t3: z.int(), research: z.int() })
   .meta({ id: 'PriceList' })

@@ -3,7 +3,7 @@ import { basename, dirname, join, resolve } from 'node:path'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { ApiError } from '../../shared/errors'
 import { EXPORT_FORMAT_IDS, EXPORT_FORMAT_WORDS, EXPORT_FORMATS } from '../../shared/exportFormats'
-import { ExportFormat, Scope, Tier } from '../../shared/schemas'
+import { ExportComments, ExportFormat, Scope, Tier } from '../../shared/schemas'
 import { isDatabaseUrl, type Config } from '../../shared/config'
 import { ConfigError, loadConfig } from '../engine/base/config'
 import { openEngine, type Engine } from '../engine/engine'
@@ -21,7 +21,8 @@ import { CommandError, UsageError } from './errors'
 import { runExport } from './export'
 
 /// The export command's line, its formats from the registry.
-const EXPORT_USAGE = `export CHECK_ID --format ${EXPORT_FORMAT_IDS.join('|')} [--out FILE] [--org ID]`
+const EXPORT_USAGE = `export CHECK_ID --format ${EXPORT_FORMAT_IDS.join('|')} [--out FILE] [--org ID]
+         [--comments needed|all]`
 
 const USAGE = `Usage: factdesk <command> [options]
 
@@ -42,7 +43,9 @@ const USAGE = `Usage: factdesk <command> [options]
   ${EXPORT_USAGE}
                                            the annotated report (text formats to stdout
                                            without --out; pdf prints with FACTDESK_CHROMIUM
-                                           or /usr/bin/chromium)
+                                           or /usr/bin/chromium); the claims nothing could
+                                           confirm are listed at the end, unless
+                                           --comments all notes each of them too
 
 Every command takes --data-dir DIR (default: the desktop app's data folder, or
 FACTDESK_DATA_DIR) and --config FILE. The models and search provider of a --config
@@ -354,16 +357,19 @@ async function exportReport(args: string[]): Promise<void> {
     format: { type: 'string' },
     out: { type: 'string' },
     org: { type: 'string' },
+    comments: { type: 'string', default: 'needed' },
   })
   const [checkId, extra] = positionals
   if (!checkId || extra) throw new UsageError(usage)
   const format = ExportFormat.safeParse(values.format)
   if (!format.success) throw new UsageError(`--format must be ${EXPORT_FORMAT_WORDS}. ${usage}`)
+  const comments = ExportComments.safeParse(values.comments)
+  if (!comments.success) throw new UsageError(`--comments must be needed or all. ${usage}`)
   if (values.out === undefined && !EXPORT_FORMATS[format.data].text)
     throw new UsageError(`A ${format.data} export needs --out FILE.`)
   const { engine } = await open(values, false, true)
   try {
-    await runExport(engine, checkId, format.data, values.out, values.org)
+    await runExport(engine, checkId, format.data, values.out, values.org, comments.data)
   } finally {
     await engine.close()
   }

@@ -61,10 +61,20 @@ const HANDLERS: Handlers = {
   getCheck: async ({ service }, { principal }, id) => await service.getCheck(principal, id),
   report: async ({ service }, { principal }, id) => await service.report(principal, id),
   // Exported here from the report of whichever service holds the check, the remote one included.
-  export: async ({ service, services, printPdf, exports, config }, { principal }, id, { format }) => {
+  export: async (
+    { service, services, printPdf, exports, config },
+    { principal },
+    id,
+    { format, comments },
+  ) => {
     const remote = services?.current()
     const report = remote ? await remote.report(id) : await service.report(principal, id)
-    return exportReport(report, format, { render: exports.render, printPdf, publisher: config.publisher })
+    return exportReport(
+      report,
+      format,
+      { render: exports.render, printPdf, publisher: config.publisher },
+      comments,
+    )
   },
   listChecks: async ({ service }, { principal }, page) =>
     await service.listChecks(principal, page.limit, page.cursor ?? null),

@@ -1,7 +1,8 @@
 import { isRewrite } from '../../../shared/corrections'
+import { counted } from '../../../shared/counted'
 import { EXPORT_FORMATS } from '../../../shared/exportFormats'
 import { withoutInlineMarks } from '../../../shared/markdown'
-import type { Claim, Consensus, Evaluation, Report, Tier } from '../../../shared/schemas'
+import type { Claim, Consensus, Evaluation, ExportComments, Report, Tier } from '../../../shared/schemas'
 import { policyWords } from '../../../shared/sources'
 import {
   attentionOf,
@@ -25,6 +26,9 @@ export interface AnnotatedClaim {
   consensus: Consensus | null
   /// Why the claim needs the editor's attention (see `attentionOf`), or null.
   attention: Attention | null
+  /// Nothing confirmed it and nothing is to be done about it (see `isQuiet`): it gets no comment or note of its
+  /// own, a lighter mark and a line in the list at the end. Never so in an export that notes every claim.
+  quiet: boolean
   /// The words that would replace the claim, when the correction of the headline tier (or of a tier that found
   /// it refuted or misleading) is a rewrite of it; the claim's spelling fixes made in it (see `claimFixes`).
   correction: string | null
@@ -74,9 +78,15 @@ export interface Annotated {
   fixes: SpellingFix[]
 }
 
+/// Whether a claim is one an editor need not read about: its verdict is unverifiable, it has no spelling or
+/// grammar finding and it needs no attention (a disputed claim does).
+const isQuiet = (claim: Pick<AnnotatedClaim, 'verdict' | 'attention' | 'claim'>): boolean =>
+  claim.verdict === 'unverifiable' && claim.attention === null && claim.claim.issues.length === 0
+
 /// Lays out a report for the exporters. Claims are cut out of `report.text` by their UTF-16 offsets; one whose
 /// offsets do not hold its text (or overlap the previous claim) keeps its footnote but is not highlighted.
-export function annotate(report: Report): Annotated {
+/// `comments` says which claims are noted one by one (`needed`: all but the quiet ones).
+export function annotate(report: Report, comments: ExportComments = 'needed'): Annotated {
   const { check, text } = report
   const tier = headlineTier(check.tiers)
   const fixes: SpellingFix[] = []
@@ -93,15 +103,17 @@ export function annotate(report: Report): Annotated {
         suggested && isRewrite(claim.text, suggested) ? suggested : null,
       )
       fixes.push(...fixed)
+      const verdict: ExportVerdict = disputed
+        ? 'disputed'
+        : (consensus?.verdict ?? (check.status === 'failed' ? 'failed' : 'unchecked'))
       return {
         number: index + 1,
         claim,
         tier,
-        verdict: disputed
-          ? 'disputed'
-          : (consensus?.verdict ?? (check.status === 'failed' ? 'failed' : 'unchecked')),
+        verdict,
         consensus,
         attention,
+        quiet: comments === 'needed' && isQuiet({ verdict, attention, claim }),
         correction,
         otherTiers: (['t3', 't2', 't1'] as const).flatMap((other) => {
           const decided = claim.consensus[other]
@@ -136,6 +148,34 @@ export const needingAttention = <C extends AnnotatedClaim>(claims: readonly C[])
 /// `_`, backticks, a link's address), as every export quotes it.
 export const claimWords = (claim: Pick<AnnotatedClaim, 'claim'>): string =>
   withoutInlineMarks(claim.claim.text).replace(/\s+/g, ' ').trim()
+
+/// The quiet claims (see `AnnotatedClaim.quiet`), in text order: the list at the end of every export.
+export const quietClaims = <C extends AnnotatedClaim>(claims: readonly C[]): C[] =>
+  claims.filter((claim) => claim.quiet)
+
+/// The summary's line on the quiet claims: "41 claims could not be confirmed: see the list at the end".
+export const quietLine = (quiet: readonly AnnotatedClaim[]): string =>
+  `${counted(quiet.length, 'claim')} could not be confirmed: see the list at the end`
+
+/// The heading of the list of quiet claims at the end.
+export const QUIET_HEADING = 'Could not be confirmed'
+
+/// A claim's words for a line of the list of quiet claims: on one line, cut at a word after 80 characters.
+export function shortClaim(claim: AnnotatedClaim): string {
+  const words = claimWords(claim)
+  const chars = Array.from(words)
+  if (chars.length <= 80) return words
+  const cut = chars.slice(0, 80).join('')
+  const space = cut.lastIndexOf(' ')
+  return `${(space > 40 ? cut.slice(0, space) : cut).replace(/[\s,;:]+$/, '')}…`
+}
+
+/// What a line of the list of quiet claims says of why: the kind of unverifiable it is ("no evidence found"), or
+/// nothing.
+export function quietWhy(claim: AnnotatedClaim): string {
+  const detail = claim.consensus?.detail
+  return detail ? DETAIL_WORDS[detail] : ''
+}
 
 /// A claim's verdict in words with its kind, e.g. "Misleading: partly true", "Check by hand".
 export function verdictWords(claim: Pick<AnnotatedClaim, 'verdict' | 'consensus'>): string {

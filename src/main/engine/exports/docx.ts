@@ -20,15 +20,17 @@ import {
   TableCell,
   TableRow,
   TextRun,
+  UnderlineType,
   WidthType,
   type ICommentOptions,
+  type IRunOptions,
   type ParagraphChild,
 } from 'docx'
 import { citationFacts, stanceWords } from '../../../shared/citations'
 import { correctionParts, correctionWords } from '../../../shared/corrections'
 import { counted } from '../../../shared/counted'
 import { messageParts } from '../../../shared/findings'
-import type { Citation, Report } from '../../../shared/schemas'
+import type { Citation, ExportComments, Report } from '../../../shared/schemas'
 import { checkedAs } from '../../../shared/verdicts'
 import { fillOf, VOCABULARY, type ExportVerdict } from '../../../shared/vocabulary'
 import {
@@ -38,7 +40,11 @@ import {
   isWebUrl,
   otherVerdicts,
   otherVerdictWords,
+  QUIET_HEADING,
+  quietLine,
+  quietWhy,
   reasonLine,
+  shortClaim,
   verdictDetails,
   verdictWords,
 } from './annotate'
@@ -49,8 +55,22 @@ const AUTHOR = 'Factdesk'
 /// The author of a tracked correction no source confirmed: Word shows it on the change itself.
 const UNCONFIRMED_AUTHOR = 'Factdesk (unconfirmed)'
 
-/// The fill behind a claim's words, by verdict, as the HTML export shades them (hex without '#', as Word wants).
-const fill = (verdict: ExportVerdict): string => fillOf(verdict).slice(1).toUpperCase()
+/// A `#rrggbb` colour as Word wants it: hex without '#'.
+const wordColour = (colour: string): string => colour.slice(1).toUpperCase()
+
+/// The fill behind a claim's words, by verdict, as the HTML export shades them.
+const fill = (verdict: ExportVerdict): string => wordColour(fillOf(verdict))
+
+/// How a claim's words are marked: shaded by its verdict, or a quiet claim underlined with dots of its colour.
+const claimMark = ({ verdict, quiet }: MemoClaim): IRunOptions =>
+  quiet
+    ? {
+        underline: {
+          type: UnderlineType.DOTTED,
+          color: wordColour(VOCABULARY[verdict].colour.light),
+        },
+      }
+    : { shading: { type: ShadingType.CLEAR, fill: fill(verdict) } }
 
 /// Space between the paragraphs, in twentieths of a point: 6 pt after a paragraph (a list's items closer),
 /// and more before a heading than after it, so that a heading sits with what it heads.
@@ -103,9 +123,11 @@ const ORDERED = 'ordered-list'
 /// The report as a Word document, a fact-check memo: the summary, what needs attention, the article with its
 /// Markdown as Word's headings, lists and links, each claim shaded by its verdict and carrying a short comment
 /// (comment id = the claim's number − 1; its verdict, one line of reason, its sources as links), a correction as
-/// a tracked change on the claim's words; then an appendix with every claim's details and votes.
-export async function toDocx(report: Report): Promise<Uint8Array<ArrayBuffer>> {
-  const memoed = memo(report)
+/// a tracked change on the claim's words; then an appendix with every claim's details and votes. A quiet claim
+/// (see `AnnotatedClaim.quiet`) has a dotted underline, no comment and no details, and a line in the appendix's
+/// list of them.
+export async function toDocx(report: Report, comments?: ExportComments): Promise<Uint8Array<ArrayBuffer>> {
+  const memoed = memo(report, comments)
   const writer = new ArticleWriter(memoed)
   const article = writer.paragraphs()
   const document = new Document({
@@ -126,7 +148,11 @@ export async function toDocx(report: Report): Promise<Uint8Array<ArrayBuffer>> {
         },
       ],
     },
-    comments: { children: memoed.claims.map((claim) => comment(claim, writer.date(claim))) },
+    comments: {
+      children: memoed.claims
+        .filter((claim) => !claim.quiet)
+        .map((claim) => comment(claim, writer.date(claim))),
+    },
     sections: [
       {
         children: [
@@ -136,6 +162,7 @@ export async function toDocx(report: Report): Promise<Uint8Array<ArrayBuffer>> {
           new Paragraph({ text: 'Article', heading: HeadingLevel.HEADING_1 }),
           ...article,
           ...appendix(memoed),
+          ...quietList(memoed),
         ],
       },
     ],
@@ -144,7 +171,7 @@ export async function toDocx(report: Report): Promise<Uint8Array<ArrayBuffer>> {
 }
 
 function summary(memoed: Memo): (Paragraph | Table)[] {
-  const { report, counts, attention: needing, fixes } = memoed
+  const { report, counts, attention: needing, fixes, quiet } = memoed
   const row = (name: string, value: string, bold = false): TableRow =>
     new TableRow({
       children: [name, value].map(
@@ -164,6 +191,7 @@ function summary(memoed: Memo): (Paragraph | Table)[] {
     ...(fixes.length > 0
       ? [new Paragraph(`${counted(fixes.length, 'spelling fix')}, tracked in the text.`)]
       : []),
+    ...(quiet.length > 0 ? [new Paragraph({ text: `${quietLine(quiet)}.` })] : []),
     new Table({
       width: { size: 60, type: WidthType.PERCENTAGE },
       rows: [
@@ -278,7 +306,7 @@ class ArticleWriter {
       if ('note' in inline) {
         const id = inline.note - 1
         if (bookmarked?.claim.number === inline.note) bookmark()
-        if (this.started.has(inline.note))
+        if (this.started.has(inline.note) && !this.claims.get(inline.note)?.quiet)
           children.push(new CommentRangeEnd(id), new TextRun({ children: [new CommentReference(id)] }))
         continue
       }
@@ -286,7 +314,8 @@ class ArticleWriter {
       if (claim && !this.started.has(claim.number)) {
         bookmark()
         this.started.add(claim.number)
-        children.push(new CommentRangeStart(claim.number - 1))
+        // A quiet claim has no comment of its own: its place alone.
+        if (!claim.quiet) children.push(new CommentRangeStart(claim.number - 1))
         bookmarked = { claim, children: [] }
       }
       const runs = this.runs(inline, block, claim)
@@ -308,7 +337,7 @@ class ArticleWriter {
       ...(block.rightToLeft ? { rightToLeft: true } : {}),
       ...(run.code || block.kind === 'code' ? { font: CODE_FONT } : {}),
       ...(run.link ? { style: 'Hyperlink' } : {}),
-      ...(claim ? { shading: { type: ShadingType.CLEAR, fill: fill(claim.verdict) } } : {}),
+      ...(claim ? claimMark(claim) : {}),
     }
     const text = (words: string): TextRun[] =>
       words.split('\n').map((line, index) => new TextRun({ text: line, break: index > 0 ? 1 : 0, ...style }))
@@ -387,6 +416,7 @@ function appendix({ claims }: Memo): Paragraph[] {
   return [
     new Paragraph({ text: 'Details of each claim', heading: HeadingLevel.HEADING_1 }),
     ...claims.flatMap((claim) => {
+      if (claim.quiet) return []
       const { consensus } = claim
       // Each note starts with a run-in heading of its own, not a heading of Word's: the navigation pane lists
       // the report's parts, not every claim.
@@ -446,6 +476,26 @@ function appendix({ claims }: Memo): Paragraph[] {
           }),
         )
       return paragraphs
+    }),
+  ]
+}
+
+/// The appendix's list of the quiet claims, one line each: the claim's words, its place and the kind of
+/// unverifiable it is.
+function quietList({ quiet }: Memo): Paragraph[] {
+  if (quiet.length === 0) return []
+  return [
+    new Paragraph({ text: QUIET_HEADING, heading: HeadingLevel.HEADING_2 }),
+    ...quiet.map((claim) => {
+      const why = quietWhy(claim)
+      return new Paragraph({
+        bullet: { level: 0 },
+        children: [
+          new TextRun({ text: `“${shortClaim(claim)}”`, size: 18, italics: true }),
+          ...(claim.place ? [new TextRun({ text: ' — ', size: 18 }), ...placeLink(claim, { size: 18 })] : []),
+          new TextRun({ text: why ? `: ${why}` : '', size: 18 }),
+        ],
+      })
     }),
   ]
 }

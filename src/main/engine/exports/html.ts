@@ -2,7 +2,7 @@ import { citationFacts, stanceWords } from '../../../shared/citations'
 import { correctionWords } from '../../../shared/corrections'
 import { counted } from '../../../shared/counted'
 import { messageParts } from '../../../shared/findings'
-import type { Citation, Evaluation, Report } from '../../../shared/schemas'
+import type { Citation, Evaluation, ExportComments, Report } from '../../../shared/schemas'
 import { checkedAs } from '../../../shared/verdicts'
 import { barWords, verdictBar } from '../../../shared/verdictBar'
 import { EXPORT_VERDICTS, fillOf, VOCABULARY, type ExportVerdict } from '../../../shared/vocabulary'
@@ -13,8 +13,12 @@ import {
   isWebUrl,
   otherVerdicts,
   otherVerdictWords,
+  QUIET_HEADING,
+  quietLine,
+  quietWhy,
   reasoningRest,
   reasonLine,
+  shortClaim,
   verdictDetails,
   verdictWords,
 } from './annotate'
@@ -63,12 +67,15 @@ code { font: 0.9em/1.5 ui-monospace, 'DejaVu Sans Mono', monospace; background: 
 .claim { border-radius: 2px; padding: 0 1px; border-bottom: 2px solid var(--verdict); }
 del.fix { color: #b3261e; text-decoration: line-through; }
 ins.fix { color: #1a7f37; text-decoration: underline dotted; }
+mark.claim.quiet { background: none; border-bottom: 1px dotted var(--verdict); }
 .ref { font: 600 0.7rem system-ui, sans-serif; }
 .ref a, .back { color: var(--verdict); text-decoration: none; }
 ${VERDICT_STYLE}
 .verdict-label { font: 700 0.8rem system-ui, sans-serif; color: var(--verdict); text-transform: uppercase;
   letter-spacing: 0.04em; }
 .notes { padding-left: 1.6rem; }
+.quiet-list { padding-left: 1.6rem; font-size: 0.9em; }
+.quiet-list a { color: inherit; }
 .note { margin-bottom: 0.5rem; padding-left: 0.5rem; border-left: 3px solid var(--verdict); }
 .note p { margin: 0.1rem 0; }
 .basis, .place, .dates { color: #666; font: 0.8em system-ui, sans-serif; }
@@ -91,7 +98,7 @@ a { color: #2b6fd6; }
   body { max-width: none; padding: 0; font-size: 9.5pt; }
   .back, .more { display: none; }
   /* The notes and the details flow in two columns, a note free to continue in the next. */
-  .notes, .details { columns: 2; column-gap: 7mm; font-size: 8pt; line-height: 1.3; }
+  .notes, .details, .quiet-list { columns: 2; column-gap: 7mm; font-size: 8pt; line-height: 1.3; }
   .details { font-size: 7pt; }
 }
 `
@@ -99,9 +106,10 @@ a { color: #2b6fd6; }
 /// The report as one self-contained HTML page, a fact-check memo: the summary, what needs attention, the
 /// article rendered from its Markdown with each claim highlighted by its verdict (`class="claim verdict-…"`)
 /// and a note mark, the short notes, then the details (every vote with its reasoning, the spelling findings).
-/// Everything taken from the report is escaped; the page needs no script and loads nothing.
-export function toHtml(report: Report): string {
-  const memoed = memo(report)
+/// A quiet claim (see `AnnotatedClaim.quiet`) has a lighter mark, no note mark, note or details, and a line in
+/// the list at the end. Everything taken from the report is escaped; the page needs no script and loads nothing.
+export function toHtml(report: Report, comments?: ExportComments): string {
+  const memoed = memo(report, comments)
   return [
     '<!doctype html>',
     '<html lang="en">',
@@ -121,6 +129,7 @@ export function toHtml(report: Report): string {
     `<article class="article">${article(memoed.article, memoed)}</article>`,
     notes(memoed),
     details(memoed),
+    ...quietList(memoed),
     '</body>',
     '</html>',
     '',
@@ -130,7 +139,7 @@ export function toHtml(report: Report): string {
 const label = (verdict: ExportVerdict, words: string): string =>
   `<span class="verdict-label verdict-${verdict}">${escapeHtml(words)}</span>`
 
-function summary({ report, counts, attention: needing, fixes }: Memo): string {
+function summary({ report, counts, attention: needing, fixes, quiet }: Memo): string {
   const items = counts.map(
     ({ verdict, count }) =>
       `<li data-verdict="${verdict}">${label(verdict, VOCABULARY[verdict].label)} <span class="count">${count}</span></li>`,
@@ -144,6 +153,9 @@ function summary({ report, counts, attention: needing, fixes }: Memo): string {
     `<ul class="counts">${items.join('')}</ul>`,
     ...(fixes.length > 0
       ? [`<p class="fixes">${counted(fixes.length, 'spelling fix')}, marked in the article.</p>`]
+      : []),
+    ...(quiet.length > 0
+      ? [`<p class="quiet-line"><a href="#quiet">${escapeHtml(quietLine(quiet))}</a></p>`]
       : []),
     `<p class="facts">Fact-check report by Factdesk · ${facts.join(' · ')}</p>`,
   ].join('\n')
@@ -226,6 +238,7 @@ function inlines(runs: readonly Inline[], claims: Map<number, MemoClaim>, marked
   for (const inline of runs) {
     if ('note' in inline) {
       const claim = claims.get(inline.note)
+      if (claim?.quiet) continue
       html +=
         `<sup class="ref verdict-${claim?.verdict ?? 'unchecked'}">` +
         `<a href="#note-${inline.note}">${inline.note}</a></sup>`
@@ -237,7 +250,7 @@ function inlines(runs: readonly Inline[], claims: Map<number, MemoClaim>, marked
       const first = !marked.has(claim.number)
       marked.add(claim.number)
       words =
-        `<mark class="claim verdict-${claim.verdict}"${first ? ` id="claim-${claim.number}"` : ''} ` +
+        `<mark class="claim${claim.quiet ? ' quiet' : ''} verdict-${claim.verdict}"${first ? ` id="claim-${claim.number}"` : ''} ` +
         `data-claim-id="${escapeHtml(claim.claim.claimId)}" title="${escapeHtml(verdictWords(claim))}">` +
         `${words}</mark>`
     }
@@ -267,7 +280,9 @@ function styled(text: string, inline: Run): string {
 function notes({ claims }: Memo): string {
   if (claims.length === 0)
     return '<h2 class="part">Notes</h2>\n<p class="nothing">No claims were found in this text.</p>'
-  return ['<h2 class="part">Notes</h2>', '<ol class="notes">', ...claims.map(note), '</ol>'].join('\n')
+  const noted = claims.filter((claim) => !claim.quiet)
+  if (noted.length === 0) return ''
+  return ['<h2 class="part">Notes</h2>', '<ol class="notes">', ...noted.map(note), '</ol>'].join('\n')
 }
 
 /// A claim's short note, one run-in paragraph: its verdict, what it rests on and one line of reason, the
@@ -340,7 +355,7 @@ const message = (text: string): string =>
 /// The details of every claim that has any, one run-in paragraph each.
 function details({ claims }: Memo): string {
   const sections = claims.flatMap((claim) => {
-    const parts = detailParts(claim)
+    const parts = claim.quiet ? [] : detailParts(claim)
     if (parts.length === 0) return []
     return [
       `<p class="detail verdict-${claim.verdict}" id="details-${claim.number}">` +
@@ -350,6 +365,23 @@ function details({ claims }: Memo): string {
   })
   if (sections.length === 0) return ''
   return ['<h2 class="part">Details</h2>', '<div class="details">', ...sections, '</div>'].join('\n')
+}
+
+/// The list of the quiet claims at the end, one line each: the claim's words (a link to it in the article), its
+/// place and the kind of unverifiable it is. No lines when there are none.
+function quietList({ quiet }: Memo): string[] {
+  if (quiet.length === 0) return []
+  const items = quiet.map((claim) => {
+    const words = `“${escapeHtml(shortClaim(claim))}”`
+    const why = quietWhy(claim)
+    return (
+      `<li class="verdict-${claim.verdict}" data-claim-id="${escapeHtml(claim.claim.claimId)}">` +
+      `${claim.place ? `<a href="#claim-${claim.number}">${words}</a>` : words}` +
+      `${claim.place ? ` <span class="place">${escapeHtml(placeWords(claim.place))}</span>` : ''}` +
+      `${why ? ` · ${escapeHtml(why)}` : ''}</li>`
+    )
+  })
+  return [`<h2 class="part" id="quiet">${QUIET_HEADING}</h2>`, '<ul class="quiet-list">', ...items, '</ul>']
 }
 
 /// The votes, one piece per tier, round and verdict: "t3, round 1, Refuted: panel-a: …; panel-b: …".

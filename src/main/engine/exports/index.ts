@@ -1,7 +1,7 @@
 import type { ExportedFile } from '../../../shared/api'
 import { EXPORT_FORMATS } from '../../../shared/exportFormats'
 import type { ReportExport } from '../../../shared/reportExport'
-import type { ExportFormat, Report } from '../../../shared/schemas'
+import type { ExportComments, ExportFormat, Report } from '../../../shared/schemas'
 import { EXPORT_VERDICTS } from '../../../shared/vocabulary'
 import type { Principal } from '../checks/access'
 import type { Service } from '../checks/service'
@@ -22,8 +22,12 @@ export function exportFileName(report: Report, format: ExportFormat): string {
   return `${base || report.check.id}-factcheck.${EXPORT_FORMATS[format].extension}`
 }
 
-/// Renders a report as a file of a format that needs nothing but the report.
-export type Render = (report: Report, format: RenderedFormat) => Promise<Uint8Array<ArrayBuffer>>
+/// Renders a report as a file of a format that needs nothing but the report (and which claims it notes).
+export type Render = (
+  report: Report,
+  format: RenderedFormat,
+  comments?: ExportComments,
+) => Promise<Uint8Array<ArrayBuffer>>
 
 /// What an export is made with besides the report: the export pool's renderer, the PDF printer (a local browser
 /// engine) and the configuration's publisher (the ClaimReview's author).
@@ -41,24 +45,26 @@ const jsonFile = (value: unknown): Uint8Array<ArrayBuffer> =>
 /// written here.
 const EXPORTERS: Record<
   ExportFormat,
-  (report: Report, tools: ExportTools) => Promise<Uint8Array<ArrayBuffer>>
+  (report: Report, tools: ExportTools, comments?: ExportComments) => Promise<Uint8Array<ArrayBuffer>>
 > = {
-  html: (report, { render }) => render(report, 'html'),
-  pdf: async (report, { render, printPdf }) =>
-    printPdf(new TextDecoder().decode(await render(report, 'html'))),
-  docx: (report, { render }) => render(report, 'docx'),
-  md: (report, { render }) => render(report, 'md'),
+  html: (report, { render }, comments) => render(report, 'html', comments),
+  pdf: async (report, { render, printPdf }, comments) =>
+    printPdf(new TextDecoder().decode(await render(report, 'html', comments))),
+  docx: (report, { render }, comments) => render(report, 'docx', comments),
+  md: (report, { render }, comments) => render(report, 'md', comments),
   json: (report) => Promise.resolve(jsonFile(reportExport(report))),
   claimreview: (report, { publisher }) => Promise.resolve(jsonFile(toClaimReviews(report, publisher))),
 }
 
-/// A report as a file of the format. Offline: only the PDF needs a local browser engine.
+/// A report as a file of the format. Offline: only the PDF needs a local browser engine. `comments` says which
+/// claims the HTML, PDF, Word and Markdown files note one by one (see `annotate`; the JSON ones have every claim).
 export async function exportReport(
   report: Report,
   format: ExportFormat,
   tools: ExportTools,
+  comments?: ExportComments,
 ): Promise<ExportedFile> {
-  const data = await EXPORTERS[format](report, tools)
+  const data = await EXPORTERS[format](report, tools, comments)
   return { fileName: exportFileName(report, format), contentType: EXPORT_FORMATS[format].mediaType, data }
 }
 
@@ -93,4 +99,5 @@ export const exportCheck = async (
   checkId: string,
   format: ExportFormat,
   tools: ExportTools,
-): Promise<ExportedFile> => exportReport(await service.report(principal, checkId), format, tools)
+  comments?: ExportComments,
+): Promise<ExportedFile> => exportReport(await service.report(principal, checkId), format, tools, comments)

@@ -2,7 +2,7 @@ import { citationFacts, stanceWords } from '../../../shared/citations'
 import { counted } from '../../../shared/counted'
 import { messageParts } from '../../../shared/findings'
 import { markdownLines, PROSE, proseView } from '../../../shared/markdown'
-import type { Report } from '../../../shared/schemas'
+import type { ExportComments, Report } from '../../../shared/schemas'
 import { checkedAs } from '../../../shared/verdicts'
 import { VOCABULARY } from '../../../shared/vocabulary'
 import {
@@ -12,14 +12,18 @@ import {
   isWebUrl,
   otherVerdicts,
   otherVerdictWords,
+  QUIET_HEADING,
+  quietLine,
+  quietWhy,
   reasoningRest,
   reasonLine,
+  shortClaim,
   verdictDetails,
   verdictWords,
   type AnnotatedClaim,
 } from './annotate'
 import type { SpellingFix } from './fixes'
-import { memo, placeWords } from './memo'
+import { memo, placeWords, type MemoClaim } from './memo'
 
 /// Text from a model or a web page made literal in Markdown, on one line: no emphasis, code, links, HTML,
 /// entities or footnotes of its own. Only what Markdown would read as markup there is escaped.
@@ -61,8 +65,9 @@ const footnoteLabel = (claim: Pick<AnnotatedClaim, 'number'>): string => `[^clai
 
 /// The report as Markdown: a summary with what needs attention, the document's text as submitted with a footnote reference after each
 /// claim (after the line of a heading, never inside it), and a footnote per claim that starts with its verdict.
-export function toMarkdown(report: Report): string {
-  const annotated = memo(report)
+/// A quiet claim (see `AnnotatedClaim.quiet`) has no footnote: it is a line of the list after the footnotes.
+export function toMarkdown(report: Report, comments?: ExportComments): string {
+  const annotated = memo(report, comments)
   const summary = annotated.counts.map(({ verdict, count }) => `${VOCABULARY[verdict].label} ${count}`)
   const facts = checkFacts(report).map(([name, value]) => `${name}: ${escapeMarkdown(value)}`)
   const { kind } = proseView(report.text)
@@ -72,7 +77,7 @@ export function toMarkdown(report: Report): string {
   // The end of the heading line below which notes are being written, on a line of their own.
   let below: number | null = null
   for (const { claim } of annotated.segments) {
-    if (!claim) continue
+    if (!claim || claim.quiet) continue
     const end = claim.claim.charEnd
     const heading = headings.find((line) => line.from <= end && end <= line.to)
     const place = Math.max(at, heading ? heading.to : footnotePlace(report.text, kind, end))
@@ -87,6 +92,7 @@ export function toMarkdown(report: Report): string {
     `> **Fact-check report: ${escapeMarkdown(annotated.title)}** (Factdesk)  `,
     `> ${counted(report.claims.length, 'claim')}: ${summary.join(', ') || 'none'}  `,
     ...(annotated.fixes.length > 0 ? [`> ${spellingFixes(annotated.fixes)}  `] : []),
+    ...(annotated.quiet.length > 0 ? [`> ${quietLine(annotated.quiet)}  `] : []),
     `> ${facts.join(' · ')}`,
     '>',
     `> **Needs attention: ${annotated.attention.length === 0 ? 'nothing' : annotated.attention.length}**`,
@@ -102,8 +108,8 @@ export function toMarkdown(report: Report): string {
     text.trimEnd(),
     ...(fence ? [fence] : []),
     '',
-    ...annotated.claims.map(footnote),
-    '',
+    ...annotated.claims.filter((claim) => !claim.quiet).map(footnote),
+    ...quietList(annotated.quiet),
   ].join('\n')
 }
 
@@ -113,6 +119,25 @@ const spellingFixes = (fixes: readonly SpellingFix[]): string =>
   `${counted(fixes.length, 'spelling fix')}: ${fixes
     .map(({ word, suggestion }) => `${escapeMarkdown(word)} → ${escapeMarkdown(suggestion)}`)
     .join(', ')}`
+
+/// The list of the quiet claims after the footnotes, one line each: the claim's words, its place and the kind of
+/// unverifiable it is (with the blank line that ends the file).
+function quietList(quiet: readonly MemoClaim[]): string[] {
+  if (quiet.length === 0) return ['']
+  return [
+    '',
+    `**${QUIET_HEADING}**`,
+    '',
+    ...quiet.map((claim) => {
+      const why = quietWhy(claim)
+      return (
+        `- “${escapeMarkdown(shortClaim(claim))}”` +
+        `${claim.place ? `, ${escapeMarkdown(placeWords(claim.place))}` : ''}${why ? `: ${escapeMarkdown(why)}` : ''}`
+      )
+    }),
+    '',
+  ]
+}
 
 /// A web address as a Markdown link destination in `<…>`: as the URL parser writes it (its escapes kept, not
 /// escaped twice), with the characters that would end the destination escaped.

@@ -3,13 +3,14 @@
 
 import { GFM, parser as commonMark } from '@lezer/markdown'
 import type { SyntaxNode } from '@lezer/common'
-import type { Report } from '../../../shared/schemas'
+import type { ExportComments, Report } from '../../../shared/schemas'
 import { BYLINE_WORDS } from '../claims/bylines'
 import {
   annotate,
   isWebUrl,
   NAMED_FILE,
   needingAttention,
+  quietClaims,
   type Annotated,
   type AnnotatedClaim,
 } from './annotate'
@@ -73,12 +74,15 @@ export interface Memo extends Annotated {
   claims: MemoClaim[]
   /// The claims that need attention, in text order.
   attention: MemoClaim[]
+  /// The quiet claims, in text order: the list at the end.
+  quiet: MemoClaim[]
   article: Block[]
 }
 
-/// The report as a memo: the annotated claims with the article's blocks and each claim's place.
-export function memo(report: Report): Memo {
-  const annotated = annotate(report)
+/// The report as a memo: the annotated claims with the article's blocks and each claim's place. `comments`
+/// says which claims are noted one by one (see `annotate`).
+export function memo(report: Report, comments?: ExportComments): Memo {
+  const annotated = annotate(report, comments)
   const placed = annotated.segments.flatMap(({ claim }) => (claim ? [claim] : []))
   const article = new ArticleWriter(report.text, placed, annotated.fixes).write()
   const places = claimPlaces(article)
@@ -91,6 +95,7 @@ export function memo(report: Report): Memo {
     title: reportTitle(report, article),
     claims,
     attention: needingAttention(claims),
+    quiet: quietClaims(claims),
     article,
   }
 }

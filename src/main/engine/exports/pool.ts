@@ -1,5 +1,5 @@
 import type { Piscina } from 'piscina'
-import type { Report } from '../../../shared/schemas'
+import type { ExportComments, Report } from '../../../shared/schemas'
 import { workerPool } from '../base/workerEntry'
 import type { RenderedFormat } from './render'
 
@@ -10,6 +10,8 @@ const IDLE_MS = 30_000
 export interface RenderTask {
   report: Report
   format: RenderedFormat
+  /// Which claims are noted one by one (see `annotate`).
+  comments?: ExportComments
 }
 
 /// Exports rendered on a pool of worker threads, started on first use: a large report's HTML, Markdown or Word
@@ -18,9 +20,13 @@ export class ExportPool {
   private pool: Piscina<RenderTask, Uint8Array<ArrayBuffer>> | null = null
 
   /// The file's bytes, the same as `renderFile` makes.
-  readonly render = (report: Report, format: RenderedFormat): Promise<Uint8Array<ArrayBuffer>> => {
+  readonly render = (
+    report: Report,
+    format: RenderedFormat,
+    comments?: ExportComments,
+  ): Promise<Uint8Array<ArrayBuffer>> => {
     this.pool ??= workerPool(import.meta.url, './worker.ts', 'exports-worker.js', IDLE_MS)
-    return this.pool.run({ report, format })
+    return this.pool.run({ report, format, comments })
   }
 
   /// Stops the threads; exports in flight reject.

@@ -3,6 +3,6 @@
 import { renderFile } from './render'
 import type { RenderTask } from './pool'
 
-export default function render({ report, format }: RenderTask): Promise<Uint8Array<ArrayBuffer>> {
-  return renderFile(report, format)
+export default function render({ report, format, comments }: RenderTask): Promise<Uint8Array<ArrayBuffer>> {
+  return renderFile(report, format, comments)
 }

@@ -57,10 +57,10 @@ function attachment(fileName: string): string {
 /// The export route; `tools` make the files (see ExportTools).
 export function exportRoutes(service: Service, tools: ExportTools): OpenAPIHono<ApiEnv> {
   return new OpenAPIHono<ApiEnv>().openapi(exportReport, async (c) => {
-    // Checked against the operation's arguments, `[id, { format }]`.
+    // Checked against the operation's arguments, `[id, { format, comments }]`.
     const { id } = c.req.valid('param') as { id: OperationArgs<'export'>[0] }
-    const { format } = c.req.valid('query') as OperationArgs<'export'>[1]
-    const file = await exportCheck(service, c.var.principal, id, format, tools)
+    const { format, comments } = c.req.valid('query') as OperationArgs<'export'>[1]
+    const file = await exportCheck(service, c.var.principal, id, format, tools, comments)
     return c.body(file.data, 200, {
       'Content-Type': file.contentType,
       'Content-Disposition': attachment(file.fileName),

@@ -1,4 +1,5 @@
 import { useState, type JSX } from 'react'
+import { create } from 'zustand'
 import type { ExportedFile } from '../../../shared/api'
 import { EXPORT_FORMAT_IDS, EXPORT_FORMATS } from '../../../shared/exportFormats'
 import type { ExportFormat } from '../../../shared/schemas'
@@ -21,19 +22,27 @@ function save(file: ExportedFile): void {
 /// Where each key of an open menu moves the focus.
 const MENU_KEYS = lineKeys('ArrowDown', 'ArrowUp')
 
+/// Whether the exports note every claim, those nothing could confirm too (else these are listed at the end):
+/// the writer's choice, kept for the session.
+const useNoteEvery = create<{ every: boolean; toggle: () => void }>()((set) => ({
+  every: false,
+  toggle: () => set(({ every }) => ({ every: !every })),
+}))
+
 /// Export: the latest check's annotated report as a file, in the format chosen from the menu.
 export function ExportMenu(): JSX.Element {
   const { api } = useDesk()
   const check = useChecks((store) => store.check)
   const { open, setOpen, menu } = useMenu()
   const [busy, setBusy] = useState<ExportFormat | null>(null)
+  const { every, toggle } = useNoteEvery()
 
   async function exportAs(format: ExportFormat): Promise<void> {
     if (!check) return
     setOpen(false)
     setBusy(format)
     try {
-      save(await api.export(check.id, { format }))
+      save(await api.export(check.id, { format, comments: every ? 'all' : 'needed' }))
     } catch (error) {
       showError(error, 'The export failed: ')
     } finally {
@@ -56,7 +65,7 @@ export function ExportMenu(): JSX.Element {
         const move = MENU_KEYS[event.key]
         if (open && move) {
           event.preventDefault()
-          const items = [...(menu.current?.querySelectorAll<HTMLButtonElement>('[role="menuitem"]') ?? [])]
+          const items = [...(menu.current?.querySelectorAll<HTMLButtonElement>('[role^="menuitem"]') ?? [])]
           const at = items.indexOf(document.activeElement as HTMLButtonElement)
           items[move(at, items.length)]?.focus()
         }
@@ -91,6 +100,24 @@ export function ExportMenu(): JSX.Element {
               <span className="export-detail">{EXPORT_FORMATS[format].detail}</span>
             </button>
           ))}
+          <div role="separator" className="export-separator" />
+          <button
+            type="button"
+            role="menuitemcheckbox"
+            aria-checked={every}
+            tabIndex={-1}
+            className="export-choice"
+            onClick={toggle}
+          >
+            <span className="export-name">
+              <span aria-hidden="true">{every ? '☑' : '☐'}</span> Note every claim, the unconfirmed too
+            </span>
+            <span className="export-detail">
+              {every
+                ? 'a comment or note on each claim'
+                : 'the claims nothing could confirm are listed at the end'}
+            </span>
+          </button>
         </div>
       )}
     </div>

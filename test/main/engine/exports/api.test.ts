@@ -123,6 +123,11 @@ describe('GET /checks/{id}/export', () => {
     const bad = await call(server, 'GET', `/checks/${checkId}/export?format=rtf`, { token: server.read })
     expect(bad.status).toBe(400)
     expectEnvelope(bad.json, 'bad_request')
+    const badComments = await call(server, 'GET', `/checks/${checkId}/export?format=md&comments=none`, {
+      token: server.read,
+    })
+    expect(badComments.status).toBe(400)
+    expectEnvelope(badComments.json, 'bad_request')
     const missing = await call(server, 'GET', `/checks/${checkId}/export`, { token: server.read })
     expect(missing.status).toBe(400)
 
@@ -138,7 +143,11 @@ describe('GET /checks/{id}/export', () => {
   it('is documented in the OpenAPI document with every media type', async () => {
     const doc = await (await fetch(`${server.api}/openapi.json`)).json()
     const operation = doc.paths['/checks/{id}/export'].get
-    expect(operation.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['format', 'id'])
+    expect(operation.parameters.map((p: { name: string }) => p.name).sort()).toEqual([
+      'comments',
+      'format',
+      'id',
+    ])
     const format = operation.parameters.find((p: { name: string }) => p.name === 'format')
     expect(doc.components.schemas[format.schema.$ref.split('/').at(-1)].enum).toEqual(EXPORT_FORMAT_IDS)
     const content = operation.responses['200'].content

@@ -102,12 +102,23 @@ export interface ArticleExpectations {
   /// that could be two), with their claims.
   fixes: { claimId: string; word: string; suggestion: string }[]
   unfixed: { claimId: string; word: string }[]
+  /// The claims an export lists at the end instead of noting each: unverifiable, with no finding, needing no
+  /// attention (in text order).
+  quiet: string[]
 }
 
-/// The article's report; `marked` adds a last paragraph whose claim holds Markdown (see MARKED_CLAIM); with
+/// Variants of the article: `marked` adds a last paragraph whose claim holds Markdown (see MARKED_CLAIM); with
 /// `typos`, seven of its plain supported claims (none the tests pick by position) are sentences with a misspelt
-/// word instead (TYPOS), each with its spelling finding.
-export function articleReport({ marked = false, typos = false } = {}): {
+/// word instead (TYPOS), each with its spelling finding; `unconfirmed`, as in a real check of a long article,
+/// nothing could confirm most claims (unverifiable, no evidence found), the spelling finding's claim among them;
+/// every tenth claim stays supported and the refuted, misleading and disputed claims stay as they are.
+export interface ArticleOptions {
+  marked?: boolean
+  typos?: boolean
+  unconfirmed?: boolean
+}
+
+export function articleReport({ marked = false, typos = false, unconfirmed = false }: ArticleOptions = {}): {
   report: Report
   expected: ArticleExpectations
 } {
@@ -211,6 +222,15 @@ export function articleReport({ marked = false, typos = false } = {}): {
     { detail: 'no_evidence', sourced: false, sources: 0, agreement: 0, citations: [] },
     'refuted',
   )
+  const quiet = [unverifiable]
+  if (unconfirmed) {
+    const decided = new Set([refutedFirst, refutedSecond, misleading, disputed, unverifiable, badCorrection])
+    claims.forEach((claim, index) => {
+      if (decided.has(claim) || index % 10 === 9) return
+      set(claim, 'unverifiable', { detail: 'no_evidence', sourced: false, sources: 0, citations: [] })
+      if (claim !== withFinding) quiet.push(claim)
+    })
+  }
   withFinding.issues = [
     {
       charStart: withFinding.charStart,
@@ -287,6 +307,7 @@ export function articleReport({ marked = false, typos = false } = {}): {
       marked: markedClaim?.claimId ?? '',
       fixes: misspelt.slice(0, 5),
       unfixed: misspelt.slice(5).map(({ claimId, word }) => ({ claimId, word })),
+      quiet: quiet.sort((a, b) => a.charStart - b.charStart).map((claim) => claim.claimId),
     },
   }
 }

@@ -90,6 +90,7 @@ describe('factdesk export', () => {
     expect(help.stdout).toContain(
       'export CHECK_ID --format html|pdf|docx|md|json|claimreview [--out FILE] [--org ID]',
     )
+    expect(help.stdout).toContain('[--comments needed|all]')
     const formats = /export CHECK_ID --format (\S+)/.exec(help.stdout)?.[1]?.split('|')
     expect(formats).toEqual(Object.keys(EXPORT_FORMATS))
   })

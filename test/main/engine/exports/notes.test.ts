@@ -29,9 +29,10 @@ function overruledReport(): Report {
   } as Report
 }
 
+// An unverifiable claim has a note of its own when every claim is noted (by default it is listed at the end).
 describe('an export note of a verdict the quotes did not bear out', () => {
   it('says why it is unverifiable, and gives the judge’s first reading only as such (Markdown)', () => {
-    const markdown = toMarkdown(overruledReport())
+    const markdown = toMarkdown(overruledReport(), 'all')
     const note = markdown
       .split('\n')
       .find((line) => /UNVERIFIABLE|Unverifiable/.test(line) && /quote/.test(line))
@@ -44,7 +45,7 @@ describe('an export note of a verdict the quotes did not bear out', () => {
   })
 
   it('the same in HTML: the line after the verdict never contradicts it', () => {
-    const { document } = parseHTML(toHtml(overruledReport()))
+    const { document } = parseHTML(toHtml(overruledReport(), 'all'))
     const note = document.querySelector('li.note[data-claim-id="clm_1"]')
     const line = note?.querySelector('.reasoning')?.textContent ?? ''
     expect(line).toBe('No verified quote supports the claim.')

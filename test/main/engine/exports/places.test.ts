@@ -5,6 +5,7 @@ import { strFromU8, unzipSync } from 'fflate'
 import { DOMParser, parseHTML } from 'linkedom'
 import mammoth from 'mammoth'
 import { describe, expect, it } from 'vitest'
+import { QUIET_HEADING } from '../../../../src/main/engine/exports/annotate'
 import { toDocx } from '../../../../src/main/engine/exports/docx'
 import { toHtml } from '../../../../src/main/engine/exports/html'
 import { exportFileName } from '../../../../src/main/engine/exports/index'
@@ -172,7 +173,12 @@ describe('links from what needs attention to the claims’ places', () => {
     const raw = Buffer.from(bytes).toString('latin1')
     const links = raw.match(/\/Subtype \/Link[^>]*\/Dest \/claim-\d+>>/g) ?? []
     const numbers = expected.attention.map(numberOf)
-    expect(links.map((link) => Number(/claim-(\d+)/.exec(link)?.[1]))).toEqual(numbers)
+    const linked = links.map((link) => Number(/claim-(\d+)/.exec(link)?.[1]))
+    expect(linked.slice(0, numbers.length)).toEqual(numbers)
+    // Then the list of the claims nothing confirmed (a link may print as one annotation per line it spans).
+    const quiet = expected.quiet.map(numberOf)
+    expect(linked.slice(numbers.length).length).toBeGreaterThanOrEqual(quiet.length)
+    expect([...new Set(linked.slice(numbers.length))]).toEqual(quiet)
     for (const number of numbers) expect(raw).toMatch(new RegExp(`/claim-${number} \\[\\d+ 0 R /XYZ`))
   }, 120_000)
 
@@ -205,9 +211,14 @@ describe('links from what needs attention to the claims’ places', () => {
       .map((link) => link.getAttribute('w:anchor'))
       .filter((anchor) => anchor !== null)
     const attention = expected.attention.map((id) => `claim_${numberOf(id)}`)
-    // The "Needs attention" list first, then every note of the appendix.
+    // The "Needs attention" list first, then every note of the appendix, then the list of the claims nothing
+    // confirmed (which have no note of their own).
+    const quiet = expected.quiet.map((id) => `claim_${numberOf(id)}`)
     expect(anchors.slice(0, attention.length)).toEqual(attention)
-    expect(anchors.slice(attention.length)).toEqual(names)
+    expect(anchors.slice(attention.length)).toEqual([
+      ...names.filter((name) => !quiet.includes(name as string)),
+      ...quiet,
+    ])
   })
 })
 
@@ -261,9 +272,10 @@ describe('a Word document an editor can read', () => {
     const start = paragraphs.findIndex((p) => words(p) === 'Details of each claim')
     expect(style(paragraphs[start]!)).toBe('Heading1')
     const appendix = paragraphs.slice(start + 1)
-    expect(appendix.filter((p) => style(p)?.startsWith('Heading'))).toEqual([])
+    // One more heading only: the list of the claims nothing confirmed, which have no note of their own.
+    expect(appendix.filter((p) => style(p)?.startsWith('Heading')).map(words)).toEqual([QUIET_HEADING])
     const runIns = appendix.filter((p) => /^\d+\. /.test(words(p)))
-    expect(runIns).toHaveLength(report.claims.length)
+    expect(runIns).toHaveLength(report.claims.length - expected.quiet.length)
     for (const p of runIns)
       expect(p.getElementsByTagName('w:r')[0]?.getElementsByTagName('w:b')).toHaveLength(1)
   })

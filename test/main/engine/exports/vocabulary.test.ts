@@ -9,7 +9,7 @@ import { toDocx } from '../../../../src/main/engine/exports/docx'
 import { toHtml } from '../../../../src/main/engine/exports/html'
 import { toMarkdown } from '../../../../src/main/engine/exports/markdown'
 import { stageStyles } from '../../../../src/renderer/src/stageStyles'
-import { Report } from '../../../../src/shared/schemas'
+import { Report, type ExportComments } from '../../../../src/shared/schemas'
 import {
   EXPORT_VERDICTS,
   fillOf,
@@ -62,8 +62,11 @@ function htmlLook(html: string): { colours: Map<string, string>; fills: Map<stri
 }
 
 /// The Word document's fill behind each run of text.
-async function docxFills(report: Report): Promise<{ fill: string; text: string }[]> {
-  const xml = strFromU8(unzipSync(await toDocx(report))['word/document.xml']!)
+async function docxFills(
+  report: Report,
+  comments?: ExportComments,
+): Promise<{ fill: string; text: string }[]> {
+  const xml = strFromU8(unzipSync(await toDocx(report, comments))['word/document.xml']!)
   return [
     ...xml.matchAll(
       /<w:r>(?:(?!<\/w:r>).)*?w:fill="([0-9A-F]{6})"(?:(?!<\/w:r>).)*?<w:t[^>]*>([^<]+)<\/w:t>/gs,
@@ -98,11 +101,12 @@ describe('the vocabulary', () => {
         .slice(0, TERMS.length)
         .map((m) => [m[1], m[2]]),
     )
+    // Every claim noted: a claim nothing confirmed is otherwise underlined in its colour, not filled.
     for (const report of reportsOfEveryVerdict()) {
-      const html = toHtml(report)
+      const html = toHtml(report, 'all')
       const { colours, fills } = htmlLook(html)
       const { document } = parseHTML(html)
-      const runs = await docxFills(report)
+      const runs = await docxFills(report, 'all')
       for (const { claim, verdict } of annotate(report).claims) {
         seen.add(verdict)
         const mark = document.querySelector(`mark.claim[data-claim-id="${claim.claimId}"]`)
