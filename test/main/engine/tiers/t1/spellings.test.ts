@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { MAX_SUGGESTIONS, rankSpellings, spellingCandidates } from '../../../../../src/shared/spellings'
+import {
+  englishWord,
+  MAX_SUGGESTIONS,
+  rankSpellings,
+  spellingCandidates,
+} from '../../../../../src/shared/spellings'
 
 describe('spelling suggestions', () => {
   it('finds the listed words one edit away, else two, never the word itself', () => {
@@ -34,5 +39,24 @@ describe('spelling suggestions', () => {
   it('gives added words the capitals of the word they correct', () => {
     expect(rankSpellings('Recieve', [], ['receive'])).toEqual(['Receive'])
     expect(rankSpellings('RECIEVE', [], ['receive'])).toEqual(['RECEIVE'])
+  })
+
+  it('knows the common words of every English, and no slip among them', () => {
+    // In the frequency list, British spellings included; or the British spelling of a word in it.
+    for (const word of [
+      'that',
+      'grey',
+      'colour',
+      'Metres',
+      'metre',
+      'litre',
+      'organise',
+      'analyse',
+      'defence',
+    ])
+      expect(englishWord(word), word).toBe(true)
+    // Misspellings, names, and a contraction without its apostrophe (the list has "youre" from the subtitles).
+    for (const word of ['recieve', 'Okafor', 'Natarajan', 'RIVERTON', 'youre', 'poetre', 'a count'])
+      expect(englishWord(word), word).toBe(false)
   })
 })
