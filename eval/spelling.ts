@@ -1,6 +1,9 @@
 // `npm run eval -- spelling [--file PATH]`: t1 on misspelt words, one `{"wrong","right"}` JSON object a line. The
-// headline is t1 as shipped (Harper, its suggestions ranked again: src/shared/spellings.ts), beside Harper alone
-// (its own suggestions, in their own order).
+// headline is t1 as shipped (Harper, its suggestions ranked again: src/shared/spellings.ts, names and words of
+// another English left alone: src/shared/typos.ts), beside Harper alone (its own findings and suggestions).
+// Without --file, also the share of the words of well-written prose (Factcheck-Bench's 311 sentences of
+// answers, checked as one document, a sentence at a time as t1 checks claims) flagged as misspelt: false flags,
+// mostly names and terms.
 import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Dialect, LocalLinter } from 'harper.js'
@@ -8,12 +11,17 @@ import { slimBinary } from 'harper.js/slimBinary'
 import { z } from 'zod'
 import type { Finding } from '../src/shared/findings'
 import { harperFindings, LINT_CONFIG } from '../src/shared/harper'
+import type { Placement } from '../src/shared/typos'
 import { SpellingChecker } from '../src/main/engine/tiers/t1'
 import { readJsonLines } from './lines'
+import { readLabelledSentences } from './training/checkworthiness'
 import type { EvalSet } from './set'
 
 // ../shared beside the repository, as on the build machines and in CI.
 const DATA = fileURLToPath(new URL('../../shared/data/spelling/norvig-set1.jsonl', import.meta.url))
+const PROSE = fileURLToPath(
+  new URL('../../shared/data/checkworthiness/factcheckbench-sentences.jsonl', import.meta.url),
+)
 
 /// A misspelling and the word meant.
 interface Pair {
@@ -43,13 +51,24 @@ const spelling: EvalSet = {
       const harper = new LocalLinter({ binary: slimBinary, dialect: Dialect.American })
       await harper.setup()
       await harper.setLintConfig(LINT_CONFIG)
+      const prose = file ? null : readLabelledSentences(PROSE).map((row) => row.text)
       return {
         't1 as shipped': {
           ...shipped,
+          ...(prose && {
+            proseWordsFlagged: await proseFlags(prose, (sentence, placement) =>
+              checker.check(sentence, undefined, undefined, placement).then((result) => result.findings),
+            ),
+          }),
           coldStartSeconds: round(coldSeconds),
           checksPerSecond: Math.round(checksPerSecond),
         },
-        'baseline: Harper alone': await figures(pairs, (text) => harperFindings(harper, text)),
+        'baseline: Harper alone': {
+          ...(await figures(pairs, (text) => harperFindings(harper, text))),
+          ...(prose && {
+            proseWordsFlagged: await proseFlags(prose, (sentence) => harperFindings(harper, sentence)),
+          }),
+        },
       }
     } finally {
       await checker.close()
@@ -79,6 +98,24 @@ async function figures(pairs: Pair[], check: (text: string) => Promise<Finding[]
     top3SuggestionsRight: share(top3),
     rightWordsFlagged: share(falseAlarms),
   }
+}
+
+/// The share of the words of `sentences` (one document, a space between them) on which `check`, given each
+/// sentence and where it stands, finds a misspelling.
+async function proseFlags(
+  sentences: string[],
+  check: (sentence: string, placement: Placement) => Promise<Finding[]>,
+): Promise<number> {
+  const document = sentences.join(' ')
+  let charStart = 0
+  let words = 0
+  let flagged = 0
+  for (const sentence of sentences) {
+    words += sentence.split(/\s+/).filter((word) => /\p{L}/u.test(word)).length
+    flagged += (await check(sentence, { document, charStart })).filter((finding) => finding.spelling).length
+    charStart += sentence.length + 1
+  }
+  return Math.round((flagged / words) * 10000) / 10000
 }
 
 const round = (value: number): number => Math.round(value * 1000) / 1000
