@@ -65,8 +65,8 @@ const OTHER_ENGLISH: readonly [RegExp, string][] = [
 
 /// Whether `word` is a common word of some English: in the frequency list (whose film subtitles hold British
 /// spellings too: "colour", "grey", "metres"), or the British, Canadian or Australian spelling of a word in it
-/// ("metre", "litre"). A spelling finding on such a word would change it into another word ("metre" → "mere",
-/// "that" → "than"), which an edit distance alone is not evidence enough for.
+/// of five letters or more ("metre", "litre"). A spelling finding on such a word would change it into another
+/// word ("metre" → "mere", "that" → "than"), which an edit distance alone is not evidence enough for.
 export function englishWord(word: string): boolean {
   const lower = word.toLowerCase()
   // The list holds contractions without their apostrophe ("youre", "dont"): slips, not words.
@@ -74,9 +74,11 @@ export function englishWord(word: string): boolean {
   const known = wordRanks()
   return (
     known.has(lower) ||
-    OTHER_ENGLISH.some(
-      ([pattern, american]) => pattern.test(lower) && known.has(lower.replace(pattern, american)),
-    )
+    OTHER_ENGLISH.some(([pattern, american]) => {
+      const other = lower.replace(pattern, american)
+      // Short words are too near each other: "yaer" is no British "yer".
+      return other !== lower && other.length >= 5 && known.has(other)
+    })
   )
 }
 
