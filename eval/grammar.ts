@@ -4,6 +4,7 @@ import { readdir, readFile, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { SpellingChecker } from '../src/main/engine/tiers/t1'
+import { WrongFormat } from './lines'
 import type { EvalSet } from './set'
 
 // ../shared beside the repository, as on the build machines and in CI.
@@ -25,7 +26,8 @@ const grammar: EvalSet = {
   describe:
     'precision / recall of flagged spans against gold M2 edits (recall per distinct span of any annotator)',
   async run({ file }) {
-    const sentences = parseM2(await readFile(await m2Path(file ? resolve(file) : DATA), 'utf8'))
+    const path = await m2Path(file ? resolve(file) : DATA)
+    const sentences = parseM2(await readFile(path, 'utf8'), path)
     const tally = new Tally()
     // Speed over the first half of the set including the start-up, then over the second half, Harper warm.
     const half = Math.ceil(sentences.length / 2)
@@ -111,8 +113,17 @@ async function m2Path(path: string): Promise<string> {
 }
 
 /// Reads M2: an `S` line of space-separated tokens, then `A start end|||type|||correction|||…|||annotator`
-/// lines, a blank line between sentences. `noop` edits (start -1) mark an annotator who changed nothing.
-export function parseM2(text: string): Sentence[] {
+/// lines, a blank line between sentences. `noop` edits (start -1) mark an annotator who changed nothing. Any
+/// other line, or no sentence at all, refuses the file at `path` (WrongFormat).
+export function parseM2(text: string, path: string): Sentence[] {
+  const expected =
+    'expected M2: an "S tokens…" line per sentence, then "A start end|||…" lines, a blank line between'
+  const lines = text.split('\n')
+  const wrong = lines.findIndex((line) => line.trim() !== '' && !/^[SA] /.test(line))
+  if (wrong >= 0)
+    throw new WrongFormat(`${path}:${wrong + 1}: ${expected}; this line is neither. Nothing was measured.`)
+  if (!lines.some((line) => line.startsWith('S ')))
+    throw new WrongFormat(`${path}: ${expected}; the file has no sentence.`)
   return text
     .split(/\n\s*\n/)
     .filter((block) => block.startsWith('S '))

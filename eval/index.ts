@@ -1,9 +1,12 @@
 // `npm run eval -- <set> [--file PATH] [--json] [--config FILE] [--limit N]`: measures a part of the engine on
 // ../shared/data, prints a table (or, with --json, one line of JSON) and writes bench/results/eval-<set>.json.
+// The headline is the table's first row: what the engine ships, on the file given; a file the set cannot read
+// is refused (exit 2) with the line and the shape expected.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { resultsDir } from '../bench/measure'
+import { WrongFormat } from './lines'
 import { NotConfigured } from './notConfigured'
 import type { EvalSet } from './set'
 import { EVAL_STEPS } from './steps'
@@ -25,14 +28,27 @@ const HEADLINES: Record<string, Record<string, string>> = {
   verification: { accuracy: 'accuracy', macroF1: 'macroF1', tokensPerClaim: 'tokensPerClaim' },
 }
 
-/// The headline figures: from the result itself when it is one row, else from its first row that has them.
-function headline(set: string, result: Record<string, unknown>): Record<string, unknown> {
+/// The headline figures, and the name of the row they are from (`headlineRow`, null when the result is one row):
+/// the result itself when it is one row, else its first row that has them.
+function headline(
+  set: string,
+  result: Record<string, unknown>,
+): Record<string, unknown> & { headlineRow: string | null } {
   const names = HEADLINES[set] ?? {}
-  const rows = [result, ...Object.values(result)].filter(
-    (row): row is Record<string, unknown> => typeof row === 'object' && row !== null,
-  )
-  const row = rows.find((r) => Object.values(names).every((figure) => typeof r[figure] === 'number')) ?? {}
-  return Object.fromEntries(Object.entries(names).map(([member, figure]) => [member, row[figure] ?? null]))
+  const has = (row: unknown): row is Record<string, unknown> =>
+    typeof row === 'object' &&
+    row !== null &&
+    Object.values(names).every((figure) => typeof (row as Record<string, unknown>)[figure] === 'number')
+  const [name, row] = has(result)
+    ? [null, result]
+    : (Object.entries(result).find((entry): entry is [string, Record<string, unknown>] => has(entry[1])) ?? [
+        null,
+        {},
+      ])
+  return {
+    ...Object.fromEntries(Object.entries(names).map(([member, figure]) => [member, row[figure] ?? null])),
+    headlineRow: name,
+  }
 }
 
 /// The flag that switches a verdict step off: `--no-panel-decides` for `panelDecides`.
@@ -77,6 +93,10 @@ try {
     calibrate: values.calibrate,
   })
 } catch (error) {
+  if (error instanceof WrongFormat) {
+    console.error(`${name}: ${error.message}`)
+    process.exit(2)
+  }
   if (!(error instanceof NotConfigured)) throw error
   console.error(`${name}: ${error.message}`)
   process.exit(0)
@@ -88,5 +108,6 @@ writeFileSync(join(resultsDir(), `eval-${name}.json`), JSON.stringify(output, nu
 if (values.json) console.log(JSON.stringify(output))
 else {
   console.log(`${name}: ${set.describe}`)
+  if (output.headlineRow) console.log(`headline: ${output.headlineRow}`)
   console.table(table)
 }

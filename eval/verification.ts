@@ -15,6 +15,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os'
 import { basename, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { z } from 'zod'
 import { Verdict, type Evaluation, type Tier } from '../src/shared/schemas'
 import type { ClaimRecord } from '../src/main/engine/store/documents'
 import { everyModel, type Config, type ModelConfig } from '../src/shared/config'
@@ -51,6 +52,7 @@ import { webTier } from '../src/main/engine/tiers/t3'
 import type { TierChecker } from '../src/main/engine/tiers/tier'
 import { Web } from '../src/main/engine/web'
 import { eachClaim, tokensOf } from './calls'
+import { readJsonLines } from './lines'
 import { NotConfigured } from './notConfigured'
 import type { EvalSet } from './set'
 import { EVAL_STEPS, WEB_ONLY, type EvalSteps } from './steps'
@@ -78,23 +80,31 @@ const FACTCHECK_BENCH: Record<string, Verdict> = {
 }
 
 /// Reads either format, one JSON object a line: Climate-FEVER (`claim`, `claim_label`, `evidences`) or
-/// Factcheck-Bench (`claim`, `label`).
+/// Factcheck-Bench (`claim`, `label`); a file of another shape is refused (WrongFormat).
 function readClaims(path: string): LabelledClaim[] {
-  return readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim())
-    .map((line, index) => {
-      const row = JSON.parse(line) as {
-        claim: string
-        claim_label?: string
-        label?: string | boolean
-        evidences?: { evidence: string }[]
-      }
-      const gold =
-        row.claim_label !== undefined ? CLIMATE_FEVER[row.claim_label] : FACTCHECK_BENCH[String(row.label)]
-      if (!gold) throw new Error(`${path}:${index + 1}: unknown label ${row.claim_label ?? row.label}`)
-      return { claim: row.claim, gold, evidence: row.evidences?.map((e) => e.evidence) ?? null }
-    })
+  const climateFever = z.object({
+    claim: z.string(),
+    claim_label: z.enum(Object.keys(CLIMATE_FEVER)),
+    evidences: z.array(z.object({ evidence: z.string() })),
+  })
+  const factcheckBench = z.object({
+    claim: z.string(),
+    label: z.union([z.enum(Object.keys(FACTCHECK_BENCH)), z.boolean()]),
+  })
+  return readJsonLines(
+    path,
+    z.union([climateFever, factcheckBench]),
+    `{"claim", "claim_label": one of ${Object.keys(CLIMATE_FEVER).join(', ')}, "evidences": [{"evidence"}, …]} ` +
+      `or {"claim", "label": one of ${Object.keys(FACTCHECK_BENCH).join(', ')}}`,
+  ).map((row) =>
+    'claim_label' in row
+      ? {
+          claim: row.claim,
+          gold: CLIMATE_FEVER[row.claim_label] as Verdict,
+          evidence: row.evidences.map((e) => e.evidence),
+        }
+      : { claim: row.claim, gold: FACTCHECK_BENCH[String(row.label)] as Verdict, evidence: null },
+  )
 }
 
 /// A way of deciding the `index`th claim of the file: its verdict, the confidence it was given with and the

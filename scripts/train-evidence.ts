@@ -1,22 +1,17 @@
 // `npx tsx scripts/train-evidence.ts [--file PATH]`: trains the evidence ranking on Factcheck-Bench's
 // claim/evidence pairs (every claim of the file; `npm run eval -- evidence` measures the same training by
 // cross-validation grouped by claim) and writes resources/evidence-ranker.json. Deterministic: the same data
-// gives the same file.
+// gives the same file (test/eval/shipped.test.ts).
 import { writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { FEATURES, type Feature } from '../src/main/engine/web/rankFeatures'
-import { featured, readGroups, trainRanker } from '../eval/training/evidence'
+import { featured, rankerFile, readGroups, trainRanker, TRAINING_FILE } from '../eval/training/evidence'
 
-const repository = fileURLToPath(new URL('..', import.meta.url))
-const { values } = parseArgs({
-  options: {
-    file: { type: 'string', default: `${repository}../shared/data/evidence/factcheckbench-stance.jsonl` },
-  },
-})
+const { values } = parseArgs({ options: { file: { type: 'string', default: TRAINING_FILE } } })
 const model = trainRanker(featured(readGroups(values.file)))
-const target = `${repository}resources/evidence-ranker.json`
-writeFileSync(target, `${JSON.stringify(model, null, 2)}\n`)
+const target = fileURLToPath(new URL('../resources/evidence-ranker.json', import.meta.url))
+writeFileSync(target, rankerFile(model))
 for (const [name, weight] of Object.entries(model.weights))
   console.log(`${String(weight).padStart(8)}  ${name}: ${FEATURES[name as Feature]}`)
 console.log(target)

@@ -1,7 +1,8 @@
 // Fitting the check-worthiness model: two logistic regressions (words and hand-built features; character
 // n-grams) with L2 penalties, minimised by L-BFGS, and its threshold by cross-validation. Used by scripts/train-checkworthiness.ts and
 // the eval, never by the running app.
-import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { z } from 'zod'
 import { characterGrams, sentenceFeatures } from '../../src/main/engine/claims/features'
 import {
   learnedScore,
@@ -11,6 +12,12 @@ import {
   type WorthinessModel,
 } from '../../src/main/engine/claims/model'
 import { documentRegister, sentenceForm } from '../../src/main/engine/claims/statements'
+import { readJsonLines } from '../lines'
+
+/// The file the shipped model is trained on: ClaimBuster's debate sentences, in ../shared beside the repository.
+export const TRAINING_FILE = fileURLToPath(
+  new URL('../../../shared/data/checkworthiness/claimbuster-train.jsonl', import.meta.url),
+)
 
 /// A sentence with its human label.
 export interface LabelledSentence {
@@ -261,7 +268,8 @@ export function crossValidate(
   return judged
 }
 
-/// Precision, recall and F1 of "check-worthy" when scores at or above the threshold count as check-worthy.
+/// Precision, recall, F1 and accuracy of "check-worthy" when scores at or above the threshold count as
+/// check-worthy.
 export function measure(scores: number[], labels: boolean[], threshold: number | number[]) {
   let truePositives = 0
   let falsePositives = 0
@@ -275,7 +283,8 @@ export function measure(scores: number[], labels: boolean[], threshold: number |
   const precision = truePositives / Math.max(1, truePositives + falsePositives)
   const recall = truePositives / Math.max(1, truePositives + falseNegatives)
   const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall)
-  return { precision, recall, f1 }
+  const accuracy = 1 - (falsePositives + falseNegatives) / Math.max(1, scores.length)
+  return { precision, recall, f1, accuracy }
 }
 
 /// The threshold on a 0.01 grid whose neighbourhood (±THRESHOLD_WINDOW steps) gives the best mean F1 on
@@ -337,13 +346,21 @@ function shuffle(items: number[], random: () => number): void {
   }
 }
 
-/// Sentences of a JSON-lines file of `{"text","checkworthy"}` rows.
+/// Sentences of a JSON-lines file of `{"text","checkworthy"}` rows; a file of another shape is refused
+/// (WrongFormat).
 export function readLabelledSentences(path: string): LabelledSentence[] {
-  return readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => {
-      const row = JSON.parse(line) as LabelledSentence
-      return { text: String(row.text), checkworthy: row.checkworthy === true }
-    })
+  return readJsonLines(
+    path,
+    z.object({ text: z.string(), checkworthy: z.boolean() }),
+    '{"text": a sentence, "checkworthy": true or false}',
+  )
+}
+
+/// The text of resources/checkworthiness.json for a model: one feature a line, small and its diffs readable.
+export function modelFile(model: WorthinessModel): string {
+  const part = (linear: LinearModel) =>
+    `{"bias":${linear.bias},"features":{\n${Object.entries(linear.features)
+      .map(([name, entry]) => `${JSON.stringify(name)}:${JSON.stringify(entry)}`)
+      .join(',\n')}\n}}`
+  return `{"threshold":${model.threshold},"mix":${model.mix},\n"words":${part(model.words)},\n"characters":${part(model.characters)}}\n`
 }

@@ -2,9 +2,11 @@
 // score above every irrelevant one of the same claim) over the features of rankFeatures.ts, which features
 // it uses chosen by forward selection under cross-validation grouped by claim. Used by
 // scripts/train-evidence.ts and the eval, never by the running app.
-import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { z } from 'zod'
 import { featureScore, order, type RankerModel } from '../../src/main/engine/web/rank'
 import { FEATURE_NAMES, passageFeatures, type Feature } from '../../src/main/engine/web/rankFeatures'
+import { readJsonLines } from '../lines'
 
 /// A claim with its candidate passages and which of them a person judged relevant.
 export interface Group {
@@ -13,14 +15,26 @@ export interface Group {
   relevant: boolean[]
 }
 
+/// The file the shipped ranking is trained on: Factcheck-Bench's claim/evidence pairs, in ../shared beside the
+/// repository.
+export const TRAINING_FILE = fileURLToPath(
+  new URL('../../../shared/data/evidence/factcheckbench-stance.jsonl', import.meta.url),
+)
+
+/// Factcheck-Bench's stances of a passage towards a claim.
+const STANCES = ['irrelevant', 'completely-support', 'partially-support', 'refute'] as const
+
 /// Factcheck-Bench's claim/evidence pairs (`{"claim","evidence","stance"}` lines) grouped by claim, in the
 /// order of the file; any stance but "irrelevant" is relevant. Claims without a relevant passage are left
-/// out: no ordering of theirs is better than another.
+/// out: no ordering of theirs is better than another. A file of another shape is refused (WrongFormat).
 export function readGroups(file: string): Group[] {
+  const rows = readJsonLines(
+    file,
+    z.object({ claim: z.string(), evidence: z.string(), stance: z.enum(STANCES) }),
+    `{"claim": a claim, "evidence": a passage, "stance": one of ${STANCES.join(', ')}}`,
+  )
   const groups = new Map<string, Group>()
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
-    if (!line.trim()) continue
-    const row = JSON.parse(line) as { claim: string; evidence: string; stance: string }
+  for (const row of rows) {
     const group = groups.get(row.claim) ?? { claim: row.claim, passages: [], relevant: [] }
     group.passages.push(row.evidence)
     group.relevant.push(row.stance !== 'irrelevant')
@@ -34,20 +48,19 @@ export function readGroups(file: string): Group[] {
 /// its topic, yet decide nothing, which is what Factcheck-Bench's annotators called irrelevant too (its
 /// off-topic junk has no counterpart here). Claims whose sentences are all of one kind teach nothing.
 export function readClimateFever(file: string): Group[] {
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => {
-      const row = JSON.parse(line) as {
-        claim: string
-        evidences: { evidence: string; evidence_label: string }[]
-      }
-      return {
-        claim: row.claim,
-        passages: row.evidences.map((evidence) => evidence.evidence),
-        relevant: row.evidences.map((evidence) => evidence.evidence_label !== 'NOT_ENOUGH_INFO'),
-      }
-    })
+  return readJsonLines(
+    file,
+    z.object({
+      claim: z.string(),
+      evidences: z.array(z.object({ evidence: z.string(), evidence_label: z.string() })),
+    }),
+    '{"claim": a claim, "evidences": [{"evidence": a sentence, "evidence_label": SUPPORTS, REFUTES or NOT_ENOUGH_INFO}, …]}',
+  )
+    .map((row) => ({
+      claim: row.claim,
+      passages: row.evidences.map((evidence) => evidence.evidence),
+      relevant: row.evidences.map((evidence) => evidence.evidence_label !== 'NOT_ENOUGH_INFO'),
+    }))
     .filter((group) => group.relevant.some(Boolean) && !group.relevant.every(Boolean))
 }
 
@@ -112,6 +125,9 @@ export const DEFAULT_RANK_TRAINING: RankTrainingOptions = {
   maxFeatures: 6,
   minGain: 0.005,
 }
+
+/// The text of resources/evidence-ranker.json for a model.
+export const rankerFile = (model: RankerModel): string => `${JSON.stringify(model, null, 2)}\n`
 
 /// Trains the ranking on the groups: features chosen one at a time (the one that most raises the mean of
 /// precision@1 and nDCG@3 under grouped cross-validation of these groups only), then weights fitted on all.

@@ -29,12 +29,20 @@ function toFindings(groups: Record<string, Lint[]>): Finding[] {
   return findings.sort((a, b) => a.charStart - b.charStart || a.charEnd - b.charEnd)
 }
 
+/// Harper's own findings of `text`, ordered by position, with its suggestions as it gives them.
+export async function harperFindings(
+  linter: Pick<Linter, 'organizedLints'>,
+  text: string,
+): Promise<Finding[]> {
+  return toFindings(await linter.organizedLints(text, PLAIN))
+}
+
 /// The findings of `text`, unknown words with better suggestions (spellings.ts): the candidates of every unknown
 /// word go to `linter` in one call, in the writer's English, and only the ones it accepts are offered. A word
 /// another rule flags that is a contraction without its apostrophe is offered that contraction first ("ive" is
 /// "I've", not "Ive").
 export async function lintText(linter: Pick<Linter, 'organizedLints'>, text: string): Promise<Finding[]> {
-  const findings = toFindings(await linter.organizedLints(text, PLAIN)).map((finding) =>
+  const findings = (await harperFindings(linter, text)).map((finding) =>
     UNKNOWN_WORD_RULES.includes(finding.rule)
       ? finding
       : withContraction(finding, text.slice(finding.charStart, finding.charEnd)),
@@ -47,7 +55,7 @@ export async function lintText(linter: Pick<Linter, 'organizedLints'>, text: str
   if (words.length === 0) return findings
   const list = words.join('\n')
   const rejected = new Set(
-    toFindings(await linter.organizedLints(list, PLAIN))
+    (await harperFindings(linter, list))
       .filter((finding) => finding.rule === SPELLING_RULE)
       .map((finding) => list.slice(finding.charStart, finding.charEnd)),
   )

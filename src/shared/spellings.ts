@@ -45,6 +45,43 @@ function wordRanks(): Map<string, number> {
   return ranks
 }
 
+/// The regular ways British, Canadian and Australian spellings differ from American ones, each as the
+/// other English has it: "metre" is "meter", "colour" "color", "organise" "organize", "analyse" "analyze",
+/// "catalogue" "catalog", "defence" "defense", "travelled" "traveled", "paediatric" "pediatric", "sceptic"
+/// "skeptic", "sulphate" "sulfate", "programme" "program".
+const OTHER_ENGLISH: readonly [RegExp, string][] = [
+  [/([^aeiou])re(s|d)?$/, '$1er$2'],
+  [/our(s|ed|ing|ite|ites|able|er|ers)?$/, 'or$1'],
+  [/is(e|es|ed|ing|ation|ations)$/, 'iz$1'],
+  [/ys(e|es|ed|ing)$/, 'yz$1'],
+  [/ogue(s)?$/, 'og$1'],
+  [/ence(s)?$/, 'ense$1'],
+  [/ll(ed|ing|er|ers|ery)$/, 'l$1'],
+  [/(ae|oe)/, 'e'],
+  [/^sc/, 'sk'],
+  [/ulph/, 'ulf'],
+  [/mme(s)?$/, 'm$1'],
+]
+
+/// Whether `word` is a common word of some English: in the frequency list (whose film subtitles hold British
+/// spellings too: "colour", "grey", "metres"), or the British, Canadian or Australian spelling of a word in it
+/// of five letters or more ("metre", "litre"). A spelling finding on such a word would change it into another
+/// word ("metre" → "mere", "that" → "than"), which an edit distance alone is not evidence enough for.
+export function englishWord(word: string): boolean {
+  const lower = word.toLowerCase()
+  // The list holds contractions without their apostrophe ("youre", "dont"): slips, not words.
+  if (!/^[a-z]+$/.test(lower) || contractionOf(lower) !== null) return false
+  const known = wordRanks()
+  return (
+    known.has(lower) ||
+    OTHER_ENGLISH.some(([pattern, american]) => {
+      const other = lower.replace(pattern, american)
+      // Short words are too near each other: "yaer" is no British "yer".
+      return other !== lower && other.length >= 5 && known.has(other)
+    })
+  )
+}
+
 /// The words of the frequency list one edit (deletion, transposition, substitution, insertion) from `word`,
 /// else two, lower-case; and the contraction it is without its apostrophe. None for a word with anything but
 /// letters.

@@ -1,5 +1,6 @@
 // `npm run eval -- <set> --file PATH --json` on tiny files: one line of JSON with the set's headline members
-// (shares in [0, 1]); verification without models says so and exits 0, and against the fake OpenAI server
+// (shares in [0, 1]), the shipped model's figures on the file, with the trivial baselines beside them; a file
+// of the wrong shape refused; verification without models says so and exits 0, and against the fake OpenAI server
 // (and a fake wiki for t3) measures a panel whose answers follow a rule, so the figures are known.
 import { execFile } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -7,7 +8,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { checkWorthiness, CHECKWORTHY_THRESHOLD, documentRegister } from '../../src/main/engine/claims'
 import { loadCalibration } from '../../src/main/engine/tiers/calibration'
+import { relevanceScores } from '../../src/main/engine/web/rank'
+import { measure } from '../../eval/training/checkworthiness'
+import { measureRanking, readGroups } from '../../eval/training/evidence'
 import { DATA_CLOSE, DATA_OPEN } from '../../src/main/engine/tiers/t2/prompts'
 import {
   fromSchema,
@@ -70,25 +75,55 @@ const file = (name: string, lines: unknown[]): string => {
 }
 
 describe('npm run eval -- <set> --json', () => {
-  it('checkworthiness: precision, recall and F1 of the shipped model on the file', async () => {
-    const path = file('checkworthiness.jsonl', [
+  it('checkworthiness: the shipped model on the file is the headline, the trivial baselines beside it', async () => {
+    const sentences = [
       { text: 'The bridge was opened in 1889 and carried 1,200 trains a week.', checkworthy: true },
       { text: 'Unemployment fell to 3.5 percent last year.', checkworthy: true },
       { text: 'What do you think about that?', checkworthy: false },
       { text: 'Thank you all for coming tonight.', checkworthy: false },
-    ])
+      { text: 'I am so glad to be here with you.', checkworthy: false },
+    ]
+    const path = file('checkworthiness.jsonl', sentences)
     const result = await jsonOf(['checkworthiness', '--file', path], ['precision', 'recall', 'f1'])
-    expect(result.table[path].sentences).toBe(4)
+    // The shipped model's own scores, as the engine gives them, make the headline.
+    const register = documentRegister(sentences.map((row) => row.text))
+    const shipped = measure(
+      sentences.map((row) => checkWorthiness(row.text, register)),
+      sentences.map((row) => row.checkworthy),
+      CHECKWORTHY_THRESHOLD,
+    )
+    expect(result.headlineRow).toBe('checkworthiness.jsonl: shipped model')
+    expect(result.f1).toBe(Math.round(shipped.f1 * 1000) / 1000)
+    expect(result.table['checkworthiness.jsonl: shipped model']).toMatchObject({
+      sentences: 5,
+      precision: result.precision,
+      recall: result.recall,
+      f1: result.f1,
+    })
+    // Every sentence check-worthy: every claim found, two of five right; the majority (not) finds none.
+    expect(result.table['checkworthiness.jsonl: baseline, every sentence check-worthy']).toMatchObject({
+      precision: 0.4,
+      recall: 1,
+      accuracy: 0.4,
+    })
+    expect(
+      result.table['checkworthiness.jsonl: baseline, the majority label (not) for every sentence'],
+    ).toMatchObject({ recall: 0, accuracy: 0.6 })
+    expect(result.table).toHaveProperty([
+      'checkworthiness.jsonl: baseline, plain bag of words trained on ClaimBuster',
+    ])
   }, 120_000)
 
-  it('spelling: share flagged and share with the right first suggestion', async () => {
+  it('spelling: t1 as shipped is the headline, Harper alone beside it', async () => {
     const path = file('spelling.jsonl', [
       { wrong: 'speling', right: 'spelling' },
       { wrong: 'recieve', right: 'receive' },
     ])
     const result = await jsonOf(['spelling', '--file', path], ['flagged', 'firstSuggestionRight'])
+    expect(result.headlineRow).toBe('t1 as shipped')
     expect(result.flagged).toBe(1)
-    expect(result.table.pairs).toBe(2)
+    expect(result.table['t1 as shipped']).toMatchObject({ pairs: 2, flagged: 1 })
+    expect(result.table['baseline: Harper alone']).toMatchObject({ pairs: 2, flagged: 1 })
   }, 120_000)
 
   it('grammar: precision and recall of flagged spans against the M2 edits', async () => {
@@ -111,7 +146,7 @@ describe('npm run eval -- <set> --json', () => {
         {
           claim: `${claim} (${n})`,
           evidence: `${claim} This is well documented.`,
-          stance: 'completely support',
+          stance: 'completely-support',
         },
         {
           claim: `${claim} (${n})`,
@@ -129,7 +164,58 @@ describe('npm run eval -- <set> --json', () => {
       ['evidence', '--file', file('evidence.jsonl', rows)],
       ['precisionAt1', 'ndcgAt3', 'irrelevantTop3'],
     )
+    // The shipped ranking's own scores make the headline, plain BM25 beside them; retrained rows say so.
+    const groups = readGroups(join(dir, 'evidence.jsonl'))
+    const shipped = measureRanking(groups, (group) => relevanceScores(group.claim, group.passages))
+    expect(result.headlineRow).toBe('shipped model')
+    expect(result.precisionAt1).toBe(Math.round(shipped['precision@1'] * 1000) / 1000)
+    expect(result.table['shipped model']['precision@1']).toBe(result.precisionAt1)
+    expect(result.table).toHaveProperty(['baseline: plain BM25'])
+    expect(result.table).toHaveProperty(['retrained by 5-fold CV grouped by claim (not the shipped model)'])
     expect(result.table['best possible']['precision@1']).toBe(1)
+  }, 120_000)
+})
+
+describe('npm run eval -- <set> --file in the wrong format', () => {
+  // Each set given a file whose second line is of another set's shape (the raw Factcheck-Bench file's, for
+  // check-worthiness): refused with exit 2, the line and the shape expected, and nothing measured.
+  const cases: Array<[string, unknown[], string]> = [
+    [
+      'checkworthiness',
+      [
+        { text: 'Taxes rose.', checkworthy: true },
+        { sentence: 'Taxes rose.', label: 'checkworthy' },
+      ],
+      '{"text": a sentence, "checkworthy": true or false}',
+    ],
+    ['spelling', [{ wrong: 'speling', right: 'spelling' }, 'speling spelling'], '{"wrong": a misspelt word'],
+    [
+      'evidence',
+      [
+        { claim: 'c', evidence: 'e', stance: 'refute' },
+        { claim: 'c', evidence: 'e', stance: 'SUPPORTS' },
+      ],
+      '"stance": one of irrelevant, completely-support, partially-support, refute',
+    ],
+    ['grammar', ['S He go .', '{"wrong": "go"}'], 'expected M2'],
+  ]
+  it.each(cases)(
+    '%s refuses it, naming the line and the shape expected',
+    async (set, lines, expected) => {
+      const path = file(`wrong-${set}.txt`, lines)
+      const { code, stdout, stderr } = await evaluate([set, '--file', path, '--json'])
+      expect(code).toBe(2)
+      expect(stdout).toBe('')
+      expect(stderr).toContain(`${path}:2: `)
+      expect(stderr).toContain(expected)
+    },
+    120_000,
+  )
+
+  it('an empty file is refused too', async () => {
+    const { code, stderr } = await evaluate(['spelling', '--file', file('empty.jsonl', ['']), '--json'])
+    expect(code).toBe(2)
+    expect(stderr).toContain('the file has none')
   }, 120_000)
 })
 
@@ -137,13 +223,13 @@ describe('npm run eval -- evidence --config', () => {
   let fake: FakeOpenAI
   afterAll(() => fake?.close())
 
-  it('measures t3’s order: the passages the judge chooses first, then the learned ranking', async () => {
+  it('measures t3’s order: the passages the judge chooses first, then the shipped ranking', async () => {
     // Each claim's relevant passage shares few of its words; a decoy shares many.
     const rows = Array.from({ length: 10 }, (_, n) => [
       {
         claim: `The Eiffel Tower is in Paris (${n}).`,
         evidence: `Gustave Eiffel's iron lattice stands on the Champ de Mars in the French capital.`,
-        stance: 'completely support',
+        stance: 'completely-support',
       },
       {
         claim: `The Eiffel Tower is in Paris (${n}).`,
@@ -175,8 +261,9 @@ describe('npm run eval -- evidence --config', () => {
       ['evidence', '--config', config, '--file', file('decoys.jsonl', rows)],
       ['precisionAt1', 'ndcgAt3', 'irrelevantTop3'],
     )
-    expect(result.precisionAt1).toBe(1)
-    expect(result.table['plain BM25']['precision@1']).toBe(0)
+    expect(result.headlineRow).toBe('shipped model')
+    expect(result.table['chosen by the judge, then the shipped model']['precision@1']).toBe(1)
+    expect(result.table['baseline: plain BM25']['precision@1']).toBe(0)
     expect(result.table['judge tokens per claim']['precision@1']).toBeGreaterThan(0)
     expect(fake.requests).toHaveLength(10)
   }, 120_000)

@@ -13,14 +13,20 @@ import { modelTier } from './t2'
 import { webTier } from './t3'
 import { Web } from '../web'
 
-/// t1 as a tier: one unit per claim, checked by Harper in the writer's English (`writing`, read for each claim),
-/// decided at once.
+/// t1 as a tier: one unit per claim, checked by Harper in the writer's English (`writing`, read for each claim)
+/// with names and repeated words judged in the whole document, decided at once.
 function spellingTier(checker: SpellingChecker, writing: () => Writing): TierChecker {
   return {
     tier: 't1',
     models: () => [''],
     async check({ claim, documentText, signal, now }) {
-      return t1Outcome(claim, await checker.check(claim.text, signal, writing()), now(), documentText)
+      const placement = { document: documentText, charStart: claim.charStart }
+      return t1Outcome(
+        claim,
+        await checker.check(claim.text, signal, writing(), placement),
+        now(),
+        documentText,
+      )
     },
     warm: () => checker.warm(),
     close: () => checker.close(),

@@ -34,4 +34,17 @@ describe('t1 spelling and grammar', () => {
     expect(tower?.consensus.t1?.verdict).toBe('clean')
     expect(tower?.issues).toEqual([])
   })
+
+  it('takes a name the document repeats for a name, even in a claim that has it once', async () => {
+    const text =
+      'Natarajan built the Riverton bridge in 1932. Engineers say Natarajan was paid 400 dollars for the work.'
+    const check = (await call(server, 'POST', '/checks', { body: { text, tiers: ['t1'] } })).json
+    expect((await waitForEnd(server, check.id, 30_000)).status).toBe('completed')
+    const report = Report.parse((await call(server, 'GET', `/checks/${check.id}/report`)).json)
+    const first = report.claims.find((claim) => claim.text.startsWith('Natarajan built'))
+    expect(first).toBeDefined()
+    // Alone, t1 would flag it ("Natarajan → Catamaran"): at the start of its sentence, once in the claim.
+    expect(first!.issues).toEqual([])
+    expect(first!.consensus.t1?.verdict).toBe('clean')
+  })
 })

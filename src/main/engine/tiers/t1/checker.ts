@@ -1,6 +1,7 @@
 import type { Worker } from 'node:worker_threads'
 import { knownToDictionary } from '../../../../shared/findings'
 import type { Settings } from '../../../../shared/schemas'
+import { likelyTypo, type Placement } from '../../../../shared/typos'
 import type { CheckReply, CheckRequest, Finding } from './protocol'
 import { startWorker } from './workerEntry'
 
@@ -20,6 +21,7 @@ interface Pending {
   id: number
   text: string
   writing: Writing
+  placement: Placement
   resolve(result: CheckResult): void
   reject(error: Error): void
 }
@@ -33,9 +35,15 @@ export class SpellingChecker {
   private running: Pending | undefined
   private nextId = 1
 
-  /// Checks `text` in the writer's English, leaving alone the words of their dictionary; offsets are UTF-16
-  /// indices into `text`. Rejects with an AbortError when `signal` aborts.
-  check(text: string, signal?: AbortSignal, writing: Writing = AMERICAN): Promise<CheckResult> {
+  /// Checks `text` in the writer's English, leaving alone the words of their dictionary, names and words of
+  /// another English (likelyTypo, judged in the document `placement` places the text in: by default the text is
+  /// the whole document); offsets are UTF-16 indices into `text`. Rejects with an AbortError when `signal` aborts.
+  check(
+    text: string,
+    signal?: AbortSignal,
+    writing: Writing = AMERICAN,
+    placement: Placement = { document: text, charStart: 0 },
+  ): Promise<CheckResult> {
     if (signal?.aborted) return Promise.reject(abortError())
     return new Promise<CheckResult>((resolve, reject) => {
       const onAbort = (): void => {
@@ -49,6 +57,7 @@ export class SpellingChecker {
         id: this.nextId++,
         text,
         writing,
+        placement,
         resolve: (result) => {
           signal?.removeEventListener('abort', onAbort)
           resolve(result)
@@ -112,7 +121,7 @@ export class SpellingChecker {
             finding.rule,
             running.text.slice(finding.charStart, finding.charEnd),
             dictionary,
-          ),
+          ) && likelyTypo(finding, running.text, running.placement),
       )
       running.resolve({ model: reply.model, findings })
     }

@@ -1,6 +1,7 @@
 import type { Consensus, Evaluation, TextIssue } from '../../../../shared/schemas'
 import type { CheckResult } from './checker'
 import { plainMessage, SPELLING_RULE } from '../../../../shared/findings'
+import { startsSentence } from '../../../../shared/typos'
 import type { Finding } from './protocol'
 
 /// A claim as t1 sees it: its text and where that text starts in the submitted text (UTF-16).
@@ -12,15 +13,6 @@ export interface CheckedClaim {
 /// Harper's rule for a sentence that starts in lower case.
 const SENTENCE_CAPITALIZATION = 'SentenceCapitalization'
 
-/// Whether the text at `at` begins a sentence: nothing but Markdown's block markers before it on its line, or
-/// a sentence's end (. ! ? and any closing quotes or brackets) just before it. A claim cut from the middle of
-/// a sentence (a clause of a longer one) does not, and t1, which checks the claim alone, must not ask for its
-/// first word in capitals.
-function startsSentence(text: string, at: number): boolean {
-  const before = text.slice(text.lastIndexOf('\n', at - 1) + 1, at)
-  return /^[\s#>*+-]*(?:\d+[.)]\s*)?$/.test(before) || /[.!?]["'”’)\]]*\s*$/.test(before)
-}
-
 /// What t1 records for a claim of `documentText` from one check: the findings as issues with offsets into the submitted text,
 /// the checker's single evaluation, and the consensus `clean` or `issues`. `at` is an ISO-8601 timestamp.
 export function t1Outcome(
@@ -29,6 +21,8 @@ export function t1Outcome(
   at: string,
   documentText: string,
 ): { issues: TextIssue[]; evaluation: Evaluation; consensus: Consensus } {
+  // A claim cut from the middle of a sentence (a clause of a longer one) does not start one, and t1, which
+  // checks the claim alone, must not ask for its first word in capitals.
   const findings = startsSentence(documentText, claim.charStart)
     ? result.findings
     : result.findings.filter(

@@ -14,7 +14,7 @@ A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0
 
 describe('the grammar eval', () => {
   it('reads sentences and each annotator’s edits, skipping noop', () => {
-    const [first, second] = parseM2(M2)
+    const [first, second] = parseM2(M2, 'test.m2')
     expect(first?.tokens).toEqual(['For', 'not', 'use', 'car', '.'])
     expect([...(first?.edits ?? [])]).toEqual([
       [0, [{ start: 1, end: 2 }]],

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import {
   clearSpelling,
+  englishWord,
   MAX_SUGGESTIONS,
   rankSpellings,
   spellingCandidates,
@@ -52,5 +53,24 @@ describe('spelling suggestions', () => {
     // The only suggestion, but three edits away: a name more likely than a misspelling.
     expect(clearSpelling('Millbrook', ['Billhook'])).toBeNull()
     expect(clearSpelling('xyz', [])).toBeNull()
+  })
+
+  it('knows the common words of every English, and no slip among them', () => {
+    // In the frequency list, British spellings included; or the British spelling of a word in it.
+    for (const word of [
+      'that',
+      'grey',
+      'colour',
+      'Metres',
+      'metre',
+      'litre',
+      'organise',
+      'analyse',
+      'defence',
+    ])
+      expect(englishWord(word), word).toBe(true)
+    // Misspellings, names, and a contraction without its apostrophe (the list has "youre" from the subtitles).
+    for (const word of ['recieve', 'Okafor', 'Natarajan', 'RIVERTON', 'youre', 'poetre', 'yaer', 'a count'])
+      expect(englishWord(word), word).toBe(false)
   })
 })

@@ -1,0 +1,38 @@
+// Which spelling findings are typos: Harper flags every word it does not know, and in an article most of those
+// are names ("Okafor" → "Orator", "RIVERTON" → "Overton") or words of another English ("metre" → "mere"). Shared
+// by the engine's t1 and the editor; the writer's dictionary stays the way to teach the checker a word.
+import type { Finding } from './findings'
+import { englishWord } from './spellings'
+
+/// Where a checked text sits: the whole document it is part of, and the offset (UTF-16) at which it starts
+/// there. Names and repeated words are judged in the whole document.
+export interface Placement {
+  document: string
+  charStart: number
+}
+
+/// Whether the text at `at` begins a sentence: nothing but Markdown's block markers before it on its line, or
+/// a sentence's end (. ! ? and any closing quotes or brackets) just before it.
+export function startsSentence(text: string, at: number): boolean {
+  const before = text.slice(text.lastIndexOf('\n', at - 1) + 1, at)
+  return /^[\s#>*+-]*(?:\d+[.)]\s*)?$/.test(before) || /[.!?]["'”’)\]]*\s*$/.test(before)
+}
+
+/// Whether a finding of `text` (placed at `placement`) is kept. Every finding but a spelling one is; a spelling
+/// finding is dropped when its word is a common word of some English (englishWord: changing it into another
+/// word needs more evidence than an edit distance), or is taken for a name: it is capitalised in the middle of
+/// a sentence, or it occurs more than once in the document.
+export function likelyTypo(finding: Finding, text: string, placement: Placement): boolean {
+  if (!finding.spelling) return true
+  const word = text.slice(finding.charStart, finding.charEnd)
+  if (englishWord(word)) return false
+  const midSentence = !startsSentence(placement.document, placement.charStart + finding.charStart)
+  if (midSentence && /^\p{Lu}/u.test(word)) return false
+  return occurrences(placement.document, word) < 2
+}
+
+/// How many times `word` stands as a word of its own in `document`, in any case.
+function occurrences(document: string, word: string): number {
+  const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  return document.match(new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'giu'))?.length ?? 0
+}

@@ -1,0 +1,24 @@
+// The shipped model files are what their training scripts make of the dev data (../shared/data): each is
+// trained again here, as scripts/train-checkworthiness.ts and scripts/train-evidence.ts train it, and compared
+// byte for byte. A model file edited by hand, or a training change without a retrained file, fails here.
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import * as checkworthiness from '../../eval/training/checkworthiness'
+import * as evidence from '../../eval/training/evidence'
+
+const shipped = (name: string): string =>
+  readFileSync(new URL(`../../resources/${name}`, import.meta.url), 'utf8')
+
+describe('the shipped models and their training scripts', () => {
+  it('resources/checkworthiness.json is the model trained on ClaimBuster', () => {
+    const model = checkworthiness.trainWithThreshold(
+      checkworthiness.readLabelledSentences(checkworthiness.TRAINING_FILE),
+    )
+    expect(checkworthiness.modelFile(model)).toBe(shipped('checkworthiness.json'))
+  }, 300_000)
+
+  it('resources/evidence-ranker.json is the ranking trained on Factcheck-Bench’s stance pairs', () => {
+    const model = evidence.trainRanker(evidence.featured(evidence.readGroups(evidence.TRAINING_FILE)))
+    expect(evidence.rankerFile(model)).toBe(shipped('evidence-ranker.json'))
+  }, 60_000)
+})
