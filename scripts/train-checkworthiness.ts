@@ -1,5 +1,6 @@
 // `npx tsx scripts/train-checkworthiness.ts [--file PATH]`: trains the check-worthiness model on the
-// ClaimBuster debate sentences only, picks its threshold by 5-fold cross-validation, and writes
+// ClaimBuster debate sentences only, picks its thresholds (one per "Find claims" setting) by 5-fold
+// cross-validation, and writes
 // resources/checkworthiness.json. Deterministic: the same data gives the same file.
 import { writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
@@ -22,7 +23,7 @@ const part = (linear: LinearModel) =>
     .join(',\n')}\n}}`
 writeFileSync(
   target,
-  `{"threshold":${model.threshold},"mix":${model.mix},\n"words":${part(model.words)},\n"characters":${part(model.characters)}}\n`,
+  `{"threshold":${model.threshold},"mix":${model.mix},\n"findClaims":${JSON.stringify(model.findClaims)},\n"words":${part(model.words)},\n"characters":${part(model.characters)}}\n`,
 )
 const sizes = `${Object.keys(model.words.features).length} + ${Object.keys(model.characters.features).length}`
 console.log(`${sizes} features, threshold ${model.threshold}: ${target}`)
