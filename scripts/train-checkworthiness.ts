@@ -1,6 +1,7 @@
 // `npx tsx scripts/train-checkworthiness.ts [--file PATH]`: trains the check-worthiness model on the
-// ClaimBuster debate sentences only, picks its threshold by 5-fold cross-validation, and writes
-// resources/checkworthiness.json. Deterministic: the same data gives the same file (test/eval/shipped.test.ts).
+// ClaimBuster debate sentences only, picks its thresholds (one per "Find claims" setting) by 5-fold
+// cross-validation, and writes resources/checkworthiness.json. Deterministic: the same data gives the same file
+// (test/eval/shipped.test.ts).
 import { writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'

@@ -8,7 +8,9 @@ import {
   learnedScore,
   modelScore,
   ruling,
+  type FoundClaims,
   type LinearModel,
+  type TrainedModel,
   type WorthinessModel,
 } from '../../src/main/engine/claims/model'
 import { documentRegister, sentenceForm } from '../../src/main/engine/claims/statements'
@@ -67,7 +69,7 @@ export const BAG_OF_WORDS: TrainingOptions = {
 export function trainModel(
   rows: LabelledSentence[],
   options: TrainingOptions = DEFAULT_TRAINING,
-): WorthinessModel {
+): TrainedModel {
   const labels = rows.map((row) => (row.checkworthy ? 1 : 0))
   const words = trainLinear(
     rows.map((row) => {
@@ -225,23 +227,41 @@ function addScaled(target: Float64Array, source: Float64Array, scale: number): v
   for (let i = 0; i < target.length; i++) target[i] = (target[i] as number) + scale * (source[i] as number)
 }
 
-/// A model trained on the sentences, with the threshold that gives the best F1 in k-fold cross-validation.
+/// What "Find claims: fewer" asks of its threshold in cross-validation: this precision at least.
+export const FEWER_PRECISION = 0.85
+/// What "Find claims: more" asks of its threshold in cross-validation: this recall at least.
+export const MORE_RECALL = 0.9
+
+/// A model trained on the sentences, with the threshold that gives the best F1 in k-fold cross-validation (the
+/// balanced setting's), and the thresholds of "Find claims: fewer" (the lowest at or above it with a precision of
+/// FEWER_PRECISION) and "more" (the highest at or below it with a recall of MORE_RECALL), each with the
+/// precision and recall it had.
 export function trainWithThreshold(
   rows: LabelledSentence[],
   options: TrainingOptions = DEFAULT_TRAINING,
 ): WorthinessModel {
   const judged = crossValidate(rows, 5, (training) => trainModel(training, options))
-  // The rules of form hold at any threshold (scores 1 and 0 here): it is chosen for the sentences they
-  // leave to the words.
+  // The rules of form hold at any threshold (scores 1 and 0 here): the thresholds are chosen for the sentences
+  // they leave to the words.
   const register = documentRegister(rows.map((row) => row.text))
-  const threshold = bestThreshold(
-    judged.map((row, i) => {
-      const ruled = ruling(sentenceForm((rows[i] as LabelledSentence).text), register)
-      return ruled === undefined ? row.learned : ruled ? 1 : 0
-    }),
-    rows.map((row) => row.checkworthy),
-  )
-  return { ...trainModel(rows, options), threshold }
+  const scores = judged.map((row, i) => {
+    const ruled = ruling(sentenceForm((rows[i] as LabelledSentence).text), register)
+    return ruled === undefined ? row.learned : ruled ? 1 : 0
+  })
+  const labels = rows.map((row) => row.checkworthy)
+  const found = (at: number): FoundClaims => {
+    const { precision, recall } = measure(scores, labels, at)
+    return { threshold: at, precision: thousandths(precision), recall: thousandths(recall) }
+  }
+  const threshold = bestThreshold(scores, labels)
+  const grid = Array.from({ length: 99 }, (_, k) => (k + 1) / 100)
+  const fewer = grid.find((at) => at >= threshold && found(at).precision >= FEWER_PRECISION) ?? 0.99
+  const more = grid.findLast((at) => at <= threshold && found(at).recall >= MORE_RECALL) ?? 0.01
+  return {
+    ...trainModel(rows, options),
+    threshold,
+    findClaims: { fewer: found(fewer), balanced: found(threshold), more: found(more) },
+  }
 }
 
 /// Every sentence judged by a model that never saw it (k-fold cross-validation with fixed folds): its score
@@ -249,7 +269,7 @@ export function trainWithThreshold(
 export function crossValidate(
   rows: LabelledSentence[],
   folds: number,
-  train: (rows: LabelledSentence[]) => WorthinessModel,
+  train: (rows: LabelledSentence[]) => TrainedModel,
 ): { score: number; learned: number; threshold: number }[] {
   const fold = foldOf(rows.length, folds)
   const register = documentRegister(rows.map((row) => row.text))
@@ -321,6 +341,10 @@ function sigmoid(x: number): number {
   return 1 / (1 + Math.exp(-x))
 }
 
+function thousandths(x: number): number {
+  return Math.round(x * 1000) / 1000
+}
+
 function round(x: number): number {
   return Math.round(x * 100) / 100
 }
@@ -362,5 +386,5 @@ export function modelFile(model: WorthinessModel): string {
     `{"bias":${linear.bias},"features":{\n${Object.entries(linear.features)
       .map(([name, entry]) => `${JSON.stringify(name)}:${JSON.stringify(entry)}`)
       .join(',\n')}\n}}`
-  return `{"threshold":${model.threshold},"mix":${model.mix},\n"words":${part(model.words)},\n"characters":${part(model.characters)}}\n`
+  return `{"threshold":${model.threshold},"mix":${model.mix},\n"findClaims":${JSON.stringify(model.findClaims)},\n"words":${part(model.words)},\n"characters":${part(model.characters)}}\n`
 }

@@ -720,6 +720,11 @@ export const ServiceSettings = z
   .meta({ id: 'ServiceSettings' })
 export type ServiceSettings = z.infer<typeof ServiceSettings>
 
+/// How many claims a text's extraction finds: fewer (more precise), balanced, or more (fewer missed); each a
+/// threshold of the check-worthiness model, whose precision and recall the README states.
+export const FindClaims = z.enum(['fewer', 'balanced', 'more']).meta({ id: 'FindClaims' })
+export type FindClaims = z.infer<typeof FindClaims>
+
 /// The app's settings: this file's models and search overlaid on the configuration file's.
 export const Settings = z
   .object({
@@ -730,7 +735,7 @@ export const Settings = z
       apiKeyEnv: z.string().nullable(),
       key: SavedKey,
     }),
-    writing: z.object({ dialect: Dialect, dictionary: z.array(z.string()) }),
+    writing: z.object({ dialect: Dialect, dictionary: z.array(z.string()), findClaims: FindClaims }),
     /// The organization's source policy: saved in Settings, else the configuration file's `sources`.
     sources: SourcePolicy,
     localServer: LocalServer,
@@ -740,6 +745,9 @@ export const Settings = z
   })
   .meta({ id: 'Settings' })
 export type Settings = z.infer<typeof Settings>
+
+/// The writer's spelling settings: the English that counts as right, and the words added to the dictionary.
+export type SpellingSettings = Pick<Settings['writing'], 'dialect' | 'dictionary'>
 
 /// Body of `PATCH /settings`: only the parts to change. `models.panel` replaces the whole panel.
 export const SettingsPatch = z
@@ -769,6 +777,7 @@ export const SettingsPatch = z
       .strictObject({
         dialect: Dialect.optional(),
         dictionary: z.array(storedText.trim().min(1).max(100)).max(10_000).optional(),
+        findClaims: FindClaims.optional(),
       })
       .optional(),
     /// The organization's source policy: each list given replaces the one in force.

@@ -186,7 +186,7 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
   const research = new DeepResearch(store, config, clock, web, events, runner, settings.keys, reachability)
   runner.add(research)
   if (options.runJobs) await runner.start()
-  const claims = new ClaimExtractor()
+  const claims = new ClaimExtractor(() => settings.writing().findClaims)
   const exports = new ExportPool()
   const service = new Service(
     store,

@@ -3,13 +3,14 @@
 // are no claims. Offline, deterministic, linear.
 
 import { HARD_SYNTAX, proseView, type ProseView } from '../../../shared/markdown'
+import type { FindClaims } from '../../../shared/schemas'
 import { titleLines } from './bylines'
 import { clauseSpans } from './clauses'
 import { sentenceSpans, type Span } from './sentences'
 import { documentRegister, type Register } from './statements'
-import { CHECKWORTHY_THRESHOLD, checkWorthiness } from './worthiness'
+import { checkWorthiness, FIND_CLAIMS } from './worthiness'
 
-export { CHECKWORTHY_THRESHOLD, checkWorthiness } from './worthiness'
+export { CHECKWORTHY_THRESHOLD, checkWorthiness, FIND_CLAIMS } from './worthiness'
 export { documentRegister, type Register } from './statements'
 
 /// A check-worthy statement of a text; `text.slice(charStart, charEnd) === claim.text` (UTF-16 offsets).
@@ -17,7 +18,7 @@ export interface ExtractedClaim {
   text: string
   charStart: number
   charEnd: number
-  /// Check-worthiness from 0 to 1; claims have at least CHECKWORTHY_THRESHOLD.
+  /// Check-worthiness from 0 to 1; claims have at least their "Find claims" setting's threshold.
   score: number
 }
 
@@ -27,7 +28,9 @@ const EDGE_PUNCTUATION = /[\s,;:]/
 const WORD = /[\p{L}\p{N}]+/gu
 
 /// Claims of a text in text order, non-overlapping, with UTF-16 offsets into `text`.
-export function extractClaims(text: string): ExtractedClaim[] {
+/// How many it finds is the writer's "Find claims" setting: fewer (more precise), balanced, or more (fewer missed).
+export function extractClaims(text: string, findClaims: FindClaims = 'balanced'): ExtractedClaim[] {
+  const { threshold } = FIND_CLAIMS[findClaims]
   const prose = proseView(text)
   const titles = titleLines(text)
   let title = 0
@@ -44,13 +47,14 @@ export function extractClaims(text: string): ExtractedClaim[] {
     const statement = longestRun(prose, sentence)
     if (!statement) continue
     const clauses = clauseSpans(prose.view, statement).map((clause) =>
-      scored(prose.view, trim(prose.view, clause), register),
+      scored(prose.view, trim(prose.view, clause), register, findClaims),
     )
-    const worthy = clauses.filter((clause) => clause.score >= CHECKWORTHY_THRESHOLD)
+    const worthy = clauses.filter((clause) => clause.score >= threshold)
     // A compound sentence becomes several claims only when several of its clauses are claims; otherwise
     // the sentence is judged whole (with any code or URL in it blanked out), whose score is its one clause's
     // when that clause is the whole sentence (most are: scoring is most of extraction's time).
-    const kept = worthy.length > 1 ? worthy : keptWhole(prose.view, sentence, statement, clauses, register)
+    const kept =
+      worthy.length > 1 ? worthy : keptWhole(prose.view, sentence, statement, clauses, register, findClaims)
     for (const claim of kept) {
       if (wordCount(prose.view, claim) < MIN_WORDS) continue
       claims.push({
@@ -75,17 +79,19 @@ function keptWhole(
   statement: Span,
   clauses: readonly ScoredSpan[],
   register: Register,
+  findClaims: FindClaims,
 ): ScoredSpan[] {
   const [only] = clauses
   const same = clauses.length === 1 && only?.start === sentence.start && only.end === sentence.end
-  const score = same ? only.score : scored(view, sentence, register).score
-  return score >= CHECKWORTHY_THRESHOLD ? [{ ...statement, score }] : []
+  const score = same ? only.score : scored(view, sentence, register, findClaims).score
+  return score >= FIND_CLAIMS[findClaims].threshold ? [{ ...statement, score }] : []
 }
 
-function scored(view: string, span: Span, register: Register): ScoredSpan {
+function scored(view: string, span: Span, register: Register, findClaims: FindClaims): ScoredSpan {
   return {
     ...span,
-    score: span.end > span.start ? checkWorthiness(view.slice(span.start, span.end), register) : 0,
+    score:
+      span.end > span.start ? checkWorthiness(view.slice(span.start, span.end), register, findClaims) : 0,
   }
 }
 

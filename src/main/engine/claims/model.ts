@@ -7,6 +7,7 @@
 // mostly plain statements, about things the debates never spoke of.
 
 import { characterText, MAX_GRAM, MIN_GRAM, sentenceFeatures } from './features'
+import type { FindClaims } from '../../../shared/schemas'
 import { sentenceForm, type Register, type SentenceForm } from './statements'
 
 /// One logistic regression over tf-idf features: each feature present in a sentence counts its idf, the
@@ -17,23 +18,44 @@ export interface LinearModel {
   features: Record<string, [number, number]>
 }
 
-/// A trained model as shipped in resources/checkworthiness.json.
-export interface WorthinessModel {
+/// A trained model: its two regressions and the threshold it is used at.
+export interface TrainedModel {
   words: LinearModel
   characters: LinearModel
   /// The share of the characters model in the averaged logit (the words model has the rest).
   mix: number
-  /// Sentences scoring at least this are check-worthy (chosen by cross-validation on the training data).
+  /// Sentences scoring at least this are check-worthy (chosen by cross-validation on the training data): the
+  /// balanced setting's threshold.
   threshold: number
 }
 
-/// How check-worthy a sentence of a document in that register is, from 0 to 1.
-export function modelScore(model: WorthinessModel, sentence: string, register: Register = 'prose'): number {
-  return decide(model.threshold, learnedScore(model, sentence), sentenceForm(sentence), register)
+/// The model as shipped in resources/checkworthiness.json.
+export interface WorthinessModel extends TrainedModel {
+  /// Each "Find claims" setting's threshold, with the precision and recall it had in the cross-validation that
+  /// chose it.
+  findClaims: Record<FindClaims, FoundClaims>
+}
+
+/// A "Find claims" setting's threshold and what it found in cross-validation on the training data.
+export interface FoundClaims {
+  threshold: number
+  precision: number
+  recall: number
+}
+
+/// How check-worthy a sentence of a document in that register is, from 0 to 1, the rules of form holding at
+/// `threshold` (a rule's claim scores at least it, its non-claim below it).
+export function modelScore(
+  model: TrainedModel,
+  sentence: string,
+  register: Register = 'prose',
+  threshold = model.threshold,
+): number {
+  return decide(threshold, learnedScore(model, sentence), sentenceForm(sentence), register)
 }
 
 /// The learned probability alone, before the rules of form.
-export function learnedScore(model: WorthinessModel, sentence: string): number {
+export function learnedScore(model: TrainedModel, sentence: string): number {
   const compiled = compile(model)
   const logit =
     (1 - model.mix) * linearLogit(compiled.words, sentenceFeatures(sentence)) +
@@ -73,9 +95,9 @@ interface Compiled {
 }
 
 // Built once per model, on first use.
-const compiledModels = new WeakMap<WorthinessModel, Compiled>()
+const compiledModels = new WeakMap<TrainedModel, Compiled>()
 
-function compile(model: WorthinessModel): Compiled {
+function compile(model: TrainedModel): Compiled {
   let compiled = compiledModels.get(model)
   if (!compiled) {
     compiled = {

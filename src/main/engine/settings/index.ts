@@ -3,6 +3,7 @@ import { Config, everyModel, ModelConfig, sameAddress, SEARCH_BASE_URLS } from '
 import { ApiError } from '../../../shared/errors'
 import {
   Dialect,
+  FindClaims,
   SearchProviderName,
   type ApiToken,
   type CreatedToken,
@@ -50,7 +51,12 @@ const SavedSearch = z.object({
   baseURL: z.string(),
   apiKeyEnv: z.string().optional(),
 })
-const SavedWriting = z.object({ dialect: Dialect, dictionary: z.array(z.string()) })
+const SavedWriting = z.object({
+  dialect: Dialect,
+  dictionary: z.array(z.string()),
+  // Saved before the setting was: balanced, as extraction was then.
+  findClaims: FindClaims.default('balanced'),
+})
 
 /// Settings, API keys, tokens and credits of the person at this computer: every operation here requires the
 /// owner (`requireOwner`), never an API token. Models and search are saved over the configuration file's (the
@@ -125,9 +131,16 @@ export class AppSettings {
     }
   }
 
-  /// The writer's English and dictionary, which the editor's live check and t1 follow.
+  /// The writer's English and dictionary, which the editor's live check and t1 follow, and how many claims to
+  /// find in a text.
   writing(): Settings['writing'] {
-    return this.saved.part('writing', SavedWriting) ?? { dialect: 'american', dictionary: [] }
+    return (
+      this.saved.part('writing', SavedWriting) ?? {
+        dialect: 'american',
+        dictionary: [],
+        findClaims: 'balanced',
+      }
+    )
   }
 
   view(principal: Principal): Settings {
@@ -203,12 +216,9 @@ export class AppSettings {
         this.saved.saveKey(SEARCH_KEY, keyFor(apiKey, sameAddress(current.search, saved)), at)
       }
       if (patch.writing) {
-        const writing = {
-          ...(this.saved.part('writing', SavedWriting) ?? { dialect: 'american' }),
-          ...patch.writing,
-        }
-        const dictionary = [...new Set(writing.dictionary ?? [])].sort((a, b) => a.localeCompare(b))
-        this.saved.put('writing', { dialect: writing.dialect, dictionary }, at)
+        const writing = { ...this.writing(), ...patch.writing }
+        const dictionary = [...new Set(writing.dictionary)].sort((a, b) => a.localeCompare(b))
+        this.saved.put('writing', { ...writing, dictionary }, at)
       }
       if (patch.sources) {
         const policy = { ...this.sourcePolicy(principal.organizationId), ...patch.sources }

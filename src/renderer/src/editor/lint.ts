@@ -16,13 +16,13 @@ import {
 } from '@codemirror/state'
 import { keymap, ViewPlugin, type EditorView, type PluginValue, type ViewUpdate } from '@codemirror/view'
 import { knownToDictionary, messageParts, UNKNOWN_WORD_RULES, type Finding } from '../../../shared/findings'
-import type { Settings } from '../../../shared/schemas'
+import type { SpellingSettings } from '../../../shared/schemas'
 import { claimField } from './claims'
 import { ParagraphChecker, type LintPort } from './lintChecker'
 import { paragraphsOf, placeFindings, toLint, touchedBy, type Paragraph } from './lintParagraphs'
 
 /// The writer's spelling settings: Harper's dialect and the words added to the dictionary.
-export type WritingSettings = Settings['writing']
+export type WritingSettings = SpellingSettings
 
 /// The writing settings in force (the first one given; American English and no words when none is).
 export const writingSettings = Facet.define<

@@ -1,13 +1,14 @@
 import { execFile, execFileSync } from 'node:child_process'
-import { existsSync, readdirSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
 import type { Worker } from 'node:worker_threads'
 import { describe, expect, it } from 'vitest'
 import { extractClaims } from '../../../../src/main/engine/claims'
-import { ClaimExtractor } from '../../../../src/main/engine/claims/pool'
+import { ClaimExtractor, type ExtractionTask } from '../../../../src/main/engine/claims/pool'
 import { workerEntry, workerPool } from '../../../../src/main/engine/base/workerEntry'
+import { FindClaims } from '../../../../src/shared/schemas'
 
 // Claim extraction runs on a pool of worker threads: from source under vitest and tsx, and from the bundle as
 // electron-vite builds it (out/main/claims-worker.js) under plain Node.
@@ -51,7 +52,7 @@ describe('the claim extraction pool', () => {
   })
 
   it("bounds each thread's heap as it is told", async () => {
-    const pool = workerPool<string, unknown>(
+    const pool = workerPool<ExtractionTask, unknown>(
       new URL('../../../../src/main/engine/claims/pool.ts', import.meta.url).href,
       './worker.ts',
       'claims-worker.js',
@@ -59,7 +60,7 @@ describe('the claim extraction pool', () => {
       { maxYoungGenerationSizeMb: 8 },
     )
     try {
-      await pool.run(TEXT)
+      await pool.run({ text: TEXT, findClaims: 'balanced' })
       expect(pool.threads.map((thread) => thread.resourceLimits?.maxYoungGenerationSizeMb)).toEqual([8])
     } finally {
       await pool.destroy()
@@ -92,12 +93,51 @@ describe('the claim extraction pool', () => {
     const script = `
       import { Piscina } from 'piscina'
       const pool = new Piscina({ filename: ${JSON.stringify(pathToFileURL(WORKER).href)} })
-      console.log(JSON.stringify(await pool.run(${JSON.stringify(TEXT)})))
+      console.log(JSON.stringify(await pool.run({ text: ${JSON.stringify(TEXT)}, findClaims: 'more' })))
       await pool.destroy()`
     const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], {
       cwd: ROOT,
       timeout: 60_000,
     })
-    expect(JSON.parse(stdout)).toEqual(extractClaims(TEXT))
+    expect(JSON.parse(stdout)).toEqual(extractClaims(TEXT, 'more'))
   }, 240_000)
+})
+
+describe('the claims a text has, by the writer’s "Find claims" setting', () => {
+  it('fewer finds a part of balanced, balanced a part of more; the extractor asks the setting each time', async () => {
+    // Debate sentences (talk: no rules of form), where each setting's threshold alone decides.
+    const text = readFileSync(
+      join(ROOT, '..', 'shared', 'data', 'checkworthiness', 'claimbuster-train.jsonl'),
+      'utf8',
+    )
+      .split('\n')
+      .filter(Boolean)
+      .slice(0, 80)
+      .map((line) => (JSON.parse(line) as { text: string }).text)
+      .join(' ')
+    const texts = (findClaims: FindClaims) => extractClaims(text, findClaims).map((claim) => claim.text)
+    const [fewer, balanced, more] = [texts('fewer'), texts('balanced'), texts('more')]
+    expect(fewer.length).toBeLessThan(balanced.length)
+    expect(balanced.length).toBeLessThan(more.length)
+    expect(more).toEqual(expect.arrayContaining(balanced))
+    expect(balanced).toEqual(expect.arrayContaining(fewer))
+    let setting: FindClaims = 'fewer'
+    const extractor = new ClaimExtractor(() => setting)
+    try {
+      expect((await extractor.extract(text)).map((claim) => claim.text)).toEqual(fewer)
+      setting = 'more'
+      expect((await extractor.extract(text)).map((claim) => claim.text)).toEqual(more)
+    } finally {
+      await extractor.close()
+    }
+  })
+
+  it('holds the rules of form at each threshold: in prose a question is never a claim, a plain statement always', () => {
+    const text = 'Is the tower 330 metres tall? The tower was painted in a new colour last spring.'
+    for (const findClaims of FindClaims.options)
+      expect(
+        extractClaims(text, findClaims).map((claim) => claim.text),
+        findClaims,
+      ).toEqual(['The tower was painted in a new colour last spring.'])
+  })
 })

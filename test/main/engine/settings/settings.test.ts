@@ -58,7 +58,7 @@ describe('settings belong to the person at this computer', () => {
     const res = await server.owner('GET', '/settings')
     expect(res.status).toBe(200)
     const settings = Settings.parse(res.json)
-    expect(settings.writing).toEqual({ dialect: 'american', dictionary: [] })
+    expect(settings.writing).toEqual({ dialect: 'american', dictionary: [], findClaims: 'balanced' })
     expect(settings.models).toEqual({ panel: [], judge: null })
     expect(settings.localServer).toMatchObject({ available: false, enabled: false, address: null })
   })
@@ -359,9 +359,47 @@ describe('writing and search', () => {
     const res = await server.owner('PATCH', '/settings', {
       writing: { dialect: 'british', dictionary: ['Factdesk', 'colour', 'Factdesk'] },
     })
-    expect(res.json.writing).toEqual({ dialect: 'british', dictionary: ['colour', 'Factdesk'] })
+    expect(res.json.writing).toEqual({
+      dialect: 'british',
+      dictionary: ['colour', 'Factdesk'],
+      findClaims: 'balanced',
+    })
     const dialectOnly = await server.owner('PATCH', '/settings', { writing: { dialect: 'canadian' } })
-    expect(dialectOnly.json.writing).toEqual({ dialect: 'canadian', dictionary: ['colour', 'Factdesk'] })
+    expect(dialectOnly.json.writing).toEqual({
+      dialect: 'canadian',
+      dictionary: ['colour', 'Factdesk'],
+      findClaims: 'balanced',
+    })
+  })
+
+  it('finds fewer or more claims in a text as "Find claims" says, keeping the rest of Writing', async () => {
+    // Debate sentences, talk (no rules of form): each setting's threshold alone decides.
+    const text = readFileSync(
+      join(process.cwd(), '..', 'shared', 'data', 'checkworthiness', 'claimbuster-train.jsonl'),
+      'utf8',
+    )
+      .split('\n')
+      .filter(Boolean)
+      .slice(0, 60)
+      .map((line) => (JSON.parse(line) as { text: string }).text)
+      .join(' ')
+    const found = async (findClaims: string): Promise<number> => {
+      const saved = await server.owner('PATCH', '/settings', { writing: { findClaims } })
+      expect(saved.status).toBe(200)
+      expect(saved.json.writing.findClaims).toBe(findClaims)
+      const estimate = await call(server, 'POST', '/checks/estimate', { body: { text, tiers: ['t1'] } })
+      expect(estimate.status).toBe(200)
+      return estimate.json.claimCount as number
+    }
+    const [fewer, balanced, more] = [await found('fewer'), await found('balanced'), await found('more')]
+    expect(fewer).toBeLessThan(balanced)
+    expect(balanced).toBeLessThan(more)
+    const refused = await server.owner('PATCH', '/settings', { writing: { findClaims: 'all' } })
+    expect(refused.status).toBe(400)
+    expectEnvelope(refused.json, 'bad_request')
+    // Refused whole: the setting in force stays.
+    expect((await server.owner('GET', '/settings')).json.writing.findClaims).toBe('more')
+    await server.owner('PATCH', '/settings', { writing: { findClaims: 'balanced' } })
   })
 
   it('saves the search provider and its key, shown only as last4', async () => {
@@ -498,7 +536,7 @@ describe('settings persist', () => {
     const first = await startOwnerServer()
     await first.owner('PATCH', '/settings', {
       models: { panel: [model('panel-a', 'model-a', { apiKey: KEY })], judge: model('judge', 'model-judge') },
-      writing: { dialect: 'australian', dictionary: ['arvo'] },
+      writing: { dialect: 'australian', dictionary: ['arvo'], findClaims: 'more' },
     })
     const { dataDir } = first
     await first.close()
@@ -506,7 +544,7 @@ describe('settings persist', () => {
     try {
       const res = await second.owner('GET', '/settings')
       expect(res.json.models.panel[0]).toMatchObject({ id: 'panel-a', key: { hasKey: true, last4: 'wxyz' } })
-      expect(res.json.writing).toEqual({ dialect: 'australian', dictionary: ['arvo'] })
+      expect(res.json.writing).toEqual({ dialect: 'australian', dictionary: ['arvo'], findClaims: 'more' })
       expect(second.engine.settings.keys.model('panel-a', undefined)).toBe(KEY)
       const t2 = await call(second, 'POST', '/checks/estimate', {
         body: { text: 'Rome is old.', tiers: ['t2'] },

@@ -1,6 +1,6 @@
 import type { Worker } from 'node:worker_threads'
 import { knownToDictionary } from '../../../../shared/findings'
-import type { Settings } from '../../../../shared/schemas'
+import type { SpellingSettings } from '../../../../shared/schemas'
 import { likelyTypo, type Placement } from '../../../../shared/typos'
 import type { CheckReply, CheckRequest, Finding } from './protocol'
 import { startWorker } from './workerEntry'
@@ -13,7 +13,7 @@ export interface CheckResult {
 }
 
 /// The writer's spelling settings: the English that counts as right, and the words added to the dictionary.
-export type Writing = Settings['writing']
+export type Writing = SpellingSettings
 
 const AMERICAN: Writing = { dialect: 'american', dictionary: [] }
 

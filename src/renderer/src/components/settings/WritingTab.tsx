@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, type JSX } from 'react'
-import { Dialect } from '../../../../shared/schemas'
+import { Dialect, FindClaims } from '../../../../shared/schemas'
 import { focusInPlaceOf, focusLost } from '../focus'
 import { Problem, useRequest, type TabProps } from './common'
 
@@ -10,14 +10,27 @@ const DIALECTS: Record<Dialect, string> = {
   australian: 'Australian English (colour, centre)',
 }
 
-/// Writing: the English whose spelling is checked, and the words added to the dictionary.
+/// Each "Find claims" setting in words: what the writer gains and gives up (the README gives its precision and
+/// recall).
+const FINDING: Record<FindClaims, string> = {
+  fewer: 'Fewer: only the likeliest claims (fewer to check, more missed)',
+  balanced: 'Balanced',
+  more: 'More: miss fewer claims (more to check, some no claim)',
+}
+
+/// Writing: the English whose spelling is checked, how many claims a text's check finds, and the words added to
+/// the dictionary.
 export function WritingTab({ api, settings, onSaved }: TabProps): JSX.Element {
   const { writing } = settings
   const saving = useRequest()
   const field = useId()
   const dialect = useRef<HTMLSelectElement>(null)
   const words = useRef<HTMLUListElement>(null)
-  const save = async (patch: { dialect?: Dialect; dictionary?: string[] }): Promise<boolean> => {
+  const save = async (patch: {
+    dialect?: Dialect
+    dictionary?: string[]
+    findClaims?: FindClaims
+  }): Promise<boolean> => {
     const answer = await saving.run(() => api.updateSettings({ writing: patch }))
     if (answer) onSaved(answer)
     return answer !== undefined
@@ -51,6 +64,19 @@ export function WritingTab({ api, settings, onSaved }: TabProps): JSX.Element {
         {Dialect.options.map((dialect) => (
           <option key={dialect} value={dialect}>
             {DIALECTS[dialect]}
+          </option>
+        ))}
+      </select>
+      <label htmlFor={`${field}-find`}>Find claims</label>
+      <select
+        id={`${field}-find`}
+        value={writing.findClaims}
+        disabled={saving.busy}
+        onChange={(event) => void save({ findClaims: event.target.value as FindClaims })}
+      >
+        {FindClaims.options.map((level) => (
+          <option key={level} value={level}>
+            {FINDING[level]}
           </option>
         ))}
       </select>
