@@ -16,7 +16,7 @@ import {
 const ARTICLE = [
   '# The tower',
   '',
-  'The Eiffel Tower is 330 metres tall. It was completed in 1889 for the World Fair in Paris.',
+  'The Eiffel Tower is 330 metres talll. It was completed in 1889 for the World Fair in Paris.',
   '',
   'Gustave Eiffel’s company designed and built the tower. Around seven million people visit it every yaer.',
 ].join('\n')
@@ -51,7 +51,7 @@ test('estimates, checks with t1, keeps ranges while typing and opens a claim', a
   await expect(estimate).toContainText('enough for this check')
   const highlighted = await claimTexts(page)
   expect(highlighted.length).toBeGreaterThan(0)
-  expect(highlighted).toContain('The Eiffel Tower is 330 metres tall.')
+  expect(highlighted).toContain('The Eiffel Tower is 330 metres talll.')
   const count = highlighted.length
   await expect(estimate.locator('.estimate-total')).toHaveText(`${count} credit${count === 1 ? '' : 's'}`)
   await page.screenshot({ path: screenshot('estimate.png') })
@@ -111,7 +111,7 @@ test('estimates, checks with t1, keeps ranges while typing and opens a claim', a
   const panel = page.getByRole('complementary', { name: 'Claim' })
   const written = await editor.textContent()
   await page.keyboard.press('Control+Shift+K')
-  await expect(panel).toContainText('The Eiffel Tower is 330 metres tall.')
+  await expect(panel).toContainText('The Eiffel Tower is 330 metres talll.')
   expect(await editor.textContent()).toBe(written)
   // Escape in the text closes the panel; opened again, Escape inside it closes it and gives the text the keys.
   await page.keyboard.press('Escape')
@@ -124,14 +124,14 @@ test('estimates, checks with t1, keeps ranges while typing and opens a claim', a
 
   // A badge is no tab stop of its own, and is named by its claim's first words. Activated without a mouse
   // (a screen reader's click, or Enter once focused) it opens its claim and never edits the text.
-  const towerBadge = editor.getByRole('button', { name: /^Claim “The Eiffel Tower is 330 metres tall\.”: / })
+  const towerBadge = editor.getByRole('button', { name: /^Claim “The Eiffel Tower is 330 metres talll\.”: / })
   await expect(towerBadge).toHaveAttribute('tabindex', '-1')
   await towerBadge.dispatchEvent('click')
-  await expect(panel).toContainText('The Eiffel Tower is 330 metres tall.')
+  await expect(panel).toContainText('The Eiffel Tower is 330 metres talll.')
   await page.keyboard.press('Escape')
   await towerBadge.focus()
   await page.keyboard.press('Enter')
-  await expect(panel).toContainText('The Eiffel Tower is 330 metres tall.')
+  await expect(panel).toContainText('The Eiffel Tower is 330 metres talll.')
   expect(await editor.textContent()).toBe(written)
   // Closed by its button, the panel gives the keys back to the text.
   await panel.getByRole('button', { name: 'Close panel' }).click()
