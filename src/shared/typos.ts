@@ -2,7 +2,7 @@
 // are names ("Okafor" → "Orator", "RIVERTON" → "Overton") or words of another English ("metre" → "mere"). Shared
 // by the engine's t1 and the editor; the writer's dictionary stays the way to teach the checker a word.
 import type { Finding } from './findings'
-import { englishWord } from './spellings'
+import { clearSpelling, englishWord } from './spellings'
 
 /// Where a checked text sits: the whole document it is part of, and the offset (UTF-16) at which it starts
 /// there. Names and repeated words are judged in the whole document.
@@ -21,14 +21,18 @@ export function startsSentence(text: string, at: number): boolean {
 /// Whether a finding of `text` (placed at `placement`) is kept. Every finding but a spelling one is; a spelling
 /// finding is dropped when its word is a common word of some English (englishWord: changing it into another
 /// word needs more evidence than an edit distance), or is taken for a name: it is capitalised in the middle of
-/// a sentence, or it occurs more than once in the document.
+/// a sentence, or capitalised and found more than once in the document. A word in lower case found more than once
+/// is taken for a term of the text's own, unless it clearly stands for another word (clearSpelling): a writer who
+/// misspells "recieve" every time is told every time.
 export function likelyTypo(finding: Finding, text: string, placement: Placement): boolean {
   if (!finding.spelling) return true
   const word = text.slice(finding.charStart, finding.charEnd)
   if (englishWord(word)) return false
+  // A word in lower case found again is a term of the text's own, unless it clearly stands for another word.
+  if (!/^\p{Lu}/u.test(word))
+    return occurrences(placement.document, word) < 2 || clearSpelling(word, finding.suggestions) !== null
   const midSentence = !startsSentence(placement.document, placement.charStart + finding.charStart)
-  if (midSentence && /^\p{Lu}/u.test(word)) return false
-  return occurrences(placement.document, word) < 2
+  return !midSentence && occurrences(placement.document, word) < 2
 }
 
 /// How many times `word` stands as a word of its own in `document`, in any case.

@@ -213,6 +213,16 @@ describe('names are not typos', () => {
       expect(await misspelt(article, undefined, dialect)).toEqual(['recieved', 'Speling'])
   })
 
+  it('marks a lower-case misspelling every time the writer makes it; a term of the text’s own once', async () => {
+    const document = 'They will recieve it today. We recieve it tomorrow.'
+    const claim = 'They will recieve it today.'
+    expect(await misspelt(claim, { document, charStart: 0 })).toEqual(['recieve'])
+    // No word it clearly stands for, and found again: the text's own term.
+    const terms = 'The thermokarst is old. The thermokarst is wide.'
+    expect(await misspelt('The thermokarst is old.')).toEqual(['thermokarst'])
+    expect(await misspelt('The thermokarst is old.', { document: terms, charStart: 0 })).toEqual([])
+  })
+
   it('judges names in the whole document a claim is checked in', async () => {
     const document = 'Okafor built the dam. The engineer, Okafor, says it holds.'
     const claim = 'Okafor built the dam.'
