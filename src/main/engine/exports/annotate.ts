@@ -161,13 +161,16 @@ export const quietLine = (quiet: readonly AnnotatedClaim[]): string =>
 export const QUIET_HEADING = 'Could not be confirmed'
 
 /// A claim's words for a line of the list of quiet claims: on one line, cut at a word after 80 characters.
-export function shortClaim(claim: AnnotatedClaim): string {
-  const words = claimWords(claim)
-  const chars = Array.from(words)
-  if (chars.length <= 80) return words
-  const cut = chars.slice(0, 80).join('')
+export const shortClaim = (claim: AnnotatedClaim): string => cutAtWord(claimWords(claim), 80)
+
+/// Text on one line of at most `most` characters: whole, or cut at its last word that fits (in its second half),
+/// without the commas and spaces before the cut, and "…".
+function cutAtWord(text: string, most: number): string {
+  const chars = Array.from(text)
+  if (chars.length <= most) return text
+  const cut = chars.slice(0, most - 1).join('')
   const space = cut.lastIndexOf(' ')
-  return `${(space > 40 ? cut.slice(0, space) : cut).replace(/[\s,;:]+$/, '')}…`
+  return `${(space > cut.length / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:]+$/, '')}…`
 }
 
 /// What a line of the list of quiet claims says of why: the kind of unverifiable it is ("no evidence found"), or
@@ -228,16 +231,14 @@ function decidingVote({ consensus, tier, votes }: AnnotatedClaim): Evaluation | 
 }
 
 /// A text's first sentence on one line, cut at a word with "…" when it is longer than 160 characters.
-function shortened(text: string): string {
-  const sentence = text
-    .replace(/\s+/g, ' ')
-    .trim()
-    .split(/(?<=[.!?])\s/u)[0] as string
-  const chars = Array.from(sentence)
-  if (chars.length <= 160) return sentence
-  const cut = chars.slice(0, 159).join('')
-  return `${cut.replace(/\s+\S*$/u, '') || cut}…`
-}
+const shortened = (text: string): string =>
+  cutAtWord(
+    text
+      .replace(/\s+/g, ' ')
+      .trim()
+      .split(/(?<=[.!?])\s/u)[0] as string,
+    160,
+  )
 
 /// What the "Needs attention" list says of a claim after its verdict: why, the models' reason when the
 /// headline verdict does not give it (the first sentence), and where the correction is.
