@@ -35,8 +35,25 @@ export function likelyTypo(finding: Finding, text: string, placement: Placement)
   return !midSentence && occurrences(placement.document, word) < 2
 }
 
-/// How many times `word` stands as a word of its own in `document`, in any case.
+/// The words of the last document asked about, counted in lower case: a check asks of each of its claims in the
+/// same document, which is read once, not once per finding.
+let counted: { document: string; words: Map<string, number> } | null = null
+
+/// How many times `word` stands as a word of its own in `document` (not inside a longer run of letters and
+/// digits), in any case.
 function occurrences(document: string, word: string): number {
-  const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-  return document.match(new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'giu'))?.length ?? 0
+  // A word with other characters than letters and digits (an apostrophe) is looked for as it is.
+  if (/[^\p{L}\p{N}]/u.test(word)) {
+    const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+    return document.match(new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'giu'))?.length ?? 0
+  }
+  if (counted?.document !== document) {
+    const words = new Map<string, number>()
+    for (const [found] of document.matchAll(/[\p{L}\p{N}]+/gu)) {
+      const lower = found.toLowerCase()
+      words.set(lower, (words.get(lower) ?? 0) + 1)
+    }
+    counted = { document, words }
+  }
+  return counted.words.get(word.toLowerCase()) ?? 0
 }
