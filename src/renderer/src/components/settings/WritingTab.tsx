@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, type JSX } from 'react'
-import { Dialect, FindClaims } from '../../../../shared/schemas'
+import { Dialect, FindClaims, type SettingsPatch } from '../../../../shared/schemas'
 import { focusInPlaceOf, focusLost } from '../focus'
 import { Problem, useRequest, type TabProps } from './common'
 
@@ -26,11 +26,7 @@ export function WritingTab({ api, settings, onSaved }: TabProps): JSX.Element {
   const field = useId()
   const dialect = useRef<HTMLSelectElement>(null)
   const words = useRef<HTMLUListElement>(null)
-  const save = async (patch: {
-    dialect?: Dialect
-    dictionary?: string[]
-    findClaims?: FindClaims
-  }): Promise<boolean> => {
+  const save = async (patch: NonNullable<SettingsPatch['writing']>): Promise<boolean> => {
     const answer = await saving.run(() => api.updateSettings({ writing: patch }))
     if (answer) onSaved(answer)
     return answer !== undefined
