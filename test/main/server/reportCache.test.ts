@@ -2,6 +2,7 @@ import { Agent, request, type IncomingHttpHeaders } from 'node:http'
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { afterEach, describe, expect, it } from 'vitest'
 import { hasEnded } from '../../../src/shared/vocabulary'
+import { ReportEvents } from '../../../src/main/engine/base/events'
 import { ReportCache } from '../../../src/main/engine/checks/reports'
 import { startFakeOpenAI, type FakeOpenAI } from '../../helpers/fakeOpenAI'
 import { call, startServer, waitForEnd, type TestServer } from '../../helpers/server'
@@ -248,6 +249,35 @@ describe('GET /checks/{id}/report, served from the report cache', () => {
     expect(landings).toBeGreaterThanOrEqual(9)
     expect(midway).toBeGreaterThanOrEqual(3)
     expect(JSON.parse(await freshReport(s, id)).claims[0].statement).toMatch(/\(resolved\)$/)
+  })
+
+  it('shows every claim as it ended once it shows the check ended, though the claims’ events are not heard yet', async () => {
+    // Another replica of a team server, or a version serialized while the last consensus lands: the check's end
+    // is heard before the events of its claims. A poller that stops once the check ended must get them all.
+    const gate = new GatedTier(false)
+    server = await startServer({ tiers: new Map([['t1', gate]]) })
+    const s = server
+    const submitted = await call(s, 'POST', '/checks', { body: { text: TEXT, tiers: ['t1'] } })
+    const id = submitted.json.id as string
+    await expect.poll(() => gate.started.length).toBe(3)
+    const principal = await s.engine.localPrincipal()
+    const store = await s.openStore()
+    // This cache hears only what the test tells it.
+    const heard = new ReportEvents()
+    const cache = new ReportCache(store, heard)
+    try {
+      const running = JSON.parse((await cache.report(principal, id)).json.toString())
+      expect(running.claims.map((claim: any) => claim.consensus.t1 ?? null)).toEqual([null, null, null])
+      gate.releaseAll()
+      const check = await waitForEnd(s, id)
+      heard.emit({ type: 'check', check, organizationId: principal.organizationId })
+      const ended = (await cache.report(principal, id)).json.toString()
+      expect(JSON.parse(ended).check.status).toBe('completed')
+      expect(ended).toBe(await freshReport(s, id))
+    } finally {
+      cache.close()
+      await store.close()
+    }
   })
 
   it('holds no more than its byte bound, and builds a report it let go of again', async () => {

@@ -4,6 +4,7 @@ import { brotliCompress, constants, gzip } from 'node:zlib'
 import { ApiError } from '../../../shared/errors'
 import { combinedCheck, combinedReport } from '../../../shared/manuscript'
 import { MANUSCRIPT_ID, type Report } from '../../../shared/schemas'
+import { hasEnded } from '../../../shared/vocabulary'
 import type { ReportEvents } from '../base/events'
 import type { Principal } from './access'
 import type { Store } from '../store'
@@ -142,6 +143,11 @@ class KeptReport {
   complete = false
   /// True when a claim that landed could not be read again: the report must be assembled anew.
   broken = false
+  /// True once the claims were read after the check was seen ended: nothing lands on them after that. A claim's
+  /// last consensus is written before its check ends, but its event may come after the check's end is read (on
+  /// another replica of a team server, or while a version is being serialized): a report that showed the end
+  /// without it would keep it from whoever stops reading once the check ended.
+  private settled: boolean
   /// Claims that landed while the report was being assembled.
   private readonly landedEarly = new Set<string>()
   /// The claims being read again after they landed, one after another.
@@ -156,6 +162,8 @@ class KeptReport {
     private readonly grew: () => void,
   ) {
     this.tally = new ReportTally(record.tiers)
+    // Assembled after the end was read, the claims are read as they ended.
+    this.settled = hasEnded(record)
     this.ready = this.assemble()
   }
 
@@ -221,6 +229,15 @@ class KeptReport {
   private async serialize(): Promise<ReportBytes> {
     await this.updates
     const record = (await this.store.checks.byId(this.record.id)) ?? this.record
+    if (!this.settled && hasEnded(record)) {
+      // Read after the end was: every claim as it ended, after what landed before.
+      const reading = this.updates.then(() => this.readClaims())
+      this.updates = reading.catch(() => {
+        this.broken = true
+      })
+      await reading
+      this.settled = true
+    }
     const check = await checkView(this.store, record, this.tally.done)
     const summary = this.tally.summary(this.claims.length, this.tokens)
     const claims = this.claims.slice()
@@ -255,6 +272,17 @@ class KeptReport {
     await stretches.pause(true)
     this.text = await jsonString(await this.store.documents.text(this.record.documentId), stretches)
     this.panel = JSON.stringify(await panelOf(this.store, this.record))
+    await this.readClaims(stretches)
+    while (this.landedEarly.size > 0) {
+      const ids = [...this.landedEarly].filter((id) => this.index.has(id))
+      this.landedEarly.clear()
+      await this.reread(ids)
+    }
+    this.complete = true
+  }
+
+  /// Reads every claim of the document in, a page at a time.
+  private async readClaims(stretches = new Stretches()): Promise<void> {
     let after: ClaimRecord | null = null
     for (;;) {
       await stretches.pause()
@@ -264,12 +292,6 @@ class KeptReport {
       after = page.at(-1) ?? after
       if (page.length < PAGE) break
     }
-    while (this.landedEarly.size > 0) {
-      const ids = [...this.landedEarly].filter((id) => this.index.has(id))
-      this.landedEarly.clear()
-      await this.reread(ids)
-    }
-    this.complete = true
   }
 
   /// Serializes `claims` as they are in the store now, in place of what was kept of them.
