@@ -82,6 +82,19 @@ export function englishWord(word: string): boolean {
   )
 }
 
+/// Whether `a` and `b` are one word as two Englishes spell it ("colour" and "color", "meter" and "metre"), in
+/// either order and any case.
+export function sameWordElsewhere(a: string, b: string): boolean {
+  const [first, second] = [a.toLowerCase(), b.toLowerCase()]
+  return (
+    first !== second &&
+    OTHER_ENGLISH.some(
+      ([pattern, american]) =>
+        first.replace(pattern, american) === second || second.replace(pattern, american) === first,
+    )
+  )
+}
+
 /// The words of the frequency list one edit (deletion, transposition, substitution, insertion) from `word`,
 /// else two, lower-case; and the contraction it is without its apostrophe. None for a word with anything but
 /// letters.

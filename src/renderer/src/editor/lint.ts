@@ -17,6 +17,7 @@ import {
 import { keymap, ViewPlugin, type EditorView, type PluginValue, type ViewUpdate } from '@codemirror/view'
 import { knownToDictionary, messageParts, UNKNOWN_WORD_RULES, type Finding } from '../../../shared/findings'
 import type { SpellingSettings } from '../../../shared/schemas'
+import { takenForName } from '../../../shared/typos'
 import { claimField } from './claims'
 import { ParagraphChecker, type LintPort } from './lintChecker'
 import { paragraphsOf, placeFindings, toLint, touchedBy, type Paragraph } from './lintParagraphs'
@@ -83,6 +84,8 @@ class WritingLintPlugin implements PluginValue {
   /// The document's paragraphs, when they were last read from `readDoc`.
   private paragraphs: Paragraph[] = []
   private readDoc: EditorState['doc'] | null = null
+  /// The text of `readDoc`, in which names and the document's own terms are told from typos.
+  private readText = ''
   private pause: ReturnType<typeof setTimeout> | undefined
   private showing: ReturnType<typeof setTimeout> | undefined
   private readonly templates = new WeakMap<Finding, Omit<Diagnostic, 'from' | 'to'>>()
@@ -157,7 +160,8 @@ class WritingLintPlugin implements PluginValue {
     this.edits?.iterChangedRanges((_fromA, _toA, from, to) => changed.push({ from, to }))
     this.edits = null
     this.readDoc = state.doc
-    this.paragraphs = paragraphsOf(state.doc.toString())
+    this.readText = state.doc.toString()
+    this.paragraphs = paragraphsOf(this.readText)
     this.checker.useDialect(state.facet(writingSettings).dialect)
     const known = (text: string): boolean => this.checker.findings(text) !== undefined
     const texts = this.paragraphs.map((paragraph) => paragraph.prose)
@@ -195,7 +199,10 @@ class WritingLintPlugin implements PluginValue {
       if (findings) {
         for (const { finding, from, to } of placeFindings(paragraph, findings, sliceDoc)) {
           const word = paragraph.prose.slice(finding.charStart, finding.charEnd)
-          if (wanted(finding.rule, word)) diagnostics.push({ ...this.template(finding, word), from, to })
+          // A name or a term of the document's own is not marked, as t1 does not report it.
+          const name = finding.spelling && takenForName(finding, word, this.readText, paragraph.from)
+          if (!name && wanted(finding.rule, word))
+            diagnostics.push({ ...this.template(finding, word), from, to })
         }
         continue
       }

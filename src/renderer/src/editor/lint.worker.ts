@@ -5,6 +5,7 @@ import { LocalLinter } from 'harper.js'
 // origin, and no data: URL, which the page's connect-src 'self' refuses.
 import { slimBinary } from 'harper.js/slimBinary'
 import { harperDialect, LINT_CONFIG, lintText } from '../../../shared/harper'
+import { markedAsWritten } from '../../../shared/typos'
 import type { LintReply, LintRequest } from './lintChecker'
 
 const linter = new LocalLinter({ binary: slimBinary })
@@ -18,7 +19,10 @@ self.addEventListener('message', (event: MessageEvent<LintRequest>) => {
 async function answer(request: LintRequest): Promise<void> {
   if (request.type === 'dialect') return linter.setDialect(harperDialect(request.dialect))
   // Markdown syntax, code and URLs reach the worker blanked (lintParagraphs.ts): what is left is plain text.
-  reply({ id: request.id, findings: await lintText(linter, request.text) })
+  const findings = (await lintText(linter, request.text)).filter((finding) =>
+    markedAsWritten(finding, request.text.slice(finding.charStart, finding.charEnd)),
+  )
+  reply({ id: request.id, findings })
 }
 
 function fail(request: LintRequest, error: unknown): void {
