@@ -43,7 +43,8 @@ export function measurementsMarkdown(run: BenchRun): string {
     'where a benchmark gives quantiles only; its target, where one is set, is what the median must meet.',
     "The REST API benchmark loads the server with `wrk` where it is installed, else with Node's HTTP client,",
     'and its figures name the client. `npm run bench -- NAME…` runs some of the benchmarks, and `--markdown`',
-    'may stand anywhere among them.',
+    'may stand anywhere among them. Accuracy is measured by `npm run eval`: its tables, each with its baselines,',
+    'are in [evaluation](evaluation.md).',
     '',
     `- Machine: ${run.machine.cpu}, ${run.machine.cpus} cores, ${run.machine.memoryGiB} GiB of memory` +
       (run.machine.load === undefined
