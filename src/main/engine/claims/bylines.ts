@@ -24,9 +24,15 @@ export function titleLines(text: string): Span[] {
       continue
     }
     if (line.kind !== 'text') continue
-    const words = withoutInlineMarks(withoutLineMarkers(text.slice(line.from, line.to))).trim()
-    const byline = BYLINE.test(words) && !/[.!?]$/.test(words) && words.split(/\s+/).length <= BYLINE_WORDS
-    if (byline || DATE_LINE.test(words)) spans.push({ start: line.from, end: line.to })
+    const words = withoutInlineMarks(withoutLineMarkers(text.slice(line.from, line.to)))
+    if (bylineOrDate(words)) spans.push({ start: line.from, end: line.to })
   }
   return spans
+}
+
+/// Whether a line's words, without Markdown marks, are a byline or a date line.
+export function bylineOrDate(line: string): boolean {
+  const words = line.trim()
+  const byline = BYLINE.test(words) && !/[.!?]$/.test(words) && words.split(/\s+/).length <= BYLINE_WORDS
+  return byline || DATE_LINE.test(words)
 }

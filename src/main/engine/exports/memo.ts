@@ -4,7 +4,7 @@
 import { GFM, parser as commonMark } from '@lezer/markdown'
 import type { SyntaxNode } from '@lezer/common'
 import type { ExportComments, Report } from '../../../shared/schemas'
-import { BYLINE_WORDS } from '../claims/bylines'
+import { BYLINE_WORDS, bylineOrDate } from '../claims/bylines'
 import {
   annotate,
   isWebUrl,
@@ -135,13 +135,15 @@ const plainText = (inlines: readonly Inline[]): string =>
 const isRightToLeft = (text: string): boolean =>
   /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/u.test(/\p{L}/u.exec(text)?.[0] ?? '')
 
-/// Whether a block is a short line of emphasis alone (a byline, a date line): "*By Dana Reporter*".
-const isEmphasisLine = (block: Block): boolean =>
+/// Whether a block is a byline or a date line: one as the claims find them ("By Dana Reporter", "20 November
+/// 2026"), or a short line of emphasis alone ("*Dana Reporter, Riverton*").
+const isBylineOrDate = (block: Block): boolean =>
   block.kind === 'paragraph' &&
-  plainText(block.inlines).split(' ').length <= BYLINE_WORDS &&
-  block.inlines.every(
-    (inline) => !('text' in inline) || inline.text.trim() === '' || inline.emphasis || inline.strong,
-  )
+  (bylineOrDate(plainText(block.inlines)) ||
+    (plainText(block.inlines).split(' ').length <= BYLINE_WORDS &&
+      block.inlines.every(
+        (inline) => !('text' in inline) || inline.text.trim() === '' || inline.emphasis || inline.strong,
+      )))
 
 /// Each claim's place (see `Place`), by its number: where its first words are.
 function claimPlaces(article: readonly Block[]): Map<number, Place> {
@@ -166,7 +168,7 @@ function claimPlaces(article: readonly Block[]): Map<number, Place> {
       heading = plainText(block.inlines)
       paragraphs = 0
       place = { ...at, heading, introduction: false, kind: 'heading' }
-    } else if (underHeadline && isEmphasisLine(block)) place = { ...at, kind: 'line' }
+    } else if (underHeadline && isBylineOrDate(block)) place = { ...at, kind: 'line' }
     else if (block.kind === 'item') {
       if (previous?.kind !== 'item') {
         lists.set(section, (lists.get(section) ?? 0) + 1)

@@ -75,6 +75,11 @@ describe('where a claim is, as a reader counts', () => {
       'paragraph 2 under “The bridge”',
       'paragraph 1 under “Later”',
     ])
+    // A byline and a date line without emphasis, as the claims tell them: not paragraphs either.
+    const plain = '# The bridge\n\nBy Ann Lee\n\nUpdated: 20 November 2026\n\nIt opened in 1889.'
+    expect(placesOf(plain, claimsOf(plain, ['It opened in 1889.']))).toEqual([
+      'paragraph 1 under “The bridge”',
+    ])
   })
 
   it('counts list items within their list, and names the quotation', () => {
