@@ -64,10 +64,10 @@ export function errorsFile(counts: SlipCounts): string {
   return `{\n  "source": ${JSON.stringify(TRAINING_SOURCE)},\n  "slips": {\n${lines.join(',\n')}\n  }\n}\n`
 }
 
-/// The folds of a cross-validation: the `index`th misspelling is in fold `index % folds`.
-export function folds<T>(items: readonly T[], folds = 5): { held: T[]; rest: T[] }[] {
-  return Array.from({ length: folds }, (_, fold) => ({
-    held: items.filter((_, index) => index % folds === fold),
-    rest: items.filter((_, index) => index % folds !== fold),
+/// The folds of a cross-validation, each held out and the rest: the `index`th item is in fold `index % count`.
+export function folds<T>(items: readonly T[], count = 5): { held: T[]; rest: T[] }[] {
+  return Array.from({ length: count }, (_, fold) => ({
+    held: items.filter((_, index) => index % count === fold),
+    rest: items.filter((_, index) => index % count !== fold),
   }))
 }
