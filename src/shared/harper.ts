@@ -2,6 +2,7 @@
 import { Dialect, SuggestionKind, type Lint, type LintConfig, type Linter, type Suggestion } from 'harper.js'
 import { SPELLING_KINDS, SPELLING_RULE, UNKNOWN_WORD_RULES, type Finding } from './findings'
 import type { Dialect as WritingDialect } from './schemas'
+import type { SlipCosts } from './spellingErrors'
 import { contractionOf, MAX_SUGGESTIONS, rankSpellings, spellingCandidates } from './spellings'
 
 /// Markdown syntax, code and URLs never reach Harper (claims are plain sentences; the editor blanks them).
@@ -40,8 +41,13 @@ export async function harperFindings(
 /// The findings of `text`, unknown words with better suggestions (spellings.ts): the candidates of every unknown
 /// word go to `linter` in one call, in the writer's English, and only the ones it accepts are offered. A word
 /// another rule flags that is a contraction without its apostrophe is offered that contraction first ("ive" is
-/// "I've", not "Ive").
-export async function lintText(linter: Pick<Linter, 'organizedLints'>, text: string): Promise<Finding[]> {
+/// "I've", not "Ive"). The suggestions are ranked by the slips' shipped costs, or by `costs` (the spelling eval's
+/// cross-validation counts its own).
+export async function lintText(
+  linter: Pick<Linter, 'organizedLints'>,
+  text: string,
+  costs?: SlipCosts,
+): Promise<Finding[]> {
   const findings = (await harperFindings(linter, text)).map((finding) =>
     UNKNOWN_WORD_RULES.includes(finding.rule)
       ? finding
@@ -63,7 +69,7 @@ export async function lintText(linter: Pick<Linter, 'organizedLints'>, text: str
     if (!unknown[i]) return finding
     const accepted = (candidates[i] ?? []).filter((word) => !rejected.has(word))
     const word = text.slice(finding.charStart, finding.charEnd)
-    return { ...finding, suggestions: rankSpellings(word, finding.suggestions, accepted) }
+    return { ...finding, suggestions: rankSpellings(word, finding.suggestions, accepted, costs) }
   })
 }
 

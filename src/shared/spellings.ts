@@ -1,10 +1,11 @@
 // Better first suggestions for a misspelt word, for the engine's t1 and the editor alike. Harper offers at
 // most three words, in an order of its own and sometimes only a split ("acount" → "a count"); here the words
 // of a frequency list one edit away (two when none is one away) join them, and all are ordered as a
-// noisy-channel corrector orders them: the fewest edits first (a left-out apostrophe or space costing half of
-// one), then the most common word. The checker itself decides which of the new words it accepts in the
-// writer's English (see harper.ts), so a British writer is not offered American spellings.
+// noisy-channel corrector orders them: by how likely the writer meant the word (how common it is) and wrote the
+// misspelling for it (what its slips cost: spellingErrors.ts). The checker itself decides which of the new words
+// it accepts in the writer's English (see harper.ts), so a British writer is not offered American spellings.
 import frequencies from '../../resources/word-frequencies.json' with { type: 'json' }
+import { SHIPPED_COSTS, SLIPS, slipsBetween, type SlipCosts } from './spellingErrors'
 
 /// How many suggestions a finding keeps, as many as Harper gives.
 export const MAX_SUGGESTIONS = 3
@@ -129,10 +130,16 @@ function candidatesOf(lower: string): string[] {
   return [...far]
 }
 
-/// Harper's suggestions and the accepted candidates for `word`, best first (at most MAX_SUGGESTIONS): by
-/// edits, then by how common the word is, Harper's order among the rest. A
-/// candidate takes the capitals of the word it corrects ("Recieve" → "Receive").
-export function rankSpellings(word: string, suggestions: string[], accepted: readonly string[]): string[] {
+/// Harper's suggestions and the accepted candidates for `word`, best first (at most MAX_SUGGESTIONS): the most
+/// likely meant first, as the chance the writer meant the word (its frequency) times the chance they wrote `word`
+/// for it (the slips between the two, at `costs`); Harper's order among equals. A candidate takes the capitals of
+/// the word it corrects ("Recieve" → "Receive").
+export function rankSpellings(
+  word: string,
+  suggestions: string[],
+  accepted: readonly string[],
+  costs: SlipCosts = SHIPPED_COSTS,
+): string[] {
   const seen = new Set([word, ...suggestions].map((suggestion) => suggestion.toLowerCase()))
   const added = accepted
     .filter((candidate) => !seen.has(candidate))
@@ -141,22 +148,28 @@ export function rankSpellings(word: string, suggestions: string[], accepted: rea
   const scored = [...suggestions, ...added].map((suggestion, order) => ({
     suggestion,
     order,
-    edits: distance(lower, suggestion.toLowerCase()),
-    rank: frequencyRank(suggestion),
+    cost: rarity(suggestion) + slipsBetween(lower, suggestion.toLowerCase(), costs).cost,
   }))
-  scored.sort((a, b) => a.edits - b.edits || a.rank - b.rank || a.order - b.order)
+  scored.sort((a, b) => a.cost - b.cost || a.order - b.order)
   return scored.slice(0, MAX_SUGGESTIONS).map((each) => each.suggestion)
 }
 
-/// How rare a suggestion is: its place in the frequency list, from 1; a split ("a lot") the product of its
-/// words' (word frequencies fall as 1/rank, and two words are as likely together as apart), so "a lot" comes
-/// before "plot" and "account" before "a count"; unknown words last.
-function frequencyRank(suggestion: string): number {
+/// How unlikely a suggestion is to be meant, in nats (up to a constant): word frequencies fall as 1/rank, so the
+/// log of its place in the frequency list, from 1, a word not in it (a possessive: "court's") as rare as one past
+/// the last. The list counts a contraction's parts, not the contraction, so a contraction is as common as its
+/// first word ("I'm" as "I", "don't" as "do", "can't" as "can"). A split ("a lot") is its words together, as
+/// likely together as apart, so "a lot" comes before "plot" and "account" before "a count".
+function rarity(suggestion: string): number {
   const known = wordRanks()
   return suggestion
     .toLowerCase()
     .split(' ')
-    .reduce((product, part) => product * ((known.get(part) ?? Infinity) + 1), 1)
+    .reduce((sum, part) => {
+      const rank = CONTRACTIONS.has(part.replace(/['’]/, ''))
+        ? (known.get(part.replace(/n['’]t$/, '')) ?? known.get(part.replace(/['’].*/, '')))
+        : known.get(part)
+      return sum + Math.log((rank ?? known.size) + 1)
+    }, 0)
 }
 
 function casedLike(word: string, candidate: string): string {
@@ -182,37 +195,20 @@ function* edits(word: string): Generator<string> {
 /// How many edits a misspelt word may be from the word it clearly stands for.
 const CLEAR_EDITS = 2
 
+/// Edits as clearSpelling counts them: one each, but two letters swapped (the commonest slip of all) or an
+/// apostrophe left out ("dont", "youre": writers leave it out more than they mistype a letter) half of one.
+const EDITS = Object.fromEntries(
+  SLIPS.map((slip) => [slip, slip === 'swap' || slip === 'apostrophe' ? 0.5 : 1]),
+) as SlipCosts
+
 /// The suggestion a misspelt word clearly stands for, else null: the first, when it is at most two edits from the
-/// word and every other suggestion is farther. Here two letters swapped ("recieve") count half an edit, the
-/// commonest slip of all, so "receive" is clearly meant where "relieve" is one letter away too; "wods" (as far
-/// from "words" as from "woods") stands for none.
+/// word and every other suggestion is farther. Here two letters swapped ("recieve") count half an edit, so
+/// "receive" is clearly meant where "relieve" is one letter away too; "wods" (as far from "words" as from "woods")
+/// stands for none.
 export function clearSpelling(word: string, suggestions: readonly string[]): string | null {
-  const [first, ...others] = suggestions.map((suggestion) =>
-    distance(word.toLowerCase(), suggestion.toLowerCase(), 0.5),
+  const [first, ...others] = suggestions.map(
+    (suggestion) => slipsBetween(word.toLowerCase(), suggestion.toLowerCase(), EDITS).cost,
   )
   if (first === undefined || first > CLEAR_EDITS || others.some((edits) => edits <= first)) return null
   return suggestions[0] ?? null
-}
-
-/// Optimal-string-alignment distance (Damerau–Levenshtein without repeated edits of one place), where adding an
-/// apostrophe costs half an edit: writers leave it out ("dont", "youre") more than they mistype a letter. Two
-/// neighbours swapped cost `swap`.
-function distance(a: string, b: string, swap = 1): number {
-  const rows = a.length + 1
-  const columns = b.length + 1
-  const d: number[] = new Array<number>(rows * columns).fill(0)
-  const at = (i: number, j: number): number => d[i * columns + j] as number
-  const insertion = (j: number): number => (b[j - 1] === "'" || b[j - 1] === '’' ? 0.5 : 1)
-  for (let i = 0; i < rows; i++) d[i * columns] = i
-  for (let j = 1; j < columns; j++) d[j] = at(0, j - 1) + insertion(j)
-  for (let i = 1; i < rows; i++) {
-    for (let j = 1; j < columns; j++) {
-      const substitution = at(i - 1, j - 1) + (a[i - 1] === b[j - 1] ? 0 : 1)
-      let best = Math.min(at(i - 1, j) + 1, at(i, j - 1) + insertion(j), substitution)
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        best = Math.min(best, at(i - 2, j - 2) + swap)
-      d[i * columns + j] = best
-    }
-  }
-  return at(rows - 1, columns - 1)
 }

@@ -114,7 +114,7 @@ describe('npm run eval -- <set> --json', () => {
     ])
   }, 120_000)
 
-  it('spelling: t1 as shipped is the headline, Harper alone beside it', async () => {
+  it('spelling: t1 as shipped is the headline, its ranking retrained by 5-fold CV and Harper alone beside it', async () => {
     const path = file('spelling.jsonl', [
       { wrong: 'speling', right: 'spelling' },
       { wrong: 'recieve', right: 'receive' },
@@ -123,6 +123,11 @@ describe('npm run eval -- <set> --json', () => {
     expect(result.headlineRow).toBe('t1 as shipped')
     expect(result.flagged).toBe(1)
     expect(result.table['t1 as shipped']).toMatchObject({ pairs: 2, flagged: 1 })
+    // Two pairs: each is ranked by the slips counted in the other.
+    expect(result.table['t1, ranking retrained by 5-fold CV (not the shipped model)']).toMatchObject({
+      pairs: 2,
+      firstSuggestionRight: expect.any(Number),
+    })
     expect(result.table['baseline: Harper alone']).toMatchObject({ pairs: 2, flagged: 1 })
   }, 120_000)
 

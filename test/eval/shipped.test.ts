@@ -1,10 +1,11 @@
 // The shipped model files are what their training scripts make of the dev data (../shared/data): each is
-// trained again here, as scripts/train-checkworthiness.ts and scripts/train-evidence.ts train it, and compared
-// byte for byte. A model file edited by hand, or a training change without a retrained file, fails here.
+// trained again here, as scripts/train-checkworthiness.ts, scripts/train-evidence.ts and
+// scripts/build-spelling-errors.ts make it, and compared byte for byte. A model file edited by hand, or a training change without a retrained file, fails here.
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import * as checkworthiness from '../../eval/training/checkworthiness'
 import * as evidence from '../../eval/training/evidence'
+import * as spelling from '../../eval/training/spelling'
 
 const shipped = (name: string): string =>
   readFileSync(new URL(`../../resources/${name}`, import.meta.url), 'utf8')
@@ -21,4 +22,9 @@ describe('the shipped models and their training scripts', () => {
     const model = evidence.trainRanker(evidence.featured(evidence.readGroups(evidence.TRAINING_FILE)))
     expect(evidence.rankerFile(model)).toBe(shipped('evidence-ranker.json'))
   }, 60_000)
+
+  it('resources/spelling-errors.json is the slips counted in Norvig’s misspellings', () => {
+    const counts = spelling.countSlips(spelling.readMisspellings(spelling.TRAINING_FILE))
+    expect(spelling.errorsFile(counts)).toBe(shipped('spelling-errors.json'))
+  })
 })

@@ -19,16 +19,18 @@ describe('spelling suggestions', () => {
     expect(spellingCandidates('café')).toEqual([])
   })
 
-  it('orders by edits, then by how common the word is, keeping Harper’s order among the unknown', () => {
-    // One edit each; "with" is commoner than "which", "which" than "wish".
+  it('orders by how common the word is and how likely its slips are, keeping Harper’s order among equals', () => {
+    // One slip each; "with" is commoner than "which", "which" than "wish".
     expect(rankSpellings('wich', ['wish', 'which'], ['with'])).toEqual(['with', 'which', 'wish'])
-    // Fewer edits win over frequency.
+    // A likely slip wins over a commoner word: a double letter written once ("parent" is commoner).
+    expect(rankSpellings('aparent', ['a parent'], ['parent', 'apparent'])[0]).toBe('apparent')
+    // Two letters swapped are likelier than two letters changed.
     expect(rankSpellings('recieve', ['recipe', 'receive'], ['relieve'])[0]).toBe('receive')
     expect(rankSpellings('abcq', ['zzzy', 'zzzx'], [])).toEqual(['zzzy', 'zzzx'])
     expect(rankSpellings('wich', ['wish', 'which'], ['with', 'witch', 'rich'])).toHaveLength(MAX_SUGGESTIONS)
   })
 
-  it('weighs a split as its two words together, and a left-out apostrophe as half an edit', () => {
+  it('weighs a split as its two words together, and a contraction as its first word', () => {
     expect(rankSpellings('alot', ['a lot'], ['plot', 'slot'])[0]).toBe('a lot')
     expect(rankSpellings('acount', ['a count'], ['account'])[0]).toBe('account')
     expect(rankSpellings('dont', ['dent', "don't"], ['done'])[0]).toBe("don't")
