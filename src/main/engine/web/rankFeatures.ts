@@ -168,11 +168,40 @@ function letters(text: string): string {
     .replace(/[^\p{L}\p{N}]+/gu, ' ')} `
 }
 
-function characterGrams(text: string): Set<string> {
+/// A text's character 4-grams (of `letters`), each numbered, looked up by its first two characters and then
+/// its last two: a passage is read without making a string per position.
+interface Grams {
+  count: number
+  index: Map<number, Map<number, number>>
+}
+
+const pairAt = (text: string, at: number) => text.charCodeAt(at) * 65536 + text.charCodeAt(at + 1)
+
+function characterGrams(text: string): Grams {
   const spaced = letters(text)
-  const grams = new Set<string>()
-  for (let i = 0; i + 4 <= spaced.length; i++) grams.add(spaced.slice(i, i + 4))
+  const grams: Grams = { count: 0, index: new Map() }
+  for (let i = 0; i + 4 <= spaced.length; i++) {
+    const second = grams.index.get(pairAt(spaced, i)) ?? new Map<number, number>()
+    grams.index.set(pairAt(spaced, i), second)
+    if (!second.has(pairAt(spaced, i + 2))) second.set(pairAt(spaced, i + 2), grams.count++)
+  }
   return grams
+}
+
+/// The share of `grams` found in the text.
+function gramShare(grams: Grams, text: string): number {
+  if (grams.count === 0) return 0
+  const spaced = letters(text)
+  const found = new Uint8Array(grams.count)
+  let distinct = 0
+  for (let i = 0; i + 4 <= spaced.length; i++) {
+    const number = grams.index.get(pairAt(spaced, i))?.get(pairAt(spaced, i + 2))
+    if (number !== undefined && found[number] === 0) {
+      found[number] = 1
+      distinct++
+    }
+  }
+  return distinct / grams.count
 }
 
 /// What the measures read of the claim, among its passages: computed once per claim, the costlier parts
@@ -198,7 +227,7 @@ interface ClaimView {
   /// How many of the passages have each text.
   copies(): Map<string, number>
   /// The claim's character 4-grams.
-  grams(): Set<string>
+  grams(): Grams
 }
 
 /// One passage as the measures read it.
@@ -235,18 +264,7 @@ const MEASURES: Record<Feature, (claim: ClaimView, passage: PassageView, index: 
   footnotes: (_, passage) =>
     ((passage.text.match(FOOTNOTES) ?? []).length * 10) / Math.max(1, passage.doc.terms.length),
   quiz: (_, passage) => Math.min(1, (passage.text.match(QUIZ) ?? []).length / 3),
-  characters: (claim, passage) => {
-    const wanted = claim.grams()
-    if (wanted.size === 0) return 0
-    // One pass over the passage's 4-grams, keeping those of the claim.
-    const spaced = letters(passage.text)
-    const found = new Set<string>()
-    for (let i = 0; i + 4 <= spaced.length; i++) {
-      const gram = spaced.slice(i, i + 4)
-      if (wanted.has(gram)) found.add(gram)
-    }
-    return found.size / wanted.size
-  },
+  characters: (claim, passage) => gramShare(claim.grams(), passage.text),
   'bm25 steep': (claim, _, i) => claim.steepBm25()[i] ?? 0,
   'bm25 long': (claim, _, i) => claim.longBm25()[i] ?? 0,
   'bm25 rank': (claim, _, i) => 1 / (1 + (claim.bm25Places()[i] ?? 0)),
