@@ -1,7 +1,7 @@
 // What the ranking knows of a claim and each of its candidate passages: lexical features, each read against
 // the other passages of the same claim (a word's weight is its BM25 idf among them, and BM25 is scaled by the
-// best passage's). The learned ranking (rank.ts) weighs a few of them; training (eval/training/evidence.ts) chooses
-// which.
+// best passage's). The learned ranking (rank.ts) weighs them; training (eval/training/evidence.ts) chooses the
+// weights.
 
 const STOPWORDS = new Set(
   (
