@@ -1,7 +1,7 @@
 // Fitting the learned ranking: a pairwise logistic regression (every relevant passage of a claim should
-// score above every irrelevant one of the same claim) over the features of rankFeatures.ts, which features
-// it uses chosen by forward selection under cross-validation grouped by claim. Used by
-// scripts/train-evidence.ts and the eval, never by the running app.
+// score above every irrelevant one of the same claim) over every feature of rankFeatures.ts, its penalty
+// chosen by cross-validation grouped by claim. Used by scripts/train-evidence.ts and the eval, never by the
+// running app.
 import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
 import { featureScore, order, type RankerModel } from '../../src/main/engine/web/rank'
@@ -10,16 +10,28 @@ import { readJsonLines } from '../lines'
 
 /// A claim with its candidate passages and which of them a person judged relevant.
 export interface Group {
+  /// The data set it comes from: cross-validation splits each set into folds of its own.
+  source: string
   claim: string
   passages: string[]
   relevant: boolean[]
 }
 
-/// The file the shipped ranking is trained on: Factcheck-Bench's claim/evidence pairs, in ../shared beside the
-/// repository.
+/// The Factcheck-Bench file the shipped ranking is trained on (with CLIMATE-FEVER): its claim/evidence pairs,
+/// in ../shared beside the repository.
 export const TRAINING_FILE = fileURLToPath(
   new URL('../../../shared/data/evidence/factcheckbench-stance.jsonl', import.meta.url),
 )
+
+/// CLIMATE-FEVER's claims with their evidence sentences, the shipped ranking's other training file.
+export const CLIMATE_FEVER_FILE = fileURLToPath(
+  new URL('../../../shared/data/verification/climate-fever.jsonl', import.meta.url),
+)
+
+/// Everything the shipped ranking learns from: Factcheck-Bench's claims, then CLIMATE-FEVER's.
+export function trainingGroups(stanceFile = TRAINING_FILE, climateFeverFile = CLIMATE_FEVER_FILE): Group[] {
+  return [...readGroups(stanceFile), ...readClimateFever(climateFeverFile)]
+}
 
 /// Factcheck-Bench's stances of a passage towards a claim.
 const STANCES = ['irrelevant', 'completely-support', 'partially-support', 'refute'] as const
@@ -35,7 +47,12 @@ export function readGroups(file: string): Group[] {
   )
   const groups = new Map<string, Group>()
   for (const row of rows) {
-    const group = groups.get(row.claim) ?? { claim: row.claim, passages: [], relevant: [] }
+    const group = groups.get(row.claim) ?? {
+      source: 'Factcheck-Bench',
+      claim: row.claim,
+      passages: [],
+      relevant: [],
+    }
     group.passages.push(row.evidence)
     group.relevant.push(row.stance !== 'irrelevant')
     groups.set(row.claim, group)
@@ -57,6 +74,7 @@ export function readClimateFever(file: string): Group[] {
     '{"claim": a claim, "evidences": [{"evidence": a sentence, "evidence_label": SUPPORTS, REFUTES or NOT_ENOUGH_INFO}, …]}',
   )
     .map((row) => ({
+      source: 'CLIMATE-FEVER',
       claim: row.claim,
       passages: row.evidences.map((evidence) => evidence.evidence),
       relevant: row.evidences.map((evidence) => evidence.evidence_label !== 'NOT_ENOUGH_INFO'),
@@ -106,82 +124,92 @@ export function featured(groups: readonly Group[]): Featured[] {
 
 /// Settings of a training run.
 export interface RankTrainingOptions {
-  /// Features the model always has, chosen ones are added to them.
-  required: Feature[]
-  /// L2 penalty on the weights of the standardised features.
-  penalty: number
-  /// Folds of the inner cross-validation that chooses the features.
+  /// The L2 penalties on the weights of the standardised features to choose from.
+  penalties: number[]
+  /// Folds of the inner cross-validation that chooses the penalty.
   folds: number
-  /// At most this many features.
-  maxFeatures: number
-  /// A feature is added only when it raises the cross-validated mean of precision@1 and nDCG@3 this much.
-  minGain: number
 }
 
-export const DEFAULT_RANK_TRAINING: RankTrainingOptions = {
-  required: ['debris'],
-  penalty: 1,
-  folds: 4,
-  maxFeatures: 6,
-  minGain: 0.005,
+export const DEFAULT_RANK_TRAINING: RankTrainingOptions = { penalties: [0.1, 1, 10, 100, 1000], folds: 4 }
+
+/// A trained ranking and the penalty its training chose.
+export interface TrainedRanker extends RankerModel {
+  penalty: number
 }
 
 /// The text of resources/evidence-ranker.json for a model.
-export const rankerFile = (model: RankerModel): string => `${JSON.stringify(model, null, 2)}\n`
+export const rankerFile = (model: RankerModel): string =>
+  `${JSON.stringify({ weights: model.weights }, null, 2)}\n`
 
-/// Trains the ranking on the groups: features chosen one at a time (the one that most raises the mean of
-/// precision@1 and nDCG@3 under grouped cross-validation of these groups only), then weights fitted on all.
+/// Trains the ranking on the groups: the penalty that gives the best mean of precision@1 and nDCG@3 under
+/// grouped cross-validation of these groups only (each data set counting once, however many claims it
+/// has; the smaller penalty on a tie), then the weights fitted on all of them with it.
 export function trainRanker(
   groups: readonly Featured[],
   options: RankTrainingOptions = DEFAULT_RANK_TRAINING,
-): RankerModel {
-  const chosen = options.required.map((name) => FEATURE_NAMES.indexOf(name))
-  let score = -Infinity
-  while (chosen.length < options.maxFeatures) {
-    let bestColumn = -1
-    let bestScore = -Infinity
-    for (let column = 0; column < FEATURE_NAMES.length; column++) {
-      if (chosen.includes(column)) continue
-      const columns = [...chosen, column]
-      const judged = crossValidate(groups, options.folds, (training) =>
-        fitWeights(training, columns, options),
-      )
-      const figures = measureRanking(groups, (_, i) => judged[i] as number[])
-      const candidate = (figures['precision@1'] + figures['nDCG@3']) / 2
-      if (candidate > bestScore) {
-        bestScore = candidate
-        bestColumn = column
-      }
-    }
-    if (bestColumn < 0 || (Number.isFinite(score) && bestScore < score + options.minGain)) break
-    chosen.push(bestColumn)
-    score = bestScore
+): TrainedRanker {
+  let best = { penalty: options.penalties[0] ?? 1, score: -Infinity }
+  for (const penalty of options.penalties) {
+    const judged = crossValidate(groups, options.folds, (training) => fitWeights(training, penalty))
+    const score = meanOverSources(groups, (_, i) => judged[i] as number[])
+    if (score > best.score) best = { penalty, score }
   }
-  return fitWeights(groups, chosen, options)
+  return { ...fitWeights(groups, best.penalty), penalty: best.penalty }
 }
 
-/// Every group's passages scored by a model trained without that group: fold k holds the k-th of `folds`
-/// contiguous blocks of the groups, so claims next to each other in the file (split from the same answer,
-/// often sharing passages) mostly stay in one fold.
+/// The mean of precision@1 and nDCG@3 on each source's groups, averaged over the sources.
+function meanOverSources(groups: readonly Featured[], scores: (group: Featured, index: number) => number[]) {
+  const sources = [...new Set(groups.map((group) => group.source))]
+  const means = sources.map((source) => {
+    const indices = groups.flatMap((group, i) => (group.source === source ? [i] : []))
+    const figures = measureRanking(
+      indices.map((i) => groups[i] as Featured),
+      (group, k) => scores(group, indices[k] as number),
+    )
+    return (figures['precision@1'] + figures['nDCG@3']) / 2
+  })
+  return means.reduce((sum, mean) => sum + mean, 0) / Math.max(1, means.length)
+}
+
+/// The fold of each group: fold k holds the k-th of `folds` contiguous blocks of each source's groups, so
+/// every fold has its share of each data set, and claims next to each other in a file (split from the same
+/// answer, often sharing passages) mostly stay in one fold. Groups with the same claim share the fold of the
+/// first: no claim is in two folds.
+export function foldsOf(groups: readonly Group[], folds: number): number[] {
+  const sizes = new Map<string, number>()
+  for (const group of groups) sizes.set(group.source, (sizes.get(group.source) ?? 0) + 1)
+  const seen = new Map<string, number>()
+  const claimFold = new Map<string, number>()
+  return groups.map((group) => {
+    const index = seen.get(group.source) ?? 0
+    seen.set(group.source, index + 1)
+    const fold = claimFold.get(group.claim) ?? Math.floor((index * folds) / (sizes.get(group.source) ?? 1))
+    claimFold.set(group.claim, fold)
+    return fold
+  })
+}
+
+/// Every group's passages scored by a model trained without that group's fold (`foldsOf`).
 export function crossValidate(
   groups: readonly Featured[],
   folds: number,
   train: (training: Featured[]) => RankerModel,
 ): number[][] {
-  const fold = (i: number) => Math.floor((i * folds) / groups.length)
+  const fold = foldsOf(groups, folds)
   const scores: number[][] = groups.map(() => [])
   for (let k = 0; k < folds; k++) {
-    const model = train(groups.filter((_, i) => fold(i) !== k))
+    const model = train(groups.filter((_, i) => fold[i] !== k))
     groups.forEach((group, i) => {
-      if (fold(i) === k) scores[i] = group.features.map((row) => featureScore(model, row))
+      if (fold[i] === k) scores[i] = group.features.map((row) => featureScore(model, row))
     })
   }
   return scores
 }
 
-/// The pairwise logistic regression over the given feature columns, standardised for the penalty and
-/// returned as weights of the raw features, rounded as shipped.
-function fitWeights(groups: readonly Featured[], columns: readonly number[], options: RankTrainingOptions) {
+/// The pairwise logistic regression over every feature, standardised for the penalty and returned as weights
+/// of the raw features, rounded as shipped.
+function fitWeights(groups: readonly Featured[], penalty: number): RankerModel {
+  const columns = FEATURE_NAMES.map((_, column) => column)
   const rows = groups.flatMap((group) => group.features)
   const scales = columns.map((column) => {
     const mean = rows.reduce((sum, row) => sum + (row[column] ?? 0), 0) / Math.max(1, rows.length)
@@ -189,10 +217,14 @@ function fitWeights(groups: readonly Featured[], columns: readonly number[], opt
       rows.reduce((sum, row) => sum + ((row[column] ?? 0) - mean) ** 2, 0) / Math.max(1, rows.length)
     return Math.sqrt(variance) || 1
   })
+  // Each claim counts once, however many relevant and irrelevant passages it has: its pairs share a weight of 1.
   const differences: number[][] = []
-  for (const group of groups)
-    group.relevant.forEach((relevant, a) => {
-      if (!relevant) return
+  const pairWeights: number[] = []
+  for (const group of groups) {
+    const relevant = group.relevant.filter(Boolean).length
+    const weight = 1 / Math.max(1, relevant * (group.relevant.length - relevant))
+    group.relevant.forEach((isRelevant, a) => {
+      if (!isRelevant) return
       group.relevant.forEach((other, b) => {
         if (other) return
         const better = group.features[a] as number[]
@@ -200,9 +232,11 @@ function fitWeights(groups: readonly Featured[], columns: readonly number[], opt
         differences.push(
           columns.map((column, j) => ((better[column] ?? 0) - (worse[column] ?? 0)) / (scales[j] ?? 1)),
         )
+        pairWeights.push(weight)
       })
     })
-  const standardised = newton(differences, columns.length, options.penalty)
+  }
+  const standardised = newton(differences, pairWeights, columns.length, penalty)
   const weights: Partial<Record<Feature, number>> = {}
   columns.forEach((column, j) => {
     weights[FEATURE_NAMES[column] as Feature] = round((standardised[j] ?? 0) / (scales[j] ?? 1))
@@ -210,23 +244,29 @@ function fitWeights(groups: readonly Featured[], columns: readonly number[], opt
   return { weights }
 }
 
-/// Minimises Σ log(1 + e^(−w·x)) + penalty/2 ‖w‖² over the pair differences x by Newton's method: the
+/// Minimises Σ weight·log(1 + e^(−w·x)) + penalty/2 ‖w‖² over the pair differences x by Newton's method: the
 /// loss is convex and has a handful of parameters, so a few exact steps converge.
-function newton(differences: readonly number[][], size: number, penalty: number): number[] {
+function newton(
+  differences: readonly number[][],
+  pairWeights: readonly number[],
+  size: number,
+  penalty: number,
+): number[] {
   let weights = new Array<number>(size).fill(0)
   for (let step = 0; step < 50; step++) {
     const gradient = weights.map((weight) => penalty * weight)
     const hessian = weights.map((_, a) => weights.map((__, b) => (a === b ? penalty : 0)))
-    for (const x of differences) {
+    differences.forEach((x, pair) => {
+      const weight = pairWeights[pair] ?? 1
       const margin = x.reduce((sum, value, j) => sum + value * (weights[j] ?? 0), 0)
       const wrong = 1 / (1 + Math.exp(margin))
-      const curvature = wrong * (1 - wrong)
+      const curvature = weight * wrong * (1 - wrong)
       for (let a = 0; a < size; a++) {
-        gradient[a] = (gradient[a] ?? 0) - wrong * (x[a] ?? 0)
+        gradient[a] = (gradient[a] ?? 0) - weight * wrong * (x[a] ?? 0)
         const row = hessian[a] as number[]
         for (let b = 0; b < size; b++) row[b] = (row[b] ?? 0) + curvature * (x[a] ?? 0) * (x[b] ?? 0)
       }
-    }
+    })
     const change = solve(hessian, gradient)
     weights = weights.map((weight, j) => weight - (change[j] ?? 0))
     if (change.every((value) => Math.abs(value) < 1e-9)) break

@@ -176,7 +176,10 @@ describe('npm run eval -- <set> --json', () => {
     expect(result.precisionAt1).toBe(Math.round(shipped['precision@1'] * 1000) / 1000)
     expect(result.table['shipped model']['precision@1']).toBe(result.precisionAt1)
     expect(result.table).toHaveProperty(['baseline: plain BM25'])
-    expect(result.table).toHaveProperty(['retrained by 5-fold CV grouped by claim (not the shipped model)'])
+    expect(result.table).toHaveProperty([
+      'retrained by 5-fold CV grouped by claim on this file + CLIMATE-FEVER (not the shipped model)',
+    ])
+    expect(result.table).toHaveProperty(['climate-fever.jsonl: baseline, plain BM25'])
     expect(result.table['best possible']['precision@1']).toBe(1)
   }, 120_000)
 })

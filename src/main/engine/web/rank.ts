@@ -1,6 +1,6 @@
-// Ranking a claim's candidate passages: plain BM25, and the engine's learned ranking, a weighted sum of a few
+// Ranking a claim's candidate passages: plain BM25, and the engine's learned ranking, a weighted sum of the
 // lexical features of rankFeatures.ts (how many of the claim's words a passage has, BM25, …) whose weights
-// and choice come from scripts/train-evidence.ts (resources/evidence-ranker.json).
+// come from scripts/train-evidence.ts (resources/evidence-ranker.json).
 import shipped from '../../../../resources/evidence-ranker.json' with { type: 'json' }
 import { FEATURE_NAMES, passageFeatures, type Feature } from './rankFeatures'
 

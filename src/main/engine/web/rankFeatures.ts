@@ -1,7 +1,7 @@
 // What the ranking knows of a claim and each of its candidate passages: lexical features, each read against
 // the other passages of the same claim (a word's weight is its BM25 idf among them, and BM25 is scaled by the
-// best passage's). The learned ranking (rank.ts) weighs a few of them; training (eval/training/evidence.ts) chooses
-// which.
+// best passage's). The learned ranking (rank.ts) weighs them; training (eval/training/evidence.ts) chooses the
+// weights.
 
 const STOPWORDS = new Set(
   (
@@ -134,6 +134,15 @@ export const FEATURES = {
   footnotes: 'footnote marks per ten words',
   quiz: 'homework and quiz wording (0 to 1)',
   characters: 'the share of the claim’s character 4-grams the passage has',
+  'bm25 steep': 'BM25 (k1 0.5, b 0.3) over the best passage’s',
+  'bm25 long': 'BM25 (k1 2, b 1) over the best passage’s',
+  'bm25 rank': 'one over one plus the passage’s place in the order of bm25 (1 for the first)',
+  'relative coverage': 'coverage over the best coverage among the passages',
+  'sentence bm25': 'BM25 of the passage’s best sentence over the best of any passage’s',
+  questions: 'question marks per sentence',
+  digits: 'the share of the passage’s words that are numbers',
+  repeated: '1 when another candidate passage has the same text',
+  span: 'the claim words present over the shortest run of words holding them all',
 } as const
 
 export type Feature = keyof typeof FEATURES
@@ -159,27 +168,66 @@ function letters(text: string): string {
     .replace(/[^\p{L}\p{N}]+/gu, ' ')} `
 }
 
-function characterGrams(text: string): Set<string> {
+/// A text's character 4-grams (of `letters`), each numbered, looked up by its first two characters and then
+/// its last two: a passage is read without making a string per position.
+interface Grams {
+  count: number
+  index: Map<number, Map<number, number>>
+}
+
+const pairAt = (text: string, at: number) => text.charCodeAt(at) * 65536 + text.charCodeAt(at + 1)
+
+function characterGrams(text: string): Grams {
   const spaced = letters(text)
-  const grams = new Set<string>()
-  for (let i = 0; i + 4 <= spaced.length; i++) grams.add(spaced.slice(i, i + 4))
+  const grams: Grams = { count: 0, index: new Map() }
+  for (let i = 0; i + 4 <= spaced.length; i++) {
+    const second = grams.index.get(pairAt(spaced, i)) ?? new Map<number, number>()
+    grams.index.set(pairAt(spaced, i), second)
+    if (!second.has(pairAt(spaced, i + 2))) second.set(pairAt(spaced, i + 2), grams.count++)
+  }
   return grams
 }
 
-/// What the measures read of the claim, among its passages: computed once per claim.
+/// The share of `grams` found in the text.
+function gramShare(grams: Grams, text: string): number {
+  if (grams.count === 0) return 0
+  const spaced = letters(text)
+  const found = new Uint8Array(grams.count)
+  let distinct = 0
+  for (let i = 0; i + 4 <= spaced.length; i++) {
+    const number = grams.index.get(pairAt(spaced, i))?.get(pairAt(spaced, i + 2))
+    if (number !== undefined && found[number] === 0) {
+      found[number] = 1
+      distinct++
+    }
+  }
+  return distinct / grams.count
+}
+
+/// What the measures read of the claim, among its passages: computed once per claim, the costlier parts
+/// when a measure first asks.
 interface ClaimView {
   unique: Set<string>
   idf: Map<string, number>
   totalIdf: number
-  /// BM25 of each passage over the best passage's.
-  bm25: number[]
   rare: Set<string>
   numbers: Set<string>
   names: Set<string>
   subject: Set<string>
   pairs: Set<string>
-  /// The claim's character 4-grams, made when a measure first asks.
-  grams(): Set<string>
+  /// BM25 of each passage over the best passage's, for k1 1.2 and b 0.5, and the steep and long settings.
+  scaledBm25(): number[]
+  steepBm25(): number[]
+  longBm25(): number[]
+  /// Each passage's place in BM25's order, from 0.
+  bm25Places(): number[]
+  bestCoverage(): number
+  /// BM25 of each passage's best sentence over the best of any passage's.
+  sentenceBm25(): number[]
+  /// How many of the passages have each text.
+  copies(): Map<string, number>
+  /// The claim's character 4-grams.
+  grams(): Grams
 }
 
 /// One passage as the measures read it.
@@ -193,12 +241,8 @@ const has = (passage: PassageView) => (term: string) => passage.doc.counts.has(t
 
 /// How each feature is measured (see `FEATURES`).
 const MEASURES: Record<Feature, (claim: ClaimView, passage: PassageView, index: number) => number> = {
-  bm25: (claim, _, i) => claim.bm25[i] ?? 0,
-  coverage: (claim, passage) => {
-    let covered = 0
-    for (const term of claim.unique) if (passage.doc.counts.has(term)) covered += claim.idf.get(term) ?? 0
-    return covered / claim.totalIdf
-  },
+  bm25: (claim, _, i) => claim.scaledBm25()[i] ?? 0,
+  coverage: (claim, passage) => coverage(claim, passage),
   words: (claim, passage) => share(claim.unique, has(passage)),
   'rare words': (claim, passage) => share(claim.rare, has(passage)),
   'word pairs': (claim, passage) => {
@@ -220,10 +264,37 @@ const MEASURES: Record<Feature, (claim: ClaimView, passage: PassageView, index: 
   footnotes: (_, passage) =>
     ((passage.text.match(FOOTNOTES) ?? []).length * 10) / Math.max(1, passage.doc.terms.length),
   quiz: (_, passage) => Math.min(1, (passage.text.match(QUIZ) ?? []).length / 3),
-  characters: (claim, passage) => {
-    const spaced = letters(passage.text)
-    return share(claim.grams(), (gram) => spaced.includes(gram))
-  },
+  characters: (claim, passage) => gramShare(claim.grams(), passage.text),
+  'bm25 steep': (claim, _, i) => claim.steepBm25()[i] ?? 0,
+  'bm25 long': (claim, _, i) => claim.longBm25()[i] ?? 0,
+  'bm25 rank': (claim, _, i) => 1 / (1 + (claim.bm25Places()[i] ?? 0)),
+  'relative coverage': (claim, passage) => coverage(claim, passage) / Math.max(1e-9, claim.bestCoverage()),
+  'sentence bm25': (claim, _, i) => claim.sentenceBm25()[i] ?? 0,
+  questions: (_, passage) =>
+    (passage.text.match(/\?/g) ?? []).length / (1 + (passage.found.sentences.at(-1) ?? 0)),
+  digits: (_, passage) =>
+    passage.doc.terms.filter((term) => /^\d/.test(term)).length / Math.max(1, passage.doc.terms.length),
+  repeated: (claim, passage) => ((claim.copies().get(passage.text) ?? 0) > 1 ? 1 : 0),
+  span: (claim, passage) => shortestSpan(passage.doc.terms, claim.unique),
+}
+
+/// The idf-weighted share of the claim's words the passage has.
+function coverage(claim: ClaimView, passage: PassageView): number {
+  let covered = 0
+  for (const term of claim.unique) if (passage.doc.counts.has(term)) covered += claim.idf.get(term) ?? 0
+  return covered / claim.totalIdf
+}
+
+/// A value computed on the first call and kept.
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | null = null
+  return () => (made ??= { value: make() }).value
+}
+
+/// Each value over the largest (all 0 when none is above 0).
+function scaled(values: readonly number[]): number[] {
+  const top = Math.max(...values, 1e-9)
+  return values.map((value) => value / top)
 }
 
 /// The features of each passage for the claim: one row per passage, the values of `features` in their order
@@ -241,15 +312,12 @@ export function passageFeatures(
   })
   const docs = views.map((view) => view.doc)
   const idf = idfs(query.counts.keys(), docs)
-  const scores = bm25(query, docs, idf, 1.2, 0.5)
-  const best = Math.max(...scores, 1e-9)
   const unique = new Set(query.terms)
-  let grams: Set<string> | null = null
+  const bm25Scores = once(() => bm25(query, docs, idf, 1.2, 0.5))
   const view: ClaimView = {
     unique,
     idf,
     totalIdf: [...idf.values()].reduce((sum, value) => sum + value, 0) || 1,
-    bm25: scores.map((score) => score / best),
     rare: new Set(
       [...unique].filter((term) => docs.filter((d) => d.counts.has(term)).length <= docs.length / 2),
     ),
@@ -257,7 +325,26 @@ export function passageFeatures(
     names: new Set(claimWords.terms.filter((_, i) => i > 0 && claimWords.capitals[i])),
     subject: new Set(query.terms.slice(0, 3)),
     pairs: new Set(query.terms.slice(1).map((term, i) => `${query.terms[i]} ${term}`)),
-    grams: () => (grams ??= characterGrams(claim)),
+    scaledBm25: once(() => scaled(bm25Scores())),
+    steepBm25: once(() => scaled(bm25(query, docs, idf, 0.5, 0.3))),
+    longBm25: once(() => scaled(bm25(query, docs, idf, 2, 1))),
+    bm25Places: once(() => {
+      const scores = bm25Scores()
+      const places: number[] = []
+      scores
+        .map((_, i) => i)
+        .sort((a, b) => (scores[b] ?? 0) - (scores[a] ?? 0) || a - b)
+        .forEach((index, place) => (places[index] = place))
+      return places
+    }),
+    bestCoverage: once(() => Math.max(0, ...views.map((passage) => coverage(view, passage)))),
+    sentenceBm25: once(() => scaled(sentenceBm25(query, views, idf))),
+    copies: once(() => {
+      const copies = new Map<string, number>()
+      for (const text of passages) copies.set(text, (copies.get(text) ?? 0) + 1)
+      return copies
+    }),
+    grams: once(() => characterGrams(claim)),
   }
   const measures = features.map((feature) => MEASURES[feature])
   return views.map((passage, i) => measures.map((measure) => measure(view, passage, i)))
@@ -307,4 +394,58 @@ function bestSentence(found: Words, idf: ReadonlyMap<string, number>): number {
 function firstMatch(terms: readonly string[], wanted: ReadonlySet<string>): number {
   const first = terms.findIndex((term) => wanted.has(term))
   return first < 0 ? 1 : first / Math.max(1, terms.length)
+}
+
+/// How many distinct claim words the passage has over the length of the shortest run of its words holding
+/// them all (1 when they stand together, 0 when it has none).
+function shortestSpan(terms: readonly string[], wanted: ReadonlySet<string>): number {
+  const inWindow = new Map<string, number>()
+  const present = new Set(terms.filter((term) => wanted.has(term)))
+  if (present.size === 0) return 0
+  let start = 0
+  let covered = 0
+  let shortest = Infinity
+  terms.forEach((term, end) => {
+    if (!present.has(term)) return
+    const count = inWindow.get(term) ?? 0
+    if (count === 0) covered++
+    inWindow.set(term, count + 1)
+    while (covered === present.size) {
+      shortest = Math.min(shortest, end - start + 1)
+      const leaving = terms[start] as string
+      if (present.has(leaving)) {
+        const left = (inWindow.get(leaving) ?? 0) - 1
+        inWindow.set(leaving, left)
+        if (left === 0) covered--
+      }
+      start++
+    }
+  })
+  return present.size / shortest
+}
+
+/// The BM25 of each passage's best sentence, every sentence of every passage a document of its own (with the
+/// passages' idf).
+function sentenceBm25(query: Doc, views: readonly PassageView[], idf: Map<string, number>): number[] {
+  const sentences: Doc[] = []
+  const owner: number[] = []
+  views.forEach((view, i) => {
+    let terms: string[] = []
+    view.found.terms.forEach((term, k) => {
+      if (k > 0 && view.found.sentences[k] !== view.found.sentences[k - 1]) {
+        sentences.push(doc(terms))
+        owner.push(i)
+        terms = []
+      }
+      terms.push(term)
+    })
+    sentences.push(doc(terms))
+    owner.push(i)
+  })
+  const best = views.map(() => 0)
+  bm25(query, sentences, idf, 1.2, 0.75).forEach((score, k) => {
+    const i = owner[k] as number
+    best[i] = Math.max(best[i] ?? 0, score)
+  })
+  return best
 }

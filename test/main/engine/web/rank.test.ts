@@ -7,6 +7,7 @@ import { FEATURE_NAMES, passageFeatures } from '../../../../src/main/engine/web/
 import {
   crossValidate,
   featured,
+  foldsOf,
   measureRanking,
   readClimateFever,
   readGroups,
@@ -72,8 +73,8 @@ describe('plain BM25', () => {
 
 describe('measuring a ranking', () => {
   const groups: Group[] = [
-    { claim: 'c1', passages: ['a', 'b', 'c', 'd'], relevant: [false, true, false, false] },
-    { claim: 'c2', passages: ['a', 'b'], relevant: [true, true] },
+    { source: 's', claim: 'c1', passages: ['a', 'b', 'c', 'd'], relevant: [false, true, false, false] },
+    { source: 's', claim: 'c2', passages: ['a', 'b'], relevant: [true, true] },
   ]
 
   it('scores the best ordering 1 and counts tied passages at their expected relevance', () => {
@@ -115,6 +116,7 @@ describe('training', () => {
   const groups: Group[] = towns.map((town, i) => {
     const other = towns[(i + 1) % towns.length] as string
     return {
+      source: i % 2 === 0 ? 'even' : 'odd',
       claim: `${town} was founded in ${1800 + i} by river traders.`,
       passages: [
         `^ "${town} history". Retrieved 2020-01-01. Archived from the original. ISBN 978-0-00-000000-${i}`,
@@ -141,6 +143,19 @@ describe('training', () => {
   it('is deterministic', () => {
     expect(trainRanker(featured(groups))).toEqual(trainRanker(featured(groups)))
   })
+
+  it('splits each data set into folds of its own, never one claim into two folds', () => {
+    // The same claim in both sets, and twice in one.
+    const twice = { ...(groups[0] as Group), source: 'odd' }
+    const all = [...groups, twice, { ...(groups[2] as Group) }]
+    const folds = foldsOf(all, 5)
+    for (const claim of new Set(all.map((group) => group.claim)))
+      expect(new Set(folds.filter((_, i) => all[i]?.claim === claim)).size).toBe(1)
+    // Each set's five claims land one in each fold.
+    const spread = foldsOf(groups, 5)
+    for (const source of ['even', 'odd'])
+      expect(spread.filter((_, i) => groups[i]?.source === source).sort()).toEqual([0, 1, 2, 3, 4])
+  })
 })
 
 describe('reading the data', () => {
@@ -157,7 +172,7 @@ describe('reading the data', () => {
     ]
     writeFileSync(file, `${rows.map((row) => JSON.stringify(row)).join('\n')}\n\n`)
     expect(readGroups(file)).toEqual([
-      { claim: 'A', passages: ['a1', 'a2', 'a3'], relevant: [false, true, true] },
+      { source: 'Factcheck-Bench', claim: 'A', passages: ['a1', 'a2', 'a3'], relevant: [false, true, true] },
     ])
   })
 
@@ -177,7 +192,12 @@ describe('reading the data', () => {
       ].join('\n'),
     )
     expect(readClimateFever(file)).toEqual([
-      { claim: 'mixed', passages: ['mixed0', 'mixed1', 'mixed2'], relevant: [true, false, true] },
+      {
+        source: 'CLIMATE-FEVER',
+        claim: 'mixed',
+        passages: ['mixed0', 'mixed1', 'mixed2'],
+        relevant: [true, false, true],
+      },
     ])
   })
 })
