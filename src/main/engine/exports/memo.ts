@@ -137,13 +137,17 @@ const isRightToLeft = (text: string): boolean =>
 
 /// Whether a block is a byline or a date line: one as the claims find them ("By Dana Reporter", "20 November
 /// 2026"), or a short line of emphasis alone ("*Dana Reporter, Riverton*").
-const isBylineOrDate = (block: Block): boolean =>
-  block.kind === 'paragraph' &&
-  (bylineOrDate(plainText(block.inlines)) ||
-    (plainText(block.inlines).split(' ').length <= BYLINE_WORDS &&
+function isBylineOrDate(block: Block): boolean {
+  if (block.kind !== 'paragraph') return false
+  const words = plainText(block.inlines)
+  return (
+    bylineOrDate(words) ||
+    (words.split(' ').length <= BYLINE_WORDS &&
       block.inlines.every(
         (inline) => !('text' in inline) || inline.text.trim() === '' || inline.emphasis || inline.strong,
-      )))
+      ))
+  )
+}
 
 /// Each claim's place (see `Place`), by its number: where its first words are.
 function claimPlaces(article: readonly Block[]): Map<number, Place> {
