@@ -1,9 +1,8 @@
 // The spelling error model (src/shared/spellingErrors.ts) and the ranking it gives Harper's suggestions, with the
 // real Harper: none of the misspellings here is one of the pairs the shipped costs were counted in.
-import { Dialect, LocalLinter } from 'harper.js'
-import { slimBinary } from 'harper.js/slimBinary'
+import type { LocalLinter } from 'harper.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { LINT_CONFIG, lintText } from '../../src/shared/harper'
+import { lintText } from '../../src/shared/harper'
 import {
   SHIPPED_COSTS,
   slipChances,
@@ -13,11 +12,11 @@ import {
   type SlipCounts,
 } from '../../src/shared/spellingErrors'
 import { likelyTypo } from '../../src/shared/typos'
+import { harperLinter } from '../helpers/harper'
 
-const linter = new LocalLinter({ binary: slimBinary, dialect: Dialect.American })
+let linter: LocalLinter
 beforeAll(async () => {
-  await linter.setup()
-  await linter.setLintConfig(LINT_CONFIG)
+  linter = await harperLinter()
 }, 60_000)
 afterAll(() => linter.dispose())
 

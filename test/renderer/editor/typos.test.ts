@@ -1,18 +1,16 @@
 // The editor's rules for names and the writer's English, on Harper's real findings (the lint worker's
 // `markedAsWritten`, then the plugin's `takenForName` over the whole document), against t1's on the same text.
-import { Dialect, LocalLinter } from 'harper.js'
-import { slimBinary } from 'harper.js/slimBinary'
+import type { LocalLinter } from 'harper.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Finding } from '../../../src/shared/findings'
-import { harperDialect, LINT_CONFIG, lintText } from '../../../src/shared/harper'
+import { harperDialect, lintText } from '../../../src/shared/harper'
 import type { Dialect as WritingDialect } from '../../../src/shared/schemas'
 import { likelyTypo, markedAsWritten, takenForName } from '../../../src/shared/typos'
+import { harperLinter } from '../../helpers/harper'
 
 let linter: LocalLinter
 beforeAll(async () => {
-  linter = new LocalLinter({ binary: slimBinary, dialect: Dialect.American })
-  await linter.setup()
-  await linter.setLintConfig(LINT_CONFIG)
+  linter = await harperLinter()
 }, 60_000)
 afterAll(async () => {
   await linter.dispose()
