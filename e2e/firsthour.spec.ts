@@ -40,9 +40,20 @@ test('the estimate says t2 cannot run without models, and why, before Check; sav
   await form.getByLabel('Provider').selectOption('openai-compatible')
   await form.getByLabel('Base URL').fill(fake.baseURL)
   await form.getByLabel('Model').fill('model-a')
+  // The judge's form, opened while the panel model is still being saved, stays open once that save lands.
+  let landPanel = (): void => {}
+  const panelSaving = new Promise<void>((resolve) => (landPanel = resolve))
+  await page.route('**/api/v1/settings', async (route) => {
+    if (route.request().method() === 'PATCH') await panelSaving
+    await route.fallback()
+  })
   await form.getByRole('button', { name: 'Save' }).click()
   await dialog.getByRole('button', { name: 'Set the judge' }).click()
   const judge = dialog.getByRole('form', { name: 'Judge' })
+  await expect(judge).toBeVisible()
+  landPanel()
+  await expect(dialog.getByRole('list', { name: 'Panel models' })).toContainText('panel-a')
+  await expect(judge).toBeVisible()
   await judge.getByLabel('Base URL').fill(fake.baseURL)
   await judge.getByLabel('Model').fill('model-judge')
   await judge.getByRole('button', { name: 'Save' }).click()

@@ -36,6 +36,9 @@ interface Draft {
   saved: SettingsModel | null
 }
 
+const sameSlot = (a: Draft['slot'], b: Draft['slot']): boolean =>
+  a.kind === 'judge' ? b.kind === 'judge' : b.kind === 'panel' && a.index === b.index
+
 /// A saved model as sent back unchanged (its key kept).
 const unchanged = (model: SettingsModel): ModelInput => ({
   id: model.id,
@@ -103,7 +106,8 @@ export function ModelsTab({ api, settings, onSaved }: TabProps): JSX.Element {
                     index === (edited.slot as { index: number }).index ? model : unchanged(each),
                   ),
           })
-    if (done) setDraft(null)
+    // Another form the writer opened while this one was saving stays open.
+    if (done) setDraft((open) => (open && sameSlot(open.slot, edited.slot) ? null : open))
   }
 
   const remove = async (models: { panel?: ModelInput[]; judge?: null }): Promise<void> => {
