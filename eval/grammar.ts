@@ -1,10 +1,10 @@
 // `npm run eval -- grammar [--file PATH]`: t1's flagged spans against the gold edits of an M2 file (JFLEG dev by
 // default). PATH is the .m2 file, or a folder holding exactly one.
-import { readdir, readFile, stat } from 'node:fs/promises'
+import { readdir, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { SpellingChecker } from '../src/main/engine/tiers/t1'
-import { WrongFormat } from './lines'
+import { readDataFile, WrongFormat } from './lines'
 import type { EvalSet } from './set'
 
 // ../shared beside the repository, as on the build machines and in CI.
@@ -27,7 +27,7 @@ const grammar: EvalSet = {
     'precision / recall of flagged spans against gold M2 edits (recall per distinct span of any annotator)',
   async run({ file }) {
     const path = await m2Path(file ? resolve(file) : DATA)
-    const sentences = parseM2(await readFile(path, 'utf8'), path)
+    const sentences = parseM2(readDataFile(path), path)
     const tally = new Tally()
     // Speed over the first half of the set including the start-up, then over the second half, Harper warm.
     const half = Math.ceil(sentences.length / 2)
@@ -106,7 +106,7 @@ class Tally {
 }
 
 async function m2Path(path: string): Promise<string> {
-  if (!(await stat(path)).isDirectory()) return path
+  if (!(await stat(path).catch(() => null))?.isDirectory()) return path
   const found = (await readdir(path)).filter((name) => name.endsWith('.m2'))
   if (found.length !== 1) throw new Error(`expected one .m2 file in ${path}, found ${found.length}`)
   return join(path, found[0] ?? '')

@@ -1,6 +1,8 @@
 // Reading an eval's data file: one JSON object a line, each of the shape the eval reads. A file of another
 // shape is refused, naming the line and what was expected, rather than measured as rows of nothing.
 import { readFileSync } from 'node:fs'
+import { relative, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
 
 /// A data file an eval cannot read: the message names the file, the line and the shape expected; `npm run eval`
@@ -12,12 +14,31 @@ export class WrongFormat extends Error {
   }
 }
 
+/// Where the evaluation data sets are: `../shared/data` beside the repository.
+const SHARED_DATA = fileURLToPath(new URL('../../shared/data', import.meta.url))
+
+/// The text of the data file at `path`; a file that cannot be read throws WrongFormat saying why, and where the
+/// data sets are expected when it is one of theirs.
+export function readDataFile(path: string): string {
+  try {
+    return readFileSync(path, 'utf8')
+  } catch (error) {
+    const { code } = error as NodeJS.ErrnoException
+    const why =
+      code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a folder, not a file' : String(error)
+    const shared = !relative(SHARED_DATA, resolve(path)).startsWith('..')
+      ? ` The evaluation data sets are read from ${SHARED_DATA}, a folder named shared/data beside the repository.`
+      : ''
+    throw new WrongFormat(`${path}: cannot be read: ${why}.${shared} Nothing was measured.`)
+  }
+}
+
 /// The rows of the JSON-lines file at `path`, each parsed by `shape` (`expected` says that shape in words, as
 /// the message shows it). Blank lines are skipped; a line that is not JSON or not of the shape, or a file
 /// without rows, throws WrongFormat.
 export function readJsonLines<T>(path: string, shape: z.ZodType<T>, expected: string): T[] {
   const rows: T[] = []
-  readFileSync(path, 'utf8')
+  readDataFile(path)
     .split('\n')
     .forEach((line, index) => {
       if (!line.trim()) return
