@@ -5,13 +5,13 @@
 // ClaimBuster. By default ClaimBuster is measured by 5-fold cross-validation of the training too (each fold's
 // threshold chosen by an inner cross-validation of its own training part): a retrained model, not the shipped one.
 import { basename, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { checkWorthiness, CHECKWORTHY_THRESHOLD, documentRegister } from '../src/main/engine/claims'
 import { learnedScore, type WorthinessModel } from '../src/main/engine/claims/model'
 import {
   BAG_OF_WORDS,
   crossValidate,
   measure,
+  PROSE_FILE,
   readLabelledSentences,
   trainWithThreshold,
   TRAINING_FILE,
@@ -19,9 +19,6 @@ import {
   type TrainingOptions,
 } from './training/checkworthiness'
 import type { EvalSet } from './set'
-
-const DATA = fileURLToPath(new URL('../../shared/data/checkworthiness/', import.meta.url))
-const FACTCHECK_BENCH = `${DATA}factcheckbench-sentences.jsonl`
 
 const checkworthiness: EvalSet = {
   describe:
@@ -34,7 +31,7 @@ const checkworthiness: EvalSet = {
     const bagOfWords = trainWithThreshold(claimBuster, BAG_OF_WORDS)
     if (given) return fileRows(given.path, given.rows, bagOfWords)
     return {
-      ...fileRows(FACTCHECK_BENCH, readLabelledSentences(FACTCHECK_BENCH), bagOfWords),
+      ...fileRows(PROSE_FILE, readLabelledSentences(PROSE_FILE), bagOfWords),
       ...fileRows(TRAINING_FILE, claimBuster, bagOfWords),
       'claimbuster-train.jsonl: model retrained by 5-fold CV (not the shipped model)':
         crossValidated(claimBuster),

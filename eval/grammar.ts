@@ -2,13 +2,11 @@
 // default). PATH is the .m2 file, or a folder holding exactly one.
 import { readdir, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { SpellingChecker } from '../src/main/engine/tiers/t1'
-import { readDataFile, WrongFormat } from './lines'
+import { dataSet, readDataFile, WrongFormat } from './lines'
 import type { EvalSet } from './set'
 
-// ../shared beside the repository, as on the build machines and in CI.
-const DATA = fileURLToPath(new URL('../../shared/data/grammar/jfleg-dev/', import.meta.url))
+const DATA = dataSet('grammar', 'jfleg-dev')
 
 /// A span of tokens, end exclusive; empty for an insertion before token `start`.
 interface Span {

@@ -1,7 +1,7 @@
 // Reading an eval's data file: one JSON object a line, each of the shape the eval reads. A file of another
 // shape is refused, naming the line and what was expected, rather than measured as rows of nothing.
 import { readFileSync } from 'node:fs'
-import { relative, resolve } from 'node:path'
+import { join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
 
@@ -14,8 +14,11 @@ export class WrongFormat extends Error {
   }
 }
 
-/// Where the evaluation data sets are: `../shared/data` beside the repository.
+/// Where the evaluation data sets are: `../shared/data` beside the repository, as on the build machines and in CI.
 const SHARED_DATA = fileURLToPath(new URL('../../shared/data', import.meta.url))
+
+/// The path of a file or folder of the evaluation data sets, e.g. `dataSet('spelling', 'norvig-set1.jsonl')`.
+export const dataSet = (...parts: string[]): string => join(SHARED_DATA, ...parts)
 
 /// The text of the data file at `path`; a file that cannot be read throws WrongFormat saying why, and where the
 /// data sets are expected when it is one of theirs.

@@ -8,7 +8,6 @@
 // answers, checked as one document, a sentence at a time as t1 checks claims) flagged as misspelt: false flags,
 // mostly names and terms.
 import { resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { Dialect, LocalLinter } from 'harper.js'
 import { slimBinary } from 'harper.js/slimBinary'
 import type { Finding } from '../src/shared/findings'
@@ -16,14 +15,9 @@ import { harperFindings, LINT_CONFIG, lintText } from '../src/shared/harper'
 import { slipCosts } from '../src/shared/spellingErrors'
 import { likelyTypo, type Placement } from '../src/shared/typos'
 import { SpellingChecker } from '../src/main/engine/tiers/t1'
-import { readLabelledSentences } from './training/checkworthiness'
+import { PROSE_FILE, readLabelledSentences } from './training/checkworthiness'
 import { countSlips, folds, readMisspellings, TRAINING_FILE, type Misspelling } from './training/spelling'
 import type { EvalSet } from './set'
-
-// ../shared beside the repository, as on the build machines and in CI.
-const PROSE = fileURLToPath(
-  new URL('../../shared/data/checkworthiness/factcheckbench-sentences.jsonl', import.meta.url),
-)
 
 const spelling: EvalSet = {
   describe:
@@ -45,7 +39,7 @@ const spelling: EvalSet = {
       const harper = new LocalLinter({ binary: slimBinary, dialect: Dialect.American })
       await harper.setup()
       await harper.setLintConfig(LINT_CONFIG)
-      const prose = file ? null : readLabelledSentences(PROSE).map((row) => row.text)
+      const prose = file ? null : readLabelledSentences(PROSE_FILE).map((row) => row.text)
       return {
         [`t1 as shipped${countedIn}`]: {
           ...shipped,

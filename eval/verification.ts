@@ -14,7 +14,6 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
 import { Verdict, type Evaluation, type Tier } from '../src/shared/schemas'
 import type { ClaimRecord } from '../src/main/engine/store/documents'
@@ -52,12 +51,12 @@ import { webTier } from '../src/main/engine/tiers/t3'
 import type { TierChecker } from '../src/main/engine/tiers/tier'
 import { Web } from '../src/main/engine/web'
 import { eachClaim, tokensOf } from './calls'
-import { readJsonLines } from './lines'
+import { dataSet, readJsonLines } from './lines'
 import { NotConfigured } from './notConfigured'
 import type { EvalSet } from './set'
 import { EVAL_STEPS, WEB_ONLY, type EvalSteps } from './steps'
 
-const DATA = fileURLToPath(new URL('../../shared/data/verification/', import.meta.url))
+const DATA = dataSet('verification')
 
 /// A labelled claim, and the evidence sentences the file gives for it (Climate-FEVER), if any.
 interface LabelledClaim {

@@ -1,7 +1,6 @@
 // Fitting the check-worthiness model: two logistic regressions (words and hand-built features; character
 // n-grams) with L2 penalties, minimised by L-BFGS, and its threshold by cross-validation. Used by scripts/train-checkworthiness.ts and
 // the eval, never by the running app.
-import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
 import { characterGrams, sentenceFeatures } from '../../src/main/engine/claims/features'
 import {
@@ -14,12 +13,13 @@ import {
   type WorthinessModel,
 } from '../../src/main/engine/claims/model'
 import { documentRegister, sentenceForm } from '../../src/main/engine/claims/statements'
-import { readJsonLines } from '../lines'
+import { dataSet, readJsonLines } from '../lines'
 
-/// The file the shipped model is trained on: ClaimBuster's debate sentences, in ../shared beside the repository.
-export const TRAINING_FILE = fileURLToPath(
-  new URL('../../../shared/data/checkworthiness/claimbuster-train.jsonl', import.meta.url),
-)
+/// The file the shipped model is trained on: ClaimBuster's debate sentences.
+export const TRAINING_FILE = dataSet('checkworthiness', 'claimbuster-train.jsonl')
+
+/// Factcheck-Bench's sentences of prose, labelled: the check-worthiness eval's and the spelling eval's prose.
+export const PROSE_FILE = dataSet('checkworthiness', 'factcheckbench-sentences.jsonl')
 
 /// A sentence with its human label.
 export interface LabelledSentence {

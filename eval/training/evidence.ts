@@ -2,11 +2,10 @@
 // score above every irrelevant one of the same claim) over every feature of rankFeatures.ts, its penalty
 // chosen by cross-validation grouped by claim. Used by scripts/train-evidence.ts and the eval, never by the
 // running app.
-import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
 import { featureScore, order, type RankerModel } from '../../src/main/engine/web/rank'
 import { FEATURE_NAMES, passageFeatures, type Feature } from '../../src/main/engine/web/rankFeatures'
-import { readJsonLines } from '../lines'
+import { dataSet, readJsonLines } from '../lines'
 
 /// A claim with its candidate passages and which of them a person judged relevant.
 export interface Group {
@@ -17,16 +16,11 @@ export interface Group {
   relevant: boolean[]
 }
 
-/// The Factcheck-Bench file the shipped ranking is trained on (with CLIMATE-FEVER): its claim/evidence pairs,
-/// in ../shared beside the repository.
-export const TRAINING_FILE = fileURLToPath(
-  new URL('../../../shared/data/evidence/factcheckbench-stance.jsonl', import.meta.url),
-)
+/// The Factcheck-Bench file the shipped ranking is trained on (with CLIMATE-FEVER): its claim/evidence pairs.
+export const TRAINING_FILE = dataSet('evidence', 'factcheckbench-stance.jsonl')
 
 /// CLIMATE-FEVER's claims with their evidence sentences, the shipped ranking's other training file.
-export const CLIMATE_FEVER_FILE = fileURLToPath(
-  new URL('../../../shared/data/verification/climate-fever.jsonl', import.meta.url),
-)
+export const CLIMATE_FEVER_FILE = dataSet('verification', 'climate-fever.jsonl')
 
 /// Everything the shipped ranking learns from: Factcheck-Bench's claims, then CLIMATE-FEVER's.
 export function trainingGroups(stanceFile = TRAINING_FILE, climateFeverFile = CLIMATE_FEVER_FILE): Group[] {

@@ -1,7 +1,6 @@
 // Counting the slips of the spelling error model (src/shared/spellingErrors.ts) in pairs of a misspelling and the
 // word meant. Used by scripts/build-spelling-errors.ts and the spelling eval's cross-validation, never by the
 // running app.
-import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
 import {
   slipChances,
@@ -11,12 +10,10 @@ import {
   type SlipCosts,
   type SlipCounts,
 } from '../../src/shared/spellingErrors'
-import { readJsonLines } from '../lines'
+import { dataSet, readJsonLines } from '../lines'
 
-/// The pairs the shipped costs are counted in: Norvig's first spelling test set, in ../shared beside the repository.
-export const TRAINING_FILE = fileURLToPath(
-  new URL('../../../shared/data/spelling/norvig-set1.jsonl', import.meta.url),
-)
+/// The pairs the shipped costs are counted in: Norvig's first spelling test set.
+export const TRAINING_FILE = dataSet('spelling', 'norvig-set1.jsonl')
 
 /// Where the shipped counts come from, as resources/spelling-errors.json says.
 const TRAINING_SOURCE = 'Norvig, spell-testset1 (270 misspellings)'

@@ -6,13 +6,12 @@ import { execFile } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { checkWorthiness, CHECKWORTHY_THRESHOLD, documentRegister } from '../../src/main/engine/claims'
 import { loadCalibration } from '../../src/main/engine/tiers/calibration'
 import { relevanceScores } from '../../src/main/engine/web/rank'
-import { readDataFile } from '../../eval/lines'
+import { dataSet, readDataFile } from '../../eval/lines'
 import { measure } from '../../eval/training/checkworthiness'
 import { measureRanking, readGroups } from '../../eval/training/evidence'
 import { DATA_CLOSE, DATA_OPEN } from '../../src/main/engine/tiers/t2/prompts'
@@ -228,8 +227,7 @@ describe('npm run eval -- <set> --file in the wrong format', () => {
     expect(code).toBe(2)
     expect(stdout).toBe('')
     expect(stderr).toBe(`checkworthiness: ${missing}: cannot be read: no such file. Nothing was measured.\n`)
-    const shared = fileURLToPath(new URL('../../../shared/data/evidence/gone.jsonl', import.meta.url))
-    expect(() => readDataFile(shared)).toThrow(
+    expect(() => readDataFile(dataSet('evidence', 'gone.jsonl'))).toThrow(
       /gone\.jsonl: cannot be read: no such file\. The evaluation data sets are read from .*shared\/data, a folder named shared\/data beside the repository\./,
     )
   }, 120_000)

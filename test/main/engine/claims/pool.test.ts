@@ -1,5 +1,5 @@
 import { execFile, execFileSync } from 'node:child_process'
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
@@ -9,6 +9,7 @@ import { extractClaims } from '../../../../src/main/engine/claims'
 import { ClaimExtractor, type ExtractionTask } from '../../../../src/main/engine/claims/pool'
 import { workerEntry, workerPool } from '../../../../src/main/engine/base/workerEntry'
 import { FindClaims } from '../../../../src/shared/schemas'
+import { readLabelledSentences, TRAINING_FILE } from '../../../../eval/training/checkworthiness'
 
 // Claim extraction runs on a pool of worker threads: from source under vitest and tsx, and from the bundle as
 // electron-vite builds it (out/main/claims-worker.js) under plain Node.
@@ -106,14 +107,9 @@ describe('the claim extraction pool', () => {
 describe('the claims a text has, by the writer’s "Find claims" setting', () => {
   it('fewer finds a part of balanced, balanced a part of more; the extractor asks the setting each time', async () => {
     // Debate sentences (talk: no rules of form), where each setting's threshold alone decides.
-    const text = readFileSync(
-      join(ROOT, '..', 'shared', 'data', 'checkworthiness', 'claimbuster-train.jsonl'),
-      'utf8',
-    )
-      .split('\n')
-      .filter(Boolean)
+    const text = readLabelledSentences(TRAINING_FILE)
       .slice(0, 80)
-      .map((line) => (JSON.parse(line) as { text: string }).text)
+      .map((row) => row.text)
       .join(' ')
     const texts = (findClaims: FindClaims) => extractClaims(text, findClaims).map((claim) => claim.text)
     const [fewer, balanced, more] = [texts('fewer'), texts('balanced'), texts('more')]

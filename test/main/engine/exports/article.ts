@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import {
   Report,
   type Citation,
@@ -8,13 +7,13 @@ import {
   type Evaluation,
 } from '../../../../src/shared/schemas'
 import { checkResource, decision, evaluation } from '../../../helpers/resources'
+import { dataSet } from '../../../../eval/lines'
 
 // A newsroom's article as an editor checks it: about 1,500 words of Markdown (a title with an emoji, a byline
 // and a date, sections, a list, a link, a code span, a quote, a Hebrew sentence), its sentences real ones from
 // ../shared/data, checked with t1, t2 and t3. Five claims need attention: three refuted, one misleading, and one
 // the panel refuted that no source confirmed (t3 downgraded it to unverifiable).
 
-const DATA = join(process.cwd(), '..', 'shared', 'data', 'verification')
 const decided = '2026-11-20T10:15:00.000Z'
 const submitted = '2026-11-20T10:00:00.000Z'
 
@@ -22,7 +21,7 @@ const submitted = '2026-11-20T10:00:00.000Z'
 function sentences(): string[] {
   const seen = new Set<string>()
   const found: string[] = []
-  for (const line of readFileSync(join(DATA, 'climate-fever.jsonl'), 'utf8').split('\n')) {
+  for (const line of readFileSync(dataSet('verification', 'climate-fever.jsonl'), 'utf8').split('\n')) {
     if (!line) continue
     for (const { evidence } of JSON.parse(line).evidences as { evidence: string }[]) {
       const words = evidence.split(/\s+/).length
@@ -37,7 +36,7 @@ function sentences(): string[] {
 
 /// Claims labelled false in Factcheck-Bench, with their gold corrections.
 function falseClaims(): { claim: string; revised: string }[] {
-  return readFileSync(join(DATA, 'factcheckbench-claims.jsonl'), 'utf8')
+  return readFileSync(dataSet('verification', 'factcheckbench-claims.jsonl'), 'utf8')
     .split('\n')
     .filter(Boolean)
     .map((line) => JSON.parse(line) as { claim: string; label: string; revised_claim: string })

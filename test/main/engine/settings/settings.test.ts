@@ -7,6 +7,7 @@ import { startFakeOpenAI, type FakeOpenAI } from '../../../helpers/fakeOpenAI'
 import { FakeSearch } from '../../../helpers/fakeSearch'
 import { call, expectEnvelope, waitForEnd } from '../../../helpers/server'
 import { closedPort, startFakeOllama, startOwnerServer, type OwnerServer } from './session'
+import { readLabelledSentences, TRAINING_FILE } from '../../../../eval/training/checkworthiness'
 
 const KEY = 'sk-test-0123456789-SECRET-wxyz'
 
@@ -374,14 +375,9 @@ describe('writing and search', () => {
 
   it('finds fewer or more claims in a text as "Find claims" says, keeping the rest of Writing', async () => {
     // Debate sentences, talk (no rules of form): each setting's threshold alone decides.
-    const text = readFileSync(
-      join(process.cwd(), '..', 'shared', 'data', 'checkworthiness', 'claimbuster-train.jsonl'),
-      'utf8',
-    )
-      .split('\n')
-      .filter(Boolean)
+    const text = readLabelledSentences(TRAINING_FILE)
       .slice(0, 60)
-      .map((line) => (JSON.parse(line) as { text: string }).text)
+      .map((row) => row.text)
       .join(' ')
     const found = async (findClaims: string): Promise<number> => {
       const saved = await server.owner('PATCH', '/settings', { writing: { findClaims } })
