@@ -1,18 +1,44 @@
 import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
+import { readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 
 const run = promisify(execFile)
-/// The CLI's source, which `node --import tsx` runs.
-export const CLI = join(import.meta.dirname, '../../src/main/cli/index.ts')
+const ROOT = join(import.meta.dirname, '../..')
+const SOURCE = join(ROOT, 'src/main/cli/index.ts')
+const BUILT = join(ROOT, 'out/main/cli.js')
 
-/// Runs `factdesk ARGS` (from source, through tsx) to completion, in `env` (by default this process's).
+/// The newest modification time (ms) of a file under `folder`.
+const newest = (folder: string): number =>
+  readdirSync(folder, { recursive: true, encoding: 'utf8' }).reduce(
+    (latest, name) => Math.max(latest, statSync(join(folder, name)).mtimeMs),
+    0,
+  )
+
+/// The arguments with which `node` starts the CLI: the built `out/main/cli.js` when it is newer than every source
+/// file and the build's configuration (as in `npm test`, which builds first), else the source through tsx. A start
+/// from source costs about 2 s here against 0.8 s built.
+export const CLI = ((): string[] => {
+  try {
+    const built = statSync(BUILT).mtimeMs
+    const sources = Math.max(
+      newest(join(ROOT, 'src')),
+      statSync(join(ROOT, 'electron.vite.config.ts')).mtimeMs,
+    )
+    if (built > sources) return [BUILT]
+  } catch {
+    // Not built: run the source.
+  }
+  return ['--import', 'tsx', SOURCE]
+})()
+
+/// Runs `factdesk ARGS` to completion, in `env` (by default this process's).
 export async function factdesk(
   args: string[],
   env?: NodeJS.ProcessEnv,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', CLI, ...args], {
+    const { stdout, stderr } = await run(process.execPath, [...CLI, ...args], {
       timeout: 30_000,
       env,
     })
@@ -23,9 +49,9 @@ export async function factdesk(
   }
 }
 
-/// Starts `factdesk ARGS` (from source, through tsx) with its output piped, in `env` (by default this process's).
+/// Starts `factdesk ARGS` with its output piped, in `env` (by default this process's).
 export const spawnFactdesk = (args: string[], env?: NodeJS.ProcessEnv): ChildProcessWithoutNullStreams =>
-  spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { env })
+  spawn(process.execPath, [...CLI, ...args], { env })
 
 /// Starts a long-running `factdesk ARGS` and resolves with its first line of output; `said()` is what it has
 /// written to its standard error so far. `spawned` is given the process at once, for a test to stop it even if

@@ -80,7 +80,7 @@ describe('factdesk org, token and credits', { timeout: 120_000 }, () => {
 
   it('revokes a new token that cannot be written, so that no one holds it unknowingly', async () => {
     const dir = tempDir()
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'token', 'create', '--scope', 'write'], {
+    const child = spawn(process.execPath, [...CLI, 'token', 'create', '--scope', 'write'], {
       env: { ...process.env, FACTDESK_DATA_DIR: dir },
       stdio: ['ignore', openSync('/dev/full', 'w'), 'pipe'],
     })
