@@ -134,6 +134,35 @@ describe.skipIf(postgres.skip)('events shared by the replicas of a team server',
     onB.stop()
   })
 
+  it('a check that ended on A is not told as running again by B, whose progress of it came late', async () => {
+    const onA = heard(a.engine)
+    const onB = heard(b.engine)
+    const { json: check } = await call(a, 'POST', '/checks', { body: { text: THREE_CLAIMS, tiers: ['t1'] } })
+    gate.releaseAll()
+    await expect.poll(() => endedIn(onB.events, check.id), { timeout: 15_000 }).toBe(true)
+    const ended = onB.events.at(-1)!.event
+    expect(ended).toMatchObject({ type: 'check', check: { id: check.id, status: 'completed' } })
+    // B read the check's progress before it ended and tells it now: no replica hears it.
+    if (ended.type === 'check')
+      b.engine.events.emit({ ...ended, check: { ...ended.check, status: 'running' } })
+    const { json: next } = await call(b, 'POST', '/checks', {
+      body: { text: 'Rome is in Italy.', tiers: ['t1'] },
+    })
+    const told = (events: { event: ReportEvent }[]) =>
+      events.flatMap(({ event }) =>
+        event.type === 'check' ? [`${event.check.id} ${event.check.status}`] : [],
+      )
+    // What B emitted before the next check, every replica hears before it.
+    await expect.poll(() => told(onA.events).includes(`${next.id} queued`)).toBe(true)
+    onA.stop()
+    onB.stop()
+    for (const events of [onA.events, onB.events]) {
+      const ofCheck = told(events).filter((change) => change.startsWith(check.id))
+      expect(ofCheck.at(-1)).toBe(`${check.id} completed`)
+      expect(ofCheck.filter((change) => change.endsWith('completed'))).toHaveLength(1)
+    }
+  })
+
   it('a stream on B that drops, then reconnects to A with Last-Event-ID, gets exactly what it missed, then goes on', async () => {
     // The whole stream, on A, from before the check to its end: what the other client should have heard.
     const whole = new AbortController()

@@ -42,6 +42,10 @@ export const SHARED_EVENTS_KEPT = { ms: 24 * 3600_000, count: 100_000 }
 /// The most events a stream that reconnects is sent before the live ones; beyond, it is told to read again.
 export const REPLAY_LIMIT = 10_000
 
+/// How many of the checks it heard end a process remembers, to tell none of them as running again: far more than
+/// end within the time a check's last progress takes to read (a few queries).
+const ENDED_CHECKS_KEPT = 10_000
+
 /// How a log hands events to the engine's subscribers: each change as soon as this process knows of it (its own
 /// when emitted, another replica's when read), and each change with its id, in the log's order.
 interface Deliver {
@@ -87,13 +91,18 @@ export interface EventTable {
 export class ReportEvents {
   private readonly emitter = new EventEmitter()
   private readonly log: EventLog
+  /// The latest checks this process heard end, its own and other replicas', oldest first (`ENDED_CHECKS_KEPT`).
+  private readonly endedChecks = new Set<string>()
 
   /// One process's stream, unless `openLog` makes another log.
   constructor(openLog: (deliver: Deliver) => EventLog = (deliver) => new MemoryLog(deliver)) {
     // Every open editor window or event-stream client is one listener.
     this.emitter.setMaxListeners(0)
     this.log = openLog({
-      change: (event) => this.emitter.emit('change', event),
+      change: (event) => {
+        this.heardEnd(event)
+        this.emitter.emit('change', event)
+      },
       numbered: (event, id, seq) => this.emitter.emit('numbered', event, id, seq),
     })
   }
@@ -107,8 +116,20 @@ export class ReportEvents {
 
   /// Tells every subscriber of `event`: in this process at once; on a team server, the other replicas and the
   /// numbered listeners once it is stored and read back, a millisecond or two later.
+  ///
+  /// A check that ended never runs again, and no one is told it does: its progress read before it ended and
+  /// emitted after (two of its units landing at once, one ending it) is left out. On a team server another
+  /// replica's end is known once read back, a millisecond or two after it was stored.
   emit(event: ReportEvent): void {
+    if (event.type === 'check' && !hasEnded(event.check) && this.endedChecks.has(event.check.id)) return
     this.log.append(event)
+  }
+
+  private heardEnd(event: ReportEvent): void {
+    if (event.type !== 'check' || !hasEnded(event.check) || this.endedChecks.has(event.check.id)) return
+    this.endedChecks.add(event.check.id)
+    if (this.endedChecks.size > ENDED_CHECKS_KEPT)
+      this.endedChecks.delete(this.endedChecks.values().next().value as string)
   }
 
   /// The events after the one named `lastId` (of `organizationId` only, when given), oldest first; null when that

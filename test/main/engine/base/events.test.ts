@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { RECENT_EVENTS, ReportEvents, type ReportEvent } from '../../../../src/main/engine/base/events'
-import { researchRun } from '../../../helpers/resources'
+import { checkResource, researchRun } from '../../../helpers/resources'
 
 const change = (n: number): ReportEvent => ({
   type: 'research',
@@ -52,5 +52,48 @@ describe("the engine's numbered events", () => {
     expect((await events.since(`${name}-0`))!.length).toBe(3)
     for (const bad of ['', 'x', `${name}-`, `${name}-1e3`, `${name}--1`])
       expect(await events.since(bad)).toBeNull()
+  })
+
+  it('never tells a check that ended as running again: progress read before its end and emitted after is left out', async () => {
+    const events = new ReportEvents()
+    const told = (id: string, status: 'running' | 'completed' | 'cancelled'): ReportEvent => ({
+      type: 'check',
+      organizationId: 'org_1',
+      check: checkResource({ id, status }),
+    })
+    const heard: string[] = []
+    const numbered: string[] = []
+    events.subscribe(
+      (event) => event.type === 'check' && heard.push(`${event.check.id} ${event.check.status}`),
+    )
+    events.numbered(
+      (event) => event.type === 'check' && numbered.push(`${event.check.id} ${event.check.status}`),
+    )
+    const [first] = emitted(events, 1)
+    for (const event of [
+      told('chk_1', 'running'),
+      told('chk_2', 'running'),
+      told('chk_1', 'completed'),
+      told('chk_1', 'running'),
+      told('chk_2', 'running'),
+      told('chk_2', 'cancelled'),
+      told('chk_2', 'running'),
+      told('chk_1', 'completed'),
+    ])
+      events.emit(event)
+    const expected = [
+      'chk_1 running',
+      'chk_2 running',
+      'chk_1 completed',
+      'chk_2 running',
+      'chk_2 cancelled',
+      'chk_1 completed',
+    ]
+    expect(heard).toEqual(expected)
+    expect(numbered).toEqual(expected)
+    const replayed = (await events.since(first!))!.map(
+      ({ event }) => event.type === 'check' && `${event.check.id} ${event.check.status}`,
+    )
+    expect(replayed).toEqual(expected)
   })
 })
