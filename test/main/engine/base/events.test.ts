@@ -61,15 +61,13 @@ describe("the engine's numbered events", () => {
       organizationId: 'org_1',
       check: checkResource({ id, status }),
     })
+    const [first] = emitted(events, 1)
+    const said = (event: ReportEvent): string =>
+      event.type === 'check' ? `${event.check.id} ${event.check.status}` : event.type
     const heard: string[] = []
     const numbered: string[] = []
-    events.subscribe(
-      (event) => event.type === 'check' && heard.push(`${event.check.id} ${event.check.status}`),
-    )
-    events.numbered(
-      (event) => event.type === 'check' && numbered.push(`${event.check.id} ${event.check.status}`),
-    )
-    const [first] = emitted(events, 1)
+    events.subscribe((event) => heard.push(said(event)))
+    events.numbered((event) => numbered.push(said(event)))
     for (const event of [
       told('chk_1', 'running'),
       told('chk_2', 'running'),
@@ -91,9 +89,6 @@ describe("the engine's numbered events", () => {
     ]
     expect(heard).toEqual(expected)
     expect(numbered).toEqual(expected)
-    const replayed = (await events.since(first!))!.map(
-      ({ event }) => event.type === 'check' && `${event.check.id} ${event.check.status}`,
-    )
-    expect(replayed).toEqual(expected)
+    expect((await events.since(first!))!.map(({ event }) => said(event))).toEqual(expected)
   })
 })
