@@ -25,13 +25,13 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { isMainThread } from 'node:worker_threads'
 import pg from 'pg'
 import { afterAll } from 'vitest'
+import { closedPort } from './ports'
 
 const run = promisify(execFile)
 
@@ -236,7 +236,7 @@ async function startCluster(bin: string, dir: string): Promise<Cluster> {
     ].join('\n'),
   )
   for (let attempt = 1; ; attempt++) {
-    const port = await freePort()
+    const port = await closedPort()
     try {
       await pgRun('pg_ctl', [
         'start',
@@ -261,17 +261,6 @@ async function startCluster(bin: string, dir: string): Promise<Cluster> {
     console.info(`PostgreSQL for the tests: ${bin}, 127.0.0.1:${port}, up in ${Date.now() - started} ms`)
     return cluster
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(address)))
-    })
-  })
 }
 
 /// Stops the cluster when the run's main process ends without its teardown (killed): a process of its own that

@@ -7,7 +7,7 @@ import { Config } from '../../../src/shared/config'
 import { hostCheck } from '../../../src/main/server/hosts'
 import { localServerSwitch } from '../../../src/main/server/localServer'
 import { mountWeb } from '../../../src/main/server/web'
-import { closedPort } from '../engine/settings/session'
+import { closedPort } from '../../helpers/ports'
 import { expectEnvelope, startServer, tempDir, type TestServer } from '../../helpers/server'
 
 /// A GET over real HTTP with the `Host` header given (fetch refuses to send one of its own).

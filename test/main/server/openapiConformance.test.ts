@@ -7,7 +7,8 @@ import { ClaimReview } from '../../../src/shared/schemas'
 import { startFakeOpenAI, type FakeOpenAI } from '../../helpers/fakeOpenAI'
 import { FakeWiki } from '../../helpers/fakeWiki'
 import { tempDir } from '../../helpers/server'
-import { closedPort, startOwnerServer, type OwnerServer } from '../engine/settings/session'
+import { closedPort } from '../../helpers/ports'
+import { startOwnerServer, type OwnerServer } from '../engine/settings/session'
 import { t2Config } from '../engine/tiers/t2/setup'
 
 // The OpenAPI document the server serves is linted with Redocly CLI, and every operation it names is sent, once

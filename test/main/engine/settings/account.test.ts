@@ -4,7 +4,8 @@ import { listen } from '../../../../src/main/server/listen'
 import { Hono } from 'hono'
 import { CreatedToken, TokenList } from '../../../../src/shared/schemas'
 import { call, expectEnvelope } from '../../../helpers/server'
-import { closedPort, startOwnerServer, type OwnerServer } from './session'
+import { closedPort } from '../../../helpers/ports'
+import { startOwnerServer, type OwnerServer } from './session'
 
 let server: OwnerServer
 beforeAll(async () => {

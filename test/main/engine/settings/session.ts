@@ -53,15 +53,6 @@ export async function startOwnerServer(
   }
 }
 
-/// A port on 127.0.0.1 that nothing listens on (taken, then given back).
-export async function closedPort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
-
 /// A fake Ollama on 127.0.0.1: `GET /api/tags` lists `models`.
 export async function startFakeOllama(models: string[]): Promise<{ origin: string; server: Server }> {
   const server = createServer((req, res) => {

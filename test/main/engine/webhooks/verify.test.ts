@@ -1,12 +1,12 @@
 import { spawn, spawnSync } from 'node:child_process'
 import { createHmac } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer as createNetServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { signatureHeader } from '../../../../src/main/engine/webhooks/sign'
 import { parseSignatureHeader, verifyWebhook } from '../../../../src/shared/webhooks'
+import { closedPort } from '../../../helpers/ports'
 
 const SECRET = 'whsec_current-secret'
 const OLD = 'whsec_previous-secret'
@@ -171,7 +171,7 @@ describe('the TypeScript receiver of docs/api.md', () => {
       file,
       code.replace("'./src/shared/webhooks'", JSON.stringify(join(root, 'src/shared/webhooks.ts'))),
     )
-    const port = await freePort()
+    const port = await closedPort()
     const receiver = spawn(process.execPath, ['--import', 'tsx', file], {
       cwd: root,
       env: { ...process.env, PORT: String(port), FACTDESK_WEBHOOK_SECRET: SECRET },
@@ -199,12 +199,3 @@ describe('the TypeScript receiver of docs/api.md', () => {
     }
   })
 })
-
-/// A port nothing listens on now.
-async function freePort(): Promise<number> {
-  const server = createNetServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}

@@ -1,4 +1,5 @@
 import { connect, createServer, type Server, type Socket } from 'node:net'
+import { closedPort } from '../../../../helpers/ports'
 
 /// A port on 127.0.0.1 that refuses connections (a provider that cannot be reached) until `open` forwards it to
 /// a server that runs ("connectivity returns"). Configs can name the port before anything listens on it.
@@ -8,14 +9,9 @@ export class Relay {
 
   private constructor(readonly port: number) {}
 
-  /// A relay on a port that was free a moment ago, closed.
+  /// A relay on a port that nothing listens on (`closedPort`), closed.
   static async reserve(): Promise<Relay> {
-    const probe = createServer()
-    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
-    const address = probe.address()
-    if (address === null || typeof address === 'string') throw new Error('no port')
-    await new Promise((resolve) => probe.close(resolve))
-    return new Relay(address.port)
+    return new Relay(await closedPort())
   }
 
   /// `http://127.0.0.1:PORT` + `path`.
