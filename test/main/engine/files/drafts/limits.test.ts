@@ -50,8 +50,13 @@ function post(subject: TestServer, path: string, body: unknown): Promise<{ statu
 }
 
 /// A POST /drafts/import whose JSON body is sent in chunks (no Content-Length) and never ended: `stop` aborts it.
-/// Resolves with the answer when the server gives one before the body has ended.
-function endlessImport(subject: TestServer): {
+/// Resolves with the answer when the server gives one before the body has ended. Sent as fast as the server
+/// reads it, or, given `pauseMs`, a chunk (83 kB) each `pauseMs`: a slow upload, which stays under
+/// limits.importBytes however long the machine takes to do the rest.
+function endlessImport(
+  subject: TestServer,
+  pauseMs = 0,
+): {
   answer: Promise<{ status: number; body: string }>
   stop(): void
 } {
@@ -71,8 +76,11 @@ function endlessImport(subject: TestServer): {
   sent.write('{"name":"book.md","content":"')
   const chunk = base64('A chapter of a very long book. '.repeat(2000))
   const more = (): void => {
-    if (!sent.destroyed && sent.write(chunk)) setImmediate(more)
-    else if (!sent.destroyed) sent.once('drain', more)
+    if (sent.destroyed) return
+    const room = sent.write(chunk)
+    if (pauseMs > 0) setTimeout(more, pauseMs)
+    else if (room) setImmediate(more)
+    else sent.once('drain', more)
   }
   more()
   return { answer, stop: () => sent.destroy() }
@@ -200,7 +208,8 @@ describe('imports', () => {
   it('no more than limits.importsAtOnce imports of an organization at once: the next is 429', async () => {
     // New drafts a minute are not what is measured: only the imports at once may refuse.
     const subject = await start({ importsAtOnce: 2, draftsPerMinute: 10_000 })
-    const held = [endlessImport(subject), endlessImport(subject)]
+    // Two slow uploads: 8 MB (limits.importBytes) takes them 20 s.
+    const held = [endlessImport(subject, 200), endlessImport(subject, 200)]
     const small = () =>
       call(subject, 'POST', '/drafts/import', { body: { name: 'a.md', content: base64('Small.') } })
     /// Imports a small file, a few milliseconds apart, until its answer is not `status` (for 10 s at most).
